@@ -1,0 +1,131 @@
+// Reading what is sealed inside a canonical body. Bodies are untrusted bytes: they may be invalid
+// UTF-8, not JSON, not an object, or an event rather than a span (reference §2.5).
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
+
+/** Python's `bytes.decode('utf-8')` + `json.loads`: null when either fails. */
+export function parseBody(body: Buffer | Uint8Array): unknown {
+  let text: string
+  try {
+    text = strictUtf8.decode(body)
+  } catch {
+    return undefined
+  }
+  try {
+    return JSON.parse(text) as unknown
+  } catch {
+    return undefined
+  }
+}
+
+export function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v)
+}
+
+/** `attributes` of a body, or `{}` as Python's `body.get("attributes", {}) or {}` gives. */
+export function attributesOf(body: unknown): Record<string, unknown> {
+  if (!isPlainObject(body)) return {}
+  const a = body['attributes']
+  return isPlainObject(a) ? a : {}
+}
+
+/** Python truthiness for JSON values. */
+export function pyTruthy(v: unknown): boolean {
+  if (v === null || v === undefined || v === false || v === 0 || v === '') return false
+  if (Array.isArray(v)) return v.length > 0
+  if (isPlainObject(v)) return Object.keys(v).length > 0
+  return true
+}
+
+/**
+ * The integrity monitor's provider: `gen_ai.provider.name` if truthy, else `gen_ai.system`, else
+ * `unknown`. Python keeps a numeric provider as a number (it becomes a JSON key string); a list or
+ * object crashes Python's detector — here it counts as `unknown`.
+ */
+export function providerOf(body: unknown): string {
+  const attrs = attributesOf(body)
+  for (const key of ['gen_ai.provider.name', 'gen_ai.system']) {
+    const v = attrs[key]
+    if (!pyTruthy(v)) continue
+    if (typeof v === 'string') return v
+    if (typeof v === 'number') return String(v)
+    if (typeof v === 'boolean') return 'true'
+    return 'unknown'
+  }
+  return 'unknown'
+}
+
+export function modelOf(body: unknown): string | null {
+  const attrs = attributesOf(body)
+  for (const key of ['gen_ai.response.model', 'gen_ai.request.model', 'bijotel.replay.model_version']) {
+    const v = attrs[key]
+    if (typeof v === 'string' && v.length > 0) return v
+  }
+  return null
+}
+
+/** The sealed fields the unsealed columns must agree with. */
+export interface SealedSpanFields {
+  name: unknown
+  kind: unknown
+  start_time_ns: unknown
+  end_time_ns: unknown
+}
+
+const TAIL_KEYS = ['end_time_ns', 'kind', 'name', 'start_time_ns', 'status_code', 'status_description']
+const TAIL_NEEDLE = Buffer.from(',"end_time_ns":')
+const HEAD = Buffer.from('{"attributes":')
+
+function fromObject(o: unknown): SealedSpanFields | null {
+  if (!isPlainObject(o)) return null
+  if (!('name' in o && 'kind' in o && 'end_time_ns' in o && 'start_time_ns' in o)) return null
+  return { name: o['name'], kind: o['kind'], start_time_ns: o['start_time_ns'], end_time_ns: o['end_time_ns'] }
+}
+
+/**
+ * The span fields of a body, or null when the body is not a span. A canonical span body ends with
+ * its top-level keys after `attributes` (JCS sorts them), and `,"end_time_ns":` with bare quotes
+ * cannot occur inside a JSON string, so the last occurrence is the top-level key: parsing only that
+ * tail avoids decoding kilobytes of messages per row. Anything unexpected falls back to a full parse.
+ */
+export function sealedSpanFields(body: Buffer): SealedSpanFields | null {
+  if (body.length > HEAD.length && body.subarray(0, HEAD.length).equals(HEAD)) {
+    const at = body.lastIndexOf(TAIL_NEEDLE)
+    if (at > 0) {
+      try {
+        const tail = JSON.parse('{' + body.toString('utf8', at + 1)) as unknown
+        if (isPlainObject(tail)) {
+          const keys = Object.keys(tail)
+          if (keys.length === TAIL_KEYS.length && TAIL_KEYS.every((k) => k in tail)) return fromObject(tail)
+        }
+      } catch {
+        // fall through to the full parse
+      }
+    }
+  }
+  return fromObject(parseBody(body))
+}
+
+/** Which unsealed columns disagree with the sealed body (empty when all agree). */
+export function columnMismatches(
+  fields: SealedSpanFields,
+  timestampNs: bigint | null,
+  spanName: unknown,
+  spanKind: unknown,
+  has: { span_name: boolean; span_kind: boolean },
+): string[] {
+  const out: string[] = []
+  // Go writers store the start time when a span has no end time (reference §1.1).
+  const end = fields.end_time_ns
+  const sealedTs = end === null || end === '0' || end === undefined ? fields.start_time_ns : end
+  if (!(typeof sealedTs === 'string' && /^-?\d+$/.test(sealedTs) && timestampNs !== null && BigInt(sealedTs) === timestampNs)) {
+    out.push('timestamp_ns')
+  }
+  if (has.span_name && !(typeof fields.name === 'string' && fields.name === spanName)) out.push('span_name')
+  if (has.span_kind) {
+    const kind = fields.kind ?? null
+    const col = spanKind ?? null
+    if (kind !== col) out.push('span_kind')
+  }
+  return out
+}

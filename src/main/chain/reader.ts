@@ -1,0 +1,177 @@
+// Opening a chain.db copy with better-sqlite3 and explaining, in one line, anything that is not a
+// BIJOTEL chain. Integers are read as BigInt (`safeIntegers`): `timestamp_ns` is ≈1.7×10^18 and
+// would be rounded as a JS number.
+import Database from 'better-sqlite3'
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
+import { AuditError, asChainReadError } from '../errors'
+import { takeSnapshot, type Snapshot, type SnapshotOptions } from './snapshot'
+
+/** Columns of the reference schema (§1.1). */
+export const CHAIN_COLUMNS = [
+  'seq',
+  'timestamp_ns',
+  'trace_id',
+  'span_id',
+  'span_name',
+  'span_kind',
+  'canonical_body',
+  'canonical_hash',
+  'prev_hash',
+  'hmac_hash',
+  'semantic_body_hash',
+] as const
+
+/** Without these nothing can be verified or analysed. */
+export const REQUIRED_COLUMNS = ['seq', 'timestamp_ns', 'canonical_body', 'canonical_hash', 'prev_hash', 'hmac_hash'] as const
+
+const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1')
+
+export interface HeaderInfo {
+  pageSize: number
+  pageCount: number
+  walMode: boolean
+}
+
+/** Check the 100-byte SQLite header before SQLite sees the file, so the error can say what is wrong. */
+export function inspectHeader(path: string, displayPath: string): HeaderInfo {
+  const fd = openSync(path, 'r')
+  try {
+    const size = fstatSync(fd).size
+    if (size === 0) throw new AuditError('empty_file', `not a chain: ${displayPath} is empty (0 bytes)`)
+    const header = Buffer.alloc(100)
+    const n = readSync(fd, header, 0, 100, 0)
+    if (n < 16 || !header.subarray(0, 16).equals(SQLITE_MAGIC)) {
+      throw new AuditError('not_sqlite', `not a SQLite database: ${displayPath} (no SQLite header)`)
+    }
+    if (n < 100) throw new AuditError('truncated', `database file truncated: ${displayPath} is ${size} bytes, shorter than its header`)
+    const rawPageSize = header.readUInt16BE(16)
+    const pageSize = rawPageSize === 1 ? 65536 : rawPageSize
+    if (pageSize < 512 || (pageSize & (pageSize - 1)) !== 0) {
+      throw new AuditError('corrupt', `database file corrupt: ${displayPath} has an invalid page size (${rawPageSize})`)
+    }
+    const pageCount = header.readUInt32BE(28)
+    const changeCounter = header.readUInt32BE(24)
+    const validFor = header.readUInt32BE(92)
+    // The in-header size is only meaningful when "version-valid-for" matches the change counter.
+    if (pageCount > 0 && validFor === changeCounter && pageCount * pageSize > size) {
+      throw new AuditError(
+        'truncated',
+        `database file truncated or corrupt: ${displayPath} has ${size} bytes but its header says ${pageCount} pages of ${pageSize} bytes (${pageCount * pageSize})`,
+      )
+    }
+    if (size % pageSize !== 0) {
+      throw new AuditError(
+        'truncated',
+        `database file truncated or corrupt: ${displayPath} is ${size} bytes, not a whole number of ${pageSize}-byte pages`,
+      )
+    }
+    return { pageSize, pageCount, walMode: header[18] === 2 || header[19] === 2 }
+  } finally {
+    closeSync(fd)
+  }
+}
+
+/** Open an already-made private copy (also used by worker threads). Never the original evidence. */
+export function openCopy(copyPath: string, displayPath: string): { db: Database.Database; columns: Set<string> } {
+  inspectHeader(copyPath, displayPath)
+  let db: Database.Database
+  try {
+    db = new Database(copyPath, { readonly: true, fileMustExist: true })
+  } catch (e) {
+    throw asChainReadError(e, `opening ${displayPath}`)
+  }
+  try {
+    const table = db.prepare("SELECT type FROM sqlite_master WHERE name = 'chain'").get() as { type: string } | undefined
+    if (!table) {
+      throw new AuditError('no_chain_table', `not a BIJOTEL chain: ${displayPath} has no \`chain\` table`)
+    }
+    if (table.type !== 'table' && table.type !== 'view') {
+      throw new AuditError('no_chain_table', `not a BIJOTEL chain: \`chain\` in ${displayPath} is a ${table.type}, not a table`)
+    }
+    const cols = new Set(
+      (db.prepare('PRAGMA table_info(chain)').all() as { name: string }[]).map((c) => c.name),
+    )
+    const missing = REQUIRED_COLUMNS.filter((c) => !cols.has(c))
+    if (missing.length > 0) {
+      throw new AuditError(
+        'missing_columns',
+        `not a BIJOTEL chain: the chain table in ${displayPath} lacks required columns: ${missing.join(', ')}`,
+      )
+    }
+    return { db, columns: cols }
+  } catch (e) {
+    db.close()
+    throw asChainReadError(e, `reading the schema of ${displayPath}`)
+  }
+}
+
+/** An opened chain: the evidence snapshot plus a read-only connection on its private copy. */
+export class ChainFile {
+  readonly db: Database.Database
+  readonly columns: Set<string>
+  readonly snapshot: Snapshot
+  readonly displayPath: string
+  private closed = false
+
+  private constructor(snapshot: Snapshot, displayPath: string) {
+    this.snapshot = snapshot
+    this.displayPath = displayPath
+    const { db, columns } = openCopy(snapshot.dbPath, displayPath)
+    this.db = db
+    this.columns = columns
+  }
+
+  static async open(path: string, opts: SnapshotOptions = {}): Promise<ChainFile> {
+    const snapshot = await takeSnapshot(path, opts)
+    try {
+      return new ChainFile(snapshot, path)
+    } catch (e) {
+      snapshot.dispose()
+      throw e
+    }
+  }
+
+  has(column: string): boolean {
+    return this.columns.has(column)
+  }
+
+  /** `column` when it exists, else `NULL AS column`, so old or minimal schemas still read. */
+  col(column: string): string {
+    return this.columns.has(column) ? column : `NULL AS ${column}`
+  }
+
+  journalMode(): string {
+    try {
+      return String(this.db.pragma('journal_mode', { simple: true }))
+    } catch {
+      return 'unknown'
+    }
+  }
+
+  close(): void {
+    if (this.closed) return
+    this.closed = true
+    try {
+      this.db.close()
+    } finally {
+      this.snapshot.dispose()
+    }
+  }
+}
+
+/** Convert a SQLite integer (BigInt under safeIntegers) to a JS number, refusing silent rounding. */
+export function toSafeNumber(v: unknown): number | null {
+  if (typeof v === 'bigint') {
+    return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : null
+  }
+  if (typeof v === 'number' && Number.isSafeInteger(v)) return v
+  return null
+}
+
+/** A `timestamp_ns` value as an exact BigInt, or null when the column holds something else. */
+export function toBigIntOrNull(v: unknown): bigint | null {
+  if (typeof v === 'bigint') return v
+  if (typeof v === 'number') return Number.isInteger(v) ? BigInt(v) : null
+  if (typeof v === 'string' && /^-?\d{1,30}$/.test(v)) return BigInt(v)
+  return null
+}

@@ -1,0 +1,184 @@
+// Forensic reading without touching the evidence.
+//
+// SQLite cannot be trusted to leave a file alone: even a read-only connection creates `-wal`/`-shm`
+// beside a WAL-mode database, fails in a read-only folder, and better-sqlite3 takes no
+// `immutable=1` URI. So the chain is never opened where it lies. Its bytes (and those of its
+// `-wal`, whose un-checkpointed rows are part of the chain) are streamed once into a private
+// temporary folder while being hashed; the original is re-checked afterwards (size, mtime) and the
+// copy is hashed again and compared, so every later answer is about exactly the bytes recorded in
+// the evidence block. SQLite then works on the copy, where its side files do no harm.
+import { createHash } from 'node:crypto'
+import { constants as fsc, promises as fsp, rmSync, type Stats } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { basename, join, resolve } from 'node:path'
+import type { Evidence, EvidenceFile } from '../../shared/chain-types'
+import { AuditError, oneLine } from '../errors'
+
+const CHUNK = 4 * 1024 * 1024
+
+export interface Snapshot {
+  /** Path of the private copy SQLite may open. */
+  readonly dbPath: string
+  readonly evidence: Evidence
+  dispose(): void
+}
+
+export interface SnapshotOptions {
+  /** Folder under which the private copy is made (default: the OS temp folder). */
+  tempRoot?: string
+  /** Called with bytes copied so far, for progress bars on large files. */
+  onProgress?: (done: number, total: number) => void
+  signal?: AbortSignal
+}
+
+const live = new Set<string>()
+let exitHookInstalled = false
+
+function installExitHook(): void {
+  if (exitHookInstalled) return
+  exitHookInstalled = true
+  process.once('exit', () => {
+    for (const dir of live) rmSync(dir, { recursive: true, force: true })
+  })
+}
+
+async function statOrNull(path: string): Promise<Stats | null> {
+  try {
+    return await fsp.stat(path)
+  } catch {
+    return null
+  }
+}
+
+function toEvidenceFile(path: string, st: Stats, sha256: string): EvidenceFile {
+  return { path, size: st.size, sha256, mtime: new Date(st.mtimeMs).toISOString() }
+}
+
+/** Stream `src` into `dst` (or only hash it when `dst` is null), returning the SHA-256 of what was read. */
+async function copyHashing(
+  src: string,
+  dst: string | null,
+  progress: (n: number) => void,
+  signal?: AbortSignal,
+): Promise<{ sha256: string; bytes: number }> {
+  const hash = createHash('sha256')
+  const input = await fsp.open(src, fsc.O_RDONLY)
+  const output = dst ? await fsp.open(dst, 'wx', 0o600) : null
+  try {
+    const buf = Buffer.allocUnsafe(CHUNK)
+    let total = 0
+    for (;;) {
+      if (signal?.aborted) throw new AuditError('cancelled', 'cancelled while copying the evidence')
+      const { bytesRead } = await input.read(buf, 0, CHUNK, total)
+      if (bytesRead === 0) break
+      const chunk = buf.subarray(0, bytesRead)
+      hash.update(chunk)
+      if (output) await output.write(chunk, 0, bytesRead, total)
+      total += bytesRead
+      progress(bytesRead)
+    }
+    return { sha256: hash.digest('hex'), bytes: total }
+  } finally {
+    await input.close()
+    await output?.close()
+  }
+}
+
+export async function hashFile(path: string): Promise<string> {
+  return (await copyHashing(path, null, () => {})).sha256
+}
+
+/** Make the verified private copy of a chain.db (and its -wal). Throws AuditError, never writes beside `path`. */
+export async function takeSnapshot(path: string, opts: SnapshotOptions = {}): Promise<Snapshot> {
+  const abs = resolve(path)
+  const st = await statOrNull(abs)
+  if (!st) throw new AuditError('db_missing', `DB not found: ${path}`)
+  if (!st.isFile()) throw new AuditError('not_a_file', `not a regular file: ${path}`)
+  if (st.size === 0) throw new AuditError('empty_file', `not a chain: ${path} is empty (0 bytes)`)
+
+  const walPath = `${abs}-wal`
+  const walSt = await statOrNull(walPath)
+  const sideFiles: { path: string; st: Stats }[] = []
+  for (const suffix of ['-shm', '-journal']) {
+    const p = `${abs}${suffix}`
+    const s = await statOrNull(p)
+    if (s?.isFile()) sideFiles.push({ path: p, st: s })
+  }
+  const useWal = walSt !== null && walSt.isFile() && walSt.size > 0
+  const total = st.size + (useWal ? walSt.size : 0)
+
+  const root = opts.tempRoot ?? tmpdir()
+  try {
+    const fsStat = await fsp.statfs(root)
+    const free = fsStat.bavail * fsStat.bsize
+    if (free < total * 1.05 + 16 * 1024 * 1024) {
+      throw new AuditError(
+        'too_large',
+        `not enough free space in ${root} for a private copy of ${total} bytes (${free} free); set TMPDIR to a larger folder`,
+      )
+    }
+  } catch (e) {
+    if (e instanceof AuditError) throw e
+  }
+
+  const dir = await fsp.mkdtemp(join(root, 'bijotel-evidence-'))
+  live.add(dir)
+  installExitHook()
+  const dispose = (): void => {
+    live.delete(dir)
+    rmSync(dir, { recursive: true, force: true })
+  }
+  try {
+    let done = 0
+    const progress = (n: number): void => {
+      done += n
+      opts.onProgress?.(done, total)
+    }
+    const name = basename(abs)
+    const copyPath = join(dir, name)
+    const db = await copyHashing(abs, copyPath, progress, opts.signal)
+    let wal: { sha256: string; bytes: number } | null = null
+    if (useWal) wal = await copyHashing(walPath, `${copyPath}-wal`, progress, opts.signal)
+
+    // The evidence must not have moved under us: a writer still appending would make the copy a
+    // mixture of two states.
+    const after = await statOrNull(abs)
+    const walAfter = useWal ? await statOrNull(walPath) : null
+    const unchanged =
+      after !== null &&
+      after.size === st.size &&
+      after.mtimeMs === st.mtimeMs &&
+      db.bytes === st.size &&
+      (!useWal || (walAfter !== null && walAfter.size === walSt.size && walAfter.mtimeMs === walSt.mtimeMs))
+    if (!unchanged) {
+      throw new AuditError(
+        'evidence_changed',
+        `evidence changed while it was being read (${path}); stop the writer or copy the file first`,
+      )
+    }
+    // The copy is what SQLite will read: prove it is the same bytes as the evidence.
+    const copyHash = await hashFile(copyPath)
+    const walCopyHash = wal ? await hashFile(`${copyPath}-wal`) : null
+    if (copyHash !== db.sha256 || (wal && walCopyHash !== wal.sha256)) {
+      throw new AuditError('io', `private copy of ${path} does not hash like the original; disk error?`)
+    }
+
+    const side: EvidenceFile[] = []
+    for (const s of sideFiles) side.push(toEvidenceFile(s.path, s.st, await hashFile(s.path)))
+    const evidence: Evidence = {
+      db: toEvidenceFile(abs, st, db.sha256),
+      wal: wal && walSt ? toEvidenceFile(walPath, walSt, wal.sha256) : null,
+      side_files: side,
+      method:
+        'streamed once into a private temporary copy while hashing; original re-checked (size, mtime) and copy re-hashed before SQLite opened the copy read-only',
+      unchanged_after_copy: true,
+    }
+    return { dbPath: copyPath, evidence, dispose }
+  } catch (e) {
+    dispose()
+    if (e instanceof AuditError) throw e
+    const code = (e as { code?: string }).code
+    if (code === 'EACCES' || code === 'EPERM') throw new AuditError('io', `cannot read ${path}: permission denied`)
+    throw new AuditError('io', `cannot read ${path}: ${oneLine(e)}`)
+  }
+}

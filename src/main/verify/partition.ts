@@ -1,0 +1,187 @@
+// Verifying one contiguous run of rows. Every row is checked on its own (body hash, link to the row
+// before it in the file, HMAC under each candidate key, seq contiguity, unsealed columns against the
+// sealed body): nothing stops at the first failure. A partition needs only its predecessor row, so
+// partitions can be verified in parallel and merged (see ./ranges.ts).
+import type Database from 'better-sqlite3'
+import type { BoundaryKind, FindingKind } from '../../shared/verify-types'
+import { columnMismatches, sealedSpanFields } from '../chain/body'
+import { toBigIntOrNull } from '../chain/reader'
+import { AuditError, asChainReadError } from '../errors'
+import { GENESIS_HASH, makeSealer, sha256Hex, type Sealer } from './hmac'
+import { RangeBuilder, type OrdRange } from './ranges'
+import type { KeyMaterial } from './secrets'
+
+export const INT64_MIN = -(2n ** 63n)
+export const INT64_MAX = 2n ** 63n - 1n
+
+export interface PartitionSpec {
+  /** Inclusive seq bounds of the rows to verify. */
+  fromSeq: bigint
+  toSeq: bigint
+  /** Ordinal of the first row within the whole verified range. */
+  firstOrd: number
+  /** Whether this partition is the first of the range (its boundary is reported). */
+  first: boolean
+}
+
+export interface PartitionResult {
+  rows: number
+  firstSeq: number | null
+  lastSeq: number | null
+  lastHmac: string | null
+  findings: OrdRange<FindingKind>[]
+  segments: OrdRange<number>[]
+  boundary: { seq: number; kind: BoundaryKind; prev_hash: string } | null
+}
+
+export interface VerifyHooks {
+  /** Called about every few thousand rows with the rows done in this partition. */
+  onRows?: (rowsDone: number) => void
+  signal?: { aborted: boolean }
+}
+
+function str(v: unknown): string | null {
+  return typeof v === 'string' ? v : null
+}
+
+/** Seq as a JS number; rows beyond ±2^53 are reported, not silently rounded. */
+function seqNumber(v: bigint): number {
+  return Number(v)
+}
+
+export function rowQuery(db: Database.Database, columns: Set<string>): Database.Statement {
+  const col = (c: string): string => (columns.has(c) ? c : `NULL AS ${c}`)
+  return db
+    .prepare(
+      `SELECT seq, timestamp_ns, ${col('span_name')}, ${col('span_kind')}, CAST(canonical_body AS BLOB),
+              canonical_hash, prev_hash, hmac_hash
+         FROM chain WHERE seq >= ? AND seq <= ? ORDER BY seq`,
+    )
+    .raw(true)
+    .safeIntegers(true)
+}
+
+export function verifyPartition(
+  db: Database.Database,
+  columns: Set<string>,
+  keys: KeyMaterial[],
+  spec: PartitionSpec,
+  hooks: VerifyHooks = {},
+): PartitionResult {
+  const sealers: Sealer[] = keys.map((k) => makeSealer(k.bytes))
+  const has = { span_name: columns.has('span_name'), span_kind: columns.has('span_kind') }
+  const findings = new RangeBuilder<FindingKind>()
+  const segments = new RangeBuilder<number>()
+
+  let expectedPrev: string | null
+  let prevSeq: bigint | null
+  let boundary: PartitionResult['boundary'] = null
+  try {
+    const pred = db
+      .prepare('SELECT seq, hmac_hash FROM chain WHERE seq < ? ORDER BY seq DESC LIMIT 1')
+      .raw(true)
+      .safeIntegers(true)
+      .get(spec.fromSeq) as [bigint, unknown] | undefined
+    if (pred) {
+      expectedPrev = str(pred[1]) ?? ''
+      prevSeq = pred[0]
+    } else {
+      expectedPrev = null // decided on the first row: GENESIS at seq ≤ 1, else a trusted boundary
+      prevSeq = null
+    }
+  } catch (e) {
+    throw asChainReadError(e, 'looking up the predecessor row')
+  }
+
+  let rows = 0
+  let firstSeq: number | null = null
+  let lastSeq: number | null = null
+  let lastHmac: string | null = null
+  let lastKey = 0
+  const stmt = rowQuery(db, columns)
+  try {
+    for (const raw of stmt.iterate(spec.fromSeq, spec.toSeq) as IterableIterator<unknown[]>) {
+      const ord = spec.firstOrd + rows
+      const seqBig = raw[0] as bigint
+      const seq = seqNumber(seqBig)
+      const [, tsRaw, spanName, spanKind, bodyRaw, chRaw, prevRaw, hmacRaw] = raw
+      const body = Buffer.isBuffer(bodyRaw) ? bodyRaw : Buffer.alloc(0)
+      const ch = str(chRaw)
+      const prev = str(prevRaw)
+      const mac = str(hmacRaw)
+
+      if (!Number.isSafeInteger(seq)) findings.add('seq_out_of_range', seq, ord)
+
+      if (expectedPrev === null) {
+        if (seqBig <= 1n) {
+          expectedPrev = GENESIS_HASH
+          if (spec.first) boundary = null
+        } else {
+          // Nothing before this row in the file: the stored prev_hash can only be trusted as the
+          // boundary (rows before it were archived or deleted) — reported, never hidden.
+          expectedPrev = prev ?? ''
+          if (spec.first) boundary = { seq, kind: 'trusted', prev_hash: prev ?? '' }
+        }
+      } else if (rows === 0 && spec.first && prevSeq !== null) {
+        boundary = { seq, kind: 'predecessor', prev_hash: expectedPrev }
+      }
+
+      if (prevSeq !== null && seqBig !== prevSeq + 1n) {
+        const missing = seqBig - prevSeq - 1n
+        findings.add('seq_gap', seq, ord, missing > 0n ? Number(missing) : 0)
+      }
+
+      if (ch === null || sha256Hex(body) !== ch) findings.add('body_hash_mismatch', seq, ord)
+      if (prev === null || prev !== expectedPrev) findings.add('link_mismatch', seq, ord)
+
+      let keyIndex = -1
+      if (mac !== null && prev !== null && ch !== null && sealers.length > 0) {
+        // Rows sealed by one key come in runs: try the last key that matched first.
+        if (sealers[lastKey]!.seal(prev, ch) === mac) keyIndex = lastKey
+        else {
+          for (let k = 0; k < sealers.length; k++) {
+            if (k !== lastKey && sealers[k]!.seal(prev, ch) === mac) {
+              keyIndex = k
+              break
+            }
+          }
+        }
+      }
+      if (keyIndex >= 0) {
+        lastKey = keyIndex
+        segments.add(keyIndex, seq, ord)
+      } else if (sealers.length > 0) {
+        findings.add('hmac_mismatch', seq, ord)
+      }
+
+      const fields = sealedSpanFields(body)
+      if (fields && columnMismatches(fields, toBigIntOrNull(tsRaw), spanName, spanKind, has).length > 0) {
+        findings.add('column_mismatch', seq, ord)
+      }
+
+      expectedPrev = mac ?? ''
+      prevSeq = seqBig
+      if (firstSeq === null) firstSeq = seq
+      lastSeq = seq
+      lastHmac = mac
+      rows++
+      if ((rows & 2047) === 0) {
+        hooks.onRows?.(rows)
+        if (hooks.signal?.aborted) throw new AuditError('cancelled', 'verification cancelled')
+      }
+    }
+  } catch (e) {
+    if (e instanceof AuditError) throw e
+    throw asChainReadError(e, `while verifying rows from seq ${spec.fromSeq}`)
+  }
+  hooks.onRows?.(rows)
+  return {
+    rows,
+    firstSeq,
+    lastSeq,
+    lastHmac,
+    findings: findings.finish(),
+    segments: segments.finish(),
+    boundary,
+  }
+}

@@ -1,0 +1,65 @@
+// Candidate keys. Python BIJOTEL decodes secrets only as hex (`bytes.fromhex`); the Go collector
+// falls back to the raw UTF-8 bytes of a non-hex string. Both are offered, but the encoding is always
+// explicit and reported, never guessed. Error messages never echo any part of a secret (reference
+// §11.18: Python prints its first 8 characters).
+import { createHash } from 'node:crypto'
+import type { SecretInput } from '../../shared/contract'
+import type { KeyInfo } from '../../shared/verify-types'
+import { AuditError } from '../errors'
+
+export interface KeyMaterial {
+  index: number
+  encoding: 'hex' | 'text'
+  bytes: Buffer
+}
+
+const HEX = /^[0-9a-fA-F]$/
+const PY_WHITESPACE = new Set([' ', '\t', '\n', '\r', '\f', '\v'])
+
+/** Python's `bytes.fromhex`: pairs of hex digits, ASCII whitespace allowed between pairs only. */
+export function decodeHexLikePython(value: string): Buffer | null {
+  const out: number[] = []
+  let i = 0
+  while (i < value.length) {
+    const c = value[i] as string
+    if (PY_WHITESPACE.has(c)) {
+      i++
+      continue
+    }
+    const d = value[i + 1]
+    if (d === undefined || !HEX.test(c) || !HEX.test(d)) return null
+    out.push(parseInt(c + d, 16))
+    i += 2
+  }
+  return Buffer.from(out)
+}
+
+export function parseSecret(input: SecretInput, index: number): KeyMaterial {
+  const label = `secret #${index + 1}`
+  if (input.value.length === 0) throw new AuditError('no_secret', `${label} is empty`)
+  if (input.encoding === 'text') {
+    return { index, encoding: 'text', bytes: Buffer.from(input.value, 'utf8') }
+  }
+  const bytes = decodeHexLikePython(input.value)
+  if (!bytes) {
+    throw new AuditError(
+      'bad_secret',
+      `Invalid hex in ${label} (${input.value.length} characters); use --secret-text for a raw UTF-8 secret`,
+    )
+  }
+  if (bytes.length === 0) throw new AuditError('no_secret', `${label} decodes to zero bytes`)
+  return { index, encoding: 'hex', bytes }
+}
+
+export function parseSecrets(inputs: SecretInput[]): KeyMaterial[] {
+  return inputs.map((s, i) => parseSecret(s, i))
+}
+
+export function keyInfo(k: KeyMaterial): KeyInfo {
+  return {
+    index: k.index,
+    encoding: k.encoding,
+    bytes: k.bytes.length,
+    fingerprint: createHash('sha256').update(k.bytes).digest('hex').slice(0, 8),
+  }
+}

@@ -1,0 +1,106 @@
+// What the auditor sees of an opened chain: the evidence record, summaries, rows.
+
+export interface EvidenceFile {
+  path: string
+  size: number
+  sha256: string
+  /** File modification time, ISO-8601 UTC, as found before reading. */
+  mtime: string
+}
+
+export interface Evidence {
+  db: EvidenceFile
+  /** The `-wal` file beside the chain, when there is one: its rows are part of the chain. */
+  wal: EvidenceFile | null
+  /** Other side files found (e.g. `-journal`, `-shm`): recorded, not used. */
+  side_files: EvidenceFile[]
+  /** How the file was read without touching it. */
+  method: string
+  /** True when the bytes and mtime were re-checked unchanged after the copy. */
+  unchanged_after_copy: boolean
+}
+
+export interface ChainOverview {
+  evidence: Evidence
+  entries: number
+  first_seq: number | null
+  last_seq: number | null
+  /** ns since epoch as decimal strings (exact), and ISO renderings. */
+  first_timestamp_ns: string | null
+  last_timestamp_ns: string | null
+  first_time: string | null
+  last_time: string | null
+  providers: { name: string; count: number }[]
+  models: { name: string; count: number }[]
+  columns: string[]
+  journal_mode: string
+}
+
+export interface EntrySummary {
+  seq: number
+  timestamp_ns: string
+  time: string
+  span_name: string
+  span_kind: string | null
+  provider: string
+  model: string | null
+  canonical_hash: string
+  has_replay: boolean
+}
+
+export type EntrySort = 'seq_asc' | 'seq_desc' | 'time_asc' | 'time_desc'
+
+export interface EntryFilter {
+  provider?: string
+  model?: string
+  /** Only rows inside a verify finding or an integrity anomaly. */
+  flagged_only?: boolean
+  from_ns?: string
+  to_ns?: string
+}
+
+export interface EntryPage {
+  total: number
+  offset: number
+  rows: EntrySummary[]
+}
+
+export interface EntryDetail extends EntrySummary {
+  trace_id: string | null
+  span_id: string | null
+  prev_hash: string
+  hmac_hash: string
+  semantic_body_hash: string | null
+  body_bytes: number
+  /** The canonical body pretty-printed, or null when it is not UTF-8 JSON. */
+  body_pretty: string | null
+  /** The body as text (lossy) when it is not JSON, truncated for display. */
+  body_text: string | null
+  body_error: string | null
+  prev_seq: number | null
+  next_seq: number | null
+  replay: Record<string, unknown> | null
+}
+
+export interface TimelineBucket {
+  start_ns: string
+  end_ns: string
+  count: number
+  by_provider: Record<string, number>
+}
+
+export interface TimelineRequest {
+  buckets: number
+  from_ns?: string
+  to_ns?: string
+  provider?: string
+  model?: string
+}
+
+export interface Timeline {
+  from_ns: string
+  to_ns: string
+  bucket_ns: string
+  buckets: TimelineBucket[]
+  providers: string[]
+}

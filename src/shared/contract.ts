@@ -1,0 +1,106 @@
+// The one API contract between the engine (Electron main / `bijotel serve`) and the renderer.
+// Every call is `name(request) => response`. The preload exposes it over IPC, the web client over
+// HTTP (`POST /api/call/<name>`), and the main side implements it once, in src/main/handlers.
+// Adding a call: add it here and to API_CALLS, write its handler, use it in the UI.
+import type { ChainOverview, EntryDetail, EntryFilter, EntryPage, EntrySort, Timeline, TimelineRequest } from './chain-types'
+import type { IntegrityOptions, IntegrityRun } from './integrity-types'
+import type { JobStatus } from './job-types'
+import type { ReplayCheck, ReplayCheckRequest } from './replay-types'
+import type { AuditReport } from './report-types'
+import type { KeyInfo, RowCheck, VerifyRangeOptions, VerifyVerdict } from './verify-types'
+
+export interface AppInfo {
+  name: string
+  version: string
+  transport: 'ipc' | 'http'
+  /** Whether this transport may open arbitrary paths (Electron: yes; web: only under --open-root). */
+  can_open_paths: boolean
+  /** Whether the native dialogs exist (Electron only). */
+  has_dialogs: boolean
+  /** A path given on the command line to open first, if any. */
+  initial_path: string | null
+  sample_path: string | null
+  recent_paths: string[]
+  open_roots: string[]
+}
+
+export interface SecretInput {
+  /** `hex` as Python BIJOTEL (whitespace between byte pairs ignored); `text` = raw UTF-8 bytes (Go fallback). */
+  encoding: 'hex' | 'text'
+  value: string
+}
+
+export interface ApiContract {
+  appInfo: (req: void) => AppInfo
+  openChain: (req: { path: string }) => ChainOverview
+  /** Native open dialog (Electron); resolves null when cancelled. */
+  pickAndOpenChain: (req: void) => ChainOverview | null
+  closeChain: (req: void) => null
+  overview: (req: void) => ChainOverview | null
+  listEntries: (req: { offset: number; limit: number; sort?: EntrySort; filter?: EntryFilter }) => EntryPage
+  /** Position of a seq in a listing, so the table can scroll to it. */
+  locateEntry: (req: { seq: number; sort?: EntrySort; filter?: EntryFilter }) => { index: number | null }
+  getEntry: (req: { seq: number }) => EntryDetail
+  timeline: (req: TimelineRequest) => Timeline
+  /** Keys live in main-process memory only; what comes back never contains them. */
+  setSecrets: (req: { secrets: SecretInput[] }) => KeyInfo[]
+  listKeys: (req: void) => KeyInfo[]
+  startVerify: (req: { range?: VerifyRangeOptions }) => JobStatus<VerifyVerdict>
+  lastVerdict: (req: void) => VerifyVerdict | null
+  checkRow: (req: { seq: number }) => RowCheck
+  runIntegrity: (req: IntegrityOptions) => IntegrityRun
+  startIntegrity: (req: IntegrityOptions) => JobStatus<IntegrityRun>
+  jobStatus: (req: { id: string }) => JobStatus
+  cancelJob: (req: { id: string }) => JobStatus
+  checkReplay: (req: ReplayCheckRequest) => ReplayCheck
+  listReplayChecks: (req: void) => ReplayCheck[]
+  buildReport: (req: { integrity?: IntegrityOptions }) => AuditReport
+  /** Native save dialog + write (Electron); resolves the path written, or null when cancelled. */
+  saveReport: (req: { integrity?: IntegrityOptions }) => { path: string | null }
+}
+
+export type ApiName = keyof ApiContract
+export type ApiRequest<N extends ApiName> = Parameters<ApiContract[N]>[0]
+export type ApiResponse<N extends ApiName> = ReturnType<ApiContract[N]>
+
+/** The client side of the contract: every call returns a promise. */
+export type ApiClient = { [N in ApiName]: (req: ApiRequest<N>) => Promise<ApiResponse<N>> }
+
+/** Runtime list of call names (the preload and the HTTP client are generated from it). */
+export const API_CALLS = [
+  'appInfo',
+  'openChain',
+  'pickAndOpenChain',
+  'closeChain',
+  'overview',
+  'listEntries',
+  'locateEntry',
+  'getEntry',
+  'timeline',
+  'setSecrets',
+  'listKeys',
+  'startVerify',
+  'lastVerdict',
+  'checkRow',
+  'runIntegrity',
+  'startIntegrity',
+  'jobStatus',
+  'cancelJob',
+  'checkReplay',
+  'listReplayChecks',
+  'buildReport',
+  'saveReport',
+] as const satisfies readonly ApiName[]
+
+// Compile-time proof that API_CALLS names every call of the contract, no more, no less.
+type Missing = Exclude<ApiName, (typeof API_CALLS)[number]>
+const _exhaustive: Missing extends never ? true : Missing = true
+void _exhaustive
+
+export const IPC_CHANNEL = 'bijotel:api'
+
+/** Errors cross both transports as `{ error, code }`; `code` maps to an HTTP status on the web side. */
+export interface ApiErrorBody {
+  error: string
+  code: 'bad_request' | 'not_found' | 'no_chain' | 'not_a_chain' | 'forbidden' | 'unavailable' | 'internal'
+}

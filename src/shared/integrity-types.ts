@@ -1,0 +1,80 @@
+// The integrity monitor's report, in the key order of Python BIJOTEL's `IntegrityReport.to_dict()`.
+
+export interface SequenceGap {
+  after_seq: number
+  before_seq: number
+  missing_count: number
+}
+
+export interface TimestampAnomaly {
+  seq: number
+  type: 'backward' | 'large_gap' | 'burst'
+  delta_sec: number
+  detail: string
+}
+
+export interface HashAnomaly {
+  seq: number
+  type: 'duplicate_canonical'
+  detail: string
+}
+
+export interface ProviderShiftEntry {
+  baseline_pct: number
+  current_pct: number
+  delta_pct: number
+}
+
+export interface ProviderShift {
+  shifts: Record<string, ProviderShiftEntry>
+}
+
+export interface RateAnomaly {
+  baseline_rate: number
+  current_rate: number
+  change_pct: number
+}
+
+export interface RotationBoundary {
+  seq: number
+  detail: string
+}
+
+export interface IntegrityReport {
+  window: number
+  first_seq: number | null
+  last_seq: number | null
+  clean: boolean
+  anomaly_count: number
+  sequence_gaps: SequenceGap[]
+  timestamp_anomalies: TimestampAnomaly[]
+  hash_anomalies: HashAnomaly[]
+  provider_shift: ProviderShift | null
+  rate_anomalies: RateAnomaly[]
+  rotation_boundaries: RotationBoundary[]
+}
+
+export interface IntegrityThresholds {
+  burst_threshold: number
+  large_gap_sec: number
+  provider_shift_pct: number
+  rate_tol: number
+  min_split_size: number
+}
+
+export interface IntegrityOptions {
+  /** Last N rows by seq (2..10000); ignored when `all` is set. */
+  window?: number
+  /** Analyse the whole chain in one streaming pass. */
+  all?: boolean
+  thresholds?: Partial<IntegrityThresholds>
+}
+
+/** What the auditor gets: the Python-compatible report plus how it was produced. */
+export interface IntegrityRun {
+  report: IntegrityReport
+  mode: 'window' | 'all'
+  thresholds: IntegrityThresholds
+  /** Why `rotation_boundaries` is empty when it is (no keys given), or how it was filled. */
+  rotation_note: string
+}

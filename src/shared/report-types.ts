@@ -1,0 +1,23 @@
+// The integrity report an auditor takes away. Its JSON Schema is `schema/integrity-report.schema.json`;
+// bump REPORT_SCHEMA_VERSION whenever a field changes meaning.
+import type { Evidence } from './chain-types'
+import type { IntegrityRun } from './integrity-types'
+import type { ReplayCheck } from './replay-types'
+import type { KeyInfo, VerifyVerdict } from './verify-types'
+
+export const REPORT_SCHEMA_VERSION = '1.0.0'
+export const REPORT_SCHEMA_ID = 'https://bijotel-auditor.invalid/schema/integrity-report-1.json'
+
+export interface AuditReport {
+  $schema: string
+  schema_version: string
+  tool: { name: 'bijotel-auditor'; version: string; node: string; platform: string }
+  generated_at: string
+  evidence: Evidence
+  chain: { entries: number; first_seq: number | null; last_seq: number | null }
+  /** null when no secret was given: the chain's MACs were then not checked. */
+  verification: { keys: KeyInfo[]; verdict: VerifyVerdict } | null
+  verification_note: string
+  integrity: IntegrityRun
+  replay_checks: ReplayCheck[]
+}

@@ -1,0 +1,111 @@
+// Verdict of a chain verification. Field names and shapes are those of the shared fixtures'
+// `NAME.expected.json` (`verify`), so the `--json` output can be compared field for field.
+
+export type FindingKind =
+  | 'seq_gap'
+  | 'body_hash_mismatch'
+  | 'link_mismatch'
+  | 'hmac_mismatch'
+  | 'column_mismatch'
+  | 'seq_out_of_range'
+  | 'truncated'
+
+/** Consecutive rows with the same kind of failure, merged into one range. */
+export interface Finding {
+  kind: FindingKind
+  from_seq: number
+  to_seq: number
+  count: number
+  /** Only for `seq_gap` and `truncated`: how many seq numbers are absent. */
+  missing?: number
+}
+
+/** A run of consecutive rows whose HMAC was reproduced by the same candidate key. */
+export interface KeySegment {
+  key_index: number
+  from_seq: number
+  to_seq: number
+  count: number
+}
+
+/** How the expected prev_hash of the first verified row was obtained. */
+export type BoundaryKind = 'genesis' | 'predecessor' | 'trusted'
+
+export interface VerifyBoundary {
+  seq: number
+  kind: BoundaryKind
+  prev_hash: string
+  detail: string
+}
+
+export interface VerifyRangeInfo {
+  /** The options as given, for the record. */
+  requested: VerifyRangeOptions
+  /** Rows inside the resolved seq range (null when empty). */
+  from_seq: number | null
+  to_seq: number | null
+  total_in_chain: number
+}
+
+export interface PriorHead {
+  last_seq: number
+  head_hmac: string
+}
+
+export interface PriorCheck {
+  prior: PriorHead
+  found: boolean
+  detail: string
+}
+
+export interface VerifyVerdict {
+  valid: boolean
+  entries: number
+  first_seq: number | null
+  last_seq: number | null
+  head_hmac: string | null
+  first_bad_seq: number | null
+  findings: Finding[]
+  key_segments: KeySegment[]
+  /** Present only when a range option was given. */
+  range?: VerifyRangeInfo
+  /** Present only when the first verified row's predecessor is not GENESIS. */
+  boundary?: VerifyBoundary
+  /** Present only when `--prior` was given. */
+  prior_check?: PriorCheck
+  /** Present only when the run was cancelled before the end (never for a finished verdict). */
+  cancelled?: boolean
+}
+
+export interface VerifyRangeOptions {
+  /** Inclusive seq bounds; either may be open. */
+  seq_start?: number
+  seq_end?: number
+  /** Inclusive ns bounds on the `timestamp_ns` column, as decimal strings (exact beyond 2^53). */
+  since_ns?: string
+  until_ns?: string
+  last_n?: number
+}
+
+/** What the auditor learns about a candidate key, never the key itself. */
+export interface KeyInfo {
+  index: number
+  encoding: 'hex' | 'text'
+  bytes: number
+  /** First 8 hex chars of SHA-256(key): lets two people agree they hold the same key without sharing it. */
+  fingerprint: string
+}
+
+/** One row's own verification status, for the entry detail view. */
+export interface RowCheck {
+  seq: number
+  body_hash_ok: boolean
+  link_ok: boolean
+  /** null when no candidate key was available. */
+  hmac_ok: boolean | null
+  key_index: number | null
+  columns_ok: boolean | null
+  column_mismatches: string[]
+  computed_canonical_hash: string
+  expected_prev_hash: string
+}
