@@ -12,6 +12,7 @@ import type { ChainFile } from '../chain/reader'
 import { AuditError, asChainReadError } from '../errors'
 import { INT64_MAX, INT64_MIN, verifyPartition, type PartitionResult, type PartitionSpec } from './partition'
 import { mergeAdjacent, toFindings, toKeySegments, type OrdRange } from './ranges'
+import { defaultWorkerCount, PARALLEL_MIN_ROWS, runPartitionsOnWorkers, verifyWorkerScript } from './parallel'
 import type { KeyMaterial } from './secrets'
 
 export interface ResolvedRange {
@@ -26,8 +27,8 @@ export interface VerifyOptions {
   prior?: PriorHead
   onProgress?: (done: number, total: number) => void
   signal?: { aborted: boolean }
-  /** Parallel partitions (worker threads); 1 = this thread. Set by the caller that owns a pool. */
-  runPartitions?: (specs: PartitionSpec[], total: number) => Promise<PartitionResult[]>
+  /** Worker threads to use for large ranges (default: the cores available; 1 = this thread only). */
+  workers?: number
 }
 
 export function hasRange(r: VerifyRangeOptions | undefined): boolean {
@@ -204,9 +205,19 @@ export async function verifyChain(chain: ChainFile, keys: KeyMaterial[], opts: V
   const total = countRows(chain.db)
   const resolved = resolveRange(chain.db, opts.range)
   let parts: PartitionResult[]
-  if (opts.runPartitions && !resolved.empty) {
-    const specs = planPartitions(chain.db, resolved, 0)
-    parts = await opts.runPartitions(specs, resolved.rows)
+  const workers = opts.workers ?? defaultWorkerCount()
+  const script = verifyWorkerScript()
+  if (script && workers > 1 && resolved.rows >= PARALLEL_MIN_ROWS) {
+    const specs = planPartitions(chain.db, resolved, workers)
+    parts = await runPartitionsOnWorkers(
+      script,
+      chain.snapshot.dbPath,
+      chain.displayPath,
+      keys,
+      specs,
+      (n) => opts.onProgress?.(n, resolved.rows),
+      opts.signal,
+    )
   } else {
     const spec: PartitionSpec = { fromSeq: resolved.fromSeq, toSeq: resolved.toSeq, firstOrd: 0, first: true }
     parts = resolved.empty

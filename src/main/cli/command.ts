@@ -1,0 +1,41 @@
+// A CLI command and the one place where errors become a line on stderr and an exit code.
+import { AuditError, CHAIN_FILE_ERRORS, oneLine } from '../errors'
+import { UsageError } from './args'
+import type { CliIO } from './io'
+
+export interface Command {
+  name: string
+  summary: string
+  /** Full `--help` text. */
+  help: string
+  /** Exit code for "DB missing or not a readable chain" (the reference differs per command). */
+  chainFileExit: number
+  run(argv: string[], io: CliIO): Promise<number>
+}
+
+export const EXIT_USAGE = 2
+
+export async function runCommand(cmd: Command, argv: string[], io: CliIO): Promise<number> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    io.out(cmd.help.endsWith('\n') ? cmd.help : cmd.help + '\n')
+    return 0
+  }
+  try {
+    return await cmd.run(argv, io)
+  } catch (e) {
+    io.progress(null)
+    if (e instanceof UsageError) {
+      io.err(`bijotel ${cmd.name}: error: ${e.message}\n(see: bijotel ${cmd.name} --help)\n`)
+      return EXIT_USAGE
+    }
+    if (e instanceof AuditError) {
+      io.err(`ERROR: ${e.message}\n`)
+      if (e.code === 'bad_secret' || e.code === 'no_secret' || e.code === 'bad_argument') return EXIT_USAGE
+      if (CHAIN_FILE_ERRORS.has(e.code) || e.code === 'too_large') return cmd.chainFileExit
+      return 1
+    }
+    io.err(`ERROR: internal error: ${oneLine(e)}\n`)
+    if (io.env['BIJOTEL_DEBUG']) io.err(`${(e as Error).stack ?? ''}\n`)
+    return 1
+  }
+}

@@ -1,0 +1,37 @@
+import { TOOL_VERSION } from '../version'
+import { runCommand } from './command'
+import { COMMANDS } from './commands'
+import type { CliIO } from './io'
+
+function topHelp(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length))
+  return [
+    'usage: bijotel <command> [options]',
+    '',
+    'BIJOTEL Auditor — verify and analyse BIJOTEL tamper-evident chains of LLM calls.',
+    'Chains are read through a verified private copy; the evidence file is never modified.',
+    '',
+    'commands:',
+    ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    '',
+    "run 'bijotel <command> --help' for a command's options and exit codes",
+  ].join('\n')
+}
+
+export async function runCli(argv: string[], io: CliIO): Promise<number> {
+  const [name, ...rest] = argv
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    io.out(topHelp() + '\n')
+    return name === undefined ? 2 : 0
+  }
+  if (name === '--version' || name === 'version') {
+    io.out(`bijotel-auditor ${TOOL_VERSION}\n`)
+    return 0
+  }
+  const cmd = COMMANDS.find((c) => c.name === name)
+  if (!cmd) {
+    io.err(`bijotel: error: unknown command '${name}' (choose from ${COMMANDS.map((c) => c.name).join(', ')})\n`)
+    return 2
+  }
+  return runCommand(cmd, rest, io)
+}

@@ -1,0 +1,42 @@
+// Words for verdicts: the reference's reasons where it has them (§3.3), ours for the checks it lacks.
+import type { Finding, FindingKind, VerifyVerdict } from '../../shared/verify-types'
+
+export const REFERENCE_REASON: Partial<Record<FindingKind, string>> = {
+  body_hash_mismatch: 'canonical_hash mismatch (body mutated)',
+  link_mismatch: 'prev_hash mismatch (chain broken)',
+  hmac_mismatch: 'hmac_hash mismatch (secret wrong or hmac mutated)',
+}
+
+export function describeFinding(f: Finding): string {
+  switch (f.kind) {
+    case 'seq_gap':
+      return `seq gap: ${f.missing ?? 0} seq number(s) absent before this row (rows deleted)`
+    case 'column_mismatch':
+      return 'unsealed column mismatch: timestamp_ns / span_name / span_kind disagree with the sealed span body'
+    case 'seq_out_of_range':
+      return 'seq outside ±2^53: not a seq a BIJOTEL writer produces'
+    case 'truncated':
+      return `chain truncated: the prior head (seq ${f.to_seq}) is no longer in the chain`
+    default:
+      return REFERENCE_REASON[f.kind] ?? f.kind
+  }
+}
+
+/** The one-line reason for `Chain BROKEN at seq=N: …`: the reference's check order first. */
+export function headlineReason(v: VerifyVerdict): string {
+  const at = v.findings.filter((f) => f.from_seq === v.first_bad_seq)
+  const order: FindingKind[] = [
+    'body_hash_mismatch',
+    'link_mismatch',
+    'hmac_mismatch',
+    'seq_gap',
+    'column_mismatch',
+    'seq_out_of_range',
+    'truncated',
+  ]
+  for (const k of order) {
+    const f = at.find((x) => x.kind === k)
+    if (f) return describeFinding(f)
+  }
+  return 'verification failed'
+}
