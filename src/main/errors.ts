@@ -18,6 +18,8 @@ export type AuditErrorCode =
   | 'not_found'
   | 'too_large'
   | 'cancelled'
+  | 'no_chain'
+  | 'unavailable'
 
 export class AuditError extends Error {
   readonly code: AuditErrorCode

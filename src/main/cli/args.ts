@@ -14,7 +14,9 @@ export class UsageError extends Error {
 
 export type Options = NonNullable<ParseArgsConfig['options']>
 
-export function parse(argv: string[], options: Options, allowPositionals = false) {
+export type Values = Record<string, string | boolean | (string | boolean)[] | undefined>
+
+export function parse(argv: string[], options: Options, allowPositionals = false): { values: Values; positionals: string[] } {
   try {
     return parseArgs({ args: argv, options: { ...options, help: { type: 'boolean', short: 'h' } }, strict: true, allowPositionals })
   } catch (e) {
@@ -33,8 +35,6 @@ export const RANGE_OPTIONS: Options = {
   range: { type: 'string' },
   last: { type: 'string' },
 }
-
-type Values = Record<string, string | boolean | (string | boolean)[] | undefined>
 
 function strings(v: unknown): string[] {
   if (v === undefined) return []

@@ -1,0 +1,237 @@
+// What the UI asks of an opened chain: the overview, pages of entries, one entry, the timeline.
+import type {
+  ChainOverview,
+  EntryDetail,
+  EntryFilter,
+  EntryPage,
+  EntrySort,
+  EntrySummary,
+  Timeline,
+  TimelineRequest,
+} from '../../shared/chain-types'
+import { AuditError, asChainReadError } from '../errors'
+import { attributesOf, isPlainObject, modelOf, parseBody, providerOf } from './body'
+import { positionOfSeq, type ChainIndex } from './index'
+import type { ChainFile } from './reader'
+
+/** ns since epoch → ISO-8601 UTC with nanoseconds (`2025-11-24T16:03:04.869127950Z`). */
+export function nsToIso(ns: bigint): string {
+  const ms = ns / 1_000_000n - (ns % 1_000_000n < 0n ? 1n : 0n)
+  const frac = ns - ms * 1_000_000n
+  const d = new Date(Number(ms))
+  if (Number.isNaN(d.getTime())) return `(out of range: ${ns} ns)`
+  const base = d.toISOString().slice(0, 19)
+  const nanos = (BigInt(d.getUTCMilliseconds()) * 1_000_000n + frac).toString().padStart(9, '0')
+  return `${base}.${nanos}Z`
+}
+
+function count(names: string[], ids: Uint16Array, rows: number): { name: string; count: number }[] {
+  const counts = new Array<number>(names.length).fill(0)
+  for (let i = 0; i < rows; i++) counts[ids[i]!]!++
+  return names
+    .map((name, i) => ({ name, count: counts[i]! }))
+    .filter((x) => x.count > 0)
+    .sort((a, b) => b.count - a.count || a.name.localeCompare(b.name))
+}
+
+export function buildOverview(chain: ChainFile, idx: ChainIndex): ChainOverview {
+  const n = idx.rows
+  let minTs: bigint | null = null
+  let maxTs: bigint | null = null
+  for (let i = 0; i < n; i++) {
+    if (!idx.tsValid[i]) continue
+    const t = idx.ts[i]!
+    if (minTs === null || t < minTs) minTs = t
+    if (maxTs === null || t > maxTs) maxTs = t
+  }
+  return {
+    evidence: chain.snapshot.evidence,
+    entries: n,
+    first_seq: n > 0 ? idx.seq[0]! : null,
+    last_seq: n > 0 ? idx.seq[n - 1]! : null,
+    first_timestamp_ns: minTs?.toString() ?? null,
+    last_timestamp_ns: maxTs?.toString() ?? null,
+    first_time: minTs === null ? null : nsToIso(minTs),
+    last_time: maxTs === null ? null : nsToIso(maxTs),
+    providers: count(idx.providerNames, idx.provider, n),
+    models: count(idx.modelNames, idx.model, n).filter((m) => m.name !== '(none)'),
+    columns: [...chain.columns],
+    journal_mode: chain.journalMode(),
+  }
+}
+
+/** Row positions matching a filter, in the requested order. Cached by the session per (filter, sort). */
+export function selectPositions(idx: ChainIndex, filter: EntryFilter | undefined, sort: EntrySort, flagged: Set<number> | null): Int32Array {
+  const providerId = filter?.provider !== undefined ? idx.providerNames.indexOf(filter.provider) : -2
+  const modelId = filter?.model !== undefined ? idx.modelNames.indexOf(filter.model) : -2
+  const from = filter?.from_ns !== undefined ? BigInt(filter.from_ns) : null
+  const to = filter?.to_ns !== undefined ? BigInt(filter.to_ns) : null
+  const out = new Int32Array(idx.rows)
+  let k = 0
+  for (let i = 0; i < idx.rows; i++) {
+    if (providerId !== -2 && idx.provider[i] !== providerId) continue
+    if (modelId !== -2 && idx.model[i] !== modelId) continue
+    if (from !== null && (!idx.tsValid[i] || idx.ts[i]! < from)) continue
+    if (to !== null && (!idx.tsValid[i] || idx.ts[i]! > to)) continue
+    if (filter?.flagged_only && !flagged?.has(idx.seq[i]!)) continue
+    out[k++] = i
+  }
+  const sel = out.slice(0, k)
+  if (sort === 'seq_desc') sel.reverse()
+  else if (sort === 'time_asc' || sort === 'time_desc') {
+    const dir = sort === 'time_asc' ? 1 : -1
+    const arr = Array.from(sel)
+    arr.sort((a, b) => {
+      const ta = idx.ts[a]!
+      const tb = idx.ts[b]!
+      return ta === tb ? dir * (a - b) : ta < tb ? -dir : dir
+    })
+    return Int32Array.from(arr)
+  }
+  return sel
+}
+
+type RawEntry = [bigint, unknown, unknown, unknown, unknown, unknown, Buffer | null, unknown, unknown, unknown, unknown]
+
+function entryQuery(chain: ChainFile, where: string) {
+  return chain.db
+    .prepare(
+      `SELECT seq, timestamp_ns, ${chain.col('trace_id')}, ${chain.col('span_id')}, ${chain.col('span_name')},
+              ${chain.col('span_kind')}, CAST(canonical_body AS BLOB), canonical_hash, prev_hash, hmac_hash,
+              ${chain.col('semantic_body_hash')}
+         FROM chain ${where}`,
+    )
+    .raw(true)
+    .safeIntegers(true)
+}
+
+function text(v: unknown): string | null {
+  if (v === null || v === undefined) return null
+  if (typeof v === 'string') return v
+  if (Buffer.isBuffer(v)) return v.toString('utf8')
+  return String(v)
+}
+
+function summarize(r: RawEntry, parsed: unknown): EntrySummary {
+  const ts = typeof r[1] === 'bigint' ? r[1] : null
+  const body = r[6] ?? Buffer.alloc(0)
+  return {
+    seq: Number(r[0]),
+    timestamp_ns: ts === null ? String(text(r[1])) : ts.toString(),
+    time: ts === null ? '(not an integer)' : nsToIso(ts),
+    span_name: text(r[4]) ?? '',
+    span_kind: text(r[5]),
+    provider: providerOf(parsed),
+    model: modelOf(parsed),
+    canonical_hash: text(r[7]) ?? '',
+    has_replay: body.indexOf('"bijotel.replay.output_hash"') >= 0,
+  }
+}
+
+export function listEntries(chain: ChainFile, positions: Int32Array, idx: ChainIndex, offset: number, limit: number): EntryPage {
+  const start = Math.max(0, Math.min(offset, positions.length))
+  const end = Math.min(positions.length, start + Math.max(0, Math.min(limit, 1000)))
+  const seqs: number[] = []
+  for (let i = start; i < end; i++) seqs.push(idx.seq[positions[i]!]!)
+  if (seqs.length === 0) return { total: positions.length, offset: start, rows: [] }
+  try {
+    const rows = entryQuery(chain, `WHERE seq IN (${seqs.map(() => '?').join(',')})`).all(...seqs) as RawEntry[]
+    const bySeq = new Map(rows.map((r) => [Number(r[0]), r]))
+    const out: EntrySummary[] = []
+    for (const s of seqs) {
+      const r = bySeq.get(s)
+      if (r) out.push(summarize(r, parseBody(r[6] ?? Buffer.alloc(0))))
+    }
+    return { total: positions.length, offset: start, rows: out }
+  } catch (e) {
+    throw asChainReadError(e, 'listing entries')
+  }
+}
+
+const MAX_BODY_TEXT = 256 * 1024
+
+export function getEntry(chain: ChainFile, idx: ChainIndex, seq: number): EntryDetail {
+  let r: RawEntry | undefined
+  try {
+    r = entryQuery(chain, 'WHERE seq = ?').get(BigInt(seq)) as RawEntry | undefined
+  } catch (e) {
+    throw asChainReadError(e, `reading seq ${seq}`)
+  }
+  if (!r) throw new AuditError('not_found', `chain entry seq=${seq} not found`)
+  const body = r[6] ?? Buffer.alloc(0)
+  const parsed = parseBody(body)
+  const pos = positionOfSeq(idx, seq)
+  const attrs = attributesOf(parsed)
+  const replay: Record<string, unknown> = {}
+  for (const [k, v] of Object.entries(attrs)) if (k.startsWith('bijotel.replay.')) replay[k] = v
+  let pretty: string | null = null
+  let bodyError: string | null = null
+  if (parsed === undefined) bodyError = 'body is not UTF-8 JSON'
+  else if (body.length <= 8 * 1024 * 1024) pretty = JSON.stringify(parsed, null, 2)
+  else bodyError = `body is ${body.length} bytes; too large to pretty-print`
+  return {
+    ...summarize(r, parsed),
+    trace_id: text(r[2]),
+    span_id: text(r[3]),
+    prev_hash: text(r[8]) ?? '',
+    hmac_hash: text(r[9]) ?? '',
+    semantic_body_hash: text(r[10]),
+    body_bytes: body.length,
+    body_pretty: pretty,
+    body_text: pretty === null ? body.subarray(0, MAX_BODY_TEXT).toString('utf8') : null,
+    body_error: bodyError ?? (isPlainObject(parsed) ? null : parsed === undefined ? bodyError : 'body is JSON but not an object'),
+    prev_seq: pos !== null && pos > 0 ? idx.seq[pos - 1]! : null,
+    next_seq: pos !== null && pos + 1 < idx.rows ? idx.seq[pos + 1]! : null,
+    replay: Object.keys(replay).length > 0 ? replay : null,
+  }
+}
+
+export function buildTimeline(idx: ChainIndex, req: TimelineRequest): Timeline {
+  const buckets = Math.max(1, Math.min(2000, Math.floor(req.buckets)))
+  const providerId = req.provider !== undefined ? idx.providerNames.indexOf(req.provider) : -2
+  const modelId = req.model !== undefined ? idx.modelNames.indexOf(req.model) : -2
+  let lo: bigint | null = req.from_ns !== undefined ? BigInt(req.from_ns) : null
+  let hi: bigint | null = req.to_ns !== undefined ? BigInt(req.to_ns) : null
+  if (lo === null || hi === null) {
+    for (let i = 0; i < idx.rows; i++) {
+      if (!idx.tsValid[i]) continue
+      const t = idx.ts[i]!
+      if (req.from_ns === undefined && (lo === null || t < lo)) lo = t
+      if (req.to_ns === undefined && (hi === null || t > hi)) hi = t
+    }
+  }
+  if (lo === null || hi === null || hi < lo) {
+    return { from_ns: '0', to_ns: '0', bucket_ns: '0', buckets: [], providers: [] }
+  }
+  const span = hi - lo + 1n
+  const width = (span + BigInt(buckets) - 1n) / BigInt(buckets)
+  const counts = new Array<number>(buckets).fill(0)
+  const byProvider = Array.from({ length: buckets }, () => new Map<number, number>())
+  const seen = new Set<number>()
+  for (let i = 0; i < idx.rows; i++) {
+    if (!idx.tsValid[i]) continue
+    const t = idx.ts[i]!
+    if (t < lo || t > hi) continue
+    if (providerId !== -2 && idx.provider[i] !== providerId) continue
+    if (modelId !== -2 && idx.model[i] !== modelId) continue
+    const b = Number((t - lo) / width)
+    counts[b]!++
+    const p = idx.provider[i]!
+    seen.add(p)
+    const m = byProvider[b]!
+    m.set(p, (m.get(p) ?? 0) + 1)
+  }
+  const providers = [...seen].map((p) => idx.providerNames[p]!).sort()
+  return {
+    from_ns: lo.toString(),
+    to_ns: hi.toString(),
+    bucket_ns: width.toString(),
+    providers,
+    buckets: counts.map((c, b) => {
+      const start = lo! + width * BigInt(b)
+      const by: Record<string, number> = {}
+      for (const [p, n] of byProvider[b]!) by[idx.providerNames[p]!] = n
+      return { start_ns: start.toString(), end_ns: (start + width - 1n).toString(), count: c, by_provider: by }
+    }),
+  }
+}

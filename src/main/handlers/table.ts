@@ -1,0 +1,254 @@
+// The one handler table implementing the contract. Electron registers it on ipcMain, `bijotel serve`
+// exposes it over HTTP; neither adds logic of its own.
+import { writeFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import type { ApiName, ApiResponse, AppInfo, SecretInput } from '../../shared/contract'
+import type { EntryFilter, EntrySort } from '../../shared/chain-types'
+import type { IntegrityOptions } from '../../shared/integrity-types'
+import type { ReplayCheckRequest } from '../../shared/replay-types'
+import type { VerifyRangeOptions } from '../../shared/verify-types'
+import { positionOfSeq } from '../chain/index'
+import { buildTimeline, getEntry, listEntries } from '../chain/views'
+import { AuditError } from '../errors'
+import { TOOL_NAME, TOOL_VERSION } from '../version'
+import { checkRow } from '../verify/row'
+import { keyInfo, parseSecrets } from '../verify/secrets'
+import { verifyChain } from '../verify/verify'
+import { buildReportFor, checkReplayFor, runIntegrityFor } from './engine'
+import type { AuditSession } from './session'
+import { int, obj, optBool, optEnum, optInt, optNs, optObj, optStr, str, type Obj } from './validate'
+
+export interface CallContext {
+  transport: 'ipc' | 'http'
+  /** The caller is the local app (Electron renderer, or the served page holding the app token). */
+  trusted: boolean
+}
+
+/** What only a desktop shell can do (dialogs). Absent in web mode. */
+export interface Platform {
+  pickOpenPath?: () => Promise<string | null>
+  pickSavePath?: (defaultName: string) => Promise<string | null>
+}
+
+export type Handler<N extends ApiName> = (req: unknown, ctx: CallContext) => Promise<Awaited<ApiResponse<N>>>
+export type HandlerTable = { [N in ApiName]: Handler<N> }
+
+const SORTS: readonly EntrySort[] = ['seq_asc', 'seq_desc', 'time_asc', 'time_desc']
+
+function filterFrom(o: Obj | undefined): EntryFilter | undefined {
+  if (!o) return undefined
+  const f: EntryFilter = {}
+  const provider = optStr(o, 'provider', 1000)
+  const model = optStr(o, 'model', 1000)
+  const flagged = optBool(o, 'flagged_only')
+  const from = optNs(o, 'from_ns')
+  const to = optNs(o, 'to_ns')
+  if (provider !== undefined) f.provider = provider
+  if (model !== undefined) f.model = model
+  if (flagged) f.flagged_only = true
+  if (from !== undefined) f.from_ns = from
+  if (to !== undefined) f.to_ns = to
+  return f
+}
+
+function rangeFrom(o: Obj | undefined): VerifyRangeOptions | undefined {
+  if (!o) return undefined
+  const r: VerifyRangeOptions = {}
+  const a = optInt(o, 'seq_start')
+  const b = optInt(o, 'seq_end')
+  const since = optNs(o, 'since_ns')
+  const until = optNs(o, 'until_ns')
+  const last = optInt(o, 'last_n', { min: 1 })
+  if (a !== undefined) r.seq_start = a
+  if (b !== undefined) r.seq_end = b
+  if (since !== undefined) r.since_ns = since
+  if (until !== undefined) r.until_ns = until
+  if (last !== undefined) r.last_n = last
+  return Object.keys(r).length > 0 ? r : undefined
+}
+
+export function integrityOptionsFrom(req: unknown): IntegrityOptions {
+  const o = obj(req)
+  const opts: IntegrityOptions = {}
+  const window = optInt(o, 'window', { min: 2, max: 10000 })
+  if (window !== undefined) opts.window = window
+  if (optBool(o, 'all')) opts.all = true
+  const t = optObj(o, 'thresholds')
+  if (t) {
+    const th: NonNullable<IntegrityOptions['thresholds']> = {}
+    for (const k of ['burst_threshold', 'large_gap_sec', 'provider_shift_pct', 'rate_tol', 'min_split_size'] as const) {
+      const v = t[k]
+      if (v === undefined || v === null) continue
+      if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw new AuditError('bad_argument', `thresholds.${k} must be a non-negative number`)
+      th[k] = v
+    }
+    opts.thresholds = th
+  }
+  return opts
+}
+
+function replayRequestFrom(req: unknown): ReplayCheckRequest {
+  const o = obj(req)
+  const r: ReplayCheckRequest = { seq: int(o, 'seq') }
+  const text = optStr(o, 'text', 64 * 1024 * 1024)
+  const file = optStr(o, 'file_base64', 90 * 1024 * 1024)
+  if ((text === undefined) === (file === undefined)) throw new AuditError('bad_argument', 'give exactly one of text or file_base64')
+  if (text !== undefined) r.text = text
+  if (file !== undefined) r.file_base64 = file
+  const name = optStr(o, 'file_name', 1000)
+  if (name !== undefined) r.file_name = name
+  const mode = optEnum(o, 'mode', ['python', 'raw'] as const)
+  if (mode !== undefined) r.mode = mode
+  const prompt = optStr(o, 'prompt', 64 * 1024 * 1024)
+  if (prompt !== undefined) r.prompt = prompt
+  return r
+}
+
+function requireTrusted(ctx: CallContext, what: string): void {
+  if (!ctx.trusted) throw new AuditError('bad_argument', `${what} is only accepted from the local app`)
+}
+
+export function createHandlers(session: AuditSession, platform: Platform = {}): HandlerTable {
+  const openPath = async (path: string, ctx: CallContext) => {
+    if (ctx.transport === 'http' && !session.mayOpen(path)) {
+      throw new AuditError('bad_argument', `opening ${path} is not allowed here (start serve with --open-root for its folder)`)
+    }
+    return session.open(path)
+  }
+
+  return {
+    appInfo: async (_req, ctx): Promise<AppInfo> => ({
+      name: TOOL_NAME,
+      version: TOOL_VERSION,
+      transport: ctx.transport,
+      can_open_paths: ctx.transport === 'ipc' || (session.options.openRoots?.length ?? 0) > 0,
+      has_dialogs: platform.pickOpenPath !== undefined,
+      initial_path: session.options.initialPath ?? null,
+      sample_path: session.options.samplePath ?? null,
+      recent_paths: ctx.transport === 'ipc' ? session.recent : [],
+      open_roots: ctx.transport === 'ipc' ? [] : (session.options.openRoots ?? []).map((r) => resolve(r)),
+    }),
+    openChain: async (req, ctx) => openPath(str(obj(req), 'path', 4096), ctx),
+    pickAndOpenChain: async () => {
+      if (!platform.pickOpenPath) throw new AuditError('bad_argument', 'no file dialog in web mode')
+      const p = await platform.pickOpenPath()
+      return p === null ? null : session.open(p)
+    },
+    closeChain: async () => {
+      session.close()
+      return null
+    },
+    overview: async () => session.chain?.overview ?? null,
+    listEntries: async (req) => {
+      const o = obj(req)
+      const offset = int(o, 'offset', { min: 0 })
+      const limit = int(o, 'limit', { min: 1, max: 1000 })
+      const sort = optEnum(o, 'sort', SORTS) ?? 'seq_asc'
+      const opened = session.require()
+      return listEntries(opened.chain, session.positions(filterFrom(optObj(o, 'filter')), sort), opened.index, offset, limit)
+    },
+    locateEntry: async (req) => {
+      const o = obj(req)
+      const seq = int(o, 'seq')
+      const sort = optEnum(o, 'sort', SORTS) ?? 'seq_asc'
+      const opened = session.require()
+      const pos = positionOfSeq(opened.index, seq)
+      if (pos === null) return { index: null }
+      const positions = session.positions(filterFrom(optObj(o, 'filter')), sort)
+      const i = positions.indexOf(pos)
+      return { index: i < 0 ? null : i }
+    },
+    getEntry: async (req) => {
+      const opened = session.require()
+      return getEntry(opened.chain, opened.index, int(obj(req), 'seq'))
+    },
+    timeline: async (req) => {
+      const o = obj(req)
+      const t: Parameters<typeof buildTimeline>[1] = { buckets: int(o, 'buckets', { min: 1, max: 2000 }) }
+      const from = optNs(o, 'from_ns')
+      const to = optNs(o, 'to_ns')
+      const provider = optStr(o, 'provider', 1000)
+      const model = optStr(o, 'model', 1000)
+      if (from !== undefined) t.from_ns = from
+      if (to !== undefined) t.to_ns = to
+      if (provider !== undefined) t.provider = provider
+      if (model !== undefined) t.model = model
+      return buildTimeline(session.require().index, t)
+    },
+    setSecrets: async (req, ctx) => {
+      requireTrusted(ctx, 'a secret')
+      const list = obj(req)['secrets']
+      if (!Array.isArray(list) || list.length > 32) throw new AuditError('bad_argument', 'secrets must be an array of at most 32 entries')
+      const inputs: SecretInput[] = list.map((s) => {
+        const o = obj(s)
+        const encoding = optEnum(o, 'encoding', ['hex', 'text'] as const) ?? 'hex'
+        return { encoding, value: str(o, 'value', 4096) }
+      })
+      session.keys = parseSecrets(inputs)
+      session.setVerdict(null)
+      return session.keys.map(keyInfo)
+    },
+    listKeys: async () => session.keys.map(keyInfo),
+    startVerify: async (req) => {
+      const opened = session.require()
+      const range = rangeFrom(optObj(obj(req), 'range'))
+      const keys = session.keys
+      if (keys.length === 0) throw new AuditError('no_secret', 'enter the chain secret first: an HMAC chain cannot be verified without it')
+      return session.jobs.start(
+        'verify',
+        (job) => {
+          job.progress(0, opened.overview.entries, 'verifying')
+          return verifyChain(opened.chain, keys, {
+            ...(range ? { range } : {}),
+            onProgress: (d, t) => job.progress(d, t, 'verifying'),
+            signal: job.signal,
+          })
+        },
+        (v) => {
+          if (session.chain === opened) session.setVerdict(v)
+        },
+      )
+    },
+    lastVerdict: async () => session.verdict,
+    checkRow: async (req) => checkRow(session.require().chain, session.keys, int(obj(req), 'seq')),
+    runIntegrity: async (req) => {
+      const opts = integrityOptionsFrom(req)
+      const run = await runIntegrityFor(session, opts)
+      session.setIntegrity(run)
+      return run
+    },
+    startIntegrity: async (req) => {
+      const opts = integrityOptionsFrom(req)
+      const opened = session.require()
+      return session.jobs.start(
+        'integrity',
+        (job) => runIntegrityFor(session, opts, job),
+        (run) => {
+          if (session.chain === opened) session.setIntegrity(run)
+        },
+      )
+    },
+    jobStatus: async (req) => session.jobs.status(str(obj(req), 'id', 100)),
+    cancelJob: async (req) => session.jobs.cancel(str(obj(req), 'id', 100)),
+    checkReplay: async (req) => {
+      const check = await checkReplayFor(session, replayRequestFrom(req))
+      session.replayChecks.push(check)
+      return check
+    },
+    listReplayChecks: async () => session.replayChecks,
+    buildReport: async (req) => buildReportFor(session, integrityOptionsFrom(optObj(obj(req), 'integrity'))),
+    saveReport: async (req) => {
+      if (!platform.pickSavePath) throw new AuditError('bad_argument', 'no save dialog in web mode: use buildReport and download it')
+      const report = await buildReportFor(session, integrityOptionsFrom(optObj(obj(req), 'integrity')))
+      const path = await platform.pickSavePath(`bijotel-report-${report.generated_at.replace(/[:.]/g, '-')}.json`)
+      if (path === null) return { path: null }
+      const target = resolve(path)
+      const ev = report.evidence
+      if ([ev.db.path, ev.wal?.path, ...ev.side_files.map((f) => f.path)].includes(target)) {
+        throw new AuditError('bad_argument', 'refusing to write the report over the evidence')
+      }
+      writeFileSync(target, JSON.stringify(report, null, 2) + '\n', { mode: 0o644 })
+      return { path: target }
+    },
+  }
+}
