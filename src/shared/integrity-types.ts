@@ -77,4 +77,6 @@ export interface IntegrityRun {
   thresholds: IntegrityThresholds
   /** Why `rotation_boundaries` is empty when it is (no keys given), or how it was filled. */
   rotation_note: string
+  /** Whether candidate keys were given, so the analysed range was verified for key changes. */
+  rotation_checked?: boolean
 }

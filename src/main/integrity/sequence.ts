@@ -1,0 +1,16 @@
+// Detector 1 — sequence gaps (reference §5.3.1). Gaps before the window's first row are not seen.
+import type { SequenceGap } from '../../shared/integrity-types'
+import { seqNum } from './rows'
+
+export class SequenceGapDetector {
+  readonly gaps: SequenceGap[] = []
+  private prev: bigint | null = null
+
+  push(seq: bigint): void {
+    const prev = this.prev
+    if (prev !== null && seq !== prev + 1n) {
+      this.gaps.push({ after_seq: seqNum(prev), before_seq: seqNum(seq), missing_count: seqNum(seq - prev - 1n) })
+    }
+    this.prev = seq
+  }
+}

@@ -1,0 +1,81 @@
+// The human-readable report of `bijotel integrity` (reference §5.4), line for line as Python
+// BIJOTEL prints it, plus one line Python does not have: what the rotation detector found.
+import type { IntegrityReport, IntegrityRun } from '../../shared/integrity-types'
+import { compareCodePoints, pyFixed, pyFloatStr } from './pyformat'
+
+const MAX_LISTED = 5
+
+export const EMPTY_LINE = 'Chain integrity: EMPTY CHAIN (nothing to analyze)'
+
+export function headerLine(r: IntegrityReport, mode: IntegrityRun['mode']): string {
+  const status = r.clean ? 'CLEAN' : `${r.anomaly_count} ANOMALIES`
+  const scope = mode === 'all' ? `all ${r.window} entries` : `last ${r.window} entries`
+  return `Chain integrity: ${status} (${scope}, seq ${r.first_seq}..${r.last_seq})`
+}
+
+function rotationLines(run: IntegrityRun): string[] {
+  const b = run.report.rotation_boundaries
+  if (!run.rotation_checked) return ['Rotation: not checked (no candidate keys; pass --secret-hex or --secret-text)']
+  if (b.length === 0) return [`Rotation: no key change (${run.rotation_note})`]
+  return [`Rotation: ${b.length} key change(s)`, ...b.map((x) => `  WARN  seq=${x.seq}  ${x.detail}`)]
+}
+
+/** The whole text output, ending with a newline. */
+export function integrityText(run: IntegrityRun): string {
+  const r = run.report
+  if (r.window === 0) return `${EMPTY_LINE}\n`
+  const header = headerLine(r, run.mode)
+  const lines = [header, '-'.repeat(header.length)]
+
+  if (r.sequence_gaps.length === 0) lines.push('Sequence: no gaps')
+  else {
+    lines.push(`Sequence: ${r.sequence_gaps.length} gap(s)`)
+    for (const g of r.sequence_gaps) lines.push(`  WARN  seq ${g.after_seq} -> ${g.before_seq} (${g.missing_count} missing)`)
+  }
+
+  const ts = r.timestamp_anomalies
+  if (ts.length === 0) lines.push('Timestamps: no anomalies')
+  else {
+    const count = (t: string): number => ts.filter((a) => a.type === t).length
+    const parts = [
+      [count('backward'), 'backward'],
+      [count('large_gap'), 'large-gap'],
+      [count('burst'), 'burst'],
+    ]
+      .filter(([k]) => (k as number) > 0)
+      .map(([k, label]) => `${k} ${label}`)
+    lines.push(`Timestamps: ${parts.join(', ')}`)
+    for (const a of ts.slice(0, MAX_LISTED)) lines.push(`  WARN  seq=${a.seq} type=${a.type}  ${a.detail}`)
+    if (ts.length > MAX_LISTED) lines.push(`  ... +${ts.length - MAX_LISTED} more`)
+  }
+
+  if (r.hash_anomalies.length === 0) lines.push('Hashes: no duplicates')
+  else {
+    lines.push(`Hashes: ${r.hash_anomalies.length} duplicate(s)`)
+    for (const a of r.hash_anomalies.slice(0, MAX_LISTED)) lines.push(`  WARN  seq=${a.seq}  ${a.detail}`)
+  }
+
+  if (r.provider_shift === null) lines.push('Provider distribution: stable')
+  else {
+    lines.push('Provider distribution: SHIFT detected')
+    const shifts = r.provider_shift.shifts
+    // Descending |delta|; Python breaks ties by its (random) dict order, here by name.
+    const names = Object.keys(shifts)
+      .sort(compareCodePoints)
+      .sort((a, b) => Math.abs(shifts[b]!.delta_pct) - Math.abs(shifts[a]!.delta_pct))
+    for (const p of names) {
+      const s = shifts[p]!
+      lines.push(`  WARN  ${p}: ${pyFloatStr(s.baseline_pct)}% -> ${pyFloatStr(s.current_pct)}% (${pyFixed(s.delta_pct, 1, { sign: true })}pp)`)
+    }
+  }
+
+  if (r.rate_anomalies.length === 0) lines.push('Rate: stable')
+  else {
+    for (const a of r.rate_anomalies) {
+      lines.push(`Rate: ${pyFloatStr(a.baseline_rate)}/h -> ${pyFloatStr(a.current_rate)}/h (${pyFixed(a.change_pct, 1, { sign: true })}%)`)
+    }
+  }
+
+  lines.push(...rotationLines(run))
+  return lines.join('\n') + '\n'
+}
