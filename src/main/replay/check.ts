@@ -1,0 +1,180 @@
+// Replay verification as an auditor needs it (reference §11.7): the reference's ReplayResult, plus
+// whether the row that holds the sealed output_hash verifies on its own (body hash, link to its
+// predecessor, HMAC under a candidate key) and, when the original prompt is supplied, whether it
+// hashes to the sealed prompt_hash. A match against a row that does not verify proves nothing.
+import type { ReplayCheck, ReplayCheckRequest, ReplayResult } from '../../shared/replay-types'
+import type { FindingKind } from '../../shared/verify-types'
+import { attributesOf } from '../chain/body'
+import type { ChainFile } from '../chain/reader'
+import { AuditError, asChainReadError } from '../errors'
+import { describeFinding } from '../verify/describe'
+import { sha256Hex } from '../verify/hmac'
+import { verifyPartition } from '../verify/partition'
+import type { KeyMaterial } from '../verify/secrets'
+import { pyJsonDumpsSorted, pyJsonLoads } from '../writer/python'
+import { decodeReplayBytes, MAX_REPLAY_FILE_BYTES, textInput, type ReplayInput } from './text'
+import { entryOf, verifyReplay } from './verifier'
+
+export interface RowVerification {
+  row_verified: boolean | null
+  row_detail: string
+  findings: FindingKind[]
+  key_index: number | null
+}
+
+export interface PromptCheck {
+  prompt_match: boolean | null
+  prompt_detail: string | null
+}
+
+/** The canonical_body of one row, or AuditError('not_found', `seq N not found in chain`). */
+export function readBody(chain: ChainFile, seq: number): Buffer {
+  let row: unknown[] | undefined
+  try {
+    row = chain.db
+      .prepare('SELECT CAST(canonical_body AS BLOB) FROM chain WHERE seq = ?')
+      .raw(true)
+      .safeIntegers(true)
+      .get(BigInt(seq)) as unknown[] | undefined
+  } catch (e) {
+    throw asChainReadError(e, `reading seq ${seq}`)
+  }
+  if (!row) throw new AuditError('not_found', `seq ${seq} not found in chain`)
+  const b = row[0]
+  return Buffer.isBuffer(b) ? b : Buffer.alloc(0)
+}
+
+const FAILING: readonly FindingKind[] = ['body_hash_mismatch', 'link_mismatch', 'hmac_mismatch']
+
+/** Verify the single row `seq` (reuses the chain verifier on the range seq..seq). */
+export function verifyRow(chain: ChainFile, keys: KeyMaterial[], seq: number): RowVerification {
+  const part = verifyPartition(chain.db, chain.columns, keys, { fromSeq: BigInt(seq), toSeq: BigInt(seq), firstOrd: 0, first: true })
+  if (part.rows === 0) throw new AuditError('not_found', `seq ${seq} not found in chain`)
+  const findings = part.findings.map((f) => f.value)
+  const keyIndex = part.segments[0]?.value ?? null
+  const fail = findings.filter((k) => FAILING.includes(k))
+  const notes: string[] = []
+  if (findings.includes('seq_gap')) notes.push(`${part.findings.find((f) => f.value === 'seq_gap')?.missing ?? 0} seq number(s) absent just before this row`)
+  if (findings.includes('column_mismatch')) notes.push('its unsealed columns disagree with the sealed body')
+  const link =
+    part.boundary?.kind === 'trusted'
+      ? 'prev_hash accepted as a boundary (no earlier row in this file)'
+      : seq <= 1 && !findings.includes('link_mismatch')
+        ? 'prev_hash is GENESIS'
+        : 'prev_hash links to the previous row'
+  const word = (k: FindingKind): string => describeFinding({ kind: k, from_seq: seq, to_seq: seq, count: 1 })
+  const noteText = notes.length > 0 ? `; note: ${notes.join('; ')}` : ''
+  if (keys.length === 0) {
+    const known = fail.filter((k) => k !== 'hmac_mismatch')
+    const state = known.length > 0 ? `but ${known.map(word).join('; ')}` : `body hash ok, ${link}`
+    return {
+      row_verified: null,
+      row_detail: `HMAC not checked (no secret given): ${state}${noteText}`,
+      findings,
+      key_index: null,
+    }
+  }
+  if (fail.length > 0) {
+    return { row_verified: false, row_detail: `row does NOT verify: ${fail.map(word).join('; ')}${noteText}`, findings, key_index: keyIndex }
+  }
+  return {
+    row_verified: true,
+    row_detail: `row verifies: body hash ok, ${link}, HMAC reproduced by key #${(keyIndex ?? 0) + 1}${noteText}`,
+    findings,
+    key_index: keyIndex,
+  }
+}
+
+/**
+ * Compare a supplied prompt with the sealed `bijotel.replay.prompt_hash`: as its UTF-8 text, and —
+ * when it is a JSON list (the GenAI messages shape) — as Python's sorted compact `json.dumps` of it.
+ */
+export function checkPrompt(entryBody: unknown, prompt: string | Buffer): PromptCheck {
+  const attrs = attributesOf(entryOf(entryBody))
+  const sealed = attrs['bijotel.replay.prompt_hash']
+  if (typeof sealed !== 'string') {
+    return { prompt_match: null, prompt_detail: 'entry has no bijotel.replay.prompt_hash; the prompt cannot be checked' }
+  }
+  const bytes = typeof prompt === 'string' ? Buffer.from(prompt, 'utf8') : prompt
+  if (sha256Hex(bytes) === sealed) {
+    return { prompt_match: true, prompt_detail: 'prompt hash matches the sealed prompt_hash (prompt as text)' }
+  }
+  let text: string | null = null
+  try {
+    text = typeof prompt === 'string' ? prompt : new TextDecoder('utf-8', { fatal: true }).decode(prompt)
+  } catch {
+    text = null
+  }
+  let triedList = false
+  if (text !== null) {
+    try {
+      const parsed = pyJsonLoads(text.trim())
+      if (Array.isArray(parsed)) {
+        triedList = true
+        if (sha256Hex(Buffer.from(pyJsonDumpsSorted(parsed), 'utf8')) === sealed) {
+          return { prompt_match: true, prompt_detail: 'prompt hash matches the sealed prompt_hash (prompt as a messages list, Python json.dumps sort_keys)' }
+        }
+      }
+    } catch {
+      // not JSON: only the text form applies
+    }
+  }
+  return {
+    prompt_match: false,
+    prompt_detail: `prompt hash ${sha256Hex(bytes)} does not match the sealed prompt_hash ${sealed}${triedList ? ' (also tried as a messages list)' : ''}`,
+  }
+}
+
+export interface ReplayCheckInput {
+  seq: number
+  output: ReplayInput
+  prompt?: string | Buffer
+}
+
+/** The whole check for an already-decoded output (the CLI and `checkReplay` share it). */
+export function checkReplayInput(chain: ChainFile, keys: KeyMaterial[], input: ReplayCheckInput): ReplayCheck {
+  const { seq } = input
+  if (!Number.isSafeInteger(seq)) throw new AuditError('bad_argument', `seq must be an integer, got ${String(seq)}`)
+  const body = readBody(chain, seq)
+  const result: ReplayResult = verifyReplay(body, input.output.value)
+  const row = verifyRow(chain, keys, seq)
+  const prompt = input.prompt === undefined ? { prompt_match: null, prompt_detail: null } : checkPrompt(body, input.prompt)
+  return {
+    seq,
+    result,
+    row_verified: row.row_verified,
+    row_detail: row.row_detail,
+    prompt_match: prompt.prompt_match,
+    prompt_detail: prompt.prompt_detail,
+    source: {
+      kind: input.output.kind,
+      name: input.output.name,
+      bytes: input.output.bytes.length,
+      sha256_of_bytes: sha256Hex(input.output.bytes),
+      mode: input.output.mode,
+    },
+    checked_at: new Date().toISOString(),
+  }
+}
+
+/** The replayed output of a request: `text` verbatim, or `file_base64` decoded like --output-file. */
+export function requestInput(req: ReplayCheckRequest): ReplayInput {
+  const hasText = typeof req.text === 'string'
+  const hasFile = typeof req.file_base64 === 'string'
+  if (hasText === hasFile) throw new AuditError('bad_argument', 'pass exactly one of text or file_base64')
+  if (hasText) return textInput(req.text as string)
+  const b64 = req.file_base64 as string
+  if (b64.length > Math.ceil((MAX_REPLAY_FILE_BYTES * 4) / 3) + 4) {
+    throw new AuditError('too_large', `replay file is over the ${MAX_REPLAY_FILE_BYTES}-byte (64 MiB) limit for a replay output`)
+  }
+  const bytes = Buffer.from(b64, 'base64')
+  const mode = req.mode ?? 'python'
+  const label = `replay file${req.file_name ? ` ${req.file_name}` : ''}`
+  return { value: decodeReplayBytes(bytes, mode, label), kind: 'file', name: req.file_name ?? null, bytes, mode }
+}
+
+/** Library / API entry: ReplayCheckRequest → ReplayCheck. Unknown seq → AuditError('not_found'). */
+export function checkReplay(chain: ChainFile, keys: KeyMaterial[], req: ReplayCheckRequest): ReplayCheck {
+  const output = requestInput(req)
+  return checkReplayInput(chain, keys, { seq: req.seq, output, ...(req.prompt !== undefined ? { prompt: req.prompt } : {}) })
+}

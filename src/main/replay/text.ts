@@ -1,0 +1,104 @@
+// Turning a replay file into what is hashed. `python` mode reproduces Python BIJOTEL's
+// `Path.read_text(encoding="utf-8")` (reference §6.4): strict UTF-8, universal newlines (CRLF and
+// lone CR become LF), a UTF-8 BOM kept as U+FEFF, a trailing newline kept. `raw` mode hashes the
+// file's bytes as they are. Both refuse binary files (a NUL byte) and files over the size limit,
+// with one-line AuditErrors instead of Python's traceback.
+import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs'
+import type { ReplayTextMode } from '../../shared/replay-types'
+import { AuditError, oneLine } from '../errors'
+
+/** Largest replay file accepted (64 MiB): a model output is text, far below this. */
+export const MAX_REPLAY_FILE_BYTES = 64 * 1024 * 1024
+
+export interface ReplayInput {
+  /** What is hashed: text (hashed as UTF-8) or bytes (raw mode, hashed as they are). */
+  value: string | Buffer
+  kind: 'text' | 'file'
+  name: string | null
+  /** The bytes as given (the file's bytes, or the UTF-8 of the text). */
+  bytes: Buffer
+  mode: ReplayTextMode
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
+
+/** Python's universal newlines: `\r\n` and a lone `\r` become `\n`. */
+export function universalNewlines(s: string): string {
+  return s.indexOf('\r') < 0 ? s : s.replace(/\r\n?/g, '\n')
+}
+
+function describeInvalidUtf8(bytes: Buffer): string {
+  // Find the first offending byte for the message, as Python's UnicodeDecodeError gives its position.
+  let lo = 0
+  let hi = bytes.length
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1
+    try {
+      new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, mid), { stream: true })
+      lo = mid
+    } catch {
+      hi = mid
+    }
+  }
+  return `byte 0x${(bytes[lo] ?? 0).toString(16).padStart(2, '0')} at offset ${lo}`
+}
+
+/** Decode given bytes as the CLI's --output-file does; `label` names the source in errors. */
+export function decodeReplayBytes(bytes: Buffer, mode: ReplayTextMode, label: string): string | Buffer {
+  if (bytes.length > MAX_REPLAY_FILE_BYTES) {
+    throw new AuditError('too_large', `${label} is ${bytes.length} bytes, over the ${MAX_REPLAY_FILE_BYTES}-byte (64 MiB) limit for a replay output`)
+  }
+  const nul = bytes.indexOf(0)
+  if (nul >= 0) throw new AuditError('io', `${label} looks binary (NUL byte at offset ${nul}); a replay output must be text`)
+  if (mode === 'raw') return bytes
+  let text: string
+  try {
+    text = strictUtf8.decode(bytes)
+  } catch {
+    throw new AuditError('io', `${label} is not valid UTF-8 (${describeInvalidUtf8(bytes)}); use --raw to hash its bytes as they are`)
+  }
+  return universalNewlines(text)
+}
+
+/** Read a replay file (size checked before reading). Missing → AuditError('not_found'). */
+export function readReplayFile(path: string, mode: ReplayTextMode = 'python', flag = '--output-file'): ReplayInput {
+  let st
+  try {
+    st = statSync(path)
+  } catch {
+    throw new AuditError('not_found', `${flag} not found: ${path}`)
+  }
+  if (st.isDirectory()) throw new AuditError('io', `cannot read ${flag}: ${path} is a directory`)
+  if (st.size > MAX_REPLAY_FILE_BYTES) {
+    throw new AuditError('too_large', `${flag} ${path} is ${st.size} bytes, over the ${MAX_REPLAY_FILE_BYTES}-byte (64 MiB) limit for a replay output`)
+  }
+  let bytes: Buffer
+  try {
+    const fd = openSync(path, 'r')
+    try {
+      const size = fstatSync(fd).size
+      if (size > MAX_REPLAY_FILE_BYTES) {
+        throw new AuditError('too_large', `${flag} ${path} is ${size} bytes, over the ${MAX_REPLAY_FILE_BYTES}-byte (64 MiB) limit for a replay output`)
+      }
+      bytes = Buffer.alloc(size)
+      let off = 0
+      while (off < size) {
+        const n = readSync(fd, bytes, off, size - off, off)
+        if (n === 0) break
+        off += n
+      }
+      bytes = bytes.subarray(0, off)
+    } finally {
+      closeSync(fd)
+    }
+  } catch (e) {
+    if (e instanceof AuditError) throw e
+    throw new AuditError('io', `cannot read ${flag}: ${oneLine(e)}`)
+  }
+  return { value: decodeReplayBytes(bytes, mode, `${flag} ${path}`), kind: 'file', name: path, bytes, mode }
+}
+
+/** Text given directly (`--output`, REST `replayed_output`): used verbatim. */
+export function textInput(text: string): ReplayInput {
+  return { value: text, kind: 'text', name: null, bytes: Buffer.from(text, 'utf8'), mode: 'python' }
+}

@@ -1,0 +1,90 @@
+// `verify_replay` of Python BIJOTEL (reference §6.2): compare the sealed
+// `bijotel.replay.output_hash` of a chain entry with the SHA-256 of a replayed output. Never throws.
+import type { ReplayResult } from '../../shared/replay-types'
+import { attributesOf, pyTruthy } from '../chain/body'
+import { sha256Hex } from '../verify/hmac'
+import { pyJsonLoads, pyRepr } from '../writer/python'
+
+export const REASON_NO_METADATA =
+  'chain entry has no bijotel.replay.output_hash (logged before v2.7.0 or replay metadata not attached)'
+export const REASON_NOT_DETERMINISTIC =
+  'output hash mismatch \u2014 original call did not record a seed (deterministic=False); replay drift is expected'
+
+/** The deterministic-mismatch reason, with the model version as Python's `repr` (`'x'` or `None`). */
+export function reasonDeterministic(modelVersion: unknown): string {
+  return (
+    'output hash mismatch \u2014 re-execute against the SAME model version that produced the original ' +
+    `(${pyRepr(modelVersion)}) and verify the prompt hash before treating this as tampering`
+  )
+}
+
+/**
+ * The entry as Python's CLI reads it: a body given as bytes (or JSON text) is decoded as strict UTF-8
+ * and parsed like `json.loads`; any failure gives `{}` (→ "no output_hash"). Anything else is taken
+ * as the already-parsed entry dict.
+ */
+export function entryOf(entryBody: unknown): unknown {
+  if (entryBody instanceof Uint8Array) {
+    try {
+      return pyJsonLoads(new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(entryBody))
+    } catch {
+      return {}
+    }
+  }
+  if (typeof entryBody === 'string') {
+    try {
+      return pyJsonLoads(entryBody)
+    } catch {
+      return {}
+    }
+  }
+  return entryBody
+}
+
+function asStringOrNull(v: unknown): string | null {
+  if (v === undefined || v === null) return null
+  return typeof v === 'string' ? v : JSON.stringify(v)
+}
+
+/**
+ * Replayed output: a string is hashed as its UTF-8 bytes (no normalisation), bytes are hashed as
+ * they are (the CLI's --raw mode).
+ */
+export function verifyReplay(entryBody: unknown, replayedOutput: string | Uint8Array): ReplayResult {
+  let replayHash: string
+  try {
+    replayHash = sha256Hex(typeof replayedOutput === 'string' ? Buffer.from(replayedOutput, 'utf8') : Buffer.from(replayedOutput))
+  } catch {
+    replayHash = sha256Hex(Buffer.alloc(0))
+  }
+  let attrs: Record<string, unknown> = {}
+  try {
+    attrs = attributesOf(entryOf(entryBody))
+  } catch {
+    attrs = {}
+  }
+  const originalRaw = Object.prototype.hasOwnProperty.call(attrs, 'bijotel.replay.output_hash')
+    ? attrs['bijotel.replay.output_hash']
+    : undefined
+  const deterministic = pyTruthy(attrs['bijotel.replay.deterministic'])
+  const modelRaw = Object.prototype.hasOwnProperty.call(attrs, 'bijotel.replay.model_version')
+    ? attrs['bijotel.replay.model_version']
+    : null
+  const model_version = asStringOrNull(modelRaw)
+
+  if (originalRaw === undefined || originalRaw === null) {
+    return { match: false, original_hash: null, replay_hash: replayHash, deterministic, model_version, reason: REASON_NO_METADATA }
+  }
+  const original_hash = asStringOrNull(originalRaw) as string
+  if (typeof originalRaw === 'string' && originalRaw === replayHash) {
+    return { match: true, original_hash, replay_hash: replayHash, deterministic, model_version, reason: null }
+  }
+  return {
+    match: false,
+    original_hash,
+    replay_hash: replayHash,
+    deterministic,
+    model_version,
+    reason: deterministic ? reasonDeterministic(modelRaw) : REASON_NOT_DETERMINISTIC,
+  }
+}

@@ -1,0 +1,34 @@
+// The BIJOTEL chain writer as a library: JCS, canonical span bodies, sealing, the OTel processor and
+// the demo generator.
+export { canonicalize, canonicalBytes, CanonicalizationError } from './jcs'
+export {
+  spanToCanonicalDict,
+  spanToSemanticDict,
+  semanticOfCanonical,
+  canonicalizeSpan,
+  semanticBodyHash,
+  spanRecordOf,
+  hrTimeToNs,
+  parseIfJsonAttr,
+  JSON_STRINGIFIED_ATTRS,
+  SEMANTIC_EXCLUDE_ATTRS,
+  SEMANTIC_EXCLUDE_TOP_LEVEL,
+  type CanonicalDict,
+  type CanonicalSpan,
+  type SemanticDict,
+  type SpanRecord,
+} from './canonical'
+export {
+  ChainWriter,
+  appendEvent,
+  checkSecret,
+  nowNs,
+  type ChainWriterOptions,
+  type EventOptions,
+  type RowInput,
+  type SealResult,
+  type WriterMode,
+} from './chain-writer'
+export { BijotelChainSpanProcessor, defaultSpanFilter, type ChainSpanProcessorOptions, type SpanFilter } from './processor'
+export { CHAIN_TABLE_DDL, STORED_SCHEMA, GENESIS, BUSY_TIMEOUT_MS, DB_FILE_MODE, MIN_SECRET_BYTES, initChainSchema } from './schema'
+export { pyJsonLoads, pyJsonDumpsSorted, pyFloatRepr, pyRepr, pyReprStr, compareCodePoints, PyJsonDecodeError } from './python'
