@@ -1,5 +1,7 @@
 // The command table. A new command is one file in this folder and one line here.
 import type { Command } from '../command'
+import { integrityCommand } from './integrity'
+import { reportCommand } from './report'
 import { verifyCommand } from './verify'
 
-export const COMMANDS: Command[] = [verifyCommand]
+export const COMMANDS: Command[] = [verifyCommand, integrityCommand, reportCommand]

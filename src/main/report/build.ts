@@ -1,0 +1,86 @@
+// The audit report an auditor takes away (src/shared/report-types.ts, schema/integrity-report.schema.json):
+// what file was read (evidence hashes), whether the HMAC chain verifies with the given keys, the
+// integrity monitor's run, and any replay checks made.
+import type { IntegrityOptions } from '../../shared/integrity-types'
+import type { ReplayCheck } from '../../shared/replay-types'
+import { REPORT_SCHEMA_ID, REPORT_SCHEMA_VERSION, type AuditReport } from '../../shared/report-types'
+import type { VerifyVerdict } from '../../shared/verify-types'
+import type { ChainFile } from '../chain/reader'
+import { asChainReadError } from '../errors'
+import { runIntegrity, type IntegrityProgress } from '../integrity/analyze'
+import { keyInfo, type KeyMaterial } from '../verify/secrets'
+import { verifyChain } from '../verify/verify'
+import { TOOL_NAME, TOOL_VERSION } from '../version'
+
+export interface BuildReportInput {
+  chain: ChainFile
+  /** Candidate keys; without them the chain's MACs are not checked (verification: null). */
+  keys?: KeyMaterial[]
+  integrityOptions?: IntegrityOptions
+  replayChecks?: ReplayCheck[]
+  /** Progress of the long phases: 'verify', then 'integrity' (and 'rotation' if it must verify again). */
+  onProgress?: IntegrityProgress
+  signal?: { aborted: boolean }
+  /** Clock, for reproducible tests. */
+  now?: () => Date
+}
+
+export function chainSummary(chain: ChainFile): AuditReport['chain'] {
+  try {
+    const row = chain.db.prepare('SELECT COUNT(*), MIN(seq), MAX(seq) FROM chain').raw(true).safeIntegers(true).get() as [
+      bigint,
+      bigint | null,
+      bigint | null,
+    ]
+    return {
+      entries: Number(row[0]),
+      first_seq: row[1] === null ? null : Number(row[1]),
+      last_seq: row[2] === null ? null : Number(row[2]),
+    }
+  } catch (e) {
+    throw asChainReadError(e, 'summarising the chain')
+  }
+}
+
+export function verificationNote(verdict: VerifyVerdict | null, keys: number): string {
+  if (verdict === null) {
+    return 'not verified: no secret was given, so body hashes, links and HMACs were not checked; the integrity findings are structural only'
+  }
+  const with_ = `${keys} candidate key${keys === 1 ? '' : 's'}`
+  if (verdict.valid) return `every row verified with ${with_}: chain VALID (${verdict.entries} entries)`
+  return `verified with ${with_}: chain BROKEN, ${verdict.findings.length} finding${verdict.findings.length === 1 ? '' : 's'}, first at seq=${verdict.first_bad_seq}`
+}
+
+export async function buildAuditReport(input: BuildReportInput): Promise<AuditReport> {
+  const { chain } = input
+  const keys = input.keys ?? []
+  const now = input.now ?? (() => new Date())
+  const progress = input.onProgress
+  const summary = chainSummary(chain)
+  const verdict =
+    keys.length === 0
+      ? null
+      : await verifyChain(chain, keys, {
+          ...(progress ? { onProgress: (d: number, t: number) => progress(d, t, 'verify') } : {}),
+          ...(input.signal ? { signal: input.signal } : {}),
+        })
+  const integrity = await runIntegrity(chain, {
+    ...(input.integrityOptions ?? {}),
+    keys,
+    ...(verdict ? { wholeChainVerdict: verdict } : {}),
+    ...(progress ? { onProgress: progress } : {}),
+    ...(input.signal ? { signal: input.signal } : {}),
+  })
+  return {
+    $schema: REPORT_SCHEMA_ID,
+    schema_version: REPORT_SCHEMA_VERSION,
+    tool: { name: TOOL_NAME, version: TOOL_VERSION, node: process.version, platform: `${process.platform}-${process.arch}` },
+    generated_at: now().toISOString(),
+    evidence: chain.snapshot.evidence,
+    chain: summary,
+    verification: verdict ? { keys: keys.map(keyInfo), verdict } : null,
+    verification_note: verificationNote(verdict, keys.length),
+    integrity,
+    replay_checks: input.replayChecks ?? [],
+  }
+}

@@ -1,0 +1,1 @@
+export { buildAuditReport, chainSummary, verificationNote, type BuildReportInput } from './build'
