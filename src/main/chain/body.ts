@@ -129,3 +129,28 @@ export function columnMismatches(
   }
   return out
 }
+
+const START_KEY = ',"start_time_ns":'
+const scratch = Buffer.alloc(64 * 1024)
+const REST_OF_SPAN = /^(?:"(?:[^"\\]|\\.)*"|null),"status_code":(?:"(?:[^"\\]|\\.)*"|null),"status_description":(?:"(?:[^"\\]|\\.)*"|null)}$/
+
+/**
+ * Fast proof that a canonical span body agrees with its unsealed columns: the body's top-level tail
+ * must be byte-for-byte `,"end_time_ns":"<ts>","kind":<kind>,"name":<name>,"start_time_ns":…` as
+ * JCS (= ES2015 JSON.stringify for strings) writes it, ending the object. Returns true when proven,
+ * null when the body takes another shape (Go writer, events, tampering): the caller then decides with
+ * the full parse (`sealedSpanFields` + `columnMismatches`).
+ */
+export function spanColumnsAgreeFast(body: Buffer, tsText: string | null, spanName: unknown, spanKind: unknown): true | null {
+  if (tsText === null || typeof spanName !== 'string') return null
+  if (body.length <= HEAD.length || body.compare(HEAD, 0, HEAD.length, 0, HEAD.length) !== 0) return null
+  const at = body.lastIndexOf(TAIL_NEEDLE)
+  if (at < 0) return null
+  const kindJson = spanKind === null || spanKind === undefined ? 'null' : typeof spanKind === 'string' ? JSON.stringify(spanKind) : null
+  if (kindJson === null) return null
+  const expected = `,"end_time_ns":"${tsText}","kind":${kindJson},"name":${JSON.stringify(spanName)}${START_KEY}`
+  if (expected.length * 3 > scratch.length) return null
+  const n = scratch.write(expected, 0, 'utf8')
+  if (at + n > body.length || body.compare(scratch, 0, n, at, at + n) !== 0) return null
+  return REST_OF_SPAN.test(body.toString('latin1', at + n)) ? true : null
+}

@@ -2,13 +2,15 @@
 //
 // SQLite cannot be trusted to leave a file alone: even a read-only connection creates `-wal`/`-shm`
 // beside a WAL-mode database, fails in a read-only folder, and better-sqlite3 takes no
-// `immutable=1` URI. So the chain is never opened where it lies. Its bytes (and those of its
-// `-wal`, whose un-checkpointed rows are part of the chain) are streamed once into a private
-// temporary folder while being hashed; the original is re-checked afterwards (size, mtime) and the
-// copy is hashed again and compared, so every later answer is about exactly the bytes recorded in
-// the evidence block. SQLite then works on the copy, where its side files do no harm.
+// `immutable=1` URI. So the chain is never opened where it lies. It (and its `-wal`, whose
+// un-checkpointed rows are part of the chain) is copied into a private temporary folder; then the
+// original and the copy are hashed (in parallel, on worker threads for large files) and must agree,
+// and the original's size and mtime must not have moved — so every later answer is about exactly
+// the bytes recorded in the evidence block. SQLite then works on the copy, where its side files do
+// no harm.
 import { createHash } from 'node:crypto'
 import { constants as fsc, promises as fsp, rmSync, type Stats } from 'node:fs'
+import { Worker } from 'node:worker_threads'
 import { tmpdir } from 'node:os'
 import { basename, join, resolve } from 'node:path'
 import type { Evidence, EvidenceFile } from '../../shared/chain-types'
@@ -88,6 +90,56 @@ export async function hashFile(path: string): Promise<string> {
   return (await copyHashing(path, null, () => {})).sha256
 }
 
+/** Files above this are hashed on a worker thread, so two files hash in parallel. */
+const WORKER_HASH_MIN = 16 * 1024 * 1024
+
+const HASH_WORKER = `
+const { parentPort, workerData } = require('node:worker_threads')
+const fs = require('node:fs')
+const { createHash } = require('node:crypto')
+const fd = fs.openSync(workerData.path, 'r')
+const h = createHash('sha256')
+const buf = Buffer.allocUnsafe(8 * 1024 * 1024)
+let pos = 0
+let n
+while ((n = fs.readSync(fd, buf, 0, buf.length, pos)) > 0) {
+  h.update(buf.subarray(0, n))
+  pos += n
+  parentPort.postMessage({ progress: n })
+}
+fs.closeSync(fd)
+parentPort.postMessage({ sha256: h.digest('hex'), bytes: pos })
+`
+
+/** SHA-256 of a file, on a worker thread when it is large; cancellable. */
+export function hashFileParallel(
+  path: string,
+  size: number,
+  progress: (n: number) => void,
+  signal?: AbortSignal,
+): Promise<{ sha256: string; bytes: number }> {
+  if (size < WORKER_HASH_MIN) return copyHashing(path, null, progress, signal)
+  return new Promise((resolvePromise, reject) => {
+    const w = new Worker(HASH_WORKER, { eval: true, workerData: { path } })
+    const onAbort = (): void => {
+      void w.terminate()
+      reject(new AuditError('cancelled', 'cancelled while hashing the evidence'))
+    }
+    signal?.addEventListener('abort', onAbort, { once: true })
+    w.on('message', (m: { progress?: number; sha256?: string; bytes?: number }) => {
+      if (m.progress !== undefined) progress(m.progress)
+      else if (m.sha256 !== undefined) {
+        signal?.removeEventListener('abort', onAbort)
+        resolvePromise({ sha256: m.sha256, bytes: m.bytes ?? 0 })
+      }
+    })
+    w.on('error', (e) => reject(new AuditError('io', `cannot read ${path}: ${oneLine(e)}`)))
+    w.on('exit', (code) => {
+      if (code !== 0) reject(new AuditError('io', `hashing ${path} stopped (exit ${code})`))
+    })
+  })
+}
+
 /** Make the verified private copy of a chain.db (and its -wal). Throws AuditError, never writes beside `path`. */
 export async function takeSnapshot(path: string, opts: SnapshotOptions = {}): Promise<Snapshot> {
   const abs = resolve(path)
@@ -136,9 +188,17 @@ export async function takeSnapshot(path: string, opts: SnapshotOptions = {}): Pr
     }
     const name = basename(abs)
     const copyPath = join(dir, name)
-    const db = await copyHashing(abs, copyPath, progress, opts.signal)
-    let wal: { sha256: string; bytes: number } | null = null
-    if (useWal) wal = await copyHashing(walPath, `${copyPath}-wal`, progress, opts.signal)
+    // The kernel copies (copy_file_range); then original and copy are hashed side by side.
+    await fsp.copyFile(abs, copyPath, fsc.COPYFILE_EXCL)
+    if (useWal) await fsp.copyFile(walPath, `${copyPath}-wal`, fsc.COPYFILE_EXCL)
+    if (opts.signal?.aborted) throw new AuditError('cancelled', 'cancelled while copying the evidence')
+    const none = (): void => {}
+    const [db, dbCopy, wal, walCopy] = await Promise.all([
+      hashFileParallel(abs, st.size, progress, opts.signal),
+      hashFileParallel(copyPath, st.size, none, opts.signal),
+      useWal ? hashFileParallel(walPath, walSt.size, progress, opts.signal) : null,
+      useWal ? hashFileParallel(`${copyPath}-wal`, walSt.size, none, opts.signal) : null,
+    ])
 
     // The evidence must not have moved under us: a writer still appending would make the copy a
     // mixture of two states.
@@ -150,17 +210,11 @@ export async function takeSnapshot(path: string, opts: SnapshotOptions = {}): Pr
       after.mtimeMs === st.mtimeMs &&
       db.bytes === st.size &&
       (!useWal || (walAfter !== null && walAfter.size === walSt.size && walAfter.mtimeMs === walSt.mtimeMs))
-    if (!unchanged) {
+    if (!unchanged || dbCopy.sha256 !== db.sha256 || (wal && walCopy && walCopy.sha256 !== wal.sha256)) {
       throw new AuditError(
         'evidence_changed',
         `evidence changed while it was being read (${path}); stop the writer or copy the file first`,
       )
-    }
-    // The copy is what SQLite will read: prove it is the same bytes as the evidence.
-    const copyHash = await hashFile(copyPath)
-    const walCopyHash = wal ? await hashFile(`${copyPath}-wal`) : null
-    if (copyHash !== db.sha256 || (wal && walCopyHash !== wal.sha256)) {
-      throw new AuditError('io', `private copy of ${path} does not hash like the original; disk error?`)
     }
 
     const side: EvidenceFile[] = []
@@ -170,7 +224,7 @@ export async function takeSnapshot(path: string, opts: SnapshotOptions = {}): Pr
       wal: wal && walSt ? toEvidenceFile(walPath, walSt, wal.sha256) : null,
       side_files: side,
       method:
-        'streamed once into a private temporary copy while hashing; original re-checked (size, mtime) and copy re-hashed before SQLite opened the copy read-only',
+        'copied into a private temporary folder; original and copy hashed and compared, original size and mtime re-checked, then SQLite opened only the copy, read-only',
       unchanged_after_copy: true,
     }
     return { dbPath: copyPath, evidence, dispose }

@@ -23,6 +23,8 @@ export function verifyWorkerScript(): string | null {
 }
 
 export function defaultWorkerCount(): number {
+  const forced = Number(process.env['BIJOTEL_WORKERS'])
+  if (Number.isInteger(forced) && forced >= 1) return Math.min(forced, 16)
   return Math.max(1, Math.min(8, availableParallelism()))
 }
 

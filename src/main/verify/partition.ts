@@ -4,8 +4,7 @@
 // partitions can be verified in parallel and merged (see ./ranges.ts).
 import type Database from 'better-sqlite3'
 import type { BoundaryKind, FindingKind } from '../../shared/verify-types'
-import { columnMismatches, sealedSpanFields } from '../chain/body'
-import { toBigIntOrNull } from '../chain/reader'
+import { columnMismatches, sealedSpanFields, spanColumnsAgreeFast } from '../chain/body'
 import { AuditError, asChainReadError } from '../errors'
 import { GENESIS_HASH, makeSealer, sha256Hex, type Sealer } from './hmac'
 import { RangeBuilder, type OrdRange } from './ranges'
@@ -40,25 +39,25 @@ export interface VerifyHooks {
   signal?: { aborted: boolean }
 }
 
+const EMPTY = Buffer.alloc(0)
+
 function str(v: unknown): string | null {
   return typeof v === 'string' ? v : null
 }
 
-/** Seq as a JS number; rows beyond ±2^53 are reported, not silently rounded. */
-function seqNumber(v: bigint): number {
-  return Number(v)
-}
-
 export function rowQuery(db: Database.Database, columns: Set<string>): Database.Statement {
   const col = (c: string): string => (columns.has(c) ? c : `NULL AS ${c}`)
+  // Integers come as JS numbers, with exact text beside them where a number could be wrong: seq
+  // outside ±2^53, and timestamp_ns (≈1.7×10^18) only as text, never as a rounded number.
   return db
     .prepare(
-      `SELECT seq, timestamp_ns, ${col('span_name')}, ${col('span_kind')}, CAST(canonical_body AS BLOB),
+      `SELECT seq, CASE WHEN seq NOT BETWEEN -9007199254740991 AND 9007199254740991 THEN CAST(seq AS TEXT) END,
+              CASE WHEN typeof(timestamp_ns) = 'integer' THEN CAST(timestamp_ns AS TEXT) END,
+              ${col('span_name')}, ${col('span_kind')}, CAST(canonical_body AS BLOB),
               canonical_hash, prev_hash, hmac_hash
          FROM chain WHERE seq >= ? AND seq <= ? ORDER BY seq`,
     )
     .raw(true)
-    .safeIntegers(true)
 }
 
 export function verifyPartition(
@@ -74,7 +73,8 @@ export function verifyPartition(
   const segments = new RangeBuilder<number>()
 
   let expectedPrev: string | null
-  let prevSeq: bigint | null
+  let prevSeq: number | null
+  let prevSeqBig: bigint | null = null
   let boundary: PartitionResult['boundary'] = null
   try {
     const pred = db
@@ -84,7 +84,8 @@ export function verifyPartition(
       .get(spec.fromSeq) as [bigint, unknown] | undefined
     if (pred) {
       expectedPrev = str(pred[1]) ?? ''
-      prevSeq = pred[0]
+      prevSeq = Number(pred[0])
+      if (!Number.isSafeInteger(prevSeq)) prevSeqBig = pred[0]
     } else {
       expectedPrev = null // decided on the first row: GENESIS at seq ≤ 1, else a trusted boundary
       prevSeq = null
@@ -102,20 +103,20 @@ export function verifyPartition(
   try {
     for (const raw of stmt.iterate(spec.fromSeq, spec.toSeq) as IterableIterator<unknown[]>) {
       const ord = spec.firstOrd + rows
-      const seqBig = raw[0] as bigint
-      const seq = seqNumber(seqBig)
-      const [, tsRaw, spanName, spanKind, bodyRaw, chRaw, prevRaw, hmacRaw] = raw
-      const body = Buffer.isBuffer(bodyRaw) ? bodyRaw : Buffer.alloc(0)
+      const [seqNum, seqText, tsText, spanName, spanKind, bodyRaw, chRaw, prevRaw, hmacRaw] = raw
+      const seq = seqNum as number
+      // Exact BigInt arithmetic only where a number could be wrong (seq beyond ±2^53).
+      const big = typeof seqText === 'string' || prevSeqBig !== null
+      const body = Buffer.isBuffer(bodyRaw) ? bodyRaw : EMPTY
       const ch = str(chRaw)
       const prev = str(prevRaw)
       const mac = str(hmacRaw)
 
-      if (!Number.isSafeInteger(seq)) findings.add('seq_out_of_range', seq, ord)
+      if (typeof seqText === 'string') findings.add('seq_out_of_range', seq, ord)
 
       if (expectedPrev === null) {
-        if (seqBig <= 1n) {
+        if (seq <= 1) {
           expectedPrev = GENESIS_HASH
-          if (spec.first) boundary = null
         } else {
           // Nothing before this row in the file: the stored prev_hash can only be trusted as the
           // boundary (rows before it were archived or deleted) — reported, never hidden.
@@ -126,9 +127,16 @@ export function verifyPartition(
         boundary = { seq, kind: 'predecessor', prev_hash: expectedPrev }
       }
 
-      if (prevSeq !== null && seqBig !== prevSeq + 1n) {
-        const missing = seqBig - prevSeq - 1n
-        findings.add('seq_gap', seq, ord, missing > 0n ? Number(missing) : 0)
+      if (big) {
+        const seqBig = typeof seqText === 'string' ? BigInt(seqText) : BigInt(seq)
+        const before = prevSeqBig ?? (prevSeq === null ? null : BigInt(prevSeq))
+        if (before !== null && seqBig !== before + 1n) {
+          const missing = seqBig - before - 1n
+          findings.add('seq_gap', seq, ord, missing > 0n ? Number(missing) : 0)
+        }
+        prevSeqBig = typeof seqText === 'string' ? seqBig : null
+      } else if (prevSeq !== null && seq !== prevSeq + 1) {
+        findings.add('seq_gap', seq, ord, Math.max(0, seq - prevSeq - 1))
       }
 
       if (ch === null || sha256Hex(body) !== ch) findings.add('body_hash_mismatch', seq, ord)
@@ -154,13 +162,16 @@ export function verifyPartition(
         findings.add('hmac_mismatch', seq, ord)
       }
 
-      const fields = sealedSpanFields(body)
-      if (fields && columnMismatches(fields, toBigIntOrNull(tsRaw), spanName, spanKind, has).length > 0) {
-        findings.add('column_mismatch', seq, ord)
+      const ts = typeof tsText === 'string' ? tsText : null
+      if (spanColumnsAgreeFast(body, ts, spanName, spanKind) === null) {
+        const fields = sealedSpanFields(body)
+        if (fields && columnMismatches(fields, ts === null ? null : BigInt(ts), spanName, spanKind, has).length > 0) {
+          findings.add('column_mismatch', seq, ord)
+        }
       }
 
       expectedPrev = mac ?? ''
-      prevSeq = seqBig
+      prevSeq = seq
       if (firstSeq === null) firstSeq = seq
       lastSeq = seq
       lastHmac = mac

@@ -113,9 +113,11 @@ export const verifyCommand: Command = {
     const keys = parseSecrets(inputs)
     const range = rangeFrom(values)
     const prior = typeof values['prior'] === 'string' ? readPrior(values['prior']) : undefined
+    const t0 = performance.now()
     const chain = await ChainFile.open(db, {
       onProgress: throttle(250, (d, t) => io.progress(`copying evidence ${Math.floor((100 * d) / Math.max(t, 1))}%`)),
     })
+    const t1 = performance.now()
     try {
       const verdict = await verifyChain(chain, keys, {
         ...(range ? { range } : {}),
@@ -123,6 +125,9 @@ export const verifyCommand: Command = {
         onProgress: throttle(250, (d, t) => io.progress(`verifying ${Math.floor((100 * d) / Math.max(t, 1))}% (${d}/${t} rows)`)),
       })
       io.progress(null)
+      if (io.env['BIJOTEL_TIMING']) {
+        io.err(`timing: evidence copy ${(t1 - t0).toFixed(0)} ms, verify ${(performance.now() - t1).toFixed(0)} ms\n`)
+      }
       if (values['json']) {
         io.out(toJson(verdict) + '\n')
       } else {
