@@ -2,6 +2,7 @@
 import type { Command } from '../command'
 import { integrityCommand } from './integrity'
 import { reportCommand } from './report'
+import { serveCommand } from './serve'
 import { verifyCommand } from './verify'
 
-export const COMMANDS: Command[] = [verifyCommand, integrityCommand, reportCommand]
+export const COMMANDS: Command[] = [verifyCommand, integrityCommand, reportCommand, serveCommand]

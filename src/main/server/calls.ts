@@ -1,0 +1,35 @@
+// The contract over HTTP: `POST /api/call/<name>` for every name in API_CALLS, body = the request,
+// reply = the value (200) or `{ error, code }` with the status of the code. No per-call routes.
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { API_CALLS, type ApiName } from '../../shared/contract'
+import { dispatch, isApiName } from '../handlers/dispatch'
+import type { CallContext, HandlerTable } from '../handlers/table'
+import { HttpError, LIMITS, parseJson, readBody, sendError, sendJson, STATUS_OF } from './http'
+
+export const CALL_PREFIX = '/api/call/'
+
+/** Body limit per call: only checkReplay carries a file (base64, up to 64 MiB of bytes). */
+export const CALL_LIMITS: Record<ApiName, number> = Object.fromEntries(
+  API_CALLS.map((n) => [n, n === 'checkReplay' ? LIMITS.replay : LIMITS.json]),
+) as Record<ApiName, number>
+
+/** Calls only the local app may make over HTTP (refused with 403 before they reach the handler). */
+const APP_ONLY: ReadonlySet<ApiName> = new Set<ApiName>(['setSecrets'])
+
+export async function handleCall(
+  table: HandlerTable,
+  name: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+  ctx: CallContext,
+): Promise<void> {
+  if (!isApiName(name)) throw new HttpError(404, 'not_found', `unknown call ${name.slice(0, 100)}`)
+  if (req.method !== 'POST') throw new HttpError(405, 'bad_request', `${name} is called with POST`, { Allow: 'POST' })
+  const body = parseJson(await readBody(req, CALL_LIMITS[name]))
+  if (APP_ONLY.has(name) && !ctx.trusted) {
+    throw new HttpError(403, 'forbidden', `${name} is only accepted from the local app (the page this server served, on loopback)`)
+  }
+  const reply = await dispatch(table, name, body, ctx)
+  if (reply.ok) sendJson(res, 200, reply.value)
+  else sendError(res, STATUS_OF[reply.error.code], reply.error.code, reply.error.error)
+}

@@ -1,0 +1,175 @@
+// Small HTTP helpers: JSON replies with the security headers, errors as `{ error, code }`, request
+// bodies read under a size limit. Nothing here ever writes a stack trace to a client.
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { ApiErrorBody } from '../../shared/contract'
+
+export type ErrorCode = ApiErrorBody['code']
+
+/** HTTP status of each contract error code. */
+export const STATUS_OF: Record<ErrorCode, number> = {
+  bad_request: 400,
+  not_found: 404,
+  no_chain: 409,
+  not_a_chain: 422,
+  forbidden: 403,
+  unavailable: 503,
+  internal: 500,
+}
+
+/** An error that already knows its HTTP status. */
+export class HttpError extends Error {
+  readonly status: number
+  readonly code: ErrorCode
+  readonly headers: Record<string, string>
+  constructor(status: number, code: ErrorCode, message: string, headers: Record<string, string> = {}) {
+    super(message)
+    this.name = 'HttpError'
+    this.status = status
+    this.code = code
+    this.headers = headers
+  }
+}
+
+/** Request bodies: contract calls are small; a replay file (base64) may be large. */
+export const LIMITS = {
+  json: 1024 * 1024,
+  replay: 96 * 1024 * 1024,
+} as const
+
+/** Headers every reply carries. JSON replies also get a CSP that allows nothing at all. */
+export const BASE_HEADERS: Record<string, string> = {
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+  'X-Frame-Options': 'DENY',
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Resource-Policy': 'same-origin',
+}
+
+export const API_CSP = "default-src 'none'; frame-ancestors 'none'"
+
+function setHeaders(res: ServerResponse, headers: Record<string, string>): void {
+  for (const [k, v] of Object.entries(headers)) res.setHeader(k, v)
+}
+
+/** JSON with BigInt written as plain integers (the contract uses strings, but be safe). */
+export function toJsonText(value: unknown): string {
+  const text = JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))
+  return text === undefined ? 'null' : text
+}
+
+export function sendRaw(res: ServerResponse, status: number, contentType: string, body: string | Buffer, headers: Record<string, string> = {}): void {
+  if (res.headersSent) {
+    res.destroy()
+    return
+  }
+  const buf = typeof body === 'string' ? Buffer.from(body, 'utf8') : body
+  setHeaders(res, BASE_HEADERS)
+  res.setHeader('Content-Security-Policy', API_CSP)
+  res.setHeader('Cache-Control', 'no-store')
+  setHeaders(res, headers)
+  res.setHeader('Content-Type', contentType)
+  res.setHeader('Content-Length', String(buf.length))
+  res.statusCode = status
+  res.end(res.req?.method === 'HEAD' ? undefined : buf)
+}
+
+export function sendJson(res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {
+  sendRaw(res, status, 'application/json; charset=utf-8', toJsonText(value), headers)
+}
+
+/** A JSON text built elsewhere (e.g. the integrity report's Python-identical JSON). */
+export function sendJsonText(res: ServerResponse, status: number, text: string): void {
+  sendRaw(res, status, 'application/json; charset=utf-8', text)
+}
+
+export function sendError(res: ServerResponse, status: number, code: ErrorCode, message: string, headers: Record<string, string> = {}): void {
+  const body: ApiErrorBody = { error: message, code }
+  sendJson(res, status, body, headers)
+}
+
+const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;.*)?$/i
+
+function hasBody(req: IncomingMessage): boolean {
+  const len = req.headers['content-length']
+  if (len !== undefined) return Number(len) > 0
+  return req.headers['transfer-encoding'] !== undefined
+}
+
+/**
+ * Read a request body of at most `limit` bytes. A body must be declared JSON: the content types a
+ * cross-site form or a no-preflight fetch can send (text/plain, form encodings, none) are refused,
+ * so a browser can never post to this server from another origin without a CORS preflight (which
+ * this server never answers).
+ */
+export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  if (!hasBody(req)) {
+    req.resume()
+    return Buffer.alloc(0)
+  }
+  const type = req.headers['content-type']
+  if (type === undefined || !JSON_TYPE.test(type)) {
+    throw new HttpError(415, 'bad_request', 'request bodies must be JSON: send Content-Type: application/json')
+  }
+  const declared = req.headers['content-length']
+  if (declared !== undefined && Number(declared) > limit) throw tooLarge(limit)
+  return new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    let settled = false
+    const finish = (err: Error | null, value?: Buffer): void => {
+      if (settled) return
+      settled = true
+      if (err) reject(err)
+      else resolve(value!)
+    }
+    req.on('data', (c: Buffer) => {
+      if (settled) return
+      size += c.length
+      if (size > limit) {
+        chunks.length = 0
+        finish(tooLarge(limit))
+        return
+      }
+      chunks.push(c)
+    })
+    req.on('end', () => finish(null, Buffer.concat(chunks, size)))
+    req.on('error', (e) => finish(e))
+    req.on('close', () => finish(new HttpError(400, 'bad_request', 'request body incomplete')))
+  })
+}
+
+function tooLarge(limit: number): HttpError {
+  const mib = limit / (1024 * 1024)
+  return new HttpError(413, 'bad_request', `request body is over the ${mib} MiB limit for this route`, { Connection: 'close' })
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true })
+
+/** The body as JSON; an empty body is `undefined` (a call without a request). */
+export function parseJson(buf: Buffer): unknown {
+  if (buf.length === 0) return undefined
+  let text: string
+  try {
+    text = utf8.decode(buf)
+  } catch {
+    throw new HttpError(400, 'bad_request', 'malformed JSON: the body is not valid UTF-8')
+  }
+  try {
+    return JSON.parse(text) as unknown
+  } catch (e) {
+    throw new HttpError(400, 'bad_request', `malformed JSON: ${(e as Error).message.split('\n')[0]}`)
+  }
+}
+
+/**
+ * After a refused body (413), let the client finish sending so it can read the reply, but do not
+ * keep reading for long: the socket is closed after a short grace period.
+ */
+export function discardRest(req: IncomingMessage, graceMs = 2000): void {
+  if (req.complete) return
+  req.removeAllListeners('data')
+  req.resume()
+  const t = setTimeout(() => req.socket.destroy(), graceMs)
+  t.unref()
+  req.once('end', () => clearTimeout(t))
+}

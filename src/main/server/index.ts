@@ -1,0 +1,197 @@
+// `bijotel serve`'s HTTP server (node:http, no framework): the API contract at /api/call/<name>,
+// job events over SSE, the reference-compatible REST routes, and the built renderer at `/`.
+// See docs/server.md for routes, auth, the secrets policy and limits.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { AuditError, oneLine } from '../errors'
+import type { AuditSession } from '../handlers/session'
+import { createHandlers, type CallContext, type HandlerTable } from '../handlers/table'
+import { allowedHosts, checkHost, checkOrigin, isLoopbackHost, isTrustedApp, MIN_API_KEY_LENGTH, newAppToken, requireBearer } from './auth'
+import { CALL_PREFIX, handleCall } from './calls'
+import { streamJob, type EventStreams } from './events'
+import { discardRest, HttpError, sendError } from './http'
+import { chainEntry, chainList, chainVerify, health, integrity, replayVerify, version, type RefDeps } from './reference'
+import { StaticSite } from './static'
+
+export interface ServerOptions {
+  session: AuditSession
+  /** Default 127.0.0.1. Anything but loopback requires `apiKey`. */
+  host?: string
+  /** Default 8080; 0 picks a free port. */
+  port?: number
+  /** Bearer key required on every route but /health and /version (min. 16 characters). */
+  apiKey?: string
+  /** The built renderer (out/renderer); without it only the API is served. */
+  staticDir?: string
+  /** Folders whose chains a client may open by path (added to the session's). */
+  openRoots?: string[]
+}
+
+export interface RunningServer {
+  url: string
+  port: number
+  host: string
+  close(): Promise<void>
+}
+
+/** Listening failed (port in use, address not available…): `bijotel serve` exits 3. */
+export class ListenError extends Error {
+  readonly code: string
+  constructor(code: string, message: string) {
+    super(message)
+    this.name = 'ListenError'
+    this.code = code
+  }
+}
+
+const PUBLIC_PATHS = new Set(['/health', '/version', '/api/health', '/api/version'])
+const JOB_EVENTS = /^\/api\/jobs\/([A-Za-z0-9-]{1,100})\/events$/
+const CHAIN_ENTRY = /^\/chain\/([^/]+)$/
+
+interface Context {
+  session: AuditSession
+  table: HandlerTable
+  apiKey: string | null
+  loopback: boolean
+  appToken: string
+  hosts: Set<string> | null
+  site: StaticSite | null
+  streams: EventStreams
+}
+
+async function route(c: Context, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  checkHost(req, c.hosts)
+  const url = new URL(req.url ?? '/', 'http://server.invalid')
+  const path = url.pathname
+  const method = req.method ?? 'GET'
+  const deps: RefDeps = { session: c.session, table: c.table }
+
+  if (PUBLIC_PATHS.has(path)) {
+    if (method !== 'GET' && method !== 'HEAD') throw new HttpError(405, 'bad_request', `use GET for ${path}`, { Allow: 'GET, HEAD' })
+    if (path.endsWith('/version')) return version(res)
+    let authorized = c.apiKey === null
+    if (!authorized) {
+      try {
+        requireBearer(req, c.apiKey!)
+        authorized = true
+      } catch {
+        authorized = false
+      }
+    }
+    return health(deps, res, authorized)
+  }
+
+  if (c.apiKey !== null) requireBearer(req, c.apiKey)
+  if (method !== 'GET' && method !== 'HEAD') checkOrigin(req)
+  const ctx: CallContext = { transport: 'http', trusted: isTrustedApp(req, c.appToken, c.loopback) }
+
+  if (path.startsWith(CALL_PREFIX)) return handleCall(c.table, path.slice(CALL_PREFIX.length), req, res, ctx)
+  const job = JOB_EVENTS.exec(path)
+  if (job) return streamJob(c.session.jobs, job[1]!, req, res, c.streams)
+  if (path === '/integrity') return integrity(deps, req, res, url)
+  if (path === '/replay/verify') return replayVerify(deps, req, res, ctx)
+  if (path === '/chain') return chainList(deps, req, res, url)
+  if (path === '/chain/verify') return chainVerify(deps, req, res, ctx)
+  const entry = CHAIN_ENTRY.exec(path)
+  if (entry) return chainEntry(deps, req, res, entry[1]!)
+  if (path === '/api' || path.startsWith('/api/')) throw new HttpError(404, 'not_found', `no route ${method} ${path.slice(0, 200)}`)
+
+  if ((method === 'GET' || method === 'HEAD') && c.site && (await c.site.serve(req, res, path))) return
+  throw new HttpError(404, 'not_found', `no route ${method} ${path.slice(0, 200)}`)
+}
+
+function fail(req: IncomingMessage, res: ServerResponse, e: unknown): void {
+  if (res.headersSent) {
+    res.destroy()
+    return
+  }
+  if (e instanceof HttpError) {
+    sendError(res, e.status, e.code, e.message, e.headers)
+    if (e.status === 413) discardRest(req)
+    else if (!req.complete) discardRest(req)
+    return
+  }
+  sendError(res, 500, 'internal', `internal error: ${oneLine(e)}`)
+  if (!req.complete) discardRest(req)
+}
+
+export async function startServer(opts: ServerOptions): Promise<RunningServer> {
+  const host = opts.host ?? '127.0.0.1'
+  const port = opts.port ?? 8080
+  const apiKey = opts.apiKey ? opts.apiKey : null
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new AuditError('bad_argument', `port must be 0..65535, got ${port}`)
+  if (apiKey !== null && apiKey.length < MIN_API_KEY_LENGTH) {
+    throw new AuditError('bad_argument', `the API key must be at least ${MIN_API_KEY_LENGTH} characters`)
+  }
+  const loopback = isLoopbackHost(host)
+  if (!loopback && apiKey === null) {
+    throw new AuditError(
+      'bad_argument',
+      `refusing to listen on ${host} without an API key: anyone who can reach it could read the chain (set --api-key or BIJOTEL_API_KEY, or keep the default 127.0.0.1)`,
+    )
+  }
+  const session = opts.session
+  if (opts.openRoots?.length) {
+    const roots = session.options.openRoots ?? []
+    for (const r of opts.openRoots) if (!roots.includes(r)) roots.push(r)
+    session.options.openRoots = roots
+  }
+  const appToken = newAppToken()
+  const c: Context = {
+    session,
+    table: createHandlers(session),
+    apiKey,
+    loopback,
+    appToken,
+    hosts: null,
+    site: opts.staticDir ? new StaticSite(opts.staticDir, appToken) : null,
+    streams: { open: new Set() },
+  }
+
+  const server: Server = createServer((req, res) => {
+    route(c, req, res).catch((e: unknown) => fail(req, res, e))
+  })
+  server.headersTimeout = 30_000
+  server.requestTimeout = 10 * 60_000
+  server.keepAliveTimeout = 5_000
+  server.on('clientError', (_err, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n{"error":"bad request","code":"bad_request"}')
+    else socket.destroy()
+  })
+
+  await new Promise<void>((resolve, reject) => {
+    const onError = (e: NodeJS.ErrnoException): void => {
+      server.off('listening', onListening)
+      const why = e.code === 'EADDRINUSE' ? 'address already in use' : e.code === 'EACCES' ? 'permission denied' : oneLine(e)
+      reject(new ListenError(e.code ?? 'listen', `cannot listen on ${host}:${port}: ${why}${e.code && !why.includes(e.code) ? ` (${e.code})` : ''}`))
+    }
+    const onListening = (): void => {
+      server.off('error', onError)
+      resolve()
+    }
+    server.once('error', onError)
+    server.once('listening', onListening)
+    server.listen(port, host)
+  })
+  const addr = server.address() as AddressInfo
+  if (loopback && !isLoopbackHost(addr.address)) {
+    server.close()
+    throw new AuditError('bad_argument', `${host} resolved to ${addr.address}, which is not a loopback address: set an API key to listen there`)
+  }
+  c.hosts = loopback ? allowedHosts(addr.address, addr.port) : null
+  const urlHost = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address
+  let closing: Promise<void> | null = null
+  return {
+    url: `http://${urlHost}:${addr.port}/`,
+    port: addr.port,
+    host: addr.address,
+    close: () => {
+      closing ??= new Promise<void>((resolve) => {
+        for (const end of [...c.streams.open]) end()
+        server.close(() => resolve())
+        server.closeAllConnections()
+      })
+      return closing
+    },
+  }
+}
