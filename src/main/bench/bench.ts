@@ -1,0 +1,149 @@
+// `npm run bench`: speed of the CLI on 100k- and 1M-row chains written by the project's writer,
+// against a naive baseline loop and the hashing floor measured in the same run.
+//
+// Chains are generated once (with `bijotel demo`) under BENCH_DIR (default: $TMPDIR/bijotel-bench)
+// and reused. Sizes: BENCH_ROWS=100000,1000000 by default.
+import Database from 'better-sqlite3'
+import { spawnSync } from 'node:child_process'
+import { createHash, createHmac, hash as oneShotHash } from 'node:crypto'
+import { existsSync, mkdirSync, statSync } from 'node:fs'
+import { cpus, tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+
+const SECRET = '6d7f8e9a0b1c2d3e4f5061728394a5b6c7d8e9f00112233445566778899aabbc'
+const ROOT = resolve(__dirname, '../..')
+const CLI = join(ROOT, 'bin', 'bijotel')
+
+interface Measure {
+  label: string
+  ms: number
+  rows: number
+  rssMb: number | null
+  note?: string
+}
+
+function fmt(n: number, digits = 0): string {
+  return n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits })
+}
+
+function run(args: string[], env: Record<string, string> = {}): { ms: number; code: number | null; stdout: string; stderr: string } {
+  const t = performance.now()
+  const r = spawnSync(process.execPath, [CLI, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, BIJOTEL_TIMING: '1', ...env },
+    maxBuffer: 64 * 1024 * 1024,
+  })
+  return { ms: performance.now() - t, code: r.status, stdout: r.stdout, stderr: r.stderr }
+}
+
+function rssFrom(stderr: string): number | null {
+  const m = /maxrss (\d+) MB/.exec(stderr)
+  return m ? Number(m[1]) : null
+}
+
+function ensureChain(dir: string, rows: number): string {
+  const path = join(dir, `chain-${rows}.db`)
+  if (existsSync(path)) return path
+  process.stdout.write(`generating ${fmt(rows)} rows with bijotel demo… `)
+  const r = run(['demo', '--db', path, '--count', String(rows), '--secret-hex', SECRET, '--seed', '7'])
+  if (r.code !== 0) throw new Error(`demo failed: ${r.stderr.trim()}`)
+  console.log(`${fmt(r.ms / 1000, 1)} s`)
+  return path
+}
+
+/** The naive verifier: one thread, per-row createHash/createHmac, plain iterate. */
+function naiveVerify(path: string): Measure {
+  const key = Buffer.from(SECRET, 'hex')
+  const t = performance.now()
+  const db = new Database(path, { readonly: true })
+  let prev = '0'.repeat(64)
+  let ok = true
+  let rows = 0
+  for (const r of db.prepare('SELECT canonical_body, canonical_hash, prev_hash, hmac_hash FROM chain ORDER BY seq').iterate() as IterableIterator<{
+    canonical_body: Buffer
+    canonical_hash: string
+    prev_hash: string
+    hmac_hash: string
+  }>) {
+    const ch = createHash('sha256').update(r.canonical_body).digest('hex')
+    const mac = createHmac('sha256', key).update(r.prev_hash + r.canonical_hash).digest('hex')
+    ok = ok && ch === r.canonical_hash && r.prev_hash === prev && mac === r.hmac_hash
+    prev = r.hmac_hash
+    rows++
+  }
+  db.close()
+  return { label: 'naive baseline (1 thread, createHash+createHmac)', ms: performance.now() - t, rows, rssMb: null, note: ok ? 'valid' : 'INVALID' }
+}
+
+/** Hashing floor: crypto.hash over exactly the body bytes, reading excluded from the time. */
+function hashingFloor(path: string): { ms: number; bytes: number } {
+  const db = new Database(path, { readonly: true })
+  const stmt = db.prepare('SELECT seq, canonical_body FROM chain WHERE seq > ? ORDER BY seq LIMIT 20000').raw(true)
+  let after = -1
+  let ms = 0
+  let bytes = 0
+  for (;;) {
+    const batch = stmt.all(after) as [number, Buffer][]
+    if (batch.length === 0) break
+    const t = performance.now()
+    for (const [, body] of batch) oneShotHash('sha256', body, 'hex')
+    ms += performance.now() - t
+    for (const [, body] of batch) bytes += body.length
+    after = batch[batch.length - 1]![0]
+  }
+  db.close()
+  return { ms, bytes }
+}
+
+function cli(label: string, args: string[], rows: number): Measure {
+  const r = run(args)
+  if (r.code !== 0 && r.code !== 1) throw new Error(`${label}: exit ${r.code}: ${r.stderr.trim().split('\n').pop()}`)
+  const copy = /evidence copy (\d+) ms/.exec(r.stderr)
+  return {
+    label,
+    ms: r.ms,
+    rows,
+    rssMb: rssFrom(r.stderr),
+    note: copy ? `of which evidence copy+hash ${fmt(Number(copy[1]))} ms` : '',
+  }
+}
+
+function main(): void {
+  if (!existsSync(join(ROOT, 'out', 'main', 'cli.js'))) throw new Error('build first: npm run build')
+  const dir = process.env['BENCH_DIR'] ?? join(tmpdir(), 'bijotel-bench')
+  mkdirSync(dir, { recursive: true })
+  const sizes = (process.env['BENCH_ROWS'] ?? '100000,1000000').split(',').map(Number)
+  console.log(`BIJOTEL Auditor benchmark — Node ${process.versions.node} on ${cpus().length} cores; chains in ${dir}\n`)
+  for (const rows of sizes) {
+    const path = ensureChain(dir, rows)
+    const size = statSync(path).size
+    const floor = hashingFloor(path)
+    const naive = naiveVerify(path)
+    const results: Measure[] = [
+      naive,
+      cli('bijotel verify', ['verify', '--db', path, '--secret-hex', SECRET], rows),
+      cli('bijotel integrity --all', ['integrity', '--db', path, '--all', '--json'], rows),
+      cli('bijotel integrity --window 10000', ['integrity', '--db', path, '--window', '10000', '--json'], 10000),
+    ]
+    console.log(`== ${fmt(rows)} rows, ${fmt(size / 1e6, 0)} MB file, ${fmt(floor.bytes / 1e6, 0)} MB of bodies`)
+    console.log(`   hashing floor (crypto.hash over the bodies, 1 thread): ${fmt(floor.ms)} ms (${fmt(floor.bytes / 1e6 / (floor.ms / 1000), 0)} MB/s)`)
+    for (const m of results) {
+      const ratio = naive.ms / m.ms
+      const vsFloor = m.ms / floor.ms
+      console.log(
+        `   ${m.label.padEnd(50)} ${fmt(m.ms).padStart(8)} ms  ${fmt(m.rows / (m.ms / 1000)).padStart(11)} rows/s` +
+          `  ${fmt(ratio, 2).padStart(6)}x baseline  ${fmt(vsFloor, 2).padStart(6)}x floor` +
+          (m.rssMb !== null ? `  peak RSS ${m.rssMb} MB` : '') +
+          (m.note ? `  (${m.note})` : ''),
+      )
+    }
+    console.log()
+  }
+}
+
+try {
+  main()
+} catch (e) {
+  console.error(`bench: ${(e as Error).message}`)
+  process.exitCode = 1
+}
