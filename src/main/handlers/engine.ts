@@ -1,19 +1,34 @@
-// The integrity, replay and report engines as the session uses them.
+// The integrity, replay and report engines as the session uses them: the session's chain, its
+// candidate keys (the rotation detector and the row checks need them), and its replay checks.
 import type { IntegrityOptions, IntegrityRun } from '../../shared/integrity-types'
 import type { ReplayCheck, ReplayCheckRequest } from '../../shared/replay-types'
 import type { AuditReport } from '../../shared/report-types'
-import { AuditError } from '../errors'
+import { runIntegrity } from '../integrity'
+import { checkReplay } from '../replay/check'
+import { buildAuditReport } from '../report'
 import type { JobContext } from './jobs'
 import type { AuditSession } from './session'
 
-export async function runIntegrityFor(_session: AuditSession, _opts: IntegrityOptions, _job?: JobContext): Promise<IntegrityRun> {
-  throw new AuditError('unavailable', 'integrity monitor not wired yet')
+export async function runIntegrityFor(session: AuditSession, opts: IntegrityOptions, job?: JobContext): Promise<IntegrityRun> {
+  const opened = session.require()
+  return runIntegrity(opened.chain, {
+    ...opts,
+    keys: session.keys,
+    ...(session.verdict && !session.verdict.range ? { wholeChainVerdict: session.verdict } : {}),
+    ...(job ? { onProgress: (d: number, t: number, phase?: string) => job.progress(d, t, phase), signal: job.signal } : {}),
+  })
 }
 
-export async function checkReplayFor(_session: AuditSession, _req: ReplayCheckRequest): Promise<ReplayCheck> {
-  throw new AuditError('unavailable', 'replay checker not wired yet')
+export async function checkReplayFor(session: AuditSession, req: ReplayCheckRequest): Promise<ReplayCheck> {
+  return checkReplay(session.require().chain, session.keys, req)
 }
 
-export async function buildReportFor(_session: AuditSession, _opts: IntegrityOptions): Promise<AuditReport> {
-  throw new AuditError('unavailable', 'report not wired yet')
+export async function buildReportFor(session: AuditSession, opts: IntegrityOptions): Promise<AuditReport> {
+  const opened = session.require()
+  return buildAuditReport({
+    chain: opened.chain,
+    keys: session.keys,
+    integrityOptions: opts,
+    replayChecks: session.replayChecks,
+  })
 }
