@@ -1,7 +1,22 @@
+// Renderer entry: the API client chosen for the environment (IPC in Electron, HTTP in web mode),
+// an error boundary around everything, the app.
+import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
+import { api } from './api'
+import { ApiProvider } from './app/api-context'
+import { App } from './app/App'
+import { ErrorBoundary } from './components/ErrorBoundary'
+import './styles.css'
 
-function App() {
-  return <h1>BIJOTEL Auditor</h1>
+const root = document.getElementById('root')
+if (root) {
+  createRoot(root).render(
+    <StrictMode>
+      <ErrorBoundary where="application">
+        <ApiProvider api={api}>
+          <App />
+        </ApiProvider>
+      </ErrorBoundary>
+    </StrictMode>,
+  )
 }
-
-createRoot(document.getElementById('root')!).render(<App />)

@@ -1,0 +1,103 @@
+// The evidence record of the opened chain: what file, which bytes, what it holds.
+import type { ChainOverview, EvidenceFile } from '../../../shared/chain-types'
+import { formatBytes, formatCount, formatSpan, shortTime } from '../lib/format'
+import { Hash } from './Hash'
+
+function FileRows({ label, file, testId }: { label: string; file: EvidenceFile; testId: string }) {
+  return (
+    <>
+      <dt>{label}</dt>
+      <dd className="path" title={file.path} data-testid={`${testId}-path`}>
+        {file.path}
+      </dd>
+      <dt>size</dt>
+      <dd data-testid={`${testId}-size`}>{formatBytes(file.size)}</dd>
+      <dt>SHA-256</dt>
+      <dd>
+        <Hash value={file.sha256} testId={`${testId}-sha256`} />
+      </dd>
+      <dt>modified</dt>
+      <dd>{shortTime(file.mtime)} UTC</dd>
+    </>
+  )
+}
+
+export function EvidencePanel({ overview, onPickProvider }: { overview: ChainOverview; onPickProvider?: (p: string) => void }) {
+  const ev = overview.evidence
+  return (
+    <div className="evidence" data-testid="evidence">
+      <dl className="kv">
+        <FileRows label="file" file={ev.db} testId="evidence-db" />
+        {ev.wal ? <FileRows label="-wal" file={ev.wal} testId="evidence-wal" /> : null}
+        {ev.wal === null ? (
+          <>
+            <dt>-wal</dt>
+            <dd className="muted">none</dd>
+          </>
+        ) : null}
+        {ev.side_files.length > 0 ? (
+          <>
+            <dt>side files</dt>
+            <dd>{ev.side_files.map((f) => f.path.split(/[\\/]/).pop()).join(', ')} (recorded, not used)</dd>
+          </>
+        ) : null}
+        <dt>read by</dt>
+        <dd>
+          {ev.method}
+          {ev.unchanged_after_copy ? (
+            <span className="pill ok" title="bytes and mtime re-checked after the copy">
+              unchanged
+            </span>
+          ) : (
+            <span className="pill bad" title="the file changed while it was copied">
+              CHANGED
+            </span>
+          )}
+        </dd>
+        <dt>journal</dt>
+        <dd>{overview.journal_mode}</dd>
+      </dl>
+      <div className="stats">
+        <div className="stat">
+          <div className="stat-value" data-testid="overview-entries">
+            {formatCount(overview.entries)}
+          </div>
+          <div className="stat-label">entries</div>
+        </div>
+        <div className="stat">
+          <div className="stat-value" data-testid="overview-seq">
+            {overview.first_seq === null ? '—' : `${overview.first_seq}–${overview.last_seq}`}
+          </div>
+          <div className="stat-label">seq range</div>
+        </div>
+        <div className="stat">
+          <div className="stat-value">{formatSpan(overview.first_timestamp_ns, overview.last_timestamp_ns)}</div>
+          <div className="stat-label">time span</div>
+        </div>
+      </div>
+      <dl className="kv">
+        <dt>first</dt>
+        <dd>{shortTime(overview.first_time)}</dd>
+        <dt>last</dt>
+        <dd>{shortTime(overview.last_time)}</dd>
+        <dt>providers</dt>
+        <dd className="chips" data-testid="overview-providers">
+          {overview.providers.map((p) => (
+            <button type="button" key={p.name} className="chip" onClick={() => onPickProvider?.(p.name)} title={`filter by ${p.name}`}>
+              {p.name} <span className="muted">{formatCount(p.count)}</span>
+            </button>
+          ))}
+        </dd>
+        <dt>models</dt>
+        <dd className="chips" data-testid="overview-models">
+          {overview.models.length === 0 ? <span className="muted">none recorded</span> : null}
+          {overview.models.map((m) => (
+            <span key={m.name} className="chip static">
+              {m.name} <span className="muted">{formatCount(m.count)}</span>
+            </span>
+          ))}
+        </dd>
+      </dl>
+    </div>
+  )
+}

@@ -1,0 +1,62 @@
+// Provider / model / flagged filters and the selected time range, shared by the timeline, the
+// charts and the table.
+import type { ChainOverview } from '../../../shared/chain-types'
+import type { ViewAction, ViewState } from '../lib/filter-state'
+import { shortTime } from '../lib/format'
+
+interface Props {
+  overview: ChainOverview
+  view: ViewState
+  dispatch: (a: ViewAction) => void
+  flaggedCount: number | null
+  rangeLabel: { from: string; to: string } | null
+}
+
+export function FilterBar({ overview, view, dispatch, flaggedCount, rangeLabel }: Props) {
+  return (
+    <div className="filterbar" data-testid="filterbar">
+      <label className="field inline">
+        <span>provider</span>
+        <select className="input" value={view.provider ?? ''} onChange={(e) => dispatch({ type: 'provider', value: e.target.value || null })} data-testid="filter-provider">
+          <option value="">all</option>
+          {overview.providers.map((p) => (
+            <option key={p.name} value={p.name}>
+              {p.name} ({p.count})
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="field inline">
+        <span>model</span>
+        <select className="input" value={view.model ?? ''} onChange={(e) => dispatch({ type: 'model', value: e.target.value || null })} data-testid="filter-model">
+          <option value="">all</option>
+          {overview.models.map((m) => (
+            <option key={m.name} value={m.name}>
+              {m.name} ({m.count})
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="check" title="only rows inside a verify finding or an integrity anomaly">
+        <input type="checkbox" checked={view.flaggedOnly} onChange={(e) => dispatch({ type: 'flagged', value: e.target.checked })} data-testid="filter-flagged" /> flagged only
+        {flaggedCount !== null ? <span className="pill warn">{flaggedCount}</span> : null}
+      </label>
+      <div className="grow" />
+      {view.range && rangeLabel ? (
+        <span className="range-label" data-testid="range-label">
+          {shortTime(rangeLabel.from)} → {shortTime(rangeLabel.to)}
+          <button type="button" className="btn small" onClick={() => dispatch({ type: 'range', value: null })} data-testid="range-reset" title="whole chain (Esc)">
+            reset zoom
+          </button>
+        </span>
+      ) : (
+        <span className="muted small">drag the timeline’s brush to zoom</span>
+      )}
+      {view.provider || view.model || view.flaggedOnly ? (
+        <button type="button" className="btn small" onClick={() => dispatch({ type: 'reset' })}>
+          clear filters
+        </button>
+      ) : null}
+    </div>
+  )
+}

@@ -1,0 +1,41 @@
+// The session's replay checks (listReplayChecks), newest first; they go into the report.
+import type { ReplayCheck } from '../../../shared/replay-types'
+import { shortHash, shortTime } from '../lib/format'
+
+export function ReplayList({ checks, onSelectSeq }: { checks: ReplayCheck[]; onSelectSeq: (seq: number) => void }) {
+  if (checks.length === 0) return <p className="muted small pad">No replay checks yet in this session. They are part of the exported report.</p>
+  return (
+    <table className="grid compact" data-testid="replay-list">
+      <thead>
+        <tr>
+          <th>seq</th>
+          <th>verdict</th>
+          <th>source</th>
+          <th>replay hash</th>
+          <th>row</th>
+          <th>checked</th>
+        </tr>
+      </thead>
+      <tbody>
+        {[...checks].reverse().map((c, i) => (
+          <tr key={`${c.checked_at}-${i}`} data-testid="replay-list-row">
+            <td>
+              <button type="button" className="link" onClick={() => onSelectSeq(c.seq)}>
+                {c.seq}
+              </button>
+            </td>
+            <td>
+              <span className={`pill ${c.result.match ? 'ok' : 'bad'}`}>{c.result.match ? 'MATCH' : 'MISMATCH'}</span>
+            </td>
+            <td className="small">{c.source.kind === 'file' ? (c.source.name ?? 'file') : 'text'}</td>
+            <td className="mono small" title={c.result.replay_hash}>
+              {shortHash(c.result.replay_hash)}
+            </td>
+            <td className="small">{c.row_verified === null ? '—' : c.row_verified ? '✓' : '✗'}</td>
+            <td className="small">{shortTime(c.checked_at)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  )
+}

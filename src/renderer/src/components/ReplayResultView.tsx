@@ -1,0 +1,67 @@
+// One replay check: MATCH / MISMATCH with the CLI's fields, the row's own verification, the prompt.
+import type { ReplayCheck } from '../../../shared/replay-types'
+import { formatCount, shortTime } from '../lib/format'
+import { promptLabel, pyBool, replayCliLines, rowVerifiedLabel } from '../lib/replay-format'
+
+export function ReplayResultView({ check, compact }: { check: ReplayCheck; compact?: boolean }) {
+  const r = check.result
+  return (
+    <div className={`replay-result ${r.match ? 'match' : 'mismatch'}`} data-testid="replay-result" data-match={r.match} data-seq={check.seq}>
+      <div className="replay-head">
+        <span className="verdict-word" data-testid="replay-verdict">
+          {r.match ? 'MATCH' : 'MISMATCH'}
+        </span>
+        <span>seq {check.seq}</span>
+        <span className="muted small">
+          {check.source.kind === 'file' ? (check.source.name ?? 'file') : 'text'} · {formatCount(check.source.bytes)} B · {check.source.mode} · {shortTime(check.checked_at)}
+        </span>
+      </div>
+      {compact ? null : (
+        <dl className="kv">
+          <dt>original_hash</dt>
+          <dd>
+            <code className="hash" data-testid="replay-original">
+              {r.original_hash ?? '(none — entry has no replay metadata)'}
+            </code>
+          </dd>
+          <dt>replay_hash</dt>
+          <dd>
+            <code className="hash" data-testid="replay-hash">
+              {r.replay_hash}
+            </code>
+          </dd>
+          <dt>deterministic</dt>
+          <dd>{pyBool(r.deterministic)}</dd>
+          <dt>model_version</dt>
+          <dd>{r.model_version ?? '(unknown)'}</dd>
+          {r.reason ? (
+            <>
+              <dt>reason</dt>
+              <dd data-testid="replay-reason">{r.reason}</dd>
+            </>
+          ) : null}
+          <dt>row</dt>
+          <dd className={check.row_verified === false ? 'bad-text' : ''} data-testid="replay-row-verified" title={check.row_detail}>
+            {rowVerifiedLabel(check)} <span className="muted">{check.row_detail}</span>
+          </dd>
+          <dt>prompt</dt>
+          <dd className={check.prompt_match === false ? 'bad-text' : ''} data-testid="replay-prompt">
+            {promptLabel(check)}
+          </dd>
+          <dt>file SHA-256</dt>
+          <dd>
+            <code className="hash muted">{check.source.sha256_of_bytes}</code>
+          </dd>
+        </dl>
+      )}
+      {compact ? null : (
+        <details>
+          <summary className="small muted">as the CLI prints it</summary>
+          <pre className="cli" data-testid="replay-cli">
+            {replayCliLines(check.seq, r).join('\n')}
+          </pre>
+        </details>
+      )}
+    </div>
+  )
+}

@@ -1,0 +1,124 @@
+// Candidate keys. The values live only in these password fields until submitted; then they go to
+// the engine (setSecrets) and the fields are cleared. What comes back is KeyInfo, never a key.
+import { useId, useState, type FormEvent } from 'react'
+import type { SecretInput } from '../../../shared/contract'
+import type { KeyInfo } from '../../../shared/verify-types'
+
+interface Props {
+  keys: KeyInfo[]
+  onSubmit: (secrets: SecretInput[]) => Promise<void>
+  busy?: boolean
+}
+
+interface Field {
+  id: number
+  encoding: 'hex' | 'text'
+  value: string
+}
+
+let nextId = 1
+const blank = (): Field => ({ id: nextId++, encoding: 'hex', value: '' })
+
+export function SecretsForm({ keys, onSubmit, busy }: Props) {
+  const [fields, setFields] = useState<Field[]>(() => [blank()])
+  const [reveal, setReveal] = useState(false)
+  const formId = useId()
+  const filled = fields.filter((f) => f.value.trim().length > 0)
+
+  const update = (id: number, patch: Partial<Field>): void => setFields((fs) => fs.map((f) => (f.id === id ? { ...f, ...patch } : f)))
+
+  const submit = async (e: FormEvent): Promise<void> => {
+    e.preventDefault()
+    const secrets: SecretInput[] = filled.map((f) => ({ encoding: f.encoding, value: f.value }))
+    if (secrets.length === 0) return
+    // Clear the fields first: whatever happens next, the renderer no longer holds the values.
+    setFields([blank()])
+    setReveal(false)
+    await onSubmit(secrets)
+  }
+
+  return (
+    <div className="secrets" data-testid="secrets">
+      <form onSubmit={(e) => void submit(e)} autoComplete="off" aria-label="chain secrets">
+        {fields.map((f, i) => (
+          <div className="secret-row" key={f.id}>
+            <label className="sr-only" htmlFor={`${formId}-${f.id}`}>
+              secret {i + 1}
+            </label>
+            <input
+              id={`${formId}-${f.id}`}
+              className="input mono grow"
+              type={reveal ? 'text' : 'password'}
+              value={f.value}
+              placeholder={i === 0 ? (f.encoding === 'hex' ? 'chain secret (hex)' : 'chain secret (text)') : `key ${i + 1} (rotated)`}
+              onChange={(e) => update(f.id, { value: e.target.value })}
+              autoComplete="off"
+              spellCheck={false}
+              data-testid={`secret-input-${i}`}
+            />
+            <div className="seg" role="radiogroup" aria-label={`encoding of secret ${i + 1}`}>
+              {(['hex', 'text'] as const).map((enc) => (
+                <button
+                  key={enc}
+                  type="button"
+                  role="radio"
+                  aria-checked={f.encoding === enc}
+                  className={f.encoding === enc ? 'on' : ''}
+                  onClick={() => update(f.id, { encoding: enc })}
+                  data-testid={`secret-encoding-${i}-${enc}`}
+                  title={enc === 'hex' ? 'hex bytes, as Python BIJOTEL' : 'raw UTF-8 bytes (the Go writer’s fallback)'}
+                >
+                  {enc}
+                </button>
+              ))}
+            </div>
+            {fields.length > 1 ? (
+              <button type="button" className="btn icon" aria-label={`remove secret ${i + 1}`} onClick={() => setFields((fs) => fs.filter((x) => x.id !== f.id))}>
+                ×
+              </button>
+            ) : null}
+          </div>
+        ))}
+        <div className="row gap">
+          <button type="submit" className="btn primary" disabled={busy || filled.length === 0} data-testid="secrets-submit">
+            Use {filled.length > 1 ? `${filled.length} keys` : 'key'}
+          </button>
+          <button type="button" className="btn" onClick={() => setFields((fs) => [...fs, blank()])} disabled={fields.length >= 32} data-testid="secret-add">
+            + rotated key
+          </button>
+          <label className="check">
+            <input type="checkbox" checked={reveal} onChange={(e) => setReveal(e.target.checked)} /> show
+          </label>
+        </div>
+      </form>
+      {keys.length > 0 ? (
+        <table className="grid compact" data-testid="key-info">
+          <thead>
+            <tr>
+              <th>key</th>
+              <th>encoding</th>
+              <th>bytes</th>
+              <th title="first 8 hex chars of SHA-256(key)">fingerprint</th>
+            </tr>
+          </thead>
+          <tbody>
+            {keys.map((k) => (
+              <tr key={k.index}>
+                <td>#{k.index}</td>
+                <td>{k.encoding}</td>
+                <td>{k.bytes}</td>
+                <td>
+                  <code>{k.fingerprint}</code>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : (
+        <p className="muted small" data-testid="no-keys">
+          No key yet: the chain’s HMACs cannot be checked without the secret. Several keys may be given (rotation); submitting replaces the set.
+        </p>
+      )}
+    </div>
+  )
+}

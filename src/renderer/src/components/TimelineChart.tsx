@@ -1,0 +1,144 @@
+// Entries over time for the whole chain (filtered by provider/model). The brush zooms and pans; the
+// range it selects drives the charts and the table. Flagged rows are marked; a mark selects its row.
+import { useEffect, useMemo, useRef, useState } from 'react'
+import { Bar, Brush, CartesianGrid, ComposedChart, ReferenceLine, ResponsiveContainer, Scatter, Tooltip, XAxis, YAxis, type ScatterShapeProps, type TooltipContentProps } from 'recharts'
+import type { Timeline } from '../../../shared/chain-types'
+import type { TimeRange } from '../lib/filter-state'
+import { bucketIndexOf, indicesOfRange, rangeOfIndices, timelineRows, totalCount, type BucketRow, type Mark } from '../lib/chart-data'
+import { axisTime, formatCount } from '../lib/format'
+
+interface Props {
+  timeline: Timeline | null
+  error: string | null
+  marks: Mark[]
+  range: TimeRange | null
+  onRange: (r: TimeRange | null) => void
+  selected: { seq: number; ns: string | null } | null
+  rotations: { seq: number; ns: string }[]
+  onSelectSeq: (seq: number, ns: string | null) => void
+}
+
+const BRUSH_DEBOUNCE_MS = 200
+
+function rowOf(p: unknown): BucketRow | null {
+  return p && typeof p === 'object' && 'i' in p && 'marks' in p ? (p as BucketRow) : null
+}
+
+function TimelineTip({ active, payload }: TooltipContentProps) {
+  if (!active || !payload || payload.length === 0) return null
+  const row = rowOf(payload[0]?.payload)
+  if (!row) return null
+  return (
+    <div className="chart-tip">
+      <div className="mono">
+        {axisTime(row.t, true)} – {axisTime(row.tEnd, false)} UTC
+      </div>
+      <div>
+        <b>{formatCount(row.count)}</b> entries
+      </div>
+      {row.marks.slice(0, 6).map((m) => (
+        <div key={m.seq} className={m.severity === 'verify' ? 'bad-text' : 'warn-text'}>
+          seq {m.seq}: {m.kinds.join(', ')}
+        </div>
+      ))}
+      {row.marks.length > 6 ? <div className="muted">+{row.marks.length - 6} more flagged</div> : null}
+    </div>
+  )
+}
+
+export function TimelineChart({ timeline, error, marks, range, onRange, selected, rotations, onSelectSeq }: Props) {
+  const rows = useMemo(() => timelineRows(timeline, marks), [timeline, marks])
+  const [brush, setBrush] = useState<{ start: number; end: number }>({ start: 0, end: 0 })
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null)
+
+  // Follow the range chosen elsewhere (reset, a new timeline after a filter change).
+  useEffect(() => {
+    if (timeline) setBrush(indicesOfRange(timeline, range))
+  }, [timeline, range])
+
+  useEffect(
+    () => () => {
+      if (timer.current) clearTimeout(timer.current)
+    },
+    [],
+  )
+
+  if (error) {
+    return (
+      <div className="chart-empty error-line" data-testid="timeline-error">
+        {error}
+      </div>
+    )
+  }
+  if (!timeline) return <div className="chart-empty muted">loading timeline…</div>
+  if (rows.length === 0) return <div className="chart-empty muted" data-testid="timeline-empty">no timestamps to chart</div>
+
+  const withDate = rows.length > 1 && rows[rows.length - 1]!.t - rows[0]!.t > 20 * 3600_000
+  const tick = (i: number): string => axisTime(rows[i]?.t ?? Number.NaN, withDate)
+  const selIndex = selected?.ns ? bucketIndexOf(timeline, selected.ns) : -1
+  const markShape = (p: ScatterShapeProps) => {
+    const row = rowOf(p.payload)
+    if (!row || row.marks.length === 0 || p.cx === undefined || p.cy === undefined) return <g />
+    const sev = row.marks.some((m) => m.severity === 'verify') ? 'verify' : 'integrity'
+    const first = row.marks[0]!
+    const { cx, cy } = p
+    return (
+      <g
+        className={`mark ${sev}`}
+        data-testid="timeline-mark"
+        data-seq={first.seq}
+        role="button"
+        aria-label={`flagged seq ${first.seq}: ${first.kinds.join(', ')}`}
+        onClick={(e) => {
+          e.stopPropagation()
+          onSelectSeq(first.seq, first.ns)
+        }}
+      >
+        <path d={`M${cx},${cy - 9} l6,-9 h-12 z`} />
+        <line x1={cx} x2={cx} y1={cy - 9} y2={cy} />
+      </g>
+    )
+  }
+
+  return (
+    <div className="timeline" data-testid="timeline">
+      <div className="chart-title">
+        <span>Entries over time</span>
+        <span className="muted small">
+          <span data-testid="timeline-total">{formatCount(totalCount(timeline))}</span> entries · {rows.length} buckets · {marks.length > 0 ? `${marks.length} flagged` : 'no flags'}
+        </span>
+      </div>
+      <ResponsiveContainer width="100%" height={190}>
+        <ComposedChart data={rows} margin={{ top: 20, right: 12, bottom: 0, left: 0 }} barCategoryGap={1}>
+          <CartesianGrid vertical={false} className="grid-lines" />
+          <XAxis dataKey="i" tickFormatter={tick} minTickGap={48} tickLine={false} className="axis" />
+          <YAxis allowDecimals={false} width={40} tickLine={false} axisLine={false} className="axis" />
+          <Tooltip content={TimelineTip} cursor={{ className: 'tip-cursor' }} isAnimationActive={false} />
+          <Bar dataKey="count" className="bar-count" isAnimationActive={false} />
+          <Scatter dataKey="mark" shape={markShape} isAnimationActive={false} />
+          {rotations.map((r) => {
+            const i = bucketIndexOf(timeline, r.ns)
+            return i < 0 ? null : <ReferenceLine key={r.seq} x={i} className="ref-rotation" strokeDasharray="4 3" label={{ value: `key → seq ${r.seq}`, position: 'insideTopLeft', className: 'ref-label' }} />
+          })}
+          {selIndex >= 0 ? <ReferenceLine x={selIndex} className="ref-selected" /> : null}
+          <Brush
+            dataKey="i"
+            height={24}
+            travellerWidth={8}
+            startIndex={brush.start}
+            endIndex={brush.end}
+            tickFormatter={tick}
+            className="brush"
+            onChange={(r) => {
+              const s = r.startIndex ?? 0
+              const e = r.endIndex ?? rows.length - 1
+              setBrush({ start: s, end: e })
+              if (timer.current) clearTimeout(timer.current)
+              timer.current = setTimeout(() => onRange(rangeOfIndices(timeline, s, e)), BRUSH_DEBOUNCE_MS)
+            }}
+          />
+        </ComposedChart>
+      </ResponsiveContainer>
+    </div>
+  )
+}

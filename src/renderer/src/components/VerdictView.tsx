@@ -1,0 +1,138 @@
+// A verify verdict: VALID / BROKEN, where it first broke, the findings, the key segments.
+import type { KeyInfo, VerifyVerdict } from '../../../shared/verify-types'
+import { formatCount } from '../lib/format'
+import { FINDING_LABELS, findingRange, rotationPoints, verdictWord } from '../lib/verdict'
+import { Hash } from './Hash'
+
+interface Props {
+  verdict: VerifyVerdict
+  keys?: KeyInfo[]
+  onSelectSeq?: (seq: number) => void
+}
+
+function SeqLink({ seq, onSelectSeq }: { seq: number; onSelectSeq?: ((seq: number) => void) | undefined }) {
+  if (!onSelectSeq) return <>{seq}</>
+  return (
+    <button type="button" className="link" onClick={() => onSelectSeq(seq)} title={`show seq ${seq}`}>
+      {seq}
+    </button>
+  )
+}
+
+export function VerdictView({ verdict, keys = [], onSelectSeq }: Props) {
+  const word = verdictWord(verdict)
+  const rotations = rotationPoints(verdict.key_segments)
+  const fp = (i: number): string => keys.find((k) => k.index === i)?.fingerprint ?? ''
+  return (
+    <div className="verdict" data-testid="verdict">
+      <div className={`verdict-head ${word.toLowerCase()}`}>
+        <span className="verdict-word" data-testid="verdict-word">
+          {word}
+        </span>
+        <span className="verdict-sub">
+          {formatCount(verdict.entries)} entries{verdict.first_seq !== null ? `, seq ${verdict.first_seq}–${verdict.last_seq}` : ''}
+        </span>
+      </div>
+      {verdict.first_bad_seq !== null ? (
+        <p className="first-bad" data-testid="first-bad-seq">
+          first bad seq <SeqLink seq={verdict.first_bad_seq} onSelectSeq={onSelectSeq} />
+        </p>
+      ) : null}
+      <dl className="kv">
+        <dt>head HMAC</dt>
+        <dd>
+          <Hash value={verdict.head_hmac} />
+        </dd>
+        {verdict.range ? (
+          <>
+            <dt>range</dt>
+            <dd>
+              {verdict.range.from_seq === null ? 'empty' : `seq ${verdict.range.from_seq}–${verdict.range.to_seq}`} of {formatCount(verdict.range.total_in_chain)}
+            </dd>
+          </>
+        ) : null}
+        {verdict.boundary ? (
+          <>
+            <dt>boundary</dt>
+            <dd>
+              {verdict.boundary.kind} at seq {verdict.boundary.seq}: {verdict.boundary.detail}
+            </dd>
+          </>
+        ) : null}
+        {verdict.prior_check ? (
+          <>
+            <dt>prior head</dt>
+            <dd className={verdict.prior_check.found ? '' : 'bad-text'}>{verdict.prior_check.detail}</dd>
+          </>
+        ) : null}
+      </dl>
+      {verdict.findings.length > 0 ? (
+        <table className="grid compact" data-testid="findings">
+          <thead>
+            <tr>
+              <th>finding</th>
+              <th>seq</th>
+              <th className="num">rows</th>
+              <th className="num">missing</th>
+            </tr>
+          </thead>
+          <tbody>
+            {verdict.findings.map((f, i) => (
+              <tr key={i} data-testid="finding-row" data-kind={f.kind}>
+                <td>
+                  <span className="pill bad">{FINDING_LABELS[f.kind]}</span>
+                </td>
+                <td>
+                  <SeqLink seq={f.from_seq} onSelectSeq={onSelectSeq} />
+                  {f.to_seq !== f.from_seq ? (
+                    <>
+                      –<SeqLink seq={f.to_seq} onSelectSeq={onSelectSeq} />
+                    </>
+                  ) : null}
+                  <span className="sr-only">{findingRange(f)}</span>
+                </td>
+                <td className="num">{formatCount(f.count)}</td>
+                <td className="num">{f.missing === undefined ? '' : formatCount(f.missing)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : (
+        <p className="muted small">No findings.</p>
+      )}
+      {verdict.key_segments.length > 0 ? (
+        <table className="grid compact" data-testid="key-segments">
+          <thead>
+            <tr>
+              <th>key</th>
+              <th>sealed seq</th>
+              <th className="num">rows</th>
+            </tr>
+          </thead>
+          <tbody>
+            {verdict.key_segments.map((s, i) => (
+              <tr key={i}>
+                <td>
+                  #{s.key_index} <code className="muted">{fp(s.key_index)}</code>
+                </td>
+                <td>
+                  <SeqLink seq={s.from_seq} onSelectSeq={onSelectSeq} />–<SeqLink seq={s.to_seq} onSelectSeq={onSelectSeq} />
+                </td>
+                <td className="num">{formatCount(s.count)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+      {rotations.length > 0 ? (
+        <ul className="rotations" data-testid="rotation-points">
+          {rotations.map((r) => (
+            <li key={r.seq}>
+              key rotation at seq <SeqLink seq={r.seq} onSelectSeq={onSelectSeq} />: key #{r.from_key} → key #{r.to_key}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
+  )
+}

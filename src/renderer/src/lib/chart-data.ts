@@ -1,0 +1,124 @@
+// Timeline buckets → rows for recharts. Pure, unit-tested in chart-data.test.ts.
+import type { Timeline } from '../../../shared/chain-types'
+import { nsToMs, parseNs } from './format'
+
+/** A row that a verify finding or an integrity anomaly points at, placed in time. */
+export interface Mark {
+  seq: number
+  ms: number
+  ns: string
+  /** What flagged it: `verify: body hash mismatch`, `integrity: duplicate`, … */
+  kinds: string[]
+  severity: 'verify' | 'integrity'
+}
+
+export interface BucketRow {
+  i: number
+  /** Bucket start / end / middle, ms since epoch. */
+  t: number
+  tEnd: number
+  tMid: number
+  count: number
+  /** Entries per hour in this bucket. */
+  rate: number
+  /** Marks in this bucket, and the y position of their glyph (null when none). */
+  marks: Mark[]
+  mark: number | null
+  /** `p:<provider>` → count, `s:<provider>` → share of the bucket in %. */
+  [key: `p:${string}` | `s:${string}`]: number
+}
+
+const NS_PER_HOUR = 3_600_000_000_000
+
+export function providerKey(p: string): `p:${string}` {
+  return `p:${p}`
+}
+
+export function shareKey(p: string): `s:${string}` {
+  return `s:${p}`
+}
+
+/** Entries per hour for `count` entries in a bucket `bucketNs` wide. */
+export function ratePerHour(count: number, bucketNs: string): number {
+  const w = Number(bucketNs)
+  return w > 0 ? (count * NS_PER_HOUR) / w : 0
+}
+
+/** Index of the bucket holding an ns timestamp, or -1 outside the timeline. */
+export function bucketIndexOf(tl: Timeline, ns: string): number {
+  const t = parseNs(ns)
+  const from = parseNs(tl.from_ns)
+  const to = parseNs(tl.to_ns)
+  const w = parseNs(tl.bucket_ns)
+  if (t === null || from === null || to === null || w === null || w <= 0n || t < from || t > to) return -1
+  const i = Number((t - from) / w)
+  return Math.min(i, tl.buckets.length - 1)
+}
+
+export function timelineRows(tl: Timeline | null, marks: Mark[] = []): BucketRow[] {
+  if (!tl) return []
+  const byBucket = new Map<number, Mark[]>()
+  for (const m of marks) {
+    const i = bucketIndexOf(tl, m.ns)
+    if (i < 0) continue
+    const list = byBucket.get(i)
+    if (list) list.push(m)
+    else byBucket.set(i, [m])
+  }
+  return tl.buckets.map((b, i) => {
+    const t = nsToMs(b.start_ns)
+    const tEnd = nsToMs(b.end_ns)
+    const inBucket = byBucket.get(i) ?? []
+    const row: BucketRow = {
+      i,
+      t,
+      tEnd,
+      tMid: (t + tEnd) / 2,
+      count: b.count,
+      rate: ratePerHour(b.count, tl.bucket_ns),
+      marks: inBucket,
+      mark: inBucket.length > 0 ? b.count : null,
+    }
+    for (const p of tl.providers) {
+      const c = b.by_provider[p] ?? 0
+      row[providerKey(p)] = c
+      row[shareKey(p)] = b.count > 0 ? (c / b.count) * 100 : 0
+    }
+    return row
+  })
+}
+
+export function totalCount(tl: Timeline | null): number {
+  return tl ? tl.buckets.reduce((a, b) => a + b.count, 0) : 0
+}
+
+/** Brush indices → the time range they cover (null when the whole timeline is selected). */
+export function rangeOfIndices(tl: Timeline, start: number, end: number): { from_ns: string; to_ns: string } | null {
+  const n = tl.buckets.length
+  if (n === 0) return null
+  const s = Math.max(0, Math.min(start, end))
+  const e = Math.min(n - 1, Math.max(start, end))
+  if (s === 0 && e === n - 1) return null
+  return { from_ns: tl.buckets[s]!.start_ns, to_ns: tl.buckets[e]!.end_ns }
+}
+
+/** A time range → the brush indices that cover it on this timeline. */
+export function indicesOfRange(tl: Timeline, range: { from_ns: string; to_ns: string } | null): { start: number; end: number } {
+  const n = tl.buckets.length
+  if (n === 0 || range === null) return { start: 0, end: Math.max(0, n - 1) }
+  const from = BigInt(range.from_ns)
+  const to = BigInt(range.to_ns)
+  let start = 0
+  while (start < n - 1 && BigInt(tl.buckets[start]!.end_ns) < from) start++
+  let end = n - 1
+  while (end > start && BigInt(tl.buckets[end]!.start_ns) > to) end--
+  return { start, end }
+}
+
+/** Stable colours per provider (both themes): the order of the overview's provider list. */
+const PALETTE = ['#4e8ff7', '#f0a030', '#36b37e', '#e5534b', '#a371f7', '#2bb7c4', '#d4a72c', '#e0679b', '#7d8b99', '#8fbf3f']
+
+export function providerColor(providers: string[], p: string): string {
+  const i = providers.indexOf(p)
+  return PALETTE[(i < 0 ? providers.length : i) % PALETTE.length]!
+}
