@@ -43,7 +43,10 @@ class OrderedPass {
   firstSeq: bigint | null = null
   lastSeq: bigint | null = null
 
-  constructor(readonly n: number, t: IntegrityThresholds) {
+  constructor(
+    readonly n: number,
+    t: IntegrityThresholds,
+  ) {
     this.steps = new TimestampStepDetector(t.large_gap_sec)
     this.providers = new ProviderSplitDetector(n, t.provider_shift_pct, t.min_split_size)
     this.rate = new RateSplitDetector(n, t.rate_tol, t.min_split_size)
@@ -60,7 +63,11 @@ class OrderedPass {
   }
 }
 
-function finish(pass: OrderedPass, dups: DetectorResults['hash_anomalies'], bursts: DetectorResults['timestamp_anomalies']): DetectorResults {
+function finish(
+  pass: OrderedPass,
+  dups: DetectorResults['hash_anomalies'],
+  bursts: DetectorResults['timestamp_anomalies'],
+): DetectorResults {
   return {
     window: pass.rows,
     first_seq: pass.firstSeq === null ? null : seqNum(pass.firstSeq),
@@ -82,18 +89,33 @@ export function analyzeRows(rows: IntegrityRow[], thresholds: IntegrityThreshold
     pass.push(r)
     dups.push(r.seq, r.hashKey)
   }
-  return finish(pass, dups.anomalies, burstsOf(rows.map((r) => r.ts), thresholds.burst_threshold))
+  return finish(
+    pass,
+    dups.anomalies,
+    burstsOf(
+      rows.map((r) => r.ts),
+      thresholds.burst_threshold,
+    ),
+  )
 }
 
 /** Window mode: the last `window` rows by seq (2..10000). */
-export function analyzeWindow(db: Database.Database, window: number, thresholds: IntegrityThresholds): DetectorResults {
+export function analyzeWindow(
+  db: Database.Database,
+  window: number,
+  thresholds: IntegrityThresholds,
+): DetectorResults {
   return analyzeRows(loadWindow(db, checkWindow(window)), thresholds)
 }
 
 const CHECK_EVERY = 1024
 
 /** --all: one ascending streaming pass plus SQL aggregates for duplicates and bursts. */
-export function analyzeAll(db: Database.Database, thresholds: IntegrityThresholds, hooks: IntegrityHooks = {}): DetectorResults {
+export function analyzeAll(
+  db: Database.Database,
+  thresholds: IntegrityThresholds,
+  hooks: IntegrityHooks = {},
+): DetectorResults {
   let n: number
   try {
     n = Number(db.prepare('SELECT COUNT(*) FROM chain').pluck().safeIntegers(true).get() as bigint)
@@ -106,11 +128,16 @@ export function analyzeAll(db: Database.Database, thresholds: IntegrityThreshold
   for (const row of streamRows(db)) {
     pass.push(row)
     if (pass.rows % CHECK_EVERY === 0) {
-      if (cancelled()) throw new AuditError('cancelled', `integrity pass cancelled after ${pass.rows} of ${n} rows`)
+      if (cancelled())
+        throw new AuditError('cancelled', `integrity pass cancelled after ${pass.rows} of ${n} rows`)
       hooks.onProgress?.(pass.rows, n, 'integrity')
     }
   }
-  if (pass.rows !== n) throw new AuditError('io', `the chain changed during the integrity pass (${n} rows counted, ${pass.rows} read)`)
+  if (pass.rows !== n)
+    throw new AuditError(
+      'io',
+      `the chain changed during the integrity pass (${n} rows counted, ${pass.rows} read)`,
+    )
   if (cancelled()) throw new AuditError('cancelled', 'integrity pass cancelled')
   const dups = duplicatesInChain(db)
   const bursts = burstsInChain(db, thresholds.burst_threshold)
@@ -127,7 +154,9 @@ export async function runIntegrity(chain: ChainFile, opts: RunIntegrityOptions =
     ...(opts.signal ? { signal: opts.signal } : {}),
   }
   const results =
-    mode === 'all' ? analyzeAll(chain.db, thresholds, hooks) : analyzeWindow(chain.db, opts.window ?? DEFAULT_WINDOW, thresholds)
+    mode === 'all'
+      ? analyzeAll(chain.db, thresholds, hooks)
+      : analyzeWindow(chain.db, opts.window ?? DEFAULT_WINDOW, thresholds)
   const keys = opts.keys ?? []
   const progress = opts.onProgress
   const rotation = await detectRotation(chain, keys, results.first_seq, results.last_seq, {

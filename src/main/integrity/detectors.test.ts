@@ -22,7 +22,10 @@ import { epochSecond } from './timestamps'
 const chains = new TempChains()
 afterAll(() => chains.dispose())
 
-async function run(rows: SynthRow[], opts: RunIntegrityOptions = {}): Promise<IntegrityRun & { json: string; text: string; allJson: string }> {
+async function run(
+  rows: SynthRow[],
+  opts: RunIntegrityOptions = {},
+): Promise<IntegrityRun & { json: string; text: string; allJson: string }> {
   const chain = await ChainFile.open(chains.write(rows))
   try {
     const r = await runIntegrity(chain, { window: opts.all ? undefined : (opts.window ?? 100), ...opts })
@@ -38,8 +41,16 @@ const ns = (sec: number): bigint => BigInt(Math.round(sec * 1e9))
 
 describe('constants are the reference defaults (§5.1)', () => {
   it('values', () => {
-    expect([BURST_THRESHOLD, LARGE_GAP_SEC, PROVIDER_SHIFT_PCT, RATE_TOL, MIN_SPLIT_SIZE]).toEqual([10, 3600, 20, 0.5, 10])
-    expect(DEFAULT_THRESHOLDS).toEqual({ burst_threshold: 10, large_gap_sec: 3600, provider_shift_pct: 20, rate_tol: 0.5, min_split_size: 10 })
+    expect([BURST_THRESHOLD, LARGE_GAP_SEC, PROVIDER_SHIFT_PCT, RATE_TOL, MIN_SPLIT_SIZE]).toEqual([
+      10, 3600, 20, 0.5, 10,
+    ])
+    expect(DEFAULT_THRESHOLDS).toEqual({
+      burst_threshold: 10,
+      large_gap_sec: 3600,
+      provider_shift_pct: 20,
+      rate_tol: 0.5,
+      min_split_size: 10,
+    })
   })
   it('overrides are validated', () => {
     expect(resolveThresholds({ burst_threshold: 3 }).burst_threshold).toBe(3)
@@ -56,7 +67,13 @@ describe('reference test cases (§5.5) and derived reports (§12.4)', () => {
     expect(r30.report.clean).toBe(true)
     expect(r30.report.sequence_gaps).toEqual([])
     const r50 = await run(seeded(50), { window: 50 })
-    expect(r50.report).toMatchObject({ clean: true, anomaly_count: 0, window: 50, first_seq: 1, last_seq: 50 })
+    expect(r50.report).toMatchObject({
+      clean: true,
+      anomaly_count: 0,
+      window: 50,
+      first_seq: 1,
+      last_seq: 50,
+    })
     expect(r50.json).toBe(
       '{"window":50,"first_seq":1,"last_seq":50,"clean":true,"anomaly_count":0,"sequence_gaps":[],"timestamp_anomalies":[],"hash_anomalies":[],"provider_shift":null,"rate_anomalies":[],"rotation_boundaries":[]}',
     )
@@ -64,7 +81,11 @@ describe('reference test cases (§5.5) and derived reports (§12.4)', () => {
   })
 
   it('2: single gap — the §12.4 report byte for byte', async () => {
-    const rows = seeded(20).map((r, i) => (i > 5 ? { ...r, seq: Number(r.seq) + 2, hash: `hash-${String(Number(r.seq) + 2).padStart(8, '0')}` } : r))
+    const rows = seeded(20).map((r, i) =>
+      i > 5
+        ? { ...r, seq: Number(r.seq) + 2, hash: `hash-${String(Number(r.seq) + 2).padStart(8, '0')}` }
+        : r,
+    )
     const r = await run(rows)
     expect(r.json).toBe(
       '{"window":20,"first_seq":1,"last_seq":22,"clean":false,"anomaly_count":1,"sequence_gaps":[{"after_seq":6,"before_seq":9,"missing_count":2}],"timestamp_anomalies":[],"hash_anomalies":[],"provider_shift":null,"rate_anomalies":[],"rotation_boundaries":[]}',
@@ -94,8 +115,12 @@ describe('reference test cases (§5.5) and derived reports (§12.4)', () => {
     const rows = seeded(20)
     rows[10] = { ...rows[10]!, ts: rows[9]!.ts - 730n * SEC }
     const r = await run(rows)
-    expect(r.report.timestamp_anomalies).toEqual([{ seq: 11, type: 'backward', delta_sec: -730, detail: 'timestamp went back 730.000s vs seq=10' }])
-    expect(r.json).toContain('"timestamp_anomalies":[{"seq":11,"type":"backward","delta_sec":-730.0,"detail":"timestamp went back 730.000s vs seq=10"}]')
+    expect(r.report.timestamp_anomalies).toEqual([
+      { seq: 11, type: 'backward', delta_sec: -730, detail: 'timestamp went back 730.000s vs seq=10' },
+    ])
+    expect(r.json).toContain(
+      '"timestamp_anomalies":[{"seq":11,"type":"backward","delta_sec":-730.0,"detail":"timestamp went back 730.000s vs seq=10"}]',
+    )
     expect(r.allJson).toBe(r.json)
   })
 
@@ -112,7 +137,9 @@ describe('reference test cases (§5.5) and derived reports (§12.4)', () => {
 
   it('7: burst of 15 rows 50 ms apart', async () => {
     const r = await run(seeded(15, { spacingSec: 0.05 }), { window: 15 })
-    expect(r.json).toContain('"timestamp_anomalies":[{"seq":0,"type":"burst","delta_sec":0.0,"detail":"15 entries in 1 second at epoch 1700000000"}]')
+    expect(r.json).toContain(
+      '"timestamp_anomalies":[{"seq":0,"type":"burst","delta_sec":0.0,"detail":"15 entries in 1 second at epoch 1700000000"}]',
+    )
     expect(r.report.timestamp_anomalies[0]!.detail).toContain('1 second')
     expect(r.allJson).toBe(r.json)
   })
@@ -122,7 +149,9 @@ describe('reference test cases (§5.5) and derived reports (§12.4)', () => {
     const rows = seeded(20)
     rows[8] = { ...rows[8]!, hash: 'hash-00000003' }
     const r = await run(rows)
-    expect(r.json).toContain('"hash_anomalies":[{"seq":9,"type":"duplicate_canonical","detail":"same canonical_hash as seq=3"}]')
+    expect(r.json).toContain(
+      '"hash_anomalies":[{"seq":9,"type":"duplicate_canonical","detail":"same canonical_hash as seq=3"}]',
+    )
     expect(r.allJson).toBe(r.json)
   })
 
@@ -140,18 +169,24 @@ describe('reference test cases (§5.5) and derived reports (§12.4)', () => {
   })
 
   it('13/14: rate drop and spike', async () => {
-    const drop = [...seeded(20, { provider: null }), ...seeded(20, { provider: null, spacingSec: 720, start: BASE_TS + 20n * 180n * SEC })].map(
-      (r, i) => ({ ...r, seq: i + 1, hash: `hash-${i + 1}` }),
-    )
+    const drop = [
+      ...seeded(20, { provider: null }),
+      ...seeded(20, { provider: null, spacingSec: 720, start: BASE_TS + 20n * 180n * SEC }),
+    ].map((r, i) => ({ ...r, seq: i + 1, hash: `hash-${i + 1}` }))
     const r = await run(drop)
-    expect(r.json).toContain('"rate_anomalies":[{"baseline_rate":21.05,"current_rate":5.26,"change_pct":-75.0}]')
+    expect(r.json).toContain(
+      '"rate_anomalies":[{"baseline_rate":21.05,"current_rate":5.26,"change_pct":-75.0}]',
+    )
     expect(r.report.rate_anomalies).toHaveLength(1)
     expect(r.text).toContain('Rate: 21.05/h -> 5.26/h (-75.0%)\n')
-    const spike = [...seeded(20, { provider: null, spacingSec: 720 }), ...seeded(20, { provider: null, start: BASE_TS + 20n * 720n * SEC })].map(
-      (x, i) => ({ ...x, seq: i + 1, hash: `hash-${i + 1}` }),
-    )
+    const spike = [
+      ...seeded(20, { provider: null, spacingSec: 720 }),
+      ...seeded(20, { provider: null, start: BASE_TS + 20n * 720n * SEC }),
+    ].map((x, i) => ({ ...x, seq: i + 1, hash: `hash-${i + 1}` }))
     const s = await run(spike)
-    expect(s.json).toContain('"rate_anomalies":[{"baseline_rate":5.26,"current_rate":21.05,"change_pct":300.0}]')
+    expect(s.json).toContain(
+      '"rate_anomalies":[{"baseline_rate":5.26,"current_rate":21.05,"change_pct":300.0}]',
+    )
     expect(s.text).toContain('Rate: 5.26/h -> 21.05/h (+300.0%)\n')
     expect(s.allJson).toBe(s.json)
   })
@@ -200,12 +235,18 @@ describe('reference test cases (§5.5) and derived reports (§12.4)', () => {
 
 describe('thresholds exactly at and just past their limits', () => {
   const inOneSecond = (k: number): SynthRow[] =>
-    Array.from({ length: k }, (_, i) => ({ seq: i + 1, ts: BASE_TS + 5n * SEC + BigInt(i) * 1_000_000n, hash: `h${i}` }))
+    Array.from({ length: k }, (_, i) => ({
+      seq: i + 1,
+      ts: BASE_TS + 5n * SEC + BigInt(i) * 1_000_000n,
+      hash: `h${i}`,
+    }))
 
   it('bursts: 10 rows in a second = none, 11 = burst', async () => {
     expect((await run(inOneSecond(10))).report.timestamp_anomalies).toEqual([])
     const r = await run(inOneSecond(11))
-    expect(r.report.timestamp_anomalies).toEqual([{ seq: 0, type: 'burst', delta_sec: 0, detail: '11 entries in 1 second at epoch 1700000005' }])
+    expect(r.report.timestamp_anomalies).toEqual([
+      { seq: 0, type: 'burst', delta_sec: 0, detail: '11 entries in 1 second at epoch 1700000005' },
+    ])
     expect(r.allJson).toBe(r.json)
   })
 
@@ -268,10 +309,14 @@ describe('thresholds exactly at and just past their limits', () => {
   it('provider shift: float math as Python (n=30, mathematically exactly 20 points everywhere)', async () => {
     // xai 5/15*100 -> 8/15*100 differs by 20.000000000000007 (fires), anthropic's -19.999999999999993 does not
     const r = await run(providerRows(30, 5, 8))
-    expect(r.json).toContain('"provider_shift":{"shifts":{"xai":{"baseline_pct":33.3,"current_pct":53.3,"delta_pct":20.0}}}')
+    expect(r.json).toContain(
+      '"provider_shift":{"shifts":{"xai":{"baseline_pct":33.3,"current_pct":53.3,"delta_pct":20.0}}}',
+    )
     // 2/15 -> 5/15: xai 19.999999999999993 (no), anthropic 13/15 -> 10/15 is -20.000000000000014 (fires)
     const r2 = await run(providerRows(30, 2, 5))
-    expect(r2.json).toContain('"provider_shift":{"shifts":{"anthropic":{"baseline_pct":86.7,"current_pct":66.7,"delta_pct":-20.0}}}')
+    expect(r2.json).toContain(
+      '"provider_shift":{"shifts":{"anthropic":{"baseline_pct":86.7,"current_pct":66.7,"delta_pct":-20.0}}}',
+    )
     expect(r2.text).toContain('  WARN  anthropic: 86.7% -> 66.7% (-20.0pp)\n')
     // 3/15 -> 6/15: neither side exceeds 20.0 in floating point
     expect((await run(providerRows(30, 3, 6))).report.provider_shift).toBeNull()
@@ -280,7 +325,9 @@ describe('thresholds exactly at and just past their limits', () => {
   it('provider and rate detectors need n >= 2 x MIN_SPLIT_SIZE', async () => {
     expect((await run(providerRows(19, 0, 9))).report.provider_shift).toBeNull()
     expect((await run(providerRows(20, 0, 10))).report.provider_shift).not.toBeNull()
-    expect((await run(providerRows(19, 0, 9), { thresholds: { min_split_size: 9 } })).report.provider_shift).not.toBeNull()
+    expect(
+      (await run(providerRows(19, 0, 9), { thresholds: { min_split_size: 9 } })).report.provider_shift,
+    ).not.toBeNull()
   })
 
   // n = 20: first half spans fs seconds, second half ss seconds; rate = 10 / (secs / 3600).
@@ -294,12 +341,16 @@ describe('thresholds exactly at and just past their limits', () => {
     expect((await run(rateRows(900, 600))).report.rate_anomalies).toEqual([])
     expect((await run(rateRows(600, 1200))).report.rate_anomalies).toEqual([])
     const r = await run(rateRows(1200, 600))
-    expect(r.json).toContain('"rate_anomalies":[{"baseline_rate":30.0,"current_rate":60.0,"change_pct":100.0}]')
+    expect(r.json).toContain(
+      '"rate_anomalies":[{"baseline_rate":30.0,"current_rate":60.0,"change_pct":100.0}]',
+    )
   })
 
   it('rate: float math as Python (1620 s vs 1080 s gives ratio 1.5000000000000002 > 1.5, fires)', async () => {
     const r = await run(rateRows(1620, 1080))
-    expect(r.json).toContain('"rate_anomalies":[{"baseline_rate":22.22,"current_rate":33.33,"change_pct":50.0}]')
+    expect(r.json).toContain(
+      '"rate_anomalies":[{"baseline_rate":22.22,"current_rate":33.33,"change_pct":50.0}]',
+    )
     expect(r.text).toContain('Rate: 22.22/h -> 33.33/h (+50.0%)\n')
   })
 
@@ -309,14 +360,22 @@ describe('thresholds exactly at and just past their limits', () => {
   })
 
   it('overridden thresholds move the limits', async () => {
-    expect((await run(inOneSecond(5), { thresholds: { burst_threshold: 4 } })).report.timestamp_anomalies).toHaveLength(1)
+    expect(
+      (await run(inOneSecond(5), { thresholds: { burst_threshold: 4 } })).report.timestamp_anomalies,
+    ).toHaveLength(1)
     const gap: SynthRow[] = [
       { seq: 1, ts: BASE_TS },
       { seq: 2, ts: BASE_TS + 61n * SEC },
     ]
-    expect((await run(gap, { thresholds: { large_gap_sec: 60 } })).report.timestamp_anomalies[0]!.type).toBe('large_gap')
-    expect((await run(providerRows(20, 0, 2), { thresholds: { provider_shift_pct: 19.9 } })).report.provider_shift).not.toBeNull()
-    expect((await run(rateRows(900, 600), { thresholds: { rate_tol: 0.49 } })).report.rate_anomalies).toHaveLength(1)
+    expect((await run(gap, { thresholds: { large_gap_sec: 60 } })).report.timestamp_anomalies[0]!.type).toBe(
+      'large_gap',
+    )
+    expect(
+      (await run(providerRows(20, 0, 2), { thresholds: { provider_shift_pct: 19.9 } })).report.provider_shift,
+    ).not.toBeNull()
+    expect(
+      (await run(rateRows(900, 600), { thresholds: { rate_tol: 0.49 } })).report.rate_anomalies,
+    ).toHaveLength(1)
   })
 })
 
@@ -353,7 +412,14 @@ describe('window edges', () => {
 describe('robustness where Python crashes or is unspecified', () => {
   it('invalid UTF-8, non-JSON, non-object, NULL and TEXT bodies count as provider unknown', async () => {
     const rows = seeded(20, { provider: 'unknown' })
-    const bodies: (Buffer | string | null)[] = [Buffer.from([0xff, 0xfe, 0x80]), 'not json', '[1,2]', null, '{"attributes":[1]}', '{"attributes":{"gen_ai.system":"unknown"}}']
+    const bodies: (Buffer | string | null)[] = [
+      Buffer.from([0xff, 0xfe, 0x80]),
+      'not json',
+      '[1,2]',
+      null,
+      '{"attributes":[1]}',
+      '{"attributes":{"gen_ai.system":"unknown"}}',
+    ]
     bodies.forEach((b, i) => (rows[i] = { ...rows[i]!, body: b }))
     const r = await run(rows)
     expect(r.report.clean).toBe(true)
@@ -361,11 +427,18 @@ describe('robustness where Python crashes or is unspecified', () => {
   it('numeric, object and gen_ai.system providers', async () => {
     const mk = (attrs: unknown): string => JSON.stringify({ attributes: attrs })
     const rows = seeded(20).map((r, i) =>
-      i < 10 ? { ...r, body: mk({ 'gen_ai.provider.name': 42 }) } : { ...r, body: i < 15 ? mk({ 'gen_ai.provider.name': { a: 1 } }) : mk({ 'gen_ai.system': 'openai' }) },
+      i < 10
+        ? { ...r, body: mk({ 'gen_ai.provider.name': 42 }) }
+        : {
+            ...r,
+            body: i < 15 ? mk({ 'gen_ai.provider.name': { a: 1 } }) : mk({ 'gen_ai.system': 'openai' }),
+          },
     )
     const r = await run(rows)
     expect(Object.keys(r.report.provider_shift!.shifts)).toEqual(['42', 'openai', 'unknown'])
-    expect(r.json).toContain('{"shifts":{"42":{"baseline_pct":100.0,"current_pct":0.0,"delta_pct":-100.0},"openai":')
+    expect(r.json).toContain(
+      '{"shifts":{"42":{"baseline_pct":100.0,"current_pct":0.0,"delta_pct":-100.0},"openai":',
+    )
   })
   it('a provider named __proto__ stays an ordinary key', async () => {
     const rows = seeded(20).map((r, i) => (i >= 10 ? { ...r, body: bodyFor('__proto__') } : r))
@@ -377,7 +450,9 @@ describe('robustness where Python crashes or is unspecified', () => {
     const rows = seeded(40).map((r, i) => (i >= 20 ? { ...r, body: bodyFor(i % 2 ? 'é-ai' : '😀') } : r))
     const r = await run(rows)
     expect(Object.keys(r.report.provider_shift!.shifts)).toEqual(['anthropic', 'é-ai', '😀'])
-    expect(r.json).toContain('"\\u00e9-ai":{"baseline_pct":0.0,"current_pct":50.0,"delta_pct":50.0},"\\ud83d\\ude00":')
+    expect(r.json).toContain(
+      '"\\u00e9-ai":{"baseline_pct":0.0,"current_pct":50.0,"delta_pct":50.0},"\\ud83d\\ude00":',
+    )
   })
   it('empty and NULL hashes are never duplicates; a third copy also points at the first', async () => {
     const rows = seeded(10)
@@ -410,21 +485,42 @@ describe('robustness where Python crashes or is unspecified', () => {
     expect(r.allJson).toBe(r.json)
   })
   it('negative timestamps: seconds by floor division like Python', async () => {
-    expect([-1n, -SEC, -SEC - 1n, 0n, SEC - 1n, -2n * SEC + 1n].map(epochSecond)).toEqual([-1n, -1n, -2n, 0n, 0n, -2n])
-    const rows: SynthRow[] = Array.from({ length: 11 }, (_, i) => ({ seq: i + 1, ts: -SEC + BigInt(i) * 10_000_000n }))
+    expect([-1n, -SEC, -SEC - 1n, 0n, SEC - 1n, -2n * SEC + 1n].map(epochSecond)).toEqual([
+      -1n,
+      -1n,
+      -2n,
+      0n,
+      0n,
+      -2n,
+    ])
+    const rows: SynthRow[] = Array.from({ length: 11 }, (_, i) => ({
+      seq: i + 1,
+      ts: -SEC + BigInt(i) * 10_000_000n,
+    }))
     const r = await run(rows)
-    expect(r.report.timestamp_anomalies).toEqual([{ seq: 0, type: 'burst', delta_sec: 0, detail: '11 entries in 1 second at epoch -1' }])
+    expect(r.report.timestamp_anomalies).toEqual([
+      { seq: 0, type: 'burst', delta_sec: 0, detail: '11 entries in 1 second at epoch -1' },
+    ])
     expect(r.allJson).toBe(r.json)
   })
   it('a non-integer timestamp_ns is a clear error, not a crash', async () => {
-    const path = chains.write([{ seq: 1, ts: BASE_TS }, { seq: 2, ts: BASE_TS }], 'seq INTEGER PRIMARY KEY, timestamp_ns, canonical_body BLOB, canonical_hash TEXT, prev_hash TEXT, hmac_hash TEXT')
+    const path = chains.write(
+      [
+        { seq: 1, ts: BASE_TS },
+        { seq: 2, ts: BASE_TS },
+      ],
+      'seq INTEGER PRIMARY KEY, timestamp_ns, canonical_body BLOB, canonical_hash TEXT, prev_hash TEXT, hmac_hash TEXT',
+    )
     const Database = (await import('better-sqlite3')).default
     const w = new Database(path)
     w.prepare("UPDATE chain SET timestamp_ns = 'soon' WHERE seq = 2").run()
     w.close()
     const c2 = await ChainFile.open(path)
     try {
-      await expect(runIntegrity(c2, { window: 10 })).rejects.toMatchObject({ code: 'corrupt', message: expect.stringContaining('seq=2') })
+      await expect(runIntegrity(c2, { window: 10 })).rejects.toMatchObject({
+        code: 'corrupt',
+        message: expect.stringContaining('seq=2'),
+      })
       await expect(runIntegrity(c2, { all: true })).rejects.toMatchObject({ code: 'corrupt' })
     } finally {
       c2.close()
@@ -439,9 +535,15 @@ describe('--all on a chain larger than any window equals the in-memory algorithm
     let ts = BASE_TS
     for (let i = 0; i < 12_000; i++) {
       seq += i === 3000 ? 3 : 1
-      ts += i === 5000 ? -90n * SEC : i === 7000 ? 5000n * SEC : i >= 9000 && i < 9020 ? 10_000_000n : 7n * SEC
+      ts +=
+        i === 5000 ? -90n * SEC : i === 7000 ? 5000n * SEC : i >= 9000 && i < 9020 ? 10_000_000n : 7n * SEC
       const provider = i >= 6000 && i % 2 === 0 ? 'xai' : 'anthropic'
-      rows.push({ seq, ts, body: bodyFor(provider), hash: i === 11_000 || i === 11_500 ? 'hash-7' : `hash-${seq}` })
+      rows.push({
+        seq,
+        ts,
+        body: bodyFor(provider),
+        hash: i === 11_000 || i === 11_500 ? 'hash-7' : `hash-${seq}`,
+      })
     }
     const chain = await ChainFile.open(chains.write(rows))
     try {

@@ -2,7 +2,14 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ChainFile } from '../chain/reader'
-import { dbPath, expected, FIXTURES, fingerprintFolder, fixtureNames, secretInputs } from '../testing/fixtures'
+import {
+  dbPath,
+  expected,
+  FIXTURES,
+  fingerprintFolder,
+  fixtureNames,
+  secretInputs,
+} from '../testing/fixtures'
 import { parseSecrets } from '../verify/secrets'
 import { analyzeAll, analyzeWindow, runIntegrity } from './analyze'
 import { pyJsonDumps, pyJsonLoads } from './pyformat'
@@ -78,7 +85,9 @@ describe('--all equals window mode with window >= rows', () => {
       expect(run.mode).toBe('all')
       expect(seen[0]).toEqual([0, 240, 'integrity'])
       expect(seen[seen.length - 1]).toEqual([240, 240, 'integrity'])
-      await expect(runIntegrity(c, { all: true, signal: { aborted: true } })).rejects.toMatchObject({ code: 'cancelled' })
+      await expect(runIntegrity(c, { all: true, signal: { aborted: true } })).rejects.toMatchObject({
+        code: 'cancelled',
+      })
     })
   })
 })
@@ -89,7 +98,9 @@ describe('rotation boundaries (detector 6) with candidate keys', () => {
     await withChain('rotation', async (c) => {
       for (const opts of [{ window: 500 }, { window: 100 }, { all: true }]) {
         const run = await runIntegrity(c, { ...opts, keys: keys() })
-        expect(run.report.rotation_boundaries).toEqual([{ seq: 161, detail: 'sealing key changed from key #1 to key #2 at seq=161' }])
+        expect(run.report.rotation_boundaries).toEqual([
+          { seq: 161, detail: 'sealing key changed from key #1 to key #2 at seq=161' },
+        ])
         expect(run.report.clean).toBe(false)
         expect(run.report.anomaly_count).toBe(1)
         expect(run.rotation_checked).toBe(true)
@@ -128,7 +139,9 @@ describe('rotation boundaries (detector 6) with candidate keys', () => {
   it('every other fixture with its own key set: no boundaries, report otherwise as expected', async () => {
     for (const name of names.filter((n) => n !== 'rotation')) {
       const exp = expected(name)
-      const run = await withChain(name, (c) => runIntegrity(c, { window: 500, keys: parseSecrets(secretInputs(exp.secrets)) }))
+      const run = await withChain(name, (c) =>
+        runIntegrity(c, { window: 500, keys: parseSecrets(secretInputs(exp.secrets)) }),
+      )
       expect(run.report, name).toEqual(exp.integrity_window_500)
     }
   })
@@ -154,7 +167,8 @@ describe('text output on fixtures', () => {
     )
   })
   it('ts-column-edit, rate-drop, duplicate-body, row-deleted, burst', async () => {
-    const text = async (name: string, window: number) => integrityText(await withChain(name, (c) => runIntegrity(c, { window })))
+    const text = async (name: string, window: number) =>
+      integrityText(await withChain(name, (c) => runIntegrity(c, { window })))
     expect(await text('ts-column-edit', 100)).toContain(
       [
         'Timestamps: 1 backward, 1 large-gap',
@@ -163,10 +177,16 @@ describe('text output on fixtures', () => {
       ].join('\n'),
     )
     expect(await text('rate-drop', 100)).toContain('Rate: 20.41/h -> 8.54/h (-58.1%)\n')
-    expect(await text('duplicate-body', 100)).toContain('Hashes: 1 duplicate(s)\n  WARN  seq=241  same canonical_hash as seq=240\n')
+    expect(await text('duplicate-body', 100)).toContain(
+      'Hashes: 1 duplicate(s)\n  WARN  seq=241  same canonical_hash as seq=240\n',
+    )
     expect(await text('row-deleted', 500)).toContain('Sequence: 1 gap(s)\n  WARN  seq 39 -> 41 (1 missing)\n')
-    expect(await text('burst', 100)).toContain('Timestamps: 1 burst\n  WARN  seq=0 type=burst  15 entries in 1 second at epoch 1764035891\n')
-    expect(await text('clean', 100)).toMatch(/^Chain integrity: CLEAN \(last 100 entries, seq 141\.\.240\)\n-{55}\nSequence/)
+    expect(await text('burst', 100)).toContain(
+      'Timestamps: 1 burst\n  WARN  seq=0 type=burst  15 entries in 1 second at epoch 1764035891\n',
+    )
+    expect(await text('clean', 100)).toMatch(
+      /^Chain integrity: CLEAN \(last 100 entries, seq 141\.\.240\)\n-{55}\nSequence/,
+    )
     const all = integrityText(await withChain('clean', (c) => runIntegrity(c, { all: true })))
     expect(all.split('\n')[0]).toBe('Chain integrity: CLEAN (all 240 entries, seq 1..240)')
   })

@@ -41,7 +41,11 @@ export class ProviderSplitDetector {
       if (Math.abs(currPct - basePct) > this.shiftPct) {
         // defineProperty: a provider called `__proto__` must stay an ordinary key.
         Object.defineProperty(shifts, p, {
-          value: { baseline_pct: pyRound(basePct, 1), current_pct: pyRound(currPct, 1), delta_pct: pyRound(currPct - basePct, 1) },
+          value: {
+            baseline_pct: pyRound(basePct, 1),
+            current_pct: pyRound(currPct, 1),
+            delta_pct: pyRound(currPct - basePct, 1),
+          },
           enumerable: true,
           writable: true,
           configurable: true,

@@ -130,7 +130,17 @@ describe('against CPython-generated vectors (testdata/pyformat-vectors.json)', (
   it('repr, round(x, 0|1|2|3|-1), .1f, .3f and +.1f all match', () => {
     const bad: string[] = []
     for (const v of data.vectors) {
-      const [repr, r0, r1, r2, r3, rm1, f1, f3, s1] = v as [string, string, string, string, string, string, string | null, string | null, string | null]
+      const [repr, r0, r1, r2, r3, rm1, f1, f3, s1] = v as [
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string | null,
+        string | null,
+        string | null,
+      ]
       const x = num(repr)
       const check = (what: string, got: string, want: string): void => {
         if (got !== want) bad.push(`${what}(${repr}) = ${got}, Python ${want}`)
@@ -154,7 +164,9 @@ describe('pyJsonDumps = json.dumps(v, separators=(",", ":"))', () => {
     expect(pyJsonDumps({ a: pyFloat(94), b: 94, c: pyFloat(-95), d: pyFloat(0), e: pyFloat(1e-5) })).toBe(
       '{"a":94.0,"b":94,"c":-95.0,"d":0.0,"e":1e-05}',
     )
-    expect(pyJsonDumps([pyFloat(NaN), pyFloat(Infinity), pyFloat(-Infinity)])).toBe('[NaN,Infinity,-Infinity]')
+    expect(pyJsonDumps([pyFloat(NaN), pyFloat(Infinity), pyFloat(-Infinity)])).toBe(
+      '[NaN,Infinity,-Infinity]',
+    )
     expect(pyJsonDumps(10n ** 20n)).toBe('100000000000000000000')
     expect(pyJsonDumps(1e21)).toBe('1000000000000000000000')
     expect(pyJsonDumps(-0)).toBe('0')
@@ -163,8 +175,19 @@ describe('pyJsonDumps = json.dumps(v, separators=(",", ":"))', () => {
     expect(() => pyJsonDumps(1.5)).toThrow(TypeError)
   })
   it('null, booleans, nesting, empty containers, Map order', () => {
-    expect(pyJsonDumps({ x: null, y: true, z: false, l: [], o: {} })).toBe('{"x":null,"y":true,"z":false,"l":[],"o":{}}')
-    expect(pyJsonDumps(new Map<string, number>([['b', 1], ['a', 2], ['10', 3], ['9', 4]]))).toBe('{"b":1,"a":2,"10":3,"9":4}')
+    expect(pyJsonDumps({ x: null, y: true, z: false, l: [], o: {} })).toBe(
+      '{"x":null,"y":true,"z":false,"l":[],"o":{}}',
+    )
+    expect(
+      pyJsonDumps(
+        new Map<string, number>([
+          ['b', 1],
+          ['a', 2],
+          ['10', 3],
+          ['9', 4],
+        ]),
+      ),
+    ).toBe('{"b":1,"a":2,"10":3,"9":4}')
   })
   it('escapes strings with ensure_ascii (lowercase hex, surrogate pairs, DEL)', () => {
     // Python: json.dumps(["plain","q\"b\\s","\n\r\t\b\f\x00\x1f\x7f","é€","😀 astral"], separators=(",",":"))
@@ -172,18 +195,22 @@ describe('pyJsonDumps = json.dumps(v, separators=(",", ":"))', () => {
       '["plain","q\\"b\\\\s","\\n\\r\\t\\b\\f\\u0000\\u001f\\u007f","\\u00e9\\u20ac","\\ud83d\\ude00 astral"]',
     )
     expect(pyJsonString('\ud800')).toBe('"\\ud800"')
-    expect(pyJsonString('/<>&\'')).toBe('"/<>&\'"')
+    expect(pyJsonString("/<>&'")).toBe('"/<>&\'"')
   })
 })
 
 describe('pyJsonLoads keeps Python int/float distinction', () => {
   it('round-trips Python text exactly', () => {
-    const text = '{"window":100,"provider_shift":{"shifts":{"xai":{"baseline_pct":6.0,"current_pct":50.0}}},"d":-95.0,"e":1e-05,"big":12345678901234567890,"s":"\\u00e9"}'
+    const text =
+      '{"window":100,"provider_shift":{"shifts":{"xai":{"baseline_pct":6.0,"current_pct":50.0}}},"d":-95.0,"e":1e-05,"big":12345678901234567890,"s":"\\u00e9"}'
     const v = pyJsonLoads(text)
     expect(pyJsonDumps(v)).toBe(text)
   })
   it('parses indented files and distinguishes 94 from 94.0', () => {
-    const v = pyJsonLoads('{\n  "a": 94.0,\n  "b": 94,\n  "c": [1.5e3, -0.0, true, null]\n}') as Map<string, unknown>
+    const v = pyJsonLoads('{\n  "a": 94.0,\n  "b": 94,\n  "c": [1.5e3, -0.0, true, null]\n}') as Map<
+      string,
+      unknown
+    >
     expect(v.get('a')).toBeInstanceOf(PyFloat)
     expect(v.get('b')).toBe(94)
     expect(pyJsonDumps(v as never)).toBe('{"a":94.0,"b":94,"c":[1500.0,-0.0,true,null]}')
@@ -201,7 +228,13 @@ describe('compareCodePoints = Python str ordering', () => {
     const b = '😀'
     expect([a, b].sort()).toEqual([b, a]) // JS: by code unit, 0xd83d < 0xffff
     expect([a, b].sort(compareCodePoints)).toEqual([a, b]) // Python: 0xffff < 0x1f600
-    expect(['xai', 'anthropic', '10', '9', 'Z'].sort(compareCodePoints)).toEqual(['10', '9', 'Z', 'anthropic', 'xai'])
+    expect(['xai', 'anthropic', '10', '9', 'Z'].sort(compareCodePoints)).toEqual([
+      '10',
+      '9',
+      'Z',
+      'anthropic',
+      'xai',
+    ])
     expect(compareCodePoints('ab', 'abc')).toBeLessThan(0)
     expect(compareCodePoints('abc', 'abc')).toBe(0)
   })

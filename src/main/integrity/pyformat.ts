@@ -251,7 +251,9 @@ export function pyJsonLoads(text: string): PyValue {
     i += m[0].length
     if (m[1] !== undefined || m[2] !== undefined) return new PyFloat(Number(m[0]))
     const big = BigInt(m[0])
-    return big >= BigInt(Number.MIN_SAFE_INTEGER) && big <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(big) : big
+    return big >= BigInt(Number.MIN_SAFE_INTEGER) && big <= BigInt(Number.MAX_SAFE_INTEGER)
+      ? Number(big)
+      : big
   }
   const str = (): string => {
     const start = i

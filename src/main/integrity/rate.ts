@@ -40,6 +40,12 @@ export class RateSplitDetector {
     const secondRate = (this.n - this.mid) / (secondSecs / 3600)
     const ratio = secondRate / firstRate
     if (!(Math.abs(ratio - 1) > this.tol)) return []
-    return [{ baseline_rate: pyRound(firstRate, 2), current_rate: pyRound(secondRate, 2), change_pct: pyRound((ratio - 1) * 100, 1) }]
+    return [
+      {
+        baseline_rate: pyRound(firstRate, 2),
+        current_rate: pyRound(secondRate, 2),
+        change_pct: pyRound((ratio - 1) * 100, 1),
+      },
+    ]
   }
 }

@@ -26,7 +26,11 @@ export interface DetectorResults {
 
 export function assembleReport(r: DetectorResults): IntegrityReport {
   const lists =
-    r.sequence_gaps.length + r.timestamp_anomalies.length + r.hash_anomalies.length + r.rate_anomalies.length + r.rotation_boundaries.length
+    r.sequence_gaps.length +
+    r.timestamp_anomalies.length +
+    r.hash_anomalies.length +
+    r.rate_anomalies.length +
+    r.rotation_boundaries.length
   const anomaly_count = lists + (r.provider_shift ? 1 : 0)
   return {
     window: r.window,
@@ -56,7 +60,11 @@ export function reportToPy(r: IntegrityReport): PyValue {
                 const s = r.provider_shift!.shifts[p]!
                 return [
                   p,
-                  { baseline_pct: pyFloat(s.baseline_pct), current_pct: pyFloat(s.current_pct), delta_pct: pyFloat(s.delta_pct) },
+                  {
+                    baseline_pct: pyFloat(s.baseline_pct),
+                    current_pct: pyFloat(s.current_pct),
+                    delta_pct: pyFloat(s.delta_pct),
+                  },
                 ] as [string, PyValue]
               }),
           ),
@@ -67,8 +75,17 @@ export function reportToPy(r: IntegrityReport): PyValue {
     last_seq: r.last_seq,
     clean: r.clean,
     anomaly_count: r.anomaly_count,
-    sequence_gaps: r.sequence_gaps.map((g) => ({ after_seq: g.after_seq, before_seq: g.before_seq, missing_count: g.missing_count })),
-    timestamp_anomalies: r.timestamp_anomalies.map((a) => ({ seq: a.seq, type: a.type, delta_sec: pyFloat(a.delta_sec), detail: a.detail })),
+    sequence_gaps: r.sequence_gaps.map((g) => ({
+      after_seq: g.after_seq,
+      before_seq: g.before_seq,
+      missing_count: g.missing_count,
+    })),
+    timestamp_anomalies: r.timestamp_anomalies.map((a) => ({
+      seq: a.seq,
+      type: a.type,
+      delta_sec: pyFloat(a.delta_sec),
+      detail: a.detail,
+    })),
     hash_anomalies: r.hash_anomalies.map((a) => ({ seq: a.seq, type: a.type, detail: a.detail })),
     provider_shift: shift,
     rate_anomalies: r.rate_anomalies.map((a) => ({

@@ -23,7 +23,8 @@ export function boundariesOf(segments: KeySegment[]): RotationBoundary[] {
     const b = segments[i]!
     if (a.key_index === b.key_index) continue
     let detail = `sealing key changed from key #${a.key_index + 1} to key #${b.key_index + 1} at seq=${b.from_seq}`
-    if (b.from_seq !== a.to_seq + 1) detail += ` (last row sealed by key #${a.key_index + 1}: seq=${a.to_seq})`
+    if (b.from_seq !== a.to_seq + 1)
+      detail += ` (last row sealed by key #${a.key_index + 1}: seq=${a.to_seq})`
     out.push({ seq: b.from_seq, detail })
   }
   return out
@@ -59,7 +60,8 @@ export async function detectRotation(
   opts: RotationOptions = {},
 ): Promise<RotationResult> {
   if (keys.length === 0) return { boundaries: [], note: NO_KEYS_NOTE }
-  if (firstSeq === null || lastSeq === null) return { boundaries: [], note: 'not checked: no rows to analyse' }
+  if (firstSeq === null || lastSeq === null)
+    return { boundaries: [], note: 'not checked: no rows to analyse' }
   const verdict =
     opts.verdict ??
     (await verifyChain(chain, keys, {

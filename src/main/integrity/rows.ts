@@ -25,7 +25,8 @@ export const HASH_TRUTHY_SQL = `(canonical_hash IS NOT NULL AND NOT (
 export function hashKey(v: unknown): string | null {
   if (v === null || v === undefined) return null
   if (typeof v === 'string') return v === '' ? null : `s:${v}`
-  if (Buffer.isBuffer(v) || v instanceof Uint8Array) return v.length === 0 ? null : `b:${Buffer.from(v).toString('hex')}`
+  if (Buffer.isBuffer(v) || v instanceof Uint8Array)
+    return v.length === 0 ? null : `b:${Buffer.from(v).toString('hex')}`
   if (typeof v === 'bigint') return v === 0n ? null : `n:${v}`
   if (typeof v === 'number') {
     if (v === 0) return null
@@ -46,7 +47,10 @@ export function toRow(raw: unknown[]): IntegrityRow {
   if (seq === null) throw new AuditError('corrupt', `chain row with a non-integer seq (${String(raw[0])})`)
   const ts = toBigIntOrNull(raw[1])
   if (ts === null) {
-    throw new AuditError('corrupt', `timestamp_ns of seq=${seq} is not an integer (${String(raw[1])}); the integrity detectors need integer timestamps`)
+    throw new AuditError(
+      'corrupt',
+      `timestamp_ns of seq=${seq} is not an integer (${String(raw[1])}); the integrity detectors need integer timestamps`,
+    )
   }
   return { seq, ts, hashKey: hashKey(raw[2]), provider: rowProvider(raw[3]) }
 }
@@ -72,7 +76,11 @@ export function loadWindow(db: Database.Database, limit: number): IntegrityRow[]
 export function* streamRows(db: Database.Database): Generator<IntegrityRow> {
   let it: IterableIterator<unknown[]>
   try {
-    it = db.prepare(`SELECT ${COLUMNS} FROM chain ORDER BY seq`).raw(true).safeIntegers(true).iterate() as IterableIterator<unknown[]>
+    it = db
+      .prepare(`SELECT ${COLUMNS} FROM chain ORDER BY seq`)
+      .raw(true)
+      .safeIntegers(true)
+      .iterate() as IterableIterator<unknown[]>
   } catch (e) {
     throw asChainReadError(e, 'reading the chain for the integrity pass')
   }

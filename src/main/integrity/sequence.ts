@@ -9,7 +9,11 @@ export class SequenceGapDetector {
   push(seq: bigint): void {
     const prev = this.prev
     if (prev !== null && seq !== prev + 1n) {
-      this.gaps.push({ after_seq: seqNum(prev), before_seq: seqNum(seq), missing_count: seqNum(seq - prev - 1n) })
+      this.gaps.push({
+        after_seq: seqNum(prev),
+        before_seq: seqNum(seq),
+        missing_count: seqNum(seq - prev - 1n),
+      })
     }
     this.prev = seq
   }

@@ -19,11 +19,16 @@ export interface SynthRow {
 }
 
 export function bodyFor(provider: string | null): string {
-  return provider === null ? '{"attributes":{}}' : JSON.stringify({ attributes: { 'gen_ai.provider.name': provider } })
+  return provider === null
+    ? '{"attributes":{}}'
+    : JSON.stringify({ attributes: { 'gen_ai.provider.name': provider } })
 }
 
 /** `n` rows the way the reference's tests seed them; `spacingSec` between rows. */
-export function seeded(n: number, opts: { spacingSec?: number; provider?: string | null; start?: bigint } = {}): SynthRow[] {
+export function seeded(
+  n: number,
+  opts: { spacingSec?: number; provider?: string | null; start?: bigint } = {},
+): SynthRow[] {
   const spacing = BigInt(Math.round((opts.spacingSec ?? 180) * 1e9))
   const provider = opts.provider === undefined ? 'anthropic' : opts.provider
   return Array.from({ length: n }, (_, i) => ({
@@ -43,12 +48,17 @@ export class TempChains {
   readonly dir = mkdtempSync(join(tmpdir(), 'bijotel-integrity-test-'))
   private n = 0
 
-  write(rows: SynthRow[], schema = 'seq INTEGER PRIMARY KEY AUTOINCREMENT, timestamp_ns INTEGER NOT NULL, canonical_body BLOB, canonical_hash TEXT, prev_hash TEXT, hmac_hash TEXT'): string {
+  write(
+    rows: SynthRow[],
+    schema = 'seq INTEGER PRIMARY KEY AUTOINCREMENT, timestamp_ns INTEGER NOT NULL, canonical_body BLOB, canonical_hash TEXT, prev_hash TEXT, hmac_hash TEXT',
+  ): string {
     const path = join(this.dir, `chain-${++this.n}.db`)
     const db = new Database(path)
     try {
       db.exec(`CREATE TABLE chain (${schema})`)
-      const ins = db.prepare('INSERT INTO chain (seq, timestamp_ns, canonical_body, canonical_hash, prev_hash, hmac_hash) VALUES (?, ?, ?, ?, ?, ?)')
+      const ins = db.prepare(
+        'INSERT INTO chain (seq, timestamp_ns, canonical_body, canonical_hash, prev_hash, hmac_hash) VALUES (?, ?, ?, ?, ?, ?)',
+      )
       db.transaction(() => {
         for (const r of rows) {
           const body = r.body === undefined ? bodyFor(r.provider ?? 'anthropic') : r.body

@@ -15,7 +15,8 @@ export function headerLine(r: IntegrityReport, mode: IntegrityRun['mode']): stri
 
 function rotationLines(run: IntegrityRun): string[] {
   const b = run.report.rotation_boundaries
-  if (!run.rotation_checked) return ['Rotation: not checked (no candidate keys; pass --secret-hex or --secret-text)']
+  if (!run.rotation_checked)
+    return ['Rotation: not checked (no candidate keys; pass --secret-hex or --secret-text)']
   if (b.length === 0) return [`Rotation: no key change (${run.rotation_note})`]
   return [`Rotation: ${b.length} key change(s)`, ...b.map((x) => `  WARN  seq=${x.seq}  ${x.detail}`)]
 }
@@ -30,7 +31,8 @@ export function integrityText(run: IntegrityRun): string {
   if (r.sequence_gaps.length === 0) lines.push('Sequence: no gaps')
   else {
     lines.push(`Sequence: ${r.sequence_gaps.length} gap(s)`)
-    for (const g of r.sequence_gaps) lines.push(`  WARN  seq ${g.after_seq} -> ${g.before_seq} (${g.missing_count} missing)`)
+    for (const g of r.sequence_gaps)
+      lines.push(`  WARN  seq ${g.after_seq} -> ${g.before_seq} (${g.missing_count} missing)`)
   }
 
   const ts = r.timestamp_anomalies
@@ -65,14 +67,18 @@ export function integrityText(run: IntegrityRun): string {
       .sort((a, b) => Math.abs(shifts[b]!.delta_pct) - Math.abs(shifts[a]!.delta_pct))
     for (const p of names) {
       const s = shifts[p]!
-      lines.push(`  WARN  ${p}: ${pyFloatStr(s.baseline_pct)}% -> ${pyFloatStr(s.current_pct)}% (${pyFixed(s.delta_pct, 1, { sign: true })}pp)`)
+      lines.push(
+        `  WARN  ${p}: ${pyFloatStr(s.baseline_pct)}% -> ${pyFloatStr(s.current_pct)}% (${pyFixed(s.delta_pct, 1, { sign: true })}pp)`,
+      )
     }
   }
 
   if (r.rate_anomalies.length === 0) lines.push('Rate: stable')
   else {
     for (const a of r.rate_anomalies) {
-      lines.push(`Rate: ${pyFloatStr(a.baseline_rate)}/h -> ${pyFloatStr(a.current_rate)}/h (${pyFixed(a.change_pct, 1, { sign: true })}%)`)
+      lines.push(
+        `Rate: ${pyFloatStr(a.baseline_rate)}/h -> ${pyFloatStr(a.current_rate)}/h (${pyFixed(a.change_pct, 1, { sign: true })}%)`,
+      )
     }
   }
 

@@ -29,7 +29,10 @@ export const DEFAULT_THRESHOLDS: Readonly<IntegrityThresholds> = Object.freeze({
 
 function check(name: string, v: unknown, integer: boolean, min: number): number {
   if (typeof v !== 'number' || !Number.isFinite(v) || (integer && !Number.isSafeInteger(v)) || v < min) {
-    throw new AuditError('bad_argument', `${name} must be ${integer ? 'an integer' : 'a number'} >= ${min}, got ${String(v)}`)
+    throw new AuditError(
+      'bad_argument',
+      `${name} must be ${integer ? 'an integer' : 'a number'} >= ${min}, got ${String(v)}`,
+    )
   }
   return v
 }
@@ -48,8 +51,16 @@ export function resolveThresholds(overrides: Partial<IntegrityThresholds> = {}):
 }
 
 export function checkWindow(window: unknown): number {
-  if (typeof window !== 'number' || !Number.isSafeInteger(window) || window < MIN_WINDOW || window > MAX_WINDOW) {
-    throw new AuditError('bad_argument', `window must be an integer from ${MIN_WINDOW} to ${MAX_WINDOW}, got ${String(window)}`)
+  if (
+    typeof window !== 'number' ||
+    !Number.isSafeInteger(window) ||
+    window < MIN_WINDOW ||
+    window > MAX_WINDOW
+  ) {
+    throw new AuditError(
+      'bad_argument',
+      `window must be an integer from ${MIN_WINDOW} to ${MAX_WINDOW}, got ${String(window)}`,
+    )
   }
   return window
 }

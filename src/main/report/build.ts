@@ -27,11 +27,11 @@ export interface BuildReportInput {
 
 export function chainSummary(chain: ChainFile): AuditReport['chain'] {
   try {
-    const row = chain.db.prepare('SELECT COUNT(*), MIN(seq), MAX(seq) FROM chain').raw(true).safeIntegers(true).get() as [
-      bigint,
-      bigint | null,
-      bigint | null,
-    ]
+    const row = chain.db
+      .prepare('SELECT COUNT(*), MIN(seq), MAX(seq) FROM chain')
+      .raw(true)
+      .safeIntegers(true)
+      .get() as [bigint, bigint | null, bigint | null]
     return {
       entries: Number(row[0]),
       first_seq: row[1] === null ? null : Number(row[1]),
@@ -74,7 +74,12 @@ export async function buildAuditReport(input: BuildReportInput): Promise<AuditRe
   return {
     $schema: REPORT_SCHEMA_ID,
     schema_version: REPORT_SCHEMA_VERSION,
-    tool: { name: TOOL_NAME, version: TOOL_VERSION, node: process.version, platform: `${process.platform}-${process.arch}` },
+    tool: {
+      name: TOOL_NAME,
+      version: TOOL_VERSION,
+      node: process.version,
+      platform: `${process.platform}-${process.arch}`,
+    },
     generated_at: now().toISOString(),
     evidence: chain.snapshot.evidence,
     chain: summary,

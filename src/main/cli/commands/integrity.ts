@@ -42,7 +42,10 @@ function num(values: Values, flag: string, integer: boolean): number | undefined
   if (typeof v !== 'string') return undefined
   const t = v.trim()
   if (!(integer ? INT : FLOAT).test(t)) {
-    throw new AuditError('bad_argument', `--${flag} must be ${integer ? 'an integer' : 'a number'}, got '${v}'`)
+    throw new AuditError(
+      'bad_argument',
+      `--${flag} must be ${integer ? 'an integer' : 'a number'}, got '${v}'`,
+    )
   }
   return Number(t)
 }
@@ -91,10 +94,13 @@ export function integrityOptionsFrom(values: Values): IntegrityOptions {
 export async function openChainForCli(path: string, io: CliIO): Promise<ChainFile> {
   try {
     return await ChainFile.open(path, {
-      onProgress: throttle(250, (d, t) => io.progress(`copying evidence ${Math.floor((100 * d) / Math.max(t, 1))}%`)),
+      onProgress: throttle(250, (d, t) =>
+        io.progress(`copying evidence ${Math.floor((100 * d) / Math.max(t, 1))}%`),
+      ),
     })
   } catch (e) {
-    if (e instanceof AuditError && e.code === 'db_missing') throw new AuditError('db_missing', `chain DB not found: ${path}`)
+    if (e instanceof AuditError && e.code === 'db_missing')
+      throw new AuditError('db_missing', `chain DB not found: ${path}`)
     throw e
   }
 }
@@ -138,7 +144,12 @@ export const integrityCommand: Command = {
   help: HELP,
   chainFileExit: EXIT.unreadable,
   async run(argv, io) {
-    const { values } = parse(argv, { db: { type: 'string' }, json: { type: 'boolean' }, ...SECRET_OPTIONS, ...INTEGRITY_OPTIONS })
+    const { values } = parse(argv, {
+      db: { type: 'string' },
+      json: { type: 'boolean' },
+      ...SECRET_OPTIONS,
+      ...INTEGRITY_OPTIONS,
+    })
     const db = requireString(values, 'db')
     const options = integrityOptionsFrom(values)
     const keys = parseSecrets(secretInputsFrom(values, {}))

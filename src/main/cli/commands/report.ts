@@ -5,7 +5,13 @@ import { buildAuditReport } from '../../report/build'
 import { parseSecrets } from '../../verify/secrets'
 import { parse, requireString, SECRET_OPTIONS, secretInputsFrom, UsageError } from '../args'
 import type { Command } from '../command'
-import { INTEGRITY_OPTIONS, INTEGRITY_OPTIONS_HELP, integrityOptionsFrom, openChainForCli, progressLine } from './integrity'
+import {
+  INTEGRITY_OPTIONS,
+  INTEGRITY_OPTIONS_HELP,
+  integrityOptionsFrom,
+  openChainForCli,
+  progressLine,
+} from './integrity'
 
 export const EXIT = { ok: 0, unreadable: 1, usage: 2 } as const
 
@@ -48,11 +54,15 @@ export function checkOutputPath(out: string, db: string): void {
   const evidence = realOrResolved(db)
   for (const suffix of ['', '-wal', '-shm', '-journal']) {
     if (target === evidence + suffix) {
-      throw new AuditError('bad_argument', `refusing to write the report over the evidence${suffix ? ` ${suffix} file` : ''}: ${out}`)
+      throw new AuditError(
+        'bad_argument',
+        `refusing to write the report over the evidence${suffix ? ` ${suffix} file` : ''}: ${out}`,
+      )
     }
   }
   try {
-    if (statSync(target).isDirectory()) throw new AuditError('bad_argument', `-o ${out} is a directory; give a file name`)
+    if (statSync(target).isDirectory())
+      throw new AuditError('bad_argument', `-o ${out} is a directory; give a file name`)
   } catch (e) {
     if (e instanceof AuditError) throw e
   }
@@ -76,16 +86,28 @@ export const reportCommand: Command = {
   help: HELP,
   chainFileExit: EXIT.unreadable,
   async run(argv, io) {
-    const { values } = parse(argv, { db: { type: 'string' }, output: { type: 'string', short: 'o' }, ...SECRET_OPTIONS, ...INTEGRITY_OPTIONS })
+    const { values } = parse(argv, {
+      db: { type: 'string' },
+      output: { type: 'string', short: 'o' },
+      ...SECRET_OPTIONS,
+      ...INTEGRITY_OPTIONS,
+    })
     const db = requireString(values, 'db')
     const out = values['output']
-    if (typeof out !== 'string' || out === '') throw new UsageError('the following arguments are required: -o/--output')
+    if (typeof out !== 'string' || out === '')
+      throw new UsageError('the following arguments are required: -o/--output')
     const integrityOptions = integrityOptionsFrom(values)
     const keys = parseSecrets(secretInputsFrom(values, io.env))
     if (out !== '-') checkOutputPath(out, db)
     const chain = await openChainForCli(db, io)
     try {
-      const report = await buildAuditReport({ chain, keys, integrityOptions, replayChecks: [], onProgress: progressLine(io) })
+      const report = await buildAuditReport({
+        chain,
+        keys,
+        integrityOptions,
+        replayChecks: [],
+        onProgress: progressLine(io),
+      })
       io.progress(null)
       const text = JSON.stringify(report, null, 2) + '\n'
       if (out === '-') io.out(text)

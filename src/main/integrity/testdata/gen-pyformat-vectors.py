@@ -1,4 +1,5 @@
 # Regenerate from the repo root: python3 src/main/integrity/testdata/gen-pyformat-vectors.py
+# (then run `npx prettier --write src/main/integrity/testdata` so `prettier --check .` stays green)
 import random, json, struct, math
 random.seed(20261202)
 xs=set()
