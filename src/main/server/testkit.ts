@@ -5,6 +5,7 @@ import Database from 'better-sqlite3'
 import { createHash, createHmac } from 'node:crypto'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
+import { request } from 'node:http'
 import { join, resolve } from 'node:path'
 
 export const GENESIS = '0'.repeat(64)
@@ -189,4 +190,22 @@ export async function readSse(url: string, opts: { headers?: Record<string, stri
     if (!ctrl.signal.aborted) throw e
   }
   return { status: res.status, events, contentType: res.headers.get('content-type') }
+}
+
+/** A request with full control over the path and headers (fetch normalizes both). */
+export function rawRequest(
+  port: number,
+  opts: { method?: string; path: string; headers?: Record<string, string>; body?: Buffer | string; host?: string },
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }> {
+  return new Promise((resolveReply, reject) => {
+    const req = request({ host: opts.host ?? '127.0.0.1', port, method: opts.method ?? 'GET', path: opts.path, headers: opts.headers ?? {} }, (res) => {
+      const chunks: Buffer[] = []
+      res.on('data', (c: Buffer) => chunks.push(c))
+      res.on('end', () => resolveReply({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }))
+      res.on('error', reject)
+    })
+    req.on('error', reject)
+    if (opts.body !== undefined) req.write(opts.body)
+    req.end()
+  })
 }
