@@ -10,6 +10,7 @@ export {
 export {
   MAX_REPLAY_FILE_BYTES,
   decodeReplayBytes,
+  firstInvalidUtf8,
   readReplayFile,
   textInput,
   universalNewlines,

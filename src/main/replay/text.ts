@@ -27,20 +27,41 @@ export function universalNewlines(s: string): string {
   return s.indexOf('\r') < 0 ? s : s.replace(/\r\n?/g, '\n')
 }
 
-function describeInvalidUtf8(bytes: Buffer): string {
-  // Find the first offending byte for the message, as Python's UnicodeDecodeError gives its position.
-  let lo = 0
-  let hi = bytes.length
-  while (hi - lo > 1) {
-    const mid = (lo + hi) >> 1
-    try {
-      new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, mid), { stream: true })
-      lo = mid
-    } catch {
-      hi = mid
+/** Offset of the first byte that starts an invalid UTF-8 sequence (as Python's UnicodeDecodeError reports it). */
+export function firstInvalidUtf8(b: Uint8Array): number {
+  let i = 0
+  while (i < b.length) {
+    const c = b[i] as number
+    if (c < 0x80) {
+      i++
+      continue
     }
+    let need: number
+    let lo = 0x80
+    let hi = 0xbf
+    if (c >= 0xc2 && c <= 0xdf) need = 1
+    else if (c >= 0xe0 && c <= 0xef) {
+      need = 2
+      if (c === 0xe0) lo = 0xa0 // no overlongs
+      if (c === 0xed) hi = 0x9f // no surrogates
+    } else if (c >= 0xf0 && c <= 0xf4) {
+      need = 3
+      if (c === 0xf0) lo = 0x90
+      if (c === 0xf4) hi = 0x8f // nothing above U+10FFFF
+    } else return i
+    for (let k = 1; k <= need; k++) {
+      const d = b[i + k]
+      if (d === undefined) return i
+      if (k === 1 ? d < lo || d > hi : d < 0x80 || d > 0xbf) return i
+    }
+    i += need + 1
   }
-  return `byte 0x${(bytes[lo] ?? 0).toString(16).padStart(2, '0')} at offset ${lo}`
+  return -1
+}
+
+function describeInvalidUtf8(bytes: Buffer): string {
+  const at = Math.max(0, firstInvalidUtf8(bytes))
+  return `byte 0x${(bytes[at] ?? 0).toString(16).padStart(2, '0')} at offset ${at}`
 }
 
 /** Decode given bytes as the CLI's --output-file does; `label` names the source in errors. */

@@ -90,6 +90,9 @@ describe('JCS (RFC 8785)', () => {
     const cyc: Record<string, unknown> = {}
     cyc['self'] = cyc
     expect(() => canonicalize(cyc)).toThrow(/circular/)
+    let deep: unknown = 1
+    for (let i = 0; i < 1200; i++) deep = [deep]
+    expect(() => canonicalize(deep)).toThrow(/nesting deeper/)
   })
 
   it('undefined members are left out and array holes become null (JSON.stringify semantics)', () => {

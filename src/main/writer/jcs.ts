@@ -18,13 +18,30 @@ export class CanonicalizationError extends Error {
 
 const INT_MAX = BigInt(Number.MAX_SAFE_INTEGER)
 const INT_MIN = -INT_MAX
-const MAX_DEPTH = 10_000
+/** Python's recursion limit is about this deep too; a circular structure ends here as well. */
+const MAX_DEPTH = 1000
+
+const keyCache = new Map<string, string>()
 
 function serializeString(s: string): string {
-  if (hasLoneSurrogate(s)) throw new CanonicalizationError('input contains non-UTF-8 codepoints (lone surrogate)')
   // For well-formed strings JSON.stringify escapes exactly what RFC 8785 §3.2.2.2 requires and
-  // leaves everything else (U+007F, U+2028, U+2029, non-ASCII) literal.
-  return JSON.stringify(s)
+  // leaves everything else (U+007F, U+2028, U+2029, non-ASCII) literal. It writes a lone surrogate
+  // as a \udxxx escape, so the exact (slower) check is needed only when the output has one.
+  const j = JSON.stringify(s)
+  if (j.includes('\\u') && hasLoneSurrogate(s)) {
+    throw new CanonicalizationError('input contains non-UTF-8 codepoints (lone surrogate)')
+  }
+  return j
+}
+
+/** Object keys repeat across rows (attribute names): their serialization is cached. */
+export function serializeKey(k: string): string {
+  let v = keyCache.get(k)
+  if (v === undefined) {
+    v = serializeString(k)
+    if (keyCache.size < 4096 && k.length <= 128) keyCache.set(k, v)
+  }
+  return v
 }
 
 function serializeNumber(x: number): string {
@@ -38,61 +55,45 @@ function isPlainRecord(v: object): boolean {
   return p === Object.prototype || p === null
 }
 
-function write(v: unknown, out: string[], depth: number, seen: Set<object>): void {
+function write(v: unknown, depth: number): string {
   switch (typeof v) {
     case 'string':
-      out.push(serializeString(v))
-      return
+      return serializeString(v)
     case 'number':
-      out.push(serializeNumber(v))
-      return
+      return serializeNumber(v)
     case 'boolean':
-      out.push(v ? 'true' : 'false')
-      return
+      return v ? 'true' : 'false'
     case 'bigint':
       if (v < INT_MIN || v > INT_MAX) throw new CanonicalizationError(`${v} exceeds safe integer domain for JSON floats`)
-      out.push(v.toString())
-      return
+      return v.toString()
     case 'object': {
-      if (v === null) {
-        out.push('null')
-        return
-      }
-      if (depth > MAX_DEPTH) throw new CanonicalizationError('nesting too deep')
-      if (seen.has(v)) throw new CanonicalizationError('circular reference')
+      if (v === null) return 'null'
+      if (depth > MAX_DEPTH) throw new CanonicalizationError(`nesting deeper than ${MAX_DEPTH} levels (or a circular reference)`)
       if (Array.isArray(v)) {
-        seen.add(v)
-        out.push('[')
+        let out = '['
         for (let i = 0; i < v.length; i++) {
-          if (i > 0) out.push(',')
+          if (i > 0) out += ','
           const e: unknown = v[i]
-          if (e === undefined) out.push('null')
-          else write(e, out, depth + 1, seen)
+          out += e === undefined ? 'null' : write(e, depth + 1)
         }
-        out.push(']')
-        seen.delete(v)
-        return
+        return out + ']'
       }
       if (!isPlainRecord(v)) {
         throw new CanonicalizationError(`unsupported type: ${(v as { constructor?: { name?: string } }).constructor?.name ?? 'object'}`)
       }
-      seen.add(v)
       const rec = v as Record<string, unknown>
       // Array.prototype.sort without a comparator orders strings by UTF-16 code units: RFC 8785 §3.2.3.
       const keys = Object.keys(rec).sort()
-      out.push('{')
+      let out = '{'
       let first = true
       for (const k of keys) {
         const x = rec[k]
         if (x === undefined) continue
-        if (!first) out.push(',')
+        if (!first) out += ','
         first = false
-        out.push(serializeString(k), ':')
-        write(x, out, depth + 1, seen)
+        out += serializeKey(k) + ':' + write(x, depth + 1)
       }
-      out.push('}')
-      seen.delete(v)
-      return
+      return out + '}'
     }
     case 'undefined':
       throw new CanonicalizationError('unsupported type: undefined')
@@ -103,9 +104,9 @@ function write(v: unknown, out: string[], depth: number, seen: Set<object>): voi
 
 /** The canonical JSON text of `value`. */
 export function canonicalize(value: unknown): string {
-  const out: string[] = []
-  write(value, out, 0, new Set())
-  return out.join('')
+  if (typeof value === 'string') return serializeString(value)
+  if (typeof value === 'number') return serializeNumber(value)
+  return write(value, 0)
 }
 
 /** The canonical UTF-8 bytes of `value` (what `rfc8785.dumps` returns). */
