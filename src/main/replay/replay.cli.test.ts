@@ -157,7 +157,7 @@ describe('the extra checks: row verification and prompt', () => {
     expect(got['row_verified']).toBe(true)
     expect(r.code).toBe(0)
     const text = bijotel(['replay', '--db', dbPath('clean'), '--seq', '1', '--output-file', join(FIXTURES, 'clean.replay-1.txt'), '--secret-hex', primary])
-    expect(text.stdout).toMatch(/\n  row:            row verifies: body hash ok, prev_hash is GENESIS, HMAC reproduced by key #1\n$/)
+    expect(text.stdout).toMatch(/\n {2}row: {12}row verifies: body hash ok, prev_hash is GENESIS, HMAC reproduced by key #1\n$/)
   })
   it('a match on a row that does not verify exits 3 with a warning', () => {
     const r = bijotel(['replay', '--db', dbPath('hash-edit'), '--seq', '57', '--output', 'Answer 56: - a\n- b\n- c\n', '--secret-hex', primary])
