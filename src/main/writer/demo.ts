@@ -331,6 +331,8 @@ export interface DemoRowInfo {
 export interface DemoRow {
   row: RowInput
   info: DemoRowInfo
+  /** The canonical dict the body was made from. */
+  dict: CanonicalDict
 }
 
 /** Generates the rows of a demo chain one by one (seq = 1, 2, …). */
@@ -455,6 +457,7 @@ export class DemoGenerator {
         output: ex.answer,
         prompt: ex.user,
       },
+      dict,
     }
   }
 }
