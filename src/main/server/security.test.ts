@@ -275,8 +275,8 @@ describe('requests and errors', () => {
     port = s.server.port
   })
 
-  const post = (path: string, body: string | Buffer, type = 'application/json') =>
-    http(`${base}${path}`, { method: 'POST', headers: { 'Content-Type': type }, body })
+  const post = (path: string, body: string | Uint8Array, type = 'application/json') =>
+    http(`${base}${path}`, { method: 'POST', headers: { 'Content-Type': type }, body: typeof body === 'string' ? body : new Blob([new Uint8Array(body)]) })
 
   it('400 for malformed JSON and invalid UTF-8; 415 for bodies not declared JSON', async () => {
     const bad = await post('/api/call/getEntry', '{"seq": 1')
