@@ -52,7 +52,12 @@ export function TimelineChart({ timeline, error, marks, range, onRange, selected
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null)
 
   // Follow the range chosen elsewhere (reset, a new timeline after a filter change).
+  // A pending brush update is dropped: the range just set wins (e.g. Esc during a drag's debounce).
   useEffect(() => {
+    if (timer.current) {
+      clearTimeout(timer.current)
+      timer.current = null
+    }
     if (timeline) setBrush(indicesOfRange(timeline, range))
   }, [timeline, range])
 

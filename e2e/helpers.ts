@@ -1,0 +1,87 @@
+// Shared steps of the browser tests.
+import { expect, type Locator, type Page } from '@playwright/test'
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
+
+export const FIXTURES = process.env.BIJOTEL_E2E_FIXTURES ?? path.resolve(__dirname, '../../shared/fixtures')
+export const SAMPLE_DB = process.env.BIJOTEL_E2E_DB ?? ''
+
+export function fixture(name: string): string {
+  return path.join(FIXTURES, name)
+}
+
+export function secrets(): Record<string, string> {
+  return JSON.parse(readFileSync(fixture('secrets.json'), 'utf8')) as Record<string, string>
+}
+
+export function expected(name: string): ExpectedFixture {
+  return JSON.parse(readFileSync(fixture(`${name}.expected.json`), 'utf8')) as ExpectedFixture
+}
+
+export interface ExpectedFixture {
+  verify: { valid: boolean; entries: number; first_bad_seq: number | null; findings: { kind: string; from_seq: number; to_seq: number; count: number }[] }
+  replay: { seq: number; file: string; expected: { match: boolean; original_hash: string | null; replay_hash: string; deterministic: boolean; model_version: string | null; reason: string | null } }[]
+}
+
+/** Load the app and wait until it shows a chain (the one the server holds). */
+export async function start(page: Page): Promise<void> {
+  await page.goto('/')
+  await expect(page.getByTestId('workspace')).toBeVisible()
+}
+
+/** Open a chain by path (web mode), wait for its overview. */
+export async function openPath(page: Page, p: string): Promise<void> {
+  await page.getByTestId('open-path').fill(p)
+  await page.getByTestId('open-path-submit').click()
+  await expect(page.getByTestId('current-file')).toHaveText(path.basename(p))
+  await expect(page.getByTestId('evidence-db-path')).toHaveText(p)
+}
+
+export async function openFixture(page: Page, name: string): Promise<void> {
+  await start(page)
+  await openPath(page, fixture(name))
+}
+
+export async function useSecrets(page: Page, hexes: string[]): Promise<void> {
+  for (let i = 1; i < hexes.length; i++) await page.getByTestId('secret-add').click()
+  for (const [i, h] of hexes.entries()) await page.getByTestId(`secret-input-${i}`).fill(h)
+  await page.getByTestId('secrets-submit').click()
+  await expect(page.getByTestId('key-info').locator('tbody tr')).toHaveCount(hexes.length)
+}
+
+export async function verify(page: Page): Promise<void> {
+  await page.getByTestId('verify-button').click()
+  await expect(page.getByTestId('verdict-word')).toBeVisible()
+}
+
+/** A synthetic drop of a file's bytes onto an element (DataTransfer built in the page). */
+export async function dropFile(target: Locator, filePath: string, name = path.basename(filePath)): Promise<void> {
+  const b64 = readFileSync(filePath).toString('base64')
+  await target.evaluate(
+    (el, { b64, name }) => {
+      const bin = atob(b64)
+      const bytes = new Uint8Array(bin.length)
+      for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i)
+      const dt = new DataTransfer()
+      dt.items.add(new File([bytes], name, { type: 'text/plain' }))
+      for (const type of ['dragenter', 'dragover', 'drop']) {
+        el.dispatchEvent(new DragEvent(type, { bubbles: true, cancelable: true, dataTransfer: dt }))
+      }
+    },
+    { b64, name },
+  )
+}
+
+export function row(page: Page, seq: number): Locator {
+  return page.locator(`[data-testid="entry-row"][data-seq="${seq}"]`)
+}
+
+/** Scroll the table to a seq (go-to box) and return its row. */
+export async function gotoSeq(page: Page, seq: number): Promise<Locator> {
+  await page.getByTestId('goto-seq').fill(String(seq))
+  await page.getByTestId('goto-seq').press('Enter')
+  const r = row(page, seq)
+  await expect(r).toBeVisible()
+  await expect(page.getByTestId('detail-seq')).toHaveText(String(seq))
+  return r
+}
