@@ -13,6 +13,7 @@ export default defineConfig({
           index: resolve(__dirname, 'src/main/app/index.ts'),
           cli: resolve(__dirname, 'src/main/cli/index.ts'),
           'verify-worker': resolve(__dirname, 'src/main/verify/worker.ts'),
+          'index-worker': resolve(__dirname, 'src/main/chain/index-worker.ts'),
           bench: resolve(__dirname, 'src/main/bench/bench.ts'),
         },
       },

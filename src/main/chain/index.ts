@@ -1,8 +1,11 @@
 // An in-memory index of an opened chain — per row: seq, timestamp, provider, model — so the
 // timeline, the charts and filtered/sorted tables answer without shipping rows to the renderer or
-// re-reading bodies. About 20 bytes a row; built in chunks so the process stays responsive.
+// re-reading bodies. About 30 bytes a row. Large chains are indexed on worker threads by seq range
+// (reading bodies is the cost); small ones in chunks on this thread, yielding between chunks.
 import type Database from 'better-sqlite3'
-import { AuditError, asChainReadError } from '../errors'
+import { Worker } from 'node:worker_threads'
+import { AuditError, asChainReadError, type AuditErrorCode } from '../errors'
+import { builtScript, defaultWorkerCount } from '../verify/parallel'
 import { modelOf, parseBody, providerOf } from './body'
 import type { ChainFile } from './reader'
 
@@ -19,93 +22,258 @@ export interface ChainIndex {
   modelNames: string[]
 }
 
-const CHUNK = 5000
+/** One seq range's part of the index, with its own name tables (merged by `mergeParts`). */
+export interface IndexPart {
+  rows: number
+  seq: Float64Array
+  ts: BigInt64Array
+  tsValid: Uint8Array
+  provider: Uint16Array
+  model: Uint16Array
+  hasReplay: Uint8Array
+  providerNames: string[]
+  modelNames: string[]
+}
 
-function internTable(): { names: string[]; id(name: string): number } {
-  const names: string[] = []
-  const ids = new Map<string, number>()
-  return {
-    names,
-    id(name: string): number {
-      let i = ids.get(name)
-      if (i === undefined) {
-        i = names.length
-        names.push(name)
-        ids.set(name, i)
-      }
-      return i
-    },
+const CHUNK = 5000
+const PARALLEL_MIN_ROWS = 50_000
+const REPLAY_NEEDLE = Buffer.from('"bijotel.replay.output_hash"')
+export const NO_MODEL = '(none)'
+
+class Interner {
+  readonly names: string[] = []
+  private ids = new Map<string, number>()
+  id(name: string): number {
+    let i = this.ids.get(name)
+    if (i === undefined) {
+      i = Math.min(this.names.length, 65535)
+      if (this.names.length < 65536) this.names.push(name)
+      this.ids.set(name, i)
+    }
+    return i
   }
 }
 
-const REPLAY_NEEDLE = Buffer.from('"bijotel.replay.output_hash"')
+function grow<T extends Float64Array | BigInt64Array | Uint8Array | Uint16Array>(a: T, n: number): T {
+  if (a.length >= n) return a
+  const b = new (a.constructor as new (n: number) => T)(Math.max(n, a.length * 2))
+  b.set(a as never)
+  return b
+}
+
+/**
+ * Index the rows with seq in [from, to]. `onChunk` is awaited between chunks (progress, yielding,
+ * cancellation); it may be omitted on a worker thread.
+ */
+export async function indexRange(
+  db: Database.Database,
+  from: bigint,
+  to: bigint,
+  onChunk?: (rowsDone: number) => Promise<void> | void,
+): Promise<IndexPart> {
+  const providers = new Interner()
+  const models = new Interner()
+  models.id(NO_MODEL)
+  let cap = CHUNK
+  let part: IndexPart = {
+    rows: 0,
+    seq: new Float64Array(cap),
+    ts: new BigInt64Array(cap),
+    tsValid: new Uint8Array(cap),
+    provider: new Uint16Array(cap),
+    model: new Uint16Array(cap),
+    hasReplay: new Uint8Array(cap),
+    providerNames: providers.names,
+    modelNames: models.names,
+  }
+  const stmt = db
+    .prepare(
+      `SELECT seq, CASE WHEN typeof(timestamp_ns) = 'integer' THEN timestamp_ns END, CAST(canonical_body AS BLOB)
+         FROM chain WHERE seq > ? AND seq <= ? ORDER BY seq LIMIT ?`,
+    )
+    .raw(true)
+    .safeIntegers(true)
+  let after = from - 1n
+  let i = 0
+  for (;;) {
+    let batch: unknown[][]
+    try {
+      batch = stmt.all(after, to, CHUNK) as unknown[][]
+    } catch (e) {
+      throw asChainReadError(e, 'indexing rows')
+    }
+    if (batch.length === 0) break
+    if (i + batch.length > cap) {
+      cap = Math.max(cap * 2, i + batch.length)
+      part = {
+        ...part,
+        seq: grow(part.seq, cap),
+        ts: grow(part.ts, cap),
+        tsValid: grow(part.tsValid, cap),
+        provider: grow(part.provider, cap),
+        model: grow(part.model, cap),
+        hasReplay: grow(part.hasReplay, cap),
+      }
+    }
+    for (const [seq, ts, body] of batch) {
+      const buf = Buffer.isBuffer(body) ? body : EMPTY
+      const parsed = parseBody(buf)
+      part.seq[i] = Number(seq as bigint)
+      if (typeof ts === 'bigint') {
+        part.ts[i] = ts
+        part.tsValid[i] = 1
+      }
+      part.provider[i] = providers.id(providerOf(parsed))
+      const m = modelOf(parsed)
+      part.model[i] = m === null ? 0 : models.id(m)
+      part.hasReplay[i] = buf.indexOf(REPLAY_NEEDLE) >= 0 ? 1 : 0
+      after = seq as bigint
+      i++
+    }
+    await onChunk?.(i)
+    if (batch.length < CHUNK) break
+  }
+  const trim = <T extends Float64Array | BigInt64Array | Uint8Array | Uint16Array>(a: T): T => a.slice(0, i) as T
+  return {
+    rows: i,
+    seq: trim(part.seq),
+    ts: trim(part.ts),
+    tsValid: trim(part.tsValid),
+    provider: trim(part.provider),
+    model: trim(part.model),
+    hasReplay: trim(part.hasReplay),
+    providerNames: providers.names,
+    modelNames: models.names,
+  }
+}
+
+const EMPTY = Buffer.alloc(0)
+
+/** Concatenate parts (in seq order), re-numbering their provider and model ids into one table. */
+export function mergeParts(parts: IndexPart[]): ChainIndex {
+  const rows = parts.reduce((n, p) => n + p.rows, 0)
+  const idx: ChainIndex = {
+    rows,
+    seq: new Float64Array(rows),
+    ts: new BigInt64Array(rows),
+    tsValid: new Uint8Array(rows),
+    provider: new Uint16Array(rows),
+    model: new Uint16Array(rows),
+    hasReplay: new Uint8Array(rows),
+    providerNames: [],
+    modelNames: [],
+  }
+  const providers = new Interner()
+  const models = new Interner()
+  models.id(NO_MODEL)
+  let at = 0
+  for (const p of parts) {
+    idx.seq.set(p.seq, at)
+    idx.ts.set(p.ts, at)
+    idx.tsValid.set(p.tsValid, at)
+    idx.hasReplay.set(p.hasReplay, at)
+    const pmap = p.providerNames.map((n) => providers.id(n))
+    const mmap = p.modelNames.map((n) => models.id(n))
+    for (let i = 0; i < p.rows; i++) {
+      idx.provider[at + i] = pmap[p.provider[i]!]!
+      idx.model[at + i] = mmap[p.model[i]!]!
+    }
+    at += p.rows
+  }
+  idx.providerNames = providers.names
+  idx.modelNames = models.names
+  return idx
+}
+
+export interface IndexWorkerInput {
+  copyPath: string
+  displayPath: string
+  from: string
+  to: string
+}
+
+export type IndexWorkerMessage =
+  | { type: 'progress'; rows: number }
+  | { type: 'done'; part: IndexPart }
+  | { type: 'error'; code: string; message: string }
+
+function seqBounds(db: Database.Database): [bigint, bigint] | null {
+  try {
+    const r = db.prepare('SELECT MIN(seq), MAX(seq) FROM chain').raw(true).safeIntegers(true).get() as [bigint | null, bigint | null]
+    return r[0] === null || r[1] === null ? null : [r[0], r[1]]
+  } catch (e) {
+    throw asChainReadError(e, 'reading the seq range')
+  }
+}
+
+function runOnWorker(script: string, input: IndexWorkerInput, onRows: (n: number) => void, signal?: { aborted: boolean }): Promise<IndexPart> {
+  return new Promise((resolve, reject) => {
+    const w = new Worker(script, { workerData: input })
+    const poll = setInterval(() => {
+      if (signal?.aborted) {
+        void w.terminate()
+        reject(new AuditError('cancelled', 'indexing cancelled'))
+      }
+    }, 50)
+    const done = (): void => clearInterval(poll)
+    w.on('message', (m: IndexWorkerMessage) => {
+      if (m.type === 'progress') onRows(m.rows)
+      else if (m.type === 'done') {
+        done()
+        resolve(m.part)
+        void w.terminate()
+      } else {
+        done()
+        reject(new AuditError(m.code as AuditErrorCode, m.message))
+      }
+    })
+    w.on('error', (e) => {
+      done()
+      reject(new AuditError('io', `index worker failed: ${e.message}`))
+    })
+  })
+}
 
 export async function buildChainIndex(
   chain: ChainFile,
   onProgress?: (done: number, total: number) => void,
   signal?: { aborted: boolean },
 ): Promise<ChainIndex> {
-  const db: Database.Database = chain.db
-  let total: number
-  try {
-    total = Number(db.prepare('SELECT COUNT(*) FROM chain').pluck().safeIntegers(true).get() as bigint)
-  } catch (e) {
-    throw asChainReadError(e, 'counting rows')
+  const bounds = seqBounds(chain.db)
+  if (!bounds) return mergeParts([])
+  const [lo, hi] = bounds
+  const estimate = Number(hi - lo + 1n)
+  const script = builtScript('index-worker.js')
+  const workers = defaultWorkerCount()
+  if (script && workers > 1 && estimate >= PARALLEL_MIN_ROWS) {
+    const n = BigInt(workers)
+    const span = hi - lo + 1n
+    const done = new Array<number>(workers).fill(0)
+    const parts = await Promise.all(
+      Array.from({ length: workers }, (_, k) => {
+        const K = BigInt(k)
+        const from = k === 0 ? lo : lo + (span * K) / n
+        const to = k === workers - 1 ? hi : lo + (span * (K + 1n)) / n - 1n
+        return runOnWorker(
+          script,
+          { copyPath: chain.snapshot.dbPath, displayPath: chain.displayPath, from: from.toString(), to: to.toString() },
+          (rows) => {
+            done[k] = rows
+            onProgress?.(done.reduce((a, b) => a + b, 0), estimate)
+          },
+          signal,
+        )
+      }),
+    )
+    return mergeParts(parts)
   }
-  const idx: ChainIndex = {
-    rows: 0,
-    seq: new Float64Array(total),
-    ts: new BigInt64Array(total),
-    tsValid: new Uint8Array(total),
-    provider: new Uint16Array(total),
-    model: new Uint16Array(total),
-    hasReplay: new Uint8Array(total),
-    providerNames: [],
-    modelNames: [],
-  }
-  const providers = internTable()
-  const models = internTable()
-  models.id('(none)')
-  const stmt = db
-    .prepare('SELECT seq, timestamp_ns, CAST(canonical_body AS BLOB) FROM chain WHERE seq > ? ORDER BY seq LIMIT ?')
-    .raw(true)
-    .safeIntegers(true)
-  let after = -(2n ** 63n)
-  let i = 0
-  for (;;) {
-    let batch: unknown[][]
-    try {
-      batch = stmt.all(after, CHUNK) as unknown[][]
-    } catch (e) {
-      throw asChainReadError(e, 'indexing rows')
-    }
-    if (batch.length === 0) break
-    for (const [seq, ts, body] of batch) {
-      if (i >= total) break
-      const buf = Buffer.isBuffer(body) ? body : Buffer.alloc(0)
-      const parsed = parseBody(buf)
-      idx.seq[i] = Number(seq as bigint)
-      if (typeof ts === 'bigint') {
-        idx.ts[i] = ts
-        idx.tsValid[i] = 1
-      }
-      idx.provider[i] = Math.min(providers.id(providerOf(parsed)), 65535)
-      const m = modelOf(parsed)
-      idx.model[i] = Math.min(m === null ? 0 : models.id(m), 65535)
-      idx.hasReplay[i] = buf.indexOf(REPLAY_NEEDLE) >= 0 ? 1 : 0
-      after = seq as bigint
-      i++
-    }
-    onProgress?.(i, total)
+  const part = await indexRange(chain.db, lo, hi, async (rows) => {
+    onProgress?.(rows, estimate)
     if (signal?.aborted) throw new AuditError('cancelled', 'indexing cancelled')
     // Let other work (IPC, HTTP requests) run between chunks.
     await new Promise<void>((r) => setImmediate(r))
-    if (batch.length < CHUNK) break
-  }
-  idx.rows = i
-  idx.providerNames = providers.names
-  idx.modelNames = models.names
-  return idx
+  })
+  return mergeParts([part])
 }
 
 /** Row position of a seq (binary search; seqs are ascending). */
