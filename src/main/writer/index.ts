@@ -32,3 +32,17 @@ export {
 export { BijotelChainSpanProcessor, defaultSpanFilter, type ChainSpanProcessorOptions, type SpanFilter } from './processor'
 export { CHAIN_TABLE_DDL, STORED_SCHEMA, GENESIS, BUSY_TIMEOUT_MS, DB_FILE_MODE, MIN_SECRET_BYTES, initChainSchema } from './schema'
 export { pyJsonLoads, pyJsonDumpsSorted, pyFloatRepr, pyRepr, pyReprStr, compareCodePoints, PyJsonDecodeError } from './python'
+export {
+  writeDemoChain,
+  DemoGenerator,
+  demoBodies,
+  Prng,
+  DEMO_SECRET_HEX,
+  DEMO_ROTATED_SECRET_HEX,
+  DEMO_DEFAULT_SEED,
+  DEMO_START_NS,
+  type DemoOptions,
+  type DemoResult,
+  type DemoRow,
+  type DemoRowInfo,
+} from './demo'
