@@ -105,6 +105,10 @@ export class ChainWriter {
     const exists = existsSync(path)
     if (mode === 'create') {
       if (exists) throw new AuditError('bad_argument', `refusing to overwrite existing file: ${path}`)
+      // A leftover -wal / -journal would be replayed into the new database by SQLite.
+      for (const side of ['-wal', '-journal']) {
+        if (existsSync(path + side)) throw new AuditError('bad_argument', `refusing to create ${path}: a stale ${path + side} exists beside it`)
+      }
       // Atomic "must not exist", and owner-only from the first byte.
       try {
         closeSync(openSync(path, 'wx', DB_FILE_MODE))

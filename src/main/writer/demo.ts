@@ -498,10 +498,13 @@ export function writeDemoChain(opts: DemoOptions): DemoResult {
   if (opts.rotateAt !== undefined && (!Number.isSafeInteger(opts.rotateAt) || opts.rotateAt < 2)) {
     throw new AuditError('bad_argument', `--rotate-at must be a seq >= 2, got ${opts.rotateAt}`)
   }
-  if (existsSync(opts.dbPath)) {
-    if (!opts.force) throw new AuditError('bad_argument', `refusing to overwrite existing file: ${opts.dbPath} (pass --force to replace it)`)
-    if (!statSync(opts.dbPath).isFile()) throw new AuditError('not_a_file', `not a regular file: ${opts.dbPath}`)
-    for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(opts.dbPath + suffix, { force: true })
+  const present = ['', '-wal', '-shm', '-journal'].filter((suffix) => existsSync(opts.dbPath + suffix))
+  if (present.length > 0) {
+    if (!opts.force) {
+      throw new AuditError('bad_argument', `refusing to overwrite existing file: ${opts.dbPath}${present[0]} (pass --force to replace it)`)
+    }
+    if (present.includes('') && !statSync(opts.dbPath).isFile()) throw new AuditError('not_a_file', `not a regular file: ${opts.dbPath}`)
+    for (const suffix of present) rmSync(opts.dbPath + suffix, { force: true })
   }
   const secret = opts.secret ?? Buffer.from(DEMO_SECRET_HEX, 'hex')
   const rotated = opts.rotateAt !== undefined ? (opts.rotatedSecret ?? Buffer.from(DEMO_ROTATED_SECRET_HEX, 'hex')) : null

@@ -221,6 +221,8 @@ describe('schema and file', () => {
     const other = join(tmp, 'other.txt')
     writeFileSync(other, '')
     expect(() => ChainWriter.open(other, X32, { mode: 'append' })).toThrow(/no `chain` table/)
+    writeFileSync(join(tmp, 'stale.db-wal'), 'x')
+    expect(() => ChainWriter.open(join(tmp, 'stale.db'), X32, { mode: 'create' })).toThrow(/stale .*stale\.db-wal/)
   })
   it('secret under 16 bytes is refused', () => {
     expect(() => ChainWriter.open(join(tmp, 'short.db'), Buffer.alloc(15, 1))).toThrow('secret_key must be at least 16 bytes')
