@@ -282,6 +282,15 @@ describe('GET /integrity and POST /replay/verify on every fixture', () => {
     })
   }
 
+  it('integrity with server keys reports rotation boundaries (Python never fills that list)', async () => {
+    await open('rotation')
+    await setKeys(['primary', 'rotated'])
+    const r = (await get('/integrity?window=500')).json as { rotation_boundaries: { seq: number }[]; clean: boolean; anomaly_count: number }
+    expect(r.rotation_boundaries).toEqual([{ seq: 161, detail: 'sealing key changed from key #1 to key #2 at seq=161' }])
+    expect(r).toMatchObject({ clean: false, anomaly_count: 1 })
+    await setKeys([])
+  })
+
   it('integrity: default window 100; 422 outside 2..10000', async () => {
     await open('clean')
     expect((await get('/integrity')).json).toEqual(expected('clean').integrity_window_100)
