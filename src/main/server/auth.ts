@@ -44,7 +44,12 @@ export function requireBearer(req: IncomingMessage, apiKey: string): void {
   const challenge = { 'WWW-Authenticate': 'Bearer' }
   const m = typeof header === 'string' ? /^bearer[ \t]+(\S+)[ \t]*$/i.exec(header) : null
   if (!m) {
-    throw new HttpError(401, 'forbidden', "missing or malformed Authorization header: send 'Authorization: Bearer <key>'", challenge)
+    throw new HttpError(
+      401,
+      'forbidden',
+      "missing or malformed Authorization header: send 'Authorization: Bearer <key>'",
+      challenge,
+    )
   }
   if (!secretEquals(m[1]!, apiKey)) throw new HttpError(401, 'forbidden', 'invalid API key', challenge)
 }
@@ -72,7 +77,12 @@ export function allowedHosts(boundHost: string, port: number): Set<string> {
 export function checkHost(req: IncomingMessage, hosts: Set<string> | null): void {
   if (!hosts) return
   const host = req.headers.host?.toLowerCase()
-  if (!host || !hosts.has(host)) throw new HttpError(403, 'forbidden', 'unexpected Host header: this server answers only to its loopback address')
+  if (!host || !hosts.has(host))
+    throw new HttpError(
+      403,
+      'forbidden',
+      'unexpected Host header: this server answers only to its loopback address',
+    )
 }
 
 /** CSRF guard for state-changing requests: an Origin header, when present, must be our own. */
@@ -80,5 +90,6 @@ export function checkOrigin(req: IncomingMessage): void {
   const origin = req.headers.origin
   if (origin === undefined) return
   const own = `http://${req.headers.host ?? ''}`.toLowerCase()
-  if (origin.toLowerCase() !== own) throw new HttpError(403, 'forbidden', `cross-origin request refused (Origin ${origin.slice(0, 200)})`)
+  if (origin.toLowerCase() !== own)
+    throw new HttpError(403, 'forbidden', `cross-origin request refused (Origin ${origin.slice(0, 200)})`)
 }

@@ -24,10 +24,15 @@ export async function handleCall(
   ctx: CallContext,
 ): Promise<void> {
   if (!isApiName(name)) throw new HttpError(404, 'not_found', `unknown call ${name.slice(0, 100)}`)
-  if (req.method !== 'POST') throw new HttpError(405, 'bad_request', `${name} is called with POST`, { Allow: 'POST' })
+  if (req.method !== 'POST')
+    throw new HttpError(405, 'bad_request', `${name} is called with POST`, { Allow: 'POST' })
   const body = parseJson(await readBody(req, CALL_LIMITS[name]))
   if (APP_ONLY.has(name) && !ctx.trusted) {
-    throw new HttpError(403, 'forbidden', `${name} is only accepted from the local app (the page this server served, on loopback)`)
+    throw new HttpError(
+      403,
+      'forbidden',
+      `${name} is only accepted from the local app (the page this server served, on loopback)`,
+    )
   }
   const reply = await dispatch(table, name, body, ctx)
   if (reply.ok) sendJson(res, 200, reply.value)

@@ -106,12 +106,23 @@ describe('contract over HTTP', () => {
     const refused = await callApi(base, 'setSecrets', { secrets: [{ encoding: 'hex', value: secret }] })
     expect(refused.status).toBe(403)
     expect(refused.json).toMatchObject({ code: 'forbidden' })
-    const wrongToken = await call('setSecrets', { secrets: [{ encoding: 'hex', value: secret }] }, { 'X-Bijotel-App-Token': 'x'.repeat(43) })
+    const wrongToken = await call(
+      'setSecrets',
+      { secrets: [{ encoding: 'hex', value: secret }] },
+      { 'X-Bijotel-App-Token': 'x'.repeat(43) },
+    )
     expect(wrongToken.status).toBe(403)
 
     const ok = await call('setSecrets', { secrets: [{ encoding: 'hex', value: secret }] })
     expect(ok.status).toBe(200)
-    expect(ok.json).toEqual([{ index: 0, encoding: 'hex', bytes: secret.length / 2, fingerprint: expect.stringMatching(/^[0-9a-f]{8}$/) }])
+    expect(ok.json).toEqual([
+      {
+        index: 0,
+        encoding: 'hex',
+        bytes: secret.length / 2,
+        fingerprint: expect.stringMatching(/^[0-9a-f]{8}$/),
+      },
+    ])
     expect(ok.text.toLowerCase()).not.toContain(secret.toLowerCase())
     const keys = await call('listKeys')
     expect(keys.json).toEqual(ok.json)
@@ -156,7 +167,11 @@ describe('contract over HTTP', () => {
     const c = clean.replay![0]!
     const text = readFileSync(join(FIXTURES, c.file), 'utf8')
     const r = await call('checkReplay', { seq: c.seq, text })
-    const file = await call('checkReplay', { seq: c.seq, file_base64: Buffer.from(text).toString('base64'), file_name: c.file })
+    const file = await call('checkReplay', {
+      seq: c.seq,
+      file_base64: Buffer.from(text).toString('base64'),
+      file_name: c.file,
+    })
     const list = await call('listReplayChecks')
     expect(list.status).toBe(200)
     expect((await call('checkReplay', { seq: 1 })).status).toBe(400)

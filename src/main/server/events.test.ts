@@ -27,7 +27,12 @@ function fakeJob(): { jobs: JobRegistry; set: (patch: Partial<JobStatus>) => voi
   return { jobs, set: (patch) => (s = { ...s, ...patch }) }
 }
 
-function fakeHttp(): { req: IncomingMessage; res: ServerResponse; writes: { at: number; text: string }[]; ended: () => boolean } {
+function fakeHttp(): {
+  req: IncomingMessage
+  res: ServerResponse
+  writes: { at: number; text: string }[]
+  ended: () => boolean
+} {
   const req = Object.assign(new EventEmitter(), { method: 'GET' }) as unknown as IncomingMessage
   const writes: { at: number; text: string }[] = []
   let ended = false

@@ -18,8 +18,15 @@ function frame(event: string, status: JobStatus): string {
   return `event: ${event}\ndata: ${toJsonText(status)}\n\n`
 }
 
-export function streamJob(jobs: JobRegistry, id: string, req: IncomingMessage, res: ServerResponse, streams: EventStreams): void {
-  if (req.method !== 'GET') throw new HttpError(405, 'bad_request', 'job events are read with GET', { Allow: 'GET' })
+export function streamJob(
+  jobs: JobRegistry,
+  id: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+  streams: EventStreams,
+): void {
+  if (req.method !== 'GET')
+    throw new HttpError(405, 'bad_request', 'job events are read with GET', { Allow: 'GET' })
   let status: JobStatus
   try {
     status = jobs.status(id)
@@ -59,7 +66,11 @@ export function streamJob(jobs: JobRegistry, id: string, req: IncomingMessage, r
       status = jobs.status(id)
     } catch {
       // Pruned meanwhile: report what we last knew, as failed.
-      send({ ...status, state: status.state === 'running' ? 'failed' : status.state, error: status.error ?? 'job no longer known' })
+      send({
+        ...status,
+        state: status.state === 'running' ? 'failed' : status.state,
+        error: status.error ?? 'job no longer known',
+      })
       return
     }
     if (status.state !== 'running' || Date.now() - lastSent >= PROGRESS_MS) send(status)

@@ -57,7 +57,13 @@ export function toJsonText(value: unknown): string {
   return text === undefined ? 'null' : text
 }
 
-export function sendRaw(res: ServerResponse, status: number, contentType: string, body: string | Buffer, headers: Record<string, string> = {}): void {
+export function sendRaw(
+  res: ServerResponse,
+  status: number,
+  contentType: string,
+  body: string | Buffer,
+  headers: Record<string, string> = {},
+): void {
   if (res.headersSent) {
     res.destroy()
     return
@@ -73,7 +79,12 @@ export function sendRaw(res: ServerResponse, status: number, contentType: string
   res.end(res.req?.method === 'HEAD' ? undefined : buf)
 }
 
-export function sendJson(res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  value: unknown,
+  headers: Record<string, string> = {},
+): void {
   sendRaw(res, status, 'application/json; charset=utf-8', toJsonText(value), headers)
 }
 
@@ -82,7 +93,13 @@ export function sendJsonText(res: ServerResponse, status: number, text: string):
   sendRaw(res, status, 'application/json; charset=utf-8', text)
 }
 
-export function sendError(res: ServerResponse, status: number, code: ErrorCode, message: string, headers: Record<string, string> = {}): void {
+export function sendError(
+  res: ServerResponse,
+  status: number,
+  code: ErrorCode,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
   const body: ApiErrorBody = { error: message, code }
   sendJson(res, status, body, headers)
 }
@@ -108,7 +125,11 @@ export async function readBody(req: IncomingMessage, limit: number): Promise<Buf
   }
   const type = req.headers['content-type']
   if (type === undefined || !JSON_TYPE.test(type)) {
-    throw new HttpError(415, 'bad_request', 'request bodies must be JSON: send Content-Type: application/json')
+    throw new HttpError(
+      415,
+      'bad_request',
+      'request bodies must be JSON: send Content-Type: application/json',
+    )
   }
   const declared = req.headers['content-length']
   if (declared !== undefined && Number(declared) > limit) throw tooLarge(limit)
@@ -140,7 +161,9 @@ export async function readBody(req: IncomingMessage, limit: number): Promise<Buf
 
 function tooLarge(limit: number): HttpError {
   const mib = limit / (1024 * 1024)
-  return new HttpError(413, 'bad_request', `request body is over the ${mib} MiB limit for this route`, { Connection: 'close' })
+  return new HttpError(413, 'bad_request', `request body is over the ${mib} MiB limit for this route`, {
+    Connection: 'close',
+  })
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true })

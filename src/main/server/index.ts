@@ -6,11 +6,29 @@ import type { AddressInfo } from 'node:net'
 import { AuditError, oneLine } from '../errors'
 import type { AuditSession } from '../handlers/session'
 import { createHandlers, type CallContext, type HandlerTable } from '../handlers/table'
-import { allowedHosts, checkHost, checkOrigin, isLoopbackHost, isTrustedApp, MIN_API_KEY_LENGTH, newAppToken, requireBearer } from './auth'
+import {
+  allowedHosts,
+  checkHost,
+  checkOrigin,
+  isLoopbackHost,
+  isTrustedApp,
+  MIN_API_KEY_LENGTH,
+  newAppToken,
+  requireBearer,
+} from './auth'
 import { CALL_PREFIX, handleCall } from './calls'
 import { streamJob, type EventStreams } from './events'
 import { discardRest, HttpError, sendError } from './http'
-import { chainEntry, chainList, chainVerify, health, integrity, replayVerify, version, type RefDeps } from './reference'
+import {
+  chainEntry,
+  chainList,
+  chainVerify,
+  health,
+  integrity,
+  replayVerify,
+  version,
+  type RefDeps,
+} from './reference'
 import { StaticSite } from './static'
 
 export interface ServerOptions {
@@ -67,7 +85,8 @@ async function route(c: Context, req: IncomingMessage, res: ServerResponse): Pro
   const deps: RefDeps = { session: c.session, table: c.table }
 
   if (PUBLIC_PATHS.has(path)) {
-    if (method !== 'GET' && method !== 'HEAD') throw new HttpError(405, 'bad_request', `use GET for ${path}`, { Allow: 'GET, HEAD' })
+    if (method !== 'GET' && method !== 'HEAD')
+      throw new HttpError(405, 'bad_request', `use GET for ${path}`, { Allow: 'GET, HEAD' })
     if (path.endsWith('/version')) return version(res)
     let authorized = c.apiKey === null
     if (!authorized) {
@@ -94,7 +113,8 @@ async function route(c: Context, req: IncomingMessage, res: ServerResponse): Pro
   if (path === '/chain/verify') return chainVerify(deps, req, res, ctx)
   const entry = CHAIN_ENTRY.exec(path)
   if (entry) return chainEntry(deps, req, res, entry[1]!)
-  if (path === '/api' || path.startsWith('/api/')) throw new HttpError(404, 'not_found', `no route ${method} ${path.slice(0, 200)}`)
+  if (path === '/api' || path.startsWith('/api/'))
+    throw new HttpError(404, 'not_found', `no route ${method} ${path.slice(0, 200)}`)
 
   if ((method === 'GET' || method === 'HEAD') && c.site && (await c.site.serve(req, res, path))) return
   throw new HttpError(404, 'not_found', `no route ${method} ${path.slice(0, 200)}`)
@@ -119,7 +139,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const host = opts.host ?? '127.0.0.1'
   const port = opts.port ?? 8080
   const apiKey = opts.apiKey ? opts.apiKey : null
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new AuditError('bad_argument', `port must be 0..65535, got ${port}`)
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new AuditError('bad_argument', `port must be 0..65535, got ${port}`)
   if (apiKey !== null && apiKey.length < MIN_API_KEY_LENGTH) {
     throw new AuditError('bad_argument', `the API key must be at least ${MIN_API_KEY_LENGTH} characters`)
   }
@@ -155,15 +176,28 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   server.requestTimeout = 10 * 60_000
   server.keepAliveTimeout = 5_000
   server.on('clientError', (_err, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n{"error":"bad request","code":"bad_request"}')
+    if (socket.writable)
+      socket.end(
+        'HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n{"error":"bad request","code":"bad_request"}',
+      )
     else socket.destroy()
   })
 
   await new Promise<void>((resolve, reject) => {
     const onError = (e: NodeJS.ErrnoException): void => {
       server.off('listening', onListening)
-      const why = e.code === 'EADDRINUSE' ? 'address already in use' : e.code === 'EACCES' ? 'permission denied' : oneLine(e)
-      reject(new ListenError(e.code ?? 'listen', `cannot listen on ${host}:${port}: ${why}${e.code && !why.includes(e.code) ? ` (${e.code})` : ''}`))
+      const why =
+        e.code === 'EADDRINUSE'
+          ? 'address already in use'
+          : e.code === 'EACCES'
+            ? 'permission denied'
+            : oneLine(e)
+      reject(
+        new ListenError(
+          e.code ?? 'listen',
+          `cannot listen on ${host}:${port}: ${why}${e.code && !why.includes(e.code) ? ` (${e.code})` : ''}`,
+        ),
+      )
     }
     const onListening = (): void => {
       server.off('error', onError)
@@ -176,7 +210,10 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const addr = server.address() as AddressInfo
   if (loopback && !isLoopbackHost(addr.address)) {
     server.close()
-    throw new AuditError('bad_argument', `${host} resolved to ${addr.address}, which is not a loopback address: set an API key to listen there`)
+    throw new AuditError(
+      'bad_argument',
+      `${host} resolved to ${addr.address}, which is not a loopback address: set an API key to listen there`,
+    )
   }
   c.hosts = loopback ? allowedHosts(addr.address, addr.port) : null
   const urlHost = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address

@@ -8,7 +8,18 @@ import type { VerifyVerdict } from '../../shared/verify-types'
 import { AuditSession } from '../handlers/session'
 import { fingerprintFolder } from '../testing/fixtures'
 import { startServer, type RunningServer } from './index'
-import { buildVerifyWorker, callApi, fakeRenderer, fetchAppToken, http, pool, readSse, tempDir, writeSyntheticChain, type SseEvent } from './testkit'
+import {
+  buildVerifyWorker,
+  callApi,
+  fakeRenderer,
+  fetchAppToken,
+  http,
+  pool,
+  readSse,
+  tempDir,
+  writeSyntheticChain,
+  type SseEvent,
+} from './testkit'
 
 let workerScript: string | null = null
 vi.mock('../verify/parallel', async (importOriginal) => {
@@ -21,7 +32,10 @@ const KEY = Buffer.alloc(32, 7)
 // Four candidate keys, none the chain's: every row is tried under all of them, so a full verify
 // takes about a second on two workers — long enough to watch and to cancel — while the workers
 // still look at the cancel flag often (every 2048 rows).
-const WRONG_KEYS = Array.from({ length: 4 }, (_, i) => ({ encoding: 'hex', value: Buffer.alloc(32, 100 + i).toString('hex') }))
+const WRONG_KEYS = Array.from({ length: 4 }, (_, i) => ({
+  encoding: 'hex',
+  value: Buffer.alloc(32, 100 + i).toString('hex'),
+}))
 
 const before = fingerprintFolder()
 const tmp = tempDir('bijotel-jobs-')
@@ -88,8 +102,16 @@ describe('job progress over Server-Sent Events', () => {
     expect(events.filter((e) => e.event === 'done')).toHaveLength(1)
     const final = last.data as JobStatus<VerifyVerdict>
     expect(final).toMatchObject({ id: job.id, kind: 'verify', state: 'done', error: null })
-    expect(final.result).toMatchObject({ valid: false, entries: ROWS, first_seq: 1, last_seq: ROWS, key_segments: [] })
-    expect(final.result!.findings).toEqual([{ kind: 'hmac_mismatch', from_seq: 1, to_seq: ROWS, count: ROWS }])
+    expect(final.result).toMatchObject({
+      valid: false,
+      entries: ROWS,
+      first_seq: 1,
+      last_seq: ROWS,
+      key_segments: [],
+    })
+    expect(final.result!.findings).toEqual([
+      { kind: 'hmac_mismatch', from_seq: 1, to_seq: ROWS, count: ROWS },
+    ])
     // Long enough to be watched, and watched closely.
     expect(last.at - t0).toBeGreaterThan(600)
     expect(progress.length).toBeGreaterThanOrEqual(3)
@@ -190,8 +212,23 @@ describe('concurrency', () => {
       }
     })()
     await until(job.id, (s) => s.progress.done > 0 || s.state !== 'running')
-    const kinds = ['overview', 'listEntries', 'getEntry', 'chain', 'chainEntry', 'jobStatus', 'health', 'timeline', 'locateEntry', 'checkRow'] as const
-    const requests = Array.from({ length: 300 }, (_, i) => ({ i, kind: kinds[i % kinds.length]!, seq: 1 + ((i * 7919) % ROWS) }))
+    const kinds = [
+      'overview',
+      'listEntries',
+      'getEntry',
+      'chain',
+      'chainEntry',
+      'jobStatus',
+      'health',
+      'timeline',
+      'locateEntry',
+      'checkRow',
+    ] as const
+    const requests = Array.from({ length: 300 }, (_, i) => ({
+      i,
+      kind: kinds[i % kinds.length]!,
+      seq: 1 + ((i * 7919) % ROWS),
+    }))
     let whileRunning = 0
     const t0 = performance.now()
     const times = await pool(requests, 20, async ({ kind, seq }) => {
@@ -218,7 +255,10 @@ describe('concurrency', () => {
         case 'chain': {
           const r = await http(`${base}/chain?limit=10&offset=${ROWS - seq}`)
           expect(r.status).toBe(200)
-          expect((r.json as { entries: { seq: number; hmac_valid: boolean }[] }).entries[0]).toMatchObject({ seq, hmac_valid: false })
+          expect((r.json as { entries: { seq: number; hmac_valid: boolean }[] }).entries[0]).toMatchObject({
+            seq,
+            hmac_valid: false,
+          })
           break
         }
         case 'chainEntry': {
@@ -287,7 +327,9 @@ describe('ending', () => {
     const b = srv.url.replace(/\/$/, '')
     const job = (await callApi(b, 'startVerify', {})).json as JobStatus
     const events: SseEvent[] = []
-    const stream = readSse(`${b}/api/jobs/${job.id}/events`, { onEvent: (e) => events.push(e) }).catch(() => ({ events }))
+    const stream = readSse(`${b}/api/jobs/${job.id}/events`, { onEvent: (e) => events.push(e) }).catch(
+      () => ({ events }),
+    )
     while (events.length === 0) await new Promise((r) => setTimeout(r, 10))
     const t0 = performance.now()
     await srv.close()

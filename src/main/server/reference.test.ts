@@ -86,7 +86,16 @@ describe('GET /chain', () => {
     expect(body.entries.map((e) => e['seq'])).toEqual(Array.from({ length: 50 }, (_, i) => 240 - i))
     expect(body.pagination).toEqual({ limit: 50, offset: 0, has_more: true })
     const e = body.entries[0]!
-    expect(Object.keys(e)).toEqual(['seq', 'timestamp', 'trace_id', 'span_id', 'span_name', 'span_kind', 'canonical_hash', 'hmac_valid'])
+    expect(Object.keys(e)).toEqual([
+      'seq',
+      'timestamp',
+      'trace_id',
+      'span_id',
+      'span_name',
+      'span_kind',
+      'canonical_hash',
+      'hmac_valid',
+    ])
     expect(e['timestamp']).toMatch(ISO_Z)
     expect(e['trace_id']).toMatch(/^[0-9a-f]{32}$/)
     expect(e['span_id']).toMatch(/^[0-9a-f]{16}$/)
@@ -94,7 +103,9 @@ describe('GET /chain', () => {
   })
 
   it('timestamps match the entry times (microseconds, Python rounding)', async () => {
-    const r = (await get('/chain?limit=3&offset=237')).json as { entries: { seq: number; timestamp: string }[] }
+    const r = (await get('/chain?limit=3&offset=237')).json as {
+      entries: { seq: number; timestamp: string }[]
+    }
     for (const e of r.entries) {
       const d = (await callApi(base, 'getEntry', { seq: e.seq })).json as EntryDetail
       const ns = BigInt(d.timestamp_ns)
@@ -107,7 +118,11 @@ describe('GET /chain', () => {
   })
 
   it('paginates with limit/offset and reports has_more', async () => {
-    const r = (await get('/chain?limit=500&offset=200')).json as { entries: { seq: number }[]; pagination: unknown; total: number }
+    const r = (await get('/chain?limit=500&offset=200')).json as {
+      entries: { seq: number }[]
+      pagination: unknown
+      total: number
+    }
     expect(r.total).toBe(240)
     expect(r.entries.map((e) => e.seq)).toEqual(Array.from({ length: 40 }, (_, i) => 40 - i))
     expect(r.pagination).toEqual({ limit: 500, offset: 200, has_more: false })
@@ -119,7 +134,9 @@ describe('GET /chain', () => {
   it('filters by since (inclusive) and until (exclusive), total under the filter', async () => {
     const t100 = ((await callApi(base, 'getEntry', { seq: 100 })).json as EntryDetail).time
     const t110 = ((await callApi(base, 'getEntry', { seq: 110 })).json as EntryDetail).time
-    const r = await get(`/chain?since=${encodeURIComponent(t100)}&until=${encodeURIComponent(t110)}&limit=100`)
+    const r = await get(
+      `/chain?since=${encodeURIComponent(t100)}&until=${encodeURIComponent(t110)}&limit=100`,
+    )
     expect(r.status).toBe(200)
     const body = r.json as { total: number; entries: { seq: number }[] }
     expect(body.total).toBe(10)
@@ -144,7 +161,9 @@ describe('GET /chain', () => {
     expect(none.entries.map((e) => e.hmac_valid)).toEqual([null, null, null, null, null])
     await open('body-edit')
     await setKeys(['primary'])
-    const r = (await get('/chain?limit=3&offset=' + (240 - 58))).json as { entries: { seq: number; hmac_valid: boolean }[] }
+    const r = (await get('/chain?limit=3&offset=' + (240 - 58))).json as {
+      entries: { seq: number; hmac_valid: boolean }[]
+    }
     expect(r.entries.map((e) => [e.seq, e.hmac_valid])).toEqual([
       [58, true],
       [57, false],
@@ -189,17 +208,27 @@ describe('GET /chain/{seq}', () => {
   })
 
   it('400 for seq < 1, 422 for a non-integer, 404 for an unknown seq', async () => {
-    expect(await get('/chain/0').then((r) => [r.status, r.json])).toEqual([400, { error: 'seq must be >= 1', code: 'bad_request' }])
+    expect(await get('/chain/0').then((r) => [r.status, r.json])).toEqual([
+      400,
+      { error: 'seq must be >= 1', code: 'bad_request' },
+    ])
     expect((await get('/chain/-3')).status).toBe(400)
     expect((await get('/chain/abc')).status).toBe(422)
-    expect(await get('/chain/99999').then((r) => [r.status, r.json])).toEqual([404, { error: 'chain entry seq=99999 not found', code: 'not_found' }])
+    expect(await get('/chain/99999').then((r) => [r.status, r.json])).toEqual([
+      404,
+      { error: 'chain entry seq=99999 not found', code: 'not_found' },
+    ])
   })
 
   it('a body that is not UTF-8 JSON is reported, not a 500', async () => {
     await open('odd-non-json-body')
     const r = await get('/chain/12')
     expect(r.status).toBe(200)
-    expect(r.json).toMatchObject({ seq: 12, canonical_body: { _error: 'body not valid UTF-8 JSON' }, hmac_valid: false })
+    expect(r.json).toMatchObject({
+      seq: 12,
+      canonical_body: { _error: 'body not valid UTF-8 JSON' },
+      hmac_valid: false,
+    })
     await open('clean')
   })
 })
@@ -210,7 +239,14 @@ describe('POST /chain/verify', () => {
     const clean = expected('clean').verify
     const r = await post('/chain/verify', undefined)
     expect(r.status, r.text).toBe(200)
-    expect(r.json).toMatchObject({ valid: true, entries_verified: 240, first_seq: 1, last_seq: 240, error: null, error_seq: null })
+    expect(r.json).toMatchObject({
+      valid: true,
+      entries_verified: 240,
+      first_seq: 1,
+      last_seq: 240,
+      error: null,
+      error_seq: null,
+    })
     expect((r.json as { verdict: unknown }).verdict).toEqual(clean)
     const smoke = await post('/chain/verify', { full: false })
     expect(smoke.json).toMatchObject({ valid: true, entries_verified: 240 })
@@ -236,7 +272,12 @@ describe('POST /chain/verify', () => {
     await open('row-deleted')
     const r = await post('/chain/verify', {})
     expect(r.status).toBe(200)
-    expect(r.json).toMatchObject({ valid: false, error_seq: 41, error: 'prev_hash mismatch (chain broken)', entries_verified: 239 })
+    expect(r.json).toMatchObject({
+      valid: false,
+      error_seq: 41,
+      error: 'prev_hash mismatch (chain broken)',
+      entries_verified: 239,
+    })
     expect((r.json as { verdict: unknown }).verdict).toEqual(expected('row-deleted').verify)
     await open('clean')
   })
@@ -245,7 +286,10 @@ describe('POST /chain/verify', () => {
     await setKeys([])
     const r = await post('/chain/verify', {})
     expect(r.status).toBe(400)
-    expect(r.json).toMatchObject({ code: 'bad_request', error: expect.stringContaining('HMAC secret required') })
+    expect(r.json).toMatchObject({
+      code: 'bad_request',
+      error: expect.stringContaining('HMAC secret required'),
+    })
     await setKeys(['primary'])
     expect((await post('/chain/verify', { full: 'yes' })).status).toBe(422)
     expect((await post('/chain/verify', { seq_start: 'a' })).status).toBe(422)
@@ -276,7 +320,14 @@ describe('GET /integrity and POST /replay/verify on every fixture', () => {
         const replayed = readFileSync(join(FIXTURES, c.file), 'utf8')
         const r = await post('/replay/verify', { seq: c.seq, replayed_output: replayed })
         expect(r.status, r.text).toBe(200)
-        expect(Object.keys(r.json as object)).toEqual(['match', 'original_hash', 'replay_hash', 'deterministic', 'model_version', 'reason'])
+        expect(Object.keys(r.json as object)).toEqual([
+          'match',
+          'original_hash',
+          'replay_hash',
+          'deterministic',
+          'model_version',
+          'reason',
+        ])
         expect(r.json).toEqual(c.expected)
       }
     })
@@ -285,8 +336,14 @@ describe('GET /integrity and POST /replay/verify on every fixture', () => {
   it('integrity with server keys reports rotation boundaries (Python never fills that list)', async () => {
     await open('rotation')
     await setKeys(['primary', 'rotated'])
-    const r = (await get('/integrity?window=500')).json as { rotation_boundaries: { seq: number }[]; clean: boolean; anomaly_count: number }
-    expect(r.rotation_boundaries).toEqual([{ seq: 161, detail: 'sealing key changed from key #1 to key #2 at seq=161' }])
+    const r = (await get('/integrity?window=500')).json as {
+      rotation_boundaries: { seq: number }[]
+      clean: boolean
+      anomaly_count: number
+    }
+    expect(r.rotation_boundaries).toEqual([
+      { seq: 161, detail: 'sealing key changed from key #1 to key #2 at seq=161' },
+    ])
     expect(r).toMatchObject({ clean: false, anomaly_count: 1 })
     await setKeys([])
   })
@@ -307,7 +364,14 @@ describe('GET /integrity and POST /replay/verify on every fixture', () => {
     const r = await post('/replay/verify', { seq: 99999, replayed_output: 'x' })
     expect(r.status).toBe(404)
     expect(r.json).toMatchObject({ error: 'seq 99999 not found in chain', code: 'not_found' })
-    for (const body of [{}, { seq: '1', replayed_output: 'x' }, { seq: 1 }, { seq: 1, replayed_output: 5 }, [1], 'text']) {
+    for (const body of [
+      {},
+      { seq: '1', replayed_output: 'x' },
+      { seq: 1 },
+      { seq: 1, replayed_output: 5 },
+      [1],
+      'text',
+    ]) {
       const m = await post('/replay/verify', body)
       expect(m.status, JSON.stringify(body)).toBe(422)
     }

@@ -18,7 +18,16 @@ import { TOOL_NAME, TOOL_VERSION } from '../version'
 import { headlineReason } from '../verify/describe'
 import { makeSealer, sha256Hex } from '../verify/hmac'
 import { existsSync } from 'node:fs'
-import { HttpError, LIMITS, parseJson, readBody, sendJson, sendJsonText, STATUS_OF, type ErrorCode } from './http'
+import {
+  HttpError,
+  LIMITS,
+  parseJson,
+  readBody,
+  sendJson,
+  sendJsonText,
+  STATUS_OF,
+  type ErrorCode,
+} from './http'
 import { parseIsoNs, pyIsoFromNs } from './time'
 
 export interface RefDeps {
@@ -31,7 +40,10 @@ function refError(e: unknown, validationStatus = 422): HttpError {
   if (e instanceof HttpError) return e
   const b = errorBody(e)
   const status = b.code === 'no_chain' ? 503 : b.code === 'bad_request' ? validationStatus : STATUS_OF[b.code]
-  const message = b.code === 'no_chain' ? `chain DB not found: ${b.error} (open one with openChain, or start serve with --db)` : b.error
+  const message =
+    b.code === 'no_chain'
+      ? `chain DB not found: ${b.error} (open one with openChain, or start serve with --db)`
+      : b.error
   return new HttpError(status, b.code as ErrorCode, message)
 }
 
@@ -41,13 +53,17 @@ function invalid(message: string): HttpError {
 
 function requireMethod(req: IncomingMessage, method: 'GET' | 'POST'): void {
   const ok = method === 'GET' ? req.method === 'GET' || req.method === 'HEAD' : req.method === 'POST'
-  if (!ok) throw new HttpError(405, 'bad_request', `use ${method} for this route`, { Allow: method === 'GET' ? 'GET, HEAD' : 'POST' })
+  if (!ok)
+    throw new HttpError(405, 'bad_request', `use ${method} for this route`, {
+      Allow: method === 'GET' ? 'GET, HEAD' : 'POST',
+    })
 }
 
 function intParam(url: URL, name: string, dflt: number, min: number, max: number): number {
   const raw = url.searchParams.get(name)
   if (raw === null || raw === '') return dflt
-  if (!/^[+-]?\d{1,16}$/.test(raw.trim())) throw invalid(`${name} must be an integer, got '${raw.slice(0, 40)}'`)
+  if (!/^[+-]?\d{1,16}$/.test(raw.trim()))
+    throw invalid(`${name} must be an integer, got '${raw.slice(0, 40)}'`)
   const v = Number(raw.trim())
   if (v < min || v > max) throw invalid(`${name} must be between ${min} and ${max}, got ${v}`)
   return v
@@ -71,7 +87,12 @@ export function version(res: ServerResponse): void {
 
 // GET /integrity?window=N ------------------------------------------------------------------------
 
-export async function integrity(deps: RefDeps, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+export async function integrity(
+  deps: RefDeps,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+): Promise<void> {
   requireMethod(req, 'GET')
   const window = intParam(url, 'window', 100, 2, 10000)
   try {
@@ -87,10 +108,16 @@ export async function integrity(deps: RefDeps, req: IncomingMessage, res: Server
 
 // POST /replay/verify {seq, replayed_output} -------------------------------------------------------
 
-export async function replayVerify(deps: RefDeps, req: IncomingMessage, res: ServerResponse, ctx: CallContext): Promise<void> {
+export async function replayVerify(
+  deps: RefDeps,
+  req: IncomingMessage,
+  res: ServerResponse,
+  ctx: CallContext,
+): Promise<void> {
   requireMethod(req, 'POST')
   const body = parseJson(await readBody(req, LIMITS.replay))
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalid('body must be a JSON object {seq, replayed_output}')
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw invalid('body must be a JSON object {seq, replayed_output}')
   const o = body as Record<string, unknown>
   if (typeof o['seq'] !== 'number' || !Number.isSafeInteger(o['seq'])) throw invalid('seq must be an integer')
   if (typeof o['replayed_output'] !== 'string') throw invalid('replayed_output must be a string')
@@ -113,7 +140,19 @@ export async function replayVerify(deps: RefDeps, req: IncomingMessage, res: Ser
 
 // GET /chain, GET /chain/{seq} ---------------------------------------------------------------------
 
-type RawRow = [bigint, unknown, unknown, unknown, unknown, unknown, Buffer | null, unknown, unknown, unknown, unknown]
+type RawRow = [
+  bigint,
+  unknown,
+  unknown,
+  unknown,
+  unknown,
+  unknown,
+  Buffer | null,
+  unknown,
+  unknown,
+  unknown,
+  unknown,
+]
 
 function text(v: unknown): string | null {
   if (v === null || v === undefined) return null
@@ -261,7 +300,8 @@ function rangeFromBody(body: unknown, rawText: string): VerifyRangeOptions | und
   if (body === undefined || body === null) return undefined
   if (typeof body !== 'object' || Array.isArray(body)) throw invalid('body must be a JSON object')
   const o = body as Record<string, unknown>
-  if (o['full'] !== undefined && o['full'] !== null && typeof o['full'] !== 'boolean') throw invalid('full must be a boolean')
+  if (o['full'] !== undefined && o['full'] !== null && typeof o['full'] !== 'boolean')
+    throw invalid('full must be a boolean')
   const r: VerifyRangeOptions = {}
   const a = intField(o, 'seq_start')
   const b = intField(o, 'seq_end')
@@ -305,7 +345,12 @@ function waitForJob(session: AuditSession, id: string, res: ServerResponse): Pro
   })
 }
 
-export async function chainVerify(deps: RefDeps, req: IncomingMessage, res: ServerResponse, ctx: CallContext): Promise<void> {
+export async function chainVerify(
+  deps: RefDeps,
+  req: IncomingMessage,
+  res: ServerResponse,
+  ctx: CallContext,
+): Promise<void> {
   requireMethod(req, 'POST')
   const buf = await readBody(req, LIMITS.json)
   const body = parseJson(buf)
@@ -322,8 +367,15 @@ export async function chainVerify(deps: RefDeps, req: IncomingMessage, res: Serv
     const job = await deps.table.startVerify(range ? { range } : {}, ctx)
     const done = await waitForJob(deps.session, job.id, res)
     if (done.state !== 'done' || done.result === null) {
-      const message = done.state === 'cancelled' ? 'verification was cancelled' : `verification failed: ${done.error ?? 'unknown error'}`
-      throw new HttpError(done.state === 'cancelled' ? 503 : 500, done.state === 'cancelled' ? 'unavailable' : 'internal', message)
+      const message =
+        done.state === 'cancelled'
+          ? 'verification was cancelled'
+          : `verification failed: ${done.error ?? 'unknown error'}`
+      throw new HttpError(
+        done.state === 'cancelled' ? 503 : 500,
+        done.state === 'cancelled' ? 'unavailable' : 'internal',
+        message,
+      )
     }
     const v = done.result as VerifyVerdict
     sendJson(res, 200, {

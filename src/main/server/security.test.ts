@@ -33,7 +33,9 @@ function newSession(): AuditSession {
 const sessions: AuditSession[] = []
 const servers: RunningServer[] = []
 
-async function serve(opts: Omit<Parameters<typeof startServer>[0], 'session'> = {}): Promise<{ server: RunningServer; base: string; session: AuditSession }> {
+async function serve(
+  opts: Omit<Parameters<typeof startServer>[0], 'session'> = {},
+): Promise<{ server: RunningServer; base: string; session: AuditSession }> {
   const session = newSession()
   await session.open(dbPath('clean'))
   sessions.push(session)
@@ -73,11 +75,15 @@ describe('listening', () => {
         new RegExp(`refusing to listen on ${host.replace(/\./g, '\\.')} without an API key`),
       )
     }
-    await expect(startServer({ session: newSession(), host: '0.0.0.0', port: 0, apiKey: '' })).rejects.toThrow(/without an API key/)
+    await expect(
+      startServer({ session: newSession(), host: '0.0.0.0', port: 0, apiKey: '' }),
+    ).rejects.toThrow(/without an API key/)
   })
 
   it('refuses an API key shorter than 16 characters', async () => {
-    await expect(startServer({ session: newSession(), port: 0, apiKey: 'short' })).rejects.toThrow(/at least 16 characters/)
+    await expect(startServer({ session: newSession(), port: 0, apiKey: 'short' })).rejects.toThrow(
+      /at least 16 characters/,
+    )
   })
 
   it('reports a port in use as a listen error', async () => {
@@ -119,7 +125,11 @@ describe('API key', () => {
       ['GET', '/assets/index-abc.js'],
       ['GET', '/no/such/route'],
     ] as const) {
-      const r = await http(`${base}${path}`, { method, headers: { 'Content-Type': 'application/json' }, ...(method === 'POST' ? { body: '{}' } : {}) })
+      const r = await http(`${base}${path}`, {
+        method,
+        headers: { 'Content-Type': 'application/json' },
+        ...(method === 'POST' ? { body: '{}' } : {}),
+      })
       expect(r.status, `${method} ${path}`).toBe(401)
       expect(r.headers.get('www-authenticate')).toBe('Bearer')
       expectErrorBody(r.text, 'forbidden')
@@ -136,7 +146,15 @@ describe('API key', () => {
     const ok = await callApi(base, 'overview', undefined, auth)
     expect(ok.status).toBe(200)
     expect((await callApi(base, 'overview', undefined, { Authorization: `bearer ${KEY}` })).status).toBe(200)
-    for (const header of [`Bearer ${KEY}x`, `Bearer ${KEY.slice(0, -1)}`, `Basic ${KEY}`, KEY, 'Bearer', `Bearer  `, `Bearer ${KEY.toUpperCase()}`]) {
+    for (const header of [
+      `Bearer ${KEY}x`,
+      `Bearer ${KEY.slice(0, -1)}`,
+      `Basic ${KEY}`,
+      KEY,
+      'Bearer',
+      `Bearer  `,
+      `Bearer ${KEY.toUpperCase()}`,
+    ]) {
       const r = await callApi(base, 'overview', undefined, { Authorization: header })
       expect(r.status, header).toBe(401)
     }
@@ -157,13 +175,22 @@ describe('API key', () => {
 
   it('the app token does not make a non-loopback server trust anyone', async () => {
     const token = await fetchAppToken(base, auth)
-    const r = await callApi(base, 'setSecrets', { secrets: [{ encoding: 'hex', value: PRIMARY }] }, { ...auth, 'X-Bijotel-App-Token': token })
+    const r = await callApi(
+      base,
+      'setSecrets',
+      { secrets: [{ encoding: 'hex', value: PRIMARY }] },
+      { ...auth, 'X-Bijotel-App-Token': token },
+    )
     expect(r.status).toBe(403)
     expectErrorBody(r.text, 'forbidden')
   })
 
   it('does not check Host when listening beyond loopback (the key protects it)', async () => {
-    const r = await rawRequest(port, { method: 'POST', path: '/api/call/overview', headers: { ...auth, Host: 'auditor.example:1234' } })
+    const r = await rawRequest(port, {
+      method: 'POST',
+      path: '/api/call/overview',
+      headers: { ...auth, Host: 'auditor.example:1234' },
+    })
     expect(r.status).toBe(200)
   })
 })
@@ -193,7 +220,9 @@ describe('the local app (loopback)', () => {
     const none = await callApi(base, 'setSecrets', body)
     expect(none.status).toBe(403)
     expectErrorBody(none.text, 'forbidden')
-    const wrong = await callApi(base, 'setSecrets', body, { 'X-Bijotel-App-Token': token.slice(0, -1) + (token.endsWith('A') ? 'B' : 'A') })
+    const wrong = await callApi(base, 'setSecrets', body, {
+      'X-Bijotel-App-Token': token.slice(0, -1) + (token.endsWith('A') ? 'B' : 'A'),
+    })
     expect(wrong.status).toBe(403)
     const ok = await callApi(base, 'setSecrets', body, { 'X-Bijotel-App-Token': token })
     expect(ok.status).toBe(200)
@@ -204,13 +233,25 @@ describe('the local app (loopback)', () => {
       (await callApi(base, 'overview')).text,
       (await http(`${base}/health`)).text,
       (await http(`${base}/chain?limit=2`)).text,
-      (await callApi(base, 'setSecrets', { secrets: [{ encoding: 'hex', value: PRIMARY + 'zz' }] }, { 'X-Bijotel-App-Token': token })).text,
+      (
+        await callApi(
+          base,
+          'setSecrets',
+          { secrets: [{ encoding: 'hex', value: PRIMARY + 'zz' }] },
+          { 'X-Bijotel-App-Token': token },
+        )
+      ).text,
     ]
     for (const t of seen) expect(t.toLowerCase()).not.toContain(PRIMARY.toLowerCase())
   })
 
   it('refuses a foreign Host header (DNS rebinding)', async () => {
-    for (const host of ['evil.example', `evil.example:${port}`, `127.0.0.1:${port + 1}`, `127.0.0.1.evil.example:${port}`]) {
+    for (const host of [
+      'evil.example',
+      `evil.example:${port}`,
+      `127.0.0.1:${port + 1}`,
+      `127.0.0.1.evil.example:${port}`,
+    ]) {
       const r = await rawRequest(port, { path: '/health', headers: { Host: host } })
       expect(r.status, host).toBe(403)
       expectErrorBody(r.text, 'forbidden')
@@ -234,13 +275,22 @@ describe('the local app (loopback)', () => {
   })
 
   it('refuses POSTs from another Origin (CSRF); allows its own origin and no Origin', async () => {
-    for (const origin of ['http://evil.example', `http://localhost:${port + 1}`, 'null', `https://127.0.0.1:${port}`]) {
+    for (const origin of [
+      'http://evil.example',
+      `http://localhost:${port + 1}`,
+      'null',
+      `https://127.0.0.1:${port}`,
+    ]) {
       const r = await callApi(base, 'overview', undefined, { Origin: origin })
       expect(r.status, origin).toBe(403)
       expectErrorBody(r.text, 'forbidden')
-      expect((await http(`${base}/chain/verify`, { method: 'POST', headers: { Origin: origin } })).status).toBe(403)
+      expect(
+        (await http(`${base}/chain/verify`, { method: 'POST', headers: { Origin: origin } })).status,
+      ).toBe(403)
     }
-    expect((await callApi(base, 'overview', undefined, { Origin: `http://127.0.0.1:${port}` })).status).toBe(200)
+    expect((await callApi(base, 'overview', undefined, { Origin: `http://127.0.0.1:${port}` })).status).toBe(
+      200,
+    )
     expect((await callApi(base, 'overview')).status).toBe(200)
     const viaLocalhost = await rawRequest(port, {
       method: 'POST',
@@ -258,7 +308,11 @@ describe('the local app (loopback)', () => {
     })
     expect(pre.status).toBe(403)
     expect((await rawRequest(port, { method: 'OPTIONS', path: '/api/call/overview' })).status).toBe(405)
-    const replies = [pre, await rawRequest(port, { path: '/chain', headers: { Origin: 'http://evil.example' } }), await rawRequest(port, { path: '/' })]
+    const replies = [
+      pre,
+      await rawRequest(port, { path: '/chain', headers: { Origin: 'http://evil.example' } }),
+      await rawRequest(port, { path: '/' }),
+    ]
     for (const r of replies) {
       for (const h of Object.keys(r.headers)) expect(h.startsWith('access-control-')).toBe(false)
     }
@@ -276,7 +330,11 @@ describe('requests and errors', () => {
   })
 
   const post = (path: string, body: string | Uint8Array, type = 'application/json') =>
-    http(`${base}${path}`, { method: 'POST', headers: { 'Content-Type': type }, body: typeof body === 'string' ? body : new Blob([new Uint8Array(body)]) })
+    http(`${base}${path}`, {
+      method: 'POST',
+      headers: { 'Content-Type': type },
+      body: typeof body === 'string' ? body : new Blob([new Uint8Array(body)]),
+    })
 
   it('400 for malformed JSON and invalid UTF-8; 415 for bodies not declared JSON', async () => {
     const bad = await post('/api/call/getEntry', '{"seq": 1')
@@ -285,14 +343,25 @@ describe('requests and errors', () => {
     expect(bad.json).toMatchObject({ error: expect.stringContaining('malformed JSON') })
     expect((await post('/api/call/getEntry', Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x7d]))).status).toBe(400)
     expect((await post('/replay/verify', 'nope')).status).toBe(400)
-    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
+    for (const type of [
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+    ]) {
       const r = await post('/api/call/getEntry', '{"seq":1}', type)
       expect(r.status, type).toBe(415)
       expectErrorBody(r.text, 'bad_request')
     }
-    const untyped = await rawRequest(port, { method: 'POST', path: '/api/call/getEntry', headers: { 'Content-Length': '9' }, body: '{"seq":1}' })
+    const untyped = await rawRequest(port, {
+      method: 'POST',
+      path: '/api/call/getEntry',
+      headers: { 'Content-Length': '9' },
+      body: '{"seq":1}',
+    })
     expect(untyped.status).toBe(415)
-    expect((await post('/api/call/getEntry', '{"seq":1}', 'application/json; charset=utf-8')).status).toBe(200)
+    expect((await post('/api/call/getEntry', '{"seq":1}', 'application/json; charset=utf-8')).status).toBe(
+      200,
+    )
     // A call without a request may have no body at all.
     expect((await http(`${base}/api/call/overview`, { method: 'POST' })).status).toBe(200)
   })
@@ -314,7 +383,10 @@ describe('requests and errors', () => {
     const replay = JSON.stringify({ seq: 1, text: 'y'.repeat(3 * 1024 * 1024) })
     const ok = await post('/api/call/checkReplay', replay)
     expect(ok.status).toBe(200)
-    expect((await post('/replay/verify', JSON.stringify({ seq: 1, replayed_output: 'y'.repeat(3 * 1024 * 1024) }))).status).toBe(200)
+    expect(
+      (await post('/replay/verify', JSON.stringify({ seq: 1, replayed_output: 'y'.repeat(3 * 1024 * 1024) })))
+        .status,
+    ).toBe(200)
     // Declared over 96 MiB: refused before reading.
     const huge = await rawRequest(port, {
       method: 'POST',
@@ -394,7 +466,9 @@ describe('static files', () => {
     expect(js.headers.get('content-type')).toBe('text/javascript; charset=utf-8')
     expect(js.headers.get('content-security-policy')).toBe(RENDERER_CSP)
     expect(js.text).toBe('console.log("app")\n')
-    expect((await http(`${base}/assets/style.css`)).headers.get('content-type')).toBe('text/css; charset=utf-8')
+    expect((await http(`${base}/assets/style.css`)).headers.get('content-type')).toBe(
+      'text/css; charset=utf-8',
+    )
     const route = await http(`${base}/entries/42`)
     expect(route.status).toBe(200)
     expect(route.text).toContain('bijotel-app-token')

@@ -60,15 +60,33 @@ describe('bijotel serve', () => {
 
   it('opens the chain, prints the URL (--port 0 picks a port), serves, and stops cleanly', async () => {
     const site = fakeRenderer(join(tmp.dir, 'site'))
-    const s = await serve(['--db', dbPath('clean'), '--port', '0', '--secret-hex', PRIMARY, '--open-root', FIXTURES, '--static-dir', site])
+    const s = await serve([
+      '--db',
+      dbPath('clean'),
+      '--port',
+      '0',
+      '--secret-hex',
+      PRIMARY,
+      '--open-root',
+      FIXTURES,
+      '--static-dir',
+      site,
+    ])
     expect(s.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/)
     expect(Number(new URL(s.url!).port)).toBeGreaterThan(0)
     expect(s.io.stdout).toContain(`Serving ${dbPath('clean')} (240 entries, 1 key) at ${s.url}`)
     expect(s.io.stdout).not.toContain(PRIMARY)
-    expect((await http(`${s.base}/health`)).json).toMatchObject({ status: 'ok', db: dbPath('clean'), db_exists: true })
+    expect((await http(`${s.base}/health`)).json).toMatchObject({
+      status: 'ok',
+      db: dbPath('clean'),
+      db_exists: true,
+    })
     const list = (await http(`${s.base}/chain?limit=3`)).json as { entries: { hmac_valid: boolean }[] }
     expect(list.entries.map((e) => e.hmac_valid)).toEqual([true, true, true])
-    expect((await callApi(s.base, 'overview')).json).toMatchObject({ entries: 240, evidence: { db: { path: dbPath('clean') } } })
+    expect((await callApi(s.base, 'overview')).json).toMatchObject({
+      entries: 240,
+      evidence: { db: { path: dbPath('clean') } },
+    })
     // --open-root: other chains inside it may be opened, nothing else.
     expect((await callApi(s.base, 'openChain', { path: dbPath('rotation') })).status).toBe(200)
     expect((await callApi(s.base, 'openChain', { path: '/etc/hostname' })).status).toBe(400)
@@ -89,17 +107,28 @@ describe('bijotel serve', () => {
 
   it('reads BIJOTEL_HMAC_SECRET, BIJOTEL_API_KEY and BIJOTEL_DB_PATH', async () => {
     const key = 'env-api-key-0123456789'
-    const s = await serve(['--port', '0', '--host', '0.0.0.0'], { BIJOTEL_HMAC_SECRET: PRIMARY, BIJOTEL_API_KEY: key, BIJOTEL_DB_PATH: dbPath('clean') })
+    const s = await serve(['--port', '0', '--host', '0.0.0.0'], {
+      BIJOTEL_HMAC_SECRET: PRIMARY,
+      BIJOTEL_API_KEY: key,
+      BIJOTEL_DB_PATH: dbPath('clean'),
+    })
     expect(s.io.stdout).toContain('(240 entries, 1 key)')
     const port = new URL(s.url!).port
     expect((await http(`http://127.0.0.1:${port}/chain`)).status).toBe(401)
-    const ok = await http(`http://127.0.0.1:${port}/chain?limit=1`, { headers: { Authorization: `Bearer ${key}` } })
+    const ok = await http(`http://127.0.0.1:${port}/chain?limit=1`, {
+      headers: { Authorization: `Bearer ${key}` },
+    })
     expect(ok.status).toBe(200)
     expect(await s.stop()).toBe(0)
   })
 
   it('a missing or unreadable DB exits 1 with one line', async () => {
-    for (const db of [join(tmp.dir, 'nope.db'), dbPath('bad-not-sqlite'), dbPath('bad-no-chain-table'), dbPath('bad-truncated-file')]) {
+    for (const db of [
+      join(tmp.dir, 'nope.db'),
+      dbPath('bad-not-sqlite'),
+      dbPath('bad-no-chain-table'),
+      dbPath('bad-truncated-file'),
+    ]) {
       const s = await serve(['--db', db, '--port', '0'])
       expect(await s.exit, db).toBe(1)
       expect(s.io.stderr, db).toMatch(/^ERROR: [^\n]+\n$/)
@@ -112,10 +141,16 @@ describe('bijotel serve', () => {
       [['--port', '0'], /required: --db/],
       [['--db', dbPath('clean'), '--port', 'abc'], /--port must be 0\.\.65535/],
       [['--db', dbPath('clean'), '--port', '70000'], /--port must be 0\.\.65535/],
-      [['--db', dbPath('clean'), '--host', '0.0.0.0', '--port', '0'], /refusing to listen on 0\.0\.0\.0 without an API key/],
+      [
+        ['--db', dbPath('clean'), '--host', '0.0.0.0', '--port', '0'],
+        /refusing to listen on 0\.0\.0\.0 without an API key/,
+      ],
       [['--db', dbPath('clean'), '--api-key', 'short', '--port', '0'], /at least 16 characters/],
       [['--db', dbPath('clean'), '--bogus'], /Unknown option '--bogus'/],
-      [['--db', dbPath('clean'), '--open-root', join(tmp.dir, 'missing-dir')], /--open-root .* does not exist/],
+      [
+        ['--db', dbPath('clean'), '--open-root', join(tmp.dir, 'missing-dir')],
+        /--open-root .* does not exist/,
+      ],
       [['--db', dbPath('clean'), '--static-dir', tmp.dir], /has no index\.html/],
     ] as [string[], RegExp][]) {
       const s = await serve(argv)
@@ -135,7 +170,9 @@ describe('bijotel serve', () => {
     try {
       const s = await serve(['--db', dbPath('clean'), '--port', String(other.port)])
       expect(await s.exit).toBe(3)
-      expect(s.io.stderr).toBe(`ERROR: cannot listen on 127.0.0.1:${other.port}: address already in use (EADDRINUSE)\n`)
+      expect(s.io.stderr).toBe(
+        `ERROR: cannot listen on 127.0.0.1:${other.port}: address already in use (EADDRINUSE)\n`,
+      )
     } finally {
       await other.close()
       session.dispose()

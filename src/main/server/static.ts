@@ -60,7 +60,8 @@ export class StaticSite {
     } catch {
       throw new HttpError(400, 'bad_request', 'malformed URL path')
     }
-    if (decoded.includes('\0') || decoded.includes('\\')) throw new HttpError(400, 'bad_request', 'malformed URL path')
+    if (decoded.includes('\0') || decoded.includes('\\'))
+      throw new HttpError(400, 'bad_request', 'malformed URL path')
     if (decoded.split('/').some((s) => s === '..')) throw new HttpError(404, 'not_found', 'not found')
     const candidate = resolve(this.root, '.' + (decoded.startsWith('/') ? decoded : '/' + decoded))
     if (candidate !== this.root && !candidate.startsWith(this.root + sep)) return null

@@ -38,8 +38,20 @@ export function writeSyntheticChain(path: string, rows: number, key: Buffer): { 
           'utf8',
         )
         const ch = createHash('sha256').update(body).digest('hex')
-        const mac = createHmac('sha256', key).update(prev + ch, 'utf8').digest('hex')
-        insert.run(i + 1, end, (i + 1).toString(16).padStart(32, '0'), (i + 1).toString(16).padStart(16, '0'), name, body, ch, prev, mac)
+        const mac = createHmac('sha256', key)
+          .update(prev + ch, 'utf8')
+          .digest('hex')
+        insert.run(
+          i + 1,
+          end,
+          (i + 1).toString(16).padStart(32, '0'),
+          (i + 1).toString(16).padStart(16, '0'),
+          name,
+          body,
+          ch,
+          prev,
+          mac,
+        )
         prev = mac
       }
     })()
@@ -78,7 +90,11 @@ let workerBuild: Promise<string> | null = null
 export function buildVerifyWorker(): Promise<string> {
   workerBuild ??= (async () => {
     const { build } = (await import('rolldown')) as typeof import('rolldown')
-    const out = resolve(__dirname, '../../../node_modules/.cache/bijotel-server-test', `verify-worker-${process.pid}.cjs`)
+    const out = resolve(
+      __dirname,
+      '../../../node_modules/.cache/bijotel-server-test',
+      `verify-worker-${process.pid}.cjs`,
+    )
     await build({
       input: resolve(__dirname, '../verify/worker.ts'),
       platform: 'node',
@@ -113,7 +129,12 @@ export async function http(url: string, init: RequestInit = {}): Promise<Reply> 
 }
 
 /** POST /api/call/<name> with a JSON body. */
-export function callApi(base: string, name: string, req?: unknown, headers: Record<string, string> = {}): Promise<Reply> {
+export function callApi(
+  base: string,
+  name: string,
+  req?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Reply> {
   return http(`${base}/api/call/${name}`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', ...headers },
@@ -130,7 +151,11 @@ export async function fetchAppToken(base: string, headers: Record<string, string
 }
 
 /** Run `fn` over `items` with at most `limit` in flight. */
-export async function pool<T, R>(items: T[], limit: number, fn: (item: T, i: number) => Promise<R>): Promise<R[]> {
+export async function pool<T, R>(
+  items: T[],
+  limit: number,
+  fn: (item: T, i: number) => Promise<R>,
+): Promise<R[]> {
   const out = new Array<R>(items.length)
   let next = 0
   const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
@@ -150,7 +175,14 @@ export interface SseEvent {
 }
 
 /** Read a Server-Sent Events stream until it ends (or `until` says stop); events carry arrival times. */
-export async function readSse(url: string, opts: { headers?: Record<string, string>; until?: (e: SseEvent) => boolean; onEvent?: (e: SseEvent) => void } = {}): Promise<{ status: number; events: SseEvent[]; contentType: string | null }> {
+export async function readSse(
+  url: string,
+  opts: {
+    headers?: Record<string, string>
+    until?: (e: SseEvent) => boolean
+    onEvent?: (e: SseEvent) => void
+  } = {},
+): Promise<{ status: number; events: SseEvent[]; contentType: string | null }> {
   const ctrl = new AbortController()
   const res = await fetch(url, { headers: opts.headers ?? {}, signal: ctrl.signal })
   const events: SseEvent[] = []
@@ -195,15 +227,36 @@ export async function readSse(url: string, opts: { headers?: Record<string, stri
 /** A request with full control over the path and headers (fetch normalizes both). */
 export function rawRequest(
   port: number,
-  opts: { method?: string; path: string; headers?: Record<string, string>; body?: Buffer | string; host?: string },
+  opts: {
+    method?: string
+    path: string
+    headers?: Record<string, string>
+    body?: Buffer | string
+    host?: string
+  },
 ): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }> {
   return new Promise((resolveReply, reject) => {
-    const req = request({ host: opts.host ?? '127.0.0.1', port, method: opts.method ?? 'GET', path: opts.path, headers: opts.headers ?? {} }, (res) => {
-      const chunks: Buffer[] = []
-      res.on('data', (c: Buffer) => chunks.push(c))
-      res.on('end', () => resolveReply({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }))
-      res.on('error', reject)
-    })
+    const req = request(
+      {
+        host: opts.host ?? '127.0.0.1',
+        port,
+        method: opts.method ?? 'GET',
+        path: opts.path,
+        headers: opts.headers ?? {},
+      },
+      (res) => {
+        const chunks: Buffer[] = []
+        res.on('data', (c: Buffer) => chunks.push(c))
+        res.on('end', () =>
+          resolveReply({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            text: Buffer.concat(chunks).toString('utf8'),
+          }),
+        )
+        res.on('error', reject)
+      },
+    )
     req.on('error', reject)
     if (opts.body !== undefined) req.write(opts.body)
     req.end()

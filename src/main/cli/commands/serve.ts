@@ -44,7 +44,11 @@ function strings(v: unknown): string[] {
 
 /** out/renderer next to the bundle (out/main/cli.js), or null when the UI is not built. */
 export function defaultStaticDir(): string | null {
-  for (const p of [join(__dirname, '..', 'renderer'), join(__dirname, '..', '..', 'renderer'), resolve(__dirname, '../../../../out/renderer')]) {
+  for (const p of [
+    join(__dirname, '..', 'renderer'),
+    join(__dirname, '..', '..', 'renderer'),
+    resolve(__dirname, '../../../../out/renderer'),
+  ]) {
     if (existsSync(join(p, 'index.html'))) return p
   }
   return null
@@ -86,23 +90,32 @@ export function createServeCommand(deps: ServeDeps = {}): Command {
         'static-dir': { type: 'string' },
         ...SECRET_OPTIONS,
       })
-      const db = typeof values['db'] === 'string' && values['db'] !== '' ? values['db'] : io.env['BIJOTEL_DB_PATH']
+      const db =
+        typeof values['db'] === 'string' && values['db'] !== '' ? values['db'] : io.env['BIJOTEL_DB_PATH']
       if (!db) throw new UsageError('the following arguments are required: --db')
       const portText = typeof values['port'] === 'string' ? values['port'] : '8080'
-      if (!/^\d{1,5}$/.test(portText) || Number(portText) > 65535) throw new UsageError(`--port must be 0..65535, got '${portText}'`)
+      if (!/^\d{1,5}$/.test(portText) || Number(portText) > 65535)
+        throw new UsageError(`--port must be 0..65535, got '${portText}'`)
       const port = Number(portText)
       const host = typeof values['host'] === 'string' && values['host'] !== '' ? values['host'] : '127.0.0.1'
-      const apiKey = typeof values['api-key'] === 'string' && values['api-key'] !== '' ? values['api-key'] : io.env['BIJOTEL_API_KEY'] || undefined
+      const apiKey =
+        typeof values['api-key'] === 'string' && values['api-key'] !== ''
+          ? values['api-key']
+          : io.env['BIJOTEL_API_KEY'] || undefined
       if (!isLoopbackHost(host) && !apiKey) {
-        throw new UsageError(`refusing to listen on ${host} without an API key (set --api-key or BIJOTEL_API_KEY, or keep the default 127.0.0.1)`)
+        throw new UsageError(
+          `refusing to listen on ${host} without an API key (set --api-key or BIJOTEL_API_KEY, or keep the default 127.0.0.1)`,
+        )
       }
-      if (apiKey !== undefined && apiKey.length < 16) throw new UsageError('the API key must be at least 16 characters')
+      if (apiKey !== undefined && apiKey.length < 16)
+        throw new UsageError('the API key must be at least 16 characters')
       const openRoots = strings(values['open-root']).map((r) => resolve(r))
       for (const r of openRoots) if (!existsSync(r)) throw new UsageError(`--open-root ${r} does not exist`)
       let staticDir: string | null
       if (typeof values['static-dir'] === 'string') {
         staticDir = resolve(values['static-dir'])
-        if (!existsSync(join(staticDir, 'index.html'))) throw new UsageError(`--static-dir ${staticDir} has no index.html`)
+        if (!existsSync(join(staticDir, 'index.html')))
+          throw new UsageError(`--static-dir ${staticDir} has no index.html`)
       } else {
         staticDir = defaultStaticDir()
       }
@@ -114,7 +127,13 @@ export function createServeCommand(deps: ServeDeps = {}): Command {
         const overview = await session.open(db)
         let server
         try {
-          server = await startServer({ session, host, port, ...(apiKey ? { apiKey } : {}), ...(staticDir ? { staticDir } : {}) })
+          server = await startServer({
+            session,
+            host,
+            port,
+            ...(apiKey ? { apiKey } : {}),
+            ...(staticDir ? { staticDir } : {}),
+          })
         } catch (e) {
           if (e instanceof ListenError) {
             io.err(`ERROR: ${e.message}\n`)
@@ -123,7 +142,9 @@ export function createServeCommand(deps: ServeDeps = {}): Command {
           throw e
         }
         const stop = (deps.stop ?? processStop)()
-        io.out(`Serving ${resolve(db)} (${plural(overview.entries, 'entry', 'entries')}, ${plural(keys.length, 'key')}) at ${server.url}\n`)
+        io.out(
+          `Serving ${resolve(db)} (${plural(overview.entries, 'entry', 'entries')}, ${plural(keys.length, 'key')}) at ${server.url}\n`,
+        )
         if (!staticDir) io.out('(web UI not built: only the API is served; run `npm run build` for the UI)\n')
         io.out('Press Ctrl+C to stop.\n')
         const sig = await stop

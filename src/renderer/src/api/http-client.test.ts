@@ -66,7 +66,8 @@ class FetchEventSource {
           buf = buf.slice(i + 2)
           const event = /^event: (.*)$/m.exec(block)?.[1]
           const data = /^data: (.*)$/m.exec(block)?.[1]
-          if (event && data !== undefined) for (const fn of this.listeners.get(event) ?? []) fn({ data } as MessageEvent<string>)
+          if (event && data !== undefined)
+            for (const fn of this.listeners.get(event) ?? []) fn({ data } as MessageEvent<string>)
         }
       }
       throw new Error('stream ended') // a real EventSource reports this as an error, then reconnects
@@ -76,7 +77,10 @@ class FetchEventSource {
   }
 }
 
-function follow(id: string, opts: Parameters<typeof subscribeJob>[2]): Promise<{ all: JobStatus[]; errors: Error[] }> {
+function follow(
+  id: string,
+  opts: Parameters<typeof subscribeJob>[2],
+): Promise<{ all: JobStatus[]; errors: Error[] }> {
   return new Promise((resolve) => {
     const all: JobStatus[] = []
     const errors: Error[] = []
@@ -119,14 +123,23 @@ describe('createHttpClient', () => {
       seen.push({ url, init })
       return new Response('null', { status: 200, headers: { 'Content-Type': 'application/json' } })
     }) as unknown as typeof fetch
-    const api = createHttpClient({ baseUrl: 'http://x.test/', appToken: 'tok', apiKey: 'k'.repeat(20), fetch: fakeFetch })
+    const api = createHttpClient({
+      baseUrl: 'http://x.test/',
+      appToken: 'tok',
+      apiKey: 'k'.repeat(20),
+      fetch: fakeFetch,
+    })
     await api.closeChain()
     await api.getEntry({ seq: 9 })
     expect(seen.map((s) => [s.url, s.init.method, s.init.body])).toEqual([
       ['http://x.test/api/call/closeChain', 'POST', '{}'],
       ['http://x.test/api/call/getEntry', 'POST', '{"seq":9}'],
     ])
-    expect(seen[0]!.init.headers).toMatchObject({ 'Content-Type': 'application/json', 'X-Bijotel-App-Token': 'tok', Authorization: `Bearer ${'k'.repeat(20)}` })
+    expect(seen[0]!.init.headers).toMatchObject({
+      'Content-Type': 'application/json',
+      'X-Bijotel-App-Token': 'tok',
+      Authorization: `Bearer ${'k'.repeat(20)}`,
+    })
   })
 
   it('throws ApiCallError with the server code and status', async () => {
@@ -134,7 +147,9 @@ describe('createHttpClient', () => {
     const e1 = await api.getEntry({ seq: 99999 }).catch((e: unknown) => e)
     expect(e1).toBeInstanceOf(ApiCallError)
     expect(e1).toMatchObject({ message: 'chain entry seq=99999 not found', code: 'not_found', status: 404 })
-    const e2 = await api.setSecrets({ secrets: [{ encoding: 'hex', value: SECRETS['primary']! }] }).catch((e: unknown) => e)
+    const e2 = await api
+      .setSecrets({ secrets: [{ encoding: 'hex', value: SECRETS['primary']! }] })
+      .catch((e: unknown) => e)
     expect(e2).toMatchObject({ code: 'forbidden', status: 403 })
     const e3 = await api.listEntries({ offset: -1, limit: 1 }).catch((e: unknown) => e)
     expect(e3).toMatchObject({ code: 'bad_request', status: 400 })
@@ -145,7 +160,9 @@ describe('createHttpClient', () => {
   it('with the page token, setSecrets is accepted and only fingerprints come back', async () => {
     const api = createHttpClient({ baseUrl: base, appToken: token })
     const keys = await api.setSecrets({ secrets: [{ encoding: 'hex', value: SECRETS['primary']! }] })
-    expect(keys).toEqual([expect.objectContaining({ index: 0, encoding: 'hex', bytes: SECRETS['primary']!.length / 2 })])
+    expect(keys).toEqual([
+      expect.objectContaining({ index: 0, encoding: 'hex', bytes: SECRETS['primary']!.length / 2 }),
+    ])
     expect(JSON.stringify(keys)).not.toContain(SECRETS['primary']!)
   })
 
@@ -171,7 +188,11 @@ describe('subscribeJob', () => {
     await api().setSecrets({ secrets: [{ encoding: 'hex', value: SECRETS['primary']! }] })
     const job = await api().startVerify({})
     FetchEventSource.opened = []
-    const { all } = await follow(job.id, { baseUrl: base, client: api(), EventSource: FetchEventSource as unknown as typeof EventSource })
+    const { all } = await follow(job.id, {
+      baseUrl: base,
+      client: api(),
+      EventSource: FetchEventSource as unknown as typeof EventSource,
+    })
     expect(FetchEventSource.opened).toEqual([`${base}/api/jobs/${job.id}/events`])
     const last = all[all.length - 1]!
     expect(last).toMatchObject({ id: job.id, state: 'done', result: { valid: true, entries: 240 } })
@@ -188,7 +209,12 @@ describe('subscribeJob', () => {
   })
 
   it('falls back to polling when the stream is refused, and reports an unknown job', async () => {
-    const { all, errors } = await follow('no-such-job', { baseUrl: base, client: api(), EventSource: FetchEventSource as unknown as typeof EventSource, intervalMs: 10 })
+    const { all, errors } = await follow('no-such-job', {
+      baseUrl: base,
+      client: api(),
+      EventSource: FetchEventSource as unknown as typeof EventSource,
+      intervalMs: 10,
+    })
     expect(all).toEqual([])
     expect(errors[0]).toMatchObject({ code: 'not_found' })
   })
@@ -197,7 +223,11 @@ describe('subscribeJob', () => {
     await api().setSecrets({ secrets: [{ encoding: 'hex', value: SECRETS['primary']! }] })
     const job = await api().startVerify({})
     const seen: JobStatus[] = []
-    const stop = subscribeJob(job.id, (s) => seen.push(s), { client: api(), EventSource: null, intervalMs: 5 })
+    const stop = subscribeJob(job.id, (s) => seen.push(s), {
+      client: api(),
+      EventSource: null,
+      intervalMs: 5,
+    })
     stop()
     await new Promise((r) => setTimeout(r, 100))
     expect(seen.length).toBeLessThanOrEqual(1)
@@ -209,14 +239,18 @@ describe('api/index', () => {
     vi.resetModules()
     const web = await import('./index')
     expect(web.transport).toBe('http')
-    const fake = Object.fromEntries(API_CALLS.map((n) => [n, vi.fn(async () => (n === 'jobStatus' ? { id: 'j', state: 'done' } : null))]))
+    const fake = Object.fromEntries(
+      API_CALLS.map((n) => [n, vi.fn(async () => (n === 'jobStatus' ? { id: 'j', state: 'done' } : null))]),
+    )
     vi.stubGlobal('window', { bijotel: { api: fake } })
     try {
       vi.resetModules()
       const desktop = await import('./index')
       expect(desktop.transport).toBe('ipc')
       expect(desktop.api).toBe(fake)
-      const final = await new Promise<JobStatus>((resolve) => desktop.subscribeJob('j', (s) => s.state !== 'running' && resolve(s)))
+      const final = await new Promise<JobStatus>((resolve) =>
+        desktop.subscribeJob('j', (s) => s.state !== 'running' && resolve(s)),
+      )
       expect(final).toMatchObject({ id: 'j', state: 'done' })
       expect(fake['jobStatus']).toHaveBeenCalledWith({ id: 'j' })
     } finally {

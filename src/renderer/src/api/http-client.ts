@@ -30,7 +30,9 @@ export interface HttpClientOptions {
   fetch?: typeof fetch
 }
 
-export function readAppToken(doc: Pick<Document, 'querySelector'> | undefined = typeof document === 'undefined' ? undefined : document): string | null {
+export function readAppToken(
+  doc: Pick<Document, 'querySelector'> | undefined = typeof document === 'undefined' ? undefined : document,
+): string | null {
   const v = doc?.querySelector(`meta[name="${APP_TOKEN_META}"]`)?.getAttribute('content')
   return v ? v : null
 }
@@ -39,7 +41,15 @@ function base(url: string | undefined): string {
   return (url ?? '').replace(/\/+$/, '')
 }
 
-const CODES: ReadonlySet<string> = new Set(['bad_request', 'not_found', 'no_chain', 'not_a_chain', 'forbidden', 'unavailable', 'internal'])
+const CODES: ReadonlySet<string> = new Set([
+  'bad_request',
+  'not_found',
+  'no_chain',
+  'not_a_chain',
+  'forbidden',
+  'unavailable',
+  'internal',
+])
 
 async function errorOf(res: Response): Promise<ApiCallError> {
   let body: unknown = null
@@ -49,7 +59,8 @@ async function errorOf(res: Response): Promise<ApiCallError> {
     // not JSON (a proxy, a crash): fall through
   }
   const o = (body ?? {}) as Partial<ApiErrorBody>
-  const code = typeof o.code === 'string' && CODES.has(o.code) ? o.code : res.status === 404 ? 'not_found' : 'internal'
+  const code =
+    typeof o.code === 'string' && CODES.has(o.code) ? o.code : res.status === 404 ? 'not_found' : 'internal'
   const message = typeof o.error === 'string' && o.error ? o.error : `HTTP ${res.status}`
   return new ApiCallError(message, code, res.status)
 }
@@ -75,12 +86,18 @@ export function createHttpClient(opts: HttpClientOptions = {}): ApiClient {
         credentials: 'same-origin',
       })
     } catch (e) {
-      throw new ApiCallError(`cannot reach the server: ${e instanceof Error ? e.message : String(e)}`, 'unavailable', 0)
+      throw new ApiCallError(
+        `cannot reach the server: ${e instanceof Error ? e.message : String(e)}`,
+        'unavailable',
+        0,
+      )
     }
     if (!res.ok) throw await errorOf(res)
     return res.json() as Promise<unknown>
   }
-  return Object.fromEntries(API_CALLS.map((name) => [name, (req: unknown) => call(name, req)])) as unknown as ApiClient
+  return Object.fromEntries(
+    API_CALLS.map((name) => [name, (req: unknown) => call(name, req)]),
+  ) as unknown as ApiClient
 }
 
 export interface SubscribeOptions {
@@ -98,7 +115,11 @@ export interface SubscribeOptions {
  * Uses Server-Sent Events (`GET /api/jobs/<id>/events`) when available, else polls jobStatus.
  * Returns a function that stops following (it does not cancel the job: call cancelJob for that).
  */
-export function subscribeJob(id: string, onStatus: (s: JobStatus) => void, opts: SubscribeOptions = {}): () => void {
+export function subscribeJob(
+  id: string,
+  onStatus: (s: JobStatus) => void,
+  opts: SubscribeOptions = {},
+): () => void {
   let stopped = false
   let es: EventSource | null = null
   let timer: ReturnType<typeof setTimeout> | null = null
@@ -131,7 +152,12 @@ export function subscribeJob(id: string, onStatus: (s: JobStatus) => void, opts:
     }
     if (!stopped) timer = setTimeout(() => void poll(), opts.intervalMs ?? 250)
   }
-  const ES = opts.EventSource === undefined ? (typeof EventSource === 'undefined' ? null : EventSource) : opts.EventSource
+  const ES =
+    opts.EventSource === undefined
+      ? typeof EventSource === 'undefined'
+        ? null
+        : EventSource
+      : opts.EventSource
   if (!ES) {
     void poll()
     return stop

@@ -4,7 +4,13 @@ import type { ApiClient } from '../../../shared/contract'
 import type { JobStatus } from '../../../shared/job-types'
 import { createHttpClient, subscribeJob as subscribeHttp, type SubscribeOptions } from './http-client'
 
-export { ApiCallError, createHttpClient, readAppToken, type HttpClientOptions, type SubscribeOptions } from './http-client'
+export {
+  ApiCallError,
+  createHttpClient,
+  readAppToken,
+  type HttpClientOptions,
+  type SubscribeOptions,
+} from './http-client'
 
 export type Transport = 'ipc' | 'http'
 
@@ -24,7 +30,12 @@ export const api: ApiClient = ipc ?? createHttpClient()
  * Follow a job until it ends (see http-client's subscribeJob): Server-Sent Events in web mode,
  * polling jobStatus over IPC. Returns an unsubscribe function.
  */
-export function subscribeJob(id: string, onStatus: (s: JobStatus) => void, opts: SubscribeOptions = {}): () => void {
-  if (transport === 'ipc') return subscribeHttp(id, onStatus, { ...opts, client: opts.client ?? api, EventSource: null })
+export function subscribeJob(
+  id: string,
+  onStatus: (s: JobStatus) => void,
+  opts: SubscribeOptions = {},
+): () => void {
+  if (transport === 'ipc')
+    return subscribeHttp(id, onStatus, { ...opts, client: opts.client ?? api, EventSource: null })
   return subscribeHttp(id, onStatus, { ...opts, client: opts.client ?? api })
 }
