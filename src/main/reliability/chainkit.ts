@@ -234,15 +234,16 @@ export function appendRows(db: Database.Database, key: Buffer, rows: RowSpec[], 
   let head = prev
   db.transaction(() => {
     for (const r of rows) {
-      const ch = r.canonical_hash ?? sha256(r.body)
-      const p = r.prev_hash ?? head
-      const mac = r.hmac_hash ?? seal(key, String(p), String(ch))
+      // `undefined` = computed; any other value (null included) is stored as given.
+      const ch = r.canonical_hash !== undefined ? r.canonical_hash : sha256(r.body)
+      const p = r.prev_hash !== undefined ? r.prev_hash : head
+      const mac = r.hmac_hash !== undefined ? r.hmac_hash : seal(key, String(p), String(ch))
       stmt.run(
         r.seq ?? null,
         r.timestamp_ns,
         r.trace_id ?? '0'.repeat(32),
         r.span_id ?? '0'.repeat(16),
-        r.span_name ?? 'chat gpt-test',
+        r.span_name !== undefined ? r.span_name : 'chat gpt-test',
         r.span_kind === undefined ? 'CLIENT' : r.span_kind,
         r.body,
         ch,
