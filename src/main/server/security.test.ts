@@ -80,6 +80,12 @@ describe('listening', () => {
     ).rejects.toThrow(/without an API key/)
   })
 
+  it('refuses a static folder that does not exist', async () => {
+    await expect(
+      startServer({ session: newSession(), port: 0, staticDir: join(tmp.dir, 'no-such-dir') }),
+    ).rejects.toThrow(/static folder .* does not exist/)
+  })
+
   it('refuses an API key shorter than 16 characters', async () => {
     await expect(startServer({ session: newSession(), port: 0, apiKey: 'short' })).rejects.toThrow(
       /at least 16 characters/,
@@ -472,6 +478,9 @@ describe('static files', () => {
     const route = await http(`${base}/entries/42`)
     expect(route.status).toBe(200)
     expect(route.text).toContain('bijotel-app-token')
+    // Relative asset links resolved from a client route still find the asset.
+    expect((await http(`${base}/entries/assets/index-abc.js`)).text).toBe('console.log("app")\n')
+    expect((await http(`${base}/a/b/assets/style.css`)).status).toBe(200)
     const missing = await http(`${base}/assets/missing.js`)
     expect(missing.status).toBe(404)
     expectErrorBody(missing.text, 'not_found')

@@ -4,6 +4,7 @@
 import { promises as fsp, realpathSync } from 'node:fs'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { extname, resolve, sep } from 'node:path'
+import { AuditError } from '../errors'
 import { BASE_HEADERS, HttpError } from './http'
 
 /** Same policy as the `<meta http-equiv="Content-Security-Policy">` of src/renderer/index.html. */
@@ -49,7 +50,11 @@ export class StaticSite {
     dir: string,
     private readonly appToken: string,
   ) {
-    this.root = realpathSync(resolve(dir))
+    try {
+      this.root = realpathSync(resolve(dir))
+    } catch {
+      throw new AuditError('bad_argument', `static folder ${dir} does not exist`)
+    }
   }
 
   /** The real path of a URL path inside the folder, or null (missing, outside, not a file). */
@@ -79,6 +84,12 @@ export class StaticSite {
   async serve(req: IncomingMessage, res: ServerResponse, urlPath: string): Promise<boolean> {
     let file = urlPath === '/' ? null : await this.locate(urlPath)
     const last = urlPath.split('/').pop() ?? ''
+    const assets = urlPath.lastIndexOf('/assets/')
+    if (file === null && assets > 0) {
+      // The renderer links its assets relatively (`./assets/…`, as Electron needs): from a client
+      // route like /entries/42 the browser asks for /entries/assets/…, which is /assets/….
+      file = await this.locate(urlPath.slice(assets))
+    }
     if (file === null) {
       // `/` and client routes (no file extension) get the app; a missing asset is a 404.
       if (urlPath !== '/' && last.includes('.')) return false
