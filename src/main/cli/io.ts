@@ -10,6 +10,11 @@ export interface CliIO {
 }
 
 export function processIO(): CliIO {
+  // `bijotel … | head` closes the pipe early: that is the reader's choice, not an error.
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0)
+    throw e
+  })
   const tty = Boolean(process.stderr.isTTY)
   let shown = false
   return {
