@@ -16,6 +16,7 @@ import {
   http,
   pool,
   readSse,
+  removeVerifyWorker,
   tempDir,
   writeSyntheticChain,
   type SseEvent,
@@ -80,6 +81,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.close()
   session.dispose()
+  await removeVerifyWorker()
   tmp.cleanup()
   expect(fingerprintFolder()).toEqual(before)
 })

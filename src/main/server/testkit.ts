@@ -82,6 +82,14 @@ export function fakeRenderer(dir: string): string {
 
 let workerBuild: Promise<string> | null = null
 
+/** Delete the worker built by buildVerifyWorker (call after the last job ended). */
+export async function removeVerifyWorker(): Promise<void> {
+  if (!workerBuild) return
+  const path = await workerBuild.catch(() => null)
+  workerBuild = null
+  if (path) rmSync(path, { force: true })
+}
+
 /**
  * Bundle src/main/verify/worker.ts (better-sqlite3 external) under node_modules/.cache, so tests can
  * point `verifyWorkerScript()` at it: from sources there is no built worker and verification would
