@@ -23,17 +23,7 @@ export interface ChainIndex {
 }
 
 /** One seq range's part of the index, with its own name tables (merged by `mergeParts`). */
-export interface IndexPart {
-  rows: number
-  seq: Float64Array
-  ts: BigInt64Array
-  tsValid: Uint8Array
-  provider: Uint16Array
-  model: Uint16Array
-  hasReplay: Uint8Array
-  providerNames: string[]
-  modelNames: string[]
-}
+export type IndexPart = ChainIndex
 
 const CHUNK = 5000
 const PARALLEL_MIN_ROWS = 50_000

@@ -19,11 +19,11 @@ export interface CliResult {
   stderr: string
 }
 
-export function bijotel(args: string[], env: Record<string, string> = {}): CliResult {
+export function bijotel(args: string[], env: Record<string, string> = {}, cwd: string = REPO_ROOT): CliResult {
   const clean = { ...process.env }
   delete clean['BIJOTEL_HMAC_SECRET']
   const r = spawnSync(process.execPath, [BIN, ...args], {
-    cwd: REPO_ROOT,
+    cwd,
     encoding: 'utf8',
     env: { ...clean, ...env },
     timeout: 120_000,
