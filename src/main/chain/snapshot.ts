@@ -34,6 +34,34 @@ export interface SnapshotOptions {
 }
 
 const live = new Set<string>()
+const COPY_PREFIX = 'bijotel-evidence-'
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+/**
+ * Private copies are removed when the process exits; a process that was killed cannot do that, so
+ * copies whose owner (the pid in the folder name) is gone are removed by the next run.
+ */
+async function sweepStaleCopies(root: string): Promise<void> {
+  let names: string[]
+  try {
+    names = await fsp.readdir(root)
+  } catch {
+    return
+  }
+  for (const name of names) {
+    const m = /^bijotel-evidence-(\d+)-/.exec(name)
+    if (!m || Number(m[1]) === process.pid || pidAlive(Number(m[1]))) continue
+    await fsp.rm(join(root, name), { recursive: true, force: true }).catch(() => undefined)
+  }
+}
 let exitHookInstalled = false
 
 function installExitHook(): void {
@@ -173,7 +201,8 @@ export async function takeSnapshot(path: string, opts: SnapshotOptions = {}): Pr
     if (e instanceof AuditError) throw e
   }
 
-  const dir = await fsp.mkdtemp(join(root, 'bijotel-evidence-'))
+  await sweepStaleCopies(root)
+  const dir = await fsp.mkdtemp(join(root, `${COPY_PREFIX}${process.pid}-`))
   live.add(dir)
   installExitHook()
   const dispose = (): void => {
