@@ -2,7 +2,7 @@
 // renderer and the API; Debian Chromium drives it. Run `npm run build` first, then `npx playwright test`.
 import { defineConfig } from '@playwright/test'
 import { execFileSync } from 'node:child_process'
-import { existsSync, mkdtempSync } from 'node:fs'
+import { existsSync, mkdirSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 
@@ -19,24 +19,35 @@ function freePort(): number {
   return Number(out.trim())
 }
 
-/** The bundled sample, or one generated once into a temp folder when it is not there yet. */
+const CACHE = path.join(tmpdir(), 'bijotel-e2e-cache')
+const BUILT_CLI = path.join(ROOT, 'out', 'main', 'cli.js')
+
+/** A deterministic demo chain in the cache folder, made again when the CLI is newer than it. */
+function demoChain(name: string, count: number): string | null {
+  const db = path.join(CACHE, name)
+  try {
+    mkdirSync(CACHE, { recursive: true })
+    const fresh = existsSync(db) && existsSync(BUILT_CLI) && statSync(db).mtimeMs > statSync(BUILT_CLI).mtimeMs
+    if (!fresh) execFileSync(process.execPath, [CLI, 'demo', '--db', db, '--count', String(count), '--force'], { stdio: 'ignore' })
+    return db
+  } catch {
+    return null
+  }
+}
+
+/** The bundled sample, or a demo chain made like it when it is not there yet. */
 function sampleDb(): string {
   const bundled = path.join(ROOT, 'resources', 'sample-chain.db')
   if (existsSync(bundled)) return bundled
-  const dir = mkdtempSync(path.join(tmpdir(), 'bijotel-e2e-'))
-  const db = path.join(dir, 'sample-chain.db')
-  try {
-    execFileSync(process.execPath, [CLI, 'demo', '--db', db, '--count', '600'], { stdio: 'ignore' })
-    return db
-  } catch {
-    return path.join(FIXTURES, 'clean.db')
-  }
+  return demoChain('sample-chain.db', 600) ?? path.join(FIXTURES, 'clean.db')
 }
 
 // The config is loaded by the runner and again by each worker: decide once, pass it on by env.
 process.env.BIJOTEL_E2E_PORT ??= String(freePort())
 process.env.BIJOTEL_E2E_DB ??= sampleDb()
 process.env.BIJOTEL_E2E_FIXTURES ??= FIXTURES
+// A chain big enough for the windowed table and a verify job one can cancel ('' = none).
+process.env.BIJOTEL_E2E_LARGE ??= demoChain('large-chain.db', 150_000) ?? ''
 const PORT = Number(process.env.BIJOTEL_E2E_PORT)
 const DB = process.env.BIJOTEL_E2E_DB
 
@@ -70,7 +81,7 @@ export default defineConfig({
     launchOptions: { executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS },
   },
   webServer: {
-    command: `"${process.execPath}" "${CLI}" serve --db "${DB}" --port ${PORT} --open-root "${FIXTURES}"`,
+    command: `"${process.execPath}" "${CLI}" serve --db "${DB}" --port ${PORT} --open-root "${FIXTURES}" --open-root "${CACHE}"`,
     url: `http://127.0.0.1:${PORT}/health`,
     cwd: ROOT,
     reuseExistingServer: false,

@@ -32,7 +32,9 @@ export async function start(page: Page): Promise<void> {
 /** Open a chain by path (web mode), wait for its overview. */
 export async function openPath(page: Page, p: string): Promise<void> {
   await page.getByTestId('open-path').fill(p)
-  await page.getByTestId('open-path-submit').click()
+  // Wait for the open itself: the same chain may already be on screen from an earlier test.
+  await Promise.all([page.waitForResponse((r) => r.url().endsWith('/api/call/openChain'), { timeout: 60_000 }), page.getByTestId('open-path-submit').click()])
+  await expect(page.getByTestId('opening')).toHaveCount(0)
   await expect(page.getByTestId('current-file')).toHaveText(path.basename(p))
   await expect(page.getByTestId('evidence-db-path')).toHaveText(p)
 }

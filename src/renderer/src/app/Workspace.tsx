@@ -309,7 +309,7 @@ export function Workspace({ info, overview, notify, header, ref }: Props) {
         <aside className="sidebar">
           <ErrorBoundary where="evidence panel">
             <Section title="Evidence" testId="section-evidence">
-              <EvidencePanel overview={overview} onPickProvider={(p) => dispatch({ type: 'provider', value: p })} />
+              <EvidencePanel overview={overview} onPickProvider={(p) => dispatch({ type: 'provider', value: p })} onPickModel={(m) => dispatch({ type: 'model', value: m })} />
             </Section>
           </ErrorBoundary>
           <ErrorBoundary where="verification panel">

@@ -1,4 +1,5 @@
 // The evidence record of the opened chain: what file, which bytes, what it holds.
+import { useState } from 'react'
 import type { ChainOverview, EvidenceFile } from '../../../shared/chain-types'
 import { formatBytes, formatCount, formatSpan, shortTime } from '../lib/format'
 import { Hash } from './Hash'
@@ -22,8 +23,12 @@ function FileRows({ label, file, testId }: { label: string; file: EvidenceFile; 
   )
 }
 
-export function EvidencePanel({ overview, onPickProvider }: { overview: ChainOverview; onPickProvider?: (p: string) => void }) {
+const MODELS_SHOWN = 8
+
+export function EvidencePanel({ overview, onPickProvider, onPickModel }: { overview: ChainOverview; onPickProvider?: (p: string) => void; onPickModel?: (m: string) => void }) {
   const ev = overview.evidence
+  const [allModels, setAllModels] = useState(false)
+  const models = allModels ? overview.models : overview.models.slice(0, MODELS_SHOWN)
   return (
     <div className="evidence" data-testid="evidence">
       <dl className="kv">
@@ -91,11 +96,16 @@ export function EvidencePanel({ overview, onPickProvider }: { overview: ChainOve
         <dt>models</dt>
         <dd className="chips" data-testid="overview-models">
           {overview.models.length === 0 ? <span className="muted">none recorded</span> : null}
-          {overview.models.map((m) => (
-            <span key={m.name} className="chip static">
+          {models.map((m) => (
+            <button type="button" key={m.name} className="chip" onClick={() => onPickModel?.(m.name)} title={`filter by ${m.name}`}>
               {m.name} <span className="muted">{formatCount(m.count)}</span>
-            </span>
+            </button>
           ))}
+          {overview.models.length > MODELS_SHOWN ? (
+            <button type="button" className="link small" onClick={() => setAllModels((a) => !a)}>
+              {allModels ? 'fewer' : `+${overview.models.length - MODELS_SHOWN} more`}
+            </button>
+          ) : null}
         </dd>
       </dl>
     </div>

@@ -60,7 +60,12 @@ export function OpenControls({ info, recent, opening, onOpenPath, onPick, inputR
           Open the bundled sample
         </button>
       ) : null}
-      {busy ? <span className="muted small spinner-text">opening {opening.split(/[\\/]/).pop()}…</span> : null}
+      {busy ? (
+        <span className="muted small spinner-text" data-testid="opening">
+          opening {opening.split(/[\\/]/).pop()}…
+          <span className="opening-bar" aria-hidden />
+        </span>
+      ) : null}
     </div>
   )
 }

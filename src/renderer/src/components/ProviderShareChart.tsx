@@ -5,7 +5,7 @@ import { Bar, CartesianGrid, ComposedChart, Legend, ReferenceArea, ResponsiveCon
 import type { Timeline } from '../../../shared/chain-types'
 import type { ProviderShift } from '../../../shared/integrity-types'
 import { providerColor, shareKey, timelineRows, totalCount, type BucketRow } from '../lib/chart-data'
-import { axisTime, formatCount, pyFloat, signed } from '../lib/format'
+import { axisModeFor, axisTime, formatCount, pyFloat, signed } from '../lib/format'
 import type { HalvesView } from './RateChart'
 
 interface Props {
@@ -22,7 +22,7 @@ function ShareTip({ active, payload }: TooltipContentProps) {
   if (!active || !row) return null
   return (
     <div className="chart-tip">
-      <div className="mono">{axisTime(row.t, true)} UTC</div>
+      <div className="mono">{axisTime(row.t, 'year')} UTC</div>
       <div>{formatCount(row.count)} entries</div>
       {payload
         .filter((p) => typeof p.value === 'number' && p.value > 0)
@@ -56,14 +56,14 @@ export function ProviderShareChart({ timeline, error, providers, halves, shift }
     )
   const from = rows[0]!.t
   const to = rows[rows.length - 1]!.tEnd
-  const withDate = to - from > 20 * 3600_000
+  const mode = axisModeFor(to - from)
   return (
     <div className="chart-card" data-testid="share-chart">
       {title}
       <ResponsiveContainer width="100%" height={150}>
         <ComposedChart data={rows} margin={{ top: 8, right: 12, bottom: 0, left: 0 }} barCategoryGap={0}>
           <CartesianGrid vertical={false} className="grid-lines" />
-          <XAxis dataKey="tMid" type="number" domain={[from, to]} scale="time" tickFormatter={(v: number) => axisTime(v, withDate)} minTickGap={40} tickLine={false} className="axis" />
+          <XAxis dataKey="tMid" type="number" domain={[from, to]} scale="time" tickFormatter={(v: number) => axisTime(v, mode)} minTickGap={40} tickLine={false} className="axis" />
           <YAxis width={40} domain={[0, 100]} ticks={[0, 50, 100]} unit="%" tickLine={false} axisLine={false} className="axis" />
           <Tooltip content={ShareTip} cursor={{ className: 'tip-cursor' }} isAnimationActive={false} />
           {timeline.providers.map((p) => (

@@ -4,7 +4,7 @@ import { Bar, CartesianGrid, ComposedChart, ReferenceArea, ReferenceLine, Respon
 import type { Timeline } from '../../../shared/chain-types'
 import type { RateAnomaly } from '../../../shared/integrity-types'
 import { timelineRows, totalCount, type BucketRow } from '../lib/chart-data'
-import { axisTime, formatCount, formatRate, pyFloat, signed } from '../lib/format'
+import { axisModeFor, axisTime, formatCount, formatRate, pyFloat, signed } from '../lib/format'
 
 export interface HalvesView {
   baseline: { fromMs: number; toMs: number }
@@ -26,7 +26,7 @@ function RateTip({ active, payload }: TooltipContentProps) {
   if (!active || !row) return null
   return (
     <div className="chart-tip">
-      <div className="mono">{axisTime(row.t, true)} UTC</div>
+      <div className="mono">{axisTime(row.t, 'year')} UTC</div>
       <div>
         <b>{formatRate(row.rate)}</b> ({formatCount(row.count)} entries)
       </div>
@@ -55,22 +55,24 @@ export function RateChart({ timeline, error, halves, rateAnomalies }: Props) {
     )
   const from = rows[0]!.t
   const to = rows[rows.length - 1]!.tEnd
-  const withDate = to - from > 20 * 3600_000
+  const mode = axisModeFor(to - from)
   const r = halves?.rates
+  // Label the halves only when they are wide enough to hold the words.
+  const wide = halves !== null && (halves.current.toMs - halves.baseline.fromMs) / Math.max(1, to - from) > 0.25
   return (
     <div className="chart-card" data-testid="rate-chart">
       {title}
       <ResponsiveContainer width="100%" height={150}>
         <ComposedChart data={rows} margin={{ top: 8, right: 12, bottom: 0, left: 0 }} barCategoryGap={1}>
           <CartesianGrid vertical={false} className="grid-lines" />
-          <XAxis dataKey="tMid" type="number" domain={[from, to]} scale="time" tickFormatter={(v: number) => axisTime(v, withDate)} minTickGap={40} tickLine={false} className="axis" />
+          <XAxis dataKey="tMid" type="number" domain={[from, to]} scale="time" tickFormatter={(v: number) => axisTime(v, mode)} minTickGap={40} tickLine={false} className="axis" />
           <YAxis width={40} tickLine={false} axisLine={false} className="axis" tickFormatter={(v: number) => (v >= 1000 ? `${(v / 1000).toFixed(1)}k` : String(Math.round(v)))} />
           <Tooltip content={RateTip} cursor={{ className: 'tip-cursor' }} isAnimationActive={false} />
           {halves ? (
-            <ReferenceArea x1={halves.baseline.fromMs} x2={halves.baseline.toMs} ifOverflow="hidden" className="half baseline" label={{ value: 'baseline half', position: 'insideTopLeft', className: 'ref-label' }} />
+            <ReferenceArea x1={halves.baseline.fromMs} x2={halves.baseline.toMs} ifOverflow="hidden" className="half baseline" {...(wide ? { label: { value: 'baseline half', position: 'insideTopLeft', className: 'ref-label' } } : {})} />
           ) : null}
           {halves ? (
-            <ReferenceArea x1={halves.current.fromMs} x2={halves.current.toMs} ifOverflow="hidden" className="half current" label={{ value: 'current half', position: 'insideTopRight', className: 'ref-label' }} />
+            <ReferenceArea x1={halves.current.fromMs} x2={halves.current.toMs} ifOverflow="hidden" className="half current" {...(wide ? { label: { value: 'current half', position: 'insideTopRight', className: 'ref-label' } } : {})} />
           ) : null}
           <Bar dataKey="rate" className="bar-rate" isAnimationActive={false} />
           {halves && r ? (

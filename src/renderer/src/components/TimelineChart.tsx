@@ -5,7 +5,7 @@ import { Bar, Brush, CartesianGrid, ComposedChart, ReferenceLine, ResponsiveCont
 import type { Timeline } from '../../../shared/chain-types'
 import type { TimeRange } from '../lib/filter-state'
 import { bucketIndexOf, indicesOfRange, rangeOfIndices, timelineRows, totalCount, type BucketRow, type Mark } from '../lib/chart-data'
-import { axisTime, formatCount } from '../lib/format'
+import { axisModeFor, axisTime, formatCount } from '../lib/format'
 
 interface Props {
   timeline: Timeline | null
@@ -31,7 +31,7 @@ function TimelineTip({ active, payload }: TooltipContentProps) {
   return (
     <div className="chart-tip">
       <div className="mono">
-        {axisTime(row.t, true)} – {axisTime(row.tEnd, false)} UTC
+        {axisTime(row.t, 'year')} – {axisTime(row.tEnd, 'time')} UTC
       </div>
       <div>
         <b>{formatCount(row.count)}</b> entries
@@ -78,8 +78,8 @@ export function TimelineChart({ timeline, error, marks, range, onRange, selected
   if (!timeline) return <div className="chart-empty muted">loading timeline…</div>
   if (rows.length === 0) return <div className="chart-empty muted" data-testid="timeline-empty">no timestamps to chart</div>
 
-  const withDate = rows.length > 1 && rows[rows.length - 1]!.t - rows[0]!.t > 20 * 3600_000
-  const tick = (i: number): string => axisTime(rows[i]?.t ?? Number.NaN, withDate)
+  const mode = axisModeFor(rows.length > 1 ? rows[rows.length - 1]!.tEnd - rows[0]!.t : 0)
+  const tick = (i: number): string => axisTime(rows[i]?.t ?? Number.NaN, mode)
   const selIndex = selected?.ns ? bucketIndexOf(timeline, selected.ns) : -1
   const markShape = (p: ScatterShapeProps) => {
     const row = rowOf(p.payload)

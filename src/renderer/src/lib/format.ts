@@ -27,13 +27,24 @@ export function shortTime(iso: string | null | undefined): string {
   return `${m[1]} ${m[2]}${m[3] ?? ''}`
 }
 
-/** ms since epoch → compact UTC label for chart axes. `withDate` adds the day. */
-export function axisTime(ms: number, withDate: boolean): string {
+export type AxisMode = 'time' | 'date' | 'year'
+
+/** The label style for an axis spanning `spanMs`: times within a day, dates within a year. */
+export function axisModeFor(spanMs: number): AxisMode {
+  if (spanMs > 300 * 86_400_000) return 'year'
+  if (spanMs > 20 * 3_600_000) return 'date'
+  return 'time'
+}
+
+/** ms since epoch → compact UTC label for chart axes (`true` = with the day, as 'date'). */
+export function axisTime(ms: number, mode: AxisMode | boolean): string {
   if (!Number.isFinite(ms)) return ''
   const d = new Date(ms)
   if (Number.isNaN(d.getTime())) return ''
   const iso = d.toISOString()
-  return withDate ? `${iso.slice(5, 10)} ${iso.slice(11, 16)}` : iso.slice(11, 19)
+  const m: AxisMode = mode === true ? 'date' : mode === false ? 'time' : mode
+  if (m === 'year') return `${iso.slice(0, 10)} ${iso.slice(11, 16)}`
+  return m === 'date' ? `${iso.slice(5, 10)} ${iso.slice(11, 16)}` : iso.slice(11, 19)
 }
 
 /** 1234567 → `1,234,567`. */
