@@ -13,7 +13,10 @@ const CLI = path.join(ROOT, 'bin', 'bijotel')
 function freePort(): number {
   const out = execFileSync(
     process.execPath,
-    ['-e', "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})"],
+    [
+      '-e',
+      "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})",
+    ],
     { encoding: 'utf8' },
   )
   return Number(out.trim())
@@ -27,8 +30,12 @@ function demoChain(name: string, count: number): string | null {
   const db = path.join(CACHE, name)
   try {
     mkdirSync(CACHE, { recursive: true })
-    const fresh = existsSync(db) && existsSync(BUILT_CLI) && statSync(db).mtimeMs > statSync(BUILT_CLI).mtimeMs
-    if (!fresh) execFileSync(process.execPath, [CLI, 'demo', '--db', db, '--count', String(count), '--force'], { stdio: 'ignore' })
+    const fresh =
+      existsSync(db) && existsSync(BUILT_CLI) && statSync(db).mtimeMs > statSync(BUILT_CLI).mtimeMs
+    if (!fresh)
+      execFileSync(process.execPath, [CLI, 'demo', '--db', db, '--count', String(count), '--force'], {
+        stdio: 'ignore',
+      })
     return db
   } catch {
     return null

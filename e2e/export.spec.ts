@@ -15,7 +15,10 @@ test('exports the report as JSON that validates against the schema', async ({ pa
   await dropFile(row(page, 8), fixture('clean.replay-8.txt'))
   await expect(page.getByTestId('replay-verdict')).toHaveText('MISMATCH')
 
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-report').click()])
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByTestId('export-report').click(),
+  ])
   expect(download.suggestedFilename()).toMatch(/^bijotel-report-.+\.json$/)
   const file = await download.path()
   const report = JSON.parse(readFileSync(file, 'utf8')) as {
@@ -46,7 +49,9 @@ test('the exported report carries the integrity window chosen in the panel', asy
   await page.getByTestId('integrity-run').click()
   await expect(page.getByTestId('cat-provider')).toHaveAttribute('data-ok', 'false')
   const [download] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Control+e')])
-  const report = JSON.parse(readFileSync(await download.path(), 'utf8')) as { integrity: { report: { provider_shift: unknown; window: number } } }
+  const report = JSON.parse(readFileSync(await download.path(), 'utf8')) as {
+    integrity: { report: { provider_shift: unknown; window: number } }
+  }
   expect(report.integrity.report.window).toBe(100)
   expect(report.integrity.report.provider_shift).not.toBeNull()
 })

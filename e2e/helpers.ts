@@ -19,8 +19,24 @@ export function expected(name: string): ExpectedFixture {
 }
 
 export interface ExpectedFixture {
-  verify: { valid: boolean; entries: number; first_bad_seq: number | null; findings: { kind: string; from_seq: number; to_seq: number; count: number }[] }
-  replay: { seq: number; file: string; expected: { match: boolean; original_hash: string | null; replay_hash: string; deterministic: boolean; model_version: string | null; reason: string | null } }[]
+  verify: {
+    valid: boolean
+    entries: number
+    first_bad_seq: number | null
+    findings: { kind: string; from_seq: number; to_seq: number; count: number }[]
+  }
+  replay: {
+    seq: number
+    file: string
+    expected: {
+      match: boolean
+      original_hash: string | null
+      replay_hash: string
+      deterministic: boolean
+      model_version: string | null
+      reason: string | null
+    }
+  }[]
 }
 
 /** Load the app and wait until it shows a chain (the one the server holds). */
@@ -33,7 +49,10 @@ export async function start(page: Page): Promise<void> {
 export async function openPath(page: Page, p: string): Promise<void> {
   await page.getByTestId('open-path').fill(p)
   // Wait for the open itself: the same chain may already be on screen from an earlier test.
-  await Promise.all([page.waitForResponse((r) => r.url().endsWith('/api/call/openChain'), { timeout: 60_000 }), page.getByTestId('open-path-submit').click()])
+  await Promise.all([
+    page.waitForResponse((r) => r.url().endsWith('/api/call/openChain'), { timeout: 60_000 }),
+    page.getByTestId('open-path-submit').click(),
+  ])
   await expect(page.getByTestId('opening')).toHaveCount(0)
   await expect(page.getByTestId('current-file')).toHaveText(path.basename(p))
   await expect(page.getByTestId('evidence-db-path')).toHaveText(p)
@@ -57,7 +76,11 @@ export async function verify(page: Page): Promise<void> {
 }
 
 /** A synthetic drop of a file's bytes onto an element (DataTransfer built in the page). */
-export async function dropFile(target: Locator, filePath: string, name = path.basename(filePath)): Promise<void> {
+export async function dropFile(
+  target: Locator,
+  filePath: string,
+  name = path.basename(filePath),
+): Promise<void> {
   const b64 = readFileSync(filePath).toString('base64')
   await target.evaluate(
     (el, { b64, name }) => {

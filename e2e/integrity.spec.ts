@@ -3,25 +3,34 @@ import { expect, test } from '@playwright/test'
 import { openFixture } from './helpers'
 
 async function analyse(page: import('@playwright/test').Page, window: number): Promise<void> {
-  const entries = Number(((await page.getByTestId('overview-entries').textContent()) ?? '0').replace(/,/g, ''))
+  const entries = Number(
+    ((await page.getByTestId('overview-entries').textContent()) ?? '0').replace(/,/g, ''),
+  )
   await page.getByTestId('integrity-window').fill(String(window))
   await page.getByTestId('integrity-run').click()
-  await expect(page.getByTestId('integrity-headline')).toContainText(`last ${Math.min(window, entries)} entries`)
+  await expect(page.getByTestId('integrity-headline')).toContainText(
+    `last ${Math.min(window, entries)} entries`,
+  )
 }
 
 test('provider-shift.db: window 100 shows the shift, window 500 does not', async ({ page }) => {
   await openFixture(page, 'provider-shift.db')
   await analyse(page, 100)
-  await expect(page.getByTestId('integrity-headline')).toContainText('1 ANOMALIES (last 100 entries, seq 141..240)')
+  await expect(page.getByTestId('integrity-headline')).toContainText(
+    '1 ANOMALIES (last 100 entries, seq 141..240)',
+  )
   await expect(page.getByTestId('cat-provider')).toHaveAttribute('data-ok', 'false')
   await expect(page.getByTestId('provider-shift-lines')).toContainText('anthropic: 94.0% -> 50.0% (-44.0pp)')
   await expect(page.getByTestId('provider-shift-lines')).toContainText('xai: 6.0% -> 50.0% (+44.0pp)')
   await expect(page.getByTestId('share-shift')).toContainText('anthropic 94.0% → 50.0% (-44.0pp)')
-  for (const c of ['cat-sequence', 'cat-timestamps', 'cat-hashes', 'cat-rate', 'cat-rotation']) await expect(page.getByTestId(c)).toHaveAttribute('data-ok', 'true')
+  for (const c of ['cat-sequence', 'cat-timestamps', 'cat-hashes', 'cat-rate', 'cat-rotation'])
+    await expect(page.getByTestId(c)).toHaveAttribute('data-ok', 'true')
   await expect(page.getByTestId('rotation-note')).not.toBeEmpty()
 
   await analyse(page, 500)
-  await expect(page.getByTestId('integrity-headline')).toHaveText('Chain integrity: CLEAN (last 240 entries, seq 1..240)')
+  await expect(page.getByTestId('integrity-headline')).toHaveText(
+    'Chain integrity: CLEAN (last 240 entries, seq 1..240)',
+  )
   await expect(page.getByTestId('cat-provider')).toHaveAttribute('data-ok', 'true')
   await expect(page.getByTestId('share-shift')).toHaveCount(0)
   await expect(page.getByTestId('share-stable')).toBeVisible()

@@ -33,7 +33,10 @@ test.describe('large chain', () => {
     // Re-sorting keeps the selected row in view, now in descending order.
     await page.getByTestId('sort-seq').click()
     await expect(row(page, 123_456)).toHaveAttribute('aria-selected', 'true')
-    await expect(row(page, 123_456).locator('xpath=following-sibling::div[1]')).toHaveAttribute('data-seq', '123455')
+    await expect(row(page, 123_456).locator('xpath=following-sibling::div[1]')).toHaveAttribute(
+      'data-seq',
+      '123455',
+    )
     await page.getByTestId('entries-list').focus()
     await page.keyboard.press('Home')
     await expect(page.getByTestId('entry-row').first()).toHaveAttribute('data-seq', '150000')

@@ -6,7 +6,10 @@ import path from 'node:path'
 import { dropFile, fixture, openFixture, openPath, SAMPLE_DB, start } from './helpers'
 
 test('shows the served sample at startup, with its timeline and both charts', async ({ page, request }) => {
-  const r = await request.post('/api/call/openChain', { data: { path: SAMPLE_DB }, headers: { 'Content-Type': 'application/json' } })
+  const r = await request.post('/api/call/openChain', {
+    data: { path: SAMPLE_DB },
+    headers: { 'Content-Type': 'application/json' },
+  })
   expect(r.ok()).toBeTruthy()
   const ov = (await r.json()) as { entries: number }
   await start(page)
@@ -22,7 +25,9 @@ test('shows the served sample at startup, with its timeline and both charts', as
 test('opens a shared fixture by path: evidence, counts, timeline and charts', async ({ page }) => {
   await openFixture(page, 'clean.db')
   const bytes = readFileSync(fixture('clean.db'))
-  await expect(page.getByTestId('evidence-db-sha256')).toHaveText(createHash('sha256').update(bytes).digest('hex'))
+  await expect(page.getByTestId('evidence-db-sha256')).toHaveText(
+    createHash('sha256').update(bytes).digest('hex'),
+  )
   await expect(page.getByTestId('evidence-db-size')).toContainText(bytes.length.toLocaleString('en-US'))
   await expect(page.getByTestId('overview-entries')).toHaveText('240')
   await expect(page.getByTestId('overview-seq')).toHaveText('1–240')
@@ -41,11 +46,19 @@ test('the -wal of a chain is part of the evidence', async ({ page }) => {
   await openFixture(page, 'wal-tail.db')
   await expect(page.getByTestId('evidence-wal-path')).toHaveText(fixture('wal-tail.db-wal'))
   const wal = readFileSync(fixture('wal-tail.db-wal'))
-  await expect(page.getByTestId('evidence-wal-sha256')).toHaveText(createHash('sha256').update(wal).digest('hex'))
+  await expect(page.getByTestId('evidence-wal-sha256')).toHaveText(
+    createHash('sha256').update(wal).digest('hex'),
+  )
   await expect(page.getByTestId('overview-entries')).toHaveText('240')
 })
 
-for (const bad of ['bad-not-sqlite.db', 'bad-empty.db', 'bad-no-chain-table.db', 'bad-missing-columns.db', 'bad-truncated-file.db']) {
+for (const bad of [
+  'bad-not-sqlite.db',
+  'bad-empty.db',
+  'bad-no-chain-table.db',
+  'bad-missing-columns.db',
+  'bad-truncated-file.db',
+]) {
   test(`a non-chain file (${bad}) gives one clear line, never a crash`, async ({ page }) => {
     const errors: string[] = []
     page.on('pageerror', (e) => errors.push(e.message))

@@ -36,7 +36,9 @@ test('dropping a replay file on the detail panel checks the selected entry', asy
   await expect(page.getByTestId('replay-hash')).toHaveText(w.expected.replay_hash)
 })
 
-test('dropping on the window checks the chosen seq; every fixture replay gives its expected verdict', async ({ page }) => {
+test('dropping on the window checks the chosen seq; every fixture replay gives its expected verdict', async ({
+  page,
+}) => {
   await openFixture(page, 'clean.db')
   for (const w of clean.replay) {
     await gotoSeq(page, w.seq)
@@ -44,7 +46,9 @@ test('dropping on the window checks the chosen seq; every fixture replay gives i
     const result = page.locator(`[data-testid="replay-result"][data-seq="${w.seq}"]`)
     await expect(result).toHaveAttribute('data-match', String(w.expected.match))
     await expect(result.getByTestId('replay-hash')).toHaveText(w.expected.replay_hash)
-    await expect(result.getByTestId('replay-original')).toHaveText(w.expected.original_hash ?? '(none — entry has no replay metadata)')
+    await expect(result.getByTestId('replay-original')).toHaveText(
+      w.expected.original_hash ?? '(none — entry has no replay metadata)',
+    )
     if (w.expected.reason) await expect(result.getByTestId('replay-reason')).toHaveText(w.expected.reason)
     else await expect(result.getByTestId('replay-reason')).toHaveCount(0)
   }

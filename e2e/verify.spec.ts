@@ -30,7 +30,9 @@ test('body-edit.db with the primary secret is BROKEN at seq 57', async ({ page }
   await expect(page.getByTestId('entry-row').first()).toHaveAttribute('data-seq', '57')
 })
 
-test('clean.db verifies VALID with the primary secret; the secret never reaches the DOM', async ({ page }) => {
+test('clean.db verifies VALID with the primary secret; the secret never reaches the DOM', async ({
+  page,
+}) => {
   await openFixture(page, 'clean.db')
   const primary = secrets()['primary']!
   await useSecrets(page, [primary])
@@ -39,7 +41,9 @@ test('clean.db verifies VALID with the primary secret; the secret never reaches 
   await expect(page.getByTestId('key-segments')).toContainText('1–240')
   const html = await page.content()
   expect(html).not.toContain(primary)
-  const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }))
+  const stored = await page.evaluate(
+    () => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }),
+  )
   expect(stored).not.toContain(primary)
 })
 
@@ -58,7 +62,11 @@ test('verifying without a key explains what is missing', async ({ page }) => {
   // An empty key set: the engine refuses with a clear message.
   await page.evaluate(async () => {
     const token = document.querySelector('meta[name="bijotel-app-token"]')?.getAttribute('content') ?? ''
-    await fetch('/api/call/setSecrets', { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Bijotel-App-Token': token }, body: '{"secrets":[]}' })
+    await fetch('/api/call/setSecrets', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Bijotel-App-Token': token },
+      body: '{"secrets":[]}',
+    })
   })
   await page.reload()
   await page.getByTestId('verify-button').click()

@@ -21,7 +21,8 @@ afterEach(() => {
   vi.unstubAllGlobals()
 })
 
-const notAChain = () => Promise.reject(Object.assign(new Error('not a SQLite database: /evidence/x.db'), { code: 'not_a_chain' }))
+const notAChain = () =>
+  Promise.reject(Object.assign(new Error('not a SQLite database: /evidence/x.db'), { code: 'not_a_chain' }))
 
 describe('App', () => {
   it('opens the initial path given on the command line', async () => {
@@ -69,13 +70,18 @@ describe('App', () => {
     await waitFor(() => expect(screen.getByTestId('welcome')).toBeTruthy())
     fireEvent.change(screen.getByTestId('open-path'), { target: { value: '/evidence/x.db' } })
     fireEvent.click(screen.getByTestId('open-path-submit'))
-    await waitFor(() => expect(screen.getByTestId('open-error').textContent).toBe('not a SQLite database: /evidence/x.db'))
+    await waitFor(() =>
+      expect(screen.getByTestId('open-error').textContent).toBe('not a SQLite database: /evidence/x.db'),
+    )
     expect(screen.getByTestId('welcome')).toBeTruthy()
   })
 
   it('keeps the open chain when another open fails', async () => {
     let n = 0
-    const { api } = fakeApi({ info: { initial_path: '/evidence/chain.db' }, overrides: { openChain: async () => (n++ === 0 ? overviewOf(240) : notAChain()) } })
+    const { api } = fakeApi({
+      info: { initial_path: '/evidence/chain.db' },
+      overrides: { openChain: async () => (n++ === 0 ? overviewOf(240) : notAChain()) },
+    })
     render(
       <ApiProvider api={api}>
         <App />
@@ -84,7 +90,9 @@ describe('App', () => {
     await waitFor(() => expect(screen.getByTestId('workspace')).toBeTruthy())
     fireEvent.change(screen.getByTestId('open-path'), { target: { value: '/evidence/x.db' } })
     fireEvent.click(screen.getByTestId('open-path-submit'))
-    await waitFor(() => expect(screen.getByTestId('open-error').textContent).toContain('not a SQLite database'))
+    await waitFor(() =>
+      expect(screen.getByTestId('open-error').textContent).toContain('not a SQLite database'),
+    )
     expect(screen.getByTestId('current-file').textContent).toBe('chain.db')
   })
 
@@ -100,17 +108,23 @@ describe('App', () => {
     const ev = new Event('drop', { bubbles: true, cancelable: true }) as Event & { dataTransfer: unknown }
     Object.defineProperty(ev, 'dataTransfer', { value: { files: [file], types: ['Files'] } })
     window.dispatchEvent(ev)
-    await waitFor(() => expect(screen.getByTestId('open-error').textContent).toContain('Web mode opens chains by path'))
+    await waitFor(() =>
+      expect(screen.getByTestId('open-error').textContent).toContain('Web mode opens chains by path'),
+    )
     expect(calls.some((c) => c.name === 'openChain')).toBe(false)
   })
 
   it('reports an unreachable engine instead of a blank window', async () => {
-    const { api } = fakeApi({ overrides: { appInfo: () => Promise.reject(new Error('cannot reach the server: fetch failed')) } })
+    const { api } = fakeApi({
+      overrides: { appInfo: () => Promise.reject(new Error('cannot reach the server: fetch failed')) },
+    })
     render(
       <ApiProvider api={api}>
         <App />
       </ApiProvider>,
     )
-    await waitFor(() => expect(screen.getByTestId('fatal-error').textContent).toContain('cannot reach the server'))
+    await waitFor(() =>
+      expect(screen.getByTestId('fatal-error').textContent).toContain('cannot reach the server'),
+    )
   })
 })

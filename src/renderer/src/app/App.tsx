@@ -246,7 +246,15 @@ export function App() {
   if (!info) return <div className="welcome muted">starting…</div>
 
   const controls = (compact: boolean) => (
-    <OpenControls info={info} recent={recent} opening={opening} onOpenPath={(p) => void openPath(p)} onPick={() => void pick()} inputRef={pathInput} compact={compact} />
+    <OpenControls
+      info={info}
+      recent={recent}
+      opening={opening}
+      onOpenPath={(p) => void openPath(p)}
+      onPick={() => void pick()}
+      inputRef={pathInput}
+      compact={compact}
+    />
   )
 
   return (
@@ -259,15 +267,21 @@ export function App() {
             info={info}
             overview={overview}
             notify={notify}
-            header={
-              <>
-                {controls(true)}
-                {openError ? (
-                  <span className="error-line small header-error" data-testid="open-error" title={openError}>
-                    {openError}
-                  </span>
-                ) : null}
-              </>
+            header={controls(true)}
+            banner={
+              openError ? (
+                <div className="banner error" role="alert">
+                  <span data-testid="open-error">{openError}</span>
+                  <button
+                    type="button"
+                    className="btn small"
+                    onClick={() => setOpenError(null)}
+                    aria-label="dismiss"
+                  >
+                    ×
+                  </button>
+                </div>
+              ) : null
             }
           />
         </ErrorBoundary>
@@ -275,17 +289,29 @@ export function App() {
         <div className="welcome" data-testid="welcome">
           <div className="welcome-card">
             <h1>
-              <span className="logo">◆</span> BIJOTEL Auditor <span className="muted small">{info.version}</span>
+              <span className="logo">◆</span> BIJOTEL Auditor{' '}
+              <span className="muted small">{info.version}</span>
             </h1>
-            <p className="muted">Open a BIJOTEL chain.db to audit it. The file is never modified: a verified private copy is read.</p>
+            <p className="muted">
+              Open a BIJOTEL chain.db to audit it. The file is never modified: a verified private copy is
+              read.
+            </p>
             {controls(false)}
             {openError ? (
               <p className="error-line" role="alert" data-testid="open-error">
                 {openError}
               </p>
             ) : null}
-            {info.open_roots.length > 0 ? <p className="muted small">Web mode: chains are opened by path under {info.open_roots.join(', ')}.</p> : null}
-            <div className="dropzone">{info.has_dialogs ? 'or drop a chain.db on this window' : 'dropping files opens nothing in web mode: type the path'}</div>
+            {info.open_roots.length > 0 ? (
+              <p className="muted small">
+                Web mode: chains are opened by path under {info.open_roots.join(', ')}.
+              </p>
+            ) : null}
+            <div className="dropzone">
+              {info.has_dialogs
+                ? 'or drop a chain.db on this window'
+                : 'dropping files opens nothing in web mode: type the path'}
+            </div>
             {recent.length > 0 ? (
               <>
                 <h2 className="small muted">Recent</h2>

@@ -1,7 +1,17 @@
 // Everything about one opened chain. Keyed by the open count in App, so opening another chain
 // starts from a clean state. Its commands (verify, export, copy, replay drop) are exposed to App
 // through a handle, for menus, shortcuts and window drops.
-import { useCallback, useEffect, useImperativeHandle, useMemo, useReducer, useState, type DragEvent, type ReactNode, type Ref } from 'react'
+import {
+  useCallback,
+  useEffect,
+  useImperativeHandle,
+  useMemo,
+  useReducer,
+  useState,
+  type DragEvent,
+  type ReactNode,
+  type Ref,
+} from 'react'
 import type { ChainOverview, EntryDetail as EntryDetailType, EntrySummary } from '../../../shared/chain-types'
 import type { AppInfo, SecretInput } from '../../../shared/contract'
 import type { IntegrityOptions, IntegrityRun } from '../../../shared/integrity-types'
@@ -23,7 +33,15 @@ import { Section } from '../components/Section'
 import { TimelineChart } from '../components/TimelineChart'
 import { VerifyPanel } from '../components/VerifyPanel'
 import { copyText, downloadJson } from '../lib/download'
-import { describeView, entryFilter, initialView, listingKey, rangeTimelineRequest, timelineRequest, viewReducer } from '../lib/filter-state'
+import {
+  describeView,
+  entryFilter,
+  initialView,
+  listingKey,
+  rangeTimelineRequest,
+  timelineRequest,
+  viewReducer,
+} from '../lib/filter-state'
 import { errorMessage, isoOfNs, reportFileName } from '../lib/format'
 import { readFileBase64 } from '../lib/replay-format'
 import { useApi } from './api-context'
@@ -46,6 +64,8 @@ interface Props {
   notify: Notify
   /** The header's open controls, rendered by App. */
   header: ReactNode
+  /** A message line under the header (e.g. why a file could not be opened). */
+  banner?: ReactNode
   ref?: Ref<WorkspaceHandle>
 }
 
@@ -58,11 +78,14 @@ function hasFiles(e: DragEvent): boolean {
   return Array.from(e.dataTransfer?.types ?? []).includes('Files')
 }
 
-export function Workspace({ info, overview, notify, header, ref }: Props) {
+export function Workspace({ info, overview, notify, header, banner, ref }: Props) {
   const api = useApi()
   const [view, dispatch] = useReducer(viewReducer, initialView)
   const [selected, setSelected] = useState<{ seq: number; ns: string | null } | null>(null)
-  const [neighbours, setNeighbours] = useState<{ prev: number | null; next: number | null }>({ prev: null, next: null })
+  const [neighbours, setNeighbours] = useState<{ prev: number | null; next: number | null }>({
+    prev: null,
+    next: null,
+  })
   const [keys, setKeys] = useState<KeyInfo[]>([])
   const [keysError, setKeysError] = useState<string | null>(null)
   const [verdict, setVerdict] = useState<VerifyVerdict | null>(null)
@@ -119,9 +142,18 @@ export function Workspace({ info, overview, notify, header, ref }: Props) {
   // What the engine already holds for this chain, and a first integrity run.
   useEffect(() => {
     let live = true
-    api.listKeys().then((k) => live && setKeys(k), () => undefined)
-    api.lastVerdict().then((v) => live && setVerdict(v), () => undefined)
-    api.listReplayChecks().then((c) => live && setChecks(c), () => undefined)
+    api.listKeys().then(
+      (k) => live && setKeys(k),
+      () => undefined,
+    )
+    api.lastVerdict().then(
+      (v) => live && setVerdict(v),
+      () => undefined,
+    )
+    api.listReplayChecks().then(
+      (c) => live && setChecks(c),
+      () => undefined,
+    )
     void runIntegrity(DEFAULT_INTEGRITY)
     return () => {
       live = false
@@ -131,7 +163,11 @@ export function Workspace({ info, overview, notify, header, ref }: Props) {
   }, [api])
 
   const select = useCallback((seq: number, ns: string | null = null) => {
-    setSelected((s) => (s && s.seq === seq && (ns === null || s.ns === ns) ? s : { seq, ns: ns ?? (s?.seq === seq ? s.ns : null) }))
+    setSelected((s) =>
+      s && s.seq === seq && (ns === null || s.ns === ns)
+        ? s
+        : { seq, ns: ns ?? (s?.seq === seq ? s.ns : null) },
+    )
     setDetailTab('entry')
   }, [])
   const onDetailLoaded = useCallback((e: EntryDetailType) => {
@@ -271,10 +307,13 @@ export function Workspace({ info, overview, notify, header, ref }: Props) {
     for (const c of checks) m.set(c.seq, c)
     return m
   }, [checks])
-  const replayStatus = useCallback((seq: number): 'match' | 'mismatch' | null => {
-    const c = replayBySeq.get(seq)
-    return c ? (c.result.match ? 'match' : 'mismatch') : null
-  }, [replayBySeq])
+  const replayStatus = useCallback(
+    (seq: number): 'match' | 'mismatch' | null => {
+      const c = replayBySeq.get(seq)
+      return c ? (c.result.match ? 'match' : 'mismatch') : null
+    },
+    [replayBySeq],
+  )
 
   const lkey = `${listingKey(view)}|${view.flaggedOnly ? flagVersion : 0}`
   const rangeLabel = view.range ? { from: isoOfNs(view.range.from_ns), to: isoOfNs(view.range.to_ns) } : null
@@ -295,21 +334,46 @@ export function Workspace({ info, overview, notify, header, ref }: Props) {
         </div>
         {header}
         <div className="grow" />
-        <button type="button" className="btn" onClick={() => void verify()} disabled={verifyJob.running} title="Ctrl/⌘+Shift+V">
+        <button
+          type="button"
+          className="btn"
+          onClick={() => void verify()}
+          disabled={verifyJob.running}
+          title="Ctrl/⌘+Shift+V"
+        >
           Verify
         </button>
-        <button type="button" className="btn" onClick={() => void exportReport()} disabled={exporting} data-testid="export-report" title="Ctrl/⌘+E">
+        <button
+          type="button"
+          className="btn"
+          onClick={() => void exportReport()}
+          disabled={exporting}
+          data-testid="export-report"
+          title="Ctrl/⌘+E"
+        >
           {info.has_dialogs ? 'Save report…' : 'Export report'}
         </button>
-        <button type="button" className="btn" onClick={() => void copyReport()} disabled={exporting} data-testid="copy-report" title="Ctrl/⌘+Shift+E">
+        <button
+          type="button"
+          className="btn"
+          onClick={() => void copyReport()}
+          disabled={exporting}
+          data-testid="copy-report"
+          title="Ctrl/⌘+Shift+E"
+        >
           Copy as JSON
         </button>
       </header>
+      {banner}
       <div className="layout">
         <aside className="sidebar">
           <ErrorBoundary where="evidence panel">
             <Section title="Evidence" testId="section-evidence">
-              <EvidencePanel overview={overview} onPickProvider={(p) => dispatch({ type: 'provider', value: p })} onPickModel={(m) => dispatch({ type: 'model', value: m })} />
+              <EvidencePanel
+                overview={overview}
+                onPickProvider={(p) => dispatch({ type: 'provider', value: p })}
+                onPickModel={(m) => dispatch({ type: 'model', value: m })}
+              />
             </Section>
           </ErrorBoundary>
           <ErrorBoundary where="verification panel">
@@ -320,7 +384,15 @@ export function Workspace({ info, overview, notify, header, ref }: Props) {
                   {keysError}
                 </p>
               ) : null}
-              <VerifyPanel keys={keys} verdict={verdict} status={verifyJob.status} error={verifyJob.error} onVerify={(r) => void verify(r)} onCancel={verifyJob.cancel} onSelectSeq={selectSeq} />
+              <VerifyPanel
+                keys={keys}
+                verdict={verdict}
+                status={verifyJob.status}
+                error={verifyJob.error}
+                onVerify={(r) => void verify(r)}
+                onCancel={verifyJob.cancel}
+                onSelectSeq={selectSeq}
+              />
             </Section>
           </ErrorBoundary>
           <ErrorBoundary where="integrity panel">
@@ -339,7 +411,13 @@ export function Workspace({ info, overview, notify, header, ref }: Props) {
           </ErrorBoundary>
         </aside>
         <main className="main">
-          <FilterBar overview={overview} view={view} dispatch={dispatch} flaggedCount={flaggedTotal} rangeLabel={rangeLabel} />
+          <FilterBar
+            overview={overview}
+            view={view}
+            dispatch={dispatch}
+            flaggedCount={flaggedTotal}
+            rangeLabel={rangeLabel}
+          />
           <ErrorBoundary where="timeline">
             <TimelineChart
               timeline={full.timeline}
@@ -354,10 +432,21 @@ export function Workspace({ info, overview, notify, header, ref }: Props) {
           </ErrorBoundary>
           <div className="charts">
             <ErrorBoundary where="rate chart">
-              <RateChart timeline={ranged.timeline} error={ranged.error} halves={halves} rateAnomalies={integrity?.report.rate_anomalies ?? []} />
+              <RateChart
+                timeline={ranged.timeline}
+                error={ranged.error}
+                halves={halves}
+                rateAnomalies={integrity?.report.rate_anomalies ?? []}
+              />
             </ErrorBoundary>
             <ErrorBoundary where="provider chart">
-              <ProviderShareChart timeline={ranged.timeline} error={ranged.error} providers={providers} halves={halves} shift={integrity?.report.provider_shift ?? null} />
+              <ProviderShareChart
+                timeline={ranged.timeline}
+                error={ranged.error}
+                providers={providers}
+                halves={halves}
+                shift={integrity?.report.provider_shift ?? null}
+              />
             </ErrorBoundary>
           </div>
           <div className="split">
@@ -395,10 +484,23 @@ export function Workspace({ info, overview, notify, header, ref }: Props) {
               }}
             >
               <div className="tabs" role="tablist">
-                <button type="button" role="tab" aria-selected={detailTab === 'entry'} className={detailTab === 'entry' ? 'on' : ''} onClick={() => setDetailTab('entry')}>
+                <button
+                  type="button"
+                  role="tab"
+                  aria-selected={detailTab === 'entry'}
+                  className={detailTab === 'entry' ? 'on' : ''}
+                  onClick={() => setDetailTab('entry')}
+                >
                   Entry
                 </button>
-                <button type="button" role="tab" aria-selected={detailTab === 'replays'} className={detailTab === 'replays' ? 'on' : ''} onClick={() => setDetailTab('replays')} data-testid="tab-replays">
+                <button
+                  type="button"
+                  role="tab"
+                  aria-selected={detailTab === 'replays'}
+                  className={detailTab === 'replays' ? 'on' : ''}
+                  onClick={() => setDetailTab('replays')}
+                  data-testid="tab-replays"
+                >
                   Replay checks ({checks.length})
                 </button>
               </div>
@@ -406,7 +508,13 @@ export function Workspace({ info, overview, notify, header, ref }: Props) {
                 {detailTab === 'replays' ? (
                   <ReplayList checks={checks} onSelectSeq={selectSeq} />
                 ) : selected ? (
-                  <EntryDetail seq={selected.seq} checkVersion={checkVersion} onSelectSeq={select} flaggedBy={isFlagged(selected.seq)} onLoaded={onDetailLoaded}>
+                  <EntryDetail
+                    seq={selected.seq}
+                    checkVersion={checkVersion}
+                    onSelectSeq={select}
+                    flaggedBy={isFlagged(selected.seq)}
+                    onLoaded={onDetailLoaded}
+                  >
                     {selectedCheck ? <ReplayResultView check={selectedCheck} /> : null}
                     <ReplayChecker
                       seq={selected.seq}
@@ -415,7 +523,9 @@ export function Workspace({ info, overview, notify, header, ref }: Props) {
                       onModeChange={setReplayMode}
                       busy={replayBusy}
                       error={replayError}
-                      onCheckText={(text, prompt) => void runReplay({ seq: selected.seq, text, ...(prompt !== null ? { prompt } : {}) })}
+                      onCheckText={(text, prompt) =>
+                        void runReplay({ seq: selected.seq, text, ...(prompt !== null ? { prompt } : {}) })
+                      }
                       onPickFile={(f) => void replayFile(selected.seq, f)}
                     />
                   </EntryDetail>

@@ -13,8 +13,14 @@ import { FINDING_LABELS, findingsAt, rotationPoints } from '../lib/verdict'
 
 export const MAX_MARKS = 1000
 
-export function useTimeline(api: ApiClient, req: TimelineRequest): { timeline: Timeline | null; error: string | null } {
-  const [state, setState] = useState<{ timeline: Timeline | null; error: string | null }>({ timeline: null, error: null })
+export function useTimeline(
+  api: ApiClient,
+  req: TimelineRequest,
+): { timeline: Timeline | null; error: string | null } {
+  const [state, setState] = useState<{ timeline: Timeline | null; error: string | null }>({
+    timeline: null,
+    error: null,
+  })
   const key = JSON.stringify(req)
   useEffect(() => {
     let live = true
@@ -34,7 +40,11 @@ export function useTimeline(api: ApiClient, req: TimelineRequest): { timeline: T
 }
 
 /** Why a seq is flagged, from the verdict's findings and the integrity report's anomalies. */
-export function flagReasons(seq: number, verdict: VerifyVerdict | null, integrity: IntegrityRun | null): { kinds: string[]; severity: 'verify' | 'integrity' } | null {
+export function flagReasons(
+  seq: number,
+  verdict: VerifyVerdict | null,
+  integrity: IntegrityRun | null,
+): { kinds: string[]; severity: 'verify' | 'integrity' } | null {
   const kinds: string[] = []
   let severity: 'verify' | 'integrity' = 'integrity'
   if (verdict) {
@@ -43,16 +53,22 @@ export function flagReasons(seq: number, verdict: VerifyVerdict | null, integrit
       severity = 'verify'
     }
   }
-  if (integrity) for (const a of anomalyMarks(integrity.report)) if (a.seq === seq) kinds.push(`integrity: ${a.detail}`)
+  if (integrity)
+    for (const a of anomalyMarks(integrity.report)) if (a.seq === seq) kinds.push(`integrity: ${a.detail}`)
   return kinds.length > 0 ? { kinds, severity } : null
 }
 
 /** The flagged rows (flagged_only listing), placed in time. */
-export function useMarks(api: ApiClient, verdict: VerifyVerdict | null, integrity: IntegrityRun | null): { marks: Mark[]; total: number | null } {
+export function useMarks(
+  api: ApiClient,
+  verdict: VerifyVerdict | null,
+  integrity: IntegrityRun | null,
+): { marks: Mark[]; total: number | null } {
   const [state, setState] = useState<{ marks: Mark[]; total: number | null }>({ marks: [], total: null })
   useEffect(() => {
     let live = true
-    const hasAny = (verdict?.findings.length ?? 0) > 0 || (integrity ? anomalyMarks(integrity.report).length > 0 : false)
+    const hasAny =
+      (verdict?.findings.length ?? 0) > 0 || (integrity ? anomalyMarks(integrity.report).length > 0 : false)
     if (!hasAny) {
       setState({ marks: [], total: verdict || integrity ? 0 : null })
       return
@@ -63,7 +79,13 @@ export function useMarks(api: ApiClient, verdict: VerifyVerdict | null, integrit
         if (!live) return
         const marks: Mark[] = page.rows.map((r) => {
           const why = flagReasons(r.seq, verdict, integrity)
-          return { seq: r.seq, ns: r.timestamp_ns, ms: nsToMs(r.timestamp_ns), kinds: why?.kinds ?? ['flagged'], severity: why?.severity ?? 'integrity' }
+          return {
+            seq: r.seq,
+            ns: r.timestamp_ns,
+            ms: nsToMs(r.timestamp_ns),
+            kinds: why?.kinds ?? ['flagged'],
+            severity: why?.severity ?? 'integrity',
+          }
         })
         setState({ marks, total: page.total })
       })
@@ -83,7 +105,11 @@ async function tsAt(api: ApiClient, offset: number): Promise<bigint | null> {
 }
 
 /** The time span of the integrity window's two halves, and their rates. */
-export function useHalves(api: ApiClient, integrity: IntegrityRun | null, totalEntries: number): HalvesView | null {
+export function useHalves(
+  api: ApiClient,
+  integrity: IntegrityRun | null,
+  totalEntries: number,
+): HalvesView | null {
   const [halves, setHalves] = useState<HalvesView | null>(null)
   useEffect(() => {
     let live = true
@@ -92,7 +118,12 @@ export function useHalves(api: ApiClient, integrity: IntegrityRun | null, totalE
       setHalves(null)
       return
     }
-    Promise.all([tsAt(api, w.start), tsAt(api, w.start + w.mid - 1), tsAt(api, w.start + w.mid), tsAt(api, w.start + w.n - 1)])
+    Promise.all([
+      tsAt(api, w.start),
+      tsAt(api, w.start + w.mid - 1),
+      tsAt(api, w.start + w.mid),
+      tsAt(api, w.start + w.n - 1),
+    ])
       .then(([a, b, c, d]) => {
         if (!live) return
         if (a === null || b === null || c === null || d === null) {
@@ -117,7 +148,11 @@ export function useHalves(api: ApiClient, integrity: IntegrityRun | null, totalE
 }
 
 /** Key rotation points (verify) and rotation boundaries (integrity), with their timestamps. */
-export function useRotations(api: ApiClient, verdict: VerifyVerdict | null, integrity: IntegrityRun | null): { seq: number; ns: string }[] {
+export function useRotations(
+  api: ApiClient,
+  verdict: VerifyVerdict | null,
+  integrity: IntegrityRun | null,
+): { seq: number; ns: string }[] {
   const [out, setOut] = useState<{ seq: number; ns: string }[]>([])
   useEffect(() => {
     let live = true

@@ -34,7 +34,15 @@ export function useJobRunner<R>(): JobRunner<R> {
       const ac = new AbortController()
       abortRef.current = ac
       setError(null)
-      setStatus({ id: '', kind: '', state: 'running', progress: { done: 0, total: 0, phase: 'starting' }, started_at: '', result: null, error: null })
+      setStatus({
+        id: '',
+        kind: '',
+        state: 'running',
+        progress: { done: 0, total: 0, phase: 'starting' },
+        started_at: '',
+        result: null,
+        error: null,
+      })
       try {
         const first = await start()
         idRef.current = first.id

@@ -47,7 +47,9 @@ describe('EntriesTable', () => {
       fireEvent.keyDown(screen.getByTestId('entries-list'), { key: 'End' })
     })
     await waitFor(() => expect(seqs()).toContain(1_000_000))
-    const after = calls.filter((c) => c.name === 'listEntries').map((c) => (c.req as { offset: number }).offset)
+    const after = calls
+      .filter((c) => c.name === 'listEntries')
+      .map((c) => (c.req as { offset: number }).offset)
     expect(after).toContain(999_800)
     expect(after.length).toBeLessThanOrEqual(4)
   })
@@ -76,7 +78,9 @@ describe('EntriesTable', () => {
     await waitFor(() => expect(seqs()).toContain(4321))
     fireEvent.change(screen.getByTestId('goto-seq'), { target: { value: '999999' } })
     fireEvent.submit(screen.getByTestId('goto-seq').closest('form')!)
-    await waitFor(() => expect(screen.getByTestId('goto-msg').textContent).toBe('seq 999999 is not in this listing'))
+    await waitFor(() =>
+      expect(screen.getByTestId('goto-msg').textContent).toBe('seq 999999 is not in this listing'),
+    )
   })
 
   it('hands a file dropped on a row to the replay checker with that row’s seq', async () => {

@@ -1,6 +1,16 @@
 // The chain's rows, virtualized: pages fetched on demand (listEntries) through a page cache, sorted
 // by seq or time, filtered like the timeline. A replay file dropped on a row checks that row.
-import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type CSSProperties, type DragEvent, type FormEvent } from 'react'
+import {
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  useSyncExternalStore,
+  type CSSProperties,
+  type DragEvent,
+  type FormEvent,
+} from 'react'
 import type { EntryFilter, EntrySort, EntrySummary } from '../../../shared/chain-types'
 import { useApi } from '../app/api-context'
 import { errorMessage, formatCount, shortHash, shortTime } from '../lib/format'
@@ -27,7 +37,18 @@ function hasFiles(e: DragEvent): boolean {
   return Array.from(e.dataTransfer?.types ?? []).includes('Files')
 }
 
-export function EntriesTable({ listingKey, filter, sort, onSortBy, selectedSeq, onSelect, isFlagged, replayStatus, onReplayDrop, description }: Props) {
+export function EntriesTable({
+  listingKey,
+  filter,
+  sort,
+  onSortBy,
+  selectedSeq,
+  onSelect,
+  isFlagged,
+  replayStatus,
+  onReplayDrop,
+  description,
+}: Props) {
   const api = useApi()
   const listRef = useRef<VirtualListHandle | null>(null)
   const filterRef = useRef(filter)
@@ -36,7 +57,12 @@ export function EntriesTable({ listingKey, filter, sort, onSortBy, selectedSeq, 
     () =>
       new PageCache<EntrySummary>(
         async (offset, limit) => {
-          const p = await api.listEntries({ offset, limit, sort, ...(filterRef.current ? { filter: filterRef.current } : {}) })
+          const p = await api.listEntries({
+            offset,
+            limit,
+            sort,
+            ...(filterRef.current ? { filter: filterRef.current } : {}),
+          })
           return { total: p.total, rows: p.rows }
         },
         { pageSize: 200, maxPages: 60, concurrency: 2 },
@@ -128,7 +154,8 @@ export function EntriesTable({ listingKey, filter, sort, onSortBy, selectedSeq, 
       .catch((err: unknown) => setGotoMsg(errorMessage(err)))
   }
 
-  const arrow = (col: 'seq' | 'time'): string => (sort.startsWith(col) ? (sort.endsWith('asc') ? ' ▲' : ' ▼') : '')
+  const arrow = (col: 'seq' | 'time'): string =>
+    sort.startsWith(col) ? (sort.endsWith('asc') ? ' ▲' : ' ▼') : ''
 
   const renderRow = (i: number, style: CSSProperties, isActive: boolean) => {
     const r = cache.get(i)
@@ -191,7 +218,10 @@ export function EntriesTable({ listingKey, filter, sort, onSortBy, selectedSeq, 
         </span>
         <span className="c-flags">
           {r.has_replay ? (
-            <span className={`tag ${rs ?? ''}`} title={rs ? `replay ${rs}` : 'replay metadata recorded: drop a replay file here'}>
+            <span
+              className={`tag ${rs ?? ''}`}
+              title={rs ? `replay ${rs}` : 'replay metadata recorded: drop a replay file here'}
+            >
               {rs === 'match' ? '✓ replay' : rs === 'mismatch' ? '✗ replay' : 'replay'}
             </span>
           ) : null}
@@ -214,7 +244,15 @@ export function EntriesTable({ listingKey, filter, sort, onSortBy, selectedSeq, 
         {cache.error ? <span className="error-line small">{cache.error}</span> : null}
         <div className="grow" />
         <form onSubmit={goto} className="row gap-s">
-          <input className="input num" placeholder="go to seq" value={gotoText} onChange={(e) => setGotoText(e.target.value)} aria-label="go to seq" data-testid="goto-seq" inputMode="numeric" />
+          <input
+            className="input num"
+            placeholder="go to seq"
+            value={gotoText}
+            onChange={(e) => setGotoText(e.target.value)}
+            aria-label="go to seq"
+            data-testid="goto-seq"
+            inputMode="numeric"
+          />
           <button type="submit" className="btn small">
             Go
           </button>
@@ -226,10 +264,20 @@ export function EntriesTable({ listingKey, filter, sort, onSortBy, selectedSeq, 
         ) : null}
       </div>
       <div className="thead" role="row">
-        <button type="button" className="c-seq th sortable" onClick={() => onSortBy('seq')} data-testid="sort-seq">
+        <button
+          type="button"
+          className="c-seq th sortable"
+          onClick={() => onSortBy('seq')}
+          data-testid="sort-seq"
+        >
           seq{arrow('seq')}
         </button>
-        <button type="button" className="c-time th sortable" onClick={() => onSortBy('time')} data-testid="sort-time">
+        <button
+          type="button"
+          className="c-time th sortable"
+          onClick={() => onSortBy('time')}
+          data-testid="sort-time"
+        >
           time (UTC){arrow('time')}
         </button>
         <span className="c-provider th">provider</span>

@@ -89,19 +89,38 @@ export function EntryDetail({ seq, checkVersion, onSelectSeq, flaggedBy, onLoade
       </div>
     )
   }
-  if (!entry || entry.seq !== seq) return <div className="detail muted" data-testid="entry-detail-loading">loading seq {seq}…</div>
+  if (!entry || entry.seq !== seq)
+    return (
+      <div className="detail muted" data-testid="entry-detail-loading">
+        loading seq {seq}…
+      </div>
+    )
   const c = check && check.seq === seq ? check : null
   const bodyText = entry.body_pretty ?? entry.body_text ?? ''
   return (
     <div className="detail" data-testid="entry-detail" data-seq={entry.seq}>
       <div className="detail-head">
-        <button type="button" className="btn small" disabled={entry.prev_seq === null} onClick={() => entry.prev_seq !== null && onSelectSeq(entry.prev_seq, null)} data-testid="detail-prev" title="previous seq ([)">
+        <button
+          type="button"
+          className="btn small"
+          disabled={entry.prev_seq === null}
+          onClick={() => entry.prev_seq !== null && onSelectSeq(entry.prev_seq, null)}
+          data-testid="detail-prev"
+          title="previous seq ([)"
+        >
           ← {entry.prev_seq ?? ''}
         </button>
         <h3>
           seq <span data-testid="detail-seq">{entry.seq}</span>
         </h3>
-        <button type="button" className="btn small" disabled={entry.next_seq === null} onClick={() => entry.next_seq !== null && onSelectSeq(entry.next_seq, null)} data-testid="detail-next" title="next seq (])">
+        <button
+          type="button"
+          className="btn small"
+          disabled={entry.next_seq === null}
+          onClick={() => entry.next_seq !== null && onSelectSeq(entry.next_seq, null)}
+          data-testid="detail-next"
+          title="next seq (])"
+        >
           {entry.next_seq ?? ''} →
         </button>
         <div className="grow" />
@@ -112,8 +131,24 @@ export function EntryDetail({ seq, checkVersion, onSelectSeq, flaggedBy, onLoade
           <>
             <Status ok={c.body_hash_ok} label="body hash" testId="check-body" />
             <Status ok={c.link_ok} label="link" testId="check-link" />
-            <Status ok={c.hmac_ok} label={c.hmac_ok === null ? 'HMAC (no key)' : c.key_index !== null ? `HMAC key #${c.key_index}` : 'HMAC'} testId="check-hmac" />
-            {c.columns_ok !== null ? <Status ok={c.columns_ok} label={c.columns_ok ? 'columns' : `columns: ${c.column_mismatches.join(', ')}`} testId="check-columns" /> : null}
+            <Status
+              ok={c.hmac_ok}
+              label={
+                c.hmac_ok === null
+                  ? 'HMAC (no key)'
+                  : c.key_index !== null
+                    ? `HMAC key #${c.key_index}`
+                    : 'HMAC'
+              }
+              testId="check-hmac"
+            />
+            {c.columns_ok !== null ? (
+              <Status
+                ok={c.columns_ok}
+                label={c.columns_ok ? 'columns' : `columns: ${c.column_mismatches.join(', ')}`}
+                testId="check-columns"
+              />
+            ) : null}
           </>
         ) : checkError ? (
           <span className="error-line small">{checkError}</span>
@@ -145,7 +180,11 @@ export function EntryDetail({ seq, checkVersion, onSelectSeq, flaggedBy, onLoade
         ) : null}
         <dt>canonical_hash</dt>
         <dd>
-          <Hash value={entry.canonical_hash} expected={c?.computed_canonical_hash} testId="detail-canonical-hash" />
+          <Hash
+            value={entry.canonical_hash}
+            expected={c?.computed_canonical_hash}
+            testId="detail-canonical-hash"
+          />
           {c && c.computed_canonical_hash !== entry.canonical_hash ? (
             <div className="bad-text small">
               sha256(body) = <Hash value={c.computed_canonical_hash} />

@@ -18,7 +18,9 @@ describe('ErrorBoundary', () => {
         <Boom when={true} />
       </ErrorBoundary>,
     )
-    expect(screen.getByTestId('boundary-error').textContent).toContain('The timeline failed to render: kaboom at somewhere.js:1:1')
+    expect(screen.getByTestId('boundary-error').textContent).toContain(
+      'The timeline failed to render: kaboom at somewhere.js:1:1',
+    )
     rerender(
       <ErrorBoundary where="timeline">
         <Boom when={false} />

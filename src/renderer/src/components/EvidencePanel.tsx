@@ -25,7 +25,15 @@ function FileRows({ label, file, testId }: { label: string; file: EvidenceFile; 
 
 const MODELS_SHOWN = 8
 
-export function EvidencePanel({ overview, onPickProvider, onPickModel }: { overview: ChainOverview; onPickProvider?: (p: string) => void; onPickModel?: (m: string) => void }) {
+export function EvidencePanel({
+  overview,
+  onPickProvider,
+  onPickModel,
+}: {
+  overview: ChainOverview
+  onPickProvider?: (p: string) => void
+  onPickModel?: (m: string) => void
+}) {
   const ev = overview.evidence
   const [allModels, setAllModels] = useState(false)
   const models = allModels ? overview.models : overview.models.slice(0, MODELS_SHOWN)
@@ -76,7 +84,9 @@ export function EvidencePanel({ overview, onPickProvider, onPickModel }: { overv
           <div className="stat-label">seq range</div>
         </div>
         <div className="stat">
-          <div className="stat-value">{formatSpan(overview.first_timestamp_ns, overview.last_timestamp_ns)}</div>
+          <div className="stat-value">
+            {formatSpan(overview.first_timestamp_ns, overview.last_timestamp_ns)}
+          </div>
           <div className="stat-label">time span</div>
         </div>
       </div>
@@ -88,7 +98,13 @@ export function EvidencePanel({ overview, onPickProvider, onPickModel }: { overv
         <dt>providers</dt>
         <dd className="chips" data-testid="overview-providers">
           {overview.providers.map((p) => (
-            <button type="button" key={p.name} className="chip" onClick={() => onPickProvider?.(p.name)} title={`filter by ${p.name}`}>
+            <button
+              type="button"
+              key={p.name}
+              className="chip"
+              onClick={() => onPickProvider?.(p.name)}
+              title={`filter by ${p.name}`}
+            >
               {p.name} <span className="muted">{formatCount(p.count)}</span>
             </button>
           ))}
@@ -97,7 +113,13 @@ export function EvidencePanel({ overview, onPickProvider, onPickModel }: { overv
         <dd className="chips" data-testid="overview-models">
           {overview.models.length === 0 ? <span className="muted">none recorded</span> : null}
           {models.map((m) => (
-            <button type="button" key={m.name} className="chip" onClick={() => onPickModel?.(m.name)} title={`filter by ${m.name}`}>
+            <button
+              type="button"
+              key={m.name}
+              className="chip"
+              onClick={() => onPickModel?.(m.name)}
+              title={`filter by ${m.name}`}
+            >
               {m.name} <span className="muted">{formatCount(m.count)}</span>
             </button>
           ))}

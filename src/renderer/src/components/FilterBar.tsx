@@ -17,7 +17,12 @@ export function FilterBar({ overview, view, dispatch, flaggedCount, rangeLabel }
     <div className="filterbar" data-testid="filterbar">
       <label className="field inline">
         <span>provider</span>
-        <select className="input" value={view.provider ?? ''} onChange={(e) => dispatch({ type: 'provider', value: e.target.value || null })} data-testid="filter-provider">
+        <select
+          className="input"
+          value={view.provider ?? ''}
+          onChange={(e) => dispatch({ type: 'provider', value: e.target.value || null })}
+          data-testid="filter-provider"
+        >
           <option value="">all</option>
           {overview.providers.map((p) => (
             <option key={p.name} value={p.name}>
@@ -28,7 +33,12 @@ export function FilterBar({ overview, view, dispatch, flaggedCount, rangeLabel }
       </label>
       <label className="field inline">
         <span>model</span>
-        <select className="input" value={view.model ?? ''} onChange={(e) => dispatch({ type: 'model', value: e.target.value || null })} data-testid="filter-model">
+        <select
+          className="input"
+          value={view.model ?? ''}
+          onChange={(e) => dispatch({ type: 'model', value: e.target.value || null })}
+          data-testid="filter-model"
+        >
           <option value="">all</option>
           {overview.models.map((m) => (
             <option key={m.name} value={m.name}>
@@ -38,14 +48,26 @@ export function FilterBar({ overview, view, dispatch, flaggedCount, rangeLabel }
         </select>
       </label>
       <label className="check" title="only rows inside a verify finding or an integrity anomaly">
-        <input type="checkbox" checked={view.flaggedOnly} onChange={(e) => dispatch({ type: 'flagged', value: e.target.checked })} data-testid="filter-flagged" /> flagged only
+        <input
+          type="checkbox"
+          checked={view.flaggedOnly}
+          onChange={(e) => dispatch({ type: 'flagged', value: e.target.checked })}
+          data-testid="filter-flagged"
+        />{' '}
+        flagged only
         {flaggedCount !== null ? <span className="pill warn">{flaggedCount}</span> : null}
       </label>
       <div className="grow" />
       {view.range && rangeLabel ? (
         <span className="range-label" data-testid="range-label">
           {shortTime(rangeLabel.from)} → {shortTime(rangeLabel.to)}
-          <button type="button" className="btn small" onClick={() => dispatch({ type: 'range', value: null })} data-testid="range-reset" title="whole chain (Esc)">
+          <button
+            type="button"
+            className="btn small"
+            onClick={() => dispatch({ type: 'range', value: null })}
+            data-testid="range-reset"
+            title="whole chain (Esc)"
+          >
             reset zoom
           </button>
         </span>

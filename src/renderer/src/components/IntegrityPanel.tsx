@@ -3,7 +3,16 @@ import { useState, type FormEvent, type ReactNode } from 'react'
 import type { IntegrityOptions, IntegrityRun, IntegrityThresholds } from '../../../shared/integrity-types'
 import type { JobStatus } from '../../../shared/job-types'
 import { formatCount } from '../lib/format'
-import { clampWindow, DEFAULT_THRESHOLDS, integrityHeadline, rateLines, shiftLines, THRESHOLD_LABELS, WINDOW_MAX, WINDOW_MIN } from '../lib/integrity'
+import {
+  clampWindow,
+  DEFAULT_THRESHOLDS,
+  integrityHeadline,
+  rateLines,
+  shiftLines,
+  THRESHOLD_LABELS,
+  WINDOW_MAX,
+  WINDOW_MIN,
+} from '../lib/integrity'
 import { JobProgress } from './JobProgress'
 
 interface Props {
@@ -19,7 +28,19 @@ interface Props {
 
 const KEYS = Object.keys(DEFAULT_THRESHOLDS) as (keyof IntegrityThresholds)[]
 
-function Category({ name, ok, summary, children, testId }: { name: string; ok: boolean; summary: string; children?: ReactNode; testId: string }) {
+function Category({
+  name,
+  ok,
+  summary,
+  children,
+  testId,
+}: {
+  name: string
+  ok: boolean
+  summary: string
+  children?: ReactNode
+  testId: string
+}) {
   return (
     <div className={`category ${ok ? 'ok' : 'warn'}`} data-testid={testId} data-ok={ok}>
       <div className="category-head">
@@ -92,9 +113,20 @@ export function IntegrityPanel({ run, options, busy, status, error, onRun, onCan
             />
           </label>
           <label className="check">
-            <input type="checkbox" checked={all} onChange={(e) => setAll(e.target.checked)} data-testid="integrity-all" /> whole chain
+            <input
+              type="checkbox"
+              checked={all}
+              onChange={(e) => setAll(e.target.checked)}
+              data-testid="integrity-all"
+            />{' '}
+            whole chain
           </label>
-          <button type="submit" className="btn primary" disabled={busy || (!all && !windowValid)} data-testid="integrity-run">
+          <button
+            type="submit"
+            className="btn primary"
+            disabled={busy || (!all && !windowValid)}
+            data-testid="integrity-run"
+          >
             Analyse
           </button>
         </div>
@@ -131,32 +163,53 @@ export function IntegrityPanel({ run, options, busy, status, error, onRun, onCan
             {integrityHeadline(r)}
           </div>
           <div className="muted small">
-            {run.mode === 'all' ? 'whole chain' : `window ${formatCount(r.window)}`} · {formatCount(r.anomaly_count)} anomal{r.anomaly_count === 1 ? 'y' : 'ies'}
+            {run.mode === 'all' ? 'whole chain' : `window ${formatCount(r.window)}`} ·{' '}
+            {formatCount(r.anomaly_count)} anomal{r.anomaly_count === 1 ? 'y' : 'ies'}
           </div>
-          <Category name="Sequence" ok={r.sequence_gaps.length === 0} summary={r.sequence_gaps.length === 0 ? 'no gaps' : `${r.sequence_gaps.length} gap(s)`} testId="cat-sequence">
+          <Category
+            name="Sequence"
+            ok={r.sequence_gaps.length === 0}
+            summary={r.sequence_gaps.length === 0 ? 'no gaps' : `${r.sequence_gaps.length} gap(s)`}
+            testId="cat-sequence"
+          >
             {r.sequence_gaps.length > 0 ? (
               <ul>
                 {r.sequence_gaps.map((g, i) => (
                   <li key={i}>
-                    <SeqButton seq={g.after_seq} onSelectSeq={onSelectSeq} /> → <SeqButton seq={g.before_seq} onSelectSeq={onSelectSeq} /> ({formatCount(g.missing_count)} missing)
+                    <SeqButton seq={g.after_seq} onSelectSeq={onSelectSeq} /> →{' '}
+                    <SeqButton seq={g.before_seq} onSelectSeq={onSelectSeq} /> ({formatCount(g.missing_count)}{' '}
+                    missing)
                   </li>
                 ))}
               </ul>
             ) : null}
           </Category>
-          <Category name="Timestamps" ok={ts.length === 0} summary={ts.length === 0 ? 'no anomalies' : tsParts.join(', ')} testId="cat-timestamps">
+          <Category
+            name="Timestamps"
+            ok={ts.length === 0}
+            summary={ts.length === 0 ? 'no anomalies' : tsParts.join(', ')}
+            testId="cat-timestamps"
+          >
             {ts.length > 0 ? (
               <ul>
                 {ts.slice(0, 200).map((a, i) => (
                   <li key={i}>
-                    {a.seq > 0 ? <SeqButton seq={a.seq} onSelectSeq={onSelectSeq} /> : null} <span className="pill warn">{a.type}</span> {a.detail}
+                    {a.seq > 0 ? <SeqButton seq={a.seq} onSelectSeq={onSelectSeq} /> : null}{' '}
+                    <span className="pill warn">{a.type}</span> {a.detail}
                   </li>
                 ))}
                 {ts.length > 200 ? <li className="muted">… +{formatCount(ts.length - 200)} more</li> : null}
               </ul>
             ) : null}
           </Category>
-          <Category name="Hashes" ok={r.hash_anomalies.length === 0} summary={r.hash_anomalies.length === 0 ? 'no duplicates' : `${r.hash_anomalies.length} duplicate(s)`} testId="cat-hashes">
+          <Category
+            name="Hashes"
+            ok={r.hash_anomalies.length === 0}
+            summary={
+              r.hash_anomalies.length === 0 ? 'no duplicates' : `${r.hash_anomalies.length} duplicate(s)`
+            }
+            testId="cat-hashes"
+          >
             {r.hash_anomalies.length > 0 ? (
               <ul>
                 {r.hash_anomalies.slice(0, 200).map((h, i) => (
@@ -167,7 +220,12 @@ export function IntegrityPanel({ run, options, busy, status, error, onRun, onCan
               </ul>
             ) : null}
           </Category>
-          <Category name="Provider distribution" ok={r.provider_shift === null} summary={r.provider_shift === null ? 'stable' : 'SHIFT detected'} testId="cat-provider">
+          <Category
+            name="Provider distribution"
+            ok={r.provider_shift === null}
+            summary={r.provider_shift === null ? 'stable' : 'SHIFT detected'}
+            testId="cat-provider"
+          >
             {r.provider_shift ? (
               <ul data-testid="provider-shift-lines">
                 {shiftLines(r).map((l) => (
@@ -176,11 +234,18 @@ export function IntegrityPanel({ run, options, busy, status, error, onRun, onCan
               </ul>
             ) : null}
           </Category>
-          <Category name="Rate" ok={r.rate_anomalies.length === 0} summary={r.rate_anomalies.length === 0 ? 'stable' : rateLines(r).join('; ')} testId="cat-rate" />
+          <Category
+            name="Rate"
+            ok={r.rate_anomalies.length === 0}
+            summary={r.rate_anomalies.length === 0 ? 'stable' : rateLines(r).join('; ')}
+            testId="cat-rate"
+          />
           <Category
             name="Rotation boundaries"
             ok={r.rotation_boundaries.length === 0}
-            summary={r.rotation_boundaries.length === 0 ? 'none' : `${r.rotation_boundaries.length} boundary(ies)`}
+            summary={
+              r.rotation_boundaries.length === 0 ? 'none' : `${r.rotation_boundaries.length} boundary(ies)`
+            }
             testId="cat-rotation"
           >
             {r.rotation_boundaries.length > 0 ? (
@@ -197,8 +262,9 @@ export function IntegrityPanel({ run, options, busy, status, error, onRun, onCan
             </p>
           </Category>
           <div className="muted small">
-            applied: burst &gt; {run.thresholds.burst_threshold}/s · gap &gt; {run.thresholds.large_gap_sec}s · shift &gt; {run.thresholds.provider_shift_pct}pp · rate ±
-            {run.thresholds.rate_tol} · min split {run.thresholds.min_split_size}
+            applied: burst &gt; {run.thresholds.burst_threshold}/s · gap &gt; {run.thresholds.large_gap_sec}s
+            · shift &gt; {run.thresholds.provider_shift_pct}pp · rate ±{run.thresholds.rate_tol} · min split{' '}
+            {run.thresholds.min_split_size}
           </div>
         </div>
       ) : null}

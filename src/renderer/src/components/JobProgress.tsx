@@ -27,7 +27,9 @@ export function JobProgress({ status, onCancel, testId }: Props) {
       <div className="job-line">
         <span className="muted">
           {status?.progress.phase ?? 'starting'}
-          {status && status.progress.total > 0 ? ` ${formatCount(status.progress.done)} / ${formatCount(status.progress.total)}` : ''}
+          {status && status.progress.total > 0
+            ? ` ${formatCount(status.progress.done)} / ${formatCount(status.progress.total)}`
+            : ''}
           {pct !== null ? ` (${pct.toFixed(1)}%)` : ''}
         </span>
         <button type="button" className="btn small" onClick={onCancel} data-testid={`${testId}-cancel`}>

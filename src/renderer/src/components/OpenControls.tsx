@@ -26,7 +26,14 @@ export function OpenControls({ info, recent, opening, onOpenPath, onPick, inputR
   return (
     <div className={`open-controls${compact ? ' compact' : ''}`} data-testid="open-controls">
       {info.has_dialogs ? (
-        <button type="button" className="btn primary" onClick={onPick} disabled={busy} data-testid="open-dialog" title="Open a chain.db (Ctrl/⌘+O)">
+        <button
+          type="button"
+          className="btn primary"
+          onClick={onPick}
+          disabled={busy}
+          data-testid="open-dialog"
+          title="Open a chain.db (Ctrl/⌘+O)"
+        >
           Open…
         </button>
       ) : null}
@@ -38,7 +45,9 @@ export function OpenControls({ info, recent, opening, onOpenPath, onPick, inputR
             list={listId}
             value={path}
             onChange={(e) => setPath(e.target.value)}
-            placeholder={info.open_roots.length > 0 ? `path under ${info.open_roots[0]}` : 'path to a chain.db'}
+            placeholder={
+              info.open_roots.length > 0 ? `path under ${info.open_roots[0]}` : 'path to a chain.db'
+            }
             aria-label="path of a chain.db to open"
             spellCheck={false}
             data-testid="open-path"
@@ -48,15 +57,28 @@ export function OpenControls({ info, recent, opening, onOpenPath, onPick, inputR
               <option key={p} value={p} />
             ))}
           </datalist>
-          <button type="submit" className={`btn${info.has_dialogs ? '' : ' primary'}`} disabled={busy || path.trim() === ''} data-testid="open-path-submit">
+          <button
+            type="submit"
+            className={`btn${info.has_dialogs ? '' : ' primary'}`}
+            disabled={busy || path.trim() === ''}
+            data-testid="open-path-submit"
+          >
             Open
           </button>
         </form>
       ) : !info.has_dialogs ? (
-        <span className="muted small">This server opens only the chain it was started with (start it with --open-root to open others).</span>
+        <span className="muted small">
+          This server opens only the chain it was started with (start it with --open-root to open others).
+        </span>
       ) : null}
       {!compact && info.sample_path ? (
-        <button type="button" className="btn" onClick={() => info.sample_path && onOpenPath(info.sample_path)} disabled={busy} data-testid="open-sample">
+        <button
+          type="button"
+          className="btn"
+          onClick={() => info.sample_path && onOpenPath(info.sample_path)}
+          disabled={busy}
+          data-testid="open-sample"
+        >
           Open the bundled sample
         </button>
       ) : null}
@@ -70,13 +92,27 @@ export function OpenControls({ info, recent, opening, onOpenPath, onPick, inputR
   )
 }
 
-export function RecentList({ recent, onOpenPath, current }: { recent: string[]; onOpenPath: (p: string) => void; current?: string | null }) {
+export function RecentList({
+  recent,
+  onOpenPath,
+  current,
+}: {
+  recent: string[]
+  onOpenPath: (p: string) => void
+  current?: string | null
+}) {
   if (recent.length === 0) return null
   return (
     <ul className="recent" data-testid="recent-paths">
       {recent.map((p) => (
         <li key={p}>
-          <button type="button" className="link mono" onClick={() => onOpenPath(p)} disabled={p === current} title={p}>
+          <button
+            type="button"
+            className="link mono"
+            onClick={() => onOpenPath(p)}
+            disabled={p === current}
+            title={p}
+          >
             {p}
           </button>
         </li>

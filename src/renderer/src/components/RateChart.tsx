@@ -1,6 +1,17 @@
 // Entries per hour over the selected range, with the integrity window's two halves and their rates.
 import { useMemo } from 'react'
-import { Bar, CartesianGrid, ComposedChart, ReferenceArea, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis, type TooltipContentProps } from 'recharts'
+import {
+  Bar,
+  CartesianGrid,
+  ComposedChart,
+  ReferenceArea,
+  ReferenceLine,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+  type TooltipContentProps,
+} from 'recharts'
 import type { Timeline } from '../../../shared/chain-types'
 import type { RateAnomaly } from '../../../shared/integrity-types'
 import { timelineRows, totalCount, type BucketRow } from '../lib/chart-data'
@@ -45,7 +56,13 @@ export function RateChart({ timeline, error, halves, rateAnomalies }: Props) {
       </span>
     </div>
   )
-  if (error) return <div className="chart-card">{title}<div className="chart-empty error-line">{error}</div></div>
+  if (error)
+    return (
+      <div className="chart-card">
+        {title}
+        <div className="chart-empty error-line">{error}</div>
+      </div>
+    )
   if (!timeline || rows.length === 0)
     return (
       <div className="chart-card" data-testid="rate-chart">
@@ -58,21 +75,53 @@ export function RateChart({ timeline, error, halves, rateAnomalies }: Props) {
   const mode = axisModeFor(to - from)
   const r = halves?.rates
   // Label the halves only when they are wide enough to hold the words.
-  const wide = halves !== null && (halves.current.toMs - halves.baseline.fromMs) / Math.max(1, to - from) > 0.25
+  const wide =
+    halves !== null && (halves.current.toMs - halves.baseline.fromMs) / Math.max(1, to - from) > 0.25
   return (
     <div className="chart-card" data-testid="rate-chart">
       {title}
       <ResponsiveContainer width="100%" height={150}>
         <ComposedChart data={rows} margin={{ top: 8, right: 12, bottom: 0, left: 0 }} barCategoryGap={1}>
           <CartesianGrid vertical={false} className="grid-lines" />
-          <XAxis dataKey="tMid" type="number" domain={[from, to]} scale="time" tickFormatter={(v: number) => axisTime(v, mode)} minTickGap={40} tickLine={false} className="axis" />
-          <YAxis width={40} tickLine={false} axisLine={false} className="axis" tickFormatter={(v: number) => (v >= 1000 ? `${(v / 1000).toFixed(1)}k` : String(Math.round(v)))} />
+          <XAxis
+            dataKey="tMid"
+            type="number"
+            domain={[from, to]}
+            scale="time"
+            tickFormatter={(v: number) => axisTime(v, mode)}
+            minTickGap={40}
+            tickLine={false}
+            className="axis"
+          />
+          <YAxis
+            width={40}
+            tickLine={false}
+            axisLine={false}
+            className="axis"
+            tickFormatter={(v: number) => (v >= 1000 ? `${(v / 1000).toFixed(1)}k` : String(Math.round(v)))}
+          />
           <Tooltip content={RateTip} cursor={{ className: 'tip-cursor' }} isAnimationActive={false} />
           {halves ? (
-            <ReferenceArea x1={halves.baseline.fromMs} x2={halves.baseline.toMs} ifOverflow="hidden" className="half baseline" {...(wide ? { label: { value: 'baseline half', position: 'insideTopLeft', className: 'ref-label' } } : {})} />
+            <ReferenceArea
+              x1={halves.baseline.fromMs}
+              x2={halves.baseline.toMs}
+              ifOverflow="hidden"
+              className="half baseline"
+              {...(wide
+                ? { label: { value: 'baseline half', position: 'insideTopLeft', className: 'ref-label' } }
+                : {})}
+            />
           ) : null}
           {halves ? (
-            <ReferenceArea x1={halves.current.fromMs} x2={halves.current.toMs} ifOverflow="hidden" className="half current" {...(wide ? { label: { value: 'current half', position: 'insideTopRight', className: 'ref-label' } } : {})} />
+            <ReferenceArea
+              x1={halves.current.fromMs}
+              x2={halves.current.toMs}
+              ifOverflow="hidden"
+              className="half current"
+              {...(wide
+                ? { label: { value: 'current half', position: 'insideTopRight', className: 'ref-label' } }
+                : {})}
+            />
           ) : null}
           <Bar dataKey="rate" className="bar-rate" isAnimationActive={false} />
           {halves && r ? (
@@ -100,14 +149,18 @@ export function RateChart({ timeline, error, halves, rateAnomalies }: Props) {
       <div className="chart-foot small" data-testid="rate-summary">
         {anomaly ? (
           <span className="warn-text" data-testid="rate-anomaly">
-            Rate anomaly: {pyFloat(anomaly.baseline_rate)}/h → {pyFloat(anomaly.current_rate)}/h ({signed(anomaly.change_pct)}%)
+            Rate anomaly: {pyFloat(anomaly.baseline_rate)}/h → {pyFloat(anomaly.current_rate)}/h (
+            {signed(anomaly.change_pct)}%)
           </span>
         ) : r ? (
           <span className="muted">
-            window of {formatCount(halves?.window)}: baseline {formatRate(r.first)} · current {formatRate(r.second)} · stable
+            window of {formatCount(halves?.window)}: baseline {formatRate(r.first)} · current{' '}
+            {formatRate(r.second)} · stable
           </span>
         ) : (
-          <span className="muted">{halves ? 'window halves shown' : 'run the integrity monitor to see the window halves'}</span>
+          <span className="muted">
+            {halves ? 'window halves shown' : 'run the integrity monitor to see the window halves'}
+          </span>
         )}
       </div>
     </div>

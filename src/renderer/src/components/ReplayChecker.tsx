@@ -13,7 +13,16 @@ interface Props {
   onPickFile: (file: File) => void
 }
 
-export function ReplayChecker({ seq, hasReplay, mode, onModeChange, busy, error, onCheckText, onPickFile }: Props) {
+export function ReplayChecker({
+  seq,
+  hasReplay,
+  mode,
+  onModeChange,
+  busy,
+  error,
+  onCheckText,
+  onPickFile,
+}: Props) {
   const [text, setText] = useState('')
   const [prompt, setPrompt] = useState('')
   const submit = (e: FormEvent): void => {
@@ -40,9 +49,17 @@ export function ReplayChecker({ seq, hasReplay, mode, onModeChange, busy, error,
             data-testid="replay-file-input"
           />
         </label>
-        <label className="field inline" title="python: like `bijotel replay --output-file` (strict UTF-8, CRLF/CR → LF, BOM kept); raw: the file's bytes as they are">
+        <label
+          className="field inline"
+          title="python: like `bijotel replay --output-file` (strict UTF-8, CRLF/CR → LF, BOM kept); raw: the file's bytes as they are"
+        >
           <span>file mode</span>
-          <select className="input" value={mode} onChange={(e) => onModeChange(e.target.value === 'raw' ? 'raw' : 'python')} data-testid="replay-mode">
+          <select
+            className="input"
+            value={mode}
+            onChange={(e) => onModeChange(e.target.value === 'raw' ? 'raw' : 'python')}
+            data-testid="replay-mode"
+          >
             <option value="python">python (CLI)</option>
             <option value="raw">raw bytes</option>
           </select>
@@ -51,9 +68,28 @@ export function ReplayChecker({ seq, hasReplay, mode, onModeChange, busy, error,
       <details>
         <summary className="small">or paste the replayed output</summary>
         <form onSubmit={submit} className="replay-form">
-          <textarea className="input mono" rows={4} value={text} onChange={(e) => setText(e.target.value)} placeholder="replayed output, used verbatim" data-testid="replay-text" />
-          <textarea className="input mono" rows={2} value={prompt} onChange={(e) => setPrompt(e.target.value)} placeholder="original prompt (optional: checked against the sealed prompt_hash)" data-testid="replay-prompt-input" />
-          <button type="submit" className="btn primary small" disabled={busy || text.length === 0} data-testid="replay-text-submit">
+          <textarea
+            className="input mono"
+            rows={4}
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+            placeholder="replayed output, used verbatim"
+            data-testid="replay-text"
+          />
+          <textarea
+            className="input mono"
+            rows={2}
+            value={prompt}
+            onChange={(e) => setPrompt(e.target.value)}
+            placeholder="original prompt (optional: checked against the sealed prompt_hash)"
+            data-testid="replay-prompt-input"
+          />
+          <button
+            type="submit"
+            className="btn primary small"
+            disabled={busy || text.length === 0}
+            data-testid="replay-text-submit"
+          >
             Check text
           </button>
         </form>

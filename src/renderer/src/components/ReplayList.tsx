@@ -2,8 +2,19 @@
 import type { ReplayCheck } from '../../../shared/replay-types'
 import { shortHash, shortTime } from '../lib/format'
 
-export function ReplayList({ checks, onSelectSeq }: { checks: ReplayCheck[]; onSelectSeq: (seq: number) => void }) {
-  if (checks.length === 0) return <p className="muted small pad">No replay checks yet in this session. They are part of the exported report.</p>
+export function ReplayList({
+  checks,
+  onSelectSeq,
+}: {
+  checks: ReplayCheck[]
+  onSelectSeq: (seq: number) => void
+}) {
+  if (checks.length === 0)
+    return (
+      <p className="muted small pad">
+        No replay checks yet in this session. They are part of the exported report.
+      </p>
+    )
   return (
     <table className="grid compact" data-testid="replay-list">
       <thead>
@@ -25,7 +36,9 @@ export function ReplayList({ checks, onSelectSeq }: { checks: ReplayCheck[]; onS
               </button>
             </td>
             <td>
-              <span className={`pill ${c.result.match ? 'ok' : 'bad'}`}>{c.result.match ? 'MATCH' : 'MISMATCH'}</span>
+              <span className={`pill ${c.result.match ? 'ok' : 'bad'}`}>
+                {c.result.match ? 'MATCH' : 'MISMATCH'}
+              </span>
             </td>
             <td className="small">{c.source.kind === 'file' ? (c.source.name ?? 'file') : 'text'}</td>
             <td className="mono small" title={c.result.replay_hash}>

@@ -23,7 +23,13 @@ const check = (over: Partial<ReplayCheck> = {}): ReplayCheck => ({
   row_detail: 'body hash, link and HMAC verify (key #0)',
   prompt_match: null,
   prompt_detail: null,
-  source: { kind: 'file', name: 'clean.replay-8.txt', bytes: 39, sha256_of_bytes: 'cbb1415f', mode: 'python' },
+  source: {
+    kind: 'file',
+    name: 'clean.replay-8.txt',
+    bytes: 39,
+    sha256_of_bytes: 'cbb1415f',
+    mode: 'python',
+  },
   checked_at: '2025-11-24T16:03:04.869Z',
   ...over,
 })
@@ -52,13 +58,36 @@ describe('ReplayResultView', () => {
   })
 
   it('shows a match without a reason, and an entry without replay metadata', () => {
-    const { unmount } = render(<ReplayResultView check={check({ result: { ...check().result, match: true, reason: null, replay_hash: check().result.original_hash! } })} />)
+    const { unmount } = render(
+      <ReplayResultView
+        check={check({
+          result: {
+            ...check().result,
+            match: true,
+            reason: null,
+            replay_hash: check().result.original_hash!,
+          },
+        })}
+      />,
+    )
     expect(screen.getByTestId('replay-verdict').textContent).toBe('MATCH')
     expect(screen.queryByTestId('replay-reason')).toBeNull()
     unmount()
     render(
       <ReplayResultView
-        check={check({ result: { match: false, original_hash: null, replay_hash: 'ab', deterministic: false, model_version: null, reason: 'chain entry has no bijotel.replay.output_hash' }, row_verified: null, prompt_match: false, prompt_detail: 'x' })}
+        check={check({
+          result: {
+            match: false,
+            original_hash: null,
+            replay_hash: 'ab',
+            deterministic: false,
+            model_version: null,
+            reason: 'chain entry has no bijotel.replay.output_hash',
+          },
+          row_verified: null,
+          prompt_match: false,
+          prompt_detail: 'x',
+        })}
       />,
     )
     expect(screen.getByTestId('replay-original').textContent).toBe('(none — entry has no replay metadata)')
@@ -68,7 +97,11 @@ describe('ReplayResultView', () => {
   })
 
   it('renders HTML-looking names as text', () => {
-    render(<ReplayResultView check={check({ source: { ...check().source, name: '<img src=x onerror=alert(1)>' } })} />)
+    render(
+      <ReplayResultView
+        check={check({ source: { ...check().source, name: '<img src=x onerror=alert(1)>' } })}
+      />,
+    )
     expect(document.querySelector('img')).toBeNull()
     expect(screen.getByTestId('replay-result').textContent).toContain('<img src=x onerror=alert(1)>')
   })

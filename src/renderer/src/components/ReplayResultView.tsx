@@ -6,14 +6,20 @@ import { promptLabel, pyBool, replayCliLines, rowVerifiedLabel } from '../lib/re
 export function ReplayResultView({ check, compact }: { check: ReplayCheck; compact?: boolean }) {
   const r = check.result
   return (
-    <div className={`replay-result ${r.match ? 'match' : 'mismatch'}`} data-testid="replay-result" data-match={r.match} data-seq={check.seq}>
+    <div
+      className={`replay-result ${r.match ? 'match' : 'mismatch'}`}
+      data-testid="replay-result"
+      data-match={r.match}
+      data-seq={check.seq}
+    >
       <div className="replay-head">
         <span className="verdict-word" data-testid="replay-verdict">
           {r.match ? 'MATCH' : 'MISMATCH'}
         </span>
         <span>seq {check.seq}</span>
         <span className="muted small">
-          {check.source.kind === 'file' ? (check.source.name ?? 'file') : 'text'} · {formatCount(check.source.bytes)} B · {check.source.mode} · {shortTime(check.checked_at)}
+          {check.source.kind === 'file' ? (check.source.name ?? 'file') : 'text'} ·{' '}
+          {formatCount(check.source.bytes)} B · {check.source.mode} · {shortTime(check.checked_at)}
         </span>
       </div>
       {compact ? null : (
@@ -41,7 +47,11 @@ export function ReplayResultView({ check, compact }: { check: ReplayCheck; compa
             </>
           ) : null}
           <dt>row</dt>
-          <dd className={check.row_verified === false ? 'bad-text' : ''} data-testid="replay-row-verified" title={check.row_detail}>
+          <dd
+            className={check.row_verified === false ? 'bad-text' : ''}
+            data-testid="replay-row-verified"
+            title={check.row_detail}
+          >
             {rowVerifiedLabel(check)} <span className="muted">{check.row_detail}</span>
           </dd>
           <dt>prompt</dt>

@@ -25,7 +25,8 @@ export function SecretsForm({ keys, onSubmit, busy }: Props) {
   const formId = useId()
   const filled = fields.filter((f) => f.value.trim().length > 0)
 
-  const update = (id: number, patch: Partial<Field>): void => setFields((fs) => fs.map((f) => (f.id === id ? { ...f, ...patch } : f)))
+  const update = (id: number, patch: Partial<Field>): void =>
+    setFields((fs) => fs.map((f) => (f.id === id ? { ...f, ...patch } : f)))
 
   const submit = async (e: FormEvent): Promise<void> => {
     e.preventDefault()
@@ -50,7 +51,13 @@ export function SecretsForm({ keys, onSubmit, busy }: Props) {
               className="input mono grow"
               type={reveal ? 'text' : 'password'}
               value={f.value}
-              placeholder={i === 0 ? (f.encoding === 'hex' ? 'chain secret (hex)' : 'chain secret (text)') : `key ${i + 1} (rotated)`}
+              placeholder={
+                i === 0
+                  ? f.encoding === 'hex'
+                    ? 'chain secret (hex)'
+                    : 'chain secret (text)'
+                  : `key ${i + 1} (rotated)`
+              }
               onChange={(e) => update(f.id, { value: e.target.value })}
               autoComplete="off"
               spellCheck={false}
@@ -66,24 +73,44 @@ export function SecretsForm({ keys, onSubmit, busy }: Props) {
                   className={f.encoding === enc ? 'on' : ''}
                   onClick={() => update(f.id, { encoding: enc })}
                   data-testid={`secret-encoding-${i}-${enc}`}
-                  title={enc === 'hex' ? 'hex bytes, as Python BIJOTEL' : 'raw UTF-8 bytes (the Go writer’s fallback)'}
+                  title={
+                    enc === 'hex'
+                      ? 'hex bytes, as Python BIJOTEL'
+                      : 'raw UTF-8 bytes (the Go writer’s fallback)'
+                  }
                 >
                   {enc}
                 </button>
               ))}
             </div>
             {fields.length > 1 ? (
-              <button type="button" className="btn icon" aria-label={`remove secret ${i + 1}`} onClick={() => setFields((fs) => fs.filter((x) => x.id !== f.id))}>
+              <button
+                type="button"
+                className="btn icon"
+                aria-label={`remove secret ${i + 1}`}
+                onClick={() => setFields((fs) => fs.filter((x) => x.id !== f.id))}
+              >
                 ×
               </button>
             ) : null}
           </div>
         ))}
         <div className="row gap">
-          <button type="submit" className="btn primary" disabled={busy || filled.length === 0} data-testid="secrets-submit">
+          <button
+            type="submit"
+            className="btn primary"
+            disabled={busy || filled.length === 0}
+            data-testid="secrets-submit"
+          >
             Use {filled.length > 1 ? `${filled.length} keys` : 'key'}
           </button>
-          <button type="button" className="btn" onClick={() => setFields((fs) => [...fs, blank()])} disabled={fields.length >= 32} data-testid="secret-add">
+          <button
+            type="button"
+            className="btn"
+            onClick={() => setFields((fs) => [...fs, blank()])}
+            disabled={fields.length >= 32}
+            data-testid="secret-add"
+          >
             + rotated key
           </button>
           <label className="check">
@@ -116,7 +143,8 @@ export function SecretsForm({ keys, onSubmit, busy }: Props) {
         </table>
       ) : (
         <p className="muted small" data-testid="no-keys">
-          No key yet: the chain’s HMACs cannot be checked without the secret. Several keys may be given (rotation); submitting replaces the set.
+          No key yet: the chain’s HMACs cannot be checked without the secret. Several keys may be given
+          (rotation); submitting replaces the set.
         </p>
       )}
     </div>

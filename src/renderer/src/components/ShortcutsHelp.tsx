@@ -15,7 +15,12 @@ export const SHORTCUTS: [string, string][] = [
 export function ShortcutsHelp({ onClose }: { onClose: () => void }) {
   return (
     <div className="modal-backdrop" onClick={onClose} data-testid="shortcuts-help">
-      <div className="modal" role="dialog" aria-label="keyboard shortcuts" onClick={(e) => e.stopPropagation()}>
+      <div
+        className="modal"
+        role="dialog"
+        aria-label="keyboard shortcuts"
+        onClick={(e) => e.stopPropagation()}
+      >
         <header className="section-head">
           <h2>Keyboard shortcuts</h2>
           <button type="button" className="btn small" onClick={onClose}>
@@ -34,7 +39,10 @@ export function ShortcutsHelp({ onClose }: { onClose: () => void }) {
             ))}
           </tbody>
         </table>
-        <p className="muted small">Drop a chain.db on the window to open it (desktop app); drop a replay file on a row, on the entry panel, or anywhere once an entry is selected.</p>
+        <p className="muted small">
+          Drop a chain.db on the window to open it (desktop app); drop a replay file on a row, on the entry
+          panel, or anywhere once an entry is selected.
+        </p>
       </div>
     </div>
   )

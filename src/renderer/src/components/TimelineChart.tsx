@@ -1,10 +1,31 @@
 // Entries over time for the whole chain (filtered by provider/model). The brush zooms and pans; the
 // range it selects drives the charts and the table. Flagged rows are marked; a mark selects its row.
 import { useEffect, useMemo, useRef, useState } from 'react'
-import { Bar, Brush, CartesianGrid, ComposedChart, ReferenceLine, ResponsiveContainer, Scatter, Tooltip, XAxis, YAxis, type ScatterShapeProps, type TooltipContentProps } from 'recharts'
+import {
+  Bar,
+  Brush,
+  CartesianGrid,
+  ComposedChart,
+  ReferenceLine,
+  ResponsiveContainer,
+  Scatter,
+  Tooltip,
+  XAxis,
+  YAxis,
+  type ScatterShapeProps,
+  type TooltipContentProps,
+} from 'recharts'
 import type { Timeline } from '../../../shared/chain-types'
 import type { TimeRange } from '../lib/filter-state'
-import { bucketIndexOf, indicesOfRange, rangeOfIndices, timelineRows, totalCount, type BucketRow, type Mark } from '../lib/chart-data'
+import {
+  bucketIndexOf,
+  indicesOfRange,
+  rangeOfIndices,
+  timelineRows,
+  totalCount,
+  type BucketRow,
+  type Mark,
+} from '../lib/chart-data'
 import { axisModeFor, axisTime, formatCount } from '../lib/format'
 
 interface Props {
@@ -46,7 +67,16 @@ function TimelineTip({ active, payload }: TooltipContentProps) {
   )
 }
 
-export function TimelineChart({ timeline, error, marks, range, onRange, selected, rotations, onSelectSeq }: Props) {
+export function TimelineChart({
+  timeline,
+  error,
+  marks,
+  range,
+  onRange,
+  selected,
+  rotations,
+  onSelectSeq,
+}: Props) {
   const rows = useMemo(() => timelineRows(timeline, marks), [timeline, marks])
   const [brush, setBrush] = useState<{ start: number; end: number }>({ start: 0, end: 0 })
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null)
@@ -76,7 +106,12 @@ export function TimelineChart({ timeline, error, marks, range, onRange, selected
     )
   }
   if (!timeline) return <div className="chart-empty muted">loading timeline…</div>
-  if (rows.length === 0) return <div className="chart-empty muted" data-testid="timeline-empty">no timestamps to chart</div>
+  if (rows.length === 0)
+    return (
+      <div className="chart-empty muted" data-testid="timeline-empty">
+        no timestamps to chart
+      </div>
+    )
 
   const mode = axisModeFor(rows.length > 1 ? rows[rows.length - 1]!.tEnd - rows[0]!.t : 0)
   const tick = (i: number): string => axisTime(rows[i]?.t ?? Number.NaN, mode)
@@ -110,7 +145,8 @@ export function TimelineChart({ timeline, error, marks, range, onRange, selected
       <div className="chart-title">
         <span>Entries over time</span>
         <span className="muted small">
-          <span data-testid="timeline-total">{formatCount(totalCount(timeline))}</span> entries · {rows.length} buckets · {marks.length > 0 ? `${marks.length} flagged` : 'no flags'}
+          <span data-testid="timeline-total">{formatCount(totalCount(timeline))}</span> entries ·{' '}
+          {rows.length} buckets · {marks.length > 0 ? `${marks.length} flagged` : 'no flags'}
         </span>
       </div>
       <ResponsiveContainer width="100%" height={190}>
@@ -123,7 +159,15 @@ export function TimelineChart({ timeline, error, marks, range, onRange, selected
           <Scatter dataKey="mark" shape={markShape} isAnimationActive={false} />
           {rotations.map((r) => {
             const i = bucketIndexOf(timeline, r.ns)
-            return i < 0 ? null : <ReferenceLine key={r.seq} x={i} className="ref-rotation" strokeDasharray="4 3" label={{ value: `key → seq ${r.seq}`, position: 'insideTopLeft', className: 'ref-label' }} />
+            return i < 0 ? null : (
+              <ReferenceLine
+                key={r.seq}
+                x={i}
+                className="ref-rotation"
+                strokeDasharray="4 3"
+                label={{ value: `key → seq ${r.seq}`, position: 'insideTopLeft', className: 'ref-label' }}
+              />
+            )
           })}
           {selIndex >= 0 ? <ReferenceLine x={selIndex} className="ref-selected" /> : null}
           <Brush

@@ -19,7 +19,12 @@ const base: VerifyVerdict = {
 
 describe('VerdictView', () => {
   it('renders a valid verdict', () => {
-    render(<VerdictView verdict={base} keys={[{ index: 0, encoding: 'hex', bytes: 28, fingerprint: '84e9ca07' }]} />)
+    render(
+      <VerdictView
+        verdict={base}
+        keys={[{ index: 0, encoding: 'hex', bytes: 28, fingerprint: '84e9ca07' }]}
+      />,
+    )
     expect(screen.getByTestId('verdict-word').textContent).toBe('VALID')
     expect(screen.queryByTestId('first-bad-seq')).toBeNull()
     expect(screen.queryByTestId('findings')).toBeNull()
@@ -43,7 +48,11 @@ describe('VerdictView', () => {
     expect(screen.getByTestId('verdict-word').textContent).toBe('BROKEN')
     expect(screen.getByTestId('first-bad-seq').textContent).toContain('57')
     const rows = screen.getAllByTestId('finding-row')
-    expect(rows.map((r) => r.getAttribute('data-kind'))).toEqual(['body_hash_mismatch', 'seq_gap', 'hmac_mismatch'])
+    expect(rows.map((r) => r.getAttribute('data-kind'))).toEqual([
+      'body_hash_mismatch',
+      'seq_gap',
+      'hmac_mismatch',
+    ])
     expect(rows[0]!.textContent).toContain('body hash mismatch')
     expect(rows[1]!.textContent).toContain('3')
     expect(rows[2]!.textContent).toContain('200–240')

@@ -30,7 +30,8 @@ export function VerdictView({ verdict, keys = [], onSelectSeq }: Props) {
           {word}
         </span>
         <span className="verdict-sub">
-          {formatCount(verdict.entries)} entries{verdict.first_seq !== null ? `, seq ${verdict.first_seq}–${verdict.last_seq}` : ''}
+          {formatCount(verdict.entries)} entries
+          {verdict.first_seq !== null ? `, seq ${verdict.first_seq}–${verdict.last_seq}` : ''}
         </span>
       </div>
       {verdict.first_bad_seq !== null ? (
@@ -47,7 +48,10 @@ export function VerdictView({ verdict, keys = [], onSelectSeq }: Props) {
           <>
             <dt>range</dt>
             <dd>
-              {verdict.range.from_seq === null ? 'empty' : `seq ${verdict.range.from_seq}–${verdict.range.to_seq}`} of {formatCount(verdict.range.total_in_chain)}
+              {verdict.range.from_seq === null
+                ? 'empty'
+                : `seq ${verdict.range.from_seq}–${verdict.range.to_seq}`}{' '}
+              of {formatCount(verdict.range.total_in_chain)}
             </dd>
           </>
         ) : null}
@@ -116,7 +120,8 @@ export function VerdictView({ verdict, keys = [], onSelectSeq }: Props) {
                   #{s.key_index} <code className="muted">{fp(s.key_index)}</code>
                 </td>
                 <td>
-                  <SeqLink seq={s.from_seq} onSelectSeq={onSelectSeq} />–<SeqLink seq={s.to_seq} onSelectSeq={onSelectSeq} />
+                  <SeqLink seq={s.from_seq} onSelectSeq={onSelectSeq} />–
+                  <SeqLink seq={s.to_seq} onSelectSeq={onSelectSeq} />
                 </td>
                 <td className="num">{formatCount(s.count)}</td>
               </tr>
@@ -128,7 +133,8 @@ export function VerdictView({ verdict, keys = [], onSelectSeq }: Props) {
         <ul className="rotations" data-testid="rotation-points">
           {rotations.map((r) => (
             <li key={r.seq}>
-              key rotation at seq <SeqLink seq={r.seq} onSelectSeq={onSelectSeq} />: key #{r.from_key} → key #{r.to_key}
+              key rotation at seq <SeqLink seq={r.seq} onSelectSeq={onSelectSeq} />: key #{r.from_key} → key #
+              {r.to_key}
             </li>
           ))}
         </ul>

@@ -51,9 +51,30 @@ export function VerifyPanel({ keys, verdict, status, error, onVerify, onCancel, 
         <details className="inline-details">
           <summary>range</summary>
           <div className="row gap wrap">
-            <input className="input num" placeholder="seq from" value={from} onChange={(e) => setFrom(e.target.value)} inputMode="numeric" aria-label="verify from seq" />
-            <input className="input num" placeholder="seq to" value={to} onChange={(e) => setTo(e.target.value)} inputMode="numeric" aria-label="verify to seq" />
-            <input className="input num" placeholder="last N" value={last} onChange={(e) => setLast(e.target.value)} inputMode="numeric" aria-label="verify last N rows" />
+            <input
+              className="input num"
+              placeholder="seq from"
+              value={from}
+              onChange={(e) => setFrom(e.target.value)}
+              inputMode="numeric"
+              aria-label="verify from seq"
+            />
+            <input
+              className="input num"
+              placeholder="seq to"
+              value={to}
+              onChange={(e) => setTo(e.target.value)}
+              inputMode="numeric"
+              aria-label="verify to seq"
+            />
+            <input
+              className="input num"
+              placeholder="last N"
+              value={last}
+              onChange={(e) => setLast(e.target.value)}
+              inputMode="numeric"
+              aria-label="verify last N rows"
+            />
           </div>
         </details>
       </div>

@@ -6,7 +6,15 @@ import { VirtualList } from './VirtualList'
 
 afterEach(cleanup)
 
-function Harness({ count, onEnter, onRange }: { count: number; onEnter?: (i: number) => void; onRange?: (s: number, e: number) => void }) {
+function Harness({
+  count,
+  onEnter,
+  onRange,
+}: {
+  count: number
+  onEnter?: (i: number) => void
+  onRange?: (s: number, e: number) => void
+}) {
   const [active, setActive] = useState(-1)
   return (
     <VirtualList
@@ -48,7 +56,12 @@ describe('VirtualList', () => {
     const list = screen.getByTestId('list')
     fireEvent.keyDown(list, { key: 'ArrowDown' })
     fireEvent.keyDown(list, { key: 'ArrowDown' })
-    expect(screen.getAllByTestId('row').find((r) => r.getAttribute('data-active') === 'true')?.getAttribute('data-index')).toBe('1')
+    expect(
+      screen
+        .getAllByTestId('row')
+        .find((r) => r.getAttribute('data-active') === 'true')
+        ?.getAttribute('data-index'),
+    ).toBe('1')
     fireEvent.keyDown(list, { key: 'Enter' })
     expect(onEnter).toHaveBeenCalledWith(1)
     fireEvent.keyDown(list, { key: 'PageDown' })

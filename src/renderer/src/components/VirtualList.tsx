@@ -1,7 +1,25 @@
 // A fixed-row-height windowed list: only the rows in view (plus a little overscan) are in the DOM,
 // whatever the row count. Keyboard: ↑ ↓ PgUp PgDn Home End move the cursor, Enter opens it.
-import { useCallback, useEffect, useImperativeHandle, useLayoutEffect, useRef, useState, type CSSProperties, type KeyboardEvent, type ReactNode, type Ref } from 'react'
-import { isNavKey, navigate, pageRows, scrollToIndex, visibleWindow, type ListGeometry } from '../lib/windowing'
+import {
+  useCallback,
+  useEffect,
+  useImperativeHandle,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type CSSProperties,
+  type KeyboardEvent,
+  type ReactNode,
+  type Ref,
+} from 'react'
+import {
+  isNavKey,
+  navigate,
+  pageRows,
+  scrollToIndex,
+  visibleWindow,
+  type ListGeometry,
+} from '../lib/windowing'
 
 export interface VirtualListHandle {
   scrollTo: (index: number, align?: 'nearest' | 'center') => void
@@ -26,7 +44,20 @@ interface Props {
   ref?: Ref<VirtualListHandle>
 }
 
-export function VirtualList({ count, rowHeight, overscan = 6, activeIndex, onActiveChange, onEnter, onRangeChange, renderRow, initialViewportHeight = 400, ariaLabel, testId, ref }: Props) {
+export function VirtualList({
+  count,
+  rowHeight,
+  overscan = 6,
+  activeIndex,
+  onActiveChange,
+  onEnter,
+  onRangeChange,
+  renderRow,
+  initialViewportHeight = 400,
+  ariaLabel,
+  testId,
+  ref,
+}: Props) {
   const el = useRef<HTMLDivElement | null>(null)
   const [scrollTop, setScrollTop] = useState(0)
   const [viewport, setViewport] = useState(initialViewportHeight)
@@ -57,7 +88,8 @@ export function VirtualList({ count, rowHeight, overscan = 6, activeIndex, onAct
   // The list shrank (new filter): keep the scroll position inside it.
   useEffect(() => {
     const node = el.current
-    if (node && node.scrollTop !== scrollTop && Math.abs(node.scrollTop - scrollTop) > 1) setScrollTop(node.scrollTop)
+    if (node && node.scrollTop !== scrollTop && Math.abs(node.scrollTop - scrollTop) > 1)
+      setScrollTop(node.scrollTop)
   }, [count, scrollTop])
 
   useEffect(() => {
@@ -73,7 +105,11 @@ export function VirtualList({ count, rowHeight, overscan = 6, activeIndex, onAct
   const scrollTo = useCallback(
     (index: number, align: 'nearest' | 'center' = 'nearest'): void => {
       const node = el.current
-      const g: ListGeometry = { count, rowHeight, viewportHeight: node && node.clientHeight > 0 ? node.clientHeight : viewport }
+      const g: ListGeometry = {
+        count,
+        rowHeight,
+        viewportHeight: node && node.clientHeight > 0 ? node.clientHeight : viewport,
+      }
       const top = scrollToIndex(g, node?.scrollTop ?? scrollTop, index, align)
       if (top !== null) applyScroll(top)
     },

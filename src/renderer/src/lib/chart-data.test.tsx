@@ -1,8 +1,26 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from 'vitest'
 import type { Timeline } from '../../../shared/chain-types'
-import { bucketIndexOf, indicesOfRange, providerColor, rangeOfIndices, ratePerHour, shareKey, timelineRows, totalCount, providerKey } from './chart-data'
-import { halfRates, integrityHeadline, rateLines, shiftLines, windowHalves, clampWindow, anomalyMarks } from './integrity'
+import {
+  bucketIndexOf,
+  indicesOfRange,
+  providerColor,
+  rangeOfIndices,
+  ratePerHour,
+  shareKey,
+  timelineRows,
+  totalCount,
+  providerKey,
+} from './chart-data'
+import {
+  halfRates,
+  integrityHeadline,
+  rateLines,
+  shiftLines,
+  windowHalves,
+  clampWindow,
+  anomalyMarks,
+} from './integrity'
 import type { IntegrityReport } from '../../../shared/integrity-types'
 
 const HOUR = 3_600_000_000_000n
@@ -43,7 +61,13 @@ describe('timeline rows', () => {
     expect(ratePerHour(30, (HOUR / 2n).toString())).toBe(60)
   })
   it('puts marks in their buckets', () => {
-    const m = { seq: 57, ns: (T0 + HOUR * 2n + 5n).toString(), ms: 0, kinds: ['verify: body hash mismatch'], severity: 'verify' as const }
+    const m = {
+      seq: 57,
+      ns: (T0 + HOUR * 2n + 5n).toString(),
+      ms: 0,
+      kinds: ['verify: body hash mismatch'],
+      severity: 'verify' as const,
+    }
     const rows = timelineRows(t, [m, { ...m, seq: 99, ns: '1' }])
     expect(rows[2]!.marks.map((x) => x.seq)).toEqual([57])
     expect(rows[2]!.mark).toBe(4)
@@ -88,13 +112,27 @@ const report = (over: Partial<IntegrityReport> = {}): IntegrityReport => ({
 describe('integrity helpers', () => {
   it('prints the headline and shift lines as the CLI does', () => {
     expect(integrityHeadline(report())).toBe('Chain integrity: CLEAN (last 100 entries, seq 141..240)')
-    expect(integrityHeadline(report({ clean: false, anomaly_count: 1 }))).toBe('Chain integrity: 1 ANOMALIES (last 100 entries, seq 141..240)')
-    expect(integrityHeadline(report({ window: 0, first_seq: null, last_seq: null }))).toBe('Chain integrity: EMPTY CHAIN (nothing to analyze)')
+    expect(integrityHeadline(report({ clean: false, anomaly_count: 1 }))).toBe(
+      'Chain integrity: 1 ANOMALIES (last 100 entries, seq 141..240)',
+    )
+    expect(integrityHeadline(report({ window: 0, first_seq: null, last_seq: null }))).toBe(
+      'Chain integrity: EMPTY CHAIN (nothing to analyze)',
+    )
     const shifted = report({
-      provider_shift: { shifts: { xai: { baseline_pct: 6, current_pct: 50, delta_pct: 44 }, anthropic: { baseline_pct: 94, current_pct: 50, delta_pct: -44.5 } } },
+      provider_shift: {
+        shifts: {
+          xai: { baseline_pct: 6, current_pct: 50, delta_pct: 44 },
+          anthropic: { baseline_pct: 94, current_pct: 50, delta_pct: -44.5 },
+        },
+      },
     })
-    expect(shiftLines(shifted)).toEqual(['anthropic: 94.0% -> 50.0% (-44.5pp)', 'xai: 6.0% -> 50.0% (+44.0pp)'])
-    expect(rateLines(report({ rate_anomalies: [{ baseline_rate: 20, current_rate: 5, change_pct: -75 }] }))).toEqual(['20.0/h -> 5.0/h (-75.0%)'])
+    expect(shiftLines(shifted)).toEqual([
+      'anthropic: 94.0% -> 50.0% (-44.5pp)',
+      'xai: 6.0% -> 50.0% (+44.0pp)',
+    ])
+    expect(
+      rateLines(report({ rate_anomalies: [{ baseline_rate: 20, current_rate: 5, change_pct: -75 }] })),
+    ).toEqual(['20.0/h -> 5.0/h (-75.0%)'])
   })
   it('locates the window halves in the listing', () => {
     expect(windowHalves(report(), 240)).toEqual({ n: 100, mid: 50, start: 140 })

@@ -93,7 +93,11 @@ export function totalCount(tl: Timeline | null): number {
 }
 
 /** Brush indices → the time range they cover (null when the whole timeline is selected). */
-export function rangeOfIndices(tl: Timeline, start: number, end: number): { from_ns: string; to_ns: string } | null {
+export function rangeOfIndices(
+  tl: Timeline,
+  start: number,
+  end: number,
+): { from_ns: string; to_ns: string } | null {
   const n = tl.buckets.length
   if (n === 0) return null
   const s = Math.max(0, Math.min(start, end))
@@ -103,7 +107,10 @@ export function rangeOfIndices(tl: Timeline, start: number, end: number): { from
 }
 
 /** A time range → the brush indices that cover it on this timeline. */
-export function indicesOfRange(tl: Timeline, range: { from_ns: string; to_ns: string } | null): { start: number; end: number } {
+export function indicesOfRange(
+  tl: Timeline,
+  range: { from_ns: string; to_ns: string } | null,
+): { start: number; end: number } {
   const n = tl.buckets.length
   if (n === 0 || range === null) return { start: 0, end: Math.max(0, n - 1) }
   const from = BigInt(range.from_ns)
@@ -116,7 +123,18 @@ export function indicesOfRange(tl: Timeline, range: { from_ns: string; to_ns: st
 }
 
 /** Stable colours per provider (both themes): the order of the overview's provider list. */
-const PALETTE = ['#4e8ff7', '#f0a030', '#36b37e', '#e5534b', '#a371f7', '#2bb7c4', '#d4a72c', '#e0679b', '#7d8b99', '#8fbf3f']
+const PALETTE = [
+  '#4e8ff7',
+  '#f0a030',
+  '#36b37e',
+  '#e5534b',
+  '#a371f7',
+  '#2bb7c4',
+  '#d4a72c',
+  '#e0679b',
+  '#7d8b99',
+  '#8fbf3f',
+]
 
 export function providerColor(providers: string[], p: string): string {
   const i = providers.indexOf(p)

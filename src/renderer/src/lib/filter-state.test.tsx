@@ -1,8 +1,18 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from 'vitest'
-import { describeView, entryFilter, initialView, listingKey, rangeTimelineRequest, timelineRequest, viewReducer, type ViewState } from './filter-state'
+import {
+  describeView,
+  entryFilter,
+  initialView,
+  listingKey,
+  rangeTimelineRequest,
+  timelineRequest,
+  viewReducer,
+  type ViewState,
+} from './filter-state'
 
-const apply = (...actions: Parameters<typeof viewReducer>[1][]): ViewState => actions.reduce(viewReducer, initialView)
+const apply = (...actions: Parameters<typeof viewReducer>[1][]): ViewState =>
+  actions.reduce(viewReducer, initialView)
 
 describe('view state', () => {
   it('starts unfiltered, seq ascending', () => {
@@ -12,13 +22,27 @@ describe('view state', () => {
   })
 
   it('builds the listing filter from the filters and the range', () => {
-    const s = apply({ type: 'provider', value: 'openai' }, { type: 'model', value: 'gpt-4o' }, { type: 'flagged', value: true }, { type: 'range', value: { from_ns: '10', to_ns: '20' } })
-    expect(entryFilter(s)).toEqual({ provider: 'openai', model: 'gpt-4o', flagged_only: true, from_ns: '10', to_ns: '20' })
+    const s = apply(
+      { type: 'provider', value: 'openai' },
+      { type: 'model', value: 'gpt-4o' },
+      { type: 'flagged', value: true },
+      { type: 'range', value: { from_ns: '10', to_ns: '20' } },
+    )
+    expect(entryFilter(s)).toEqual({
+      provider: 'openai',
+      model: 'gpt-4o',
+      flagged_only: true,
+      from_ns: '10',
+      to_ns: '20',
+    })
     expect(describeView(s)).toBe('provider openai · model gpt-4o · flagged only · time range')
   })
 
   it('keeps the brush range out of the whole-chain timeline, but in the charts’ request', () => {
-    const s = apply({ type: 'provider', value: 'xai' }, { type: 'range', value: { from_ns: '1', to_ns: '2' } })
+    const s = apply(
+      { type: 'provider', value: 'xai' },
+      { type: 'range', value: { from_ns: '1', to_ns: '2' } },
+    )
     expect(timelineRequest(s, 200)).toEqual({ buckets: 200, provider: 'xai' })
     expect(rangeTimelineRequest(s, 60)).toEqual({ buckets: 60, provider: 'xai', from_ns: '1', to_ns: '2' })
   })
@@ -51,7 +75,9 @@ describe('view state', () => {
     const a = apply({ type: 'provider', value: 'openai' })
     const b = apply({ type: 'provider', value: 'openai' })
     expect(listingKey(a)).toBe(listingKey(b))
-    expect(listingKey(a)).not.toBe(listingKey(apply({ type: 'sort', value: 'time_desc' }, { type: 'provider', value: 'openai' })))
+    expect(listingKey(a)).not.toBe(
+      listingKey(apply({ type: 'sort', value: 'time_desc' }, { type: 'provider', value: 'openai' })),
+    )
     expect(viewReducer(a, { type: 'reset' })).toEqual(initialView)
   })
 })

@@ -26,7 +26,13 @@ export type ViewAction =
   | { type: 'sortBy'; column: 'seq' | 'time' }
   | { type: 'reset' }
 
-export const initialView: ViewState = { provider: null, model: null, flaggedOnly: false, range: null, sort: 'seq_asc' }
+export const initialView: ViewState = {
+  provider: null,
+  model: null,
+  flaggedOnly: false,
+  range: null,
+  sort: 'seq_asc',
+}
 
 export function viewReducer(s: ViewState, a: ViewAction): ViewState {
   switch (a.type) {
@@ -37,14 +43,22 @@ export function viewReducer(s: ViewState, a: ViewAction): ViewState {
     case 'flagged':
       return s.flaggedOnly === a.value ? s : { ...s, flaggedOnly: a.value }
     case 'range': {
-      const same = s.range === a.value || (s.range !== null && a.value !== null && s.range.from_ns === a.value.from_ns && s.range.to_ns === a.value.to_ns)
+      const same =
+        s.range === a.value ||
+        (s.range !== null &&
+          a.value !== null &&
+          s.range.from_ns === a.value.from_ns &&
+          s.range.to_ns === a.value.to_ns)
       return same ? s : { ...s, range: a.value }
     }
     case 'sort':
       return s.sort === a.value ? s : { ...s, sort: a.value }
     case 'sortBy': {
       const [col, dir] = s.sort.split('_') as ['seq' | 'time', 'asc' | 'desc']
-      const next: EntrySort = col === a.column ? (`${a.column}_${dir === 'asc' ? 'desc' : 'asc'}` as EntrySort) : (`${a.column}_asc` as EntrySort)
+      const next: EntrySort =
+        col === a.column
+          ? (`${a.column}_${dir === 'asc' ? 'desc' : 'asc'}` as EntrySort)
+          : (`${a.column}_asc` as EntrySort)
       return { ...s, sort: next }
     }
     case 'reset':

@@ -1,6 +1,23 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from 'vitest'
-import { axisTime, errorCode, errorMessage, formatBytes, formatCount, formatDurationNs, formatSpan, isoOfNs, msToNs, nsToMs, parseNs, pyFloat, reportFileName, shortHash, shortTime, signed } from './format'
+import {
+  axisTime,
+  errorCode,
+  errorMessage,
+  formatBytes,
+  formatCount,
+  formatDurationNs,
+  formatSpan,
+  isoOfNs,
+  msToNs,
+  nsToMs,
+  parseNs,
+  pyFloat,
+  reportFileName,
+  shortHash,
+  shortTime,
+  signed,
+} from './format'
 import { promptLabel, replayCliLines, rowVerifiedLabel, looksLikeChain } from './replay-format'
 import type { ReplayCheck } from '../../../shared/replay-types'
 
@@ -40,7 +57,9 @@ describe('time', () => {
     expect(formatDurationNs(340_000_000n)).toBe('340ms')
     expect(formatDurationNs(12_500_000_000n)).toBe('12.5s')
     expect(formatDurationNs(3_723_000_000_000n)).toBe('1h 02m 03s')
-    expect(formatDurationNs(2n * 86_400_000_000_000n + 3_600_000_000_000n * 4n + 60_000_000_000n * 5n)).toBe('2d 4h 05m')
+    expect(formatDurationNs(2n * 86_400_000_000_000n + 3_600_000_000_000n * 4n + 60_000_000_000n * 5n)).toBe(
+      '2d 4h 05m',
+    )
     expect(formatDurationNs(-60_000_000_000n)).toBe('-1m 00s')
     expect(formatSpan('0', '90000000000')).toBe('1m 30s')
     expect(formatSpan(null, '1')).toBe('—')
@@ -101,7 +120,10 @@ describe('replay formatting', () => {
       '  model_version:  gpt-4o-mini-2024-07-18',
       '  reason:         output hash mismatch — re-execute …',
     ])
-    const none = replayCliLines(2, check({ original_hash: null, model_version: null, deterministic: false, match: false }).result)
+    const none = replayCliLines(
+      2,
+      check({ original_hash: null, model_version: null, deterministic: false, match: false }).result,
+    )
     expect(none[1]).toBe('  original_hash:  (none — entry has no replay metadata)')
     expect(none[3]).toBe('  deterministic:  False')
     expect(none[4]).toBe('  model_version:  (unknown)')

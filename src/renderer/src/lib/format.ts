@@ -128,7 +128,8 @@ export function errorMessage(e: unknown): string {
   let m: string
   if (e instanceof Error) m = e.message
   else if (typeof e === 'string') m = e
-  else if (e && typeof e === 'object' && 'error' in e && typeof (e as { error: unknown }).error === 'string') m = (e as { error: string }).error
+  else if (e && typeof e === 'object' && 'error' in e && typeof (e as { error: unknown }).error === 'string')
+    m = (e as { error: string }).error
   else m = String(e)
   const line = m.replace(/\s+/g, ' ').trim()
   return line.length > 0 ? line : 'unknown error'

@@ -36,8 +36,14 @@ export interface AnomalyMark {
 /** Anomalies that name a row (bursts name a second, shifts and rates name halves). */
 export function anomalyMarks(r: IntegrityReport): AnomalyMark[] {
   const out: AnomalyMark[] = []
-  for (const g of r.sequence_gaps) out.push({ seq: g.before_seq, category: 'sequence', detail: `gap after seq ${g.after_seq}: ${g.missing_count} missing` })
-  for (const t of r.timestamp_anomalies) if (t.seq > 0) out.push({ seq: t.seq, category: 'timestamp', detail: `${t.type}: ${t.detail}` })
+  for (const g of r.sequence_gaps)
+    out.push({
+      seq: g.before_seq,
+      category: 'sequence',
+      detail: `gap after seq ${g.after_seq}: ${g.missing_count} missing`,
+    })
+  for (const t of r.timestamp_anomalies)
+    if (t.seq > 0) out.push({ seq: t.seq, category: 'timestamp', detail: `${t.type}: ${t.detail}` })
   for (const h of r.hash_anomalies) out.push({ seq: h.seq, category: 'hash', detail: h.detail })
   for (const b of r.rotation_boundaries) out.push({ seq: b.seq, category: 'rotation', detail: b.detail })
   return out
@@ -48,18 +54,25 @@ export function shiftLines(r: IntegrityReport): string[] {
   if (!r.provider_shift) return []
   return Object.entries(r.provider_shift.shifts)
     .sort((a, b) => Math.abs(b[1].delta_pct) - Math.abs(a[1].delta_pct))
-    .map(([p, s]) => `${p}: ${pyFloat(s.baseline_pct)}% -> ${pyFloat(s.current_pct)}% (${signed(s.delta_pct)}pp)`)
+    .map(
+      ([p, s]) =>
+        `${p}: ${pyFloat(s.baseline_pct)}% -> ${pyFloat(s.current_pct)}% (${signed(s.delta_pct)}pp)`,
+    )
 }
 
 export function rateLines(r: IntegrityReport): string[] {
-  return r.rate_anomalies.map((a) => `${pyFloat(a.baseline_rate)}/h -> ${pyFloat(a.current_rate)}/h (${signed(a.change_pct)}%)`)
+  return r.rate_anomalies.map(
+    (a) => `${pyFloat(a.baseline_rate)}/h -> ${pyFloat(a.current_rate)}/h (${signed(a.change_pct)}%)`,
+  )
 }
 
 /** Header line as the CLI prints it. */
 export function integrityHeadline(r: IntegrityReport): string {
   if (r.window === 0) return 'Chain integrity: EMPTY CHAIN (nothing to analyze)'
   const what = `last ${r.window} entries, seq ${r.first_seq}..${r.last_seq}`
-  return r.clean ? `Chain integrity: CLEAN (${what})` : `Chain integrity: ${r.anomaly_count} ANOMALIES (${what})`
+  return r.clean
+    ? `Chain integrity: CLEAN (${what})`
+    : `Chain integrity: ${r.anomaly_count} ANOMALIES (${what})`
 }
 
 /** Listing offsets (seq order, unfiltered) of the window's rows and its halves (n ≥ 2). */
@@ -77,7 +90,13 @@ export function windowHalves(r: IntegrityReport, totalEntries: number): WindowHa
 }
 
 /** Entries per hour of both halves, the monitor's formula (§5.3 rate); null when a half has no span. */
-export function halfRates(n: number, ts0: bigint, tsMidPrev: bigint, tsMid: bigint, tsLast: bigint): { first: number; second: number } | null {
+export function halfRates(
+  n: number,
+  ts0: bigint,
+  tsMidPrev: bigint,
+  tsMid: bigint,
+  tsLast: bigint,
+): { first: number; second: number } | null {
   const mid = Math.floor(n / 2)
   const firstSecs = Number(tsMidPrev - ts0) / 1e9
   const secondSecs = Number(tsLast - tsMid) / 1e9

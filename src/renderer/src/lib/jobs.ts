@@ -26,7 +26,11 @@ const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
   })
 
 /** Poll `jobStatus` until the job is no longer running; resolves the final status. */
-export async function pollJob(api: Pick<ApiClient, 'jobStatus'>, first: JobStatus, opts: PollOptions = {}): Promise<JobStatus> {
+export async function pollJob(
+  api: Pick<ApiClient, 'jobStatus'>,
+  first: JobStatus,
+  opts: PollOptions = {},
+): Promise<JobStatus> {
   let s = first
   opts.onUpdate?.(s)
   while (s.state === 'running') {

@@ -1,8 +1,22 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from 'vitest'
-import { contentHeight, MAX_CONTENT_HEIGHT, navigate, pageRows, scrollToIndex, scrollTopFor, virtualTop, visibleWindow, type ListGeometry } from './windowing'
+import {
+  contentHeight,
+  MAX_CONTENT_HEIGHT,
+  navigate,
+  pageRows,
+  scrollToIndex,
+  scrollTopFor,
+  virtualTop,
+  visibleWindow,
+  type ListGeometry,
+} from './windowing'
 
-const g = (count: number, viewportHeight = 260, rowHeight = 26): ListGeometry => ({ count, rowHeight, viewportHeight })
+const g = (count: number, viewportHeight = 260, rowHeight = 26): ListGeometry => ({
+  count,
+  rowHeight,
+  viewportHeight,
+})
 
 describe('visibleWindow', () => {
   it('renders only the rows in view plus overscan', () => {

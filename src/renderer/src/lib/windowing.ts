@@ -68,7 +68,10 @@ export function visibleWindow(g: ListGeometry, scrollTop: number, overscan = 4):
   const st = Math.min(Math.max(0, scrollTop), maxScrollTop(g))
   const vt = virtualTop(g, st)
   const firstVisible = Math.min(g.count - 1, Math.floor(vt / g.rowHeight))
-  const lastVisible = Math.min(g.count - 1, Math.max(firstVisible, Math.ceil((vt + g.viewportHeight) / g.rowHeight) - 1))
+  const lastVisible = Math.min(
+    g.count - 1,
+    Math.max(firstVisible, Math.ceil((vt + g.viewportHeight) / g.rowHeight) - 1),
+  )
   const start = Math.max(0, firstVisible - overscan)
   const end = Math.min(g.count, lastVisible + 1 + overscan)
   // Row i sits at (i*rowHeight - vt) below the viewport top, and the viewport top is at st.
@@ -85,7 +88,12 @@ export function pageRows(g: ListGeometry): number {
  * The scrollTop that brings row `index` into view with the least movement (`null` = already
  * visible). `align: 'center'` centres it instead (used when jumping to a located seq).
  */
-export function scrollToIndex(g: ListGeometry, scrollTop: number, index: number, align: 'nearest' | 'center' = 'nearest'): number | null {
+export function scrollToIndex(
+  g: ListGeometry,
+  scrollTop: number,
+  index: number,
+  align: 'nearest' | 'center' = 'nearest',
+): number | null {
   if (g.count <= 0) return null
   const i = Math.min(Math.max(0, index), g.count - 1)
   const rowTop = i * g.rowHeight
@@ -124,5 +132,12 @@ export function navigate(key: NavKey, current: number, count: number, page: numb
 }
 
 export function isNavKey(key: string): key is NavKey {
-  return key === 'ArrowUp' || key === 'ArrowDown' || key === 'PageUp' || key === 'PageDown' || key === 'Home' || key === 'End'
+  return (
+    key === 'ArrowUp' ||
+    key === 'ArrowDown' ||
+    key === 'PageUp' ||
+    key === 'PageDown' ||
+    key === 'Home' ||
+    key === 'End'
+  )
 }

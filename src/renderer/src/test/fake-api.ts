@@ -72,7 +72,8 @@ export function fakeApi(opts: FakeOptions = {}): { api: ApiClient; calls: Calls 
     ...opts.info,
   }
   const wait = (): Promise<void> => new Promise((r) => setTimeout(r, opts.delayMs ?? 0))
-  const unavailable = (): Promise<never> => Promise.reject(Object.assign(new Error('not in the fake'), { code: 'unavailable' }))
+  const unavailable = (): Promise<never> =>
+    Promise.reject(Object.assign(new Error('not in the fake'), { code: 'unavailable' }))
   const base: Record<string, (req: unknown) => Promise<unknown>> = {
     appInfo: async () => info,
     overview: async () => null,
@@ -81,7 +82,8 @@ export function fakeApi(opts: FakeOptions = {}): { api: ApiClient; calls: Calls 
       const { offset, limit, sort } = req as { offset: number; limit: number; sort?: string }
       await wait()
       const out: EntrySummary[] = []
-      for (let i = offset; i < Math.min(rows, offset + limit); i++) out.push(summary(sort === 'seq_desc' || sort === 'time_desc' ? rows - i : i + 1))
+      for (let i = offset; i < Math.min(rows, offset + limit); i++)
+        out.push(summary(sort === 'seq_desc' || sort === 'time_desc' ? rows - i : i + 1))
       return { total: rows, offset, rows: out }
     },
     locateEntry: async (req) => {
@@ -129,7 +131,9 @@ export function fakeApi(opts: FakeOptions = {}): { api: ApiClient; calls: Calls 
     get(_t, name: string) {
       return (req: unknown) => {
         calls.push({ name: name as ApiName, req })
-        const o = (opts.overrides as Record<string, ((r: unknown) => Promise<unknown>) | undefined> | undefined)?.[name]
+        const o = (
+          opts.overrides as Record<string, ((r: unknown) => Promise<unknown>) | undefined> | undefined
+        )?.[name]
         if (o) return o(req)
         const f = base[name]
         return f ? f(req) : unavailable()
