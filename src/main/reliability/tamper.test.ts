@@ -64,7 +64,7 @@ describe('tamper corpus', () => {
     expect(summary.mislocated).toBe(0)
     expect(summary.untampered_findings).toBe(0)
     if (CASES >= TAMPER_KINDS.length) expect(Object.keys(summary.by_kind).sort()).toEqual([...TAMPER_KINDS].sort())
-  })
+  }, Math.max(60_000, CASES * 100))
 
   it('the corpus is reproducible from its seed', () => {
     const base = loadBase(baseFile, SECRETS['primary']!, SECRETS['attacker']!)
