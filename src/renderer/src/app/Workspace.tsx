@@ -43,7 +43,7 @@ import {
   viewReducer,
 } from '../lib/filter-state'
 import { errorMessage, isoOfNs, reportFileName } from '../lib/format'
-import { readFileBase64 } from '../lib/replay-format'
+import { looksLikeChain, readFileBase64 } from '../lib/replay-format'
 import { useApi } from './api-context'
 import { flagReasons, useHalves, useMarks, useRotations, useTimeline } from './use-chain-data'
 import { useJobRunner } from './use-job'
@@ -477,7 +477,7 @@ export function Workspace({ info, overview, notify, header, banner, ref }: Props
               onDrop={(e) => {
                 setDetailDrop(false)
                 const f = e.dataTransfer?.files?.[0]
-                if (!selected || !f) return
+                if (!selected || !f || looksLikeChain(f.name)) return
                 e.preventDefault()
                 e.stopPropagation()
                 void replayFile(selected.seq, f)

@@ -91,5 +91,11 @@ describe('EntriesTable', () => {
     fireEvent.drop(r, { dataTransfer: { files: [file], types: ['Files'] } })
     expect(onReplayDrop).toHaveBeenCalledWith(8, file)
     expect(onSelect).toHaveBeenCalledWith(expect.objectContaining({ seq: 8 }))
+    // A chain file dropped on a row is left to the window (which opens it).
+    const db = new File(['SQLite format 3'], 'other.db')
+    fireEvent.drop(screen.getAllByTestId('entry-row')[3]!, {
+      dataTransfer: { files: [db], types: ['Files'] },
+    })
+    expect(onReplayDrop).toHaveBeenCalledTimes(1)
   })
 })

@@ -15,6 +15,7 @@ import type { EntryFilter, EntrySort, EntrySummary } from '../../../shared/chain
 import { useApi } from '../app/api-context'
 import { errorMessage, formatCount, shortHash, shortTime } from '../lib/format'
 import { PageCache } from '../lib/page-cache'
+import { looksLikeChain } from '../lib/replay-format'
 import { VirtualList, type VirtualListHandle } from './VirtualList'
 
 export const ROW_HEIGHT = 26
@@ -194,7 +195,8 @@ export function EntriesTable({
         onDrop={(e) => {
           const file = e.dataTransfer?.files?.[0]
           setDropRow(null)
-          if (!file) return
+          // A chain file is for the window's handler (it opens it), not a replay to check.
+          if (!file || looksLikeChain(file.name)) return
           e.preventDefault()
           e.stopPropagation()
           setActive(i)
