@@ -458,6 +458,7 @@ export function Workspace({ info, overview, notify, header, banner, ref }: Props
                 onSortBy={(column) => dispatch({ type: 'sortBy', column })}
                 selectedSeq={selected?.seq ?? null}
                 onSelect={selectRow}
+                onSelectSeq={selectSeq}
                 isFlagged={isFlagged}
                 replayStatus={replayStatus}
                 onReplayDrop={(seq, f) => void replayFile(seq, f)}

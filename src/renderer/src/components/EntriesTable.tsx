@@ -28,6 +28,8 @@ interface Props {
   onSortBy: (column: 'seq' | 'time') => void
   selectedSeq: number | null
   onSelect: (row: EntrySummary) => void
+  /** Select a seq that is not in the listing (go-to of a filtered-out row). */
+  onSelectSeq?: (seq: number) => void
   isFlagged: (seq: number) => string | null
   replayStatus: (seq: number) => 'match' | 'mismatch' | null
   onReplayDrop: (seq: number, file: File) => void
@@ -40,6 +42,7 @@ function hasFiles(e: DragEvent): boolean {
 
 export function EntriesTable({
   listingKey,
+  onSelectSeq,
   filter,
   sort,
   onSortBy,
@@ -141,7 +144,9 @@ export function EntriesTable({
       .locateEntry({ seq, sort, ...(filterRef.current ? { filter: filterRef.current } : {}) })
       .then(({ index }) => {
         if (index === null) {
+          // Filtered out (or absent): say so, and still show it in the entry panel.
           setGotoMsg(`seq ${seq} is not in this listing`)
+          onSelectSeq?.(seq)
           return
         }
         setGotoMsg(null)
