@@ -82,7 +82,9 @@ export function sha256(data: Buffer | string): string {
 }
 
 export function seal(key: Buffer, prev: string, canonical: string): string {
-  return createHmac('sha256', key).update(prev + canonical, 'utf8').digest('hex')
+  return createHmac('sha256', key)
+    .update(prev + canonical, 'utf8')
+    .digest('hex')
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -128,15 +130,18 @@ export function readRows(db: Database.Database): ChainRow[] {
 }
 
 export function insertRow(db: Database.Database, row: ChainRow): void {
-  db.prepare(`INSERT INTO chain (${ROW_COLUMNS.join(', ')}) VALUES (${ROW_COLUMNS.map(() => '?').join(', ')})`).run(
-    ...ROW_COLUMNS.map((c) => row[c]),
-  )
+  db.prepare(
+    `INSERT INTO chain (${ROW_COLUMNS.join(', ')}) VALUES (${ROW_COLUMNS.map(() => '?').join(', ')})`,
+  ).run(...ROW_COLUMNS.map((c) => row[c]))
 }
 
 export function updateRow(db: Database.Database, seq: bigint, fields: Partial<Omit<ChainRow, 'seq'>>): void {
   const cols = Object.keys(fields) as (keyof Omit<ChainRow, 'seq'>)[]
   if (cols.length === 0) return
-  db.prepare(`UPDATE chain SET ${cols.map((c) => `${c} = ?`).join(', ')} WHERE seq = ?`).run(...cols.map((c) => fields[c]), seq)
+  db.prepare(`UPDATE chain SET ${cols.map((c) => `${c} = ?`).join(', ')} WHERE seq = ?`).run(
+    ...cols.map((c) => fields[c]),
+    seq,
+  )
 }
 
 /** Move every row with seq ≥ `from` by `by` (either sign) without primary-key collisions. */
@@ -159,7 +164,11 @@ export interface SpanSpec {
 /** A canonical-looking span body (keys sorted as JCS sorts them, compact JSON). */
 export function spanBody(s: SpanSpec): Buffer {
   const attrs = s.attributes ?? { 'gen_ai.provider.name': 'openai', 'gen_ai.usage.output_tokens': 12 }
-  const sorted = Object.fromEntries(Object.keys(attrs).sort().map((k) => [k, attrs[k]]))
+  const sorted = Object.fromEntries(
+    Object.keys(attrs)
+      .sort()
+      .map((k) => [k, attrs[k]]),
+  )
   const end = s.timestamp_ns.toString()
   const start = (s.timestamp_ns - 1_000_000n).toString()
   return Buffer.from(
@@ -259,7 +268,8 @@ export function appendRows(db: Database.Database, key: Buffer, rows: RowSpec[], 
 /** `n` consistent span rows starting at a plausible 2025 time, one second apart. */
 export function spanRows(n: number, t0 = 1_764_000_000_000_000_000n): RowSpec[] {
   const out: RowSpec[] = []
-  for (let i = 0; i < n; i++) out.push(spanRow({ timestamp_ns: t0 + BigInt(i) * 1_000_000_000n, attributes: { i } }))
+  for (let i = 0; i < n; i++)
+    out.push(spanRow({ timestamp_ns: t0 + BigInt(i) * 1_000_000_000n, attributes: { i } }))
   return out
 }
 

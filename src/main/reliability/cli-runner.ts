@@ -48,9 +48,19 @@ export function runCli(args: string[], limits: CliLimits = {}): CliRun {
   const timeout = limits.timeoutMs ?? DEFAULT_LIMITS.timeoutMs
   const node = [`--max-old-space-size=${limits.heapMb ?? DEFAULT_LIMITS.heapMb}`, CLI_BIN, ...args]
   const pl = prlimit()
-  const [cmd, argv] = pl ? [pl, [`--as=${(limits.addressSpaceMb ?? DEFAULT_LIMITS.addressSpaceMb) * 1024 * 1024}`, process.execPath, ...node]] : [process.execPath, node]
+  const [cmd, argv] = pl
+    ? [
+        pl,
+        [
+          `--as=${(limits.addressSpaceMb ?? DEFAULT_LIMITS.addressSpaceMb) * 1024 * 1024}`,
+          process.execPath,
+          ...node,
+        ],
+      ]
+    : [process.execPath, node]
   const env: Record<string, string> = {}
-  for (const k of ['PATH', 'HOME', 'TMPDIR', 'LANG']) if (process.env[k] !== undefined) env[k] = process.env[k]!
+  for (const k of ['PATH', 'HOME', 'TMPDIR', 'LANG'])
+    if (process.env[k] !== undefined) env[k] = process.env[k]!
   const t0 = Date.now()
   const r = spawnSync(cmd, argv, {
     encoding: 'utf8',
@@ -81,7 +91,8 @@ const STACK = /(^\s+at\s)|node:internal|\n\s*\^\s*\n|FATAL ERROR|Segmentation fa
 export function classify(r: CliRun, errorExits: readonly number[] = [1]): { outcome: Outcome; why?: string } {
   if (r.timedOut) return { outcome: 'crash', why: `timed out after ${r.ms} ms` }
   if (r.signal) return { outcome: 'crash', why: `killed by ${r.signal}` }
-  if (STACK.test(r.stderr) || STACK.test(r.stdout)) return { outcome: 'crash', why: `stack trace: ${r.stderr.slice(0, 300)}` }
+  if (STACK.test(r.stderr) || STACK.test(r.stdout))
+    return { outcome: 'crash', why: `stack trace: ${r.stderr.slice(0, 300)}` }
   if (r.status === 0 || r.status === 3) {
     const lines = r.stderr.split('\n').filter((l) => l.length > 0)
     if (lines.length > 1) return { outcome: 'crash', why: `verdict with ${lines.length} stderr lines` }
@@ -91,8 +102,13 @@ export function classify(r: CliRun, errorExits: readonly number[] = [1]): { outc
     return { outcome: 'verdict' }
   }
   if (r.status !== null && errorExits.includes(r.status)) {
-    if (!/^ERROR: [^\n]+\n$/.test(r.stderr)) return { outcome: 'crash', why: `exit ${r.status} but stderr is not one ERROR line: ${JSON.stringify(r.stderr.slice(0, 300))}` }
-    if (/internal error/.test(r.stderr)) return { outcome: 'crash', why: `internal error: ${r.stderr.trim()}` }
+    if (!/^ERROR: [^\n]+\n$/.test(r.stderr))
+      return {
+        outcome: 'crash',
+        why: `exit ${r.status} but stderr is not one ERROR line: ${JSON.stringify(r.stderr.slice(0, 300))}`,
+      }
+    if (/internal error/.test(r.stderr))
+      return { outcome: 'crash', why: `internal error: ${r.stderr.trim()}` }
     return { outcome: 'clean_error' }
   }
   return { outcome: 'crash', why: `exit ${String(r.status)}: ${r.stderr.slice(0, 300)}` }

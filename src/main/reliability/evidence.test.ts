@@ -51,7 +51,11 @@ async function libVerify(path: string, secrets = [PRIMARY]): Promise<VerifyVerdi
   try {
     const c = await ChainFile.open(path)
     try {
-      return await verifyChain(c, parseSecrets(secrets.map((value) => ({ encoding: 'hex' as const, value }))), { workers: 1 })
+      return await verifyChain(
+        c,
+        parseSecrets(secrets.map((value) => ({ encoding: 'hex' as const, value }))),
+        { workers: 1 },
+      )
     } finally {
       c.close()
     }
@@ -61,10 +65,19 @@ async function libVerify(path: string, secrets = [PRIMARY]): Promise<VerifyVerdi
   }
 }
 
-function cliVerify(path: string, secrets = [PRIMARY]): { status: number | null; verdict?: VerifyVerdict; stderr: string } {
-  const r = runCli(['verify', '--db', path, ...secrets.flatMap((s) => ['--secret-hex', s]), '--json'], { env: { TMPDIR: cliTmp } })
+function cliVerify(
+  path: string,
+  secrets = [PRIMARY],
+): { status: number | null; verdict?: VerifyVerdict; stderr: string } {
+  const r = runCli(['verify', '--db', path, ...secrets.flatMap((s) => ['--secret-hex', s]), '--json'], {
+    env: { TMPDIR: cliTmp },
+  })
   expect(classify(r).outcome, r.stderr).not.toBe('crash')
-  return { status: r.status, stderr: r.stderr, ...(r.status === 0 || r.status === 3 ? { verdict: JSON.parse(r.stdout) as VerifyVerdict } : {}) }
+  return {
+    status: r.status,
+    stderr: r.stderr,
+    ...(r.status === 0 || r.status === 3 ? { verdict: JSON.parse(r.stdout) as VerifyVerdict } : {}),
+  }
 }
 
 function expectNoLeftovers(): void {
@@ -79,7 +92,11 @@ describe('(a) the shared fixtures', () => {
     const expectedNames = new Set(fixtureNames())
     for (const f of dbs) {
       const name = f.slice(0, -3)
-      const secrets = expectedNames.has(name) ? secretInputs(expected(name).secrets).filter((s) => s.encoding === 'hex').map((s) => s.value) : [PRIMARY]
+      const secrets = expectedNames.has(name)
+        ? secretInputs(expected(name).secrets)
+            .filter((s) => s.encoding === 'hex')
+            .map((s) => s.value)
+        : [PRIMARY]
       if (secrets.length === 0) secrets.push(PRIMARY)
       const lib = await libVerify(dbPath(name), secrets)
       if (cli) {

@@ -25,7 +25,9 @@ afterAll(() => {
 
 describe('fuzzing chain.db through the CLI', () => {
   it('the CLI is built (npm run build)', () => {
-    expect(cliAvailable(), `${CLI_JS} is missing: run \`npm run build\` before the reliability suite`).toBe(true)
+    expect(cliAvailable(), `${CLI_JS} is missing: run \`npm run build\` before the reliability suite`).toBe(
+      true,
+    )
   })
 
   it.runIf(cliAvailable())(
@@ -42,13 +44,16 @@ describe('fuzzing chain.db through the CLI', () => {
       console.log(line)
       mkdirSync(join(OUT, '..'), { recursive: true })
       writeFileSync(OUT, JSON.stringify({ line, ...summary }, null, 2) + '\n')
-      expect(summary.crash_samples.map((c) => `#${c.id} ${c.mutation} (${c.description}): ${c.why}`)).toEqual([])
+      expect(summary.crash_samples.map((c) => `#${c.id} ${c.mutation} (${c.description}): ${c.why}`)).toEqual(
+        [],
+      )
       expect(summary.crashes).toBe(0)
       expect(summary.tried).toBe(CASES)
       // Not vacuous: both outcomes occur, and every mutation family ran.
       expect(summary.verdicts).toBeGreaterThan(0)
       expect(summary.clean_errors).toBeGreaterThan(0)
-      if (CASES >= FUZZ_MUTATIONS.length) expect(Object.keys(summary.by_mutation).sort()).toEqual([...FUZZ_MUTATIONS].sort())
+      if (CASES >= FUZZ_MUTATIONS.length)
+        expect(Object.keys(summary.by_mutation).sort()).toEqual([...FUZZ_MUTATIONS].sort())
     },
     // Bounded: at most ~2 s per case even on a slow machine; the CI size takes ~30 s.
     Math.max(60_000, CASES * 2_000),

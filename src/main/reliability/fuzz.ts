@@ -5,7 +5,15 @@
 // memory bound, and classifies how it ended. Requirement: a verdict (exit 0/3) or exit 1 with one
 // `ERROR:` line, never a signal, a timeout, a stack trace or an "internal error".
 import type Database from 'better-sqlite3'
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs'
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs'
 import { join } from 'node:path'
 import { copyFixture, openScratch, Rng, sha256 } from './chainkit'
 import { classify, runCli, type CliLimits, type Outcome } from './cli-runner'
@@ -94,7 +102,12 @@ export function deepJson(depth: number, open = '[', close = ']'): string {
 /** Replace one body (optionally keeping its canonical_hash consistent, so it passes the body check). */
 function setBody(db: Database.Database, seq: number, body: Buffer | string, rehash: boolean): void {
   const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body
-  if (rehash) db.prepare('UPDATE chain SET canonical_body = ?, canonical_hash = ? WHERE seq = ?').run(bytes, sha256(bytes), BigInt(seq))
+  if (rehash)
+    db.prepare('UPDATE chain SET canonical_body = ?, canonical_hash = ? WHERE seq = ?').run(
+      bytes,
+      sha256(bytes),
+      BigInt(seq),
+    )
   else db.prepare('UPDATE chain SET canonical_body = ? WHERE seq = ?').run(bytes, BigInt(seq))
 }
 
@@ -102,7 +115,12 @@ function spanShaped(attributesJson: string, end = '1764000184869127950'): string
   return `{"attributes":${attributesJson},"end_time_ns":"${end}","kind":"CLIENT","name":"chat x","start_time_ns":"1","status_code":"UNSET","status_description":null}`
 }
 
-export function planFuzz(count: number, seed: number, base: FuzzBase, opts: { bigBodyMb?: number } = {}): FuzzCase[] {
+export function planFuzz(
+  count: number,
+  seed: number,
+  base: FuzzBase,
+  opts: { bigBodyMb?: number } = {},
+): FuzzCase[] {
   const rng = new Rng(seed)
   const ps = base.pageSize
   const out: FuzzCase[] = []
@@ -131,124 +149,230 @@ export function planFuzz(count: number, seed: number, base: FuzzBase, opts: { bi
       case 'header_bytes': {
         const n = r.int(1, 4)
         const edits = Array.from({ length: n }, () => [r.int(0, 99), r.int(0, 255)] as const)
-        out.push(c(`header bytes ${edits.map(([o, v]) => `${o}=${v}`).join(',')}`, fromClean((p) => mutateBytes(p, (b) => {
-          for (const [o, v] of edits) b[o] = v
-          return b
-        }))))
+        out.push(
+          c(
+            `header bytes ${edits.map(([o, v]) => `${o}=${v}`).join(',')}`,
+            fromClean((p) =>
+              mutateBytes(p, (b) => {
+                for (const [o, v] of edits) b[o] = v
+                return b
+              }),
+            ),
+          ),
+        )
         break
       }
       case 'header_fields': {
-        const field = r.pick(['page_size', 'page_count', 'write_version', 'reserved', 'schema_format', 'encoding', 'freelist', 'schema_cookie', 'magic'] as const)
+        const field = r.pick([
+          'page_size',
+          'page_count',
+          'write_version',
+          'reserved',
+          'schema_format',
+          'encoding',
+          'freelist',
+          'schema_cookie',
+          'magic',
+        ] as const)
         const v = r.pick([0, 1, 2, 3, 4, 255, 512, 65535, 0x7fffffff, 0xffffffff, r.int(0, 0xffffffff)])
-        out.push(c(`header field ${field}=${v}`, fromClean((p) => mutateBytes(p, (b) => {
-          switch (field) {
-            case 'page_size': b.writeUInt16BE(v & 0xffff, 16); break
-            case 'page_count': b.writeUInt32BE(v >>> 0, 28); break
-            case 'write_version': b[18] = v & 0xff; b[19] = v & 0xff; break
-            case 'reserved': b[20] = v & 0xff; break
-            case 'schema_format': b.writeUInt32BE(v >>> 0, 44); break
-            case 'encoding': b.writeUInt32BE(v >>> 0, 56); break
-            case 'freelist': b.writeUInt32BE(v >>> 0, 32); b.writeUInt32BE(v >>> 0, 36); break
-            case 'schema_cookie': b.writeUInt32BE(v >>> 0, 40); break
-            case 'magic': b[r.int(0, 15)] = v & 0xff; break
-          }
-          return b
-        }))))
+        out.push(
+          c(
+            `header field ${field}=${v}`,
+            fromClean((p) =>
+              mutateBytes(p, (b) => {
+                switch (field) {
+                  case 'page_size':
+                    b.writeUInt16BE(v & 0xffff, 16)
+                    break
+                  case 'page_count':
+                    b.writeUInt32BE(v >>> 0, 28)
+                    break
+                  case 'write_version':
+                    b[18] = v & 0xff
+                    b[19] = v & 0xff
+                    break
+                  case 'reserved':
+                    b[20] = v & 0xff
+                    break
+                  case 'schema_format':
+                    b.writeUInt32BE(v >>> 0, 44)
+                    break
+                  case 'encoding':
+                    b.writeUInt32BE(v >>> 0, 56)
+                    break
+                  case 'freelist':
+                    b.writeUInt32BE(v >>> 0, 32)
+                    b.writeUInt32BE(v >>> 0, 36)
+                    break
+                  case 'schema_cookie':
+                    b.writeUInt32BE(v >>> 0, 40)
+                    break
+                  case 'magic':
+                    b[r.int(0, 15)] = v & 0xff
+                    break
+                }
+                return b
+              }),
+            ),
+          ),
+        )
         break
       }
       case 'btree_header': {
         const n = r.int(1, 3)
-        out.push(c(`${n} b-tree page header byte(s)`, fromClean((p) => mutateBytes(p, (b) => {
-          const pages = Math.floor(b.length / ps)
-          for (let i = 0; i < n; i++) {
-            const page = r.int(1, pages)
-            const at = (page - 1) * ps + (page === 1 ? 100 : 0) + r.int(0, 11)
-            b[at] = r.int(0, 255)
-          }
-          return b
-        }))))
+        out.push(
+          c(
+            `${n} b-tree page header byte(s)`,
+            fromClean((p) =>
+              mutateBytes(p, (b) => {
+                const pages = Math.floor(b.length / ps)
+                for (let i = 0; i < n; i++) {
+                  const page = r.int(1, pages)
+                  const at = (page - 1) * ps + (page === 1 ? 100 : 0) + r.int(0, 11)
+                  b[at] = r.int(0, 255)
+                }
+                return b
+              }),
+            ),
+          ),
+        )
         break
       }
       case 'page_bytes': {
         const n = r.int(1, 32)
-        out.push(c(`${n} random byte(s) anywhere after the header`, fromClean((p) => mutateBytes(p, (b) => {
-          for (let i = 0; i < n; i++) b[r.int(100, b.length - 1)] = r.int(0, 255)
-          return b
-        }))))
+        out.push(
+          c(
+            `${n} random byte(s) anywhere after the header`,
+            fromClean((p) =>
+              mutateBytes(p, (b) => {
+                for (let i = 0; i < n; i++) b[r.int(100, b.length - 1)] = r.int(0, 255)
+                return b
+              }),
+            ),
+          ),
+        )
         break
       }
       case 'body_bytes': {
         const target = r.pick(base.bodyOffsets)
         const n = r.int(1, 8)
-        out.push(c(`${n} byte(s) of a body blob at file offset ${target.offset}`, fromClean((p) => mutateBytes(p, (b) => {
-          for (let i = 0; i < n; i++) {
-            const at = target.offset + r.int(0, target.length - 1)
-            b[at] = b[at]! ^ r.int(1, 255)
-          }
-          return b
-        }))))
+        out.push(
+          c(
+            `${n} byte(s) of a body blob at file offset ${target.offset}`,
+            fromClean((p) =>
+              mutateBytes(p, (b) => {
+                for (let i = 0; i < n; i++) {
+                  const at = target.offset + r.int(0, target.length - 1)
+                  b[at] = b[at]! ^ r.int(1, 255)
+                }
+                return b
+              }),
+            ),
+          ),
+        )
         break
       }
       case 'truncate': {
-        out.push(c('file truncated at a random offset', fromClean((p) => {
-          const size = readFileSync(p).length
-          const at = r.chance(0.3) ? r.int(1, Math.floor(size / ps) - 1) * ps : r.int(1, size - 1)
-          truncateSync(p, at)
-        })))
+        out.push(
+          c(
+            'file truncated at a random offset',
+            fromClean((p) => {
+              const size = readFileSync(p).length
+              const at = r.chance(0.3) ? r.int(1, Math.floor(size / ps) - 1) * ps : r.int(1, size - 1)
+              truncateSync(p, at)
+            }),
+          ),
+        )
         break
       }
       case 'append_garbage': {
         const len = r.chance(0.5) ? r.int(1, 3) * ps : r.int(1, 3 * ps)
         const kind = r.pick(['random', 'zeros', 'header'] as const)
-        out.push(c(`${len} byte(s) of ${kind} garbage appended`, fromClean((p) => mutateBytes(p, (b) => {
-          let g = kind === 'zeros' ? Buffer.alloc(len) : r.bytes(len)
-          if (kind === 'header') {
-            g = Buffer.concat([b.subarray(0, Math.min(len, 100)), r.bytes(Math.max(0, len - 100))])
-          }
-          return Buffer.concat([b, g])
-        }))))
+        out.push(
+          c(
+            `${len} byte(s) of ${kind} garbage appended`,
+            fromClean((p) =>
+              mutateBytes(p, (b) => {
+                let g = kind === 'zeros' ? Buffer.alloc(len) : r.bytes(len)
+                if (kind === 'header') {
+                  g = Buffer.concat([b.subarray(0, Math.min(len, 100)), r.bytes(Math.max(0, len - 100))])
+                }
+                return Buffer.concat([b, g])
+              }),
+            ),
+          ),
+        )
         break
       }
       case 'zero_page':
       case 'copy_page': {
-        out.push(c(mutation === 'zero_page' ? 'one page zeroed' : 'one page copied over another', fromClean((p) => mutateBytes(p, (b) => {
-          const pages = Math.floor(b.length / ps)
-          const to = r.int(1, pages)
-          const from = r.int(1, pages)
-          const src = mutation === 'zero_page' ? Buffer.alloc(ps) : Buffer.from(b.subarray((from - 1) * ps, from * ps))
-          src.copy(b, (to - 1) * ps)
-          return b
-        }))))
+        out.push(
+          c(
+            mutation === 'zero_page' ? 'one page zeroed' : 'one page copied over another',
+            fromClean((p) =>
+              mutateBytes(p, (b) => {
+                const pages = Math.floor(b.length / ps)
+                const to = r.int(1, pages)
+                const from = r.int(1, pages)
+                const src =
+                  mutation === 'zero_page'
+                    ? Buffer.alloc(ps)
+                    : Buffer.from(b.subarray((from - 1) * ps, from * ps))
+                src.copy(b, (to - 1) * ps)
+                return b
+              }),
+            ),
+          ),
+        )
         break
       }
       case 'wal_header': {
         const n = r.int(1, 4)
-        out.push(c(`${n} WAL header byte(s)`, fromWal((w) => mutateBytes(w, (b) => {
-          for (let i = 0; i < n; i++) b[r.int(0, 31)] = r.int(0, 255)
-          return b
-        }))))
+        out.push(
+          c(
+            `${n} WAL header byte(s)`,
+            fromWal((w) =>
+              mutateBytes(w, (b) => {
+                for (let i = 0; i < n; i++) b[r.int(0, 31)] = r.int(0, 255)
+                return b
+              }),
+            ),
+          ),
+        )
         break
       }
       case 'wal_frame': {
         const n = r.int(1, 8)
-        out.push(c(`${n} byte(s) in WAL frames`, fromWal((w) => mutateBytes(w, (b) => {
-          const frame = 24 + ps
-          const frames = Math.floor((b.length - 32) / frame)
-          for (let i = 0; i < n; i++) {
-            const f = r.int(0, frames - 1)
-            const at = 32 + f * frame + (r.chance(0.5) ? r.int(0, 23) : r.int(24, frame - 1))
-            b[at] = b[at]! ^ r.int(1, 255)
-          }
-          return b
-        }))))
+        out.push(
+          c(
+            `${n} byte(s) in WAL frames`,
+            fromWal((w) =>
+              mutateBytes(w, (b) => {
+                const frame = 24 + ps
+                const frames = Math.floor((b.length - 32) / frame)
+                for (let i = 0; i < n; i++) {
+                  const f = r.int(0, frames - 1)
+                  const at = 32 + f * frame + (r.chance(0.5) ? r.int(0, 23) : r.int(24, frame - 1))
+                  b[at] = b[at]! ^ r.int(1, 255)
+                }
+                return b
+              }),
+            ),
+          ),
+        )
         break
       }
       case 'wal_truncate': {
-        out.push(c('WAL truncated or extended', fromWal((w) => {
-          const b = readFileSync(w)
-          if (r.chance(0.7)) truncateSync(w, r.int(0, b.length - 1))
-          else writeFileSync(w, Buffer.concat([b, r.bytes(r.int(1, 2 * ps))]))
-        })))
+        out.push(
+          c(
+            'WAL truncated or extended',
+            fromWal((w) => {
+              const b = readFileSync(w)
+              if (r.chance(0.7)) truncateSync(w, r.int(0, b.length - 1))
+              else writeFileSync(w, Buffer.concat([b, r.bytes(r.int(1, 2 * ps))]))
+            }),
+          ),
+        )
         break
       }
       case 'json_deep': {
@@ -257,60 +381,148 @@ export function planFuzz(count: number, seed: number, base: FuzzBase, opts: { bi
         const open = r.chance(0.5) ? '[' : '{"a":'
         const close = open === '[' ? ']' : '}'
         const inner = open === '[' ? deepJson(depth) : open.repeat(depth) + '1' + close.repeat(depth)
-        out.push(c(`seq ${seq}: body = ${depth}-level nested JSON${shaped ? ' inside a span body' : ''} (rehash=${rehash})`, fromClean((p) =>
-          withScratch(p, (db) => setBody(db, seq, shaped ? spanShaped(inner) : inner, rehash)),
-        )))
+        out.push(
+          c(
+            `seq ${seq}: body = ${depth}-level nested JSON${shaped ? ' inside a span body' : ''} (rehash=${rehash})`,
+            fromClean((p) =>
+              withScratch(p, (db) => setBody(db, seq, shaped ? spanShaped(inner) : inner, rehash)),
+            ),
+          ),
+        )
         break
       }
       case 'json_invalid_utf8': {
-        const bad = r.pick([[0xff], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xf8, 0x88, 0x80, 0x80, 0x80], [0x80], [0xe2, 0x82]])
-        out.push(c(`seq ${seq}: invalid UTF-8 (${bad.map((x) => x.toString(16)).join(' ')}) in the body (rehash=${rehash})`, fromClean((p) =>
-          withScratch(p, (db) => {
-            const body = db.prepare('SELECT canonical_body FROM chain WHERE seq = ?').pluck().get(BigInt(seq)) as Buffer
-            const at = r.int(0, body.length)
-            setBody(db, seq, Buffer.concat([body.subarray(0, at), Buffer.from(bad), body.subarray(at)]), rehash)
-          }),
-        )))
+        const bad = r.pick([
+          [0xff],
+          [0xc0, 0xaf],
+          [0xed, 0xa0, 0x80],
+          [0xf8, 0x88, 0x80, 0x80, 0x80],
+          [0x80],
+          [0xe2, 0x82],
+        ])
+        out.push(
+          c(
+            `seq ${seq}: invalid UTF-8 (${bad.map((x) => x.toString(16)).join(' ')}) in the body (rehash=${rehash})`,
+            fromClean((p) =>
+              withScratch(p, (db) => {
+                const body = db
+                  .prepare('SELECT canonical_body FROM chain WHERE seq = ?')
+                  .pluck()
+                  .get(BigInt(seq)) as Buffer
+                const at = r.int(0, body.length)
+                setBody(
+                  db,
+                  seq,
+                  Buffer.concat([body.subarray(0, at), Buffer.from(bad), body.subarray(at)]),
+                  rehash,
+                )
+              }),
+            ),
+          ),
+        )
         break
       }
       case 'json_nul': {
-        out.push(c(`seq ${seq}: NUL bytes in the body and text columns (rehash=${rehash})`, fromClean((p) =>
-          withScratch(p, (db) => {
-            const body = db.prepare('SELECT canonical_body FROM chain WHERE seq = ?').pluck().get(BigInt(seq)) as Buffer
-            const at = r.int(0, body.length)
-            setBody(db, seq, Buffer.concat([body.subarray(0, at), Buffer.alloc(r.int(1, 64)), body.subarray(at)]), rehash)
-            if (r.chance(0.5)) db.prepare("UPDATE chain SET span_name = 'a' || char(0) || 'b' WHERE seq = ?").run(BigInt(seq))
-          }),
-        )))
+        out.push(
+          c(
+            `seq ${seq}: NUL bytes in the body and text columns (rehash=${rehash})`,
+            fromClean((p) =>
+              withScratch(p, (db) => {
+                const body = db
+                  .prepare('SELECT canonical_body FROM chain WHERE seq = ?')
+                  .pluck()
+                  .get(BigInt(seq)) as Buffer
+                const at = r.int(0, body.length)
+                setBody(
+                  db,
+                  seq,
+                  Buffer.concat([body.subarray(0, at), Buffer.alloc(r.int(1, 64)), body.subarray(at)]),
+                  rehash,
+                )
+                if (r.chance(0.5))
+                  db.prepare("UPDATE chain SET span_name = 'a' || char(0) || 'b' WHERE seq = ?").run(
+                    BigInt(seq),
+                  )
+              }),
+            ),
+          ),
+        )
         break
       }
       case 'json_huge_numbers': {
-        const n = r.pick(['1e999999', '-1e-400', '1'.repeat(5000), '123456789012345678901234567890', '-0', '9007199254740993', '1E+308', '0.' + '0'.repeat(4000) + '1'])
-        out.push(c(`seq ${seq}: huge number ${n.slice(0, 20)}… in the body (rehash=${rehash})`, fromClean((p) =>
-          withScratch(p, (db) => setBody(db, seq, spanShaped(`{"gen_ai.usage.output_tokens":${n}}`, r.chance(0.5) ? n : '1764000184869127950'), rehash)),
-        )))
+        const n = r.pick([
+          '1e999999',
+          '-1e-400',
+          '1'.repeat(5000),
+          '123456789012345678901234567890',
+          '-0',
+          '9007199254740993',
+          '1E+308',
+          '0.' + '0'.repeat(4000) + '1',
+        ])
+        out.push(
+          c(
+            `seq ${seq}: huge number ${n.slice(0, 20)}… in the body (rehash=${rehash})`,
+            fromClean((p) =>
+              withScratch(p, (db) =>
+                setBody(
+                  db,
+                  seq,
+                  spanShaped(
+                    `{"gen_ai.usage.output_tokens":${n}}`,
+                    r.chance(0.5) ? n : '1764000184869127950',
+                  ),
+                  rehash,
+                ),
+              ),
+            ),
+          ),
+        )
         break
       }
       case 'json_big': {
         const mb = opts.bigBodyMb ?? r.pick([1, 2, 5])
         const filler = r.pick(['a', '\\u0000', 'é'])
-        out.push(c(`seq ${seq}: ${mb} MB body (rehash=${rehash})`, fromClean((p) =>
-          withScratch(p, (db) => {
-            const unit = Buffer.byteLength(filler)
-            setBody(db, seq, spanShaped(`{"big":"${filler.repeat(Math.floor((mb * 1024 * 1024) / unit))}"}`), rehash)
-          }),
-        )))
+        out.push(
+          c(
+            `seq ${seq}: ${mb} MB body (rehash=${rehash})`,
+            fromClean((p) =>
+              withScratch(p, (db) => {
+                const unit = Buffer.byteLength(filler)
+                setBody(
+                  db,
+                  seq,
+                  spanShaped(`{"big":"${filler.repeat(Math.floor((mb * 1024 * 1024) / unit))}"}`),
+                  rehash,
+                )
+              }),
+            ),
+          ),
+        )
         break
       }
       case 'json_random': {
         const len = r.pick([0, 1, 7, 100, 5000])
-        out.push(c(`seq ${seq}: body = ${len} random bytes (rehash=${rehash})`, fromClean((p) =>
-          withScratch(p, (db) => setBody(db, seq, r.bytes(len), rehash)),
-        )))
+        out.push(
+          c(
+            `seq ${seq}: body = ${len} random bytes (rehash=${rehash})`,
+            fromClean((p) => withScratch(p, (db) => setBody(db, seq, r.bytes(len), rehash))),
+          ),
+        )
         break
       }
       case 'column_values': {
-        const col = r.pick(['seq', 'timestamp_ns', 'span_name', 'span_kind', 'canonical_body', 'canonical_hash', 'prev_hash', 'hmac_hash', 'semantic_body_hash'] as const)
+        const col = r.pick([
+          'seq',
+          'timestamp_ns',
+          'span_name',
+          'span_kind',
+          'canonical_body',
+          'canonical_hash',
+          'prev_hash',
+          'hmac_hash',
+          'semantic_body_hash',
+        ] as const)
         const vals: unknown[] = [
           -1n,
           0n,
@@ -328,21 +540,26 @@ export function planFuzz(count: number, seed: number, base: FuzzBase, opts: { bi
         ]
         const v = r.pick(vals)
         const desc = typeof v === 'bigint' ? `${v}n` : Buffer.isBuffer(v) ? 'blob ff00' : JSON.stringify(v)
-        out.push(c(`seq ${seq}: ${col} := ${desc}`, fromClean((p) =>
-          withScratch(p, (db) => {
-            if (col === 'seq' && typeof v !== 'bigint') {
-              // INTEGER PRIMARY KEY refuses non-integers: an insider would have to rebuild the table loose.
-              db.exec('ALTER TABLE chain RENAME TO chain_strict')
-              db.exec('CREATE TABLE chain AS SELECT * FROM chain_strict')
-              db.exec('DROP TABLE chain_strict')
-            }
-            try {
-              db.prepare(`UPDATE chain SET ${col} = ? WHERE seq = ?`).run(v, BigInt(seq))
-            } catch {
-              // NOT NULL / PK collisions: the value cannot be stored; the case stays a clean chain.
-            }
-          }),
-        )))
+        out.push(
+          c(
+            `seq ${seq}: ${col} := ${desc}`,
+            fromClean((p) =>
+              withScratch(p, (db) => {
+                if (col === 'seq' && typeof v !== 'bigint') {
+                  // INTEGER PRIMARY KEY refuses non-integers: an insider would have to rebuild the table loose.
+                  db.exec('ALTER TABLE chain RENAME TO chain_strict')
+                  db.exec('CREATE TABLE chain AS SELECT * FROM chain_strict')
+                  db.exec('DROP TABLE chain_strict')
+                }
+                try {
+                  db.prepare(`UPDATE chain SET ${col} = ? WHERE seq = ?`).run(v, BigInt(seq))
+                } catch {
+                  // NOT NULL / PK collisions: the value cannot be stored; the case stays a clean chain.
+                }
+              }),
+            ),
+          ),
+        )
         break
       }
     }
@@ -370,7 +587,14 @@ export interface FuzzSummary extends FuzzTally {
   limits: { timeout_ms: number; heap_mb: number; address_space_mb: number | null }
 }
 
-const emptyTally = (): FuzzTally => ({ tried: 0, verdicts: 0, valid: 0, broken: 0, clean_errors: 0, crashes: 0 })
+const emptyTally = (): FuzzTally => ({
+  tried: 0,
+  verdicts: 0,
+  valid: 0,
+  broken: 0,
+  clean_errors: 0,
+  crashes: 0,
+})
 
 export interface FuzzRunOptions {
   cases: number
@@ -411,7 +635,12 @@ export function runFuzz(o: FuzzRunOptions): FuzzSummary {
       status = run.status
       ;({ outcome, why } = classify(run))
       if (outcome === 'clean_error') {
-        const key = run.stderr.replace(/^ERROR: /, '').replace(/\/\S+/g, '<path>').replace(/\d+/g, 'N').slice(0, 70).trim()
+        const key = run.stderr
+          .replace(/^ERROR: /, '')
+          .replace(/\/\S+/g, '<path>')
+          .replace(/\d+/g, 'N')
+          .slice(0, 70)
+          .trim()
         errors[key] = (errors[key] ?? 0) + 1
       }
     } catch (e) {
@@ -434,7 +663,8 @@ export function runFuzz(o: FuzzRunOptions): FuzzSummary {
       if (o.crashDir) {
         mkdirSync(o.crashDir, { recursive: true })
         if (existsSync(path)) copyFileSync(path, join(o.crashDir, `case-${o.seed}-${fc.id}.db`))
-        if (existsSync(`${path}-wal`)) copyFileSync(`${path}-wal`, join(o.crashDir, `case-${o.seed}-${fc.id}.db-wal`))
+        if (existsSync(`${path}-wal`))
+          copyFileSync(`${path}-wal`, join(o.crashDir, `case-${o.seed}-${fc.id}.db-wal`))
       }
     }
     o.onCase?.(fc.id, outcome)
@@ -448,7 +678,11 @@ export function runFuzz(o: FuzzRunOptions): FuzzSummary {
     crash_samples: crashes.slice(0, 50),
     max_case_ms: maxMs,
     duration_ms: Date.now() - t0,
-    limits: { timeout_ms: limits.timeoutMs, heap_mb: limits.heapMb, address_space_mb: memoryBounded ? limits.addressSpaceMb : null },
+    limits: {
+      timeout_ms: limits.timeoutMs,
+      heap_mb: limits.heapMb,
+      address_space_mb: memoryBounded ? limits.addressSpaceMb : null,
+    },
   }
 }
 

@@ -12,7 +12,16 @@ import { SECRETS } from '../testing/fixtures'
 import { parseSecret, parseSecrets } from '../verify/secrets'
 import { assembleVerdict, verifyChain } from '../verify/verify'
 import type { PartitionResult } from '../verify/partition'
-import { copyFixture, openScratch, scratchDir, spanBody, spanRow, spanRows, writeChain, type RowSpec } from './chainkit'
+import {
+  copyFixture,
+  openScratch,
+  scratchDir,
+  spanBody,
+  spanRow,
+  spanRows,
+  writeChain,
+  type RowSpec,
+} from './chainkit'
 import { classify, cliAvailable, runCli, type CliRun } from './cli-runner'
 import { deepJson } from './fuzz'
 
@@ -95,7 +104,11 @@ describe('hostile bodies (sealed correctly: the verdict must be VALID)', () => {
   it('a 50 MB span body and a 50 MB non-JSON body verify within the bounds', async () => {
     const big = 'x'.repeat(50 * 1024 * 1024)
     const rows = spanRows(3)
-    const p = chain([rows[0]!, spanRow({ timestamp_ns: 1_764_000_001_000_000_000n, attributes: { big } }), { ...rows[2]!, body: Buffer.alloc(50 * 1024 * 1024, 0xab) }])
+    const p = chain([
+      rows[0]!,
+      spanRow({ timestamp_ns: 1_764_000_001_000_000_000n, attributes: { big } }),
+      { ...rows[2]!, body: Buffer.alloc(50 * 1024 * 1024, 0xab) },
+    ])
     await expectVerdict(p, (v) => {
       expect(v.valid).toBe(true)
       expect(v.entries).toBe(3)
@@ -122,7 +135,11 @@ describe('hostile bodies (sealed correctly: the verdict must be VALID)', () => {
       { body: Buffer.from([0xff, 0xfe, 0xed, 0xa0, 0x80, 0xc0, 0xaf]), timestamp_ns: 1n },
       { body: Buffer.from('{"attributes":{"a":"\u0000"}}\u0000\u0000'), timestamp_ns: 2n },
       spanRow({ timestamp_ns: 3_000_000_000n, name: 'a\u0000b', attributes: { s: '\u0000' } }),
-      spanRow({ timestamp_ns: 4_000_000_000n, name: '<script>alert(1)</script>', attributes: { html: '<img src=x onerror=alert(1)>' } }),
+      spanRow({
+        timestamp_ns: 4_000_000_000n,
+        name: '<script>alert(1)</script>',
+        attributes: { html: '<img src=x onerror=alert(1)>' },
+      }),
       { body: Buffer.alloc(0), timestamp_ns: 5n },
     ])
     await expectVerdict(p, (v) => {
@@ -140,7 +157,14 @@ describe('hostile bodies (sealed correctly: the verdict must be VALID)', () => {
   it('huge numbers in a body are bytes to the verifier (sealed: VALID)', async () => {
     const p = chain([
       { body: Buffer.from(`{"n":${'9'.repeat(10_000)},"e":1e999999,"t":-1e-400}`), timestamp_ns: 1n },
-      { body: Buffer.from(spanBody({ timestamp_ns: 5n }).toString().replace('"end_time_ns":"5"', `"end_time_ns":"${'9'.repeat(400)}"`)), timestamp_ns: 5n },
+      {
+        body: Buffer.from(
+          spanBody({ timestamp_ns: 5n })
+            .toString()
+            .replace('"end_time_ns":"5"', `"end_time_ns":"${'9'.repeat(400)}"`),
+        ),
+        timestamp_ns: 5n,
+      },
     ])
     // The second body's sealed end time is 400 nines; the column says 5: a column mismatch, no crash.
     await expectVerdict(p, (v) => expect(kinds(v)).toEqual(['column_mismatch@2']))
@@ -149,7 +173,9 @@ describe('hostile bodies (sealed correctly: the verdict must be VALID)', () => {
 
 describe('hostile timestamps', () => {
   it('negative, int64 max and int64 min timestamps that agree with the body are VALID', async () => {
-    const p = chain([-5n, 2n ** 63n - 1n, -(2n ** 63n) + 2_000_000n].map((ts) => spanRow({ timestamp_ns: ts })))
+    const p = chain(
+      [-5n, 2n ** 63n - 1n, -(2n ** 63n) + 2_000_000n].map((ts) => spanRow({ timestamp_ns: ts })),
+    )
     await expectVerdict(p, (v) => {
       expect(v.valid).toBe(true)
       expect(v.entries).toBe(3)
@@ -209,8 +235,15 @@ describe('hostile seqs', () => {
     ['BLOB', Buffer.from('x')],
   ] as const) {
     it(`a ${label} seq in a rebuilt table is a clean error, not a silent skip`, async () => {
-      const p = chain(spanRows(3).map((r, i) => ({ ...r, seq: i < 2 ? BigInt(i + 1) : bad })), { loose: true })
-      await expectCleanError(p, 'corrupt', /1 row\(s\) of the chain table .* have a seq that is not an integer/)
+      const p = chain(
+        spanRows(3).map((r, i) => ({ ...r, seq: i < 2 ? BigInt(i + 1) : bad })),
+        { loose: true },
+      )
+      await expectCleanError(
+        p,
+        'corrupt',
+        /1 row\(s\) of the chain table .* have a seq that is not an integer/,
+      )
     })
   }
 
@@ -220,7 +253,13 @@ describe('hostile seqs', () => {
       [
         rows[0]!,
         { ...rows[1]!, canonical_hash: null, prev_hash: null, hmac_hash: null },
-        { ...rows[2]!, body: null as unknown as Buffer, canonical_hash: 5n, prev_hash: Buffer.from('ab'), hmac_hash: 1.5 },
+        {
+          ...rows[2]!,
+          body: null as unknown as Buffer,
+          canonical_hash: 5n,
+          prev_hash: Buffer.from('ab'),
+          hmac_hash: 1.5,
+        },
         rows[3]!,
       ].map((r, i) => ({ ...r, seq: BigInt(i + 1) })),
       { loose: true },
@@ -228,7 +267,11 @@ describe('hostile seqs', () => {
     await expectVerdict(p, (v) => {
       expect(v.valid).toBe(false)
       expect(v.first_bad_seq).toBe(2)
-      const at = (s: number): FindingKind[] => v.findings.filter((f) => f.from_seq <= s && f.to_seq >= s).map((f) => f.kind).sort()
+      const at = (s: number): FindingKind[] =>
+        v.findings
+          .filter((f) => f.from_seq <= s && f.to_seq >= s)
+          .map((f) => f.kind)
+          .sort()
       expect(at(2)).toEqual(['body_hash_mismatch', 'hmac_mismatch', 'link_mismatch'])
       expect(at(3)).toEqual(expect.arrayContaining(['body_hash_mismatch', 'hmac_mismatch', 'link_mismatch']))
     })
@@ -255,7 +298,9 @@ describe('hostile schemas', () => {
     let db = openScratch(gen)
     db.exec(`CREATE TABLE chain (seq INTEGER PRIMARY KEY, timestamp_ns, trace_id, span_id, span_name, span_kind, x,
              canonical_body GENERATED ALWAYS AS (zeroblob(100000000)) VIRTUAL, canonical_hash, prev_hash, hmac_hash, semantic_body_hash)`)
-    db.prepare('INSERT INTO chain (seq, timestamp_ns, canonical_hash, prev_hash, hmac_hash) VALUES (1, 1, 2, 3, 4)').run()
+    db.prepare(
+      'INSERT INTO chain (seq, timestamp_ns, canonical_hash, prev_hash, hmac_hash) VALUES (1, 1, 2, 3, 4)',
+    ).run()
     db.close()
     await expectCleanError(gen, 'missing_columns', /lacks required columns: canonical_body/)
 
@@ -263,7 +308,9 @@ describe('hostile schemas', () => {
     db = openScratch(wr)
     db.exec(`CREATE TABLE chain (seq INTEGER PRIMARY KEY, timestamp_ns, trace_id, span_id, span_name, span_kind, canonical_body,
              canonical_hash, prev_hash, hmac_hash, semantic_body_hash) WITHOUT ROWID`)
-    db.prepare("INSERT INTO chain (seq, timestamp_ns, canonical_body, canonical_hash, prev_hash, hmac_hash) VALUES ('abc', 1, x'00', 2, 3, 4)").run()
+    db.prepare(
+      "INSERT INTO chain (seq, timestamp_ns, canonical_body, canonical_hash, prev_hash, hmac_hash) VALUES ('abc', 1, x'00', 2, 3, 4)",
+    ).run()
     db.close()
     await expectCleanError(wr, 'corrupt', /seq that is not an integer/)
 
@@ -298,27 +345,47 @@ describe('many findings', () => {
       firstOrd: 2 * i + 1,
       lastOrd: 2 * i + 1,
     }))
-    const part: PartitionResult = { rows: 600_000, firstSeq: 1, lastSeq: 600_000, lastHmac: 'x', findings, segments: [], boundary: null }
-    const fakeDb = { prepare: () => ({ pluck: () => ({ get: () => undefined }) }) } as unknown as Parameters<typeof assembleVerdict>[1]['db']
-    const v = assembleVerdict([part], { db: fakeDb }, {}, { fromSeq: 1n, toSeq: 600_000n, rows: 600_000, empty: false }, 600_000)
+    const part: PartitionResult = {
+      rows: 600_000,
+      firstSeq: 1,
+      lastSeq: 600_000,
+      lastHmac: 'x',
+      findings,
+      segments: [],
+      boundary: null,
+    }
+    const fakeDb = { prepare: () => ({ pluck: () => ({ get: () => undefined }) }) } as unknown as Parameters<
+      typeof assembleVerdict
+    >[1]['db']
+    const v = assembleVerdict(
+      [part],
+      { db: fakeDb },
+      {},
+      { fromSeq: 1n, toSeq: 600_000n, rows: 600_000, empty: false },
+      600_000,
+    )
     expect(v.first_bad_seq).toBe(2)
     expect(v.findings).toHaveLength(300_000)
   })
 
-  it.runIf(cli)('a chain with ~150 000 separate findings gives exit 3 and the right first bad seq through the CLI', () => {
-    // Every other row: body hash wrong and timestamp column wrong (2 findings), plus a seq gap (3).
-    const rows = spanRows(100_000).map((r, i) => {
-      const seq = BigInt(i + 1 + Math.floor((i + 1) / 2))
-      return i % 2 === 1 ? { ...r, seq, canonical_hash: 'f'.repeat(64), timestamp_ns: 5n } : { ...r, seq }
-    })
-    const p = chain(rows)
-    const run = verifyCli(p)
-    expect(classify(run), run.stderr).toEqual({ outcome: 'verdict' })
-    expect(run.status).toBe(3)
-    const v = JSON.parse(run.stdout) as VerifyVerdict
-    expect(v.findings.length).toBeGreaterThan(140_000)
-    expect(v.first_bad_seq).toBe(3)
-  }, 120_000)
+  it.runIf(cli)(
+    'a chain with ~150 000 separate findings gives exit 3 and the right first bad seq through the CLI',
+    () => {
+      // Every other row: body hash wrong and timestamp column wrong (2 findings), plus a seq gap (3).
+      const rows = spanRows(100_000).map((r, i) => {
+        const seq = BigInt(i + 1 + Math.floor((i + 1) / 2))
+        return i % 2 === 1 ? { ...r, seq, canonical_hash: 'f'.repeat(64), timestamp_ns: 5n } : { ...r, seq }
+      })
+      const p = chain(rows)
+      const run = verifyCli(p)
+      expect(classify(run), run.stderr).toEqual({ outcome: 'verdict' })
+      expect(run.status).toBe(3)
+      const v = JSON.parse(run.stdout) as VerifyVerdict
+      expect(v.findings.length).toBeGreaterThan(140_000)
+      expect(v.first_bad_seq).toBe(3)
+    },
+    120_000,
+  )
 })
 
 describe('hostile secrets (CLI exit 2 with one ERROR line that never echoes the secret)', () => {
@@ -348,7 +415,11 @@ describe('hostile secrets (CLI exit 2 with one ERROR line that never echoes the 
       expect(run.status).toBe(2)
       if (s.length >= 3) expect(run.stderr).not.toContain(s)
     }
-    for (const args of [['--secret-hex', ''], ['--secret-hex', '   '], ['--secret-text', '']]) {
+    for (const args of [
+      ['--secret-hex', ''],
+      ['--secret-hex', '   '],
+      ['--secret-text', ''],
+    ]) {
       const run = runCli(['verify', '--db', p, ...args], LIMITS)
       expect(classify(run, [2]), run.stderr).toEqual({ outcome: 'clean_error' })
     }
@@ -360,10 +431,15 @@ describe('hostile secrets (CLI exit 2 with one ERROR line that never echoes the 
     expect(missing.stderr).toMatch(/^bijotel verify: error: .*\n\(see: bijotel verify --help\)\n$/)
     // Valid hex but the wrong key, whitespace between pairs, a 10 000-byte key: verdicts (exit 3 / 0).
     const primary = SECRETS['primary']!
-    expect(runCli(['verify', '--db', p, '--secret-hex', 'a5'.repeat(32)], LIMITS).status).toBe(3)
-    expect(runCli(['verify', '--db', p, '--secret-hex', primary.replace(/(..)/g, '$1 ')], LIMITS).status).toBe(0)
-    expect(runCli(['verify', '--db', p, '--secret-hex', 'ab'.repeat(10_000)], LIMITS).status).toBe(3)
-    expect(runCli(['verify', '--db', p, '--secret-hex', primary.toUpperCase()], LIMITS).status).toBe(0)
+    for (const [secret, want] of [
+      ['a5'.repeat(32), 3],
+      [primary.replace(/(..)/g, '$1 '), 0],
+      ['ab'.repeat(10_000), 3],
+      [primary.toUpperCase(), 0],
+    ] as const) {
+      const run = runCli(['verify', '--db', p, '--secret-hex', secret], LIMITS)
+      expect(run.status, `${secret.slice(0, 12)}…: ${run.stderr}`).toBe(want)
+    }
   })
 })
 
@@ -377,7 +453,14 @@ describe.runIf(cli)('hostile paths (CLI exit 1, one ERROR line)', () => {
     symlinkSync(join(d, 'loop-a'), join(d, 'loop-b'))
     writeFileSync(join(d, 'empty.db'), '')
     writeFileSync(join(d, 'garbage.db'), Buffer.alloc(8192, 0x41))
-    const targets = [d, join(d, 'missing.db'), '/dev/null', join(d, 'loop-a'), join(d, 'empty.db'), join(d, 'garbage.db')]
+    const targets = [
+      d,
+      join(d, 'missing.db'),
+      '/dev/null',
+      join(d, 'loop-a'),
+      join(d, 'empty.db'),
+      join(d, 'garbage.db'),
+    ]
     if (fifoMade) targets.push(fifo)
     for (const t of targets) {
       const run = runCli(['verify', '--db', t, '--secret-hex', KEY_HEX], { ...LIMITS, timeoutMs: 15_000 })

@@ -10,7 +10,15 @@ import { parseSecrets } from '../verify/secrets'
 import { verifyChain } from '../verify/verify'
 import { copyFixture, openScratch, scratchDir, updateRow } from './chainkit'
 import { cliAvailable, runCli } from './cli-runner'
-import { loadBase, planCorpus, runCase, runCorpus, summaryLine, TAMPER_KINDS, type TamperCase } from './tamper'
+import {
+  loadBase,
+  planCorpus,
+  runCase,
+  runCorpus,
+  summaryLine,
+  TAMPER_KINDS,
+  type TamperCase,
+} from './tamper'
 
 const CASES = Number(process.env['TAMPER_CASES'] ?? 300)
 const SEED = Number(process.env['TAMPER_SEED'] ?? 0x8b170e1)
@@ -44,27 +52,35 @@ describe('tamper corpus', () => {
     }
   })
 
-  it(`${CASES} seeded cases: every one detected, localised at the expected first bad seq, exact findings`, async () => {
-    const { summary, outcomes } = await runCorpus({
-      baseFile,
-      keyHex: SECRETS['primary']!,
-      attackerHex: SECRETS['attacker']!,
-      workDir: work.dir,
-      cases: CASES,
-      seed: SEED,
-    })
-    const line = summaryLine(summary)
-    console.log(line)
-    mkdirSync(join(REPO_ROOT, 'test-results'), { recursive: true })
-    writeFileSync(join(REPO_ROOT, 'test-results', 'tamper-summary.json'), JSON.stringify({ line, ...summary }, null, 2) + '\n')
-    const bad = outcomes.filter((o) => !o.detected || !o.located || !o.exact)
-    expect(bad.map((o) => `#${o.id} ${o.kind} (${o.description}): ${o.detail}`)).toEqual([])
-    expect(summary.tried).toBe(CASES)
-    expect(summary.detected).toBe(CASES)
-    expect(summary.mislocated).toBe(0)
-    expect(summary.untampered_findings).toBe(0)
-    if (CASES >= TAMPER_KINDS.length) expect(Object.keys(summary.by_kind).sort()).toEqual([...TAMPER_KINDS].sort())
-  }, Math.max(60_000, CASES * 100))
+  it(
+    `${CASES} seeded cases: every one detected, localised at the expected first bad seq, exact findings`,
+    async () => {
+      const { summary, outcomes } = await runCorpus({
+        baseFile,
+        keyHex: SECRETS['primary']!,
+        attackerHex: SECRETS['attacker']!,
+        workDir: work.dir,
+        cases: CASES,
+        seed: SEED,
+      })
+      const line = summaryLine(summary)
+      console.log(line)
+      mkdirSync(join(REPO_ROOT, 'test-results'), { recursive: true })
+      writeFileSync(
+        join(REPO_ROOT, 'test-results', 'tamper-summary.json'),
+        JSON.stringify({ line, ...summary }, null, 2) + '\n',
+      )
+      const bad = outcomes.filter((o) => !o.detected || !o.located || !o.exact)
+      expect(bad.map((o) => `#${o.id} ${o.kind} (${o.description}): ${o.detail}`)).toEqual([])
+      expect(summary.tried).toBe(CASES)
+      expect(summary.detected).toBe(CASES)
+      expect(summary.mislocated).toBe(0)
+      expect(summary.untampered_findings).toBe(0)
+      if (CASES >= TAMPER_KINDS.length)
+        expect(Object.keys(summary.by_kind).sort()).toEqual([...TAMPER_KINDS].sort())
+    },
+    Math.max(60_000, CASES * 100),
+  )
 
   it('the corpus is reproducible from its seed', () => {
     const base = loadBase(baseFile, SECRETS['primary']!, SECRETS['attacker']!)
@@ -78,7 +94,10 @@ describe('tamper corpus', () => {
   it('the judge is not vacuous: a wrong expectation is reported as mislocated / inexact', async () => {
     const base = loadBase(baseFile, SECRETS['primary']!, SECRETS['attacker']!)
     const real = planCorpus(1, 7, base)[0]!
-    const wrong: TamperCase = { ...real, expect: { ...real.expect, firstBadSeq: (real.expect.firstBadSeq ?? 0) + 1 } }
+    const wrong: TamperCase = {
+      ...real,
+      expect: { ...real.expect, firstBadSeq: (real.expect.firstBadSeq ?? 0) + 1 },
+    }
     const keys = parseSecrets([{ encoding: 'hex', value: SECRETS['primary']! }])
     const ok = await runCase(real, baseFile, work.dir, keys)
     const off = await runCase(wrong, baseFile, work.dir, keys)
@@ -98,7 +117,12 @@ describe('tamper corpus', () => {
       const o = await runCase(c, baseFile, work.dir, keys)
       expect(o.detail).toBeUndefined()
       // Without the auditor's expectation, the verdict alone is "valid" — as for an archival trim.
-      const lenient = await runCase({ ...c, expect: { ...c.expect, expectGenesis: false } }, baseFile, work.dir, keys)
+      const lenient = await runCase(
+        { ...c, expect: { ...c.expect, expectGenesis: false } },
+        baseFile,
+        work.dir,
+        keys,
+      )
       expect(lenient.detected).toBe(false)
     }
   })
@@ -107,7 +131,11 @@ describe('tamper corpus', () => {
     // Documented in docs/reliability.md; if the verifier learns to check these, update the doc.
     const src = copyFixture('clean', work.dir, 'limits-src.db')
     const db = openScratch(src)
-    updateRow(db, 5n, { trace_id: 'f'.repeat(32), span_id: 'e'.repeat(16), semantic_body_hash: 'd'.repeat(64) })
+    updateRow(db, 5n, {
+      trace_id: 'f'.repeat(32),
+      span_id: 'e'.repeat(16),
+      semantic_body_hash: 'd'.repeat(64),
+    })
     db.close()
     const chain = await ChainFile.open(src)
     try {
@@ -138,11 +166,18 @@ describe.runIf(cliAvailable())('tamper corpus through the CLI (one case per kind
       const want = c.expect.error ? 1 : c.expect.expectGenesis ? 0 : 3
       if (r.status !== want) problems.push(`${c.kind}: exit ${r.status} (want ${want}) ${r.stderr}`)
       if (c.expect.error) {
-        if (!/^ERROR: [^\n]*\n$/.test(r.stderr)) problems.push(`${c.kind}: stderr ${JSON.stringify(r.stderr)}`)
+        if (!/^ERROR: [^\n]*\n$/.test(r.stderr))
+          problems.push(`${c.kind}: stderr ${JSON.stringify(r.stderr)}`)
       } else {
-        const v = JSON.parse(r.stdout) as { first_bad_seq: number | null; boundary?: { kind: string; seq: number } }
-        const first = v.first_bad_seq ?? (c.expect.expectGenesis && v.boundary?.kind === 'trusted' ? v.boundary.seq : null)
-        if (first !== c.expect.firstBadSeq) problems.push(`${c.kind}: first bad ${first} (want ${c.expect.firstBadSeq})`)
+        const v = JSON.parse(r.stdout) as {
+          first_bad_seq: number | null
+          boundary?: { kind: string; seq: number }
+        }
+        const first =
+          v.first_bad_seq ??
+          (c.expect.expectGenesis && v.boundary?.kind === 'trusted' ? v.boundary.seq : null)
+        if (first !== c.expect.firstBadSeq)
+          problems.push(`${c.kind}: first bad ${first} (want ${c.expect.firstBadSeq})`)
       }
     }
     expect(problems).toEqual([])

@@ -237,7 +237,11 @@ function planFor(kind: TamperKind, rng: Rng, b: BaseChain): Plan {
       const s = rng.int(2, N - 1)
       return {
         description: `seq ${s} deleted`,
-        expect: { firstBadSeq: s + 1, findings: [F('seq_gap', s + 1, s + 1, 1), F('link_mismatch', s + 1)], boundary: none },
+        expect: {
+          firstBadSeq: s + 1,
+          findings: [F('seq_gap', s + 1, s + 1, 1), F('link_mismatch', s + 1)],
+          boundary: none,
+        },
         apply: (db) => db.prepare('DELETE FROM chain WHERE seq = ?').run(BigInt(s)),
       }
     }
@@ -246,8 +250,13 @@ function planFor(kind: TamperKind, rng: Rng, b: BaseChain): Plan {
       const s = rng.int(2, N - k)
       return {
         description: `seq ${s}..${s + k - 1} deleted (${k} rows)`,
-        expect: { firstBadSeq: s + k, findings: [F('seq_gap', s + k, s + k, k), F('link_mismatch', s + k)], boundary: none },
-        apply: (db) => db.prepare('DELETE FROM chain WHERE seq >= ? AND seq < ?').run(BigInt(s), BigInt(s + k)),
+        expect: {
+          firstBadSeq: s + k,
+          findings: [F('seq_gap', s + k, s + k, k), F('link_mismatch', s + k)],
+          boundary: none,
+        },
+        apply: (db) =>
+          db.prepare('DELETE FROM chain WHERE seq >= ? AND seq < ?').run(BigInt(s), BigInt(s + k)),
       }
     }
     case 'delete_first': {
@@ -267,7 +276,11 @@ function planFor(kind: TamperKind, rng: Rng, b: BaseChain): Plan {
       const k = rng.int(1, 30)
       return {
         description: `first ${k} row(s) deleted and seq ${k + 1} relinked to GENESIS`,
-        expect: { firstBadSeq: k + 1, findings: [F('hmac_mismatch', k + 1)], boundary: { kind: 'trusted', seq: k + 1, prev_hash: GENESIS } },
+        expect: {
+          firstBadSeq: k + 1,
+          findings: [F('hmac_mismatch', k + 1)],
+          boundary: { kind: 'trusted', seq: k + 1, prev_hash: GENESIS },
+        },
         apply: (db) => {
           db.prepare('DELETE FROM chain WHERE seq <= ?').run(BigInt(k))
           updateRow(db, BigInt(k + 1), { prev_hash: GENESIS })
@@ -289,7 +302,12 @@ function planFor(kind: TamperKind, rng: Rng, b: BaseChain): Plan {
       const k = rng.chance(0.05) ? N : rng.int(1, 40)
       return {
         description: `last ${k} row(s) deleted; only the prior head (seq ${N}) shows it`,
-        expect: { firstBadSeq: N - k + 1, findings: [F('truncated', N - k + 1, N, k)], boundary: none, prior: b.head },
+        expect: {
+          firstBadSeq: N - k + 1,
+          findings: [F('truncated', N - k + 1, N, k)],
+          boundary: none,
+          prior: b.head,
+        },
         apply: (db) => db.prepare('DELETE FROM chain WHERE seq > ?').run(BigInt(N - k)),
       }
     }
@@ -303,10 +321,21 @@ function planFor(kind: TamperKind, rng: Rng, b: BaseChain): Plan {
       const nm = mode === 'attacker_key' ? seal(b.attacker, prev, ch) : rng.hex(64)
       return {
         description: `forged row inserted at seq ${s} (linked to seq ${s - 1}, ${mode}), later rows shifted up`,
-        expect: { firstBadSeq: s, findings: [F('hmac_mismatch', s), F('link_mismatch', s + 1)], boundary: none },
+        expect: {
+          firstBadSeq: s,
+          findings: [F('hmac_mismatch', s), F('link_mismatch', s + 1)],
+          boundary: none,
+        },
         apply: (db) => {
           shiftSeqs(db, BigInt(s), 1n)
-          insertRow(db, { ...src, seq: BigInt(s), canonical_body: nb, canonical_hash: ch, prev_hash: prev, hmac_hash: nm })
+          insertRow(db, {
+            ...src,
+            seq: BigInt(s),
+            canonical_body: nb,
+            canonical_hash: ch,
+            prev_hash: prev,
+            hmac_hash: nm,
+          })
         },
       }
     }
@@ -328,7 +357,18 @@ function planFor(kind: TamperKind, rng: Rng, b: BaseChain): Plan {
       const sealedOnly = kind === 'swap_sealed'
       const cols = sealedOnly
         ? (['canonical_body', 'canonical_hash', 'prev_hash', 'hmac_hash', 'semantic_body_hash'] as const)
-        : (['timestamp_ns', 'trace_id', 'span_id', 'span_name', 'span_kind', 'canonical_body', 'canonical_hash', 'prev_hash', 'hmac_hash', 'semantic_body_hash'] as const)
+        : ([
+            'timestamp_ns',
+            'trace_id',
+            'span_id',
+            'span_name',
+            'span_kind',
+            'canonical_body',
+            'canonical_hash',
+            'prev_hash',
+            'hmac_hash',
+            'semantic_body_hash',
+          ] as const)
       const links = [s, s + 1, t, t + 1].filter((x) => x <= N)
       const findings = runs('link_mismatch', links)
       // Only the sealed part moved: each row's old timestamp now sits beside another row's body.
@@ -367,7 +407,10 @@ function planFor(kind: TamperKind, rng: Rng, b: BaseChain): Plan {
         const nb = q === s || rng.chance(0.5) ? editDigit(body(q), rng) : body(q)
         const ch = sha256(nb)
         const m = seal(key, prev, ch)
-        updates.push({ seq: q, fields: { canonical_body: nb, canonical_hash: ch, prev_hash: prev, hmac_hash: m } })
+        updates.push({
+          seq: q,
+          fields: { canonical_body: nb, canonical_hash: ch, prev_hash: prev, hmac_hash: m },
+        })
         prev = m
       }
       const apply = (db: Database.Database): void => {
@@ -407,7 +450,14 @@ function planFor(kind: TamperKind, rng: Rng, b: BaseChain): Plan {
     case 'edit_span_name': {
       const s = rng.int(1, N)
       const old = str(row(s).span_name)
-      const choices = ['chat gpt-4o-mini', '<script>alert(1)</script>', '', `${old} `, old.toUpperCase(), 'x'.repeat(300)]
+      const choices = [
+        'chat gpt-4o-mini',
+        '<script>alert(1)</script>',
+        '',
+        `${old} `,
+        old.toUpperCase(),
+        'x'.repeat(300),
+      ]
       const v = rng.pick(choices.filter((c) => c !== old))
       return {
         description: `seq ${s}: span_name column rewritten`,
@@ -418,7 +468,9 @@ function planFor(kind: TamperKind, rng: Rng, b: BaseChain): Plan {
     case 'edit_span_kind': {
       const s = rng.int(1, N)
       const old = row(s).span_kind
-      const v = rng.pick(['SERVER', 'INTERNAL', 'PRODUCER', null, 'client', 'CLIENT'].filter((c) => c !== old))
+      const v = rng.pick(
+        ['SERVER', 'INTERNAL', 'PRODUCER', null, 'client', 'CLIENT'].filter((c) => c !== old),
+      )
       return {
         description: `seq ${s}: span_kind column rewritten to ${String(v)}`,
         expect: { firstBadSeq: s, findings: [F('column_mismatch', s)], boundary: none },
@@ -437,7 +489,14 @@ function planFor(kind: TamperKind, rng: Rng, b: BaseChain): Plan {
         const ch = sha256(nb)
         const p = kind === 'append_unlinked' ? otherHex(rng, prev) : prev
         const m = kind === 'append_random_hmac' ? rng.hex(64) : seal(b.attacker, p, ch)
-        rowsOut.push({ ...src, seq: BigInt(N + i), canonical_body: nb, canonical_hash: ch, prev_hash: p, hmac_hash: m })
+        rowsOut.push({
+          ...src,
+          seq: BigInt(N + i),
+          canonical_body: nb,
+          canonical_hash: ch,
+          prev_hash: p,
+          hmac_hash: m,
+        })
         prev = m
       }
       const findings = [F('hmac_mismatch', N + 1, N + k)]
@@ -469,8 +528,20 @@ function planFor(kind: TamperKind, rng: Rng, b: BaseChain): Plan {
       const at = N + 1 + g
       return {
         description: `forged row appended at seq ${at}, after a gap of ${g}`,
-        expect: { firstBadSeq: at, findings: [F('seq_gap', at, at, g), F('hmac_mismatch', at)], boundary: none },
-        apply: (db) => insertRow(db, { ...src, seq: BigInt(at), canonical_body: nb, canonical_hash: ch, prev_hash: mac(N), hmac_hash: seal(b.attacker, mac(N), ch) }),
+        expect: {
+          firstBadSeq: at,
+          findings: [F('seq_gap', at, at, g), F('hmac_mismatch', at)],
+          boundary: none,
+        },
+        apply: (db) =>
+          insertRow(db, {
+            ...src,
+            seq: BigInt(at),
+            canonical_body: nb,
+            canonical_hash: ch,
+            prev_hash: mac(N),
+            hmac_hash: seal(b.attacker, mac(N), ch),
+          }),
       }
     }
     case 'view_masks_rows': {
@@ -488,8 +559,17 @@ function planFor(kind: TamperKind, rng: Rng, b: BaseChain): Plan {
     }
     case 'drop_column':
     case 'rename_column': {
-      const c = rng.pick(['canonical_body', 'canonical_hash', 'prev_hash', 'hmac_hash', 'timestamp_ns'] as const)
-      const sql = kind === 'drop_column' ? `ALTER TABLE chain DROP COLUMN ${c}` : `ALTER TABLE chain RENAME COLUMN ${c} TO ${c}_v2`
+      const c = rng.pick([
+        'canonical_body',
+        'canonical_hash',
+        'prev_hash',
+        'hmac_hash',
+        'timestamp_ns',
+      ] as const)
+      const sql =
+        kind === 'drop_column'
+          ? `ALTER TABLE chain DROP COLUMN ${c}`
+          : `ALTER TABLE chain RENAME COLUMN ${c} TO ${c}_v2`
       return {
         description: `schema changed: ${sql}`,
         expect: { error: 'missing_columns', firstBadSeq: null, findings: [], boundary: none },
@@ -551,11 +631,20 @@ export function judge(c: TamperCase, result: { verdict?: VerifyVerdict; error?: 
       located: ok,
       exact: ok,
       observedFirstBad: null,
-      ...(ok ? {} : { detail: `expected AuditError ${e.error}, got ${result.verdict ? 'a verdict' : String(err)}` }),
+      ...(ok
+        ? {}
+        : { detail: `expected AuditError ${e.error}, got ${result.verdict ? 'a verdict' : String(err)}` }),
     }
   }
   if (!result.verdict) {
-    return { ...base, detected: false, located: false, exact: false, observedFirstBad: null, detail: `unexpected error: ${String(result.error)}` }
+    return {
+      ...base,
+      detected: false,
+      located: false,
+      exact: false,
+      observedFirstBad: null,
+      detail: `unexpected error: ${String(result.error)}`,
+    }
   }
   const v = result.verdict
   const trusted = v.boundary?.kind === 'trusted'
@@ -569,19 +658,37 @@ export function judge(c: TamperCase, result: { verdict?: VerifyVerdict; error?: 
   const extra = [...got].filter((k) => !want.has(k) && !may.has(k))
   const b = v.boundary
   const boundaryOk =
-    e.boundary === null ? b === undefined : b !== undefined && b.kind === e.boundary.kind && b.seq === e.boundary.seq && b.prev_hash === e.boundary.prev_hash
+    e.boundary === null
+      ? b === undefined
+      : b !== undefined &&
+        b.kind === e.boundary.kind &&
+        b.seq === e.boundary.seq &&
+        b.prev_hash === e.boundary.prev_hash
   const exact = missing.length === 0 && extra.length === 0 && boundaryOk
   const problems: string[] = []
   if (!detected) problems.push('not detected')
   if (!located) problems.push(`first bad seq ${String(observedFirstBad)} (expected ${String(e.firstBadSeq)})`)
   if (missing.length) problems.push(`missing findings ${missing.join(' ')}`)
   if (extra.length) problems.push(`unexpected findings ${extra.join(' ')}`)
-  if (!boundaryOk) problems.push(`boundary ${JSON.stringify(b ?? null)} (expected ${JSON.stringify(e.boundary)})`)
-  return { ...base, detected, located, exact, observedFirstBad, ...(problems.length ? { detail: problems.join('; ') } : {}) }
+  if (!boundaryOk)
+    problems.push(`boundary ${JSON.stringify(b ?? null)} (expected ${JSON.stringify(e.boundary)})`)
+  return {
+    ...base,
+    detected,
+    located,
+    exact,
+    observedFirstBad,
+    ...(problems.length ? { detail: problems.join('; ') } : {}),
+  }
 }
 
 /** Apply one case to a fresh copy of `baseFile` in `workDir`, verify it, and judge the result. */
-export async function runCase(c: TamperCase, baseFile: string, workDir: string, keys: KeyMaterial[]): Promise<CaseOutcome> {
+export async function runCase(
+  c: TamperCase,
+  baseFile: string,
+  workDir: string,
+  keys: KeyMaterial[],
+): Promise<CaseOutcome> {
   const file = join(workDir, `tamper-${c.id}.db`)
   copyFileSync(baseFile, file)
   try {
@@ -596,7 +703,10 @@ export async function runCase(c: TamperCase, baseFile: string, workDir: string, 
     try {
       const chain = await ChainFile.open(file)
       try {
-        verdict = await verifyChain(chain, keys, { workers: 1, ...(c.expect.prior ? { prior: c.expect.prior } : {}) })
+        verdict = await verifyChain(chain, keys, {
+          workers: 1,
+          ...(c.expect.prior ? { prior: c.expect.prior } : {}),
+        })
       } finally {
         chain.close()
       }
@@ -616,7 +726,8 @@ export function loadBase(baseFile: string, keyHex: string, attackerHex: string):
   try {
     const rows = readRows(db)
     rows.forEach((r, i) => {
-      if (r.seq !== BigInt(i + 1)) throw new Error(`base chain must be seq 1..n; found seq ${r.seq} at position ${i + 1}`)
+      if (r.seq !== BigInt(i + 1))
+        throw new Error(`base chain must be seq 1..n; found seq ${r.seq} at position ${i + 1}`)
     })
     const last = rows[rows.length - 1]
     if (!last || rows.length < 50) throw new Error('base chain needs at least 50 rows')
@@ -664,7 +775,9 @@ export interface CorpusOptions {
   seed: number
 }
 
-export async function runCorpus(o: CorpusOptions): Promise<{ summary: TamperSummary; outcomes: CaseOutcome[] }> {
+export async function runCorpus(
+  o: CorpusOptions,
+): Promise<{ summary: TamperSummary; outcomes: CaseOutcome[] }> {
   const t0 = Date.now()
   const keys = parseSecrets([{ encoding: 'hex', value: o.keyHex }])
   const base = loadBase(o.baseFile, o.keyHex, o.attackerHex)
@@ -679,7 +792,8 @@ export async function runCorpus(o: CorpusOptions): Promise<{ summary: TamperSumm
     throw new Error('the verifier and the base chain disagree on the head')
   }
   const outcomes: CaseOutcome[] = []
-  for (const c of planCorpus(o.cases, o.seed, base)) outcomes.push(await runCase(c, o.baseFile, o.workDir, keys))
+  for (const c of planCorpus(o.cases, o.seed, base))
+    outcomes.push(await runCase(c, o.baseFile, o.workDir, keys))
   const by_kind: Record<string, KindTally> = {}
   for (const x of outcomes) {
     const t = (by_kind[x.kind] ??= { tried: 0, detected: 0, mislocated: 0, inexact: 0 })
@@ -696,7 +810,8 @@ export async function runCorpus(o: CorpusOptions): Promise<{ summary: TamperSumm
     missed: outcomes.length - detected,
     mislocated: outcomes.filter((x) => x.detected && !x.located).length,
     inexact: outcomes.filter((x) => !x.exact).length,
-    untampered_findings: untampered.findings.length + (untampered.valid ? 0 : 1) + (untampered.boundary ? 1 : 0),
+    untampered_findings:
+      untampered.findings.length + (untampered.valid ? 0 : 1) + (untampered.boundary ? 1 : 0),
     by_kind,
     failures: outcomes.filter((x) => !x.detected || !x.located || !x.exact).slice(0, 20),
     duration_ms: Date.now() - t0,
