@@ -2,7 +2,15 @@
 // Every call is `name(request) => response`. The preload exposes it over IPC, the web client over
 // HTTP (`POST /api/call/<name>`), and the main side implements it once, in src/main/handlers.
 // Adding a call: add it here and to API_CALLS, write its handler, use it in the UI.
-import type { ChainOverview, EntryDetail, EntryFilter, EntryPage, EntrySort, Timeline, TimelineRequest } from './chain-types'
+import type {
+  ChainOverview,
+  EntryDetail,
+  EntryFilter,
+  EntryPage,
+  EntrySort,
+  Timeline,
+  TimelineRequest,
+} from './chain-types'
 import type { IntegrityOptions, IntegrityRun } from './integrity-types'
 import type { JobStatus } from './job-types'
 import type { ReplayCheck, ReplayCheckRequest } from './replay-types'

@@ -34,6 +34,12 @@ export interface ReplayCheck {
   /** null when no prompt was supplied or the row has no prompt_hash. */
   prompt_match: boolean | null
   prompt_detail: string | null
-  source: { kind: 'text' | 'file'; name: string | null; bytes: number; sha256_of_bytes: string; mode: ReplayTextMode }
+  source: {
+    kind: 'text' | 'file'
+    name: string | null
+    bytes: number
+    sha256_of_bytes: string
+    mode: ReplayTextMode
+  }
   checked_at: string
 }

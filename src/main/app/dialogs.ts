@@ -14,7 +14,11 @@ export async function pickOpenPath(win: BrowserWindow | null): Promise<string | 
 }
 
 export async function pickSavePath(win: BrowserWindow | null, defaultName: string): Promise<string | null> {
-  const opts = { title: 'Export integrity report', defaultPath: defaultName, filters: [{ name: 'JSON', extensions: ['json'] }] }
+  const opts = {
+    title: 'Export integrity report',
+    defaultPath: defaultName,
+    filters: [{ name: 'JSON', extensions: ['json'] }],
+  }
   const r = win ? await dialog.showSaveDialog(win, opts) : await dialog.showSaveDialog(opts)
   return r.canceled ? null : (r.filePath ?? null)
 }

@@ -49,7 +49,10 @@ app.whenReady().then(() => {
     installMenu(
       () => win,
       () => session.recent,
-      (p) => void table.openChain({ path: p }, { transport: 'ipc', trusted: true }).then(() => win?.webContents.send('bijotel:menu', 'reload')),
+      (p) =>
+        void table
+          .openChain({ path: p }, { transport: 'ipc', trusted: true })
+          .then(() => win?.webContents.send('bijotel:menu', 'reload')),
     )
   hardenDefaultSession(rendererDir)
   registerIpc(table)
@@ -57,7 +60,10 @@ app.whenReady().then(() => {
   win = createMainWindow(preloadDir)
   app.on('second-instance', (_e, argv) => {
     const p = pathFromArgv(argv)
-    if (p) void table.openChain({ path: p }, { transport: 'ipc', trusted: true }).then(() => win?.webContents.send('bijotel:menu', 'reload'))
+    if (p)
+      void table
+        .openChain({ path: p }, { transport: 'ipc', trusted: true })
+        .then(() => win?.webContents.send('bijotel:menu', 'reload'))
     if (win?.isMinimized()) win.restore()
     win?.focus()
   })

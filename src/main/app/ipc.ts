@@ -6,12 +6,15 @@ import type { HandlerTable } from '../handlers/table'
 import { isAllowedSenderUrl } from './security'
 
 export function registerIpc(table: HandlerTable, devServerUrl?: string): void {
-  ipcMain.handle(IPC_CHANNEL, async (event: IpcMainInvokeEvent, name: unknown, req: unknown): Promise<Reply> => {
-    const url = event.senderFrame?.url
-    if (!isAllowedSenderUrl(url, devServerUrl) || event.senderFrame !== event.sender.mainFrame) {
-      return { ok: false, error: { error: 'refused: call from an unexpected sender', code: 'forbidden' } }
-    }
-    if (typeof name !== 'string') return { ok: false, error: { error: 'bad call', code: 'bad_request' } }
-    return dispatch(table, name, req, { transport: 'ipc', trusted: true })
-  })
+  ipcMain.handle(
+    IPC_CHANNEL,
+    async (event: IpcMainInvokeEvent, name: unknown, req: unknown): Promise<Reply> => {
+      const url = event.senderFrame?.url
+      if (!isAllowedSenderUrl(url, devServerUrl) || event.senderFrame !== event.sender.mainFrame) {
+        return { ok: false, error: { error: 'refused: call from an unexpected sender', code: 'forbidden' } }
+      }
+      if (typeof name !== 'string') return { ok: false, error: { error: 'bad call', code: 'bad_request' } }
+      return dispatch(table, name, req, { transport: 'ipc', trusted: true })
+    },
+  )
 }

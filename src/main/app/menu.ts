@@ -2,7 +2,11 @@ import { Menu, type BrowserWindow, type MenuItemConstructorOptions } from 'elect
 
 export type MenuCommand = 'open' | 'export' | 'copy-report' | 'verify' | 'integrity' | 'close'
 
-export function installMenu(getWindow: () => BrowserWindow | null, recent: () => string[], openRecent: (p: string) => void): void {
+export function installMenu(
+  getWindow: () => BrowserWindow | null,
+  recent: () => string[],
+  openRecent: (p: string) => void,
+): void {
   const send = (command: MenuCommand) => () => getWindow()?.webContents.send('bijotel:menu', command)
   const template: MenuItemConstructorOptions[] = [
     ...(process.platform === 'darwin' ? [{ role: 'appMenu' as const }] : []),
@@ -32,7 +36,16 @@ export function installMenu(getWindow: () => BrowserWindow | null, recent: () =>
       ],
     },
     { label: '&Edit', submenu: [{ role: 'copy' }, { role: 'selectAll' }] },
-    { label: '&View', submenu: [{ role: 'resetZoom' }, { role: 'zoomIn' }, { role: 'zoomOut' }, { type: 'separator' }, { role: 'togglefullscreen' }] },
+    {
+      label: '&View',
+      submenu: [
+        { role: 'resetZoom' },
+        { role: 'zoomIn' },
+        { role: 'zoomOut' },
+        { type: 'separator' },
+        { role: 'togglefullscreen' },
+      ],
+    },
   ]
   Menu.setApplicationMenu(Menu.buildFromTemplate(template))
 }

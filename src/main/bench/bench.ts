@@ -26,7 +26,10 @@ function fmt(n: number, digits = 0): string {
   return n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits })
 }
 
-function run(args: string[], env: Record<string, string> = {}): { ms: number; code: number | null; stdout: string; stderr: string } {
+function run(
+  args: string[],
+  env: Record<string, string> = {},
+): { ms: number; code: number | null; stdout: string; stderr: string } {
   const t = performance.now()
   const r = spawnSync(process.execPath, [CLI, ...args], {
     encoding: 'utf8',
@@ -59,26 +62,38 @@ function naiveVerify(path: string): Measure {
   let prev = '0'.repeat(64)
   let ok = true
   let rows = 0
-  for (const r of db.prepare('SELECT canonical_body, canonical_hash, prev_hash, hmac_hash FROM chain ORDER BY seq').iterate() as IterableIterator<{
+  for (const r of db
+    .prepare('SELECT canonical_body, canonical_hash, prev_hash, hmac_hash FROM chain ORDER BY seq')
+    .iterate() as IterableIterator<{
     canonical_body: Buffer
     canonical_hash: string
     prev_hash: string
     hmac_hash: string
   }>) {
     const ch = createHash('sha256').update(r.canonical_body).digest('hex')
-    const mac = createHmac('sha256', key).update(r.prev_hash + r.canonical_hash).digest('hex')
+    const mac = createHmac('sha256', key)
+      .update(r.prev_hash + r.canonical_hash)
+      .digest('hex')
     ok = ok && ch === r.canonical_hash && r.prev_hash === prev && mac === r.hmac_hash
     prev = r.hmac_hash
     rows++
   }
   db.close()
-  return { label: 'naive baseline (1 thread, createHash+createHmac)', ms: performance.now() - t, rows, rssMb: null, note: ok ? 'valid' : 'INVALID' }
+  return {
+    label: 'naive baseline (1 thread, createHash+createHmac)',
+    ms: performance.now() - t,
+    rows,
+    rssMb: null,
+    note: ok ? 'valid' : 'INVALID',
+  }
 }
 
 /** Hashing floor: crypto.hash over exactly the body bytes, reading excluded from the time. */
 function hashingFloor(path: string): { ms: number; bytes: number } {
   const db = new Database(path, { readonly: true })
-  const stmt = db.prepare('SELECT seq, canonical_body FROM chain WHERE seq > ? ORDER BY seq LIMIT 20000').raw(true)
+  const stmt = db
+    .prepare('SELECT seq, canonical_body FROM chain WHERE seq > ? ORDER BY seq LIMIT 20000')
+    .raw(true)
   let after = -1
   let ms = 0
   let bytes = 0
@@ -97,7 +112,8 @@ function hashingFloor(path: string): { ms: number; bytes: number } {
 
 function cli(label: string, args: string[], rows: number): Measure {
   const r = run(args)
-  if (r.code !== 0 && r.code !== 1) throw new Error(`${label}: exit ${r.code}: ${r.stderr.trim().split('\n').pop()}`)
+  if (r.code !== 0 && r.code !== 1)
+    throw new Error(`${label}: exit ${r.code}: ${r.stderr.trim().split('\n').pop()}`)
   const copy = /evidence copy (\d+) ms/.exec(r.stderr)
   return {
     label,
@@ -113,7 +129,9 @@ function main(): void {
   const dir = process.env['BENCH_DIR'] ?? join(tmpdir(), 'bijotel-bench')
   mkdirSync(dir, { recursive: true })
   const sizes = (process.env['BENCH_ROWS'] ?? '100000,1000000').split(',').map(Number)
-  console.log(`BIJOTEL Auditor benchmark — Node ${process.versions.node} on ${cpus().length} cores; chains in ${dir}\n`)
+  console.log(
+    `BIJOTEL Auditor benchmark — Node ${process.versions.node} on ${cpus().length} cores; chains in ${dir}\n`,
+  )
   for (const rows of sizes) {
     const path = ensureChain(dir, rows)
     const size = statSync(path).size
@@ -123,10 +141,18 @@ function main(): void {
       naive,
       cli('bijotel verify', ['verify', '--db', path, '--secret-hex', SECRET], rows),
       cli('bijotel integrity --all', ['integrity', '--db', path, '--all', '--json'], rows),
-      cli('bijotel integrity --window 10000', ['integrity', '--db', path, '--window', '10000', '--json'], 10000),
+      cli(
+        'bijotel integrity --window 10000',
+        ['integrity', '--db', path, '--window', '10000', '--json'],
+        10000,
+      ),
     ]
-    console.log(`== ${fmt(rows)} rows, ${fmt(size / 1e6, 0)} MB file, ${fmt(floor.bytes / 1e6, 0)} MB of bodies`)
-    console.log(`   hashing floor (crypto.hash over the bodies, 1 thread): ${fmt(floor.ms)} ms (${fmt(floor.bytes / 1e6 / (floor.ms / 1000), 0)} MB/s)`)
+    console.log(
+      `== ${fmt(rows)} rows, ${fmt(size / 1e6, 0)} MB file, ${fmt(floor.bytes / 1e6, 0)} MB of bodies`,
+    )
+    console.log(
+      `   hashing floor (crypto.hash over the bodies, 1 thread): ${fmt(floor.ms)} ms (${fmt(floor.bytes / 1e6 / (floor.ms / 1000), 0)} MB/s)`,
+    )
     for (const m of results) {
       const ratio = naive.ms / m.ms
       const vsFloor = m.ms / floor.ms

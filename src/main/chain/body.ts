@@ -79,7 +79,12 @@ const HEAD = Buffer.from('{"attributes":')
 function fromObject(o: unknown): SealedSpanFields | null {
   if (!isPlainObject(o)) return null
   if (!('name' in o && 'kind' in o && 'end_time_ns' in o && 'start_time_ns' in o)) return null
-  return { name: o['name'], kind: o['kind'], start_time_ns: o['start_time_ns'], end_time_ns: o['end_time_ns'] }
+  return {
+    name: o['name'],
+    kind: o['kind'],
+    start_time_ns: o['start_time_ns'],
+    end_time_ns: o['end_time_ns'],
+  }
 }
 
 /**
@@ -118,7 +123,12 @@ export function columnMismatches(
   // Go writers store the start time when a span has no end time (reference §1.1).
   const end = fields.end_time_ns
   const sealedTs = end === null || end === '0' || end === undefined ? fields.start_time_ns : end
-  if (!(typeof sealedTs === 'string' && /^-?\d+$/.test(sealedTs) && timestampNs !== null && BigInt(sealedTs) === timestampNs)) {
+  if (!(
+    typeof sealedTs === 'string' &&
+    /^-?\d+$/.test(sealedTs) &&
+    timestampNs !== null &&
+    BigInt(sealedTs) === timestampNs
+  )) {
     out.push('timestamp_ns')
   }
   if (has.span_name && !(typeof fields.name === 'string' && fields.name === spanName)) out.push('span_name')
@@ -132,7 +142,8 @@ export function columnMismatches(
 
 const START_KEY = ',"start_time_ns":'
 const scratch = Buffer.alloc(64 * 1024)
-const REST_OF_SPAN = /^(?:"(?:[^"\\]|\\.)*"|null),"status_code":(?:"(?:[^"\\]|\\.)*"|null),"status_description":(?:"(?:[^"\\]|\\.)*"|null)}$/
+const REST_OF_SPAN =
+  /^(?:"(?:[^"\\]|\\.)*"|null),"status_code":(?:"(?:[^"\\]|\\.)*"|null),"status_description":(?:"(?:[^"\\]|\\.)*"|null)}$/
 
 /**
  * Fast proof that a canonical span body agrees with its unsealed columns: the body's top-level tail
@@ -141,12 +152,22 @@ const REST_OF_SPAN = /^(?:"(?:[^"\\]|\\.)*"|null),"status_code":(?:"(?:[^"\\]|\\
  * null when the body takes another shape (Go writer, events, tampering): the caller then decides with
  * the full parse (`sealedSpanFields` + `columnMismatches`).
  */
-export function spanColumnsAgreeFast(body: Buffer, tsText: string | null, spanName: unknown, spanKind: unknown): true | null {
+export function spanColumnsAgreeFast(
+  body: Buffer,
+  tsText: string | null,
+  spanName: unknown,
+  spanKind: unknown,
+): true | null {
   if (tsText === null || typeof spanName !== 'string') return null
   if (body.length <= HEAD.length || body.compare(HEAD, 0, HEAD.length, 0, HEAD.length) !== 0) return null
   const at = body.lastIndexOf(TAIL_NEEDLE)
   if (at < 0) return null
-  const kindJson = spanKind === null || spanKind === undefined ? 'null' : typeof spanKind === 'string' ? JSON.stringify(spanKind) : null
+  const kindJson =
+    spanKind === null || spanKind === undefined
+      ? 'null'
+      : typeof spanKind === 'string'
+        ? JSON.stringify(spanKind)
+        : null
   if (kindJson === null) return null
   const expected = `,"end_time_ns":"${tsText}","kind":${kindJson},"name":${JSON.stringify(spanName)}${START_KEY}`
   if (expected.length * 3 > scratch.length) return null

@@ -15,7 +15,10 @@ describe('chain index', () => {
   it('holds every row with the provider and model a full parse gives', async () => {
     const idx = await buildChainIndex(chain)
     expect(idx.rows).toBe(240)
-    const rows = chain.db.prepare('SELECT seq, canonical_body FROM chain ORDER BY seq').raw(true).all() as [number, Buffer][]
+    const rows = chain.db.prepare('SELECT seq, canonical_body FROM chain ORDER BY seq').raw(true).all() as [
+      number,
+      Buffer,
+    ][]
     rows.forEach(([seq, body], i) => {
       const parsed = parseBody(body)
       expect(idx.seq[i]).toBe(seq)
@@ -28,7 +31,11 @@ describe('chain index', () => {
 
   it('merges partitions exactly as one pass', async () => {
     const whole = mergeParts([await indexRange(chain.db, 1n, 240n)])
-    const parts = mergeParts([await indexRange(chain.db, 1n, 77n), await indexRange(chain.db, 78n, 160n), await indexRange(chain.db, 161n, 240n)])
+    const parts = mergeParts([
+      await indexRange(chain.db, 1n, 77n),
+      await indexRange(chain.db, 78n, 160n),
+      await indexRange(chain.db, 161n, 240n),
+    ])
     expect(parts.rows).toBe(whole.rows)
     for (let i = 0; i < whole.rows; i++) {
       expect(parts.seq[i]).toBe(whole.seq[i])

@@ -123,7 +123,8 @@ export async function indexRange(
     await onChunk?.(i)
     if (batch.length < CHUNK) break
   }
-  const trim = <T extends Float64Array | BigInt64Array | Uint8Array | Uint16Array>(a: T): T => a.slice(0, i) as T
+  const trim = <T extends Float64Array | BigInt64Array | Uint8Array | Uint16Array>(a: T): T =>
+    a.slice(0, i) as T
   return {
     rows: i,
     seq: trim(part.seq),
@@ -189,14 +190,22 @@ export type IndexWorkerMessage =
 
 function seqBounds(db: Database.Database): [bigint, bigint] | null {
   try {
-    const r = db.prepare('SELECT MIN(seq), MAX(seq) FROM chain').raw(true).safeIntegers(true).get() as [bigint | null, bigint | null]
+    const r = db.prepare('SELECT MIN(seq), MAX(seq) FROM chain').raw(true).safeIntegers(true).get() as [
+      bigint | null,
+      bigint | null,
+    ]
     return r[0] === null || r[1] === null ? null : [r[0], r[1]]
   } catch (e) {
     throw asChainReadError(e, 'reading the seq range')
   }
 }
 
-function runOnWorker(script: string, input: IndexWorkerInput, onRows: (n: number) => void, signal?: { aborted: boolean }): Promise<IndexPart> {
+function runOnWorker(
+  script: string,
+  input: IndexWorkerInput,
+  onRows: (n: number) => void,
+  signal?: { aborted: boolean },
+): Promise<IndexPart> {
   return new Promise((resolve, reject) => {
     const w = new Worker(script, { workerData: input })
     const poll = setInterval(() => {
@@ -246,10 +255,18 @@ export async function buildChainIndex(
         const to = k === workers - 1 ? hi : lo + (span * (K + 1n)) / n - 1n
         return runOnWorker(
           script,
-          { copyPath: chain.snapshot.dbPath, displayPath: chain.displayPath, from: from.toString(), to: to.toString() },
+          {
+            copyPath: chain.snapshot.dbPath,
+            displayPath: chain.displayPath,
+            from: from.toString(),
+            to: to.toString(),
+          },
           (rows) => {
             done[k] = rows
-            onProgress?.(done.reduce((a, b) => a + b, 0), estimate)
+            onProgress?.(
+              done.reduce((a, b) => a + b, 0),
+              estimate,
+            )
           },
           signal,
         )

@@ -22,7 +22,14 @@ export const CHAIN_COLUMNS = [
 ] as const
 
 /** Without these nothing can be verified or analysed. */
-export const REQUIRED_COLUMNS = ['seq', 'timestamp_ns', 'canonical_body', 'canonical_hash', 'prev_hash', 'hmac_hash'] as const
+export const REQUIRED_COLUMNS = [
+  'seq',
+  'timestamp_ns',
+  'canonical_body',
+  'canonical_hash',
+  'prev_hash',
+  'hmac_hash',
+] as const
 
 const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1')
 
@@ -43,11 +50,18 @@ export function inspectHeader(path: string, displayPath: string): HeaderInfo {
     if (n < 16 || !header.subarray(0, 16).equals(SQLITE_MAGIC)) {
       throw new AuditError('not_sqlite', `not a SQLite database: ${displayPath} (no SQLite header)`)
     }
-    if (n < 100) throw new AuditError('truncated', `database file truncated: ${displayPath} is ${size} bytes, shorter than its header`)
+    if (n < 100)
+      throw new AuditError(
+        'truncated',
+        `database file truncated: ${displayPath} is ${size} bytes, shorter than its header`,
+      )
     const rawPageSize = header.readUInt16BE(16)
     const pageSize = rawPageSize === 1 ? 65536 : rawPageSize
     if (pageSize < 512 || (pageSize & (pageSize - 1)) !== 0) {
-      throw new AuditError('corrupt', `database file corrupt: ${displayPath} has an invalid page size (${rawPageSize})`)
+      throw new AuditError(
+        'corrupt',
+        `database file corrupt: ${displayPath} has an invalid page size (${rawPageSize})`,
+      )
     }
     const pageCount = header.readUInt32BE(28)
     const changeCounter = header.readUInt32BE(24)
@@ -85,7 +99,10 @@ function assertIntegerSeqs(
 ): void {
   const pk = info.filter((c) => c.pk > 0)
   const rowidAlias =
-    pk.length === 1 && pk[0]!.name === 'seq' && pk[0]!.type.toUpperCase() === 'INTEGER' && !/\bWITHOUT\s+ROWID\b/i.test(sql)
+    pk.length === 1 &&
+    pk[0]!.name === 'seq' &&
+    pk[0]!.type.toUpperCase() === 'INTEGER' &&
+    !/\bWITHOUT\s+ROWID\b/i.test(sql)
   if (rowidAlias) return
   const bad = db.prepare("SELECT COUNT(*) FROM chain WHERE typeof(seq) <> 'integer'").pluck().get() as number
   if (bad > 0) {
@@ -106,7 +123,10 @@ export function mmapBytes(): number {
 }
 
 /** Open an already-made private copy (also used by worker threads). Never the original evidence. */
-export function openCopy(copyPath: string, displayPath: string): { db: Database.Database; columns: Set<string> } {
+export function openCopy(
+  copyPath: string,
+  displayPath: string,
+): { db: Database.Database; columns: Set<string> } {
   inspectHeader(copyPath, displayPath)
   let db: Database.Database
   try {
@@ -119,8 +139,7 @@ export function openCopy(copyPath: string, displayPath: string): { db: Database.
   }
   try {
     const table = db.prepare("SELECT type, sql FROM sqlite_master WHERE name = 'chain'").get() as
-      | { type: string; sql: string | null }
-      | undefined
+      { type: string; sql: string | null } | undefined
     if (!table) {
       throw new AuditError('no_chain_table', `not a BIJOTEL chain: ${displayPath} has no \`chain\` table`)
     }
@@ -133,7 +152,10 @@ export function openCopy(copyPath: string, displayPath: string): { db: Database.
       )
     }
     if (table.type !== 'table') {
-      throw new AuditError('no_chain_table', `not a BIJOTEL chain: \`chain\` in ${displayPath} is a ${table.type}, not a table`)
+      throw new AuditError(
+        'no_chain_table',
+        `not a BIJOTEL chain: \`chain\` in ${displayPath} is a ${table.type}, not a table`,
+      )
     }
     const info = db.prepare('PRAGMA table_info(chain)').all() as { name: string; type: string; pk: number }[]
     const cols = new Set(info.map((c) => c.name))

@@ -261,7 +261,8 @@ export async function takeSnapshot(path: string, opts: SnapshotOptions = {}): Pr
     dispose()
     if (e instanceof AuditError) throw e
     const code = (e as { code?: string }).code
-    if (code === 'EACCES' || code === 'EPERM') throw new AuditError('io', `cannot read ${path}: permission denied`)
+    if (code === 'EACCES' || code === 'EPERM')
+      throw new AuditError('io', `cannot read ${path}: permission denied`)
     throw new AuditError('io', `cannot read ${path}: ${oneLine(e)}`)
   }
 }

@@ -61,7 +61,12 @@ export function buildOverview(chain: ChainFile, idx: ChainIndex): ChainOverview 
 }
 
 /** Row positions matching a filter, in the requested order. Cached by the session per (filter, sort). */
-export function selectPositions(idx: ChainIndex, filter: EntryFilter | undefined, sort: EntrySort, flagged: Set<number> | null): Int32Array {
+export function selectPositions(
+  idx: ChainIndex,
+  filter: EntryFilter | undefined,
+  sort: EntrySort,
+  flagged: Set<number> | null,
+): Int32Array {
   const providerId = filter?.provider !== undefined ? idx.providerNames.indexOf(filter.provider) : -2
   const modelId = filter?.model !== undefined ? idx.modelNames.indexOf(filter.model) : -2
   const from = filter?.from_ns !== undefined ? BigInt(filter.from_ns) : null
@@ -91,7 +96,19 @@ export function selectPositions(idx: ChainIndex, filter: EntryFilter | undefined
   return sel
 }
 
-type RawEntry = [bigint, unknown, unknown, unknown, unknown, unknown, Buffer | null, unknown, unknown, unknown, unknown]
+type RawEntry = [
+  bigint,
+  unknown,
+  unknown,
+  unknown,
+  unknown,
+  unknown,
+  Buffer | null,
+  unknown,
+  unknown,
+  unknown,
+  unknown,
+]
 
 function entryQuery(chain: ChainFile, where: string) {
   return chain.db
@@ -128,14 +145,22 @@ function summarize(r: RawEntry, parsed: unknown): EntrySummary {
   }
 }
 
-export function listEntries(chain: ChainFile, positions: Int32Array, idx: ChainIndex, offset: number, limit: number): EntryPage {
+export function listEntries(
+  chain: ChainFile,
+  positions: Int32Array,
+  idx: ChainIndex,
+  offset: number,
+  limit: number,
+): EntryPage {
   const start = Math.max(0, Math.min(offset, positions.length))
   const end = Math.min(positions.length, start + Math.max(0, Math.min(limit, 1000)))
   const seqs: number[] = []
   for (let i = start; i < end; i++) seqs.push(idx.seq[positions[i]!]!)
   if (seqs.length === 0) return { total: positions.length, offset: start, rows: [] }
   try {
-    const rows = entryQuery(chain, `WHERE seq IN (${seqs.map(() => '?').join(',')})`).all(...seqs) as RawEntry[]
+    const rows = entryQuery(chain, `WHERE seq IN (${seqs.map(() => '?').join(',')})`).all(
+      ...seqs,
+    ) as RawEntry[]
     const bySeq = new Map(rows.map((r) => [Number(r[0]), r]))
     const out: EntrySummary[] = []
     for (const s of seqs) {
@@ -179,7 +204,9 @@ export function getEntry(chain: ChainFile, idx: ChainIndex, seq: number): EntryD
     body_bytes: body.length,
     body_pretty: pretty,
     body_text: pretty === null ? body.subarray(0, MAX_BODY_TEXT).toString('utf8') : null,
-    body_error: bodyError ?? (isPlainObject(parsed) ? null : parsed === undefined ? bodyError : 'body is JSON but not an object'),
+    body_error:
+      bodyError ??
+      (isPlainObject(parsed) ? null : parsed === undefined ? bodyError : 'body is JSON but not an object'),
     prev_seq: pos !== null && pos > 0 ? idx.seq[pos - 1]! : null,
     next_seq: pos !== null && pos + 1 < idx.rows ? idx.seq[pos + 1]! : null,
     replay: Object.keys(replay).length > 0 ? replay : null,
@@ -231,7 +258,12 @@ export function buildTimeline(idx: ChainIndex, req: TimelineRequest): Timeline {
       const start = lo! + width * BigInt(b)
       const by: Record<string, number> = {}
       for (const [p, n] of byProvider[b]!) by[idx.providerNames[p]!] = n
-      return { start_ns: start.toString(), end_ns: (start + width - 1n).toString(), count: c, by_provider: by }
+      return {
+        start_ns: start.toString(),
+        end_ns: (start + width - 1n).toString(),
+        count: c,
+        by_provider: by,
+      }
     }),
   }
 }

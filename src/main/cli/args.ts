@@ -16,9 +16,18 @@ export type Options = NonNullable<ParseArgsConfig['options']>
 
 export type Values = Record<string, string | boolean | (string | boolean)[] | undefined>
 
-export function parse(argv: string[], options: Options, allowPositionals = false): { values: Values; positionals: string[] } {
+export function parse(
+  argv: string[],
+  options: Options,
+  allowPositionals = false,
+): { values: Values; positionals: string[] } {
   try {
-    return parseArgs({ args: argv, options: { ...options, help: { type: 'boolean', short: 'h' } }, strict: true, allowPositionals })
+    return parseArgs({
+      args: argv,
+      options: { ...options, help: { type: 'boolean', short: 'h' } },
+      strict: true,
+      allowPositionals,
+    })
   } catch (e) {
     throw new UsageError((e as Error).message.split('\n')[0] ?? 'bad arguments')
   }
@@ -50,8 +59,10 @@ export function secretInputsFrom(values: Values, env: Record<string, string | un
     ...strings(values['secret-hex']).map((value) => ({ encoding: 'hex' as const, value })),
     ...strings(values['secret-text']).map((value) => ({ encoding: 'text' as const, value })),
   ]
-  for (const s of out) if (s.value === '') throw new AuditError('no_secret', `an empty --secret-${s.encoding} was given`)
-  if (out.length === 0 && env['BIJOTEL_HMAC_SECRET']) out.push({ encoding: 'hex', value: env['BIJOTEL_HMAC_SECRET'] })
+  for (const s of out)
+    if (s.value === '') throw new AuditError('no_secret', `an empty --secret-${s.encoding} was given`)
+  if (out.length === 0 && env['BIJOTEL_HMAC_SECRET'])
+    out.push({ encoding: 'hex', value: env['BIJOTEL_HMAC_SECRET'] })
   return out
 }
 
@@ -63,7 +74,8 @@ export function parseInstantNs(flag: string, v: string, endOfDay: boolean): bigi
   if (m) {
     const ms = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))
     const d = new Date(ms)
-    if (Number.isNaN(ms) || d.getUTCDate() !== Number(m[3])) throw new UsageError(`${flag} must be YYYY-MM-DD, got '${v}'`)
+    if (Number.isNaN(ms) || d.getUTCDate() !== Number(m[3]))
+      throw new UsageError(`${flag} must be YYYY-MM-DD, got '${v}'`)
     // --until is inclusive of its whole day, to the last nanosecond (the reference loses ~1 µs, §11.11).
     return BigInt(ms) * 1_000_000n + (endOfDay ? 86_400_000_000_000n - 1n : 0n)
   }
@@ -77,7 +89,8 @@ export function parseInstantNs(flag: string, v: string, endOfDay: boolean): bigi
 
 function parseSeqBound(v: string, whole: string): number | undefined {
   if (v === '') return undefined
-  if (!/^-?\d+$/.test(v) || !Number.isSafeInteger(Number(v))) throw new UsageError(`--range must be A:B, got '${whole}'`)
+  if (!/^-?\d+$/.test(v) || !Number.isSafeInteger(Number(v)))
+    throw new UsageError(`--range must be A:B, got '${whole}'`)
   return Number(v)
 }
 
@@ -98,7 +111,8 @@ export function rangeFrom(values: Values): VerifyRangeOptions | undefined {
     if (b !== undefined) r.seq_end = b
   }
   if (typeof last === 'string') {
-    if (!/^\d+$/.test(last) || Number(last) < 1) throw new UsageError(`--last must be a positive integer, got '${last}'`)
+    if (!/^\d+$/.test(last) || Number(last) < 1)
+      throw new UsageError(`--last must be a positive integer, got '${last}'`)
     r.last_n = Number(last)
   }
   return Object.keys(r).length > 0 ? r : undefined
@@ -106,6 +120,7 @@ export function rangeFrom(values: Values): VerifyRangeOptions | undefined {
 
 export function requireString(values: Values, name: string): string {
   const v = values[name]
-  if (typeof v !== 'string' || v === '') throw new UsageError(`the following arguments are required: --${name}`)
+  if (typeof v !== 'string' || v === '')
+    throw new UsageError(`the following arguments are required: --${name}`)
   return v
 }

@@ -37,7 +37,9 @@ export function processIO(): CliIO {
 }
 
 /** Collects output in memory, for in-process tests. */
-export function memoryIO(env: Record<string, string | undefined> = {}): CliIO & { stdout: string; stderr: string } {
+export function memoryIO(
+  env: Record<string, string | undefined> = {},
+): CliIO & { stdout: string; stderr: string } {
   const io = {
     stdout: '',
     stderr: '',
@@ -55,7 +57,10 @@ export function memoryIO(env: Record<string, string | undefined> = {}): CliIO & 
 }
 
 /** Calls `draw` at most every `ms` milliseconds. */
-export function throttle(ms: number, draw: (done: number, total: number) => void): (done: number, total: number) => void {
+export function throttle(
+  ms: number,
+  draw: (done: number, total: number) => void,
+): (done: number, total: number) => void {
   let last = 0
   return (done, total) => {
     const now = Date.now()

@@ -30,7 +30,9 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   }
   const cmd = COMMANDS.find((c) => c.name === name)
   if (!cmd) {
-    io.err(`bijotel: error: unknown command '${name}' (choose from ${COMMANDS.map((c) => c.name).join(', ')})\n`)
+    io.err(
+      `bijotel: error: unknown command '${name}' (choose from ${COMMANDS.map((c) => c.name).join(', ')})\n`,
+    )
     return 2
   }
   return runCommand(cmd, rest, io)

@@ -21,7 +21,12 @@ export function errorBody(e: unknown): ApiErrorBody {
   return { error: `internal error: ${oneLine(e)}`, code: 'internal' }
 }
 
-export async function dispatch(table: HandlerTable, name: string, req: unknown, ctx: CallContext): Promise<Reply> {
+export async function dispatch(
+  table: HandlerTable,
+  name: string,
+  req: unknown,
+  ctx: CallContext,
+): Promise<Reply> {
   if (!isApiName(name)) return { ok: false, error: { error: `unknown call ${name}`, code: 'not_found' } }
   try {
     const handler = table[name] as (req: unknown, ctx: CallContext) => Promise<unknown>

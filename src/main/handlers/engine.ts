@@ -9,13 +9,22 @@ import { buildAuditReport } from '../report'
 import type { JobContext } from './jobs'
 import type { AuditSession } from './session'
 
-export async function runIntegrityFor(session: AuditSession, opts: IntegrityOptions, job?: JobContext): Promise<IntegrityRun> {
+export async function runIntegrityFor(
+  session: AuditSession,
+  opts: IntegrityOptions,
+  job?: JobContext,
+): Promise<IntegrityRun> {
   const opened = session.require()
   return runIntegrity(opened.chain, {
     ...opts,
     keys: session.keys,
     ...(session.verdict && !session.verdict.range ? { wholeChainVerdict: session.verdict } : {}),
-    ...(job ? { onProgress: (d: number, t: number, phase?: string) => job.progress(d, t, phase), signal: job.signal } : {}),
+    ...(job
+      ? {
+          onProgress: (d: number, t: number, phase?: string) => job.progress(d, t, phase),
+          signal: job.signal,
+        }
+      : {}),
   })
 }
 

@@ -22,7 +22,15 @@ export class JobRegistry {
     const id = randomUUID()
     const progress: JobProgress = { done: 0, total: 0, phase: 'starting' }
     const job: Job = {
-      status: { id, kind, state: 'running', progress, started_at: new Date().toISOString(), result: null, error: null },
+      status: {
+        id,
+        kind,
+        state: 'running',
+        progress,
+        started_at: new Date().toISOString(),
+        result: null,
+        error: null,
+      },
       signal: { aborted: false },
     }
     this.jobs.set(id, job)
@@ -79,6 +87,7 @@ export class JobRegistry {
 
   private prune(): void {
     const finished = [...this.jobs.values()].filter((j) => j.status.state !== 'running')
-    for (const j of finished.slice(0, Math.max(0, finished.length - KEEP_FINISHED))) this.jobs.delete(j.status.id)
+    for (const j of finished.slice(0, Math.max(0, finished.length - KEEP_FINISHED)))
+      this.jobs.delete(j.status.id)
   }
 }

@@ -76,10 +76,17 @@ export function integrityOptionsFrom(req: unknown): IntegrityOptions {
   const t = optObj(o, 'thresholds')
   if (t) {
     const th: NonNullable<IntegrityOptions['thresholds']> = {}
-    for (const k of ['burst_threshold', 'large_gap_sec', 'provider_shift_pct', 'rate_tol', 'min_split_size'] as const) {
+    for (const k of [
+      'burst_threshold',
+      'large_gap_sec',
+      'provider_shift_pct',
+      'rate_tol',
+      'min_split_size',
+    ] as const) {
       const v = t[k]
       if (v === undefined || v === null) continue
-      if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw new AuditError('bad_argument', `thresholds.${k} must be a non-negative number`)
+      if (typeof v !== 'number' || !Number.isFinite(v) || v < 0)
+        throw new AuditError('bad_argument', `thresholds.${k} must be a non-negative number`)
       th[k] = v
     }
     opts.thresholds = th
@@ -92,7 +99,8 @@ function replayRequestFrom(req: unknown): ReplayCheckRequest {
   const r: ReplayCheckRequest = { seq: int(o, 'seq') }
   const text = optStr(o, 'text', 64 * 1024 * 1024)
   const file = optStr(o, 'file_base64', 90 * 1024 * 1024)
-  if ((text === undefined) === (file === undefined)) throw new AuditError('bad_argument', 'give exactly one of text or file_base64')
+  if ((text === undefined) === (file === undefined))
+    throw new AuditError('bad_argument', 'give exactly one of text or file_base64')
   if (text !== undefined) r.text = text
   if (file !== undefined) r.file_base64 = file
   const name = optStr(o, 'file_name', 1000)
@@ -111,7 +119,10 @@ function requireTrusted(ctx: CallContext, what: string): void {
 export function createHandlers(session: AuditSession, platform: Platform = {}): HandlerTable {
   const openPath = async (path: string, ctx: CallContext) => {
     if (ctx.transport === 'http' && !session.mayOpen(path)) {
-      throw new AuditError('bad_argument', `opening ${path} is not allowed here (start serve with --open-root for its folder)`)
+      throw new AuditError(
+        'bad_argument',
+        `opening ${path} is not allowed here (start serve with --open-root for its folder)`,
+      )
     }
     return session.open(path)
   }
@@ -145,7 +156,13 @@ export function createHandlers(session: AuditSession, platform: Platform = {}): 
       const limit = int(o, 'limit', { min: 1, max: 1000 })
       const sort = optEnum(o, 'sort', SORTS) ?? 'seq_asc'
       const opened = session.require()
-      return listEntries(opened.chain, session.positions(filterFrom(optObj(o, 'filter')), sort), opened.index, offset, limit)
+      return listEntries(
+        opened.chain,
+        session.positions(filterFrom(optObj(o, 'filter')), sort),
+        opened.index,
+        offset,
+        limit,
+      )
     },
     locateEntry: async (req) => {
       const o = obj(req)
@@ -178,7 +195,8 @@ export function createHandlers(session: AuditSession, platform: Platform = {}): 
     setSecrets: async (req, ctx) => {
       requireTrusted(ctx, 'a secret')
       const list = obj(req)['secrets']
-      if (!Array.isArray(list) || list.length > 32) throw new AuditError('bad_argument', 'secrets must be an array of at most 32 entries')
+      if (!Array.isArray(list) || list.length > 32)
+        throw new AuditError('bad_argument', 'secrets must be an array of at most 32 entries')
       const inputs: SecretInput[] = list.map((s) => {
         const o = obj(s)
         const encoding = optEnum(o, 'encoding', ['hex', 'text'] as const) ?? 'hex'
@@ -193,7 +211,11 @@ export function createHandlers(session: AuditSession, platform: Platform = {}): 
       const opened = session.require()
       const range = rangeFrom(optObj(obj(req), 'range'))
       const keys = session.keys
-      if (keys.length === 0) throw new AuditError('no_secret', 'enter the chain secret first: an HMAC chain cannot be verified without it')
+      if (keys.length === 0)
+        throw new AuditError(
+          'no_secret',
+          'enter the chain secret first: an HMAC chain cannot be verified without it',
+        )
       return session.jobs.start(
         'verify',
         (job) => {
@@ -238,9 +260,12 @@ export function createHandlers(session: AuditSession, platform: Platform = {}): 
     listReplayChecks: async () => session.replayChecks,
     buildReport: async (req) => buildReportFor(session, integrityOptionsFrom(optObj(obj(req), 'integrity'))),
     saveReport: async (req) => {
-      if (!platform.pickSavePath) throw new AuditError('bad_argument', 'no save dialog in web mode: use buildReport and download it')
+      if (!platform.pickSavePath)
+        throw new AuditError('bad_argument', 'no save dialog in web mode: use buildReport and download it')
       const report = await buildReportFor(session, integrityOptionsFrom(optObj(obj(req), 'integrity')))
-      const path = await platform.pickSavePath(`bijotel-report-${report.generated_at.replace(/[:.]/g, '-')}.json`)
+      const path = await platform.pickSavePath(
+        `bijotel-report-${report.generated_at.replace(/[:.]/g, '-')}.json`,
+      )
       if (path === null) return { path: null }
       const target = resolve(path)
       const ev = report.evidence

@@ -5,15 +5,19 @@ export type Obj = Record<string, unknown>
 
 export function obj(req: unknown): Obj {
   if (req === undefined || req === null) return {}
-  if (typeof req !== 'object' || Array.isArray(req)) throw new AuditError('bad_argument', 'request must be a JSON object')
+  if (typeof req !== 'object' || Array.isArray(req))
+    throw new AuditError('bad_argument', 'request must be a JSON object')
   return req as Obj
 }
 
 export function int(o: Obj, key: string, opts: { min?: number; max?: number } = {}): number {
   const v = o[key]
-  if (typeof v !== 'number' || !Number.isSafeInteger(v)) throw new AuditError('bad_argument', `${key} must be an integer`)
-  if (opts.min !== undefined && v < opts.min) throw new AuditError('bad_argument', `${key} must be >= ${opts.min}`)
-  if (opts.max !== undefined && v > opts.max) throw new AuditError('bad_argument', `${key} must be <= ${opts.max}`)
+  if (typeof v !== 'number' || !Number.isSafeInteger(v))
+    throw new AuditError('bad_argument', `${key} must be an integer`)
+  if (opts.min !== undefined && v < opts.min)
+    throw new AuditError('bad_argument', `${key} must be >= ${opts.min}`)
+  if (opts.max !== undefined && v > opts.max)
+    throw new AuditError('bad_argument', `${key} must be <= ${opts.max}`)
   return v
 }
 
@@ -35,7 +39,8 @@ export function optStr(o: Obj, key: string, maxLen = 1_000_000): string | undefi
 /** A ns timestamp given as a decimal string (exact beyond 2^53). */
 export function optNs(o: Obj, key: string): string | undefined {
   const v = optStr(o, key, 40)
-  if (v !== undefined && !/^-?\d{1,20}$/.test(v)) throw new AuditError('bad_argument', `${key} must be a decimal integer string`)
+  if (v !== undefined && !/^-?\d{1,20}$/.test(v))
+    throw new AuditError('bad_argument', `${key} must be a decimal integer string`)
   return v
 }
 

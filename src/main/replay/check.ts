@@ -48,13 +48,21 @@ const FAILING: readonly FindingKind[] = ['body_hash_mismatch', 'link_mismatch', 
 
 /** Verify the single row `seq` (reuses the chain verifier on the range seq..seq). */
 export function verifyRow(chain: ChainFile, keys: KeyMaterial[], seq: number): RowVerification {
-  const part = verifyPartition(chain.db, chain.columns, keys, { fromSeq: BigInt(seq), toSeq: BigInt(seq), firstOrd: 0, first: true })
+  const part = verifyPartition(chain.db, chain.columns, keys, {
+    fromSeq: BigInt(seq),
+    toSeq: BigInt(seq),
+    firstOrd: 0,
+    first: true,
+  })
   if (part.rows === 0) throw new AuditError('not_found', `seq ${seq} not found in chain`)
   const findings = part.findings.map((f) => f.value)
   const keyIndex = part.segments[0]?.value ?? null
   const fail = findings.filter((k) => FAILING.includes(k))
   const notes: string[] = []
-  if (findings.includes('seq_gap')) notes.push(`${part.findings.find((f) => f.value === 'seq_gap')?.missing ?? 0} seq number(s) absent just before this row`)
+  if (findings.includes('seq_gap'))
+    notes.push(
+      `${part.findings.find((f) => f.value === 'seq_gap')?.missing ?? 0} seq number(s) absent just before this row`,
+    )
   if (findings.includes('column_mismatch')) notes.push('its unsealed columns disagree with the sealed body')
   const link =
     part.boundary?.kind === 'trusted'
@@ -75,7 +83,12 @@ export function verifyRow(chain: ChainFile, keys: KeyMaterial[], seq: number): R
     }
   }
   if (fail.length > 0) {
-    return { row_verified: false, row_detail: `row does NOT verify: ${fail.map(word).join('; ')}${noteText}`, findings, key_index: keyIndex }
+    return {
+      row_verified: false,
+      row_detail: `row does NOT verify: ${fail.map(word).join('; ')}${noteText}`,
+      findings,
+      key_index: keyIndex,
+    }
   }
   return {
     row_verified: true,
@@ -93,11 +106,17 @@ export function checkPrompt(entryBody: unknown, prompt: string | Buffer): Prompt
   const attrs = attributesOf(entryOf(entryBody))
   const sealed = attrs['bijotel.replay.prompt_hash']
   if (typeof sealed !== 'string') {
-    return { prompt_match: null, prompt_detail: 'entry has no bijotel.replay.prompt_hash; the prompt cannot be checked' }
+    return {
+      prompt_match: null,
+      prompt_detail: 'entry has no bijotel.replay.prompt_hash; the prompt cannot be checked',
+    }
   }
   const bytes = typeof prompt === 'string' ? Buffer.from(prompt, 'utf8') : prompt
   if (sha256Hex(bytes) === sealed) {
-    return { prompt_match: true, prompt_detail: 'prompt hash matches the sealed prompt_hash (prompt as text)' }
+    return {
+      prompt_match: true,
+      prompt_detail: 'prompt hash matches the sealed prompt_hash (prompt as text)',
+    }
   }
   let text: string | null = null
   try {
@@ -112,7 +131,11 @@ export function checkPrompt(entryBody: unknown, prompt: string | Buffer): Prompt
       if (Array.isArray(parsed)) {
         triedList = true
         if (sha256Hex(Buffer.from(pyJsonDumpsSorted(parsed), 'utf8')) === sealed) {
-          return { prompt_match: true, prompt_detail: 'prompt hash matches the sealed prompt_hash (prompt as a messages list, Python json.dumps sort_keys)' }
+          return {
+            prompt_match: true,
+            prompt_detail:
+              'prompt hash matches the sealed prompt_hash (prompt as a messages list, Python json.dumps sort_keys)',
+          }
         }
       }
     } catch {
@@ -132,13 +155,19 @@ export interface ReplayCheckInput {
 }
 
 /** The whole check for an already-decoded output (the CLI and `checkReplay` share it). */
-export function checkReplayInput(chain: ChainFile, keys: KeyMaterial[], input: ReplayCheckInput): ReplayCheck {
+export function checkReplayInput(
+  chain: ChainFile,
+  keys: KeyMaterial[],
+  input: ReplayCheckInput,
+): ReplayCheck {
   const { seq } = input
-  if (!Number.isSafeInteger(seq)) throw new AuditError('bad_argument', `seq must be an integer, got ${String(seq)}`)
+  if (!Number.isSafeInteger(seq))
+    throw new AuditError('bad_argument', `seq must be an integer, got ${String(seq)}`)
   const body = readBody(chain, seq)
   const result: ReplayResult = verifyReplay(body, input.output.value)
   const row = verifyRow(chain, keys, seq)
-  const prompt = input.prompt === undefined ? { prompt_match: null, prompt_detail: null } : checkPrompt(body, input.prompt)
+  const prompt =
+    input.prompt === undefined ? { prompt_match: null, prompt_detail: null } : checkPrompt(body, input.prompt)
   return {
     seq,
     result,
@@ -165,16 +194,29 @@ export function requestInput(req: ReplayCheckRequest): ReplayInput {
   if (hasText) return textInput(req.text as string)
   const b64 = req.file_base64 as string
   if (b64.length > Math.ceil((MAX_REPLAY_FILE_BYTES * 4) / 3) + 4) {
-    throw new AuditError('too_large', `replay file is over the ${MAX_REPLAY_FILE_BYTES}-byte (64 MiB) limit for a replay output`)
+    throw new AuditError(
+      'too_large',
+      `replay file is over the ${MAX_REPLAY_FILE_BYTES}-byte (64 MiB) limit for a replay output`,
+    )
   }
   const bytes = Buffer.from(b64, 'base64')
   const mode = req.mode ?? 'python'
   const label = `replay file${req.file_name ? ` ${req.file_name}` : ''}`
-  return { value: decodeReplayBytes(bytes, mode, label), kind: 'file', name: req.file_name ?? null, bytes, mode }
+  return {
+    value: decodeReplayBytes(bytes, mode, label),
+    kind: 'file',
+    name: req.file_name ?? null,
+    bytes,
+    mode,
+  }
 }
 
 /** Library / API entry: ReplayCheckRequest → ReplayCheck. Unknown seq → AuditError('not_found'). */
 export function checkReplay(chain: ChainFile, keys: KeyMaterial[], req: ReplayCheckRequest): ReplayCheck {
   const output = requestInput(req)
-  return checkReplayInput(chain, keys, { seq: req.seq, output, ...(req.prompt !== undefined ? { prompt: req.prompt } : {}) })
+  return checkReplayInput(chain, keys, {
+    seq: req.seq,
+    output,
+    ...(req.prompt !== undefined ? { prompt: req.prompt } : {}),
+  })
 }

@@ -1,5 +1,11 @@
 // Replay verification as a library (reference §6, plus the row and prompt checks of §11.7).
-export { recordReplayContext, hashPrompt, type ReplayAttributes, type ReplayContextInput, type ReplayPrompt } from './recorder'
+export {
+  recordReplayContext,
+  hashPrompt,
+  type ReplayAttributes,
+  type ReplayContextInput,
+  type ReplayPrompt,
+} from './recorder'
 export {
   verifyReplay,
   entryOf,

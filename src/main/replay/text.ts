@@ -67,22 +67,36 @@ function describeInvalidUtf8(bytes: Buffer): string {
 /** Decode given bytes as the CLI's --output-file does; `label` names the source in errors. */
 export function decodeReplayBytes(bytes: Buffer, mode: ReplayTextMode, label: string): string | Buffer {
   if (bytes.length > MAX_REPLAY_FILE_BYTES) {
-    throw new AuditError('too_large', `${label} is ${bytes.length} bytes, over the ${MAX_REPLAY_FILE_BYTES}-byte (64 MiB) limit for a replay output`)
+    throw new AuditError(
+      'too_large',
+      `${label} is ${bytes.length} bytes, over the ${MAX_REPLAY_FILE_BYTES}-byte (64 MiB) limit for a replay output`,
+    )
   }
   const nul = bytes.indexOf(0)
-  if (nul >= 0) throw new AuditError('io', `${label} looks binary (NUL byte at offset ${nul}); a replay output must be text`)
+  if (nul >= 0)
+    throw new AuditError(
+      'io',
+      `${label} looks binary (NUL byte at offset ${nul}); a replay output must be text`,
+    )
   if (mode === 'raw') return bytes
   let text: string
   try {
     text = strictUtf8.decode(bytes)
   } catch {
-    throw new AuditError('io', `${label} is not valid UTF-8 (${describeInvalidUtf8(bytes)}); use --raw to hash its bytes as they are`)
+    throw new AuditError(
+      'io',
+      `${label} is not valid UTF-8 (${describeInvalidUtf8(bytes)}); use --raw to hash its bytes as they are`,
+    )
   }
   return universalNewlines(text)
 }
 
 /** Read a replay file (size checked before reading). Missing → AuditError('not_found'). */
-export function readReplayFile(path: string, mode: ReplayTextMode = 'python', flag = '--output-file'): ReplayInput {
+export function readReplayFile(
+  path: string,
+  mode: ReplayTextMode = 'python',
+  flag = '--output-file',
+): ReplayInput {
   let st
   try {
     st = statSync(path)
@@ -91,7 +105,10 @@ export function readReplayFile(path: string, mode: ReplayTextMode = 'python', fl
   }
   if (st.isDirectory()) throw new AuditError('io', `cannot read ${flag}: ${path} is a directory`)
   if (st.size > MAX_REPLAY_FILE_BYTES) {
-    throw new AuditError('too_large', `${flag} ${path} is ${st.size} bytes, over the ${MAX_REPLAY_FILE_BYTES}-byte (64 MiB) limit for a replay output`)
+    throw new AuditError(
+      'too_large',
+      `${flag} ${path} is ${st.size} bytes, over the ${MAX_REPLAY_FILE_BYTES}-byte (64 MiB) limit for a replay output`,
+    )
   }
   let bytes: Buffer
   try {
@@ -99,7 +116,10 @@ export function readReplayFile(path: string, mode: ReplayTextMode = 'python', fl
     try {
       const size = fstatSync(fd).size
       if (size > MAX_REPLAY_FILE_BYTES) {
-        throw new AuditError('too_large', `${flag} ${path} is ${size} bytes, over the ${MAX_REPLAY_FILE_BYTES}-byte (64 MiB) limit for a replay output`)
+        throw new AuditError(
+          'too_large',
+          `${flag} ${path} is ${size} bytes, over the ${MAX_REPLAY_FILE_BYTES}-byte (64 MiB) limit for a replay output`,
+        )
       }
       bytes = Buffer.alloc(size)
       let off = 0

@@ -53,7 +53,9 @@ function asStringOrNull(v: unknown): string | null {
 export function verifyReplay(entryBody: unknown, replayedOutput: string | Uint8Array): ReplayResult {
   let replayHash: string
   try {
-    replayHash = sha256Hex(typeof replayedOutput === 'string' ? Buffer.from(replayedOutput, 'utf8') : Buffer.from(replayedOutput))
+    replayHash = sha256Hex(
+      typeof replayedOutput === 'string' ? Buffer.from(replayedOutput, 'utf8') : Buffer.from(replayedOutput),
+    )
   } catch {
     replayHash = sha256Hex(Buffer.alloc(0))
   }
@@ -73,7 +75,14 @@ export function verifyReplay(entryBody: unknown, replayedOutput: string | Uint8A
   const model_version = asStringOrNull(modelRaw)
 
   if (originalRaw === undefined || originalRaw === null) {
-    return { match: false, original_hash: null, replay_hash: replayHash, deterministic, model_version, reason: REASON_NO_METADATA }
+    return {
+      match: false,
+      original_hash: null,
+      replay_hash: replayHash,
+      deterministic,
+      model_version,
+      reason: REASON_NO_METADATA,
+    }
   }
   const original_hash = asStringOrNull(originalRaw) as string
   if (typeof originalRaw === 'string' && originalRaw === replayHash) {

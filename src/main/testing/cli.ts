@@ -19,7 +19,11 @@ export interface CliResult {
   stderr: string
 }
 
-export function bijotel(args: string[], env: Record<string, string> = {}, cwd: string = REPO_ROOT): CliResult {
+export function bijotel(
+  args: string[],
+  env: Record<string, string> = {},
+  cwd: string = REPO_ROOT,
+): CliResult {
   const clean = { ...process.env }
   delete clean['BIJOTEL_HMAC_SECRET']
   const r = spawnSync(process.execPath, [BIN, ...args], {

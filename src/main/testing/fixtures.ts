@@ -17,7 +17,10 @@ export interface ExpectedFixture {
   replay?: { seq: number; file: string; expected: Record<string, unknown> }[]
 }
 
-export const SECRETS = JSON.parse(readFileSync(join(FIXTURES, 'secrets.json'), 'utf8')) as Record<string, string>
+export const SECRETS = JSON.parse(readFileSync(join(FIXTURES, 'secrets.json'), 'utf8')) as Record<
+  string,
+  string
+>
 
 /** Names of the fixtures that have an expected verdict (`NAME.db` + `NAME.expected.json`). */
 export function fixtureNames(): string[] {

@@ -29,7 +29,9 @@ export function makeSealer(key: Buffer): Sealer {
         innerDigest.copy(outer, BLOCK)
         return oneShotHash('sha256', outer, 'hex')
       }
-      return createHmac('sha256', key).update(prev + canonical, 'utf8').digest('hex')
+      return createHmac('sha256', key)
+        .update(prev + canonical, 'utf8')
+        .digest('hex')
     },
   }
 }
@@ -40,7 +42,9 @@ function isAscii(s: string): boolean {
 }
 
 export function hmacHex(key: Buffer, prev: string, canonical: string): string {
-  return createHmac('sha256', key).update(prev + canonical, 'utf8').digest('hex')
+  return createHmac('sha256', key)
+    .update(prev + canonical, 'utf8')
+    .digest('hex')
 }
 
 export function sha256Hex(data: Buffer | string): string {

@@ -52,8 +52,17 @@ export async function runPartitionsOnWorkers(
             const input: WorkerInput = {
               copyPath,
               displayPath,
-              keys: keys.map((k) => ({ index: k.index, encoding: k.encoding, bytes: new Uint8Array(k.bytes) })),
-              spec: { fromSeq: spec.fromSeq.toString(), toSeq: spec.toSeq.toString(), firstOrd: spec.firstOrd, first: spec.first },
+              keys: keys.map((k) => ({
+                index: k.index,
+                encoding: k.encoding,
+                bytes: new Uint8Array(k.bytes),
+              })),
+              spec: {
+                fromSeq: spec.fromSeq.toString(),
+                toSeq: spec.toSeq.toString(),
+                firstOrd: spec.firstOrd,
+                first: spec.first,
+              },
               cancel,
             }
             const w = new Worker(script, { workerData: input })

@@ -165,7 +165,10 @@ export function verifyPartition(
       const ts = typeof tsText === 'string' ? tsText : null
       if (spanColumnsAgreeFast(body, ts, spanName, spanKind) === null) {
         const fields = sealedSpanFields(body)
-        if (fields && columnMismatches(fields, ts === null ? null : BigInt(ts), spanName, spanKind, has).length > 0) {
+        if (
+          fields &&
+          columnMismatches(fields, ts === null ? null : BigInt(ts), spanName, spanKind, has).length > 0
+        ) {
           findings.add('column_mismatch', seq, ord)
         }
       }

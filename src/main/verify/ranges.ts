@@ -26,7 +26,15 @@ export class RangeBuilder<T> {
       return
     }
     if (cur) this.closed.push(cur)
-    this.open.set(value, { value, from_seq: seq, to_seq: seq, count: 1, missing, firstOrd: ord, lastOrd: ord })
+    this.open.set(value, {
+      value,
+      from_seq: seq,
+      to_seq: seq,
+      count: 1,
+      missing,
+      firstOrd: ord,
+      lastOrd: ord,
+    })
   }
 
   finish(): OrdRange<T>[] {

@@ -56,7 +56,11 @@ export function resolveRange(db: Database.Database, range: VerifyRangeOptions | 
   let from = big(range?.seq_start, INT64_MIN)
   let to = big(range?.seq_end, INT64_MAX)
   const q = (sql: string, ...params: unknown[]): unknown[] | undefined =>
-    db.prepare(sql).raw(true).safeIntegers(true).get(...params) as unknown[] | undefined
+    db
+      .prepare(sql)
+      .raw(true)
+      .safeIntegers(true)
+      .get(...params) as unknown[] | undefined
   try {
     if (range?.since_ns !== undefined || range?.until_ns !== undefined) {
       const since = big(range.since_ns, INT64_MIN)
@@ -75,7 +79,12 @@ export function resolveRange(db: Database.Database, range: VerifyRangeOptions | 
     }
     if (range?.last_n !== undefined) {
       const n = Math.max(1, Math.floor(range.last_n))
-      const row = q('SELECT seq FROM chain WHERE seq >= ? AND seq <= ? ORDER BY seq DESC LIMIT 1 OFFSET ?', from, to, n - 1)
+      const row = q(
+        'SELECT seq FROM chain WHERE seq >= ? AND seq <= ? ORDER BY seq DESC LIMIT 1 OFFSET ?',
+        from,
+        to,
+        n - 1,
+      )
       if (row) from = row[0] as bigint
     }
     const count = q('SELECT COUNT(*) FROM chain WHERE seq >= ? AND seq <= ?', from, to)
@@ -92,7 +101,11 @@ export function resolveRange(db: Database.Database, range: VerifyRangeOptions | 
  */
 export function planPartitions(db: Database.Database, r: ResolvedRange, n: number): PartitionSpec[] {
   if (r.empty || n <= 1) return [{ fromSeq: r.fromSeq, toSeq: r.toSeq, firstOrd: 0, first: true }]
-  const bounds = db.prepare('SELECT MIN(seq), MAX(seq) FROM chain WHERE seq >= ? AND seq <= ?').raw(true).safeIntegers(true).get(r.fromSeq, r.toSeq) as [bigint, bigint]
+  const bounds = db
+    .prepare('SELECT MIN(seq), MAX(seq) FROM chain WHERE seq >= ? AND seq <= ?')
+    .raw(true)
+    .safeIntegers(true)
+    .get(r.fromSeq, r.toSeq) as [bigint, bigint]
   const lo = bounds[0]
   const hi = bounds[1]
   const span = hi - lo + 1n
@@ -110,7 +123,8 @@ export function planPartitions(db: Database.Database, r: ResolvedRange, n: numbe
 export function shiftOrdinals(parts: PartitionResult[]): PartitionResult[] {
   let base = 0
   return parts.map((p) => {
-    const shift = <T>(rs: OrdRange<T>[]) => rs.map((r) => ({ ...r, firstOrd: r.firstOrd + base, lastOrd: r.lastOrd + base }))
+    const shift = <T>(rs: OrdRange<T>[]) =>
+      rs.map((r) => ({ ...r, firstOrd: r.firstOrd + base, lastOrd: r.lastOrd + base }))
     const out = { ...p, findings: shift(p.findings), segments: shift(p.segments) }
     base += p.rows
     return out
@@ -185,7 +199,11 @@ export function assembleVerdict(
   return verdict
 }
 
-function checkPrior(db: Database.Database, prior: PriorHead, lastSeq: number | null): NonNullable<VerifyVerdict['prior_check']> {
+function checkPrior(
+  db: Database.Database,
+  prior: PriorHead,
+  lastSeq: number | null,
+): NonNullable<VerifyVerdict['prior_check']> {
   const row = db.prepare('SELECT hmac_hash FROM chain WHERE seq = ?').pluck().get(prior.last_seq) as unknown
   if (row === undefined) {
     return {
@@ -198,9 +216,17 @@ function checkPrior(db: Database.Database, prior: PriorHead, lastSeq: number | n
     }
   }
   if (row !== prior.head_hmac) {
-    return { prior, found: false, detail: `the row at the prior head seq=${prior.last_seq} no longer carries the prior head_hmac` }
+    return {
+      prior,
+      found: false,
+      detail: `the row at the prior head seq=${prior.last_seq} no longer carries the prior head_hmac`,
+    }
   }
-  return { prior, found: true, detail: `the prior head seq=${prior.last_seq} is still in the chain, unchanged` }
+  return {
+    prior,
+    found: true,
+    detail: `the prior head seq=${prior.last_seq} is still in the chain, unchanged`,
+  }
 }
 
 export function countRows(db: Database.Database): number {
@@ -212,8 +238,13 @@ export function countRows(db: Database.Database): number {
 }
 
 /** Verify a chain (or a segment of it) against a candidate key set. */
-export async function verifyChain(chain: ChainFile, keys: KeyMaterial[], opts: VerifyOptions = {}): Promise<VerifyVerdict> {
-  if (keys.length === 0) throw new AuditError('no_secret', 'no candidate key: an HMAC chain cannot be verified without its secret')
+export async function verifyChain(
+  chain: ChainFile,
+  keys: KeyMaterial[],
+  opts: VerifyOptions = {},
+): Promise<VerifyVerdict> {
+  if (keys.length === 0)
+    throw new AuditError('no_secret', 'no candidate key: an HMAC chain cannot be verified without its secret')
   const total = countRows(chain.db)
   const resolved = resolveRange(chain.db, opts.range)
   let parts: PartitionResult[]
@@ -221,15 +252,17 @@ export async function verifyChain(chain: ChainFile, keys: KeyMaterial[], opts: V
   const script = verifyWorkerScript()
   if (script && workers > 1 && resolved.rows >= PARALLEL_MIN_ROWS) {
     const specs = planPartitions(chain.db, resolved, workers)
-    parts = shiftOrdinals(await runPartitionsOnWorkers(
-      script,
-      chain.snapshot.dbPath,
-      chain.displayPath,
-      keys,
-      specs,
-      (n) => opts.onProgress?.(n, resolved.rows),
-      opts.signal,
-    ))
+    parts = shiftOrdinals(
+      await runPartitionsOnWorkers(
+        script,
+        chain.snapshot.dbPath,
+        chain.displayPath,
+        keys,
+        specs,
+        (n) => opts.onProgress?.(n, resolved.rows),
+        opts.signal,
+      ),
+    )
   } else {
     const spec: PartitionSpec = { fromSeq: resolved.fromSeq, toSeq: resolved.toSeq, firstOrd: 0, first: true }
     parts = resolved.empty

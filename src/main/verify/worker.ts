@@ -30,7 +30,11 @@ function run(): void {
   }
   const { db, columns } = openCopy(input.copyPath, input.displayPath)
   try {
-    const keys: KeyMaterial[] = input.keys.map((k) => ({ index: k.index, encoding: k.encoding, bytes: Buffer.from(k.bytes) }))
+    const keys: KeyMaterial[] = input.keys.map((k) => ({
+      index: k.index,
+      encoding: k.encoding,
+      bytes: Buffer.from(k.bytes),
+    }))
     const spec: PartitionSpec = {
       fromSeq: BigInt(input.spec.fromSeq),
       toSeq: BigInt(input.spec.toSeq),

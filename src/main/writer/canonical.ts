@@ -116,12 +116,20 @@ export function parseIfJsonAttr(key: string, value: unknown): unknown {
   }
 }
 
-function attributesDict(attrs: Record<string, unknown> | undefined, exclude: ReadonlySet<string> | null): Record<string, unknown> {
+function attributesDict(
+  attrs: Record<string, unknown> | undefined,
+  exclude: ReadonlySet<string> | null,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {}
   for (const [k, v] of Object.entries(attrs ?? {})) {
     if (v === undefined) continue
     if (exclude && exclude.has(k)) continue
-    Object.defineProperty(out, k, { value: parseIfJsonAttr(k, v), enumerable: true, writable: true, configurable: true })
+    Object.defineProperty(out, k, {
+      value: parseIfJsonAttr(k, v),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    })
   }
   return out
 }
@@ -143,7 +151,11 @@ export function spanToCanonicalDict(span: SpanRecord | ReadableSpan): CanonicalD
 /** The semantic (input-only) dict: name, kind, attributes minus output/response/usage keys. */
 export function spanToSemanticDict(span: SpanRecord | ReadableSpan): SemanticDict {
   const s = spanRecordOf(span)
-  return { name: s.name, kind: kindName(s.kind), attributes: attributesDict(s.attributes, SEMANTIC_EXCLUDE_ATTRS) }
+  return {
+    name: s.name,
+    kind: kindName(s.kind),
+    attributes: attributesDict(s.attributes, SEMANTIC_EXCLUDE_ATTRS),
+  }
 }
 
 /** The semantic dict derived from an already-built canonical dict (same result, no re-parsing). */
@@ -170,7 +182,13 @@ export function canonicalizeSpan(span: SpanRecord | ReadableSpan): CanonicalSpan
   const dict = spanToCanonicalDict(span)
   const body = canonicalBytes(dict)
   const semanticBody = canonicalBytes(semanticOfCanonical(dict))
-  return { dict, body, canonicalHash: sha256Hex(body), semanticBody, semanticBodyHash: sha256Hex(semanticBody) }
+  return {
+    dict,
+    body,
+    canonicalHash: sha256Hex(body),
+    semanticBody,
+    semanticBodyHash: sha256Hex(semanticBody),
+  }
 }
 
 /** sha256 of the semantic JCS body (`chain.semantic_body_hash`, `cas.body_hash`). */

@@ -70,7 +70,8 @@ export interface EventOptions {
 
 export function checkSecret(secret: Uint8Array): Buffer {
   if (!(secret instanceof Uint8Array)) throw new AuditError('bad_secret', 'secret_key must be bytes')
-  if (secret.length < MIN_SECRET_BYTES) throw new AuditError('bad_secret', 'secret_key must be at least 16 bytes')
+  if (secret.length < MIN_SECRET_BYTES)
+    throw new AuditError('bad_secret', 'secret_key must be at least 16 bytes')
   return Buffer.from(secret)
 }
 
@@ -107,7 +108,11 @@ export class ChainWriter {
       if (exists) throw new AuditError('bad_argument', `refusing to overwrite existing file: ${path}`)
       // A leftover -wal / -journal would be replayed into the new database by SQLite.
       for (const side of ['-wal', '-journal']) {
-        if (existsSync(path + side)) throw new AuditError('bad_argument', `refusing to create ${path}: a stale ${path + side} exists beside it`)
+        if (existsSync(path + side))
+          throw new AuditError(
+            'bad_argument',
+            `refusing to create ${path}: a stale ${path + side} exists beside it`,
+          )
       }
       // Atomic "must not exist", and owner-only from the first byte.
       try {
@@ -120,14 +125,21 @@ export class ChainWriter {
     }
     if (exists && !statSync(path).isFile()) throw new AuditError('not_a_file', `not a regular file: ${path}`)
     try {
-      this.db = new Database(path, { fileMustExist: mode === 'append', timeout: opts.busyTimeoutMs ?? BUSY_TIMEOUT_MS })
+      this.db = new Database(path, {
+        fileMustExist: mode === 'append',
+        timeout: opts.busyTimeoutMs ?? BUSY_TIMEOUT_MS,
+      })
     } catch (e) {
       throw new AuditError('io', `cannot open ${path} for writing: ${oneLine(e)}`)
     }
     try {
       if (mode === 'append') {
         const t = this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'chain'").get()
-        if (!t) throw new AuditError('no_chain_table', `not a BIJOTEL chain: ${path} has no \`chain\` table (refusing to add one)`)
+        if (!t)
+          throw new AuditError(
+            'no_chain_table',
+            `not a BIJOTEL chain: ${path} has no \`chain\` table (refusing to add one)`,
+          )
       }
       initChainSchema(this.db, opts.busyTimeoutMs ?? BUSY_TIMEOUT_MS)
       if (opts.bulk) {
@@ -195,7 +207,8 @@ export class ChainWriter {
   appendSpan(span: SpanRecord | ReadableSpan, ids?: { traceId: string; spanId: string }): SealResult {
     const rec = spanRecordOf(span)
     const c = canonicalizeSpan(rec)
-    const ctx = typeof (span as ReadableSpan).spanContext === 'function' ? (span as ReadableSpan).spanContext() : null
+    const ctx =
+      typeof (span as ReadableSpan).spanContext === 'function' ? (span as ReadableSpan).spanContext() : null
     const end = rec.endTimeNs ?? rec.startTimeNs ?? 0n
     return this.appendRow({
       canonicalBody: c.body,
@@ -231,7 +244,8 @@ export class ChainWriter {
    * as usual. Refused on a chain that already has rows.
    */
   beginBulkLoad(): void {
-    if (this.head() !== GENESIS) throw new AuditError('bad_argument', 'bulk loading is only for a new, empty chain')
+    if (this.head() !== GENESIS)
+      throw new AuditError('bad_argument', 'bulk loading is only for a new, empty chain')
     this.db.exec('DROP INDEX IF EXISTS idx_chain_trace; DROP INDEX IF EXISTS idx_chain_semhash')
     this.db.pragma('journal_mode = OFF')
     this.indexesDeferred = true
@@ -265,7 +279,12 @@ export class ChainWriter {
  * Python's module-level `append_event(db_path, secret_key, event, ...)`: opens (creating when absent),
  * initialises the schema, seals one row, closes.
  */
-export function appendEvent(dbPath: string, secret: Uint8Array, event: unknown, opts: EventOptions = {}): SealResult {
+export function appendEvent(
+  dbPath: string,
+  secret: Uint8Array,
+  event: unknown,
+  opts: EventOptions = {},
+): SealResult {
   const w = ChainWriter.open(dbPath, secret, { mode: 'open' })
   try {
     return w.appendEvent(event, opts)

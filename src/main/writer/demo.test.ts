@@ -92,7 +92,13 @@ describe('writeDemoChain', () => {
     expect(v.entries).toBe(300)
     expect(v.findings).toEqual([])
     expect(v.head_hmac).toBe(r.head)
-    const schema = await open(a, (c) => Object.fromEntries((c.db.prepare('SELECT name, sql FROM sqlite_master').all() as { name: string; sql: string }[]).map((x) => [x.name, x.sql])))
+    const schema = await open(a, (c) =>
+      Object.fromEntries(
+        (c.db.prepare('SELECT name, sql FROM sqlite_master').all() as { name: string; sql: string }[]).map(
+          (x) => [x.name, x.sql],
+        ),
+      ),
+    )
     expect(schema).toEqual(STORED_SCHEMA)
     expect(await open(a, (c) => c.journalMode())).toBe('wal')
     const other = join(tmp, 'other-seed.db')
@@ -102,7 +108,9 @@ describe('writeDemoChain', () => {
   it('rotation: two key segments, verifying with both keys', async () => {
     const p = join(tmp, 'rot.db')
     writeDemoChain({ dbPath: p, count: 250, rotateAt: 101, batchSize: 64 })
-    const v = await open(p, (c) => verifyChain(c, keys(DEMO_SECRET_HEX, DEMO_ROTATED_SECRET_HEX), { workers: 1 }))
+    const v = await open(p, (c) =>
+      verifyChain(c, keys(DEMO_SECRET_HEX, DEMO_ROTATED_SECRET_HEX), { workers: 1 }),
+    )
     expect(v.valid).toBe(true)
     expect(v.key_segments.map((s) => [s.key_index, s.from_seq, s.to_seq])).toEqual([
       [0, 1, 100],
@@ -129,15 +137,40 @@ describe('bin/bijotel demo', () => {
     const r = bijotel(['demo', '--db', p, '--count', '120', '--replay-samples', dir])
     expect(r.code).toBe(0)
     expect(r.stdout).toContain('Wrote 120 rows')
-    const samples = JSON.parse(readFileSync(join(dir, 'sample-replay.json'), 'utf8')) as { file: string; seq: number; expect_match: boolean }[]
+    const samples = JSON.parse(readFileSync(join(dir, 'sample-replay.json'), 'utf8')) as {
+      file: string
+      seq: number
+      expect_match: boolean
+    }[]
     expect(samples.length).toBe(5)
     for (const s of samples) {
-      const x = bijotel(['replay', '--db', p, '--seq', String(s.seq), '--output-file', join(dir, s.file), '--secret-hex', DEMO_SECRET_HEX])
+      const x = bijotel([
+        'replay',
+        '--db',
+        p,
+        '--seq',
+        String(s.seq),
+        '--output-file',
+        join(dir, s.file),
+        '--secret-hex',
+        DEMO_SECRET_HEX,
+      ])
       expect(x.code, s.file).toBe(s.expect_match ? 0 : 3)
       expect(x.stdout).toContain('row verifies')
     }
     const crlf = samples.find((s) => s.file.includes('crlf'))!
-    expect(bijotel(['replay', '--db', p, '--seq', String(crlf.seq), '--output-file', join(dir, crlf.file), '--raw']).code).toBe(3)
+    expect(
+      bijotel([
+        'replay',
+        '--db',
+        p,
+        '--seq',
+        String(crlf.seq),
+        '--output-file',
+        join(dir, crlf.file),
+        '--raw',
+      ]).code,
+    ).toBe(3)
     expect(bijotel(['demo', '--db', p, '--count', '5']).code).toBe(2)
     expect(bijotel(['demo', '--db', p, '--count', '5', '--force']).code).toBe(0)
     expect(bijotel(['demo', '--db', join(tmp, 'x.db'), '--count', 'ten']).code).toBe(2)

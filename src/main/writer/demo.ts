@@ -96,9 +96,27 @@ const PROVIDERS: ProviderInfo[] = [
     finish: 'end_turn',
     responseId: (r) => `msg_01${r.base62(22)}`,
     models: [
-      { request: 'claude-haiku-4-5', response: 'claude-haiku-4-5-20251001', inPrice: 1, outPrice: 5, tps: 140 },
-      { request: 'claude-sonnet-4-5', response: 'claude-sonnet-4-5-20250929', inPrice: 3, outPrice: 15, tps: 70 },
-      { request: 'claude-opus-4-1', response: 'claude-opus-4-1-20250805', inPrice: 15, outPrice: 75, tps: 35 },
+      {
+        request: 'claude-haiku-4-5',
+        response: 'claude-haiku-4-5-20251001',
+        inPrice: 1,
+        outPrice: 5,
+        tps: 140,
+      },
+      {
+        request: 'claude-sonnet-4-5',
+        response: 'claude-sonnet-4-5-20250929',
+        inPrice: 3,
+        outPrice: 15,
+        tps: 70,
+      },
+      {
+        request: 'claude-opus-4-1',
+        response: 'claude-opus-4-1-20250805',
+        inPrice: 15,
+        outPrice: 75,
+        tps: 35,
+      },
     ],
   },
   {
@@ -137,7 +155,9 @@ const PROVIDERS: ProviderInfo[] = [
     server: 'api.mistral.ai',
     finish: 'stop',
     responseId: (r) => r.hex(32),
-    models: [{ request: 'mistral-large-latest', response: 'mistral-large-2411', inPrice: 2, outPrice: 6, tps: 65 }],
+    models: [
+      { request: 'mistral-large-latest', response: 'mistral-large-2411', inPrice: 2, outPrice: 6, tps: 65 },
+    ],
   },
 ]
 
@@ -153,8 +173,26 @@ const SYSTEMS = [
   'Tu es un assistant qui répond en français, de façon claire et polie.',
 ]
 
-const CUSTOMERS = ['Dana Whitfield', 'Kenji Watanabe', 'Amélie Laurent', 'Rahul Mehta', 'Sofia Russo', 'Jonas Berg', 'Chloé Martin', 'Wei Zhang']
-const PRODUCTS = ['the Pro plan', 'invoice INV-2291', 'the mobile app', 'the data export job', 'API key rotation', 'the EU billing account', 'order #48213', 'the SSO integration']
+const CUSTOMERS = [
+  'Dana Whitfield',
+  'Kenji Watanabe',
+  'Amélie Laurent',
+  'Rahul Mehta',
+  'Sofia Russo',
+  'Jonas Berg',
+  'Chloé Martin',
+  'Wei Zhang',
+]
+const PRODUCTS = [
+  'the Pro plan',
+  'invoice INV-2291',
+  'the mobile app',
+  'the data export job',
+  'API key rotation',
+  'the EU billing account',
+  'order #48213',
+  'the SSO integration',
+]
 const ISSUES = [
   'was charged twice this month',
   'cannot log in after the password reset',
@@ -165,7 +203,16 @@ const ISSUES = [
   'received a refund of the wrong amount',
   'cannot find the audit log for last quarter',
 ]
-const CONCEPTS = ['idempotency keys', 'HMAC chaining', 'write-ahead logging', 'eventual consistency', 'rate limiting with token buckets', 'JSON canonicalization', 'database connection pooling', 'retry with exponential backoff']
+const CONCEPTS = [
+  'idempotency keys',
+  'HMAC chaining',
+  'write-ahead logging',
+  'eventual consistency',
+  'rate limiting with token buckets',
+  'JSON canonicalization',
+  'database connection pooling',
+  'retry with exponential backoff',
+]
 const LANGS = ['Python', 'TypeScript', 'Go', 'SQL']
 const TASKS = [
   'returns the ten customers with the highest total spend in 2025',
@@ -186,7 +233,13 @@ const SENTENCES = [
   'Please make sure the backup finished before you restart the server.',
   'Our office will be closed on the public holiday.',
 ]
-const OPENERS = ['Sure.', 'Here is a short answer.', 'Certainly.', 'Based on the information provided:', 'In short:']
+const OPENERS = [
+  'Sure.',
+  'Here is a short answer.',
+  'Certainly.',
+  'Based on the information provided:',
+  'In short:',
+]
 const FILLER = [
   'the request was processed with the standard retention policy',
   'no personal data leaves the configured region',
@@ -251,7 +304,12 @@ function exchange(r: Prng, seq: number): Exchange {
     }
     case 3: {
       const review = r.pick(REVIEWS)
-      const label = review.includes('Great') || review.includes('excellent') ? 'positive' : review.includes('Terrible') ? 'negative' : 'mixed'
+      const label =
+        review.includes('Great') || review.includes('excellent')
+          ? 'positive'
+          : review.includes('Terrible')
+            ? 'negative'
+            : 'mixed'
       return {
         system,
         user: `Classify the sentiment of this review as positive, negative or mixed, then give one sentence of justification.\n\nReview: "${review}"`,
@@ -313,7 +371,10 @@ export function demoBodies(dict: CanonicalDict): { body: Buffer; semantic: Buffe
     `{"attributes":{${full}},"end_time_ns":${canonicalize(dict.end_time_ns)},"kind":${kind},"name":${name},` +
     `"start_time_ns":${canonicalize(dict.start_time_ns)},"status_code":${canonicalize(dict.status_code)},` +
     `"status_description":${canonicalize(dict.status_description)}}`
-  return { body: Buffer.from(body, 'utf8'), semantic: Buffer.from(`{"attributes":{${sem}},"kind":${kind},"name":${name}}`, 'utf8') }
+  return {
+    body: Buffer.from(body, 'utf8'),
+    semantic: Buffer.from(`{"attributes":{${sem}},"kind":${kind},"name":${name}}`, 'utf8'),
+  }
 }
 
 export interface DemoRowInfo {
@@ -378,11 +439,14 @@ export class DemoGenerator {
     // ~20 calls per hour: gaps uniform in [90 s, 270 s) with a random nanosecond part.
     const gapNs = BigInt(90_000 + r.int(0, 179_999)) * 1_000_000n + BigInt(r.int(0, 999_999))
     this.endNs += gapNs
-    const latencyMs = error ? r.int(180, 2500) + r.next() : 350 + (outputTokens / model.tps) * 1000 + r.int(0, 900) + r.next()
+    const latencyMs = error
+      ? r.int(180, 2500) + r.next()
+      : 350 + (outputTokens / model.tps) * 1000 + r.int(0, 900) + r.next()
     const latencyNs = BigInt(Math.round(latencyMs * 1_000_000))
     const end = this.endNs
     const start = end - latencyNs
-    const cost = Math.round(((inputTokens * model.inPrice + outputTokens * model.outPrice) / 1_000_000) * 1e6) / 1e6
+    const cost =
+      Math.round(((inputTokens * model.inPrice + outputTokens * model.outPrice) / 1_000_000) * 1e6) / 1e6
 
     const attrs: Record<string, unknown> = {
       'gen_ai.operation.name': 'chat',
@@ -407,7 +471,9 @@ export class DemoGenerator {
       attrs['gen_ai.response.id'] = provider.responseId(r)
       attrs['gen_ai.response.model'] = model.response
       attrs['gen_ai.response.finish_reasons'] = [provider.finish]
-      attrs['gen_ai.output.messages'] = [{ role: 'assistant', parts: [{ type: 'text', content: ex.answer }], finish_reason: provider.finish }]
+      attrs['gen_ai.output.messages'] = [
+        { role: 'assistant', parts: [{ type: 'text', content: ex.answer }], finish_reason: provider.finish },
+      ]
     } else {
       attrs['error.type'] = r.pick(['RateLimitError', 'APITimeoutError', 'InternalServerError'])
     }
@@ -431,7 +497,9 @@ export class DemoGenerator {
       kind: 'CLIENT',
       attributes: attrs,
       status_code: error ? 'ERROR' : 'UNSET',
-      status_description: error ? `${String(attrs['error.type'])}: ${attrs['error.type'] === 'RateLimitError' ? '429 Too Many Requests' : 'upstream failure'}` : null,
+      status_description: error
+        ? `${String(attrs['error.type'])}: ${attrs['error.type'] === 'RateLimitError' ? '429 Too Many Requests' : 'upstream failure'}`
+        : null,
       start_time_ns: start.toString(),
       end_time_ns: end.toString(),
     }
@@ -494,20 +562,26 @@ export interface DemoResult {
 
 export function writeDemoChain(opts: DemoOptions): DemoResult {
   const t0 = performance.now()
-  if (!Number.isSafeInteger(opts.count) || opts.count < 0) throw new AuditError('bad_argument', `--count must be a non-negative integer, got ${opts.count}`)
+  if (!Number.isSafeInteger(opts.count) || opts.count < 0)
+    throw new AuditError('bad_argument', `--count must be a non-negative integer, got ${opts.count}`)
   if (opts.rotateAt !== undefined && (!Number.isSafeInteger(opts.rotateAt) || opts.rotateAt < 2)) {
     throw new AuditError('bad_argument', `--rotate-at must be a seq >= 2, got ${opts.rotateAt}`)
   }
   const present = ['', '-wal', '-shm', '-journal'].filter((suffix) => existsSync(opts.dbPath + suffix))
   if (present.length > 0) {
     if (!opts.force) {
-      throw new AuditError('bad_argument', `refusing to overwrite existing file: ${opts.dbPath}${present[0]} (pass --force to replace it)`)
+      throw new AuditError(
+        'bad_argument',
+        `refusing to overwrite existing file: ${opts.dbPath}${present[0]} (pass --force to replace it)`,
+      )
     }
-    if (present.includes('') && !statSync(opts.dbPath).isFile()) throw new AuditError('not_a_file', `not a regular file: ${opts.dbPath}`)
+    if (present.includes('') && !statSync(opts.dbPath).isFile())
+      throw new AuditError('not_a_file', `not a regular file: ${opts.dbPath}`)
     for (const suffix of present) rmSync(opts.dbPath + suffix, { force: true })
   }
   const secret = opts.secret ?? Buffer.from(DEMO_SECRET_HEX, 'hex')
-  const rotated = opts.rotateAt !== undefined ? (opts.rotatedSecret ?? Buffer.from(DEMO_ROTATED_SECRET_HEX, 'hex')) : null
+  const rotated =
+    opts.rotateAt !== undefined ? (opts.rotatedSecret ?? Buffer.from(DEMO_ROTATED_SECRET_HEX, 'hex')) : null
   const w = ChainWriter.open(opts.dbPath, secret, { mode: 'create', bulk: true })
   w.beginBulkLoad()
   const gen = new DemoGenerator(opts.seed ?? DEMO_DEFAULT_SEED)

@@ -29,9 +29,30 @@ export {
   type SealResult,
   type WriterMode,
 } from './chain-writer'
-export { BijotelChainSpanProcessor, defaultSpanFilter, type ChainSpanProcessorOptions, type SpanFilter } from './processor'
-export { CHAIN_TABLE_DDL, STORED_SCHEMA, GENESIS, BUSY_TIMEOUT_MS, DB_FILE_MODE, MIN_SECRET_BYTES, initChainSchema } from './schema'
-export { pyJsonLoads, pyJsonDumpsSorted, pyFloatRepr, pyRepr, pyReprStr, compareCodePoints, PyJsonDecodeError } from './python'
+export {
+  BijotelChainSpanProcessor,
+  defaultSpanFilter,
+  type ChainSpanProcessorOptions,
+  type SpanFilter,
+} from './processor'
+export {
+  CHAIN_TABLE_DDL,
+  STORED_SCHEMA,
+  GENESIS,
+  BUSY_TIMEOUT_MS,
+  DB_FILE_MODE,
+  MIN_SECRET_BYTES,
+  initChainSchema,
+} from './schema'
+export {
+  pyJsonLoads,
+  pyJsonDumpsSorted,
+  pyFloatRepr,
+  pyRepr,
+  pyReprStr,
+  compareCodePoints,
+  PyJsonDecodeError,
+} from './python'
 export {
   writeDemoChain,
   DemoGenerator,

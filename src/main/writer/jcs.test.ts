@@ -39,9 +39,12 @@ describe('JCS (RFC 8785)', () => {
   it.each(numbers)('Appendix B number 0x%s → %s', (bits, text) => {
     expect(canonicalize(fromBits(bits))).toBe(text)
   })
-  it.each(['7fffffffffffffff', '7ff0000000000000', 'fff0000000000000'])('Appendix B 0x%s (NaN/Infinity) is an error', (bits) => {
-    expect(() => canonicalize(fromBits(bits))).toThrow(CanonicalizationError)
-  })
+  it.each(['7fffffffffffffff', '7ff0000000000000', 'fff0000000000000'])(
+    'Appendix B 0x%s (NaN/Infinity) is an error',
+    (bits) => {
+      expect(() => canonicalize(fromBits(bits))).toThrow(CanonicalizationError)
+    },
+  )
 
   it('§3.2.3 key order example (UTF-16 code units)', () => {
     const input = {
@@ -72,7 +75,9 @@ describe('JCS (RFC 8785)', () => {
   })
 
   it('minimal escaping: C0 as \\u00xx lowercase, DEL / U+2028 / U+2029 / non-ASCII literal', () => {
-    expect(canonicalize('\b\f\n\r\t"\\\u0000\u001f\u007f\u2028\u2029é😀')).toBe('"\\b\\f\\n\\r\\t\\"\\\\\\u0000\\u001f\u007f\u2028\u2029é😀"')
+    expect(canonicalize('\b\f\n\r\t"\\\u0000\u001f\u007f\u2028\u2029é😀')).toBe(
+      '"\\b\\f\\n\\r\\t\\"\\\\\\u0000\\u001f\u007f\u2028\u2029é😀"',
+    )
   })
 
   it('refuses what Python rfc8785 refuses', () => {
@@ -114,7 +119,35 @@ function rng(seed: number): () => number {
   }
 }
 
-const ALPHABET = ['a', 'Z', '0', ' ', '"', '\\', '/', '\n', '\r', '\t', '\b', '\f', '\u0000', '\u001f', '\u007f', '\u0080', 'é', 'ö', '€', '\u2028', '\u2029', '\ufb33', '\ue000', '\uffff', '😀', '𝄞', '日']
+const ALPHABET = [
+  'a',
+  'Z',
+  '0',
+  ' ',
+  '"',
+  '\\',
+  '/',
+  '\n',
+  '\r',
+  '\t',
+  '\b',
+  '\f',
+  '\u0000',
+  '\u001f',
+  '\u007f',
+  '\u0080',
+  'é',
+  'ö',
+  '€',
+  '\u2028',
+  '\u2029',
+  '\ufb33',
+  '\ue000',
+  '\uffff',
+  '😀',
+  '𝄞',
+  '日',
+]
 
 function randomString(r: () => number): string {
   const n = Math.floor(r() * 8)

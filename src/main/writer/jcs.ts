@@ -64,11 +64,13 @@ function write(v: unknown, depth: number): string {
     case 'boolean':
       return v ? 'true' : 'false'
     case 'bigint':
-      if (v < INT_MIN || v > INT_MAX) throw new CanonicalizationError(`${v} exceeds safe integer domain for JSON floats`)
+      if (v < INT_MIN || v > INT_MAX)
+        throw new CanonicalizationError(`${v} exceeds safe integer domain for JSON floats`)
       return v.toString()
     case 'object': {
       if (v === null) return 'null'
-      if (depth > MAX_DEPTH) throw new CanonicalizationError(`nesting deeper than ${MAX_DEPTH} levels (or a circular reference)`)
+      if (depth > MAX_DEPTH)
+        throw new CanonicalizationError(`nesting deeper than ${MAX_DEPTH} levels (or a circular reference)`)
       if (Array.isArray(v)) {
         let out = '['
         for (let i = 0; i < v.length; i++) {
@@ -79,7 +81,9 @@ function write(v: unknown, depth: number): string {
         return out + ']'
       }
       if (!isPlainRecord(v)) {
-        throw new CanonicalizationError(`unsupported type: ${(v as { constructor?: { name?: string } }).constructor?.name ?? 'object'}`)
+        throw new CanonicalizationError(
+          `unsupported type: ${(v as { constructor?: { name?: string } }).constructor?.name ?? 'object'}`,
+        )
       }
       const rec = v as Record<string, unknown>
       // Array.prototype.sort without a comparator orders strings by UTF-16 code units: RFC 8785 §3.2.3.

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { compareCodePoints, pyFloatRepr, pyJsonDumpsSorted, pyJsonLoads, PyJsonDecodeError, pyRepr, pyReprStr } from './python'
+import {
+  compareCodePoints,
+  pyFloatRepr,
+  pyJsonDumpsSorted,
+  pyJsonLoads,
+  PyJsonDecodeError,
+  pyRepr,
+  pyReprStr,
+} from './python'
 import { sha256Hex } from '../verify/hmac'
 
 // Expected strings printed by CPython 3 (repr / json.dumps / json.loads).
@@ -58,9 +66,20 @@ describe('pyJsonDumpsSorted = json.dumps(sort_keys=True, separators=(",",":"), e
     expect(sha256Hex(Buffer.from(d))).toBe('4e79873118cd9be7a1f0308b9cd772950c5410c74ca3fe1ba2626cba009a9237')
   })
   it('code-point key order, Python floats, escapes, non-ASCII literal', () => {
-    const v = [{ b: 1, a: [1.5, 2, 0.5, 1e16, true, null], é: 'x', '\u{1F600}': 1, '\ue000': 2, q: 'a"b\\c\n\u0001\u2028' }]
+    const v = [
+      {
+        b: 1,
+        a: [1.5, 2, 0.5, 1e16, true, null],
+        é: 'x',
+        '\u{1F600}': 1,
+        '\ue000': 2,
+        q: 'a"b\\c\n\u0001\u2028',
+      },
+    ]
     const d = pyJsonDumpsSorted(v)
-    expect(d).toBe('[{"a":[1.5,2,0.5,1e+16,true,null],"b":1,"q":"a\\"b\\\\c\\n\\u0001\u2028","é":"x","\ue000":2,"\u{1F600}":1}]')
+    expect(d).toBe(
+      '[{"a":[1.5,2,0.5,1e+16,true,null],"b":1,"q":"a\\"b\\\\c\\n\\u0001\u2028","é":"x","\ue000":2,"\u{1F600}":1}]',
+    )
     expect(sha256Hex(Buffer.from(d))).toBe('4eb0de4b3d766bd2a7e922a6d94d19c9f0fe92f5e8c3aa5cedc526296834f6db')
   })
   it('NaN/Infinity as Python writes them; lone surrogates refused like the UTF-8 encode', () => {
@@ -80,7 +99,13 @@ describe('pyJsonLoads = json.loads', () => {
     expect(pyJsonLoads('12')).toBe(12)
     expect(pyJsonLoads('"abc"')).toBe('abc')
     expect(pyJsonLoads('NaN')).toBeNaN()
-    expect(pyJsonLoads('[1, 2.5, -0, 1e400, 12345678901234567890]')).toEqual([1, 2.5, -0, Infinity, 12345678901234567890n])
+    expect(pyJsonLoads('[1, 2.5, -0, 1e400, 12345678901234567890]')).toEqual([
+      1,
+      2.5,
+      -0,
+      Infinity,
+      12345678901234567890n,
+    ])
     expect(pyJsonLoads('{"a":1,"a":2}')).toEqual({ a: 2 })
     expect(pyJsonLoads('{"x": "\\ud800"}')).toEqual({ x: '\ud800' })
     expect(pyJsonLoads(' {"k" : [true,false,null]} ')).toEqual({ k: [true, false, null] })
@@ -92,7 +117,18 @@ describe('pyJsonLoads = json.loads', () => {
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined()
   })
   it('refuses what Python refuses', () => {
-    for (const t of ['\ufeff{}', '[1,]', '{"a":1,}', '01', '"a\nb"', '', 'nul', '{"a" 1}', "{'a':1}", '[1] x']) {
+    for (const t of [
+      '\ufeff{}',
+      '[1,]',
+      '{"a":1,}',
+      '01',
+      '"a\nb"',
+      '',
+      'nul',
+      '{"a" 1}',
+      "{'a':1}",
+      '[1] x',
+    ]) {
       expect(() => pyJsonLoads(t), JSON.stringify(t)).toThrow(PyJsonDecodeError)
     }
   })

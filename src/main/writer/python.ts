@@ -9,7 +9,10 @@
 
 /** Raised by `pyJsonLoads` where Python raises `json.JSONDecodeError`. */
 export class PyJsonDecodeError extends Error {
-  constructor(message: string, readonly pos: number) {
+  constructor(
+    message: string,
+    readonly pos: number,
+  ) {
     super(`${message}: char ${pos}`)
     this.name = 'PyJsonDecodeError'
   }
@@ -38,7 +41,8 @@ const NUMBER = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?/y
 export function pyJsonLoads(text: string, maxDepth = 1000): unknown {
   let i = 0
   const n = text.length
-  if (text.charCodeAt(0) === 0xfeff) throw new PyJsonDecodeError('Unexpected UTF-8 BOM (decode using utf-8-sig)', 0)
+  if (text.charCodeAt(0) === 0xfeff)
+    throw new PyJsonDecodeError('Unexpected UTF-8 BOM (decode using utf-8-sig)', 0)
 
   const skipWs = (): void => {
     while (i < n && WS.has(text.charCodeAt(i))) i++
@@ -138,7 +142,8 @@ export function pyJsonLoads(text: string, maxDepth = 1000): unknown {
       }
       for (;;) {
         skipWs()
-        if (text[i] !== '"') throw new PyJsonDecodeError('Expecting property name enclosed in double quotes', i)
+        if (text[i] !== '"')
+          throw new PyJsonDecodeError('Expecting property name enclosed in double quotes', i)
         const k = parseString()
         skipWs()
         if (text[i] !== ':') throw new PyJsonDecodeError("Expecting ':' delimiter", i)

@@ -57,7 +57,10 @@ async function readRows(path: string): Promise<Row[]> {
 async function schemaOf(path: string): Promise<Record<string, string>> {
   const c = await ChainFile.open(path)
   try {
-    const rows = c.db.prepare('SELECT name, sql FROM sqlite_master ORDER BY name').all() as { name: string; sql: string }[]
+    const rows = c.db.prepare('SELECT name, sql FROM sqlite_master ORDER BY name').all() as {
+      name: string
+      sql: string
+    }[]
     return Object.fromEntries(rows.map((r) => [r.name, r.sql]))
   } finally {
     c.close()
@@ -67,7 +70,11 @@ async function schemaOf(path: string): Promise<Record<string, string>> {
 async function verify(path: string, secrets: Buffer[]) {
   const c = await ChainFile.open(path)
   try {
-    return await verifyChain(c, parseSecrets(secrets.map((s) => ({ encoding: 'hex', value: s.toString('hex') }))), { workers: 1 })
+    return await verifyChain(
+      c,
+      parseSecrets(secrets.map((s) => ({ encoding: 'hex', value: s.toString('hex') }))),
+      { workers: 1 },
+    )
   } finally {
     c.close()
   }
@@ -95,7 +102,11 @@ describe('reference vectors §12.1–12.2', () => {
   it('V2: partial dict', () => {
     const body = canonicalize({
       name: 'anthropic.chat',
-      attributes: { 'gen_ai.request.model': 'claude-haiku-4-5', 'gen_ai.usage.input_tokens': 100, 'gen_ai.usage.output_tokens': 50 },
+      attributes: {
+        'gen_ai.request.model': 'claude-haiku-4-5',
+        'gen_ai.usage.input_tokens': 100,
+        'gen_ai.usage.output_tokens': 50,
+      },
     })
     expect(body).toBe(
       '{"attributes":{"gen_ai.request.model":"claude-haiku-4-5","gen_ai.usage.input_tokens":100,"gen_ai.usage.output_tokens":50},"name":"anthropic.chat"}',
@@ -128,7 +139,19 @@ describe('reference vectors §12.1–12.2', () => {
     )
     expect(row!.timestamp_ns).toBe(1700000000100000000n)
     expect(row!.span_kind).toBe('CLIENT')
-    expect(row!.semantic_body_hash).toBe(sha256Hex(Buffer.from(canonicalize(spanToSemanticDict({ name: 'anthropic.chat', kind: 'CLIENT', attributes: { 'gen_ai.request.model': 'claude-haiku-4-5' } })))))
+    expect(row!.semantic_body_hash).toBe(
+      sha256Hex(
+        Buffer.from(
+          canonicalize(
+            spanToSemanticDict({
+              name: 'anthropic.chat',
+              kind: 'CLIENT',
+              attributes: { 'gen_ai.request.model': 'claude-haiku-4-5' },
+            }),
+          ),
+        ),
+      ),
+    )
   })
 })
 
@@ -165,10 +188,34 @@ describe('the 25-row Go seed chain §12.3', () => {
       '{"attributes":{"gen_ai.provider.name":"anthropic","gen_ai.request.model":"claude-haiku-4-5","gen_ai.usage.input_tokens":100,"gen_ai.usage.output_tokens":50},"end_time_ns":"1700000000100000000","kind":"CLIENT","name":"anthropic.chat.0","start_time_ns":"1700000000000000000","status_code":"OK","status_description":null}',
     )
     const table: [number, bigint, string, string, string][] = [
-      [1, 1700000000100000000n, 'e535b9e3cd5fa137e2936c6f4d2521a0a353a13f9cb4a6c13a064f21939948a4', GENESIS, 'c67fd42861f8e791d874c9dc4816dd0cbd7ffdcc9def20bfb74e9d8bc283779f'],
-      [2, 1700000001100000000n, '29bbe8d4905cb7bf66d983bcc0c2fcd1b25d0c34754095f52fa8b1f154fbeb34', 'c67fd42861f8e791d874c9dc4816dd0cbd7ffdcc9def20bfb74e9d8bc283779f', 'e9ce3dee73a9db356d801dd03585263bd5363499c93b33f4e0485474b1f17ff7'],
-      [3, 1700000002100000000n, '0c76a457fe7399d7b57bf09d2ab4226f93ec472e76cc3395e3b629f9d4b7ea9d', 'e9ce3dee73a9db356d801dd03585263bd5363499c93b33f4e0485474b1f17ff7', '54f9fc7795dbbb553eb95f80414c8c0b0ca5b4857a09d6e5ae9119d8831fa32b'],
-      [25, 1700000024100000000n, '2cbafd69f5f29202be763e6710e098681c574a8209a6ed4a8ad2c92a61debf83', 'e3af8af33f0d29f522b7021f716cfa58942bc538b3b5c22fcd29757d6921cac6', '01c72102624994aeecccce548b50ef9111e2200c936b058c8249efa8ccf45231'],
+      [
+        1,
+        1700000000100000000n,
+        'e535b9e3cd5fa137e2936c6f4d2521a0a353a13f9cb4a6c13a064f21939948a4',
+        GENESIS,
+        'c67fd42861f8e791d874c9dc4816dd0cbd7ffdcc9def20bfb74e9d8bc283779f',
+      ],
+      [
+        2,
+        1700000001100000000n,
+        '29bbe8d4905cb7bf66d983bcc0c2fcd1b25d0c34754095f52fa8b1f154fbeb34',
+        'c67fd42861f8e791d874c9dc4816dd0cbd7ffdcc9def20bfb74e9d8bc283779f',
+        'e9ce3dee73a9db356d801dd03585263bd5363499c93b33f4e0485474b1f17ff7',
+      ],
+      [
+        3,
+        1700000002100000000n,
+        '0c76a457fe7399d7b57bf09d2ab4226f93ec472e76cc3395e3b629f9d4b7ea9d',
+        'e9ce3dee73a9db356d801dd03585263bd5363499c93b33f4e0485474b1f17ff7',
+        '54f9fc7795dbbb553eb95f80414c8c0b0ca5b4857a09d6e5ae9119d8831fa32b',
+      ],
+      [
+        25,
+        1700000024100000000n,
+        '2cbafd69f5f29202be763e6710e098681c574a8209a6ed4a8ad2c92a61debf83',
+        'e3af8af33f0d29f522b7021f716cfa58942bc538b3b5c22fcd29757d6921cac6',
+        '01c72102624994aeecccce548b50ef9111e2200c936b058c8249efa8ccf45231',
+      ],
     ]
     for (const [seq, ts, ch, prev, mac] of table) {
       expect(at(seq).seq).toBe(BigInt(seq))
@@ -222,11 +269,17 @@ describe('schema and file', () => {
     writeFileSync(other, '')
     expect(() => ChainWriter.open(other, X32, { mode: 'append' })).toThrow(/no `chain` table/)
     writeFileSync(join(tmp, 'stale.db-wal'), 'x')
-    expect(() => ChainWriter.open(join(tmp, 'stale.db'), X32, { mode: 'create' })).toThrow(/stale .*stale\.db-wal/)
+    expect(() => ChainWriter.open(join(tmp, 'stale.db'), X32, { mode: 'create' })).toThrow(
+      /stale .*stale\.db-wal/,
+    )
   })
   it('secret under 16 bytes is refused', () => {
-    expect(() => ChainWriter.open(join(tmp, 'short.db'), Buffer.alloc(15, 1))).toThrow('secret_key must be at least 16 bytes')
-    expect(() => appendEvent(join(tmp, 'short.db'), Buffer.alloc(8, 1), {})).toThrow('secret_key must be at least 16 bytes')
+    expect(() => ChainWriter.open(join(tmp, 'short.db'), Buffer.alloc(15, 1))).toThrow(
+      'secret_key must be at least 16 bytes',
+    )
+    expect(() => appendEvent(join(tmp, 'short.db'), Buffer.alloc(8, 1), {})).toThrow(
+      'secret_key must be at least 16 bytes',
+    )
   })
 })
 
@@ -234,10 +287,25 @@ describe('chains written here verify', () => {
   it('events and spans, with a secret rotation, verify with verifyChain', async () => {
     const p = join(tmp, 'mixed.db')
     const k2 = Buffer.alloc(32, 7)
-    const first = appendEvent(p, X32, { action: 'login', user: 'alice' }, { timestampNs: 1700000000000000000n })
+    const first = appendEvent(
+      p,
+      X32,
+      { action: 'login', user: 'alice' },
+      { timestampNs: 1700000000000000000n },
+    )
     expect(first).toMatchObject({ seq: 1, prev_hash: GENESIS })
     const w = ChainWriter.open(p, X32)
-    const second = w.appendSpan({ name: 'chat x', kind: 2, attributes: { 'gen_ai.request.model': 'x', 'gen_ai.input.messages': '[{"role":"user","content":"hi"}]' }, statusCode: 0, startTimeNs: 1n, endTimeNs: 2n })
+    const second = w.appendSpan({
+      name: 'chat x',
+      kind: 2,
+      attributes: {
+        'gen_ai.request.model': 'x',
+        'gen_ai.input.messages': '[{"role":"user","content":"hi"}]',
+      },
+      statusCode: 0,
+      startTimeNs: 1n,
+      endTimeNs: 2n,
+    })
     w.rotateSecret(k2)
     const third = w.appendEvent({ after: 'rotation' })
     expect(third.prev_hash).toBe(second.hmac_hash)
@@ -256,7 +324,9 @@ describe('chains written here verify', () => {
     expect(rows[0]!.semantic_body_hash).toBeNull()
     expect(rows[0]!.canonical_body.toString()).toBe('{"action":"login","user":"alice"}')
     // the JSON-stringified attribute was parsed before sealing (§2.2)
-    expect(rows[1]!.canonical_body.toString()).toContain('"gen_ai.input.messages":[{"content":"hi","role":"user"}]')
+    expect(rows[1]!.canonical_body.toString()).toContain(
+      '"gen_ai.input.messages":[{"content":"hi","role":"user"}]',
+    )
   })
 
   it('a copy of fixture clean.db appended to still verifies with the primary secret', async () => {
@@ -265,7 +335,13 @@ describe('chains written here verify', () => {
     const primary = Buffer.from(SECRETS['primary']!, 'hex')
     const w = ChainWriter.open(p, primary, { mode: 'append' })
     w.appendEvent({ note: 'appended by the TS writer' })
-    w.appendSpan({ name: 'chat gpt-4o-mini', kind: 'CLIENT', attributes: { 'gen_ai.provider.name': 'openai' }, startTimeNs: 1764100000000000000n, endTimeNs: 1764100001000000000n })
+    w.appendSpan({
+      name: 'chat gpt-4o-mini',
+      kind: 'CLIENT',
+      attributes: { 'gen_ai.provider.name': 'openai' },
+      startTimeNs: 1764100000000000000n,
+      endTimeNs: 1764100001000000000n,
+    })
     w.close()
     const v = await verify(p, [primary])
     expect(v.valid).toBe(true)
@@ -285,20 +361,32 @@ describe('canonical dict details', () => {
         'other.json': '[1]',
       },
     })
-    expect(d.attributes).toEqual({ 'gen_ai.input.messages': 'abc', 'gen_ai.output.messages': 'not json', 'gen_ai.tool.definitions': 12, 'other.json': '[1]' })
+    expect(d.attributes).toEqual({
+      'gen_ai.input.messages': 'abc',
+      'gen_ai.output.messages': 'not json',
+      'gen_ai.tool.definitions': 12,
+      'other.json': '[1]',
+    })
     expect(d.status_code).toBe('UNSET')
     expect(d.kind).toBeNull()
     expect(d.start_time_ns).toBeNull()
   })
   it('NaN inside a stringified attribute or a huge int makes the span unsealable, as in Python', () => {
     expect(() => canonicalizeSpan({ name: 'n', attributes: { 'gen_ai.output.messages': '[NaN]' } })).toThrow()
-    expect(() => canonicalizeSpan({ name: 'n', attributes: { 'gen_ai.output.messages': '[12345678901234567890]' } })).toThrow(/safe integer/)
+    expect(() =>
+      canonicalizeSpan({ name: 'n', attributes: { 'gen_ai.output.messages': '[12345678901234567890]' } }),
+    ).toThrow(/safe integer/)
   })
   it('semantic dict drops the output/usage/response keys and the times', () => {
     const s = spanToSemanticDict({
       name: 'n',
       kind: 'CLIENT',
-      attributes: { 'gen_ai.request.model': 'm', 'gen_ai.output.messages': '[]', 'gen_ai.usage.reasoning.output_tokens': 3, 'gen_ai.response.id': 'r' },
+      attributes: {
+        'gen_ai.request.model': 'm',
+        'gen_ai.output.messages': '[]',
+        'gen_ai.usage.reasoning.output_tokens': 3,
+        'gen_ai.response.id': 'r',
+      },
       startTimeNs: 1n,
       endTimeNs: 2n,
     })
@@ -315,7 +403,11 @@ describe('OpenTelemetry span processor', () => {
     const tracer = provider.getTracer('test')
     const s1 = tracer.startSpan('chat claude', {
       kind: SpanKind.CLIENT,
-      attributes: { 'gen_ai.request.model': 'claude', 'gen_ai.output.messages': '[{"role":"assistant","parts":[]}]', 'gen_ai.usage.input_tokens': 5 },
+      attributes: {
+        'gen_ai.request.model': 'claude',
+        'gen_ai.output.messages': '[{"role":"assistant","parts":[]}]',
+        'gen_ai.usage.input_tokens': 5,
+      },
     })
     s1.setStatus({ code: SpanStatusCode.OK, message: 'ignored for OK' })
     s1.end()
@@ -330,14 +422,18 @@ describe('OpenTelemetry span processor', () => {
     await provider.shutdown()
 
     expect(lines).toHaveLength(1)
-    expect(lines[0]).toMatch(/^bijotel chain write failed \(span not chained, host unaffected\): CanonicalizationError: /)
+    expect(lines[0]).toMatch(
+      /^bijotel chain write failed \(span not chained, host unaffected\): CanonicalizationError: /,
+    )
     const rows = await readRows(p)
     expect(rows.map((r) => r.span_name)).toEqual(['chat claude', 'tool call', 'chat after failure'])
     const b1 = JSON.parse(rows[0]!.canonical_body.toString()) as Record<string, unknown>
     expect(b1['status_code']).toBe('OK')
     expect(b1['status_description']).toBeNull()
     expect(b1['kind']).toBe('CLIENT')
-    expect((b1['attributes'] as Record<string, unknown>)['gen_ai.output.messages']).toEqual([{ role: 'assistant', parts: [] }])
+    expect((b1['attributes'] as Record<string, unknown>)['gen_ai.output.messages']).toEqual([
+      { role: 'assistant', parts: [] },
+    ])
     expect(rows[0]!.trace_id).toMatch(/^[0-9a-f]{32}$/)
     expect(rows[0]!.span_id).toMatch(/^[0-9a-f]{16}$/)
     expect(rows[0]!.timestamp_ns.toString()).toBe(b1['end_time_ns'])
@@ -363,7 +459,9 @@ describe('two processes appending at once never fork the chain', () => {
     let ready = 0
     const run = (tag: string) =>
       new Promise<string>((resolve, reject) => {
-        const cp = spawn(process.execPath, [jiti, child, p, X32.toString('hex'), String(N), tag, go], { stdio: ['ignore', 'pipe', 'pipe'] })
+        const cp = spawn(process.execPath, [jiti, child, p, X32.toString('hex'), String(N), tag, go], {
+          stdio: ['ignore', 'pipe', 'pipe'],
+        })
         let out = ''
         let err = ''
         cp.stdout.on('data', (d: Buffer) => {
@@ -372,7 +470,9 @@ describe('two processes appending at once never fork the chain', () => {
         })
         cp.stderr.on('data', (d: Buffer) => (err += d.toString()))
         cp.on('error', reject)
-        cp.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`${tag} exited ${code}: ${err}`))))
+        cp.on('close', (code) =>
+          code === 0 ? resolve(out) : reject(new Error(`${tag} exited ${code}: ${err}`)),
+        )
       })
     const outs = await Promise.all([run('a'), run('b')])
     expect(outs[0]).toContain('a done')

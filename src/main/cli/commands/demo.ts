@@ -5,7 +5,13 @@ import { join } from 'node:path'
 import { AuditError } from '../../errors'
 import { decodeHexLikePython } from '../../verify/secrets'
 import { checkSecret } from '../../writer/chain-writer'
-import { DEMO_DEFAULT_SEED, DEMO_ROTATED_SECRET_HEX, DEMO_SECRET_HEX, writeDemoChain, type DemoRowInfo } from '../../writer/demo'
+import {
+  DEMO_DEFAULT_SEED,
+  DEMO_ROTATED_SECRET_HEX,
+  DEMO_SECRET_HEX,
+  writeDemoChain,
+  type DemoRowInfo,
+} from '../../writer/demo'
 import { parse, requireString, UsageError } from '../args'
 import type { Command } from '../command'
 import { throttle } from '../io'
@@ -33,7 +39,8 @@ options:
 exit codes: 0 written, 1 cannot write, 2 argument error`
 
 function count(flag: string, v: string): number {
-  if (!/^\d+$/.test(v) || !Number.isSafeInteger(Number(v))) throw new UsageError(`${flag} must be a non-negative integer, got '${v}'`)
+  if (!/^\d+$/.test(v) || !Number.isSafeInteger(Number(v)))
+    throw new UsageError(`${flag} must be a non-negative integer, got '${v}'`)
   return Number(v)
 }
 
@@ -89,12 +96,16 @@ function writeSamples(dir: string, pick: SamplePick): SampleFile[] {
     })
   }
   if (pick.mismatch) {
-    put(`sample-replay-${pick.mismatch.seq}-mismatch.txt`, pick.mismatch.output.replace(/\.?$/, ' (edited)'), {
-      seq: pick.mismatch.seq,
-      mode: 'python',
-      expect_match: false,
-      what: 'an edited output of a seeded (deterministic) call: MISMATCH, re-execute against the same model version',
-    })
+    put(
+      `sample-replay-${pick.mismatch.seq}-mismatch.txt`,
+      pick.mismatch.output.replace(/\.?$/, ' (edited)'),
+      {
+        seq: pick.mismatch.seq,
+        mode: 'python',
+        expect_match: false,
+        what: 'an edited output of a seeded (deterministic) call: MISMATCH, re-execute against the same model version',
+      },
+    )
   }
   if (pick.drift) {
     put(`sample-replay-${pick.drift.seq}-drift.txt`, pick.drift.output + '\n', {
@@ -142,15 +153,25 @@ export const demoCommand: Command = {
     })
     const db = requireString(values, 'db')
     const n = count('--count', requireString(values, 'count'))
-    const secret = typeof values['secret-hex'] === 'string' ? secretFrom('--secret-hex', values['secret-hex']) : Buffer.from(DEMO_SECRET_HEX, 'hex')
+    const secret =
+      typeof values['secret-hex'] === 'string'
+        ? secretFrom('--secret-hex', values['secret-hex'])
+        : Buffer.from(DEMO_SECRET_HEX, 'hex')
     const rotateRaw = values['rotate-at']
     const rotatedHex = values['rotated-secret-hex']
-    if (typeof rotatedHex === 'string' && typeof rotateRaw !== 'string') throw new UsageError('--rotated-secret-hex needs --rotate-at')
+    if (typeof rotatedHex === 'string' && typeof rotateRaw !== 'string')
+      throw new UsageError('--rotated-secret-hex needs --rotate-at')
     const rotateAt = typeof rotateRaw === 'string' ? count('--rotate-at', rotateRaw) : undefined
-    if (rotateAt !== undefined && rotateAt < 2) throw new UsageError(`--rotate-at must be a seq >= 2, got '${String(rotateRaw)}'`)
+    if (rotateAt !== undefined && rotateAt < 2)
+      throw new UsageError(`--rotate-at must be a seq >= 2, got '${String(rotateRaw)}'`)
     const rotatedSecret =
-      rotateAt === undefined ? undefined : typeof rotatedHex === 'string' ? secretFrom('--rotated-secret-hex', rotatedHex) : Buffer.from(DEMO_ROTATED_SECRET_HEX, 'hex')
-    if (rotatedSecret && rotatedSecret.equals(secret)) throw new UsageError('--rotated-secret-hex must differ from the first secret')
+      rotateAt === undefined
+        ? undefined
+        : typeof rotatedHex === 'string'
+          ? secretFrom('--rotated-secret-hex', rotatedHex)
+          : Buffer.from(DEMO_ROTATED_SECRET_HEX, 'hex')
+    if (rotatedSecret && rotatedSecret.equals(secret))
+      throw new UsageError('--rotated-secret-hex must differ from the first secret')
     const samplesDir = typeof values['replay-samples'] === 'string' ? values['replay-samples'] : undefined
     const pick: SamplePick = {}
 
@@ -169,15 +190,23 @@ export const demoCommand: Command = {
     const secs = (result.elapsedMs / 1000).toFixed(1)
     io.out(`Wrote ${result.rows} rows to ${result.path} (${result.bytes} bytes, ${secs} s).\n`)
     if (result.lastSeq !== null) io.out(`  seq:        1-${result.lastSeq}\n  head_hmac:  ${result.head}\n`)
-    io.out(`  secret:     ${secret.toString('hex') === DEMO_SECRET_HEX ? `demo secret ${DEMO_SECRET_HEX} (public — demo only)` : 'the --secret-hex given'}\n`)
-    if (result.rotatedAt !== null) io.out(`  rotated:    seq ${result.rotatedAt}- sealed with the second key\n`)
+    io.out(
+      `  secret:     ${secret.toString('hex') === DEMO_SECRET_HEX ? `demo secret ${DEMO_SECRET_HEX} (public — demo only)` : 'the --secret-hex given'}\n`,
+    )
+    if (result.rotatedAt !== null)
+      io.out(`  rotated:    seq ${result.rotatedAt}- sealed with the second key\n`)
     if (samplesDir) {
       const files = writeSamples(samplesDir, pick)
       io.out(`  replay samples (${files.length}) in ${samplesDir}: ${files.map((f) => f.file).join(', ')}\n`)
     }
     const shown = (k: Buffer, dflt: string): string => (k.toString('hex') === dflt ? dflt : '<HEX>')
-    const rotatedFlag = result.rotatedAt !== null && rotatedSecret ? ` --secret-hex ${shown(rotatedSecret, DEMO_ROTATED_SECRET_HEX)}` : ''
-    io.out(`Verify it with: bijotel verify --db ${result.path} --secret-hex ${shown(secret, DEMO_SECRET_HEX)}${rotatedFlag}\n`)
+    const rotatedFlag =
+      result.rotatedAt !== null && rotatedSecret
+        ? ` --secret-hex ${shown(rotatedSecret, DEMO_ROTATED_SECRET_HEX)}`
+        : ''
+    io.out(
+      `Verify it with: bijotel verify --db ${result.path} --secret-hex ${shown(secret, DEMO_SECRET_HEX)}${rotatedFlag}\n`,
+    )
     return 0
   },
 }

@@ -59,7 +59,10 @@ function strings(v: unknown): string[] {
 }
 
 /** The ReplayResult fields in the reference's order, plus the extra checks only when they ran. */
-export function replayJson(check: ReplayCheck, extras: { row: boolean; prompt: boolean }): Record<string, unknown> {
+export function replayJson(
+  check: ReplayCheck,
+  extras: { row: boolean; prompt: boolean },
+): Record<string, unknown> {
   const r = check.result
   const out: Record<string, unknown> = {
     match: r.match,
@@ -81,7 +84,10 @@ export function replayJson(check: ReplayCheck, extras: { row: boolean; prompt: b
 }
 
 /** The reference's text block, then our lines for the checks that were asked for. */
-export function replayText(check: ReplayCheck, extras: { row: boolean; prompt: boolean; raw: boolean }): string {
+export function replayText(
+  check: ReplayCheck,
+  extras: { row: boolean; prompt: boolean; raw: boolean },
+): string {
   const r = check.result
   const lines = [
     `=== Replay ${r.match ? 'MATCH' : 'MISMATCH'} (seq=${check.seq}) ===`,
@@ -91,7 +97,10 @@ export function replayText(check: ReplayCheck, extras: { row: boolean; prompt: b
     `  model_version:  ${r.model_version || '(unknown)'}`,
   ]
   if (r.reason) lines.push(`  reason:         ${r.reason}`)
-  if (extras.raw) lines.push(`  input:          raw bytes of ${check.source.name ?? '?'} (${check.source.bytes} bytes, no newline conversion)`)
+  if (extras.raw)
+    lines.push(
+      `  input:          raw bytes of ${check.source.name ?? '?'} (${check.source.bytes} bytes, no newline conversion)`,
+    )
   if (extras.row) lines.push(`  row:            ${check.row_detail}`)
   if (extras.prompt) lines.push(`  prompt:         ${check.prompt_detail ?? ''}`)
   if (r.match && (check.row_verified === false || check.prompt_match === false)) {
@@ -125,40 +134,57 @@ export const replayCommand: Command = {
     })
     const db = str(values['db'])
     const seqRaw = str(values['seq'])
-    const missing = [db ? null : '--db', seqRaw !== undefined ? null : '--seq'].filter((x): x is string => x !== null)
-    if (missing.length > 0) throw new UsageError(`the following arguments are required: ${missing.join(', ')}`)
+    const missing = [db ? null : '--db', seqRaw !== undefined ? null : '--seq'].filter(
+      (x): x is string => x !== null,
+    )
+    if (missing.length > 0)
+      throw new UsageError(`the following arguments are required: ${missing.join(', ')}`)
     const seq = parseSeq(seqRaw as string)
 
     // Python: an empty --output (or --output-file) counts as absent.
     const output = str(values['output']) || undefined
     const outputFile = str(values['output-file']) || undefined
-    if (!output && !outputFile) throw new AuditError('bad_argument', "pass exactly one of --output 'text' or --output-file PATH.")
-    if (output && outputFile) throw new AuditError('bad_argument', '--output and --output-file are mutually exclusive.')
+    if (!output && !outputFile)
+      throw new AuditError('bad_argument', "pass exactly one of --output 'text' or --output-file PATH.")
+    if (output && outputFile)
+      throw new AuditError('bad_argument', '--output and --output-file are mutually exclusive.')
     const raw = values['raw'] === true
-    if (raw && !outputFile) throw new AuditError('bad_argument', '--raw applies to --output-file only (--output text is hashed verbatim).')
+    if (raw && !outputFile)
+      throw new AuditError(
+        'bad_argument',
+        '--raw applies to --output-file only (--output text is hashed verbatim).',
+      )
     const prompt = str(values['prompt'])
     const promptFile = str(values['prompt-file']) || undefined
-    if (prompt !== undefined && promptFile) throw new AuditError('bad_argument', '--prompt and --prompt-file are mutually exclusive.')
+    if (prompt !== undefined && promptFile)
+      throw new AuditError('bad_argument', '--prompt and --prompt-file are mutually exclusive.')
 
     const secretInputs = [
       ...strings(values['secret-hex']).map((value) => ({ encoding: 'hex' as const, value })),
       ...strings(values['secret-text']).map((value) => ({ encoding: 'text' as const, value })),
     ]
-    for (const s of secretInputs) if (s.value === '') throw new AuditError('no_secret', `an empty --secret-${s.encoding} was given`)
+    for (const s of secretInputs)
+      if (s.value === '') throw new AuditError('no_secret', `an empty --secret-${s.encoding} was given`)
     const keys = parseSecrets(secretInputs)
 
     const dbPath = db as string
     if (!existsSync(dbPath)) throw new AuditError('db_missing', `chain DB not found: ${dbPath}`)
 
     const mode = raw ? 'raw' : 'python'
-    const input: ReplayInput = outputFile ? readReplayFile(outputFile, mode, '--output-file') : textInput(output as string)
+    const input: ReplayInput = outputFile
+      ? readReplayFile(outputFile, mode, '--output-file')
+      : textInput(output as string)
     let promptValue: string | Buffer | undefined
     if (promptFile) promptValue = readReplayFile(promptFile, mode, '--prompt-file').value
     else if (prompt !== undefined) promptValue = prompt
 
     const chain = await ChainFile.open(dbPath)
     try {
-      const check = checkReplayInput(chain, keys, { seq, output: input, ...(promptValue !== undefined ? { prompt: promptValue } : {}) })
+      const check = checkReplayInput(chain, keys, {
+        seq,
+        output: input,
+        ...(promptValue !== undefined ? { prompt: promptValue } : {}),
+      })
       const extras = { row: keys.length > 0, prompt: promptValue !== undefined, raw }
       io.out(values['json'] ? toJson(replayJson(check, extras)) + '\n' : replayText(check, extras))
       return replayExit(check)

@@ -8,7 +8,9 @@ import { bijotel, ensureBuilt } from '../../testing/cli'
 import { dbPath, expected, fingerprintFolder, FIXTURES, fixtureNames, SECRETS } from '../../testing/fixtures'
 
 function secretArgs(names: string[]): string[] {
-  return names.flatMap((n) => (n === 'raw_text' ? ['--secret-text', SECRETS[n]!] : ['--secret-hex', SECRETS[n]!]))
+  return names.flatMap((n) =>
+    n === 'raw_text' ? ['--secret-text', SECRETS[n]!] : ['--secret-hex', SECRETS[n]!],
+  )
 }
 
 let before: Map<string, string>
@@ -60,20 +62,46 @@ describe('bijotel verify text output and exit codes', () => {
 
   it('detects truncation against a prior head', () => {
     const prior = join(FIXTURES, 'truncated-tail.prior-verify.json')
-    const r = bijotel(['verify', '--db', dbPath('truncated-tail'), '--secret-hex', SECRETS['primary']!, '--prior', prior, '--json'])
+    const r = bijotel([
+      'verify',
+      '--db',
+      dbPath('truncated-tail'),
+      '--secret-hex',
+      SECRETS['primary']!,
+      '--prior',
+      prior,
+      '--json',
+    ])
     expect(r.code).toBe(3)
     const v = JSON.parse(r.stdout)
     expect(v.valid).toBe(false)
     expect(v.first_bad_seq).toBe(211)
     expect(v.findings).toEqual([{ kind: 'truncated', from_seq: 211, to_seq: 240, count: 30, missing: 30 }])
     expect(v.prior_check.found).toBe(false)
-    const same = bijotel(['verify', '--db', dbPath('clean'), '--secret-hex', SECRETS['primary']!, '--prior', prior])
+    const same = bijotel([
+      'verify',
+      '--db',
+      dbPath('clean'),
+      '--secret-hex',
+      SECRETS['primary']!,
+      '--prior',
+      prior,
+    ])
     expect(same.code).toBe(0)
   })
 
   it('verifies a --since window without the reference false "chain broken" (§3.3)', () => {
     // clean.db's rows start on 2025-11-24: a window from the 25th skips the first rows.
-    const r = bijotel(['verify', '--db', dbPath('clean'), '--secret-hex', SECRETS['primary']!, '--since', '2025-11-25', '--json'])
+    const r = bijotel([
+      'verify',
+      '--db',
+      dbPath('clean'),
+      '--secret-hex',
+      SECRETS['primary']!,
+      '--since',
+      '2025-11-25',
+      '--json',
+    ])
     expect(r.code).toBe(0)
     const v = JSON.parse(r.stdout)
     expect(v.valid).toBe(true)
@@ -82,7 +110,16 @@ describe('bijotel verify text output and exit codes', () => {
   })
 
   it('links a --range segment to its predecessor and still sees a deletion at its start', () => {
-    const r = bijotel(['verify', '--db', dbPath('row-deleted'), '--secret-hex', SECRETS['primary']!, '--range', '41:60', '--json'])
+    const r = bijotel([
+      'verify',
+      '--db',
+      dbPath('row-deleted'),
+      '--secret-hex',
+      SECRETS['primary']!,
+      '--range',
+      '41:60',
+      '--json',
+    ])
     expect(r.code).toBe(3)
     const v = JSON.parse(r.stdout)
     expect(v.first_bad_seq).toBe(41)
@@ -94,7 +131,9 @@ describe('bijotel verify text output and exit codes', () => {
     const bad = bijotel(['verify', '--db', dbPath('clean'), '--secret-hex', 'zzsecretzz'])
     expect(bad.code).toBe(2)
     expect(bad.stderr).not.toContain('zzsec')
-    expect(bijotel(['verify', '--db', dbPath('clean'), '--secret-hex', SECRETS['primary']!, '--range', 'x']).code).toBe(2)
+    expect(
+      bijotel(['verify', '--db', dbPath('clean'), '--secret-hex', SECRETS['primary']!, '--range', 'x']).code,
+    ).toBe(2)
     expect(bijotel(['verify', '--bogus']).code).toBe(2)
   })
 
@@ -116,7 +155,13 @@ describe('bijotel verify text output and exit codes', () => {
   }
 
   it('a missing DB is exit 1 with the reference message and creates nothing', () => {
-    const r = bijotel(['verify', '--db', join(FIXTURES, 'does-not-exist.db'), '--secret-hex', SECRETS['primary']!])
+    const r = bijotel([
+      'verify',
+      '--db',
+      join(FIXTURES, 'does-not-exist.db'),
+      '--secret-hex',
+      SECRETS['primary']!,
+    ])
     expect(r.code).toBe(1)
     expect(r.stderr).toMatch(/^ERROR: DB not found: /)
   })

@@ -5,7 +5,15 @@ import { AuditError } from '../../errors'
 import { describeFinding, headlineReason } from '../../verify/describe'
 import { keyInfo, parseSecrets } from '../../verify/secrets'
 import { verifyChain } from '../../verify/verify'
-import { parse, RANGE_OPTIONS, rangeFrom, requireString, SECRET_OPTIONS, secretInputsFrom, UsageError } from '../args'
+import {
+  parse,
+  RANGE_OPTIONS,
+  rangeFrom,
+  requireString,
+  SECRET_OPTIONS,
+  secretInputsFrom,
+  UsageError,
+} from '../args'
 import type { Command } from '../command'
 import { keyLabel, plural, seqSpan, toJson } from '../format'
 import { throttle } from '../io'
@@ -38,16 +46,25 @@ function readPrior(path: string): PriorHead {
   try {
     raw = JSON.parse(readFileSync(path, 'utf8'))
   } catch (e) {
-    throw new UsageError(`--prior ${path}: cannot read a JSON verdict (${(e as Error).message.split('\n')[0]})`)
+    throw new UsageError(
+      `--prior ${path}: cannot read a JSON verdict (${(e as Error).message.split('\n')[0]})`,
+    )
   }
   const o = raw as { last_seq?: unknown; head_hmac?: unknown }
-  if (typeof o?.last_seq !== 'number' || !Number.isSafeInteger(o.last_seq) || typeof o.head_hmac !== 'string') {
+  if (
+    typeof o?.last_seq !== 'number' ||
+    !Number.isSafeInteger(o.last_seq) ||
+    typeof o.head_hmac !== 'string'
+  ) {
     throw new UsageError(`--prior ${path}: not a verdict (needs integer last_seq and string head_hmac)`)
   }
   return { last_seq: o.last_seq, head_hmac: o.head_hmac }
 }
 
-export function verdictText(v: VerifyVerdict, keys: ReturnType<typeof keyInfo>[]): { out: string; err: string } {
+export function verdictText(
+  v: VerifyVerdict,
+  keys: ReturnType<typeof keyInfo>[],
+): { out: string; err: string } {
   const lines: string[] = []
   let err = ''
   const ranged = v.range !== undefined
@@ -60,11 +77,15 @@ export function verdictText(v: VerifyVerdict, keys: ReturnType<typeof keyInfo>[]
     }
   } else {
     err = `Chain BROKEN at seq=${v.first_bad_seq}: ${headlineReason(v)}\n`
-    lines.push(`Chain BROKEN: ${plural(v.findings.length, 'finding')} in ${plural(v.entries, 'entry', 'entries')}, first at seq=${v.first_bad_seq}.`)
+    lines.push(
+      `Chain BROKEN: ${plural(v.findings.length, 'finding')} in ${plural(v.entries, 'entry', 'entries')}, first at seq=${v.first_bad_seq}.`,
+    )
     lines.push('Findings:')
     for (const f of v.findings) {
       const extra = f.missing !== undefined ? `, ${f.missing} missing` : ''
-      lines.push(`  ${f.kind.padEnd(19)} ${seqSpan(f.from_seq, f.to_seq)} (${plural(f.count, 'row')}${extra}): ${describeFinding(f)}`)
+      lines.push(
+        `  ${f.kind.padEnd(19)} ${seqSpan(f.from_seq, f.to_seq)} (${plural(f.count, 'row')}${extra}): ${describeFinding(f)}`,
+      )
     }
   }
   if (v.boundary && v.first_seq !== null && v.first_seq > 1) {
@@ -72,20 +93,26 @@ export function verdictText(v: VerifyVerdict, keys: ReturnType<typeof keyInfo>[]
       v.boundary.kind === 'predecessor'
         ? 'matches predecessor in same DB'
         : 'boundary — predecessor not in this DB (use verify-continuity to confirm cross-segment)'
-    lines.push(`Boundary: prev_hash at seq=${v.boundary.seq} = ${v.boundary.prev_hash.slice(0, 16)}... (${anchor})`)
+    lines.push(
+      `Boundary: prev_hash at seq=${v.boundary.seq} = ${v.boundary.prev_hash.slice(0, 16)}... (${anchor})`,
+    )
   }
   if (v.prior_check) lines.push(`Prior head: ${v.prior_check.detail}`)
   const multiKey = keys.length > 1 || v.key_segments.length > 1
   if (multiKey && v.key_segments.length > 0) {
     lines.push('Key segments:')
     for (const s of v.key_segments) {
-      lines.push(`  ${keyLabel(keys[s.key_index], s.key_index)} sealed ${seqSpan(s.from_seq, s.to_seq)} (${plural(s.count, 'row')})`)
+      lines.push(
+        `  ${keyLabel(keys[s.key_index], s.key_index)} sealed ${seqSpan(s.from_seq, s.to_seq)} (${plural(s.count, 'row')})`,
+      )
     }
     for (let i = 1; i < v.key_segments.length; i++) {
       const a = v.key_segments[i - 1]!
       const b = v.key_segments[i]!
       if (a.key_index !== b.key_index) {
-        lines.push(`  rotation boundary at seq=${b.from_seq}: key #${a.key_index + 1} -> key #${b.key_index + 1}`)
+        lines.push(
+          `  rotation boundary at seq=${b.from_seq}: key #${a.key_index + 1} -> key #${b.key_index + 1}`,
+        )
       }
     }
   }
@@ -101,7 +128,13 @@ export const verifyCommand: Command = {
   help: HELP,
   chainFileExit: EXIT.unreadable,
   async run(argv, io) {
-    const { values } = parse(argv, { db: { type: 'string' }, json: { type: 'boolean' }, prior: { type: 'string' }, ...SECRET_OPTIONS, ...RANGE_OPTIONS })
+    const { values } = parse(argv, {
+      db: { type: 'string' },
+      json: { type: 'boolean' },
+      prior: { type: 'string' },
+      ...SECRET_OPTIONS,
+      ...RANGE_OPTIONS,
+    })
     const db = requireString(values, 'db')
     const inputs = secretInputsFrom(values, io.env)
     if (inputs.length === 0) {
@@ -115,18 +148,24 @@ export const verifyCommand: Command = {
     const prior = typeof values['prior'] === 'string' ? readPrior(values['prior']) : undefined
     const t0 = performance.now()
     const chain = await ChainFile.open(db, {
-      onProgress: throttle(250, (d, t) => io.progress(`copying evidence ${Math.floor((100 * d) / Math.max(t, 1))}%`)),
+      onProgress: throttle(250, (d, t) =>
+        io.progress(`copying evidence ${Math.floor((100 * d) / Math.max(t, 1))}%`),
+      ),
     })
     const t1 = performance.now()
     try {
       const verdict = await verifyChain(chain, keys, {
         ...(range ? { range } : {}),
         ...(prior ? { prior } : {}),
-        onProgress: throttle(250, (d, t) => io.progress(`verifying ${Math.floor((100 * d) / Math.max(t, 1))}% (${d}/${t} rows)`)),
+        onProgress: throttle(250, (d, t) =>
+          io.progress(`verifying ${Math.floor((100 * d) / Math.max(t, 1))}% (${d}/${t} rows)`),
+        ),
       })
       io.progress(null)
       if (io.env['BIJOTEL_TIMING']) {
-        io.err(`timing: evidence copy ${(t1 - t0).toFixed(0)} ms, verify ${(performance.now() - t1).toFixed(0)} ms\n`)
+        io.err(
+          `timing: evidence copy ${(t1 - t0).toFixed(0)} ms, verify ${(performance.now() - t1).toFixed(0)} ms\n`,
+        )
       }
       if (values['json']) {
         io.out(toJson(verdict) + '\n')

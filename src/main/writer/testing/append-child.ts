@@ -13,9 +13,14 @@ if (!db || !secretHex || !count || !tag || !go) {
 const w = ChainWriter.open(db, Buffer.from(secretHex, 'hex'), { mode: 'open' })
 process.stdout.write(`${tag} ready\n`)
 const deadline = Date.now() + 30_000
-while (!existsSync(go) && Date.now() < deadline) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5)
+while (!existsSync(go) && Date.now() < deadline)
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5)
 try {
-  for (let i = 0; i < Number(count); i++) w.appendEvent({ writer: tag, i }, { eventName: `audit.${tag}`, timestampNs: 1_700_000_000_000_000_000n + BigInt(i) })
+  for (let i = 0; i < Number(count); i++)
+    w.appendEvent(
+      { writer: tag, i },
+      { eventName: `audit.${tag}`, timestampNs: 1_700_000_000_000_000_000n + BigInt(i) },
+    )
 } finally {
   w.close()
 }
