@@ -7,7 +7,8 @@ const [vitestJson, playwrightJson] = process.argv.slice(2)
 if (vitestJson && existsSync(vitestJson)) {
   const v = JSON.parse(readFileSync(vitestJson, 'utf8'))
   passed += v.numPassedTests ?? 0
-  failed += (v.numFailedTests ?? 0) + (v.numFailedTestSuites ?? 0)
+  // A suite that failed outside any test (import error, hook) has no failed test to count.
+  failed += Math.max(v.numFailedTests ?? 0, v.numFailedTestSuites ?? 0)
   skipped += (v.numPendingTests ?? 0) + (v.numTodoTests ?? 0)
 } else {
   failed += 1
@@ -16,7 +17,7 @@ if (vitestJson && existsSync(vitestJson)) {
 if (playwrightJson && existsSync(playwrightJson)) {
   const p = JSON.parse(readFileSync(playwrightJson, 'utf8'))
   passed += p.stats?.expected ?? 0
-  failed += (p.stats?.unexpected ?? 0) + (p.stats?.flaky ?? 0) * 0
+  failed += p.stats?.unexpected ?? 0
   skipped += p.stats?.skipped ?? 0
 } else {
   failed += 1

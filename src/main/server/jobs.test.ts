@@ -30,10 +30,10 @@ vi.mock('../verify/parallel', async (importOriginal) => {
 
 const ROWS = 60_000
 const KEY = Buffer.alloc(32, 7)
-// Four candidate keys, none the chain's: every row is tried under all of them, so a full verify
-// takes about a second on two workers — long enough to watch and to cancel — while the workers
+// Sixteen candidate keys, none the chain's: every row is tried under all of them, so a full verify
+// takes a second or more on two workers — long enough to watch and to cancel — while the workers
 // still look at the cancel flag often (every 2048 rows).
-const WRONG_KEYS = Array.from({ length: 4 }, (_, i) => ({
+const WRONG_KEYS = Array.from({ length: 16 }, (_, i) => ({
   encoding: 'hex',
   value: Buffer.alloc(32, 100 + i).toString('hex'),
 }))
