@@ -7,28 +7,18 @@ import { createHash, createHmac } from 'node:crypto'
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { CHAIN_COLUMNS } from '../chain/reader'
 import { FIXTURES } from '../testing/fixtures'
+import { CHAIN_TABLE_DDL, SEMHASH_INDEX_DDL, TRACE_INDEX_DDL } from '../writer/schema'
 
-export const GENESIS = '0'.repeat(64)
+import { GENESIS_HASH as GENESIS } from '../verify/hmac'
 
-/** The reference `chain` table (§1.1) and its indexes. */
-export const CHAIN_SCHEMA = `
-CREATE TABLE chain (
-    seq INTEGER PRIMARY KEY AUTOINCREMENT,
-    timestamp_ns INTEGER NOT NULL,
-    trace_id TEXT NOT NULL,
-    span_id TEXT NOT NULL,
-    span_name TEXT NOT NULL,
-    span_kind TEXT,
-    canonical_body BLOB NOT NULL,
-    canonical_hash TEXT NOT NULL,
-    prev_hash TEXT NOT NULL,
-    hmac_hash TEXT NOT NULL,
-    semantic_body_hash TEXT
-);
-CREATE INDEX idx_chain_trace ON chain(trace_id);
-CREATE INDEX idx_chain_semhash ON chain(semantic_body_hash);
-`
+export { GENESIS }
+
+/** The reference `chain` table (§1.1) and its indexes, as the project's writer creates them. */
+export const CHAIN_SCHEMA = [CHAIN_TABLE_DDL, TRACE_INDEX_DDL, SEMHASH_INDEX_DDL]
+  .map((sql) => `${sql};`)
+  .join('\n')
 
 /** The same columns with no types or constraints: lets hostile tests store any value anywhere. */
 export const LOOSE_CHAIN_SCHEMA = `
@@ -104,19 +94,7 @@ export interface ChainRow {
   semantic_body_hash: unknown
 }
 
-export const ROW_COLUMNS = [
-  'seq',
-  'timestamp_ns',
-  'trace_id',
-  'span_id',
-  'span_name',
-  'span_kind',
-  'canonical_body',
-  'canonical_hash',
-  'prev_hash',
-  'hmac_hash',
-  'semantic_body_hash',
-] as const
+export const ROW_COLUMNS = CHAIN_COLUMNS
 
 /** Open a temp copy the suite owns (never evidence) with exact integers. */
 export function openScratch(path: string): Database.Database {
