@@ -96,7 +96,8 @@ export function selectPositions(
   return sel
 }
 
-type RawEntry = [
+/** A chain row as `entryQuery` reads it (column order of the reference schema). */
+export type RawEntry = [
   bigint,
   unknown,
   unknown,
@@ -122,11 +123,21 @@ function entryQuery(chain: ChainFile, where: string) {
     .safeIntegers(true)
 }
 
-function text(v: unknown): string | null {
+/** A column value as text (TEXT as is, BLOB as UTF-8, anything else stringified); null stays null. */
+export function text(v: unknown): string | null {
   if (v === null || v === undefined) return null
   if (typeof v === 'string') return v
   if (Buffer.isBuffer(v)) return v.toString('utf8')
   return String(v)
+}
+
+/** The rows with these seqs, keyed by seq (missing seqs are absent). */
+export function entryRowsBySeq(chain: ChainFile, seqs: number[]): Map<number, RawEntry> {
+  if (seqs.length === 0) return new Map()
+  const rows = entryQuery(chain, `WHERE seq IN (${seqs.map(() => '?').join(',')})`).all(
+    ...seqs.map((s) => BigInt(s)),
+  ) as RawEntry[]
+  return new Map(rows.map((r) => [Number(r[0]), r]))
 }
 
 function summarize(r: RawEntry, parsed: unknown): EntrySummary {
@@ -158,10 +169,7 @@ export function listEntries(
   for (let i = start; i < end; i++) seqs.push(idx.seq[positions[i]!]!)
   if (seqs.length === 0) return { total: positions.length, offset: start, rows: [] }
   try {
-    const rows = entryQuery(chain, `WHERE seq IN (${seqs.map(() => '?').join(',')})`).all(
-      ...seqs,
-    ) as RawEntry[]
-    const bySeq = new Map(rows.map((r) => [Number(r[0]), r]))
+    const bySeq = entryRowsBySeq(chain, seqs)
     const out: EntrySummary[] = []
     for (const s of seqs) {
       const r = bySeq.get(s)

@@ -6,8 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { EntryFilter } from '../../shared/chain-types'
 import type { JobStatus } from '../../shared/job-types'
 import type { VerifyRangeOptions, VerifyVerdict } from '../../shared/verify-types'
-import type { ChainFile } from '../chain/reader'
-import { listEntries } from '../chain/views'
+import { entryRowsBySeq, listEntries, text, type RawEntry } from '../chain/views'
 import { parseBody } from '../chain/body'
 import { errorBody } from '../handlers/dispatch'
 import { runIntegrityFor } from '../handlers/engine'
@@ -140,41 +139,6 @@ export async function replayVerify(
 
 // GET /chain, GET /chain/{seq} ---------------------------------------------------------------------
 
-type RawRow = [
-  bigint,
-  unknown,
-  unknown,
-  unknown,
-  unknown,
-  unknown,
-  Buffer | null,
-  unknown,
-  unknown,
-  unknown,
-  unknown,
-]
-
-function text(v: unknown): string | null {
-  if (v === null || v === undefined) return null
-  if (Buffer.isBuffer(v)) return v.toString('utf8')
-  return String(v)
-}
-
-function rowsBySeq(chain: ChainFile, seqs: number[]): Map<number, RawRow> {
-  if (seqs.length === 0) return new Map()
-  const rows = chain.db
-    .prepare(
-      `SELECT seq, timestamp_ns, ${chain.col('trace_id')}, ${chain.col('span_id')}, ${chain.col('span_name')},
-              ${chain.col('span_kind')}, CAST(canonical_body AS BLOB), canonical_hash, prev_hash, hmac_hash,
-              ${chain.col('semantic_body_hash')}
-         FROM chain WHERE seq IN (${seqs.map(() => '?').join(',')})`,
-    )
-    .raw(true)
-    .safeIntegers(true)
-    .all(...seqs.map((s) => BigInt(s))) as RawRow[]
-  return new Map(rows.map((r) => [Number(r[0]), r]))
-}
-
 function timestampOf(v: unknown): string {
   return typeof v === 'bigint' ? pyIsoFromNs(v) : (text(v) ?? '')
 }
@@ -183,7 +147,7 @@ function timestampOf(v: unknown): string {
  * The row's own body hash and HMAC under the server's candidate keys (no linkage, as the
  * reference); null when the server has no key (the reference says false, §11.12).
  */
-function hmacChecker(session: AuditSession): (r: RawRow) => boolean | null {
+function hmacChecker(session: AuditSession): (r: RawEntry) => boolean | null {
   const sealers = session.keys.map((k) => makeSealer(k.bytes))
   return (r) => {
     if (sealers.length === 0) return null
@@ -217,7 +181,7 @@ export function chainList(deps: RefDeps, req: IncomingMessage, res: ServerRespon
     if (until !== null) filter.to_ns = (until - 1n).toString() // until is exclusive, as in the reference
     const positions = deps.session.positions(Object.keys(filter).length > 0 ? filter : undefined, 'seq_desc')
     const page = listEntries(opened.chain, positions, opened.index, offset, limit)
-    const raw = rowsBySeq(
+    const raw = entryRowsBySeq(
       opened.chain,
       page.rows.map((r) => r.seq),
     )
@@ -252,7 +216,7 @@ export function chainEntry(deps: RefDeps, req: IncomingMessage, res: ServerRespo
   if (seq < 1) throw new HttpError(400, 'bad_request', 'seq must be >= 1')
   try {
     const opened = deps.session.require()
-    const r = rowsBySeq(opened.chain, [seq]).get(seq)
+    const r = entryRowsBySeq(opened.chain, [seq]).get(seq)
     if (!r) throw new HttpError(404, 'not_found', `chain entry seq=${seq} not found`)
     const parsed = parseBody(r[6] ?? Buffer.alloc(0))
     sendJson(res, 200, {
