@@ -14,8 +14,9 @@ import {
   type TooltipContentProps,
 } from 'recharts'
 import type { Timeline } from '../../../shared/chain-types'
+import { chartPlaceholder, ChartTitle } from './ChartCard'
 import type { ProviderShift } from '../../../shared/integrity-types'
-import { providerColor, shareKey, timelineRows, totalCount, type BucketRow } from '../lib/chart-data'
+import { providerColor, shareKey, timelineRows, type BucketRow } from '../lib/chart-data'
 import { axisModeFor, axisTime, formatCount, pyFloat, signed } from '../lib/format'
 import type { HalvesView } from './RateChart'
 
@@ -52,28 +53,9 @@ export function ProviderShareChart({ timeline, error, providers, halves, shift }
   const shifts = shift
     ? Object.entries(shift.shifts).sort((a, b) => Math.abs(b[1].delta_pct) - Math.abs(a[1].delta_pct))
     : []
-  const title = (
-    <div className="chart-title">
-      <span>Provider share</span>
-      <span className="muted small">
-        <span data-testid="share-total">{formatCount(totalCount(timeline))}</span> entries in range
-      </span>
-    </div>
-  )
-  if (error)
-    return (
-      <div className="chart-card">
-        {title}
-        <div className="chart-empty error-line">{error}</div>
-      </div>
-    )
-  if (!timeline || rows.length === 0)
-    return (
-      <div className="chart-card" data-testid="share-chart">
-        {title}
-        <div className="chart-empty muted">{timeline ? 'no entries in range' : 'loading…'}</div>
-      </div>
-    )
+  const title = <ChartTitle label="Provider share" timeline={timeline} totalTestId="share-total" />
+  const placeholder = chartPlaceholder(title, 'share-chart', error, timeline, rows.length)
+  if (placeholder || !timeline) return placeholder
   const from = rows[0]!.t
   const to = rows[rows.length - 1]!.tEnd
   const mode = axisModeFor(to - from)

@@ -13,8 +13,9 @@ import {
   type TooltipContentProps,
 } from 'recharts'
 import type { Timeline } from '../../../shared/chain-types'
+import { chartPlaceholder, ChartTitle } from './ChartCard'
 import type { RateAnomaly } from '../../../shared/integrity-types'
-import { timelineRows, totalCount, type BucketRow } from '../lib/chart-data'
+import { timelineRows, type BucketRow } from '../lib/chart-data'
 import { axisModeFor, axisTime, formatCount, formatRate, pyFloat, signed } from '../lib/format'
 
 export interface HalvesView {
@@ -48,28 +49,9 @@ function RateTip({ active, payload }: TooltipContentProps) {
 export function RateChart({ timeline, error, halves, rateAnomalies }: Props) {
   const rows = useMemo(() => timelineRows(timeline), [timeline])
   const anomaly = rateAnomalies[0] ?? null
-  const title = (
-    <div className="chart-title">
-      <span>Rate (entries / hour)</span>
-      <span className="muted small">
-        <span data-testid="rate-total">{formatCount(totalCount(timeline))}</span> entries in range
-      </span>
-    </div>
-  )
-  if (error)
-    return (
-      <div className="chart-card">
-        {title}
-        <div className="chart-empty error-line">{error}</div>
-      </div>
-    )
-  if (!timeline || rows.length === 0)
-    return (
-      <div className="chart-card" data-testid="rate-chart">
-        {title}
-        <div className="chart-empty muted">{timeline ? 'no entries in range' : 'loading…'}</div>
-      </div>
-    )
+  const title = <ChartTitle label="Rate (entries / hour)" timeline={timeline} totalTestId="rate-total" />
+  const placeholder = chartPlaceholder(title, 'rate-chart', error, timeline, rows.length)
+  if (placeholder || !timeline) return placeholder
   const from = rows[0]!.t
   const to = rows[rows.length - 1]!.tEnd
   const mode = axisModeFor(to - from)
