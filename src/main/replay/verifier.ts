@@ -97,3 +97,15 @@ export function verifyReplay(entryBody: unknown, replayedOutput: string | Uint8A
     reason: deterministic ? reasonDeterministic(modelRaw) : REASON_NOT_DETERMINISTIC,
   }
 }
+
+/** The reference's six ReplayResult fields, in its key order and nothing else (CLI --json, REST). */
+export function referenceReplayFields(r: ReplayResult): ReplayResult {
+  return {
+    match: r.match,
+    original_hash: r.original_hash,
+    replay_hash: r.replay_hash,
+    deterministic: r.deterministic,
+    model_version: r.model_version,
+    reason: r.reason,
+  }
+}

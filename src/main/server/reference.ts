@@ -13,6 +13,7 @@ import { runIntegrityFor } from '../handlers/engine'
 import type { AuditSession } from '../handlers/session'
 import type { CallContext, HandlerTable } from '../handlers/table'
 import { reportJson } from '../integrity'
+import { referenceReplayFields } from '../replay/verifier'
 import { TOOL_NAME, TOOL_VERSION } from '../version'
 import { headlineReason } from '../verify/describe'
 import { makeSealer, sha256Hex } from '../verify/hmac'
@@ -123,15 +124,7 @@ export async function replayVerify(
   try {
     deps.session.require()
     const check = await deps.table.checkReplay({ seq: o['seq'], text: o['replayed_output'] }, ctx)
-    const r = check.result
-    sendJson(res, 200, {
-      match: r.match,
-      original_hash: r.original_hash,
-      replay_hash: r.replay_hash,
-      deterministic: r.deterministic,
-      model_version: r.model_version,
-      reason: r.reason,
-    })
+    sendJson(res, 200, referenceReplayFields(check.result))
   } catch (e) {
     throw refError(e)
   }

@@ -5,6 +5,7 @@ import type { ReplayCheck } from '../../../shared/replay-types'
 import { ChainFile } from '../../chain/reader'
 import { AuditError } from '../../errors'
 import { checkReplayInput } from '../../replay/check'
+import { referenceReplayFields } from '../../replay/verifier'
 import { readReplayFile, textInput, type ReplayInput } from '../../replay/text'
 import { parseSecrets } from '../../verify/secrets'
 import { parse, SECRET_OPTIONS, UsageError } from '../args'
@@ -63,15 +64,7 @@ export function replayJson(
   check: ReplayCheck,
   extras: { row: boolean; prompt: boolean },
 ): Record<string, unknown> {
-  const r = check.result
-  const out: Record<string, unknown> = {
-    match: r.match,
-    original_hash: r.original_hash,
-    replay_hash: r.replay_hash,
-    deterministic: r.deterministic,
-    model_version: r.model_version,
-    reason: r.reason,
-  }
+  const out: Record<string, unknown> = { ...referenceReplayFields(check.result) }
   if (extras.row) {
     out['row_verified'] = check.row_verified
     out['row_detail'] = check.row_detail
