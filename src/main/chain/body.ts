@@ -141,16 +141,26 @@ export function columnMismatches(
 }
 
 const START_KEY = ',"start_time_ns":'
-const scratch = Buffer.alloc(64 * 1024)
+/** Strings JSON.stringify writes as themselves between quotes (printable ASCII, no `"` or `\\`). */
+const PLAIN_JSON_STRING = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/
 const REST_OF_SPAN =
   /^(?:"(?:[^"\\]|\\.)*"|null),"status_code":(?:"(?:[^"\\]|\\.)*"|null),"status_description":(?:"(?:[^"\\]|\\.)*"|null)}$/
+
+function isAsciiText(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0x7f) return false
+  return true
+}
+
+const jsonOf = (v: unknown): string | null =>
+  v === null || v === undefined ? 'null' : typeof v === 'string' ? JSON.stringify(v) : null
 
 /**
  * Fast proof that a canonical span body agrees with its unsealed columns: the body's top-level tail
  * must be byte-for-byte `,"end_time_ns":"<ts>","kind":<kind>,"name":<name>,"start_time_ns":…` as
  * JCS (= ES2015 JSON.stringify for strings) writes it, ending the object. Returns true when proven,
  * null when the body takes another shape (Go writer, events, tampering): the caller then decides with
- * the full parse (`sealedSpanFields` + `columnMismatches`).
+ * the full parse (`sealedSpanFields` + `columnMismatches`). Runs once per verified row, so the
+ * comparison is done piecewise on the bytes rather than by building the expected text.
  */
 export function spanColumnsAgreeFast(
   body: Buffer,
@@ -162,16 +172,23 @@ export function spanColumnsAgreeFast(
   if (body.length <= HEAD.length || body.compare(HEAD, 0, HEAD.length, 0, HEAD.length) !== 0) return null
   const at = body.lastIndexOf(TAIL_NEEDLE)
   if (at < 0) return null
-  const kindJson =
-    spanKind === null || spanKind === undefined
-      ? 'null'
-      : typeof spanKind === 'string'
-        ? JSON.stringify(spanKind)
-        : null
+  const kindJson = jsonOf(spanKind)
   if (kindJson === null) return null
-  const expected = `,"end_time_ns":"${tsText}","kind":${kindJson},"name":${JSON.stringify(spanName)}${START_KEY}`
-  if (expected.length * 3 > scratch.length) return null
-  const n = scratch.write(expected, 0, 'utf8')
-  if (at + n > body.length || body.compare(scratch, 0, n, at, at + n) !== 0) return null
-  return REST_OF_SPAN.test(body.toString('latin1', at + n)) ? true : null
+  const plainName = PLAIN_JSON_STRING.test(spanName)
+  const nameJson = plainName ? `"${spanName}"` : JSON.stringify(spanName)
+  let p = at + TAIL_NEEDLE.length
+  // ASCII pieces compare as latin1 (one byte, one char); others as UTF-8 text.
+  const piece = (text: string, ascii: boolean): boolean => {
+    const enc = ascii ? 'latin1' : 'utf8'
+    const n = ascii ? text.length : Buffer.byteLength(text, 'utf8')
+    if (p + n > body.length || body.toString(enc, p, p + n) !== text) return false
+    p += n
+    return true
+  }
+  if (!piece(`"${tsText}","kind":`, true)) return null
+  if (!piece(kindJson, isAsciiText(kindJson))) return null
+  if (!piece(',"name":', true)) return null
+  if (!piece(nameJson, plainName)) return null
+  if (!piece(START_KEY, true)) return null
+  return REST_OF_SPAN.test(body.toString('latin1', p)) ? true : null
 }

@@ -354,12 +354,9 @@ describe('many findings', () => {
       segments: [],
       boundary: null,
     }
-    const fakeDb = { prepare: () => ({ pluck: () => ({ get: () => undefined }) }) } as unknown as Parameters<
-      typeof assembleVerdict
-    >[1]['db']
     const v = assembleVerdict(
       [part],
-      { db: fakeDb },
+      () => undefined,
       {},
       { fromSeq: 1n, toSeq: 600_000n, rows: 600_000, empty: false },
       600_000,

@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
 import { Worker } from 'node:worker_threads'
+import { Unsupported } from '../chain/direct/format'
 import { AuditError, type AuditErrorCode } from '../errors'
 import type { PartitionResult, PartitionSpec } from './partition'
 import type { KeyMaterial } from './secrets'
@@ -28,15 +29,22 @@ export function defaultWorkerCount(): number {
   return Math.max(1, Math.min(8, availableParallelism()))
 }
 
+/** One partition's job: where its rows are read from, and which rows. */
+export interface PartitionJob {
+  copyPath: string
+  displayPath: string
+  direct?: WorkerInput['direct']
+  spec: PartitionSpec
+}
+
 export async function runPartitionsOnWorkers(
   script: string,
-  copyPath: string,
-  displayPath: string,
+  jobs: PartitionJob[],
   keys: KeyMaterial[],
-  specs: PartitionSpec[],
   onRows: (rowsDone: number) => void,
   signal?: { aborted: boolean },
 ): Promise<PartitionResult[]> {
+  const specs = jobs.map((j) => j.spec)
   const cancel = new SharedArrayBuffer(4)
   const flag = new Int32Array(cancel)
   const done = new Array<number>(specs.length).fill(0)
@@ -49,9 +57,11 @@ export async function runPartitionsOnWorkers(
       specs.map(
         (spec, i) =>
           new Promise<PartitionResult>((resolve, reject) => {
+            const job = jobs[i]!
             const input: WorkerInput = {
-              copyPath,
-              displayPath,
+              copyPath: job.copyPath,
+              displayPath: job.displayPath,
+              ...(job.direct ? { direct: job.direct } : {}),
               keys: keys.map((k) => ({
                 index: k.index,
                 encoding: k.encoding,
@@ -77,7 +87,11 @@ export async function runPartitionsOnWorkers(
                 resolve(m.result)
               } else {
                 settled = true
-                reject(new AuditError(m.code as AuditErrorCode, m.message))
+                reject(
+                  m.code === 'unsupported'
+                    ? new Unsupported(m.message)
+                    : new AuditError(m.code as AuditErrorCode, m.message),
+                )
               }
             })
             w.on('error', (e) => {

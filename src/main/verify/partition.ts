@@ -60,6 +60,157 @@ export function rowQuery(db: Database.Database, columns: Set<string>): Database.
     .raw(true)
 }
 
+export interface Predecessor {
+  seq: bigint
+  hmac: unknown
+}
+
+/**
+ * The per-row checks of one partition, fed row by row by either reader (SQLite on a copy, or the
+ * direct file reader): both hand over the same values, so both give the same verdict.
+ */
+export class RowChecker {
+  private readonly sealers: Sealer[]
+  private readonly findings = new RangeBuilder<FindingKind>()
+  private readonly segments = new RangeBuilder<number>()
+  private expectedPrev: string | null
+  private prevSeq: number | null
+  private prevSeqBig: bigint | null = null
+  private boundary: PartitionResult['boundary'] = null
+  private rows = 0
+  private firstSeq: number | null = null
+  private lastSeq: number | null = null
+  private lastHmac: string | null = null
+  private lastKey = 0
+
+  constructor(
+    keys: KeyMaterial[],
+    private readonly has: { span_name: boolean; span_kind: boolean },
+    private readonly spec: Pick<PartitionSpec, 'firstOrd' | 'first'>,
+    pred: Predecessor | null,
+    private readonly hooks: VerifyHooks = {},
+  ) {
+    this.sealers = keys.map((k) => makeSealer(k.bytes))
+    if (pred) {
+      this.expectedPrev = str(pred.hmac) ?? ''
+      this.prevSeq = Number(pred.seq)
+      if (!Number.isSafeInteger(this.prevSeq)) this.prevSeqBig = pred.seq
+    } else {
+      this.expectedPrev = null // decided on the first row: GENESIS at seq ≤ 1, else a trusted boundary
+      this.prevSeq = null
+    }
+  }
+
+  /** One row, as `rowQuery` selects it. */
+  push(
+    seq: number,
+    seqText: unknown,
+    tsText: unknown,
+    spanName: unknown,
+    spanKind: unknown,
+    bodyRaw: unknown,
+    chRaw: unknown,
+    prevRaw: unknown,
+    hmacRaw: unknown,
+  ): void {
+    const { spec, findings, segments, sealers } = this
+    const rows = this.rows
+    const ord = spec.firstOrd + rows
+    // Exact BigInt arithmetic only where a number could be wrong (seq beyond ±2^53).
+    const big = typeof seqText === 'string' || this.prevSeqBig !== null
+    const body = Buffer.isBuffer(bodyRaw) ? bodyRaw : EMPTY
+    const ch = str(chRaw)
+    const prev = str(prevRaw)
+    const mac = str(hmacRaw)
+
+    if (typeof seqText === 'string') findings.add('seq_out_of_range', seq, ord)
+
+    if (this.expectedPrev === null) {
+      if (seq <= 1) {
+        this.expectedPrev = GENESIS_HASH
+      } else {
+        // Nothing before this row in the file: the stored prev_hash can only be trusted as the
+        // boundary (rows before it were archived or deleted) — reported, never hidden.
+        this.expectedPrev = prev ?? ''
+        if (spec.first) this.boundary = { seq, kind: 'trusted', prev_hash: prev ?? '' }
+      }
+    } else if (rows === 0 && spec.first && this.prevSeq !== null) {
+      this.boundary = { seq, kind: 'predecessor', prev_hash: this.expectedPrev }
+    }
+
+    if (big) {
+      const seqBig = typeof seqText === 'string' ? BigInt(seqText) : BigInt(seq)
+      const before = this.prevSeqBig ?? (this.prevSeq === null ? null : BigInt(this.prevSeq))
+      if (before !== null && seqBig !== before + 1n) {
+        const missing = seqBig - before - 1n
+        findings.add('seq_gap', seq, ord, missing > 0n ? Number(missing) : 0)
+      }
+      this.prevSeqBig = typeof seqText === 'string' ? seqBig : null
+    } else if (this.prevSeq !== null && seq !== this.prevSeq + 1) {
+      findings.add('seq_gap', seq, ord, Math.max(0, seq - this.prevSeq - 1))
+    }
+
+    if (ch === null || sha256Hex(body) !== ch) findings.add('body_hash_mismatch', seq, ord)
+    if (prev === null || prev !== this.expectedPrev) findings.add('link_mismatch', seq, ord)
+
+    let keyIndex = -1
+    if (mac !== null && prev !== null && ch !== null && sealers.length > 0) {
+      // Rows sealed by one key come in runs: try the last key that matched first.
+      const lastKey = this.lastKey
+      if (sealers[lastKey]!.seal(prev, ch) === mac) keyIndex = lastKey
+      else {
+        for (let k = 0; k < sealers.length; k++) {
+          if (k !== lastKey && sealers[k]!.seal(prev, ch) === mac) {
+            keyIndex = k
+            break
+          }
+        }
+      }
+    }
+    if (keyIndex >= 0) {
+      this.lastKey = keyIndex
+      segments.add(keyIndex, seq, ord)
+    } else if (sealers.length > 0) {
+      findings.add('hmac_mismatch', seq, ord)
+    }
+
+    const ts = typeof tsText === 'string' ? tsText : null
+    if (spanColumnsAgreeFast(body, ts, spanName, spanKind) === null) {
+      const fields = sealedSpanFields(body)
+      if (
+        fields &&
+        columnMismatches(fields, ts === null ? null : BigInt(ts), spanName, spanKind, this.has).length > 0
+      ) {
+        findings.add('column_mismatch', seq, ord)
+      }
+    }
+
+    this.expectedPrev = mac ?? ''
+    this.prevSeq = seq
+    if (this.firstSeq === null) this.firstSeq = seq
+    this.lastSeq = seq
+    this.lastHmac = mac
+    this.rows = rows + 1
+    if ((this.rows & 2047) === 0) {
+      this.hooks.onRows?.(this.rows)
+      if (this.hooks.signal?.aborted) throw new AuditError('cancelled', 'verification cancelled')
+    }
+  }
+
+  finish(): PartitionResult {
+    this.hooks.onRows?.(this.rows)
+    return {
+      rows: this.rows,
+      firstSeq: this.firstSeq,
+      lastSeq: this.lastSeq,
+      lastHmac: this.lastHmac,
+      findings: this.findings.finish(),
+      segments: this.segments.finish(),
+      boundary: this.boundary,
+    }
+  }
+}
+
 export function verifyPartition(
   db: Database.Database,
   columns: Set<string>,
@@ -67,135 +218,27 @@ export function verifyPartition(
   spec: PartitionSpec,
   hooks: VerifyHooks = {},
 ): PartitionResult {
-  const sealers: Sealer[] = keys.map((k) => makeSealer(k.bytes))
   const has = { span_name: columns.has('span_name'), span_kind: columns.has('span_kind') }
-  const findings = new RangeBuilder<FindingKind>()
-  const segments = new RangeBuilder<number>()
-
-  let expectedPrev: string | null
-  let prevSeq: number | null
-  let prevSeqBig: bigint | null = null
-  let boundary: PartitionResult['boundary'] = null
+  let pred: Predecessor | null
   try {
-    const pred = db
+    const row = db
       .prepare('SELECT seq, hmac_hash FROM chain WHERE seq < ? ORDER BY seq DESC LIMIT 1')
       .raw(true)
       .safeIntegers(true)
       .get(spec.fromSeq) as [bigint, unknown] | undefined
-    if (pred) {
-      expectedPrev = str(pred[1]) ?? ''
-      prevSeq = Number(pred[0])
-      if (!Number.isSafeInteger(prevSeq)) prevSeqBig = pred[0]
-    } else {
-      expectedPrev = null // decided on the first row: GENESIS at seq ≤ 1, else a trusted boundary
-      prevSeq = null
-    }
+    pred = row ? { seq: row[0], hmac: row[1] } : null
   } catch (e) {
     throw asChainReadError(e, 'looking up the predecessor row')
   }
-
-  let rows = 0
-  let firstSeq: number | null = null
-  let lastSeq: number | null = null
-  let lastHmac: string | null = null
-  let lastKey = 0
+  const checker = new RowChecker(keys, has, spec, pred, hooks)
   const stmt = rowQuery(db, columns)
   try {
-    for (const raw of stmt.iterate(spec.fromSeq, spec.toSeq) as IterableIterator<unknown[]>) {
-      const ord = spec.firstOrd + rows
-      const [seqNum, seqText, tsText, spanName, spanKind, bodyRaw, chRaw, prevRaw, hmacRaw] = raw
-      const seq = seqNum as number
-      // Exact BigInt arithmetic only where a number could be wrong (seq beyond ±2^53).
-      const big = typeof seqText === 'string' || prevSeqBig !== null
-      const body = Buffer.isBuffer(bodyRaw) ? bodyRaw : EMPTY
-      const ch = str(chRaw)
-      const prev = str(prevRaw)
-      const mac = str(hmacRaw)
-
-      if (typeof seqText === 'string') findings.add('seq_out_of_range', seq, ord)
-
-      if (expectedPrev === null) {
-        if (seq <= 1) {
-          expectedPrev = GENESIS_HASH
-        } else {
-          // Nothing before this row in the file: the stored prev_hash can only be trusted as the
-          // boundary (rows before it were archived or deleted) — reported, never hidden.
-          expectedPrev = prev ?? ''
-          if (spec.first) boundary = { seq, kind: 'trusted', prev_hash: prev ?? '' }
-        }
-      } else if (rows === 0 && spec.first && prevSeq !== null) {
-        boundary = { seq, kind: 'predecessor', prev_hash: expectedPrev }
-      }
-
-      if (big) {
-        const seqBig = typeof seqText === 'string' ? BigInt(seqText) : BigInt(seq)
-        const before = prevSeqBig ?? (prevSeq === null ? null : BigInt(prevSeq))
-        if (before !== null && seqBig !== before + 1n) {
-          const missing = seqBig - before - 1n
-          findings.add('seq_gap', seq, ord, missing > 0n ? Number(missing) : 0)
-        }
-        prevSeqBig = typeof seqText === 'string' ? seqBig : null
-      } else if (prevSeq !== null && seq !== prevSeq + 1) {
-        findings.add('seq_gap', seq, ord, Math.max(0, seq - prevSeq - 1))
-      }
-
-      if (ch === null || sha256Hex(body) !== ch) findings.add('body_hash_mismatch', seq, ord)
-      if (prev === null || prev !== expectedPrev) findings.add('link_mismatch', seq, ord)
-
-      let keyIndex = -1
-      if (mac !== null && prev !== null && ch !== null && sealers.length > 0) {
-        // Rows sealed by one key come in runs: try the last key that matched first.
-        if (sealers[lastKey]!.seal(prev, ch) === mac) keyIndex = lastKey
-        else {
-          for (let k = 0; k < sealers.length; k++) {
-            if (k !== lastKey && sealers[k]!.seal(prev, ch) === mac) {
-              keyIndex = k
-              break
-            }
-          }
-        }
-      }
-      if (keyIndex >= 0) {
-        lastKey = keyIndex
-        segments.add(keyIndex, seq, ord)
-      } else if (sealers.length > 0) {
-        findings.add('hmac_mismatch', seq, ord)
-      }
-
-      const ts = typeof tsText === 'string' ? tsText : null
-      if (spanColumnsAgreeFast(body, ts, spanName, spanKind) === null) {
-        const fields = sealedSpanFields(body)
-        if (
-          fields &&
-          columnMismatches(fields, ts === null ? null : BigInt(ts), spanName, spanKind, has).length > 0
-        ) {
-          findings.add('column_mismatch', seq, ord)
-        }
-      }
-
-      expectedPrev = mac ?? ''
-      prevSeq = seq
-      if (firstSeq === null) firstSeq = seq
-      lastSeq = seq
-      lastHmac = mac
-      rows++
-      if ((rows & 2047) === 0) {
-        hooks.onRows?.(rows)
-        if (hooks.signal?.aborted) throw new AuditError('cancelled', 'verification cancelled')
-      }
+    for (const r of stmt.iterate(spec.fromSeq, spec.toSeq) as IterableIterator<unknown[]>) {
+      checker.push(r[0] as number, r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8])
     }
   } catch (e) {
     if (e instanceof AuditError) throw e
     throw asChainReadError(e, `while verifying rows from seq ${spec.fromSeq}`)
   }
-  hooks.onRows?.(rows)
-  return {
-    rows,
-    firstSeq,
-    lastSeq,
-    lastHmac,
-    findings: findings.finish(),
-    segments: segments.finish(),
-    boundary,
-  }
+  return checker.finish()
 }

@@ -140,7 +140,8 @@ const BOUNDARY_DETAIL = {
 
 export function assembleVerdict(
   parts: PartitionResult[],
-  chain: { db: Database.Database },
+  /** The stored hmac_hash of the row with this seq (undefined when there is none), for the prior check. */
+  lookupHmac: (seq: number) => unknown,
   opts: VerifyOptions,
   resolved: ResolvedRange,
   totalInChain: number,
@@ -155,7 +156,7 @@ export function assembleVerdict(
 
   let prior_check: VerifyVerdict['prior_check']
   if (opts.prior) {
-    prior_check = checkPrior(chain.db, opts.prior, last?.lastSeq ?? null)
+    prior_check = checkPrior(lookupHmac, opts.prior, last?.lastSeq ?? null)
     if (!prior_check.found) {
       const lastSeq = last?.lastSeq ?? 0
       const cut = opts.prior.last_seq > lastSeq
@@ -190,7 +191,7 @@ export function assembleVerdict(
       total_in_chain: totalInChain,
     }
   }
-  const b = parts[0]?.boundary
+  const b = parts.find((p) => p.rows > 0)?.boundary
   if (b) {
     const boundary: VerifyBoundary = { ...b, detail: BOUNDARY_DETAIL[b.kind] }
     verdict.boundary = boundary
@@ -200,11 +201,11 @@ export function assembleVerdict(
 }
 
 function checkPrior(
-  db: Database.Database,
+  lookupHmac: (seq: number) => unknown,
   prior: PriorHead,
   lastSeq: number | null,
 ): NonNullable<VerifyVerdict['prior_check']> {
-  const row = db.prepare('SELECT hmac_hash FROM chain WHERE seq = ?').pluck().get(prior.last_seq) as unknown
+  const row = lookupHmac(prior.last_seq)
   if (row === undefined) {
     return {
       prior,
@@ -255,10 +256,8 @@ export async function verifyChain(
     parts = shiftOrdinals(
       await runPartitionsOnWorkers(
         script,
-        chain.snapshot.dbPath,
-        chain.displayPath,
+        specs.map((spec) => ({ copyPath: chain.snapshot.dbPath, displayPath: chain.displayPath, spec })),
         keys,
-        specs,
         (n) => opts.onProgress?.(n, resolved.rows),
         opts.signal,
       ),
@@ -274,5 +273,7 @@ export async function verifyChain(
           }),
         ]
   }
-  return assembleVerdict(parts, chain, opts, resolved, total)
+  const lookup = (seq: number): unknown =>
+    chain.db.prepare('SELECT hmac_hash FROM chain WHERE seq = ?').pluck().get(seq) as unknown
+  return assembleVerdict(parts, lookup, opts, resolved, total)
 }

@@ -1,10 +1,9 @@
 import { readFileSync } from 'node:fs'
 import type { PriorHead, VerifyVerdict } from '../../../shared/verify-types'
-import { ChainFile } from '../../chain/reader'
 import { AuditError } from '../../errors'
 import { describeFinding, headlineReason } from '../../verify/describe'
 import { keyInfo, parseSecrets } from '../../verify/secrets'
-import { verifyChain } from '../../verify/verify'
+import { verifyFile } from '../../verify/file'
 import {
   parse,
   RANGE_OPTIONS,
@@ -147,36 +146,33 @@ export const verifyCommand: Command = {
     const range = rangeFrom(values)
     const prior = typeof values['prior'] === 'string' ? readPrior(values['prior']) : undefined
     const t0 = performance.now()
-    const chain = await ChainFile.open(db, {
+    const { verdict, reader, openMs } = await verifyFile(db, keys, {
+      ...(range ? { range } : {}),
+      ...(prior ? { prior } : {}),
+      env: io.env,
+      copy: {
+        onProgress: throttle(250, (d, t) =>
+          io.progress(`copying evidence ${Math.floor((100 * d) / Math.max(t, 1))}%`),
+        ),
+      },
       onProgress: throttle(250, (d, t) =>
-        io.progress(`copying evidence ${Math.floor((100 * d) / Math.max(t, 1))}%`),
+        io.progress(`verifying ${Math.floor((100 * d) / Math.max(t, 1))}% (${d}/${t} rows)`),
       ),
     })
-    const t1 = performance.now()
-    try {
-      const verdict = await verifyChain(chain, keys, {
-        ...(range ? { range } : {}),
-        ...(prior ? { prior } : {}),
-        onProgress: throttle(250, (d, t) =>
-          io.progress(`verifying ${Math.floor((100 * d) / Math.max(t, 1))}% (${d}/${t} rows)`),
-        ),
-      })
-      io.progress(null)
-      if (io.env['BIJOTEL_TIMING']) {
-        io.err(
-          `timing: evidence copy ${(t1 - t0).toFixed(0)} ms, verify ${(performance.now() - t1).toFixed(0)} ms\n`,
-        )
-      }
-      if (values['json']) {
-        io.out(toJson(verdict) + '\n')
-      } else {
-        const text = verdictText(verdict, keys.map(keyInfo))
-        if (text.err) io.err(text.err)
-        io.out(text.out)
-      }
-      return verdict.valid ? EXIT.valid : EXIT.broken
-    } finally {
-      chain.close()
+    io.progress(null)
+    if (io.env['BIJOTEL_TIMING']) {
+      const total = performance.now() - t0
+      io.err(
+        `timing: reader ${reader}, open ${openMs.toFixed(0)} ms, verify ${(total - openMs).toFixed(0)} ms\n`,
+      )
     }
+    if (values['json']) {
+      io.out(toJson(verdict) + '\n')
+    } else {
+      const text = verdictText(verdict, keys.map(keyInfo))
+      if (text.err) io.err(text.err)
+      io.out(text.out)
+    }
+    return verdict.valid ? EXIT.valid : EXIT.broken
   },
 }

@@ -1,0 +1,252 @@
+// Walking a table b-tree: the ordered list of its leaf pages (read from the interior pages only) and
+// the decoding of leaf cells into record columns, overflow chains included.
+import type { Pager } from './pager'
+import {
+  localPayload,
+  PAGE_INTERIOR_TABLE,
+  PAGE_LEAF_TABLE,
+  readIntBig,
+  readIntNumber,
+  readVarint,
+  serialSize,
+  Unsupported,
+  varint,
+} from './format'
+
+const INT64_MAX = 2n ** 63n - 1n
+
+export interface LeafList {
+  /** Leaf page numbers in key order. */
+  pages: Int32Array
+  /** Upper bound of the rowids on each leaf (the divider key above it; INT64_MAX for the last). */
+  maxKey: BigInt64Array
+}
+
+const headerOffset = (n: number): number => (n === 1 ? 100 : 0)
+
+/**
+ * Leaf pages of the table b-tree rooted at `root`, in rowid order. Only interior pages are read:
+ * SQLite's b-trees are balanced, so when an interior page's first child is a leaf all its children
+ * are; a file where that is not so fails the leaf check when the leaves are scanned.
+ */
+export function collectLeaves(pager: Pager, root: number): LeafList {
+  const pages: number[] = []
+  const keys: bigint[] = []
+  const used = new Uint8Array(pager.dbPages + 1)
+  const claim = (n: number): void => {
+    if (!Number.isInteger(n) || n < 1 || n > pager.dbPages || used[n])
+      throw new Unsupported('b-tree page out of range or reached twice')
+    used[n] = 1
+  }
+  const pageType = (n: number): number => {
+    const p = pager.pageCopy(n)
+    return p[headerOffset(n)]!
+  }
+  const visit = (n: number, upper: bigint, depth: number): void => {
+    if (depth > 40) throw new Unsupported('b-tree of absurd depth')
+    claim(n)
+    const page = pager.pageCopy(n)
+    const h = headerOffset(n)
+    const type = page[h]
+    if (type === PAGE_LEAF_TABLE) {
+      pages.push(n)
+      keys.push(upper)
+      return
+    }
+    if (type !== PAGE_INTERIOR_TABLE) throw new Unsupported(`page ${n} is not a table b-tree page`)
+    const cells = page.readUInt16BE(h + 3)
+    if (h + 12 + 2 * cells > page.length) throw new Unsupported('cell count beyond the page')
+    const children: number[] = []
+    const bounds: bigint[] = []
+    for (let i = 0; i < cells; i++) {
+      const at = page.readUInt16BE(h + 12 + 2 * i)
+      if (at + 5 > page.length) throw new Unsupported('cell pointer out of the page')
+      children.push(page.readUInt32BE(at))
+      readVarint(page, at + 4)
+      bounds.push(varint.big ?? BigInt(varint.value))
+    }
+    children.push(page.readUInt32BE(h + 8))
+    bounds.push(upper)
+    if (pageType(children[0]!) === PAGE_LEAF_TABLE) {
+      for (let i = 0; i < children.length; i++) {
+        claim(children[i]!)
+        pages.push(children[i]!)
+        keys.push(bounds[i]!)
+      }
+    } else {
+      for (let i = 0; i < children.length; i++) visit(children[i]!, bounds[i]!, depth + 1)
+    }
+  }
+  visit(root, INT64_MAX, 0)
+  return { pages: Int32Array.from(pages), maxKey: BigInt64Array.from(keys) }
+}
+
+/** Number of cells on leaf `n`. */
+export function leafCellCount(pager: Pager, n: number): number {
+  const page = pager.page(n)
+  const h = headerOffset(n)
+  if (page[h] !== PAGE_LEAF_TABLE) throw new Unsupported(`page ${n} is not a table leaf`)
+  return page.readUInt16BE(h + 3)
+}
+
+/** First leaf whose rowids may reach `key` (binary search on the upper bounds). */
+export function leafFor(leaves: LeafList, key: bigint): number {
+  let lo = 0
+  let hi = leaves.pages.length
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1
+    if (leaves.maxKey[mid]! < key) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
+
+/**
+ * One decoded leaf cell, reused from row to row: rowid, and per column its serial type and the
+ * offset of its value in `buf` (the page itself, or the assembled payload of an overflowing cell).
+ * Valid until the next `read` or page fetch.
+ */
+export class CellReader {
+  rowid = 0
+  rowidBig: bigint | null = null
+  buf: Buffer = Buffer.alloc(0)
+  readonly types: Int32Array
+  readonly offs: Int32Array
+  private readonly usable: number
+
+  constructor(
+    private readonly pager: Pager,
+    readonly ncols: number,
+    reserved: number,
+  ) {
+    this.types = new Int32Array(ncols)
+    this.offs = new Int32Array(ncols)
+    this.usable = pager.pageSize - reserved
+  }
+
+  /** Cells of leaf `n` are at `cellOffset(page, n, i)`. */
+  static cellOffset(page: Buffer, n: number, i: number): number {
+    return page.readUInt16BE(headerOffset(n) + 8 + 2 * i)
+  }
+
+  read(page: Buffer, at: number): void {
+    let p = at
+    p += readVarint(page, p)
+    const size = varint.value
+    if (varint.big !== null || size < 0) throw new Unsupported('absurd payload size')
+    p += readVarint(page, p)
+    this.rowid = varint.value
+    this.rowidBig = varint.big
+    const local = localPayload(size, this.usable)
+    let buf: Buffer
+    let base: number
+    if (local === size) {
+      if (p + size > page.length) throw new Unsupported('cell runs past its page')
+      buf = page
+      base = p
+    } else {
+      buf = this.assemble(page, p, local, size)
+      base = 0
+    }
+    this.buf = buf
+    let hp = base
+    hp += readVarint(buf, hp)
+    const headerEnd = base + varint.value
+    let dp = headerEnd
+    const end = base + size
+    for (let c = 0; c < this.ncols; c++) {
+      if (hp < headerEnd) {
+        hp += readVarint(buf, hp)
+        const t = varint.value
+        this.types[c] = t
+        this.offs[c] = dp
+        dp += serialSize(t)
+      } else {
+        // Columns added by ALTER TABLE after the row was written are absent: NULL.
+        this.types[c] = 0
+        this.offs[c] = dp
+      }
+    }
+    if (dp > end || hp > headerEnd) throw new Unsupported('record overruns its payload')
+  }
+
+  private assemble(page: Buffer, p: number, local: number, size: number): Buffer {
+    if (p + local + 4 > page.length) throw new Unsupported('cell runs past its page')
+    const out = Buffer.allocUnsafe(size)
+    page.copy(out, 0, p, p + local)
+    let got = local
+    let next = page.readUInt32BE(p + local)
+    let hops = 0
+    while (got < size) {
+      if (next === 0 || ++hops > size) throw new Unsupported('broken overflow chain')
+      const ov = this.pager.pageCopy(next)
+      const take = Math.min(size - got, this.usable - 4)
+      ov.copy(out, got, 4, 4 + take)
+      got += take
+      next = ov.readUInt32BE(0)
+    }
+    return out
+  }
+
+  isNull(c: number): boolean {
+    return this.types[c] === 0
+  }
+
+  isText(c: number): boolean {
+    const t = this.types[c]!
+    return t >= 13 && (t & 1) === 1
+  }
+
+  isInt(c: number): boolean {
+    const t = this.types[c]!
+    return (t >= 1 && t <= 6) || t === 8 || t === 9
+  }
+
+  /** A TEXT column as a string; null for any other type. */
+  text(c: number): string | null {
+    const t = this.types[c]!
+    if (t < 13 || (t & 1) === 0) return null
+    const o = this.offs[c]!
+    return this.buf.toString('utf8', o, o + ((t - 13) >> 1))
+  }
+
+  /** Raw bytes of a TEXT or BLOB value (a view into the page). */
+  bytes(c: number): Buffer | null {
+    const t = this.types[c]!
+    if (t < 12) return null
+    const o = this.offs[c]!
+    return this.buf.subarray(o, o + ((t - 12) >> 1))
+  }
+
+  intBig(c: number): bigint | null {
+    return this.isInt(c) ? readIntBig(this.buf, this.offs[c]!, this.types[c]!) : null
+  }
+
+  /** The value as better-sqlite3 returns it without safeIntegers. */
+  value(c: number): unknown {
+    const t = this.types[c]!
+    const o = this.offs[c]!
+    if (t === 0) return null
+    if (t === 7) return this.buf.readDoubleBE(o)
+    if (t < 12) return readIntNumber(this.buf, o, t)
+    if (t & 1) return this.buf.toString('utf8', o, o + ((t - 13) >> 1))
+    return Buffer.from(this.buf.subarray(o, o + ((t - 12) >> 1)))
+  }
+
+  /** The value as better-sqlite3 returns it with safeIntegers (integers as BigInt). */
+  valueBig(c: number): unknown {
+    return this.isInt(c) ? this.intBig(c) : this.value(c)
+  }
+
+  /**
+   * `CAST(col AS BLOB)`: TEXT and BLOB as their bytes, NULL as null, an integer as its decimal text.
+   * A REAL would need SQLite's own float formatting: that file is left to SQLite.
+   */
+  castBlob(c: number): Buffer | null {
+    const t = this.types[c]!
+    if (t === 0) return null
+    if (t >= 12) return this.bytes(c)
+    if (t === 7) throw new Unsupported('a REAL value where bytes are expected')
+    return Buffer.from(readIntBig(this.buf, this.offs[c]!, t).toString(), 'latin1')
+  }
+}

@@ -1,0 +1,115 @@
+// Pages of a database file as SQLite would see them: the newest committed WAL image of a page if
+// there is one, else the page in the main file. The file is opened O_RDONLY and only ever read.
+import { closeSync, openSync, readSync } from 'node:fs'
+import { Unsupported } from './format'
+import type { WalIndex } from './wal'
+
+const WINDOW_PAGES = 256
+
+export interface PagerSpec {
+  dbPath: string
+  walPath: string
+  pageSize: number
+  /** Pages in the database as of the last commit. */
+  dbPages: number
+  /** From the WAL index: page numbers and their offsets, as parallel arrays (cheap to post to a worker). */
+  walPagesNo: Int32Array
+  walPagesOff: Float64Array
+}
+
+export function pagerSpec(
+  dbPath: string,
+  walPath: string,
+  pageSize: number,
+  dbPages: number,
+  wal: WalIndex,
+): PagerSpec {
+  const walPagesNo = new Int32Array(wal.pages.size)
+  const walPagesOff = new Float64Array(wal.pages.size)
+  let i = 0
+  for (const [p, o] of wal.pages) {
+    walPagesNo[i] = p
+    walPagesOff[i++] = o
+  }
+  return { dbPath, walPath, pageSize, dbPages, walPagesNo, walPagesOff }
+}
+
+export class Pager {
+  readonly pageSize: number
+  readonly dbPages: number
+  private readonly fd: number
+  private walFd = -1
+  private readonly wal = new Map<number, number>()
+  private readonly window: Buffer
+  private winFirst = 0
+  private winCount = 0
+  private readonly walPage: Buffer
+  /** Bytes read from the files, for the benchmark's accounting. */
+  bytesRead = 0
+
+  constructor(readonly spec: PagerSpec) {
+    this.pageSize = spec.pageSize
+    this.dbPages = spec.dbPages
+    this.fd = openSync(spec.dbPath, 'r')
+    for (let i = 0; i < spec.walPagesNo.length; i++) this.wal.set(spec.walPagesNo[i]!, spec.walPagesOff[i]!)
+    if (this.wal.size > 0) this.walFd = openSync(spec.walPath, 'r')
+    this.window = Buffer.allocUnsafe(WINDOW_PAGES * spec.pageSize)
+    this.walPage = Buffer.allocUnsafe(spec.pageSize)
+  }
+
+  private check(n: number): void {
+    if (!Number.isInteger(n) || n < 1 || n > this.dbPages) throw new Unsupported(`page ${n} out of range`)
+  }
+
+  private readFull(fd: number, buf: Buffer, off: number, len: number, pos: number): number {
+    let got = 0
+    while (got < len) {
+      const n = readSync(fd, buf, off + got, len - got, pos + got)
+      if (n === 0) break
+      got += n
+    }
+    this.bytesRead += got
+    return got
+  }
+
+  /**
+   * Page `n`, valid only until the next call: pages are served from a read-ahead window, since a
+   * table's leaves mostly follow one another in the file.
+   */
+  page(n: number): Buffer {
+    this.check(n)
+    const walOff = this.wal.get(n)
+    if (walOff !== undefined) {
+      if (this.readFull(this.walFd, this.walPage, 0, this.pageSize, walOff) < this.pageSize)
+        throw new Unsupported('short read in the WAL')
+      return this.walPage
+    }
+    if (n < this.winFirst || n >= this.winFirst + this.winCount) {
+      const count = Math.min(WINDOW_PAGES, this.dbPages - n + 1)
+      const got = this.readFull(this.fd, this.window, 0, count * this.pageSize, (n - 1) * this.pageSize)
+      if (got < this.pageSize) throw new Unsupported(`page ${n} is beyond the end of the file`)
+      this.winFirst = n
+      this.winCount = Math.floor(got / this.pageSize)
+    }
+    const at = (n - this.winFirst) * this.pageSize
+    return this.window.subarray(at, at + this.pageSize)
+  }
+
+  /** Page `n` in a buffer of its own (for pages kept while others are read). */
+  pageCopy(n: number): Buffer {
+    this.check(n)
+    const buf = Buffer.allocUnsafe(this.pageSize)
+    const walOff = this.wal.get(n)
+    const got =
+      walOff !== undefined
+        ? this.readFull(this.walFd, buf, 0, this.pageSize, walOff)
+        : this.readFull(this.fd, buf, 0, this.pageSize, (n - 1) * this.pageSize)
+    if (got < this.pageSize) throw new Unsupported(`page ${n} is beyond the end of the file`)
+    return buf
+  }
+
+  close(): void {
+    closeSync(this.fd)
+    if (this.walFd >= 0) closeSync(this.walFd)
+  }
+}

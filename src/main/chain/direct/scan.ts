@@ -1,0 +1,90 @@
+// Iterating the rows of a chain opened for direct reading, leaf by leaf, in seq (rowid) order.
+import { CellReader, leafFor } from './btree'
+import { PAGE_LEAF_TABLE, Unsupported } from './format'
+import { Pager } from './pager'
+import type { DirectChain } from './open'
+
+export type DirectChainLayout = Pick<DirectChain, 'spec' | 'reserved' | 'ncols' | 'seqColumn' | 'columns'> & {
+  leaves: { pages: Int32Array; maxKey: BigInt64Array }
+}
+
+export class RowScanner {
+  readonly pager: Pager
+  readonly cell: CellReader
+
+  constructor(readonly chain: DirectChainLayout) {
+    this.pager = new Pager(chain.spec)
+    this.cell = new CellReader(this.pager, chain.ncols, chain.reserved)
+  }
+
+  col(name: string): number {
+    return this.chain.columns.get(name) ?? -1
+  }
+
+  /** Calls `row` for each cell of leaves [from, to); return false from it to stop. */
+  scan(from: number, to: number, row: (cell: CellReader) => boolean | void): void {
+    const pages = this.chain.leaves.pages
+    for (let l = from; l < to; l++) {
+      const n = pages[l]!
+      const page = this.pager.page(n)
+      const h = n === 1 ? 100 : 0
+      if (page[h] !== PAGE_LEAF_TABLE) throw new Unsupported(`page ${n} is not a table leaf`)
+      const count = page.readUInt16BE(h + 3)
+      for (let i = 0; i < count; i++) {
+        this.cell.read(page, page.readUInt16BE(h + 8 + 2 * i))
+        if (row(this.cell) === false) return
+      }
+    }
+  }
+
+  /** Same, newest first. */
+  scanBackward(from: number, to: number, row: (cell: CellReader) => boolean | void): void {
+    const pages = this.chain.leaves.pages
+    for (let l = to - 1; l >= from; l--) {
+      const n = pages[l]!
+      const page = this.pager.pageCopy(n)
+      const h = n === 1 ? 100 : 0
+      if (page[h] !== PAGE_LEAF_TABLE) throw new Unsupported(`page ${n} is not a table leaf`)
+      const count = page.readUInt16BE(h + 3)
+      for (let i = count - 1; i >= 0; i--) {
+        this.cell.read(page, page.readUInt16BE(h + 8 + 2 * i))
+        if (row(this.cell) === false) return
+      }
+    }
+  }
+
+  /** Rows on leaves [from, to) without decoding them. */
+  countRows(from: number, to: number): number {
+    let n = 0
+    const pages = this.chain.leaves.pages
+    for (let l = from; l < to; l++) {
+      const p = pages[l]!
+      const page = this.pager.page(p)
+      const h = p === 1 ? 100 : 0
+      if (page[h] !== PAGE_LEAF_TABLE) throw new Unsupported(`page ${p} is not a table leaf`)
+      n += page.readUInt16BE(h + 3)
+    }
+    return n
+  }
+
+  /** The row with this rowid, passed to `row` while its cell is valid; false when absent. */
+  find(rowid: bigint, row: (cell: CellReader) => void): boolean {
+    const l = leafFor(this.chain.leaves, rowid)
+    let found = false
+    if (l >= this.chain.leaves.pages.length) return false
+    this.scan(l, l + 1, (c) => {
+      const id = c.rowidBig ?? BigInt(c.rowid)
+      if (id === rowid) {
+        row(c)
+        found = true
+        return false
+      }
+      return id < rowid
+    })
+    return found
+  }
+
+  close(): void {
+    this.pager.close()
+  }
+}

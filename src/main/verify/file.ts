@@ -1,0 +1,49 @@
+// Verifying a chain.db given by path: read directly from the file when the direct reader takes it
+// (the common case: a reference-schema chain, WAL or not), else through SQLite on a verified
+// private copy. BIJOTEL_READER=sqlite forces the copy path (for comparisons).
+import type { VerifyVerdict } from '../../shared/verify-types'
+import { Unsupported } from '../chain/direct/format'
+import { openDirect } from '../chain/direct/open'
+import { ChainFile } from '../chain/reader'
+import type { SnapshotOptions } from '../chain/snapshot'
+import { verifyDirect } from './direct'
+import type { KeyMaterial } from './secrets'
+import { verifyChain, type VerifyOptions } from './verify'
+
+export type ReaderKind = 'direct' | 'sqlite-copy'
+
+export interface FileVerifyResult {
+  verdict: VerifyVerdict
+  reader: ReaderKind
+  /** Milliseconds spent opening (and, on the copy path, copying and hashing) the evidence. */
+  openMs: number
+}
+
+export function directAllowed(env: Record<string, string | undefined> = process.env): boolean {
+  return env['BIJOTEL_READER'] !== 'sqlite'
+}
+
+export async function verifyFile(
+  path: string,
+  keys: KeyMaterial[],
+  opts: VerifyOptions & { copy?: SnapshotOptions; env?: Record<string, string | undefined> } = {},
+): Promise<FileVerifyResult> {
+  const t0 = performance.now()
+  if (directAllowed(opts.env)) {
+    try {
+      const direct = openDirect(path)
+      const openMs = performance.now() - t0
+      return { verdict: await verifyDirect(direct, keys, opts), reader: 'direct', openMs }
+    } catch (e) {
+      if (!(e instanceof Unsupported)) throw e
+    }
+  }
+  const t1 = performance.now()
+  const chain = await ChainFile.open(path, opts.copy ?? {})
+  const openMs = performance.now() - t1
+  try {
+    return { verdict: await verifyChain(chain, keys, opts), reader: 'sqlite-copy', openMs }
+  } finally {
+    chain.close()
+  }
+}
