@@ -1,17 +1,35 @@
-// Worker thread: indexes one seq range of a chain's private copy (see ./index.ts).
+// Worker thread: indexes one seq range of a chain's private copy, or extracts the columns of a run
+// of leaf pages read directly from the file (see ./index.ts and ./direct/columns.ts).
 import { parentPort, workerData } from 'node:worker_threads'
 import { AuditError, oneLine } from '../errors'
+import { extractColumns } from './direct/columns'
+import { Unsupported } from './direct/format'
+import { RowScanner } from './direct/scan'
 import type { IndexWorkerInput, IndexWorkerMessage } from './index'
 import { indexRange } from './index'
 import { openCopy } from './reader'
 
+const progress = (rows: number): void =>
+  parentPort?.postMessage({ type: 'progress', rows } satisfies IndexWorkerMessage)
+
 async function run(): Promise<void> {
   const input = workerData as IndexWorkerInput
+  if ('direct' in input) {
+    const { layout, leafFrom, leafTo, capacity } = input.direct
+    const scanner = new RowScanner(layout)
+    try {
+      const part = extractColumns(scanner, leafFrom, leafTo, capacity, { onRows: progress })
+      const buffers = [part.seq, part.seqBig, part.ts, part.tsValid, part.provider, part.model]
+      const transfer = [...buffers, part.hasReplay, part.hashFp].map((a) => a.buffer as ArrayBuffer)
+      parentPort?.postMessage({ type: 'done', part } satisfies IndexWorkerMessage, transfer)
+    } finally {
+      scanner.close()
+    }
+    return
+  }
   const { db } = openCopy(input.copyPath, input.displayPath)
   try {
-    const part = await indexRange(db, BigInt(input.from), BigInt(input.to), (rows) => {
-      parentPort?.postMessage({ type: 'progress', rows } satisfies IndexWorkerMessage)
-    })
+    const part = await indexRange(db, BigInt(input.from), BigInt(input.to), progress)
     parentPort?.postMessage({ type: 'done', part } satisfies IndexWorkerMessage)
   } finally {
     db.close()
@@ -19,6 +37,6 @@ async function run(): Promise<void> {
 }
 
 run().catch((e: unknown) => {
-  const code = e instanceof AuditError ? e.code : 'io'
+  const code = e instanceof AuditError ? e.code : e instanceof Unsupported ? 'unsupported' : 'io'
   parentPort?.postMessage({ type: 'error', code, message: oneLine(e) } satisfies IndexWorkerMessage)
 })

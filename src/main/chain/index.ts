@@ -7,6 +7,9 @@ import { Worker } from 'node:worker_threads'
 import { AuditError, asChainReadError, type AuditErrorCode } from '../errors'
 import { builtScript, defaultWorkerCount } from '../verify/parallel'
 import { modelOf, parseBody, providerOf } from './body'
+import type { ColumnsPart } from './direct/columns'
+import { Unsupported } from './direct/format'
+import type { DirectChainLayout } from './direct/scan'
 import type { ChainFile } from './reader'
 
 export interface ChainIndex {
@@ -30,7 +33,7 @@ const PARALLEL_MIN_ROWS = 50_000
 const REPLAY_NEEDLE = Buffer.from('"bijotel.replay.output_hash"')
 export const NO_MODEL = '(none)'
 
-class Interner {
+export class Interner {
   readonly names: string[] = []
   private ids = new Map<string, number>()
   id(name: string): number {
@@ -176,16 +179,13 @@ export function mergeParts(parts: IndexPart[]): ChainIndex {
   return idx
 }
 
-export interface IndexWorkerInput {
-  copyPath: string
-  displayPath: string
-  from: string
-  to: string
-}
+export type IndexWorkerInput =
+  | { copyPath: string; displayPath: string; from: string; to: string }
+  | { direct: { layout: DirectChainLayout; leafFrom: number; leafTo: number; capacity: number } }
 
 export type IndexWorkerMessage =
   | { type: 'progress'; rows: number }
-  | { type: 'done'; part: IndexPart }
+  | { type: 'done'; part: IndexPart | ColumnsPart }
   | { type: 'error'; code: string; message: string }
 
 function seqBounds(db: Database.Database): [bigint, bigint] | null {
@@ -200,12 +200,12 @@ function seqBounds(db: Database.Database): [bigint, bigint] | null {
   }
 }
 
-function runOnWorker(
+export function runOnWorker<P extends IndexPart>(
   script: string,
   input: IndexWorkerInput,
   onRows: (n: number) => void,
   signal?: { aborted: boolean },
-): Promise<IndexPart> {
+): Promise<P> {
   return new Promise((resolve, reject) => {
     const w = new Worker(script, { workerData: input })
     const poll = setInterval(() => {
@@ -219,11 +219,15 @@ function runOnWorker(
       if (m.type === 'progress') onRows(m.rows)
       else if (m.type === 'done') {
         done()
-        resolve(m.part)
+        resolve(m.part as P)
         void w.terminate()
       } else {
         done()
-        reject(new AuditError(m.code as AuditErrorCode, m.message))
+        reject(
+          m.code === 'unsupported'
+            ? new Unsupported(m.message)
+            : new AuditError(m.code as AuditErrorCode, m.message),
+        )
       }
     })
     w.on('error', (e) => {

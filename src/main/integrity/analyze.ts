@@ -8,11 +8,12 @@ import type { VerifyVerdict } from '../../shared/verify-types'
 import type { ChainFile } from '../chain/reader'
 import { AuditError, asChainReadError } from '../errors'
 import type { KeyMaterial } from '../verify/secrets'
+import { verifyChain } from '../verify/verify'
 import { DuplicateHashDetector, duplicatesInChain } from './hashes'
 import { ProviderSplitDetector } from './providers'
 import { RateSplitDetector } from './rate'
 import { assembleReport, type DetectorResults } from './report'
-import { detectRotation } from './rotation'
+import { detectRotation, type RangeVerifier } from './rotation'
 import { loadWindow, seqNum, streamRows, type IntegrityRow } from './rows'
 import { SequenceGapDetector } from './sequence'
 import { checkWindow, DEFAULT_WINDOW, resolveThresholds } from './thresholds'
@@ -34,7 +35,7 @@ export interface RunIntegrityOptions extends IntegrityOptions, IntegrityHooks {
 }
 
 /** Detectors 1, 2 (steps), 4 and 5, fed one row at a time; `n` must be known up front (the split). */
-class OrderedPass {
+export class OrderedPass {
   readonly gaps = new SequenceGapDetector()
   readonly steps: TimestampStepDetector
   readonly providers: ProviderSplitDetector
@@ -63,7 +64,7 @@ class OrderedPass {
   }
 }
 
-function finish(
+export function finish(
   pass: OrderedPass,
   dups: DetectorResults['hash_anomalies'],
   bursts: DetectorResults['timestamp_anomalies'],
@@ -145,8 +146,29 @@ export function analyzeAll(
   return finish(pass, dups, bursts)
 }
 
+/** What the monitor reads a chain through: SQLite on a verified copy, or the direct file reader. */
+export interface IntegritySource {
+  /** The last `limit` rows by seq, ascending. */
+  window(limit: number): IntegrityRow[]
+  /** The --all pass. */
+  all(thresholds: IntegrityThresholds, hooks: IntegrityHooks): Promise<DetectorResults>
+  verify: RangeVerifier
+}
+
+export function sqliteSource(chain: ChainFile): IntegritySource {
+  return {
+    window: (limit) => loadWindow(chain.db, limit),
+    all: (thresholds, hooks) => Promise.resolve(analyzeAll(chain.db, thresholds, hooks)),
+    verify: (keys, opts) => verifyChain(chain, keys, opts),
+  }
+}
+
 /** The full run: detectors, then (with keys) the rotation detector over the same seq range. */
-export async function runIntegrity(chain: ChainFile, opts: RunIntegrityOptions = {}): Promise<IntegrityRun> {
+export async function runIntegrity(
+  chain: ChainFile | IntegritySource,
+  opts: RunIntegrityOptions = {},
+): Promise<IntegrityRun> {
+  const source = 'window' in chain ? chain : sqliteSource(chain)
   const thresholds = resolveThresholds(opts.thresholds)
   const mode = opts.all ? 'all' : 'window'
   const hooks: IntegrityHooks = {
@@ -155,11 +177,11 @@ export async function runIntegrity(chain: ChainFile, opts: RunIntegrityOptions =
   }
   const results =
     mode === 'all'
-      ? analyzeAll(chain.db, thresholds, hooks)
-      : analyzeWindow(chain.db, opts.window ?? DEFAULT_WINDOW, thresholds)
+      ? await source.all(thresholds, hooks)
+      : analyzeRows(source.window(checkWindow(opts.window ?? DEFAULT_WINDOW)), thresholds)
   const keys = opts.keys ?? []
   const progress = opts.onProgress
-  const rotation = await detectRotation(chain, keys, results.first_seq, results.last_seq, {
+  const rotation = await detectRotation(source.verify, keys, results.first_seq, results.last_seq, {
     ...(progress ? { onProgress: (d: number, t: number) => progress(d, t, 'rotation') } : {}),
     ...(opts.signal ? { signal: opts.signal } : {}),
     ...(mode === 'all' && opts.wholeChainVerdict ? { verdict: opts.wholeChainVerdict } : {}),

@@ -3,9 +3,11 @@
 // the key that reproduces the HMAC changes from one key segment to the next.
 import type { RotationBoundary } from '../../shared/integrity-types'
 import type { KeySegment, VerifyVerdict } from '../../shared/verify-types'
-import type { ChainFile } from '../chain/reader'
 import type { KeyMaterial } from '../verify/secrets'
-import { verifyChain } from '../verify/verify'
+import type { VerifyOptions } from '../verify/verify'
+
+/** Verifies a seq range of the analysed chain (on whichever reader opened it). */
+export type RangeVerifier = (keys: KeyMaterial[], opts: VerifyOptions) => Promise<VerifyVerdict>
 
 export interface RotationResult {
   boundaries: RotationBoundary[]
@@ -53,7 +55,7 @@ export interface RotationOptions {
 }
 
 export async function detectRotation(
-  chain: ChainFile,
+  verify: RangeVerifier,
   keys: KeyMaterial[],
   firstSeq: number | null,
   lastSeq: number | null,
@@ -64,7 +66,7 @@ export async function detectRotation(
     return { boundaries: [], note: 'not checked: no rows to analyse' }
   const verdict =
     opts.verdict ??
-    (await verifyChain(chain, keys, {
+    (await verify(keys, {
       range: { seq_start: firstSeq, seq_end: lastSeq },
       ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
       ...(opts.signal ? { signal: opts.signal } : {}),

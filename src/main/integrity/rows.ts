@@ -2,6 +2,7 @@
 // canonical body (reference §5.2). Integers are read as BigInt (timestamps are ≈1.7×10^18 ns).
 import type Database from 'better-sqlite3'
 import { parseBody, providerOf } from '../chain/body'
+import { bodyFacts } from '../chain/body-scan'
 import { toBigIntOrNull } from '../chain/reader'
 import { AuditError, asChainReadError } from '../errors'
 
@@ -39,7 +40,7 @@ export function hashKey(v: unknown): string | null {
 export function rowProvider(body: unknown): string {
   if (body === null || body === undefined) return 'unknown'
   if (!(body instanceof Uint8Array)) return providerOf(parseBody(Buffer.from(String(body), 'utf8')))
-  return providerOf(parseBody(body))
+  return bodyFacts(Buffer.isBuffer(body) ? body : Buffer.from(body)).provider
 }
 
 export function toRow(raw: unknown[]): IntegrityRow {

@@ -21,7 +21,10 @@ export function layoutOf(chain: DirectChain): DirectChainLayout {
     ncols: chain.ncols,
     seqColumn: chain.seqColumn,
     columns: chain.columns,
-    leaves: chain.leaves,
+    // Read through to the chain, so the leaves are listed only if this layout's user needs them.
+    get leaves() {
+      return chain.leaves
+    },
   }
 }
 

@@ -81,6 +81,32 @@ export function collectLeaves(pager: Pager, root: number): LeafList {
   return { pages: Int32Array.from(pages), maxKey: BigInt64Array.from(keys) }
 }
 
+/**
+ * Visit the leaves of the b-tree rooted at `root` from the last one backward, reading only the
+ * interior pages on the way down the right edge; `leaf` returns false to stop. For the newest rows
+ * of a large chain without listing all its leaves.
+ */
+export function walkLeavesBackward(pager: Pager, root: number, leaf: (n: number) => boolean): void {
+  let steps = 0
+  const visit = (n: number, depth: number): boolean => {
+    if (depth > 40 || ++steps > pager.dbPages) throw new Unsupported('b-tree of absurd depth or with a cycle')
+    const page = pager.pageCopy(n)
+    const h = headerOffset(n)
+    if (page[h] === PAGE_LEAF_TABLE) return leaf(n)
+    if (page[h] !== PAGE_INTERIOR_TABLE) throw new Unsupported(`page ${n} is not a table b-tree page`)
+    const cells = page.readUInt16BE(h + 3)
+    if (h + 12 + 2 * cells > page.length) throw new Unsupported('cell count beyond the page')
+    if (!visit(page.readUInt32BE(h + 8), depth + 1)) return false
+    for (let i = cells - 1; i >= 0; i--) {
+      const at = page.readUInt16BE(h + 12 + 2 * i)
+      if (at + 4 > page.length) throw new Unsupported('cell pointer out of the page')
+      if (!visit(page.readUInt32BE(at), depth + 1)) return false
+    }
+    return true
+  }
+  visit(root, 0)
+}
+
 /** Number of cells on leaf `n`. */
 export function leafCellCount(pager: Pager, n: number): number {
   const page = pager.page(n)

@@ -97,8 +97,12 @@ export class Pager {
 
   /** Page `n` in a buffer of its own (for pages kept while others are read). */
   pageCopy(n: number): Buffer {
+    return this.pageInto(n, Buffer.allocUnsafe(this.pageSize))
+  }
+
+  /** Page `n` read into `buf` (one page long). */
+  pageInto(n: number, buf: Buffer): Buffer {
     this.check(n)
-    const buf = Buffer.allocUnsafe(this.pageSize)
     const walOff = this.wal.get(n)
     const got =
       walOff !== undefined

@@ -1,5 +1,5 @@
 // Iterating the rows of a chain opened for direct reading, leaf by leaf, in seq (rowid) order.
-import { CellReader, leafFor } from './btree'
+import { CellReader, leafFor, walkLeavesBackward } from './btree'
 import { PAGE_LEAF_TABLE, Unsupported } from './format'
 import { Pager } from './pager'
 import type { DirectChain } from './open'
@@ -11,10 +11,12 @@ export type DirectChainLayout = Pick<DirectChain, 'spec' | 'reserved' | 'ncols' 
 export class RowScanner {
   readonly pager: Pager
   readonly cell: CellReader
+  private readonly backBuf: Buffer
 
   constructor(readonly chain: DirectChainLayout) {
     this.pager = new Pager(chain.spec)
     this.cell = new CellReader(this.pager, chain.ncols, chain.reserved)
+    this.backBuf = Buffer.allocUnsafe(chain.spec.pageSize)
   }
 
   col(name: string): number {
@@ -40,17 +42,25 @@ export class RowScanner {
   /** Same, newest first. */
   scanBackward(from: number, to: number, row: (cell: CellReader) => boolean | void): void {
     const pages = this.chain.leaves.pages
-    for (let l = to - 1; l >= from; l--) {
-      const n = pages[l]!
-      const page = this.pager.pageCopy(n)
-      const h = n === 1 ? 100 : 0
-      if (page[h] !== PAGE_LEAF_TABLE) throw new Unsupported(`page ${n} is not a table leaf`)
-      const count = page.readUInt16BE(h + 3)
-      for (let i = count - 1; i >= 0; i--) {
-        this.cell.read(page, page.readUInt16BE(h + 8 + 2 * i))
-        if (row(this.cell) === false) return
-      }
+    for (let l = to - 1; l >= from; l--) if (!this.leafBackward(pages[l]!, row)) return
+  }
+
+  /** Every row from the newest backward, walking the tree's right edge (no leaf list needed). */
+  scanFromEnd(row: (cell: CellReader) => boolean | void, root: number): void {
+    walkLeavesBackward(this.pager, root, (n) => this.leafBackward(n, row))
+  }
+
+  private leafBackward(n: number, row: (cell: CellReader) => boolean | void): boolean {
+    // Its own buffer: a read-ahead window is useless backward, and the callback may read pages.
+    const page = this.pager.pageInto(n, this.backBuf)
+    const h = n === 1 ? 100 : 0
+    if (page[h] !== PAGE_LEAF_TABLE) throw new Unsupported(`page ${n} is not a table leaf`)
+    const count = page.readUInt16BE(h + 3)
+    for (let i = count - 1; i >= 0; i--) {
+      this.cell.read(page, page.readUInt16BE(h + 8 + 2 * i))
+      if (row(this.cell) === false) return false
     }
+    return true
   }
 
   /** Rows on leaves [from, to) without decoding them. */

@@ -1,7 +1,11 @@
-import type { IntegrityOptions, IntegrityThresholds } from '../../../shared/integrity-types'
+import type { IntegrityOptions, IntegrityRun, IntegrityThresholds } from '../../../shared/integrity-types'
 import { ChainFile } from '../../chain/reader'
 import { AuditError } from '../../errors'
+import { Unsupported } from '../../chain/direct/format'
+import { openDirect } from '../../chain/direct/open'
 import { runIntegrity } from '../../integrity/analyze'
+import { directSource } from '../../integrity/direct'
+import { directAllowed } from '../../verify/file'
 import { reportJson } from '../../integrity/report'
 import { integrityText } from '../../integrity/text'
 import { checkWindow, DEFAULT_WINDOW, resolveThresholds } from '../../integrity/thresholds'
@@ -153,18 +157,26 @@ export const integrityCommand: Command = {
     const db = requireString(values, 'db')
     const options = integrityOptionsFrom(values)
     const keys = parseSecrets(secretInputsFrom(values, {}))
-    const chain = await openChainForCli(db, io)
-    try {
-      const run = await runIntegrity(chain, {
-        ...options,
-        keys,
-        onProgress: progressLine(io),
-      })
-      io.progress(null)
-      io.out(values['json'] ? `${reportJson(run.report)}\n` : integrityText(run))
-      return run.report.clean ? EXIT.clean : EXIT.anomalies
-    } finally {
-      chain.close()
+    const runOpts = { ...options, keys, onProgress: progressLine(io) }
+    let run: IntegrityRun | null = null
+    if (directAllowed(io.env)) {
+      // Straight from the file when the direct reader takes it; else SQLite on a verified copy.
+      try {
+        run = await runIntegrity(directSource(openDirect(db)), runOpts)
+      } catch (e) {
+        if (!(e instanceof Unsupported)) throw e
+      }
     }
+    if (run === null) {
+      const chain = await openChainForCli(db, io)
+      try {
+        run = await runIntegrity(chain, runOpts)
+      } finally {
+        chain.close()
+      }
+    }
+    io.progress(null)
+    io.out(values['json'] ? `${reportJson(run.report)}\n` : integrityText(run))
+    return run.report.clean ? EXIT.clean : EXIT.anomalies
   },
 }

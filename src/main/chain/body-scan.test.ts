@@ -1,0 +1,147 @@
+// The byte scanner must give exactly what JSON.parse + providerOf/modelOf give, on real bodies and
+// on many thousands of mangled ones.
+import Database from 'better-sqlite3'
+import { readdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { modelOf, parseBody, providerOf } from './body'
+import { bodyFacts } from './body-scan'
+
+const FIXTURES = join(__dirname, '../../../../shared/fixtures')
+
+function slow(body: Buffer): { provider: string; model: string | null } {
+  const parsed = parseBody(body)
+  return { provider: providerOf(parsed), model: modelOf(parsed) }
+}
+
+function fixtureBodies(): Buffer[] {
+  const out: Buffer[] = []
+  for (const f of readdirSync(FIXTURES).filter((f) => f.endsWith('.db') && !f.startsWith('bad-'))) {
+    // Fixtures without a -wal only: opening one read-only creates nothing beside it.
+    if (readdirSync(FIXTURES).includes(`${f}-wal`)) continue
+    const db = new Database(join(FIXTURES, f), { readonly: true, fileMustExist: true })
+    try {
+      for (const b of db.prepare('SELECT CAST(canonical_body AS BLOB) FROM chain').pluck().all())
+        if (Buffer.isBuffer(b)) out.push(b)
+    } finally {
+      db.close()
+    }
+  }
+  return out
+}
+
+/** Deterministic PRNG (mulberry32). */
+function rng(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+const SNIPPETS = [
+  '"gen_ai.provider.name":',
+  '"gen_ai.system":',
+  '"gen_ai.request.model":',
+  '"attributes":',
+  '\\u0067',
+  '\\"',
+  '{}',
+  '[]',
+  '0',
+  '-0',
+  '1e3',
+  '01',
+  'true',
+  'false',
+  'null',
+  ' ',
+  '\n',
+  '\u00e9',
+  '"',
+  ',',
+  ':',
+  '{',
+  '}',
+  '\x01',
+]
+
+function mangle(body: Buffer, r: () => number): Buffer {
+  const s = body.toString('latin1')
+  const at = Math.floor(r() * (s.length + 1))
+  const op = Math.floor(r() * 4)
+  if (op === 0) return Buffer.from(s.slice(0, at), 'latin1')
+  if (op === 1) return Buffer.from(s.slice(0, at) + s.slice(at + 1 + Math.floor(r() * 8)), 'latin1')
+  const snip = SNIPPETS[Math.floor(r() * SNIPPETS.length)]!
+  if (op === 2)
+    return Buffer.concat([
+      Buffer.from(s.slice(0, at), 'latin1'),
+      Buffer.from(snip),
+      Buffer.from(s.slice(at), 'latin1'),
+    ])
+  const flipped = Buffer.from(body)
+  if (flipped.length > 0) flipped[Math.min(at, flipped.length - 1)] = Math.floor(r() * 256)
+  return flipped
+}
+
+const HANDMADE = [
+  '{"attributes":{"gen_ai.provider.name":"a","gen_ai.provider.name":"b"}}',
+  '{"attributes":{"gen_ai.provider.name":""},"attributes":{"gen_ai.system":"x"}}',
+  '{"attributes":{"gen_ai.provider.name":"",  "gen_ai.system" : 7}}',
+  '{"attributes":{"gen_ai.provider.name":0,"gen_ai.system":-0.0}}',
+  '{"attributes":{"gen_ai.provider.name":1.50E+1}}',
+  '{"attributes":{"gen_ai.provider.name":{}}}',
+  '{"attributes":{"gen_ai.provider.name":[ ]}}',
+  '{"attributes":{"gen_ai.provider.name":[0]}}',
+  '{"attributes":{"gen_ai.provider.name":true}}',
+  '{"attributes":{"gen_ai.provider.name":false,"gen_ai.system":null}}',
+  '{"attributes":{"gen_ai.provider.name":"a\\"b\\u00e9"}}',
+  '{"attributes":{"gen_ai.provider\\u002ename":"esc"}}',
+  '{"attr\\u0069butes":{"gen_ai.provider.name":"esc"}}',
+  '{"attributes":{"x":{"gen_ai.provider.name":"nested"}}}',
+  '{"attributes":"gen_ai.provider.name"}',
+  '{"attributes":{"gen_ai.request.model":"m","bijotel.replay.model_version":"v"}}',
+  '{"attributes":{"gen_ai.response.model":"","gen_ai.request.model":"\\u0000"}}',
+  '[{"attributes":{"gen_ai.provider.name":"in-array"}}]',
+  '{"attributes":{"gen_ai.provider.name":"a"}} x',
+  '\ufeff{"attributes":{"gen_ai.provider.name":"bom"}}',
+  '{"attributes":{"gen_ai.provider.name":"a"},}',
+  '{"attributes":{"gen_ai.provider.name":"é"}}',
+  '{"attributes":{"gen_ai.provider.name":"tab\there"}}',
+  ' \t\r\n{"attributes":{"gen_ai.system":"ws"}} \n',
+  '"just a string"',
+  '',
+]
+
+describe('bodyFacts agrees with JSON.parse', () => {
+  const bodies = fixtureBodies()
+  it('on every fixture body', () => {
+    expect(bodies.length).toBeGreaterThan(500)
+    for (const b of bodies) expect(bodyFacts(b)).toEqual(slow(b))
+  })
+  it('on hand-made edge cases', () => {
+    for (const s of HANDMADE) expect(bodyFacts(Buffer.from(s)), s).toEqual(slow(Buffer.from(s)))
+    const invalidUtf8 = Buffer.concat([
+      Buffer.from('{"attributes":{"gen_ai.system":"'),
+      Buffer.from([0xc3]),
+      Buffer.from('"}}'),
+    ])
+    expect(bodyFacts(invalidUtf8)).toEqual(slow(invalidUtf8))
+  })
+  it('on 30 000 mangled bodies', () => {
+    const r = rng(7)
+    const seeds = [...bodies.slice(0, 50), ...HANDMADE.map((s) => Buffer.from(s))]
+    let differentFromSeed = 0
+    for (let i = 0; i < 30_000; i++) {
+      let b = seeds[Math.floor(r() * seeds.length)]!
+      const rounds = 1 + Math.floor(r() * 3)
+      for (let k = 0; k < rounds; k++) b = mangle(b, r)
+      const want = slow(b)
+      if (want.provider === 'unknown') differentFromSeed++
+      expect(bodyFacts(b), b.toString('latin1')).toEqual(want)
+    }
+    // The mangling must actually break bodies, or the test proves little.
+    expect(differentFromSeed).toBeGreaterThan(3000)
+  })
+})

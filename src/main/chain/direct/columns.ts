@@ -1,0 +1,162 @@
+// One pass over leaf pages that keeps, per row, what the index and the integrity monitor need:
+// seq, timestamp, provider and model (from the body, by the exact byte scanner), whether a replay
+// hash is sealed, and a fingerprint of canonical_hash for finding duplicates without a map of every
+// hash. About 45 bytes a row, in typed arrays that move between threads without copying.
+import { bodyFacts } from '../body-scan'
+import { AuditError } from '../../errors'
+import { Interner, NO_MODEL, runOnWorker, type IndexPart } from '../index'
+import { builtScript, defaultWorkerCount } from '../../verify/parallel'
+import { hashKey } from '../../integrity/rows'
+import { toBigIntOrNull } from '../reader'
+import type { RowScanner } from './scan'
+
+export interface ColumnsPart extends IndexPart {
+  /** Exact seqs (IndexPart.seq holds them as numbers). */
+  seqBig: BigInt64Array
+  /** 52-bit fingerprint of the row's hash key (see integrity/rows.ts hashKey); NaN when falsy. */
+  hashFp: Float64Array
+  /** The first row whose timestamp_ns is not an integer, for the integrity monitor's error. */
+  badTs: { seq: string; value: string } | null
+  /**
+   * Rows whose timestamp_ns is not stored as an integer but reads as one to the integrity monitor
+   * (a REAL like 2.0, digits as TEXT): row index and value. The index keeps them as tsValid = 0.
+   */
+  looseTs: [number, bigint][]
+}
+
+const REPLAY_NEEDLE = Buffer.from('"bijotel.replay.output_hash"')
+const EMPTY = Buffer.alloc(0)
+
+/** FNV-1a in two lanes, folded to 52 bits (exact in a double). Collisions are re-checked exactly. */
+export function fingerprint(key: string): number {
+  let a = 0x811c9dc5
+  let b = 0x01000193
+  for (let i = 0; i < key.length; i++) {
+    const c = key.charCodeAt(i)
+    a = Math.imul(a ^ c, 0x01000193)
+    b = Math.imul(b ^ c, 0x5bd1e995)
+  }
+  return (a >>> 0) * 1048576 + ((b >>> 12) & 0xfffff)
+}
+
+export function extractColumns(
+  scanner: RowScanner,
+  leafFrom: number,
+  leafTo: number,
+  capacity: number,
+  hooks: { onRows?: (n: number) => void; signal?: { aborted: boolean } } = {},
+): ColumnsPart {
+  const ts = scanner.col('timestamp_ns')
+  const body = scanner.col('canonical_body')
+  const ch = scanner.col('canonical_hash')
+  const providers = new Interner()
+  const models = new Interner()
+  models.id(NO_MODEL)
+  let cap = Math.max(16, capacity)
+  let seqBig = new BigInt64Array(cap)
+  let seq = new Float64Array(cap)
+  let tsA = new BigInt64Array(cap)
+  let tsValid = new Uint8Array(cap)
+  let provider = new Uint16Array(cap)
+  let model = new Uint16Array(cap)
+  let hasReplay = new Uint8Array(cap)
+  let hashFp = new Float64Array(cap)
+  let badTs: ColumnsPart['badTs'] = null
+  const looseTs: [number, bigint][] = []
+  let i = 0
+  const grow = <T extends BigInt64Array | Float64Array | Uint8Array | Uint16Array>(a: T): T => {
+    const b = new (a.constructor as new (n: number) => T)(cap)
+    b.set(a as never)
+    return b
+  }
+  scanner.scan(leafFrom, leafTo, (c) => {
+    if (i === cap) {
+      cap *= 2
+      ;[seqBig, tsA, seq, hashFp] = [grow(seqBig), grow(tsA), grow(seq), grow(hashFp)]
+      ;[tsValid, hasReplay] = [grow(tsValid), grow(hasReplay)]
+      ;[provider, model] = [grow(provider), grow(model)]
+    }
+    const id = c.rowidBig ?? BigInt(c.rowid)
+    seqBig[i] = id
+    seq[i] = c.rowid
+    if (c.isInt(ts)) {
+      tsA[i] = c.intBig(ts)!
+      tsValid[i] = 1
+    } else {
+      const loose = toBigIntOrNull(c.valueBig(ts))
+      if (loose !== null) looseTs.push([i, loose])
+      else badTs ??= { seq: id.toString(), value: String(c.valueBig(ts)) }
+    }
+    const b = c.castBlob(body) ?? EMPTY
+    const facts = bodyFacts(b)
+    provider[i] = providers.id(facts.provider)
+    model[i] = facts.model === null ? 0 : models.id(facts.model)
+    hasReplay[i] = b.indexOf(REPLAY_NEEDLE) >= 0 ? 1 : 0
+    const key = hashKey(c.valueBig(ch))
+    hashFp[i] = key === null ? NaN : fingerprint(key)
+    i++
+    if ((i & 4095) === 0) {
+      hooks.onRows?.(i)
+      if (hooks.signal?.aborted) throw new AuditError('cancelled', 'reading the chain cancelled')
+    }
+  })
+  hooks.onRows?.(i)
+  return {
+    rows: i,
+    seq: seq.slice(0, i),
+    seqBig: seqBig.slice(0, i),
+    ts: tsA.slice(0, i),
+    tsValid: tsValid.slice(0, i),
+    provider: provider.slice(0, i),
+    model: model.slice(0, i),
+    hasReplay: hasReplay.slice(0, i),
+    hashFp: hashFp.slice(0, i),
+    providerNames: providers.names,
+    modelNames: models.names,
+    badTs,
+    looseTs,
+  }
+}
+
+/**
+ * The columns of leaves [from, to), on worker threads when the chain is large and the built worker
+ * is there (from sources, in unit tests, on this thread). Parts come back in leaf order.
+ */
+export async function extractAllColumns(
+  scanner: RowScanner,
+  from: number,
+  to: number,
+  estimate: number,
+  hooks: { onProgress?: (done: number, total: number) => void; signal?: { aborted: boolean } } = {},
+): Promise<ColumnsPart[]> {
+  const script = builtScript('index-worker.js')
+  const workers = defaultWorkerCount()
+  const total = (done: number): number => Math.max(done, estimate)
+  if (!script || workers < 2 || estimate < 50_000) {
+    return [
+      extractColumns(scanner, from, to, estimate, {
+        onRows: (n) => hooks.onProgress?.(n, total(n)),
+        ...(hooks.signal ? { signal: hooks.signal } : {}),
+      }),
+    ]
+  }
+  const done = new Array<number>(workers).fill(0)
+  const n = to - from
+  return Promise.all(
+    Array.from({ length: workers }, (_, k) => {
+      const leafFrom = from + Math.floor((k * n) / workers)
+      const leafTo = from + Math.floor(((k + 1) * n) / workers)
+      const capacity = Math.ceil(((estimate * (leafTo - leafFrom)) / Math.max(1, n)) * 1.05)
+      return runOnWorker<ColumnsPart>(
+        script,
+        { direct: { layout: scanner.chain, leafFrom, leafTo, capacity } },
+        (rows) => {
+          done[k] = rows
+          const d = done.reduce((a, b) => a + b, 0)
+          hooks.onProgress?.(d, total(d))
+        },
+        hooks.signal,
+      )
+    }),
+  )
+}

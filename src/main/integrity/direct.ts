@@ -1,0 +1,160 @@
+// The integrity monitor on the direct file reader. Window mode reads only the last leaves; --all
+// extracts compact columns on worker threads, then runs the ordered detectors over them, and finds
+// duplicate hashes and bursts by sorting typed arrays (no per-row maps, no SQL temp tables).
+import type { IntegrityThresholds } from '../../shared/integrity-types'
+import { extractAllColumns, fingerprint, type ColumnsPart } from '../chain/direct/columns'
+import { unchangedSinceOpen, type DirectChain } from '../chain/direct/open'
+import { RowScanner } from '../chain/direct/scan'
+import { AuditError } from '../errors'
+import { estimateRows, layoutOf, verifyDirect } from '../verify/direct'
+import { finish, OrderedPass, type IntegrityHooks, type IntegritySource } from './analyze'
+import { duplicateAnomaly } from './hashes'
+import type { DetectorResults } from './report'
+import { hashKey, toRow, type IntegrityRow } from './rows'
+import { burstAnomaly, epochSecond } from './timestamps'
+
+function assertUnchanged(chain: DirectChain): void {
+  if (!unchangedSinceOpen(chain))
+    throw new AuditError(
+      'evidence_changed',
+      `evidence changed while it was being read (${chain.path}); stop the writer or copy the file first`,
+    )
+}
+
+/** The last `limit` rows, newest leaves first, returned ascending (toRow gives the same errors). */
+function lastRows(chain: DirectChain, limit: number): IntegrityRow[] {
+  const scanner = new RowScanner(layoutOf(chain))
+  try {
+    const rows: IntegrityRow[] = []
+    const ts = scanner.col('timestamp_ns')
+    const ch = scanner.col('canonical_hash')
+    const body = scanner.col('canonical_body')
+    scanner.scanFromEnd((c) => {
+      // Converted at once: the body is a view into a page buffer the next leaf reuses.
+      rows.push(toRow([c.rowidBig ?? BigInt(c.rowid), c.valueBig(ts), c.valueBig(ch), c.castBlob(body)]))
+      return rows.length < limit
+    }, chain.root)
+    rows.reverse()
+    assertUnchanged(chain)
+    return rows
+  } finally {
+    scanner.close()
+  }
+}
+
+/** Values occurring more than once in `values` (NaN ignored), by sorting a copy. */
+function repeated(values: Float64Array, min: number): Map<number, number> {
+  const sorted = values.slice().sort()
+  const out = new Map<number, number>()
+  let i = 0
+  while (i < sorted.length) {
+    const v = sorted[i]!
+    let j = i + 1
+    while (j < sorted.length && sorted[j] === v) j++
+    if (!Number.isNaN(v) && j - i > min) out.set(v, j - i)
+    i = j
+  }
+  return out
+}
+
+/** Duplicate canonical hashes: fingerprint collisions, then the exact keys of just those rows. */
+function duplicates(scanner: RowScanner, parts: ColumnsPart[]): DetectorResults['hash_anomalies'] {
+  const fps = concat(
+    parts.map((p) => p.hashFp),
+    Float64Array,
+  )
+  const candidates = repeated(fps, 1)
+  if (candidates.size === 0) return []
+  const seqs = concat(
+    parts.map((p) => p.seqBig),
+    BigInt64Array,
+  )
+  const ch = scanner.col('canonical_hash')
+  const firstSeen = new Map<string, bigint>()
+  const out: DetectorResults['hash_anomalies'] = []
+  for (let i = 0; i < fps.length; i++) {
+    if (!candidates.has(fps[i]!)) continue
+    let key: string | null = null
+    scanner.find(seqs[i]!, (c) => (key = hashKey(c.valueBig(ch))))
+    if (key === null || fingerprint(key) !== fps[i])
+      throw new AuditError('io', 'the chain changed during the integrity pass')
+    const first = firstSeen.get(key)
+    if (first === undefined) firstSeen.set(key, seqs[i]!)
+    else out.push(duplicateAnomaly(seqs[i]!, first))
+  }
+  return out
+}
+
+function concat<T extends Float64Array | BigInt64Array>(arrays: T[], Ctor: new (n: number) => T): T {
+  const out = new Ctor(arrays.reduce((n, a) => n + a.length, 0))
+  let at = 0
+  for (const a of arrays) {
+    out.set(a as never, at)
+    at += a.length
+  }
+  return out
+}
+
+/** Bursts: rows per epoch second, over sorted seconds; reported in order of first appearance. */
+function bursts(seconds: Float64Array, threshold: number): DetectorResults['timestamp_anomalies'] {
+  const counts = repeated(seconds, threshold)
+  const out: DetectorResults['timestamp_anomalies'] = []
+  for (let i = 0; i < seconds.length && counts.size > 0; i++) {
+    const c = counts.get(seconds[i]!)
+    if (c !== undefined) {
+      out.push(burstAnomaly(BigInt(seconds[i]!), c))
+      counts.delete(seconds[i]!)
+    }
+  }
+  return out
+}
+
+async function allRows(
+  chain: DirectChain,
+  thresholds: IntegrityThresholds,
+  hooks: IntegrityHooks,
+): Promise<DetectorResults> {
+  const scanner = new RowScanner(layoutOf(chain))
+  try {
+    const leaves = chain.leaves.pages.length
+    const estimate = estimateRows(scanner, 0, leaves)
+    const parts = await extractAllColumns(scanner, 0, leaves, estimate, {
+      onProgress: (d, t) => hooks.onProgress?.(d, t, 'integrity'),
+      ...(hooks.signal ? { signal: hooks.signal } : {}),
+    })
+    const bad = parts.find((p) => p.badTs !== null)?.badTs
+    if (bad)
+      throw new AuditError(
+        'corrupt',
+        `timestamp_ns of seq=${bad.seq} is not an integer (${bad.value}); the integrity detectors need integer timestamps`,
+      )
+    const n = parts.reduce((s, p) => s + p.rows, 0)
+    const pass = new OrderedPass(n, thresholds)
+    const seconds = new Float64Array(n)
+    let at = 0
+    for (const p of parts) {
+      const names = p.providerNames
+      const loose = new Map(p.looseTs)
+      for (let i = 0; i < p.rows; i++) {
+        const ts = loose.size > 0 && loose.has(i) ? loose.get(i)! : p.ts[i]!
+        pass.push({ seq: p.seqBig[i]!, ts, hashKey: null, provider: names[p.provider[i]!]! })
+        seconds[at++] = Number(epochSecond(ts))
+      }
+    }
+    if (hooks.signal?.aborted) throw new AuditError('cancelled', 'integrity pass cancelled')
+    const results = finish(pass, duplicates(scanner, parts), bursts(seconds, thresholds.burst_threshold))
+    hooks.onProgress?.(n, n, 'integrity')
+    assertUnchanged(chain)
+    return results
+  } finally {
+    scanner.close()
+  }
+}
+
+export function directSource(chain: DirectChain): IntegritySource {
+  return {
+    window: (limit) => lastRows(chain, limit),
+    all: (thresholds, hooks) => allRows(chain, thresholds, hooks),
+    verify: (keys, opts) => verifyDirect(chain, keys, opts),
+  }
+}
