@@ -4,14 +4,15 @@ import Database from 'better-sqlite3'
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { modelOf, parseBody, providerOf } from './body'
+import { attributesOf, modelOf, parseBody, providerOf } from './body'
 import { bodyFacts } from './body-scan'
 
 const FIXTURES = join(__dirname, '../../../../shared/fixtures')
 
-function slow(body: Buffer): { provider: string; model: string | null } {
+function slow(body: Buffer): { provider: string; model: string | null; replay: boolean } {
   const parsed = parseBody(body)
-  return { provider: providerOf(parsed), model: modelOf(parsed) }
+  const replay = typeof attributesOf(parsed)['bijotel.replay.output_hash'] === 'string'
+  return { provider: providerOf(parsed), model: modelOf(parsed), replay }
 }
 
 function fixtureBodies(): Buffer[] {
@@ -44,6 +45,7 @@ const SNIPPETS = [
   '"gen_ai.provider.name":',
   '"gen_ai.system":',
   '"gen_ai.request.model":',
+  '"bijotel.replay.output_hash":',
   '"attributes":',
   '\\u0067',
   '\\"',
@@ -102,6 +104,9 @@ const HANDMADE = [
   '{"attributes":{"x":{"gen_ai.provider.name":"nested"}}}',
   '{"attributes":"gen_ai.provider.name"}',
   '{"attributes":{"gen_ai.request.model":"m","bijotel.replay.model_version":"v"}}',
+  '{"attributes":{"bijotel.replay.output_hash":"ab"}}',
+  '{"attributes":{"bijotel.replay.output_hash":7}}',
+  '{"attributes":{"x":"\\"bijotel.replay.output_hash\\":"}}',
   '{"attributes":{"gen_ai.response.model":"","gen_ai.request.model":"\\u0000"}}',
   '[{"attributes":{"gen_ai.provider.name":"in-array"}}]',
   '{"attributes":{"gen_ai.provider.name":"a"}} x',

@@ -4,13 +4,15 @@
 // it is not sure about (escaped keys, odd numbers) goes to JSON.parse: the answer is always
 // `providerOf(parseBody(body))` and `modelOf(parseBody(body))`, which a differential test holds.
 import { isUtf8 } from 'node:buffer'
-import { modelOf, parseBody, providerOf } from './body'
+import { attributesOf, modelOf, parseBody, providerOf } from './body'
 
 const Q = 0x22
 const BS = 0x5c
 const PROVIDER_KEYS = ['gen_ai.provider.name', 'gen_ai.system']
 const MODEL_KEYS = ['gen_ai.response.model', 'gen_ai.request.model', 'bijotel.replay.model_version']
-const WANTED = [...PROVIDER_KEYS, ...MODEL_KEYS].map((k) => Buffer.from(k, 'latin1'))
+const REPLAY_KEY = 'bijotel.replay.output_hash'
+const WANTED = [...PROVIDER_KEYS, ...MODEL_KEYS, REPLAY_KEY].map((k) => Buffer.from(k, 'latin1'))
+const REPLAY = WANTED.length - 1
 const ATTRIBUTES = Buffer.from('attributes', 'latin1')
 
 class Bail extends Error {}
@@ -193,6 +195,8 @@ function obj(depth: number, role: 'top' | 'attrs' | null): void {
 export interface BodyFacts {
   provider: string
   model: string | null
+  /** Whether the attributes hold a `bijotel.replay.output_hash` string (a replay can be checked). */
+  replay: boolean
 }
 
 /** Python truthiness and `providerOf` rules, on a value span already validated. */
@@ -224,14 +228,20 @@ function modelFrom(i: number): string | null {
   return raw.includes('\\') ? (JSON.parse(b.toString('utf8', s, end[i]!)) as string) : raw
 }
 
+const NOTHING: BodyFacts = Object.freeze({ provider: 'unknown', model: null, replay: false })
+
 function slow(body: Buffer): BodyFacts {
   const parsed = parseBody(body)
-  return { provider: providerOf(parsed), model: modelOf(parsed) }
+  return {
+    provider: providerOf(parsed),
+    model: modelOf(parsed),
+    replay: typeof attributesOf(parsed)[REPLAY_KEY] === 'string',
+  }
 }
 
 /** Provider and model of a canonical body, exactly as parsing it would give. */
 export function bodyFacts(body: Buffer): BodyFacts {
-  if (!isUtf8(body)) return { provider: 'unknown', model: null }
+  if (!isUtf8(body)) return NOTHING
   b = body
   n = body.length
   p = 0
@@ -241,7 +251,7 @@ export function bodyFacts(body: Buffer): BodyFacts {
     if (b[p] === 0x7b) obj(0, 'top')
     else value(0)
     ws()
-    if (p !== n) return { provider: 'unknown', model: null }
+    if (p !== n) return NOTHING
     let provider = 'unknown'
     for (let i = 0; i < PROVIDER_KEYS.length; i++) {
       const v = providerFrom(i)
@@ -251,11 +261,11 @@ export function bodyFacts(body: Buffer): BodyFacts {
       }
     }
     let model: string | null = null
-    for (let i = PROVIDER_KEYS.length; i < WANTED.length; i++) {
+    for (let i = PROVIDER_KEYS.length; i < REPLAY; i++) {
       model = modelFrom(i)
       if (model !== null) break
     }
-    return { provider, model }
+    return { provider, model, replay: start[REPLAY]! >= 0 && b[start[REPLAY]!] === Q }
   } catch (e) {
     if (e !== BAIL) throw e
     return slow(body)

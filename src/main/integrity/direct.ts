@@ -2,7 +2,7 @@
 // extracts compact columns on worker threads, then runs the ordered detectors over them, and finds
 // duplicate hashes and bursts by sorting typed arrays (no per-row maps, no SQL temp tables).
 import type { IntegrityThresholds } from '../../shared/integrity-types'
-import { extractAllColumns, fingerprint, type ColumnsPart } from '../chain/direct/columns'
+import { extractAllColumns, hashFingerprint, type ColumnsPart } from '../chain/direct/columns'
 import { unchangedSinceOpen, type DirectChain } from '../chain/direct/open'
 import { RowScanner } from '../chain/direct/scan'
 import { AuditError } from '../errors'
@@ -75,8 +75,12 @@ function duplicates(scanner: RowScanner, parts: ColumnsPart[]): DetectorResults[
   for (let i = 0; i < fps.length; i++) {
     if (!candidates.has(fps[i]!)) continue
     let key: string | null = null
-    scanner.find(seqs[i]!, (c) => (key = hashKey(c.valueBig(ch))))
-    if (key === null || fingerprint(key) !== fps[i])
+    let fp = NaN
+    scanner.find(seqs[i]!, (c) => {
+      key = hashKey(c.valueBig(ch))
+      fp = hashFingerprint(c, ch)
+    })
+    if (key === null || fp !== fps[i])
       throw new AuditError('io', 'the chain changed during the integrity pass')
     const first = firstSeen.get(key)
     if (first === undefined) firstSeen.set(key, seqs[i]!)

@@ -8,6 +8,7 @@ import { Interner, NO_MODEL, runOnWorker, type IndexPart } from '../index'
 import { builtScript, defaultWorkerCount } from '../../verify/parallel'
 import { hashKey } from '../../integrity/rows'
 import { toBigIntOrNull } from '../reader'
+import type { CellReader } from './btree'
 import type { RowScanner } from './scan'
 
 export interface ColumnsPart extends IndexPart {
@@ -24,7 +25,6 @@ export interface ColumnsPart extends IndexPart {
   looseTs: [number, bigint][]
 }
 
-const REPLAY_NEEDLE = Buffer.from('"bijotel.replay.output_hash"')
 const EMPTY = Buffer.alloc(0)
 
 /** FNV-1a in two lanes, folded to 52 bits (exact in a double). Collisions are re-checked exactly. */
@@ -37,6 +37,32 @@ export function fingerprint(key: string): number {
     b = Math.imul(b ^ c, 0x5bd1e995)
   }
   return (a >>> 0) * 1048576 + ((b >>> 12) & 0xfffff)
+}
+
+/** `fingerprint(hashKey(value))` of a cell's column, straight from the bytes for ASCII text. */
+export function hashFingerprint(c: CellReader, col: number): number {
+  const t = c.types[col]!
+  if (t >= 15 && (t & 1) === 1) {
+    // Non-empty TEXT: the key is "s:" + text; for ASCII bytes, bytes and UTF-16 code units agree.
+    const o = c.offs[col]!
+    const e = o + ((t - 13) >> 1)
+    const buf = c.buf
+    let a = Math.imul(Math.imul(0x811c9dc5 ^ 0x73, 0x01000193) ^ 0x3a, 0x01000193)
+    let b = Math.imul(Math.imul(0x01000193 ^ 0x73, 0x5bd1e995) ^ 0x3a, 0x5bd1e995)
+    for (let i = o; i < e; i++) {
+      const ch = buf[i]!
+      if (ch > 0x7f) return fingerprintOf(c.valueBig(col))
+      a = Math.imul(a ^ ch, 0x01000193)
+      b = Math.imul(b ^ ch, 0x5bd1e995)
+    }
+    return (a >>> 0) * 1048576 + ((b >>> 12) & 0xfffff)
+  }
+  return fingerprintOf(c.valueBig(col))
+}
+
+function fingerprintOf(v: unknown): number {
+  const key = hashKey(v)
+  return key === null ? NaN : fingerprint(key)
 }
 
 export function extractColumns(
@@ -91,9 +117,8 @@ export function extractColumns(
     const facts = bodyFacts(b)
     provider[i] = providers.id(facts.provider)
     model[i] = facts.model === null ? 0 : models.id(facts.model)
-    hasReplay[i] = b.indexOf(REPLAY_NEEDLE) >= 0 ? 1 : 0
-    const key = hashKey(c.valueBig(ch))
-    hashFp[i] = key === null ? NaN : fingerprint(key)
+    hasReplay[i] = facts.replay ? 1 : 0
+    hashFp[i] = hashFingerprint(c, ch)
     i++
     if ((i & 4095) === 0) {
       hooks.onRows?.(i)
