@@ -159,16 +159,22 @@ export const integrityCommand: Command = {
     const keys = parseSecrets(secretInputsFrom(values, {}))
     const runOpts = { ...options, keys, onProgress: progressLine(io) }
     let run: IntegrityRun | null = null
+    const t0 = performance.now()
+    let timing = ''
     if (directAllowed(io.env)) {
       // Straight from the file when the direct reader takes it; else SQLite on a verified copy.
       try {
-        run = await runIntegrity(directSource(openDirect(db)), runOpts)
+        const direct = openDirect(db)
+        timing = `reader direct, open ${(performance.now() - t0).toFixed(0)} ms`
+        run = await runIntegrity(directSource(direct), runOpts)
       } catch (e) {
         if (!(e instanceof Unsupported)) throw e
       }
     }
     if (run === null) {
+      const t1 = performance.now()
       const chain = await openChainForCli(db, io)
+      timing = `reader sqlite-copy, open ${(performance.now() - t1).toFixed(0)} ms`
       try {
         run = await runIntegrity(chain, runOpts)
       } finally {
@@ -176,6 +182,8 @@ export const integrityCommand: Command = {
       }
     }
     io.progress(null)
+    if (io.env['BIJOTEL_TIMING'])
+      io.err(`timing: ${timing}, total ${(performance.now() - t0).toFixed(0)} ms\n`)
     io.out(values['json'] ? `${reportJson(run.report)}\n` : integrityText(run))
     return run.report.clean ? EXIT.clean : EXIT.anomalies
   },
