@@ -55,6 +55,8 @@ process.env.BIJOTEL_E2E_DB ??= sampleDb()
 process.env.BIJOTEL_E2E_FIXTURES ??= FIXTURES
 // A chain big enough for the windowed table and a verify job one can cancel ('' = none).
 process.env.BIJOTEL_E2E_LARGE ??= demoChain('large-chain.db', 150_000) ?? ''
+// An optional 1M-row chain for the open-time measurement (e2e/open-speed.spec.ts).
+const MILLION = process.env.BIJOTEL_E2E_MILLION ?? ''
 const PORT = Number(process.env.BIJOTEL_E2E_PORT)
 const DB = process.env.BIJOTEL_E2E_DB
 
@@ -88,7 +90,7 @@ export default defineConfig({
     launchOptions: { executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS },
   },
   webServer: {
-    command: `"${process.execPath}" "${CLI}" serve --db "${DB}" --port ${PORT} --open-root "${FIXTURES}" --open-root "${CACHE}"`,
+    command: `"${process.execPath}" "${CLI}" serve --db "${DB}" --port ${PORT} --open-root "${FIXTURES}" --open-root "${CACHE}"${MILLION ? ` --open-root "${path.dirname(MILLION)}"` : ''}`,
     url: `http://127.0.0.1:${PORT}/health`,
     cwd: ROOT,
     reuseExistingServer: false,

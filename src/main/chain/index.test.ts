@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { dbPath } from '../testing/fixtures'
+import { dbPath, fixtureNames } from '../testing/fixtures'
 import { modelOf, parseBody, providerOf } from './body'
-import { buildChainIndex, indexRange, mergeParts, positionOfSeq } from './index'
+import { buildChainIndex, directIndex, indexRange, mergeParts, positionOfSeq, sqliteIndex } from './index'
 import { ChainFile } from './reader'
 import { buildOverview, buildTimeline, selectPositions } from './views'
 
@@ -60,4 +60,20 @@ describe('chain index', () => {
     expect(tl.buckets.reduce((n, b) => n + b.count, 0)).toBe(240)
     expect(tl.buckets.reduce((n, b) => n + (b.by_provider['xai'] ?? 0), 0)).toBe(xai.length)
   })
+})
+
+describe('index read directly from the pages = index through SQLite', () => {
+  for (const name of fixtureNames()) {
+    it(name, async () => {
+      const c = await ChainFile.open(dbPath(name))
+      try {
+        const viaSqlite = await sqliteIndex(c)
+        const direct = await directIndex(c.snapshot.dbPath)
+        expect(direct).toEqual(viaSqlite)
+        expect(direct.rows).toBeGreaterThan(0)
+      } finally {
+        c.close()
+      }
+    })
+  }
 })

@@ -6,9 +6,14 @@ import type Database from 'better-sqlite3'
 import { Worker } from 'node:worker_threads'
 import { AuditError, asChainReadError, type AuditErrorCode } from '../errors'
 import { builtScript, defaultWorkerCount } from '../verify/parallel'
-import { modelOf, parseBody, providerOf } from './body'
+import { bodyFacts } from './body-scan'
 import type { ColumnsPart } from './direct/columns'
+import { extractAllColumns } from './direct/columns'
 import { Unsupported } from './direct/format'
+import { openDirect } from './direct/open'
+import { RowScanner } from './direct/scan'
+import { estimateRows, layoutOf } from '../verify/direct'
+import { directAllowed } from '../verify/file'
 import type { DirectChainLayout } from './direct/scan'
 import type { ChainFile } from './reader'
 
@@ -30,7 +35,6 @@ export type IndexPart = ChainIndex
 
 const CHUNK = 5000
 const PARALLEL_MIN_ROWS = 50_000
-const REPLAY_NEEDLE = Buffer.from('"bijotel.replay.output_hash"')
 export const NO_MODEL = '(none)'
 
 export class Interner {
@@ -110,16 +114,16 @@ export async function indexRange(
     }
     for (const [seq, ts, body] of batch) {
       const buf = Buffer.isBuffer(body) ? body : EMPTY
-      const parsed = parseBody(buf)
+      const facts = bodyFacts(buf)
       part.seq[i] = Number(seq as bigint)
       if (typeof ts === 'bigint') {
         part.ts[i] = ts
         part.tsValid[i] = 1
       }
-      part.provider[i] = providers.id(providerOf(parsed))
-      const m = modelOf(parsed)
+      part.provider[i] = providers.id(facts.provider)
+      const m = facts.model
       part.model[i] = m === null ? 0 : models.id(m)
-      part.hasReplay[i] = buf.indexOf(REPLAY_NEEDLE) >= 0 ? 1 : 0
+      part.hasReplay[i] = facts.replay ? 1 : 0
       after = seq as bigint
       i++
     }
@@ -237,7 +241,45 @@ export function runOnWorker<P extends IndexPart>(
   })
 }
 
+/**
+ * The index of an opened chain: read straight from the pages of its private copy when the direct
+ * reader takes the file (several times faster than row queries), else through SQLite.
+ */
 export async function buildChainIndex(
+  chain: ChainFile,
+  onProgress?: (done: number, total: number) => void,
+  signal?: { aborted: boolean },
+): Promise<ChainIndex> {
+  if (directAllowed()) {
+    try {
+      return await directIndex(chain.snapshot.dbPath, onProgress, signal)
+    } catch (e) {
+      if (!(e instanceof Unsupported)) throw e
+    }
+  }
+  return sqliteIndex(chain, onProgress, signal)
+}
+
+export async function directIndex(
+  path: string,
+  onProgress?: (done: number, total: number) => void,
+  signal?: { aborted: boolean },
+): Promise<ChainIndex> {
+  const direct = openDirect(path)
+  const scanner = new RowScanner(layoutOf(direct))
+  try {
+    const leaves = direct.leaves.pages.length
+    const parts = await extractAllColumns(scanner, 0, leaves, estimateRows(scanner, 0, leaves), {
+      ...(onProgress ? { onProgress } : {}),
+      ...(signal ? { signal } : {}),
+    })
+    return mergeParts(parts)
+  } finally {
+    scanner.close()
+  }
+}
+
+export async function sqliteIndex(
   chain: ChainFile,
   onProgress?: (done: number, total: number) => void,
   signal?: { aborted: boolean },
