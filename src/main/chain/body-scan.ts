@@ -15,6 +15,9 @@ const WANTED = [...PROVIDER_KEYS, ...MODEL_KEYS, REPLAY_KEY].map((k) => Buffer.f
 const REPLAY = WANTED.length - 1
 const ATTRIBUTES = Buffer.from('attributes', 'latin1')
 
+/** Bytes a JSON string may hold as they are (not a quote, a backslash or a control character). */
+const PLAIN = new Uint8Array(256).map((_, c) => (c >= 0x20 && c !== Q && c !== BS ? 1 : 0))
+
 class Bail extends Error {}
 const BAIL = new Bail()
 
@@ -24,46 +27,35 @@ const end = new Int32Array(WANTED.length)
 
 const EMPTY = Buffer.alloc(0)
 let b: Buffer = EMPTY
-let p = 0
-let n = 0
 
-function ws(): void {
-  // Canonical bodies have no whitespace: one comparison in the common case.
-  if (b[p]! > 0x20) return
-  while (p < n) {
-    const c = b[p]!
-    if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) p++
-    else break
-  }
+const isWs = (c: number): boolean => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09
+
+function keyIs(buf: Buffer, ks: number, ke: number, key: Buffer): boolean {
+  // A byte loop: keys are short, and a native compare per key costs more than the loop.
+  const len = key.length
+  if (ke - ks !== len) return false
+  for (let i = 0; i < len; i++) if (buf[ks + i] !== key[i]) return false
+  return true
 }
 
-/** Skips a string at p (which is a quote); returns whether it held a backslash. */
-function str(): boolean {
-  // Locals, not the module's variables, in the loop every byte of a body goes through.
-  const buf = b
-  const len = n
-  let i = p + 1
+let lastEscaped = false
+
+/** Index of the quote closing the string whose content starts at `i`, or -1 if it is not valid. */
+function stringEnd(buf: Buffer, i: number, n: number): number {
   let escaped = false
   for (;;) {
-    if (i >= len) throw BAIL
-    const c = buf[i]!
-    if (c > BS) {
-      i++
-      continue
-    }
-    if (c === Q) {
-      p = i + 1
-      return escaped
-    }
-    if (c < 0x20) throw BAIL
-    if (c === BS) {
+    if (i >= n) return -1
+    const k = buf[i]!
+    if (PLAIN[k] === 1) i++
+    else if (k === Q) break
+    else if (k === BS) {
       escaped = true
       const e = buf[i + 1]
       if (e === 0x75) {
-        for (let k = 2; k < 6; k++) {
-          const h = buf[i + k]
-          if (h === undefined || !((h >= 0x30 && h <= 0x39) || ((h | 0x20) >= 0x61 && (h | 0x20) <= 0x66)))
-            throw BAIL
+        for (let h = 2; h < 6; h++) {
+          const x = buf[i + h]
+          if (x === undefined || !((x >= 0x30 && x <= 0x39) || ((x | 0x20) >= 0x61 && (x | 0x20) <= 0x66)))
+            return -1
         }
         i += 6
       } else if (
@@ -77,118 +69,146 @@ function str(): boolean {
         e === 0x74
       ) {
         i += 2
-      } else throw BAIL
-    } else i++
+      } else return -1
+    } else return -1
   }
+  lastEscaped = escaped
+  return i
 }
 
-function digits(): number {
-  const s = p
-  while (p < n && b[p]! >= 0x30 && b[p]! <= 0x39) p++
-  return p - s
-}
-
-function num(): void {
-  if (b[p] === 0x2d) p++
-  if (b[p] === 0x30) p++
-  else if (digits() === 0) throw BAIL
-  if (b[p] === 0x2e) {
+/** Digits from p; returns the index after them. */
+function digitsEnd(buf: Buffer, p: number, n: number): number {
+  while (p < n) {
+    const d = buf[p]!
+    if (d < 0x30 || d > 0x39) break
     p++
-    if (digits() === 0) throw BAIL
   }
-  if (b[p] === 0x65 || b[p] === 0x45) {
-    p++
-    if (b[p] === 0x2b || b[p] === 0x2d) p++
-    if (digits() === 0) throw BAIL
-  }
+  return p
 }
 
-function lit(word: string): void {
-  for (let i = 0; i < word.length; i++) if (b[p + i] !== word.charCodeAt(i)) throw BAIL
-  p += word.length
-}
-
-/** Skips any value; `depth` guards against absurd nesting (JSON.parse would take it: bail). */
-function value(depth: number): void {
-  ws()
-  const c = b[p]
-  if (c === Q) str()
-  else if (c === 0x7b) obj(depth + 1, null)
-  else if (c === 0x5b) arr(depth + 1)
-  else if (c === 0x74) lit('true')
-  else if (c === 0x66) lit('false')
-  else if (c === 0x6e) lit('null')
-  else if (c === 0x2d || (c !== undefined && c >= 0x30 && c <= 0x39)) num()
-  else throw BAIL
-}
-
-function arr(depth: number): void {
-  if (depth > 256) throw BAIL
-  p++
-  ws()
-  if (b[p] === 0x5d) {
-    p++
-    return
-  }
-  for (;;) {
-    value(depth)
-    ws()
-    const c = b[p++]
-    if (c === 0x5d) return
-    if (c !== 0x2c) throw BAIL
-  }
-}
-
-function keyIs(ks: number, ke: number, key: Buffer): boolean {
-  // A byte loop: keys are short, and a native compare per key costs more than the loop.
-  const len = key.length
-  if (ke - ks !== len) return false
-  const buf = b
-  for (let i = 0; i < len; i++) if (buf[ks + i] !== key[i]) return false
-  return true
-}
+const OBJ = 1
+const ARR = 2
+const MAX_DEPTH = 256
+const stack = new Uint8Array(MAX_DEPTH + 2)
+const VALUE = 0
+const KEY = 1
+const AFTER = 2
 
 /**
- * An object at p. `role` null: any object; 'top': the body (watch for "attributes");
- * 'attrs': the attributes object (record the wanted keys). Later duplicates win, as in JSON.parse.
+ * Validates `buf` as one JSON text (the grammar JSON.parse accepts) and records the value spans of
+ * the wanted attributes, in one loop with an explicit stack and local state: every byte of every
+ * body passes through here. Returns false for invalid JSON; throws BAIL for a body to hand to
+ * JSON.parse instead (escaped keys where they matter, absurd nesting).
  */
-function obj(depth: number, role: 'top' | 'attrs' | null): void {
-  if (depth > 256) throw BAIL
-  p++
-  ws()
-  if (b[p] === 0x7d) {
-    p++
-    return
-  }
+function scan(buf: Buffer): boolean {
+  const n = buf.length
+  let p = 0
+  let sp = 0
+  let attrsDepth = -1
+  let pending = -1
+  let pendingStart = 0
+  let nextIsAttrs = false
+  let state = VALUE
   for (;;) {
-    ws()
-    if (b[p] !== Q) throw BAIL
-    const ks = p + 1
-    const escaped = str()
-    const ke = p - 1
-    // An escaped key might spell a wanted one: leave it to JSON.parse.
-    if (escaped && role !== null) throw BAIL
-    ws()
-    if (b[p++] !== 0x3a) throw BAIL
-    ws()
-    if (role === 'top' && keyIs(ks, ke, ATTRIBUTES)) {
-      start.fill(-1)
-      if (b[p] === 0x7b) obj(depth + 1, 'attrs')
-      else value(depth)
-    } else if (role === 'attrs') {
-      let hit = -1
-      for (let i = 0; i < WANTED.length; i++) if (keyIs(ks, ke, WANTED[i]!)) hit = i
-      const vs = p
-      value(depth)
-      if (hit >= 0) {
-        start[hit] = vs
-        end[hit] = p
+    if (state !== AFTER) while (p < n && isWs(buf[p]!)) p++
+    if (state === VALUE) {
+      if (p >= n) return false
+      const c = buf[p]!
+      if (c === 0x7b || c === 0x5b) {
+        if (sp === MAX_DEPTH) throw BAIL
+        const obj = c === 0x7b
+        stack[++sp] = obj ? OBJ : ARR
+        if (obj && nextIsAttrs) attrsDepth = sp
+        nextIsAttrs = false
+        p++
+        while (p < n && isWs(buf[p]!)) p++
+        if (buf[p] === (obj ? 0x7d : 0x5d)) {
+          p++
+          if (attrsDepth === sp) attrsDepth = -1
+          sp--
+          state = AFTER
+        } else state = obj ? KEY : VALUE
+        continue
       }
-    } else value(depth)
-    ws()
-    const c = b[p++]
-    if (c === 0x7d) return
-    if (c !== 0x2c) throw BAIL
+      nextIsAttrs = false
+      if (c === Q) {
+        const e = stringEnd(buf, p + 1, n)
+        if (e < 0) return false
+        p = e + 1
+      } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+        if (c === 0x2d) p++
+        if (buf[p] === 0x30) p++
+        else {
+          const d = digitsEnd(buf, p, n)
+          if (d === p) return false
+          p = d
+        }
+        if (buf[p] === 0x2e) {
+          const d = digitsEnd(buf, p + 1, n)
+          if (d === p + 1) return false
+          p = d
+        }
+        if (buf[p] === 0x65 || buf[p] === 0x45) {
+          p++
+          if (buf[p] === 0x2b || buf[p] === 0x2d) p++
+          const d = digitsEnd(buf, p, n)
+          if (d === p) return false
+          p = d
+        }
+      } else if (c === 0x74) {
+        if (buf[p + 1] !== 0x72 || buf[p + 2] !== 0x75 || buf[p + 3] !== 0x65) return false
+        p += 4
+      } else if (c === 0x66) {
+        if (buf[p + 1] !== 0x61 || buf[p + 2] !== 0x6c || buf[p + 3] !== 0x73 || buf[p + 4] !== 0x65)
+          return false
+        p += 5
+      } else if (c === 0x6e) {
+        if (buf[p + 1] !== 0x75 || buf[p + 2] !== 0x6c || buf[p + 3] !== 0x6c) return false
+        p += 4
+      } else return false
+      state = AFTER
+    } else if (state === KEY) {
+      if (buf[p] !== Q) return false
+      const ks = p + 1
+      const ke = stringEnd(buf, ks, n)
+      if (ke < 0) return false
+      p = ke + 1
+      const top = sp === 1 && stack[1] === OBJ
+      // An escaped key might spell a wanted one: leave such a body to JSON.parse.
+      if (lastEscaped && (top || sp === attrsDepth)) throw BAIL
+      while (p < n && isWs(buf[p]!)) p++
+      if (buf[p] !== 0x3a) return false
+      p++
+      while (p < n && isWs(buf[p]!)) p++
+      if (top && keyIs(buf, ks, ke, ATTRIBUTES)) {
+        // A later "attributes" replaces an earlier one, as in JSON.parse.
+        start.fill(-1)
+        nextIsAttrs = true
+      } else if (sp === attrsDepth) {
+        for (let w = 0; w < WANTED.length; w++) {
+          if (keyIs(buf, ks, ke, WANTED[w]!)) {
+            pending = w
+            pendingStart = p
+          }
+        }
+      }
+      state = VALUE
+    } else {
+      if (pending >= 0 && sp === attrsDepth) {
+        start[pending] = pendingStart
+        end[pending] = p
+        pending = -1
+      }
+      while (p < n && isWs(buf[p]!)) p++
+      if (sp === 0) return p === n
+      const k = buf[p++]
+      const kind = stack[sp]
+      if (k === 0x2c) state = kind === OBJ ? KEY : VALUE
+      else if ((k === 0x7d && kind === OBJ) || (k === 0x5d && kind === ARR)) {
+        if (attrsDepth === sp) attrsDepth = -1
+        sp--
+      } else return false
+    }
   }
 }
 
@@ -242,16 +262,10 @@ function slow(body: Buffer): BodyFacts {
 /** Provider and model of a canonical body, exactly as parsing it would give. */
 export function bodyFacts(body: Buffer): BodyFacts {
   if (!isUtf8(body)) return NOTHING
-  b = body
-  n = body.length
-  p = 0
   start.fill(-1)
+  b = body
   try {
-    ws()
-    if (b[p] === 0x7b) obj(0, 'top')
-    else value(0)
-    ws()
-    if (p !== n) return NOTHING
+    if (!scan(body)) return NOTHING
     let provider = 'unknown'
     for (let i = 0; i < PROVIDER_KEYS.length; i++) {
       const v = providerFrom(i)

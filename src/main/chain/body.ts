@@ -74,7 +74,7 @@ export interface SealedSpanFields {
 
 const TAIL_KEYS = ['end_time_ns', 'kind', 'name', 'start_time_ns', 'status_code', 'status_description']
 const TAIL_NEEDLE = Buffer.from(',"end_time_ns":')
-const HEAD = Buffer.from('{"attributes":')
+export const HEAD = Buffer.from('{"attributes":')
 
 function fromObject(o: unknown): SealedSpanFields | null {
   if (!isPlainObject(o)) return null
@@ -143,7 +143,8 @@ export function columnMismatches(
 const START_KEY = ',"start_time_ns":'
 /** Strings JSON.stringify writes as themselves between quotes (printable ASCII, no `"` or `\\`). */
 const PLAIN_JSON_STRING = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/
-const REST_OF_SPAN =
+/** What follows `"start_time_ns":` in a canonical span body, to its end. */
+export const REST_OF_SPAN =
   /^(?:"(?:[^"\\]|\\.)*"|null),"status_code":(?:"(?:[^"\\]|\\.)*"|null),"status_description":(?:"(?:[^"\\]|\\.)*"|null)}$/
 
 function isAsciiText(s: string): boolean {

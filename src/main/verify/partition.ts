@@ -101,7 +101,10 @@ export class RowChecker {
     }
   }
 
-  /** One row, as `rowQuery` selects it. */
+  /**
+   * One row, as `rowQuery` selects it. `columnsProven`: the caller has already proven, on the raw
+   * bytes, what `spanColumnsAgreeFast` proves (the direct reader does, without building strings).
+   */
   push(
     seq: number,
     seqText: unknown,
@@ -112,6 +115,7 @@ export class RowChecker {
     chRaw: unknown,
     prevRaw: unknown,
     hmacRaw: unknown,
+    columnsProven = false,
   ): void {
     const { spec, findings, segments, sealers } = this
     const rows = this.rows
@@ -175,7 +179,7 @@ export class RowChecker {
     }
 
     const ts = typeof tsText === 'string' ? tsText : null
-    if (spanColumnsAgreeFast(body, ts, spanName, spanKind) === null) {
+    if (!columnsProven && spanColumnsAgreeFast(body, ts, spanName, spanKind) === null) {
       const fields = sealedSpanFields(body)
       if (
         fields &&
