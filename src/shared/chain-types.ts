@@ -34,6 +34,12 @@ export interface ChainOverview {
   models: { name: string; count: number }[]
   columns: string[]
   journal_mode: string
+  /**
+   * True while a large chain is still being opened in stages: this overview and the timeline come
+   * from a first pass over seq and timestamps (read in place, read-only); the verified private copy,
+   * the evidence hashes and the provider/model index follow. Poll `overview` until it is false.
+   */
+  pending?: boolean
 }
 
 export interface EntrySummary {

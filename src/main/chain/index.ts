@@ -10,7 +10,7 @@ import { bodyFacts } from './body-scan'
 import type { ColumnsPart } from './direct/columns'
 import { extractAllColumns } from './direct/columns'
 import { Unsupported } from './direct/format'
-import { openDirect } from './direct/open'
+import { openDirect, type DirectChain } from './direct/open'
 import { RowScanner } from './direct/scan'
 import { estimateRows, layoutOf } from '../verify/direct'
 import { directAllowed } from '../verify/file'
@@ -185,7 +185,15 @@ export function mergeParts(parts: IndexPart[]): ChainIndex {
 
 export type IndexWorkerInput =
   | { copyPath: string; displayPath: string; from: string; to: string }
-  | { direct: { layout: DirectChainLayout; leafFrom: number; leafTo: number; capacity: number } }
+  | {
+      direct: {
+        layout: DirectChainLayout
+        leafFrom: number
+        leafTo: number
+        capacity: number
+        facts: boolean
+      }
+    }
 
 export type IndexWorkerMessage =
   | { type: 'progress'; rows: number }
@@ -261,18 +269,24 @@ export async function buildChainIndex(
 }
 
 export async function directIndex(
-  path: string,
+  path: string | DirectChain,
   onProgress?: (done: number, total: number) => void,
   signal?: { aborted: boolean },
+  /** false: seq and timestamps only (see extractColumns). */
+  facts = true,
 ): Promise<ChainIndex> {
-  const direct = openDirect(path)
+  const direct = typeof path === 'string' ? openDirect(path) : path
   const scanner = new RowScanner(layoutOf(direct))
   try {
     const leaves = direct.leaves.pages.length
-    const parts = await extractAllColumns(scanner, 0, leaves, estimateRows(scanner, 0, leaves), {
-      ...(onProgress ? { onProgress } : {}),
-      ...(signal ? { signal } : {}),
-    })
+    const parts = await extractAllColumns(
+      scanner,
+      0,
+      leaves,
+      estimateRows(scanner, 0, leaves),
+      { ...(onProgress ? { onProgress } : {}), ...(signal ? { signal } : {}) },
+      facts,
+    )
     return mergeParts(parts)
   } finally {
     scanner.close()

@@ -34,7 +34,18 @@ function count(names: string[], ids: Uint16Array, rows: number): { name: string;
     .sort((a, b) => b.count - a.count || a.name.localeCompare(b.name))
 }
 
-export function buildOverview(chain: ChainFile, idx: ChainIndex): ChainOverview {
+/** What the overview says of the file itself (the evidence block, its columns, its journal mode). */
+export interface OverviewMeta {
+  evidence: ChainOverview['evidence']
+  columns: string[]
+  journal_mode: string
+}
+
+export function buildOverview(chain: ChainFile | OverviewMeta, idx: ChainIndex): ChainOverview {
+  const meta: OverviewMeta =
+    'snapshot' in chain
+      ? { evidence: chain.snapshot.evidence, columns: [...chain.columns], journal_mode: chain.journalMode() }
+      : chain
   const n = idx.rows
   let minTs: bigint | null = null
   let maxTs: bigint | null = null
@@ -45,7 +56,7 @@ export function buildOverview(chain: ChainFile, idx: ChainIndex): ChainOverview 
     if (maxTs === null || t > maxTs) maxTs = t
   }
   return {
-    evidence: chain.snapshot.evidence,
+    evidence: meta.evidence,
     entries: n,
     first_seq: n > 0 ? idx.seq[0]! : null,
     last_seq: n > 0 ? idx.seq[n - 1]! : null,
@@ -55,8 +66,8 @@ export function buildOverview(chain: ChainFile, idx: ChainIndex): ChainOverview 
     last_time: maxTs === null ? null : nsToIso(maxTs),
     providers: count(idx.providerNames, idx.provider, n),
     models: count(idx.modelNames, idx.model, n).filter((m) => m.name !== '(none)'),
-    columns: [...chain.columns],
-    journal_mode: chain.journalMode(),
+    columns: meta.columns,
+    journal_mode: meta.journal_mode,
   }
 }
 

@@ -14,7 +14,7 @@ export async function runIntegrityFor(
   opts: IntegrityOptions,
   job?: JobContext,
 ): Promise<IntegrityRun> {
-  const opened = session.require()
+  const opened = await session.ready()
   return runIntegrity(opened.chain, {
     ...opts,
     keys: session.keys,
@@ -29,11 +29,11 @@ export async function runIntegrityFor(
 }
 
 export async function checkReplayFor(session: AuditSession, req: ReplayCheckRequest): Promise<ReplayCheck> {
-  return checkReplay(session.require().chain, session.keys, req)
+  return checkReplay((await session.ready()).chain, session.keys, req)
 }
 
 export async function buildReportFor(session: AuditSession, opts: IntegrityOptions): Promise<AuditReport> {
-  const opened = session.require()
+  const opened = await session.ready()
   return buildAuditReport({
     chain: opened.chain,
     keys: session.keys,

@@ -7,7 +7,12 @@ import type { ChainOverview, EntryFilter, EntrySort } from '../../shared/chain-t
 import type { IntegrityRun } from '../../shared/integrity-types'
 import type { ReplayCheck } from '../../shared/replay-types'
 import type { VerifyVerdict } from '../../shared/verify-types'
-import { buildChainIndex, type ChainIndex } from '../chain/index'
+import { Unsupported } from '../chain/direct/format'
+import { openDirect, type DirectChain } from '../chain/direct/open'
+import { RowScanner } from '../chain/direct/scan'
+import { buildChainIndex, directIndex, type ChainIndex } from '../chain/index'
+import { estimateRows, layoutOf } from '../verify/direct'
+import { directAllowed } from '../verify/file'
 import { ChainFile } from '../chain/reader'
 import { buildOverview, selectPositions } from '../chain/views'
 import { AuditError } from '../errors'
@@ -21,7 +26,22 @@ export interface SessionOptions {
   openRoots?: string[]
   recent?: string[]
   onRecent?: (paths: string[]) => void
+  /**
+   * Chains of at least this many rows (estimated) open in stages: a first overview and timeline
+   * from seq and timestamps read in place, then the private copy, hashes and full index in the
+   * background (default 300 000; tests lower it).
+   */
+  stagedOpenRows?: number
 }
+
+/** A chain being opened in stages: what the first pass gives, and the rest to come. */
+interface PendingOpen {
+  overview: ChainOverview
+  index: ChainIndex
+  done: Promise<Opened>
+}
+
+const STAGED_OPEN_ROWS = 300_000
 
 interface Opened {
   chain: ChainFile
@@ -41,6 +61,8 @@ export class AuditSession {
   replayChecks: ReplayCheck[] = []
   recent: string[]
   private opened: Opened | null = null
+  private pendingOpen: PendingOpen | null = null
+  private pendingError: unknown = null
   private positionsCache = new Map<string, Int32Array>()
   private opening: Promise<ChainOverview> | null = null
 
@@ -54,8 +76,32 @@ export class AuditSession {
   }
 
   require(): Opened {
-    if (!this.opened) throw new AuditError('no_chain', 'no chain is open')
+    if (!this.opened) {
+      if (this.pendingError) throw this.pendingError
+      throw new AuditError(
+        'no_chain',
+        this.pendingOpen ? 'the chain is still being opened' : 'no chain is open',
+      )
+    }
     return this.opened
+  }
+
+  /** The opened chain once every stage of the open is done (waits for a staged open). */
+  async ready(): Promise<Opened> {
+    const p = this.pendingOpen
+    if (p) await p.done.catch(() => undefined)
+    return this.require()
+  }
+
+  /** Overview and index as far as they go now: the first pass of a staged open, else the full ones. */
+  current(): { overview: ChainOverview; index: ChainIndex } | null {
+    return this.opened ?? this.pendingOpen
+  }
+
+  view(): { overview: ChainOverview; index: ChainIndex } {
+    const v = this.current()
+    if (!v) return this.require()
+    return v
   }
 
   /** Whether a web client may open `path`: inside an --open-root, or the served chain itself. */
@@ -90,6 +136,8 @@ export class AuditSession {
     // One open at a time: a second request waits for the first, then replaces it.
     while (this.opening) await this.opening.catch(() => undefined)
     const work = (async () => {
+      const staged = await this.openStaged(path, onProgress)
+      if (staged) return staged
       const chain = await ChainFile.open(path)
       try {
         const index = await buildChainIndex(chain, onProgress)
@@ -111,7 +159,91 @@ export class AuditSession {
     }
   }
 
+  /**
+   * A large chain the direct reader takes: index seq and timestamps in place (no copy, no SQLite,
+   * nothing written), answer with that overview, and make the verified copy, the evidence hashes
+   * and the full index in the background. Null when the chain is small or not for the direct reader.
+   */
+  private async openStaged(
+    path: string,
+    onProgress?: (done: number, total: number) => void,
+  ): Promise<ChainOverview | null> {
+    if (!directAllowed()) return null
+    let direct: DirectChain
+    try {
+      direct = openDirect(path)
+      const scanner = new RowScanner(layoutOf(direct))
+      try {
+        const leaves = direct.leaves.pages.length
+        if (estimateRows(scanner, 0, leaves) < (this.options.stagedOpenRows ?? STAGED_OPEN_ROWS)) return null
+      } finally {
+        scanner.close()
+      }
+    } catch (e) {
+      if (e instanceof Unsupported) return null
+      throw e
+    }
+    const index = await directIndex(direct, onProgress, undefined, false)
+    const pendingFile = (p: string, st: { size: number; mtimeMs: number }) => ({
+      path: p,
+      size: st.size,
+      sha256: '',
+      mtime: new Date(st.mtimeMs).toISOString(),
+    })
+    const overview: ChainOverview = {
+      ...buildOverview(
+        {
+          evidence: {
+            db: pendingFile(direct.path, direct.stat.db),
+            wal:
+              direct.stat.wal && direct.stat.wal.size > 0
+                ? pendingFile(direct.spec.walPath, direct.stat.wal)
+                : null,
+            side_files: [],
+            method:
+              'first pass read in place, read-only, by the direct file reader; the verified private copy and the evidence hashes are being made',
+            unchanged_after_copy: false,
+          },
+          columns: [...direct.columns.keys()],
+          journal_mode: direct.walMode ? 'wal' : 'delete',
+        },
+        index,
+      ),
+      pending: true,
+    }
+    this.close()
+    const holder: { pending: PendingOpen | null } = { pending: null }
+    const done = (async (): Promise<Opened> => {
+      const chain = await ChainFile.open(path)
+      try {
+        const full = await buildChainIndex(chain)
+        const opened: Opened = { chain, index: full, overview: buildOverview(chain, full) }
+        if (this.pendingOpen !== holder.pending)
+          throw new AuditError('cancelled', 'a newer open replaced this one')
+        this.pendingOpen = null
+        this.opened = opened
+        this.positionsCache.clear()
+        return opened
+      } catch (e) {
+        chain.close()
+        throw e
+      }
+    })()
+    holder.pending = { overview, index, done }
+    this.pendingOpen = holder.pending
+    done.catch((e: unknown) => {
+      if (this.pendingOpen === holder.pending) {
+        this.pendingOpen = null
+        this.pendingError = e
+      }
+    })
+    this.addRecent(resolve(path))
+    return overview
+  }
+
   close(): void {
+    this.pendingOpen = null
+    this.pendingError = null
     this.jobs.cancelAll()
     this.opened?.chain.close()
     this.opened = null

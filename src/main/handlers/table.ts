@@ -149,13 +149,13 @@ export function createHandlers(session: AuditSession, platform: Platform = {}): 
       session.close()
       return null
     },
-    overview: async () => session.chain?.overview ?? null,
+    overview: async () => session.current()?.overview ?? null,
     listEntries: async (req) => {
       const o = obj(req)
       const offset = int(o, 'offset', { min: 0 })
       const limit = int(o, 'limit', { min: 1, max: 1000 })
       const sort = optEnum(o, 'sort', SORTS) ?? 'seq_asc'
-      const opened = session.require()
+      const opened = await session.ready()
       return listEntries(
         opened.chain,
         session.positions(filterFrom(optObj(o, 'filter')), sort),
@@ -168,7 +168,7 @@ export function createHandlers(session: AuditSession, platform: Platform = {}): 
       const o = obj(req)
       const seq = int(o, 'seq')
       const sort = optEnum(o, 'sort', SORTS) ?? 'seq_asc'
-      const opened = session.require()
+      const opened = await session.ready()
       const pos = positionOfSeq(opened.index, seq)
       if (pos === null) return { index: null }
       const positions = session.positions(filterFrom(optObj(o, 'filter')), sort)
@@ -176,7 +176,7 @@ export function createHandlers(session: AuditSession, platform: Platform = {}): 
       return { index: i < 0 ? null : i }
     },
     getEntry: async (req) => {
-      const opened = session.require()
+      const opened = await session.ready()
       return getEntry(opened.chain, opened.index, int(obj(req), 'seq'))
     },
     timeline: async (req) => {
@@ -190,7 +190,7 @@ export function createHandlers(session: AuditSession, platform: Platform = {}): 
       if (to !== undefined) t.to_ns = to
       if (provider !== undefined) t.provider = provider
       if (model !== undefined) t.model = model
-      return buildTimeline(session.require().index, t)
+      return buildTimeline(session.view().index, t)
     },
     setSecrets: async (req, ctx) => {
       requireTrusted(ctx, 'a secret')
@@ -208,7 +208,7 @@ export function createHandlers(session: AuditSession, platform: Platform = {}): 
     },
     listKeys: async () => session.keys.map(keyInfo),
     startVerify: async (req) => {
-      const opened = session.require()
+      const opened = await session.ready()
       const range = rangeFrom(optObj(obj(req), 'range'))
       const keys = session.keys
       if (keys.length === 0)
@@ -232,7 +232,7 @@ export function createHandlers(session: AuditSession, platform: Platform = {}): 
       )
     },
     lastVerdict: async () => session.verdict,
-    checkRow: async (req) => checkRow(session.require().chain, session.keys, int(obj(req), 'seq')),
+    checkRow: async (req) => checkRow((await session.ready()).chain, session.keys, int(obj(req), 'seq')),
     runIntegrity: async (req) => {
       const opts = integrityOptionsFrom(req)
       const run = await runIntegrityFor(session, opts)
@@ -241,7 +241,7 @@ export function createHandlers(session: AuditSession, platform: Platform = {}): 
     },
     startIntegrity: async (req) => {
       const opts = integrityOptionsFrom(req)
-      const opened = session.require()
+      const opened = await session.ready()
       return session.jobs.start(
         'integrity',
         (job) => runIntegrityFor(session, opts, job),

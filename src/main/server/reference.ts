@@ -96,7 +96,7 @@ export async function integrity(
   requireMethod(req, 'GET')
   const window = intParam(url, 'window', 100, 2, 10000)
   try {
-    deps.session.require()
+    await deps.session.ready()
     // The engine directly, not the runIntegrity handler: a GET must not replace the session's
     // integrity run (which drives the app's "flagged" filter).
     const run = await runIntegrityFor(deps.session, { window })
@@ -122,7 +122,7 @@ export async function replayVerify(
   if (typeof o['seq'] !== 'number' || !Number.isSafeInteger(o['seq'])) throw invalid('seq must be an integer')
   if (typeof o['replayed_output'] !== 'string') throw invalid('replayed_output must be a string')
   try {
-    deps.session.require()
+    await deps.session.ready()
     const check = await deps.table.checkReplay({ seq: o['seq'], text: o['replayed_output'] }, ctx)
     sendJson(res, 200, referenceReplayFields(check.result))
   } catch (e) {
@@ -161,14 +161,19 @@ function isoParam(url: URL, name: 'since' | 'until'): bigint | null {
   return ns
 }
 
-export function chainList(deps: RefDeps, req: IncomingMessage, res: ServerResponse, url: URL): void {
+export async function chainList(
+  deps: RefDeps,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+): Promise<void> {
   requireMethod(req, 'GET')
   const limit = intParam(url, 'limit', 50, 1, 500)
   const offset = intParam(url, 'offset', 0, 0, Number.MAX_SAFE_INTEGER)
   const since = isoParam(url, 'since')
   const until = isoParam(url, 'until')
   try {
-    const opened = deps.session.require()
+    const opened = await deps.session.ready()
     const filter: EntryFilter = {}
     if (since !== null) filter.from_ns = since.toString()
     if (until !== null) filter.to_ns = (until - 1n).toString() // until is exclusive, as in the reference
@@ -202,13 +207,18 @@ export function chainList(deps: RefDeps, req: IncomingMessage, res: ServerRespon
   }
 }
 
-export function chainEntry(deps: RefDeps, req: IncomingMessage, res: ServerResponse, seqText: string): void {
+export async function chainEntry(
+  deps: RefDeps,
+  req: IncomingMessage,
+  res: ServerResponse,
+  seqText: string,
+): Promise<void> {
   requireMethod(req, 'GET')
   if (!/^[+-]?\d{1,16}$/.test(seqText)) throw invalid(`seq must be an integer, got '${seqText.slice(0, 40)}'`)
   const seq = Number(seqText)
   if (seq < 1) throw new HttpError(400, 'bad_request', 'seq must be >= 1')
   try {
-    const opened = deps.session.require()
+    const opened = await deps.session.ready()
     const r = entryRowsBySeq(opened.chain, [seq]).get(seq)
     if (!r) throw new HttpError(404, 'not_found', `chain entry seq=${seq} not found`)
     const parsed = parseBody(r[6] ?? Buffer.alloc(0))
@@ -313,7 +323,7 @@ export async function chainVerify(
   const body = parseJson(buf)
   const range = rangeFromBody(body, buf.toString('utf8'))
   try {
-    deps.session.require()
+    await deps.session.ready()
     if (deps.session.keys.length === 0) {
       throw new HttpError(
         400,

@@ -27,6 +27,9 @@ export interface ColumnsPart extends IndexPart {
 
 const EMPTY = Buffer.alloc(0)
 
+/** The provider of every row in a quick index, until the full index replaces it. */
+export const PENDING_PROVIDER = '(indexing…)'
+
 /** FNV-1a in two lanes, folded to 52 bits (exact in a double). Collisions are re-checked exactly. */
 export function fingerprint(key: string): number {
   let a = 0x811c9dc5
@@ -71,6 +74,8 @@ export function extractColumns(
   leafTo: number,
   capacity: number,
   hooks: { onRows?: (n: number) => void; signal?: { aborted: boolean } } = {},
+  /** false: seq and timestamps only (a quick first index; providers are then `PENDING_PROVIDER`). */
+  facts = true,
 ): ColumnsPart {
   const ts = scanner.col('timestamp_ns')
   const body = scanner.col('canonical_body')
@@ -113,12 +118,16 @@ export function extractColumns(
       if (loose !== null) looseTs.push([i, loose])
       else badTs ??= { seq: id.toString(), value: String(c.valueBig(ts)) }
     }
-    const b = c.castBlob(body) ?? EMPTY
-    const facts = bodyFacts(b)
-    provider[i] = providers.id(facts.provider)
-    model[i] = facts.model === null ? 0 : models.id(facts.model)
-    hasReplay[i] = facts.replay ? 1 : 0
-    hashFp[i] = hashFingerprint(c, ch)
+    if (facts) {
+      const f = bodyFacts(c.castBlob(body) ?? EMPTY)
+      provider[i] = providers.id(f.provider)
+      model[i] = f.model === null ? 0 : models.id(f.model)
+      hasReplay[i] = f.replay ? 1 : 0
+      hashFp[i] = hashFingerprint(c, ch)
+    } else {
+      provider[i] = providers.id(PENDING_PROVIDER)
+      hashFp[i] = NaN
+    }
     i++
     if ((i & 4095) === 0) {
       hooks.onRows?.(i)
@@ -153,16 +162,24 @@ export async function extractAllColumns(
   to: number,
   estimate: number,
   hooks: { onProgress?: (done: number, total: number) => void; signal?: { aborted: boolean } } = {},
+  facts = true,
 ): Promise<ColumnsPart[]> {
   const script = builtScript('index-worker.js')
   const workers = defaultWorkerCount()
   const total = (done: number): number => Math.max(done, estimate)
   if (!script || workers < 2 || estimate < 50_000) {
     return [
-      extractColumns(scanner, from, to, estimate, {
-        onRows: (n) => hooks.onProgress?.(n, total(n)),
-        ...(hooks.signal ? { signal: hooks.signal } : {}),
-      }),
+      extractColumns(
+        scanner,
+        from,
+        to,
+        estimate,
+        {
+          onRows: (n) => hooks.onProgress?.(n, total(n)),
+          ...(hooks.signal ? { signal: hooks.signal } : {}),
+        },
+        facts,
+      ),
     ]
   }
   const done = new Array<number>(workers).fill(0)
@@ -174,7 +191,7 @@ export async function extractAllColumns(
       const capacity = Math.ceil(((estimate * (leafTo - leafFrom)) / Math.max(1, n)) * 1.05)
       return runOnWorker<ColumnsPart>(
         script,
-        { direct: { layout: scanner.chain, leafFrom, leafTo, capacity } },
+        { direct: { layout: scanner.chain, leafFrom, leafTo, capacity, facts } },
         (rows) => {
           done[k] = rows
           const d = done.reduce((a, b) => a + b, 0)

@@ -25,6 +25,8 @@ export interface DirectChain {
   /** Leaf pages of the chain table, in seq order (listed on first use). */
   readonly leaves: LeafList
   wal: WalIndex
+  /** The header says WAL mode (read/write versions 2). */
+  walMode: boolean
   stat: { db: Stats; wal: Stats | null }
 }
 
@@ -165,6 +167,7 @@ export function openDirect(path: string): DirectChain {
         return leaves
       },
       wal,
+      walMode: header[18] === 2 || header[19] === 2,
       stat: { db: dbStat, wal: walStat?.isFile() ? walStat : null },
     }
   } finally {

@@ -38,6 +38,35 @@ describe('App', () => {
     expect(screen.getByTestId('current-file').textContent).toBe('chain.db')
   })
 
+  it('a staged open shows the first overview, then the final one once the engine has it', async () => {
+    let polls = 0
+    const { api } = fakeApi({
+      info: { initial_path: '/evidence/chain.db' },
+      overrides: {
+        openChain: async () => ({
+          ...overviewOf(240),
+          pending: true,
+          evidence: { ...overviewOf(240).evidence, db: { ...overviewOf(240).evidence.db, sha256: '' } },
+        }),
+        // 1st call: startup (nothing open yet); then pending once; then the final overview.
+        overview: async () =>
+          ++polls === 1 ? null : polls === 2 ? { ...overviewOf(240), pending: true } : overviewOf(241),
+      },
+    })
+    render(
+      <ApiProvider api={api}>
+        <App />
+      </ApiProvider>,
+    )
+    await waitFor(() => expect(screen.getByTestId('evidence-db-sha256-pending')).toBeTruthy())
+    expect(screen.getByTestId('overview-entries').textContent).toBe('240')
+    await waitFor(() => expect(screen.getByTestId('overview-entries').textContent).toBe('241'), {
+      timeout: 3000,
+    })
+    expect(screen.queryByTestId('evidence-db-sha256-pending')).toBeNull()
+    expect(polls).toBeGreaterThanOrEqual(3)
+  })
+
   it('opens the bundled sample on first run only', async () => {
     const first = fakeApi({ info: { sample_path: '/res/sample-chain.db' } })
     const { unmount } = render(

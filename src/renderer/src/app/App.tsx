@@ -108,6 +108,25 @@ export function App() {
     else pathInput.current?.focus()
   }, [info, pick])
 
+  // A large chain opens in stages: until its overview stops being pending, ask again; the final one
+  // (hashes, providers, the copy every other view reads) replaces it and reloads the workspace.
+  useEffect(() => {
+    if (!overview?.pending) return
+    let live = true
+    const timer = setInterval(() => {
+      void api
+        .overview()
+        .then((ov) => {
+          if (live && ov && !ov.pending) adopt(ov)
+        })
+        .catch(() => undefined)
+    }, 300)
+    return () => {
+      live = false
+      clearInterval(timer)
+    }
+  }, [api, adopt, overview])
+
   // Startup: the chain the engine already has, else the one given on the command line, else the
   // bundled sample on first run.
   useEffect(() => {

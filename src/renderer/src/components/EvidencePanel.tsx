@@ -15,7 +15,13 @@ function FileRows({ label, file, testId }: { label: string; file: EvidenceFile; 
       <dd data-testid={`${testId}-size`}>{formatBytes(file.size)}</dd>
       <dt>SHA-256</dt>
       <dd>
-        <Hash value={file.sha256} testId={`${testId}-sha256`} />
+        {file.sha256 === '' ? (
+          <span className="muted" data-testid={`${testId}-sha256-pending`}>
+            hashing…
+          </span>
+        ) : (
+          <Hash value={file.sha256} testId={`${testId}-sha256`} />
+        )}
       </dd>
       <dt>modified</dt>
       <dd>{shortTime(file.mtime)} UTC</dd>

@@ -1,0 +1,49 @@
+// A large chain opens in stages: a first overview and timeline from seq and timestamps read in
+// place, then the verified copy, evidence hashes and full index. Forced here with a low threshold.
+import { afterEach, describe, expect, it } from 'vitest'
+import { buildTimeline } from '../chain/views'
+import { dbPath, fingerprintFolder } from '../testing/fixtures'
+import { AuditSession } from './session'
+
+let session: AuditSession | null = null
+afterEach(() => session?.dispose())
+
+describe('staged open', () => {
+  it('answers with a pending overview, then completes to the same rows with hashes and providers', async () => {
+    const before = fingerprintFolder()
+    session = new AuditSession({ stagedOpenRows: 1 })
+    const first = await session.open(dbPath('provider-shift'))
+    expect(first.pending).toBe(true)
+    expect(first.evidence.db.sha256).toBe('')
+    expect(first.providers.map((p) => p.name)).toEqual(['(indexing…)'])
+    const quickTimeline = buildTimeline(session.view().index, { buckets: 50 })
+
+    const full = await session.ready()
+    expect(full.overview.pending).toBeUndefined()
+    expect(full.overview.evidence.db.sha256).toMatch(/^[0-9a-f]{64}$/)
+    expect(full.overview.providers.map((p) => p.name).sort()).toEqual(['anthropic', 'xai'])
+    expect(full.overview.entries).toBe(first.entries)
+    expect(full.overview.first_seq).toBe(first.first_seq)
+    expect(full.overview.last_time).toBe(first.last_time)
+    const fullTimeline = buildTimeline(full.index, { buckets: 50 })
+    expect(fullTimeline.buckets.map((b) => b.count)).toEqual(quickTimeline.buckets.map((b) => b.count))
+    expect(session.current()?.overview.pending).toBeUndefined()
+    expect(fingerprintFolder()).toEqual(before)
+  })
+
+  it('a second open while the first is still in its background stage replaces it', async () => {
+    session = new AuditSession({ stagedOpenRows: 1 })
+    await session.open(dbPath('provider-shift'))
+    await session.open(dbPath('clean'))
+    const o = await session.ready()
+    expect(o.overview.evidence.db.path).toBe(dbPath('clean'))
+    expect(o.chain.displayPath).toBe(dbPath('clean'))
+  })
+
+  it('small chains open in one stage by default', async () => {
+    session = new AuditSession()
+    const ov = await session.open(dbPath('clean'))
+    expect(ov.pending).toBeUndefined()
+    expect(ov.evidence.db.sha256).toMatch(/^[0-9a-f]{64}$/)
+  })
+})
