@@ -126,7 +126,8 @@ const HELP = `usage: bijotel integrity --db PATH [--window N | --all] [--json] [
 Structural integrity monitor (Python BIJOTEL's six detectors): sequence gaps, timestamps going
 backward, large gaps and bursts, duplicate canonical hashes, provider distribution shift and rate
 change between the older and the newer half, and rotation boundaries. Hashes are not verified here
-(use bijotel verify); the chain file is read through a verified private copy and never modified.
+(use bijotel verify). The chain file is read in place, read-only, by the direct file reader (or by
+SQLite on a verified private copy for files it declines); it is never modified.
 
 options:
   --db PATH            chain.db to analyse (its -wal file, if any, is read too)

@@ -23,7 +23,8 @@ const HELP = `usage: bijotel verify --db PATH (--secret-hex HEX | --secret-text 
 
 Verify every row of a BIJOTEL chain.db: body hash, link to the previous row, HMAC under the candidate
 keys, seq contiguity, and the unsealed columns against the sealed span body. Every finding is reported,
-merged into ranges; the chain file is read through a verified private copy and never modified.
+merged into ranges. The chain file is read in place, read-only, by the direct file reader (files it
+declines are read by SQLite on a verified private copy); it is never modified.
 
 options:
   --db PATH            chain.db to verify (its -wal file, if any, is read too)
