@@ -3,7 +3,7 @@
 import type { IntegrityOptions, IntegrityRun } from '../../shared/integrity-types'
 import type { ReplayCheck, ReplayCheckRequest } from '../../shared/replay-types'
 import type { AuditReport } from '../../shared/report-types'
-import { runIntegrity } from '../integrity'
+import { runIntegrityOpened } from '../integrity/direct'
 import { checkReplay } from '../replay/check'
 import { buildAuditReport } from '../report'
 import type { JobContext } from './jobs'
@@ -15,7 +15,7 @@ export async function runIntegrityFor(
   job?: JobContext,
 ): Promise<IntegrityRun> {
   const opened = await session.ready()
-  return runIntegrity(opened.chain, {
+  return runIntegrityOpened(opened.chain, {
     ...opts,
     keys: session.keys,
     ...(session.verdict && !session.verdict.range ? { wholeChainVerdict: session.verdict } : {}),

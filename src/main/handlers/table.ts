@@ -13,7 +13,7 @@ import { AuditError } from '../errors'
 import { TOOL_NAME, TOOL_VERSION } from '../version'
 import { checkRow } from '../verify/row'
 import { keyInfo, parseSecrets } from '../verify/secrets'
-import { verifyChain } from '../verify/verify'
+import { verifyOpened } from '../verify/file'
 import { buildReportFor, checkReplayFor, runIntegrityFor } from './engine'
 import type { AuditSession } from './session'
 import { int, obj, optBool, optEnum, optInt, optNs, optObj, optStr, str, type Obj } from './validate'
@@ -220,7 +220,7 @@ export function createHandlers(session: AuditSession, platform: Platform = {}): 
         'verify',
         (job) => {
           job.progress(0, opened.overview.entries, 'verifying')
-          return verifyChain(opened.chain, keys, {
+          return verifyOpened(opened.chain, keys, {
             ...(range ? { range } : {}),
             onProgress: (d, t) => job.progress(d, t, 'verifying'),
             signal: job.signal,

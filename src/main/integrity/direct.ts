@@ -1,13 +1,23 @@
 // The integrity monitor on the direct file reader. Window mode reads only the last leaves; --all
 // extracts compact columns on worker threads, then runs the ordered detectors over them, and finds
 // duplicate hashes and bursts by sorting typed arrays (no per-row maps, no SQL temp tables).
-import type { IntegrityThresholds } from '../../shared/integrity-types'
+import type { IntegrityRun, IntegrityThresholds } from '../../shared/integrity-types'
 import { extractAllColumns, hashFingerprint, type ColumnsPart } from '../chain/direct/columns'
-import { unchangedSinceOpen, type DirectChain } from '../chain/direct/open'
+import { openDirect, unchangedSinceOpen, type DirectChain } from '../chain/direct/open'
 import { RowScanner } from '../chain/direct/scan'
 import { AuditError } from '../errors'
 import { estimateRows, layoutOf, verifyDirect } from '../verify/direct'
-import { finish, OrderedPass, type IntegrityHooks, type IntegritySource } from './analyze'
+import { Unsupported } from '../chain/direct/format'
+import type { ChainFile } from '../chain/reader'
+import { directAllowed } from '../verify/file'
+import {
+  finish,
+  OrderedPass,
+  runIntegrity,
+  type IntegrityHooks,
+  type IntegritySource,
+  type RunIntegrityOptions,
+} from './analyze'
 import { duplicateAnomaly } from './hashes'
 import type { DetectorResults } from './report'
 import { hashKey, toRow, type IntegrityRow } from './rows'
@@ -161,4 +171,16 @@ export function directSource(chain: DirectChain): IntegritySource {
     all: (thresholds, hooks) => allRows(chain, thresholds, hooks),
     verify: (keys, opts) => verifyDirect(chain, keys, opts),
   }
+}
+
+/** The monitor over a chain opened through its verified private copy: direct on the copy, else SQLite. */
+export async function runIntegrityOpened(chain: ChainFile, opts: RunIntegrityOptions): Promise<IntegrityRun> {
+  if (directAllowed()) {
+    try {
+      return await runIntegrity(directSource(openDirect(chain.snapshot.dbPath)), opts)
+    } catch (e) {
+      if (!(e instanceof Unsupported)) throw e
+    }
+  }
+  return runIntegrity(chain, opts)
 }

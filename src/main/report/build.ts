@@ -7,9 +7,10 @@ import { REPORT_SCHEMA_ID, REPORT_SCHEMA_VERSION, type AuditReport } from '../..
 import type { VerifyVerdict } from '../../shared/verify-types'
 import type { ChainFile } from '../chain/reader'
 import { asChainReadError } from '../errors'
-import { runIntegrity, type IntegrityProgress } from '../integrity/analyze'
+import type { IntegrityProgress } from '../integrity/analyze'
+import { runIntegrityOpened } from '../integrity/direct'
 import { keyInfo, type KeyMaterial } from '../verify/secrets'
-import { verifyChain } from '../verify/verify'
+import { verifyOpened } from '../verify/file'
 import { TOOL_NAME, TOOL_VERSION } from '../version'
 
 export interface BuildReportInput {
@@ -60,11 +61,11 @@ export async function buildAuditReport(input: BuildReportInput): Promise<AuditRe
   const verdict =
     keys.length === 0
       ? null
-      : await verifyChain(chain, keys, {
+      : await verifyOpened(chain, keys, {
           ...(progress ? { onProgress: (d: number, t: number) => progress(d, t, 'verify') } : {}),
           ...(input.signal ? { signal: input.signal } : {}),
         })
-  const integrity = await runIntegrity(chain, {
+  const integrity = await runIntegrityOpened(chain, {
     ...(input.integrityOptions ?? {}),
     keys,
     ...(verdict ? { wholeChainVerdict: verdict } : {}),
