@@ -95,6 +95,8 @@ export class AuditSession {
 
   /** Overview and index as far as they go now: the first pass of a staged open, else the full ones. */
   current(): { overview: ChainOverview; index: ChainIndex } | null {
+    // A staged open whose background stage failed (e.g. the file changed under it) says so.
+    if (!this.opened && !this.pendingOpen && this.pendingError) throw this.pendingError
     return this.opened ?? this.pendingOpen
   }
 

@@ -40,6 +40,27 @@ describe('staged open', () => {
     expect(o.chain.displayPath).toBe(dbPath('clean'))
   })
 
+  it('a background stage that fails is reported by every later call', async () => {
+    const { copyFileSync, mkdtempSync, rmSync, writeFileSync } = await import('node:fs')
+    const { tmpdir } = await import('node:os')
+    const { join } = await import('node:path')
+    const dir = mkdtempSync(join(tmpdir(), 'bijotel-staged-'))
+    try {
+      const p = join(dir, 'chain.db')
+      copyFileSync(dbPath('clean'), p)
+      session = new AuditSession({ stagedOpenRows: 1 })
+      const first = await session.open(p)
+      expect(first.pending).toBe(true)
+      // Replace the file under the background stage: whether its copy sees the old size (changed
+      // while read) or the new bytes (not a chain), it must fail.
+      writeFileSync(p, 'not a chain any more')
+      await expect(session.ready()).rejects.toThrow()
+      expect(() => session!.current()).toThrow()
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
   it('small chains open in one stage by default', async () => {
     session = new AuditSession()
     const ov = await session.open(dbPath('clean'))

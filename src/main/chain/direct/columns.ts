@@ -5,7 +5,7 @@
 import { bodyFacts } from '../body-scan'
 import { AuditError } from '../../errors'
 import { Interner, NO_MODEL, runOnWorker, type IndexPart } from '../index'
-import { builtScript, defaultWorkerCount } from '../../verify/parallel'
+import { builtScript, defaultWorkerCount, PARALLEL_MIN_ROWS } from '../../verify/parallel'
 import { hashKey } from '../../integrity/rows'
 import { toBigIntOrNull } from '../reader'
 import type { CellReader } from './btree'
@@ -167,7 +167,7 @@ export async function extractAllColumns(
   const script = builtScript('index-worker.js')
   const workers = defaultWorkerCount()
   const total = (done: number): number => Math.max(done, estimate)
-  if (!script || workers < 2 || estimate < 50_000) {
+  if (!script || workers < 2 || estimate < PARALLEL_MIN_ROWS) {
     return [
       extractColumns(
         scanner,

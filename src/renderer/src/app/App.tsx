@@ -119,7 +119,13 @@ export function App() {
         .then((ov) => {
           if (live && ov && !ov.pending) adopt(ov)
         })
-        .catch(() => undefined)
+        .catch((e: unknown) => {
+          // The background stage failed: say why, and stop asking.
+          if (!live) return
+          live = false
+          clearInterval(timer)
+          setOpenError(errorMessage(e))
+        })
     }, 300)
     return () => {
       live = false
