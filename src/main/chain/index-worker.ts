@@ -3,7 +3,6 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import { AuditError, oneLine } from '../errors'
 import { extractColumns } from './direct/columns'
-import { Unsupported } from './direct/format'
 import { RowScanner } from './direct/scan'
 import type { IndexWorkerInput, IndexWorkerMessage } from './index'
 import { indexRange } from './index'
@@ -37,6 +36,8 @@ async function run(): Promise<void> {
 }
 
 run().catch((e: unknown) => {
-  const code = e instanceof AuditError ? e.code : e instanceof Unsupported ? 'unsupported' : 'io'
+  // Reading directly, anything but an AuditError sends the caller back to SQLite (see worker.ts).
+  const direct = 'direct' in (workerData as IndexWorkerInput)
+  const code = e instanceof AuditError ? e.code : direct ? 'unsupported' : 'io'
   parentPort?.postMessage({ type: 'error', code, message: oneLine(e) } satisfies IndexWorkerMessage)
 })

@@ -10,10 +10,9 @@ import { bodyFacts } from './body-scan'
 import type { ColumnsPart } from './direct/columns'
 import { extractAllColumns } from './direct/columns'
 import { Unsupported } from './direct/format'
-import { openDirect, type DirectChain } from './direct/open'
+import { openDirect, withDirect, type DirectChain } from './direct/open'
 import { RowScanner } from './direct/scan'
 import { estimateRows, layoutOf } from '../verify/direct'
-import { directAllowed } from '../verify/file'
 import type { DirectChainLayout } from './direct/scan'
 import type { ChainFile } from './reader'
 
@@ -258,14 +257,10 @@ export async function buildChainIndex(
   onProgress?: (done: number, total: number) => void,
   signal?: { aborted: boolean },
 ): Promise<ChainIndex> {
-  if (directAllowed()) {
-    try {
-      return await directIndex(chain.snapshot.dbPath, onProgress, signal)
-    } catch (e) {
-      if (!(e instanceof Unsupported)) throw e
-    }
-  }
-  return sqliteIndex(chain, onProgress, signal)
+  return (
+    (await withDirect(chain.snapshot.dbPath, (d) => directIndex(d, onProgress, signal))) ??
+    sqliteIndex(chain, onProgress, signal)
+  )
 }
 
 export async function directIndex(

@@ -7,12 +7,10 @@ import type { ChainOverview, EntryFilter, EntrySort } from '../../shared/chain-t
 import type { IntegrityRun } from '../../shared/integrity-types'
 import type { ReplayCheck } from '../../shared/replay-types'
 import type { VerifyVerdict } from '../../shared/verify-types'
-import { Unsupported } from '../chain/direct/format'
-import { openDirect, type DirectChain } from '../chain/direct/open'
+import { withDirect } from '../chain/direct/open'
 import { RowScanner } from '../chain/direct/scan'
 import { buildChainIndex, directIndex, type ChainIndex } from '../chain/index'
 import { estimateRows, layoutOf } from '../verify/direct'
-import { directAllowed } from '../verify/file'
 import { ChainFile } from '../chain/reader'
 import { buildOverview, selectPositions } from '../chain/views'
 import { AuditError } from '../errors'
@@ -170,10 +168,8 @@ export class AuditSession {
     path: string,
     onProgress?: (done: number, total: number) => void,
   ): Promise<ChainOverview | null> {
-    if (!directAllowed()) return null
-    let direct: DirectChain
-    try {
-      direct = openDirect(path)
+    // The first pass: small chains, and files the direct reader declines, open in one stage.
+    const first = await withDirect(path, async (direct) => {
       const scanner = new RowScanner(layoutOf(direct))
       try {
         const leaves = direct.leaves.pages.length
@@ -181,11 +177,10 @@ export class AuditSession {
       } finally {
         scanner.close()
       }
-    } catch (e) {
-      if (e instanceof Unsupported) return null
-      throw e
-    }
-    const index = await directIndex(direct, onProgress, undefined, false)
+      return { direct, index: await directIndex(direct, onProgress, undefined, false) }
+    })
+    if (!first) return null
+    const { direct, index } = first
     const pendingFile = (p: string, st: { size: number; mtimeMs: number }) => ({
       path: p,
       size: st.size,

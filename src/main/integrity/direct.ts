@@ -3,13 +3,11 @@
 // duplicate hashes and bursts by sorting typed arrays (no per-row maps, no SQL temp tables).
 import type { IntegrityRun, IntegrityThresholds } from '../../shared/integrity-types'
 import { extractAllColumns, hashFingerprint, type ColumnsPart } from '../chain/direct/columns'
-import { openDirect, unchangedSinceOpen, type DirectChain } from '../chain/direct/open'
+import { unchangedSinceOpen, withDirect, type DirectChain } from '../chain/direct/open'
 import { RowScanner } from '../chain/direct/scan'
 import { AuditError } from '../errors'
 import { estimateRows, layoutOf, verifyDirect } from '../verify/direct'
-import { Unsupported } from '../chain/direct/format'
 import type { ChainFile } from '../chain/reader'
-import { directAllowed } from '../verify/file'
 import {
   finish,
   OrderedPass,
@@ -175,12 +173,8 @@ export function directSource(chain: DirectChain): IntegritySource {
 
 /** The monitor over a chain opened through its verified private copy: direct on the copy, else SQLite. */
 export async function runIntegrityOpened(chain: ChainFile, opts: RunIntegrityOptions): Promise<IntegrityRun> {
-  if (directAllowed()) {
-    try {
-      return await runIntegrity(directSource(openDirect(chain.snapshot.dbPath)), opts)
-    } catch (e) {
-      if (!(e instanceof Unsupported)) throw e
-    }
-  }
-  return runIntegrity(chain, opts)
+  return (
+    (await withDirect(chain.snapshot.dbPath, (d) => runIntegrity(directSource(d), opts))) ??
+    runIntegrity(chain, opts)
+  )
 }

@@ -2,8 +2,7 @@
 // (the common case: a reference-schema chain, WAL or not), else through SQLite on a verified
 // private copy. BIJOTEL_READER=sqlite forces the copy path (for comparisons).
 import type { VerifyVerdict } from '../../shared/verify-types'
-import { Unsupported } from '../chain/direct/format'
-import { openDirect } from '../chain/direct/open'
+import { withDirect } from '../chain/direct/open'
 import { ChainFile } from '../chain/reader'
 import type { SnapshotOptions } from '../chain/snapshot'
 import { verifyDirect } from './direct'
@@ -19,25 +18,21 @@ export interface FileVerifyResult {
   openMs: number
 }
 
-export function directAllowed(env: Record<string, string | undefined> = process.env): boolean {
-  return env['BIJOTEL_READER'] !== 'sqlite'
-}
-
 export async function verifyFile(
   path: string,
   keys: KeyMaterial[],
   opts: VerifyOptions & { copy?: SnapshotOptions; env?: Record<string, string | undefined> } = {},
 ): Promise<FileVerifyResult> {
   const t0 = performance.now()
-  if (directAllowed(opts.env)) {
-    try {
-      const direct = openDirect(path)
+  const direct = await withDirect(
+    path,
+    async (chain) => {
       const openMs = performance.now() - t0
-      return { verdict: await verifyDirect(direct, keys, opts), reader: 'direct', openMs }
-    } catch (e) {
-      if (!(e instanceof Unsupported)) throw e
-    }
-  }
+      return { verdict: await verifyDirect(chain, keys, opts), reader: 'direct' as const, openMs }
+    },
+    opts.env,
+  )
+  if (direct) return direct
   const t1 = performance.now()
   const chain = await ChainFile.open(path, opts.copy ?? {})
   const openMs = performance.now() - t1
@@ -57,12 +52,8 @@ export async function verifyOpened(
   keys: KeyMaterial[],
   opts: VerifyOptions = {},
 ): Promise<VerifyVerdict> {
-  if (directAllowed()) {
-    try {
-      return await verifyDirect(openDirect(chain.snapshot.dbPath), keys, opts)
-    } catch (e) {
-      if (!(e instanceof Unsupported)) throw e
-    }
-  }
-  return verifyChain(chain, keys, opts)
+  return (
+    (await withDirect(chain.snapshot.dbPath, (d) => verifyDirect(d, keys, opts))) ??
+    verifyChain(chain, keys, opts)
+  )
 }

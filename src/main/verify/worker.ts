@@ -2,7 +2,6 @@
 // read directly from the evidence file. Rows verify independently given their predecessor, so
 // partitions run in parallel and are merged by ./verify.ts.
 import { parentPort, workerData } from 'node:worker_threads'
-import { Unsupported } from '../chain/direct/format'
 import { RowScanner, type DirectChainLayout } from '../chain/direct/scan'
 import { openCopy } from '../chain/reader'
 import { AuditError, oneLine } from '../errors'
@@ -76,7 +75,9 @@ function run(): void {
 try {
   run()
 } catch (e) {
-  // 'unsupported' sends the caller back to the SQLite path; it is never shown.
-  const code = e instanceof AuditError ? e.code : e instanceof Unsupported ? 'unsupported' : 'io'
+  // 'unsupported' sends the caller back to the SQLite path; it is never shown. Reading directly,
+  // anything but an AuditError is a shape the reader did not foresee: SQLite decides then.
+  const direct = (workerData as WorkerInput).direct !== undefined
+  const code = e instanceof AuditError ? e.code : direct ? 'unsupported' : 'io'
   parentPort?.postMessage({ type: 'error', code, message: oneLine(e) } satisfies WorkerMessage)
 }

@@ -107,14 +107,6 @@ export function walkLeavesBackward(pager: Pager, root: number, leaf: (n: number)
   visit(root, 0)
 }
 
-/** Number of cells on leaf `n`. */
-export function leafCellCount(pager: Pager, n: number): number {
-  const page = pager.page(n)
-  const h = headerOffset(n)
-  if (page[h] !== PAGE_LEAF_TABLE) throw new Unsupported(`page ${n} is not a table leaf`)
-  return page.readUInt16BE(h + 3)
-}
-
 /** First leaf whose rowids may reach `key` (binary search on the upper bounds). */
 export function leafFor(leaves: LeafList, key: bigint): number {
   let lo = 0
@@ -148,11 +140,6 @@ export class CellReader {
     this.types = new Int32Array(ncols)
     this.offs = new Int32Array(ncols)
     this.usable = pager.pageSize - reserved
-  }
-
-  /** Cells of leaf `n` are at `cellOffset(page, n, i)`. */
-  static cellOffset(page: Buffer, n: number, i: number): number {
-    return page.readUInt16BE(headerOffset(n) + 8 + 2 * i)
   }
 
   read(page: Buffer, at: number): void {

@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { Unsupported } from './format'
-import { openDirect, type DirectChain } from './open'
+import { AuditError } from '../../errors'
+import { openDirect, withDirect, type DirectChain } from './open'
 import { RowScanner } from './scan'
 
 const FIXTURES = join(__dirname, '../../../../../shared/fixtures')
@@ -65,4 +66,25 @@ describe('direct reader against SQLite, on every fixture', () => {
       expect(directRows(chain)).toEqual(sqliteRows(path))
     })
   }
+})
+
+describe('withDirect', () => {
+  const clean = join(FIXTURES, 'clean.db')
+  it('gives the result of reading directly', async () => {
+    expect(await withDirect(clean, async (c) => c.ncols)).toBeGreaterThan(5)
+  })
+  it('hands a file it declines or trips on back to SQLite (undefined), but passes AuditErrors', async () => {
+    expect(await withDirect(join(FIXTURES, 'bad-not-sqlite.db'), async () => 1)).toBeUndefined()
+    expect(
+      await withDirect(clean, async () => {
+        throw new RangeError('offset out of range')
+      }),
+    ).toBeUndefined()
+    await expect(
+      withDirect(clean, async () => {
+        throw new AuditError('cancelled', 'cancelled')
+      }),
+    ).rejects.toThrow('cancelled')
+    expect(await withDirect(clean, async () => 1, { BIJOTEL_READER: 'sqlite' })).toBeUndefined()
+  })
 })

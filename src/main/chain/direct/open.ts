@@ -7,6 +7,7 @@
 import Database from 'better-sqlite3'
 import { closeSync, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs'
 import { resolve } from 'node:path'
+import { AuditError } from '../../errors'
 import { REQUIRED_COLUMNS } from '../reader'
 import { CellReader, collectLeaves, type LeafList } from './btree'
 import { PAGE_LEAF_TABLE, Unsupported } from './format'
@@ -182,4 +183,29 @@ export function unchangedSinceOpen(chain: DirectChain): boolean {
   const same = (a: Stats | null, b: Stats | null): boolean =>
     a === null ? b === null || b.size === 0 : b !== null && a.size === b.size && a.mtimeMs === b.mtimeMs
   return same(chain.stat.db, db) && same(chain.stat.wal, wal)
+}
+
+/** Whether the direct reader may be used: `BIJOTEL_READER=sqlite` sends every chain to SQLite. */
+export function directAllowed(env: Record<string, string | undefined> = process.env): boolean {
+  return env['BIJOTEL_READER'] !== 'sqlite'
+}
+
+/**
+ * `use` on the chain at `path` read by the direct reader, or undefined when the reader is off,
+ * declines the file, or trips anywhere on a shape it did not foresee (a malformed page): the caller
+ * then takes the SQLite path, which gives the verdict or the one-line error. An AuditError
+ * (cancelled, evidence changed, a row the detectors refuse) is an answer, not a refusal: it passes.
+ */
+export async function withDirect<T>(
+  path: string,
+  use: (chain: DirectChain) => Promise<T>,
+  env: Record<string, string | undefined> = process.env,
+): Promise<T | undefined> {
+  if (!directAllowed(env)) return undefined
+  try {
+    return await use(openDirect(path))
+  } catch (e) {
+    if (e instanceof AuditError) throw e
+    return undefined
+  }
 }

@@ -44,8 +44,6 @@ export class Pager {
   private winFirst = 0
   private winCount = 0
   private readonly walPage: Buffer
-  /** Bytes read from the files, for the benchmark's accounting. */
-  bytesRead = 0
 
   constructor(readonly spec: PagerSpec) {
     this.pageSize = spec.pageSize
@@ -68,7 +66,6 @@ export class Pager {
       if (n === 0) break
       got += n
     }
-    this.bytesRead += got
     return got
   }
 

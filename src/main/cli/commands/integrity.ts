@@ -1,11 +1,9 @@
 import type { IntegrityOptions, IntegrityRun, IntegrityThresholds } from '../../../shared/integrity-types'
 import { ChainFile } from '../../chain/reader'
 import { AuditError } from '../../errors'
-import { Unsupported } from '../../chain/direct/format'
-import { openDirect } from '../../chain/direct/open'
+import { withDirect } from '../../chain/direct/open'
 import { runIntegrity } from '../../integrity/analyze'
 import { directSource } from '../../integrity/direct'
-import { directAllowed } from '../../verify/file'
 import { reportJson } from '../../integrity/report'
 import { integrityText } from '../../integrity/text'
 import { checkWindow, DEFAULT_WINDOW, resolveThresholds } from '../../integrity/thresholds'
@@ -162,16 +160,16 @@ export const integrityCommand: Command = {
     let run: IntegrityRun | null = null
     const t0 = performance.now()
     let timing = ''
-    if (directAllowed(io.env)) {
-      // Straight from the file when the direct reader takes it; else SQLite on a verified copy.
-      try {
-        const direct = openDirect(db)
-        timing = `reader direct, open ${(performance.now() - t0).toFixed(0)} ms`
-        run = await runIntegrity(directSource(direct), runOpts)
-      } catch (e) {
-        if (!(e instanceof Unsupported)) throw e
-      }
-    }
+    // Straight from the file when the direct reader takes it; else SQLite on a verified copy.
+    run =
+      (await withDirect(
+        db,
+        (direct) => {
+          timing = `reader direct, open ${(performance.now() - t0).toFixed(0)} ms`
+          return runIntegrity(directSource(direct), runOpts)
+        },
+        io.env,
+      )) ?? null
     if (run === null) {
       const t1 = performance.now()
       const chain = await openChainForCli(db, io)
