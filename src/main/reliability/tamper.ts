@@ -14,7 +14,7 @@ import type Database from 'better-sqlite3'
 import { copyFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import type { BoundaryKind, Finding, FindingKind, PriorHead, VerifyVerdict } from '../../shared/verify-types'
-import { ChainFile } from '../chain/reader'
+import { CHAIN_COLUMNS, ChainFile } from '../chain/reader'
 import { AuditError, type AuditErrorCode } from '../errors'
 import { parseSecrets, type KeyMaterial } from '../verify/secrets'
 import { verifyChain } from '../verify/verify'
@@ -357,18 +357,7 @@ function planFor(kind: TamperKind, rng: Rng, b: BaseChain): Plan {
       const sealedOnly = kind === 'swap_sealed'
       const cols = sealedOnly
         ? (['canonical_body', 'canonical_hash', 'prev_hash', 'hmac_hash', 'semantic_body_hash'] as const)
-        : ([
-            'timestamp_ns',
-            'trace_id',
-            'span_id',
-            'span_name',
-            'span_kind',
-            'canonical_body',
-            'canonical_hash',
-            'prev_hash',
-            'hmac_hash',
-            'semantic_body_hash',
-          ] as const)
+        : CHAIN_COLUMNS.filter((c) => c !== 'seq')
       const links = [s, s + 1, t, t + 1].filter((x) => x <= N)
       const findings = runs('link_mismatch', links)
       // Only the sealed part moved: each row's old timestamp now sits beside another row's body.
