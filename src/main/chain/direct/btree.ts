@@ -30,8 +30,23 @@ const headerOffset = (n: number): number => (n === 1 ? 100 : 0)
  * are; a file where that is not so fails the leaf check when the leaves are scanned.
  */
 export function collectLeaves(pager: Pager, root: number): LeafList {
-  const pages: number[] = []
-  const keys: bigint[] = []
+  // Typed arrays grown by doubling: a chain of millions of leaves must not become millions of
+  // boxed numbers and BigInts.
+  let pages = new Int32Array(1024)
+  let keys = new BigInt64Array(1024)
+  let count = 0
+  const push = (n: number, key: bigint): void => {
+    if (count === pages.length) {
+      const p = new Int32Array(count * 2)
+      p.set(pages)
+      pages = p
+      const k = new BigInt64Array(count * 2)
+      k.set(keys)
+      keys = k
+    }
+    pages[count] = n
+    keys[count++] = key
+  }
   const used = new Uint8Array(pager.dbPages + 1)
   const claim = (n: number): void => {
     if (!Number.isInteger(n) || n < 1 || n > pager.dbPages || used[n])
@@ -49,8 +64,7 @@ export function collectLeaves(pager: Pager, root: number): LeafList {
     const h = headerOffset(n)
     const type = page[h]
     if (type === PAGE_LEAF_TABLE) {
-      pages.push(n)
-      keys.push(upper)
+      push(n, upper)
       return
     }
     if (type !== PAGE_INTERIOR_TABLE) throw new Unsupported(`page ${n} is not a table b-tree page`)
@@ -70,15 +84,14 @@ export function collectLeaves(pager: Pager, root: number): LeafList {
     if (pageType(children[0]!) === PAGE_LEAF_TABLE) {
       for (let i = 0; i < children.length; i++) {
         claim(children[i]!)
-        pages.push(children[i]!)
-        keys.push(bounds[i]!)
+        push(children[i]!, bounds[i]!)
       }
     } else {
       for (let i = 0; i < children.length; i++) visit(children[i]!, bounds[i]!, depth + 1)
     }
   }
   visit(root, INT64_MAX, 0)
-  return { pages: Int32Array.from(pages), maxKey: BigInt64Array.from(keys) }
+  return { pages: pages.slice(0, count), maxKey: keys.slice(0, count) }
 }
 
 /**
