@@ -169,6 +169,24 @@ describe('hostile bodies (sealed correctly: the verdict must be VALID)', () => {
     // The second body's sealed end time is 400 nines; the column says 5: a column mismatch, no crash.
     await expectVerdict(p, (v) => expect(kinds(v)).toEqual(['column_mismatch@2']))
   })
+
+  it('keys after status_description: a repeated name or end time is judged by its last value', async () => {
+    const withTail = (ts: bigint, tail: string): RowSpec => {
+      const r = spanRow({ timestamp_ns: ts })
+      return { ...r, body: Buffer.from(r.body.toString().replace(/\}$/, `${tail}}`)) }
+    }
+    const p = chain([
+      withTail(1_000_000_000n, ',"x_extra":{"a":[1,"}"]}'),
+      withTail(2_000_000_000n, ',"name":"other"'),
+      withTail(3_000_000_000n, ',"end_time_ns":"7"'),
+      withTail(4_000_000_000n, ',"kind":"SERVER"'),
+      withTail(5_000_000_000n, ',"name":"chat gpt-test"'),
+    ])
+    // Row 1 only adds an unrelated key; row 5 repeats the same name: both agree with their columns.
+    await expectVerdict(p, (v) => expect(kinds(v)).toEqual(['column_mismatch@2']))
+    const r = await lib(p)
+    expect(r.verdict!.findings).toEqual([{ kind: 'column_mismatch', from_seq: 2, to_seq: 4, count: 3 }])
+  })
 })
 
 describe('hostile timestamps', () => {

@@ -1,6 +1,6 @@
 // Verifying one run of leaf pages read directly from the file (no SQLite): the same RowChecker as
 // the SQLite path, fed the same values (`rowQuery`'s columns), so the two paths cannot disagree.
-import { HEAD, REST_OF_SPAN } from '../chain/body'
+import { HEAD, restOfSpanAt } from '../chain/body'
 import type { CellReader } from '../chain/direct/btree'
 import type { RowScanner } from '../chain/direct/scan'
 import { RowChecker, type PartitionResult, type Predecessor, type VerifyHooks } from './partition'
@@ -27,31 +27,50 @@ export function rowBeforeLeaf(scanner: RowScanner, leaf: number, hmacCol: number
   return pred
 }
 
-const TAIL = Buffer.from(',"end_time_ns":"')
-const KIND = Buffer.from('","kind":')
-const NAME = Buffer.from(',"name":')
-const START = Buffer.from(',"start_time_ns":')
+const END_KEY = Buffer.from(',"end_time_ns":"')
+const KIND_KEY = Buffer.from('","kind":')
+const NAME_KEY = Buffer.from(',"name":')
+const START_KEY = Buffer.from(',"start_time_ns":')
 const NULL = Buffer.from('null')
-const expected = Buffer.alloc(4096)
 
-/** Whether a TEXT column's bytes are written by JSON.stringify as themselves (printable ASCII, no `"` `\`). */
-function plainText(c: CellReader, col: number): boolean {
-  if (!c.isText(col)) return false
+/**
+ * Length of a TEXT column that JSON.stringify writes as itself between quotes (printable ASCII, no
+ * `"` `\`), else -1.
+ */
+function plainTextLength(c: CellReader, col: number): number {
+  if (!c.isText(col)) return -1
   const o = c.offs[col]!
-  const e = o + ((c.types[col]! - 13) >> 1)
+  const len = (c.types[col]! - 13) >> 1
   const buf = c.buf
-  for (let i = o; i < e; i++) {
+  for (let i = o; i < o + len; i++) {
     const b = buf[i]!
-    if (b < 0x20 || b > 0x7e || b === 0x22 || b === 0x5c) return false
+    if (b < 0x20 || b > 0x7e || b === 0x22 || b === 0x5c) return -1
   }
-  return true
+  return len
+}
+
+/** Whether `b` holds `lit` at `p`; the position after it, or -1. */
+function literalAt(b: Buffer, p: number, lit: Uint8Array): number {
+  for (let i = 0; i < lit.length; i++) if (b[p + i] !== lit[i]) return -1
+  return p + lit.length
+}
+
+/** Whether `b` holds `"<column bytes>"` at `p`; the position after it, or -1. */
+function quotedColumnAt(b: Buffer, p: number, c: CellReader, col: number, len: number): number {
+  if (b[p] !== 0x22) return -1
+  const src = c.buf
+  const o = c.offs[col]!
+  for (let i = 0; i < len; i++) if (b[p + 1 + i] !== src[o + i]) return -1
+  return b[p + 1 + len] === 0x22 ? p + len + 2 : -1
 }
 
 /**
- * `spanColumnsAgreeFast` on bytes: the body's tail is exactly
- * `,"end_time_ns":"<ts>","kind":<kind>,"name":<name>,"start_time_ns":…` with the columns' own bytes.
- * Proves agreement only for plain ASCII names and kinds (every real chain); otherwise false, and
- * the RowChecker decides as on the SQLite path.
+ * `spanColumnsAgreeFast` on bytes, without building strings: the body ends exactly with
+ * `,"end_time_ns":"<ts>","kind":<kind>,"name":<name>,"start_time_ns":<rest of span>` holding the
+ * columns' own bytes. Anchored on the last `,"start_time_ns":`, which the rest of a span cannot
+ * contain (its strings end at an unescaped quote, and no key there is followed by another). Proves
+ * agreement only for plain ASCII names and kinds (every real chain); otherwise false, and the
+ * RowChecker decides as on the SQLite path.
  */
 function columnsAgreeOnBytes(
   c: CellReader,
@@ -60,29 +79,31 @@ function columnsAgreeOnBytes(
   name: number,
   kind: number,
 ): boolean {
-  if (body.length <= HEAD.length || body.compare(HEAD, 0, HEAD.length, 0, HEAD.length) !== 0) return false
-  if (!plainText(c, name)) return false
+  if (body.length <= HEAD.length || literalAt(body, 0, HEAD) < 0) return false
+  const nameLen = plainTextLength(c, name)
+  if (nameLen < 0) return false
   const kindNull = kind < 0 || c.isNull(kind)
-  if (!kindNull && !plainText(c, kind)) return false
-  const at = body.lastIndexOf(TAIL)
-  if (at < 0) return false
-  let n = TAIL.copy(expected, 0)
-  n += expected.write(tsText, n, 'latin1')
-  n += KIND.copy(expected, n)
-  const put = (col: number): void => {
-    const o = c.offs[col]!
-    expected[n++] = 0x22
-    n += c.buf.copy(expected, n, o, o + ((c.types[col]! - 13) >> 1))
-    expected[n++] = 0x22
-  }
-  if (kindNull) n += NULL.copy(expected, n)
-  else put(kind)
-  n += NAME.copy(expected, n)
-  if (n + (c.types[name]! >> 1) + START.length > expected.length) return false
-  put(name)
-  n += START.copy(expected, n)
-  if (at + n > body.length || body.compare(expected, 0, n, at, at + n) !== 0) return false
-  return REST_OF_SPAN.test(body.toString('latin1', at + n))
+  const kindLen = kindNull ? 0 : plainTextLength(c, kind)
+  if (kindLen < 0) return false
+  let q = body.length - START_KEY.length
+  while (q >= HEAD.length && literalAt(body, q, START_KEY) < 0) q--
+  const segment =
+    END_KEY.length +
+    tsText.length +
+    KIND_KEY.length +
+    (kindNull ? 4 : kindLen + 2) +
+    NAME_KEY.length +
+    nameLen +
+    2
+  let p = literalAt(body, q - segment, END_KEY)
+  if (q < HEAD.length || q - segment < HEAD.length || p < 0) return false
+  for (let i = 0; i < tsText.length; i++) if (body[p++] !== tsText.charCodeAt(i)) return false
+  p = literalAt(body, p, KIND_KEY)
+  if (p < 0) return false
+  p = kindNull ? literalAt(body, p, NULL) : quotedColumnAt(body, p, c, kind, kindLen)
+  if (p < 0 || (p = literalAt(body, p, NAME_KEY)) < 0) return false
+  p = quotedColumnAt(body, p, c, name, nameLen)
+  return p === q && restOfSpanAt(body, q + START_KEY.length)
 }
 
 export function verifyDirectPartition(
