@@ -15,6 +15,7 @@ import { tmpdir, totalmem } from 'node:os'
 import { basename, join, resolve } from 'node:path'
 import type { Evidence, EvidenceFile } from '../../shared/chain-types'
 import { AuditError, oneLine } from '../errors'
+import { READ_SKEW, readBuffer } from './read-buffer'
 
 const CHUNK = 4 * 1024 * 1024
 
@@ -95,7 +96,7 @@ async function copyHashing(
   const input = await fsp.open(src, fsc.O_RDONLY)
   const output = dst ? await fsp.open(dst, 'wx', 0o600) : null
   try {
-    const buf = Buffer.allocUnsafe(CHUNK)
+    const buf = readBuffer(CHUNK)
     let total = 0
     for (;;) {
       if (signal?.aborted) throw new AuditError('cancelled', 'cancelled while copying the evidence')
@@ -118,7 +119,7 @@ async function copyChunked(src: string, dst: string, signal?: AbortSignal): Prom
   const input = await fsp.open(src, fsc.O_RDONLY)
   const output = await fsp.open(dst, 'wx', 0o600)
   try {
-    const buf = Buffer.allocUnsafe(8 * 1024 * 1024)
+    const buf = readBuffer(8 * 1024 * 1024)
     let pos = 0
     for (;;) {
       if (signal?.aborted) throw new AuditError('cancelled', 'cancelled while copying the evidence')
@@ -146,7 +147,8 @@ const fs = require('node:fs')
 const { createHash } = require('node:crypto')
 const fd = fs.openSync(workerData.path, 'r')
 const h = createHash('sha256')
-const buf = Buffer.allocUnsafe(8 * 1024 * 1024)
+// Skewed off a page boundary, as readBuffer() does (see read-buffer.ts).
+const buf = Buffer.allocUnsafeSlow(8 * 1024 * 1024 + ${READ_SKEW}).subarray(${READ_SKEW})
 let pos = 0
 let n
 while ((n = fs.readSync(fd, buf, 0, buf.length, pos)) > 0) {

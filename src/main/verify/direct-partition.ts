@@ -32,6 +32,7 @@ const KIND_KEY = Buffer.from('","kind":')
 const NAME_KEY = Buffer.from(',"name":')
 const START_KEY = Buffer.from(',"start_time_ns":')
 const NULL = Buffer.from('null')
+const COMMA = 0x2c
 
 /**
  * Length of a TEXT column that JSON.stringify writes as itself between quotes (printable ASCII, no
@@ -86,7 +87,7 @@ function columnsAgreeOnBytes(
   const kindLen = kindNull ? 0 : plainTextLength(c, kind)
   if (kindLen < 0) return false
   let q = body.length - START_KEY.length
-  while (q >= HEAD.length && literalAt(body, q, START_KEY) < 0) q--
+  while (q >= HEAD.length && (body[q] !== COMMA || literalAt(body, q, START_KEY) < 0)) q--
   const segment =
     END_KEY.length +
     tsText.length +

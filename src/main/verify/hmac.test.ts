@@ -39,6 +39,14 @@ describe('makeSealer', () => {
       [hex64().slice(0, 63) + 'é', hex64()],
       [hex64(), hex64().slice(0, 62) + '€'],
       ['x'.repeat(65), 'y'.repeat(63)],
+      [hex64().slice(0, 63) + '\ud800', hex64()],
+      [hex64(), '\ufffd' + hex64().slice(1)],
+      ['\u00ff'.repeat(64), hex64()],
+      [hex64(), '\u00ff'.repeat(64)],
+      [hex64(), '€'.repeat(64)],
+      [hex64(), '\ud83d\ude00'.repeat(32)],
+      ['\u0000'.repeat(64), '\u007f'.repeat(64)],
+      [hex64(), hex64()],
     ]
     for (const [prev, canonical] of odd)
       expect(sealer.seal(prev, canonical)).toBe(reference(key, prev, canonical))

@@ -3,8 +3,10 @@
 import { closeSync, openSync, readSync } from 'node:fs'
 import { Unsupported } from './format'
 import type { WalIndex } from './wal'
+import { readBuffer } from '../read-buffer'
 
-const WINDOW_PAGES = 256
+/** Read-ahead window: its size barely matters; 128 KB keeps it in cache for the hashing that follows. */
+const WINDOW_BYTES = 128 * 1024
 
 export interface PagerSpec {
   dbPath: string
@@ -41,6 +43,7 @@ export class Pager {
   private walFd = -1
   private readonly wal = new Map<number, number>()
   private readonly window: Buffer
+  private readonly windowPages: number
   private winFirst = 0
   private winCount = 0
   private readonly walPage: Buffer
@@ -51,7 +54,8 @@ export class Pager {
     this.fd = openSync(spec.dbPath, 'r')
     for (let i = 0; i < spec.walPagesNo.length; i++) this.wal.set(spec.walPagesNo[i]!, spec.walPagesOff[i]!)
     if (this.wal.size > 0) this.walFd = openSync(spec.walPath, 'r')
-    this.window = Buffer.allocUnsafe(WINDOW_PAGES * spec.pageSize)
+    this.windowPages = Math.max(1, Math.floor(WINDOW_BYTES / spec.pageSize))
+    this.window = readBuffer(this.windowPages * spec.pageSize)
     this.walPage = Buffer.allocUnsafe(spec.pageSize)
   }
 
@@ -82,7 +86,7 @@ export class Pager {
       return this.walPage
     }
     if (n < this.winFirst || n >= this.winFirst + this.winCount) {
-      const count = Math.min(WINDOW_PAGES, this.dbPages - n + 1)
+      const count = Math.min(this.windowPages, this.dbPages - n + 1)
       const got = this.readFull(this.fd, this.window, 0, count * this.pageSize, (n - 1) * this.pageSize)
       if (got < this.pageSize) throw new Unsupported(`page ${n} is beyond the end of the file`)
       this.winFirst = n
