@@ -16,6 +16,8 @@ import {
   copyFixture,
   openScratch,
   scratchDir,
+  seal,
+  sha256,
   spanBody,
   spanRow,
   spanRows,
@@ -186,6 +188,52 @@ describe('hostile bodies (sealed correctly: the verdict must be VALID)', () => {
     await expectVerdict(p, (v) => expect(kinds(v)).toEqual(['column_mismatch@2']))
     const r = await lib(p)
     expect(r.verdict!.findings).toEqual([{ kind: 'column_mismatch', from_seq: 2, to_seq: 4, count: 3 }])
+  })
+})
+
+describe('hostile hash columns', () => {
+  it('a canonical_hash column changed under an hmac sealed over the true body hash: both mismatch', async () => {
+    const rows = spanRows(3)
+    const mac1 = seal(KEY, '0'.repeat(64), sha256(rows[0]!.body))
+    const p = chain([
+      rows[0]!,
+      { ...rows[1]!, canonical_hash: 'f'.repeat(64), hmac_hash: seal(KEY, mac1, sha256(rows[1]!.body)) },
+      rows[2]!,
+    ])
+    await expectVerdict(p, (v) => {
+      const got = v.findings.map((f) => `${f.kind}@${f.from_seq}-${f.to_seq}`).sort()
+      expect(got).toEqual(['body_hash_mismatch@2-2', 'hmac_mismatch@2-2'])
+    })
+  })
+
+  it('seqs that jump while every link and seal holds: the gap is still found', async () => {
+    const p = chain(spanRows(5).map((r, i) => ({ ...r, seq: BigInt([1, 2, 5, 6, 7][i]!) })))
+    await expectVerdict(p, (v) => {
+      expect(v.findings).toEqual([{ kind: 'seq_gap', from_seq: 5, to_seq: 5, count: 1, missing: 2 }])
+    })
+  })
+
+  it('a prev_hash whose bytes match the link only as latin1 (invalid UTF-8 TEXT) is a broken link', async () => {
+    // Row 1 stores an hmac with an "é" (valid UTF-8, C3 A9); row 2 stores prev_hash as the single
+    // byte E9 plus the same 63 characters (invalid UTF-8 as TEXT: it reads as U+FFFD…) and an hmac
+    // sealed over row 1's real value. Byte for byte against the characters it would pass.
+    const odd = 'é' + 'a'.repeat(63)
+    const rows = spanRows(3)
+    const ch2 = sha256(rows[1]!.body)
+    const p = chain([
+      { ...rows[0]!, hmac_hash: odd },
+      { ...rows[1]!, hmac_hash: seal(KEY, odd, ch2) },
+      rows[2]!,
+    ])
+    const db = openScratch(p)
+    db.prepare('UPDATE chain SET prev_hash = CAST(? AS TEXT) WHERE seq = 2').run(
+      Buffer.concat([Buffer.from([0xe9]), Buffer.from('a'.repeat(63))]),
+    )
+    db.close()
+    await expectVerdict(p, (v) => {
+      const got = v.findings.map((f) => `${f.kind}@${f.from_seq}-${f.to_seq}`).sort()
+      expect(got).toEqual(['hmac_mismatch@1-2', 'link_mismatch@2-2'])
+    })
   })
 })
 

@@ -40,6 +40,7 @@ export interface VerifyHooks {
 }
 
 const EMPTY = Buffer.alloc(0)
+const HEX64 = /^[0-9a-f]{64}$/
 
 function str(v: unknown): string | null {
   return typeof v === 'string' ? v : null
@@ -82,6 +83,7 @@ export class RowChecker {
   private lastSeq: number | null = null
   private lastHmac: string | null = null
   private lastKey = 0
+  private linkIsHex = false
 
   constructor(
     keys: KeyMaterial[],
@@ -189,12 +191,49 @@ export class RowChecker {
       }
     }
 
+    this.advance(seq, mac, mac !== null && HEX64.test(mac))
+  }
+
+  /**
+   * For a caller that can prove a row clean on its raw bytes (the direct reader): the prev_hash the
+   * row must hold, when seq `seq` follows the previous row with nothing else to decide (not the
+   * partition's first row, no gap, seqs within ±2^53, some key, and the previous hmac lowercase hex,
+   * so ASCII); else null, and the row goes to `push`.
+   */
+  provableLink(seq: number): string | null {
+    return this.linkIsHex &&
+      this.rows > 0 &&
+      this.prevSeqBig === null &&
+      this.prevSeq !== null &&
+      seq === this.prevSeq + 1 &&
+      this.sealers.length > 0
+      ? this.expectedPrev
+      : null
+  }
+
+  /** The seal under the key that sealed the previous row (the one `push` tries first). */
+  sealUnderLastKey(prev: string, canonical: string): string {
+    return this.sealers[this.lastKey]!.seal(prev, canonical)
+  }
+
+  /**
+   * A row the caller proved clean: seq as `provableLink` allowed, canonical_hash equal to the body's
+   * SHA-256, prev_hash equal to that link, hmac_hash equal to `sealUnderLastKey` (`mac`), columns
+   * agreeing with the body. Leaves exactly the state `push` would for that row.
+   */
+  pushProven(seq: number, mac: string): void {
+    this.segments.add(this.lastKey, seq, this.spec.firstOrd + this.rows)
+    this.advance(seq, mac, true)
+  }
+
+  private advance(seq: number, mac: string | null, macIsHex: boolean): void {
     this.expectedPrev = mac ?? ''
+    this.linkIsHex = macIsHex
     this.prevSeq = seq
     if (this.firstSeq === null) this.firstSeq = seq
     this.lastSeq = seq
     this.lastHmac = mac
-    this.rows = rows + 1
+    this.rows++
     if ((this.rows & 2047) === 0) {
       this.hooks.onRows?.(this.rows)
       if (this.hooks.signal?.aborted) throw new AuditError('cancelled', 'verification cancelled')
