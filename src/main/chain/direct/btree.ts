@@ -103,10 +103,13 @@ export function walkLeavesBackward(pager: Pager, root: number, leaf: (n: number)
   let steps = 0
   const visit = (n: number, depth: number): boolean => {
     if (depth > 40 || ++steps > pager.dbPages) throw new Unsupported('b-tree of absurd depth or with a cycle')
-    const page = pager.pageCopy(n)
+    // Through the read-behind window, where the leaf callback will find the page again; only an
+    // interior page, kept while its children are read, is copied.
+    const seen = pager.pageBehind(n)
     const h = headerOffset(n)
-    if (page[h] === PAGE_LEAF_TABLE) return leaf(n)
-    if (page[h] !== PAGE_INTERIOR_TABLE) throw new Unsupported(`page ${n} is not a table b-tree page`)
+    if (seen[h] === PAGE_LEAF_TABLE) return leaf(n)
+    if (seen[h] !== PAGE_INTERIOR_TABLE) throw new Unsupported(`page ${n} is not a table b-tree page`)
+    const page = Buffer.from(seen)
     const cells = page.readUInt16BE(h + 3)
     if (h + 12 + 2 * cells > page.length) throw new Unsupported('cell count beyond the page')
     if (!visit(page.readUInt32BE(h + 8), depth + 1)) return false

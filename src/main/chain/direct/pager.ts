@@ -47,6 +47,10 @@ export class Pager {
   private winFirst = 0
   private winCount = 0
   private readonly walPage: Buffer
+  private behind: Buffer | null = null
+  private behindWal: Buffer | null = null
+  private behindFirst = 0
+  private behindCount = 0
 
   constructor(readonly spec: PagerSpec) {
     this.pageSize = spec.pageSize
@@ -94,6 +98,31 @@ export class Pager {
     }
     const at = (n - this.winFirst) * this.pageSize
     return this.window.subarray(at, at + this.pageSize)
+  }
+
+  /**
+   * Page `n` for a backward walk, valid until the next call of this method: served from a
+   * read-behind window ending at `n` (the newest leaves mostly precede one another in the file), kept
+   * apart from `page()`'s window so the caller may read other pages meanwhile.
+   */
+  pageBehind(n: number): Buffer {
+    this.check(n)
+    const walOff = this.wal.get(n)
+    if (walOff !== undefined) {
+      this.behindWal ??= Buffer.allocUnsafe(this.pageSize)
+      return this.pageInto(n, this.behindWal)
+    }
+    if (n < this.behindFirst || n >= this.behindFirst + this.behindCount) {
+      this.behind ??= readBuffer(this.windowPages * this.pageSize)
+      const first = Math.max(1, n - this.windowPages + 1)
+      const count = n - first + 1
+      const got = this.readFull(this.fd, this.behind, 0, count * this.pageSize, (first - 1) * this.pageSize)
+      if (got < count * this.pageSize) throw new Unsupported(`page ${n} is beyond the end of the file`)
+      this.behindFirst = first
+      this.behindCount = count
+    }
+    const at = (n - this.behindFirst) * this.pageSize
+    return this.behind!.subarray(at, at + this.pageSize)
   }
 
   /** Page `n` in a buffer of its own (for pages kept while others are read). */

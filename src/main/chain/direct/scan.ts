@@ -11,12 +11,10 @@ export type DirectChainLayout = Pick<DirectChain, 'spec' | 'reserved' | 'ncols' 
 export class RowScanner {
   readonly pager: Pager
   readonly cell: CellReader
-  private readonly backBuf: Buffer
 
   constructor(readonly chain: DirectChainLayout) {
     this.pager = new Pager(chain.spec)
     this.cell = new CellReader(this.pager, chain.ncols, chain.reserved)
-    this.backBuf = Buffer.allocUnsafe(chain.spec.pageSize)
   }
 
   col(name: string): number {
@@ -51,8 +49,8 @@ export class RowScanner {
   }
 
   private leafBackward(n: number, row: (cell: CellReader) => boolean | void): boolean {
-    // Its own buffer: a read-ahead window is useless backward, and the callback may read pages.
-    const page = this.pager.pageInto(n, this.backBuf)
+    // The read-behind window: the callback may read pages through page() meanwhile.
+    const page = this.pager.pageBehind(n)
     const h = n === 1 ? 100 : 0
     if (page[h] !== PAGE_LEAF_TABLE) throw new Unsupported(`page ${n} is not a table leaf`)
     const count = page.readUInt16BE(h + 3)
