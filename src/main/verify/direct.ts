@@ -64,6 +64,9 @@ function seqBounds(scanner: RowScanner, opts: VerifyOptions): { from: bigint; to
   return { from, to }
 }
 
+/** Partitions per worker thread in direct mode. */
+const JOBS_PER_THREAD = 8
+
 export async function verifyDirect(
   chain: DirectChain,
   keys: KeyMaterial[],
@@ -85,18 +88,27 @@ export async function verifyDirect(
     let parts: PartitionResult[]
     const base = { fromSeq: from, toSeq: to, firstOrd: 0, first: true }
     if (script && workers > 1 && estimate >= PARALLEL_MIN_ROWS) {
+      // Several jobs per thread, taken as threads free up: the machine rarely gives both the same speed.
       const n = leafTo - leafFrom
-      const jobs = Array.from({ length: workers }, (_, i) => {
-        const a = leafFrom + Math.floor((i * n) / workers)
-        const b = leafFrom + Math.floor(((i + 1) * n) / workers)
-        return {
-          copyPath: '',
-          displayPath: chain.path,
-          direct: { layout, leafFrom: a, leafTo: b },
-          spec: base,
-        }
-      }).filter((j) => j.direct.leafTo > j.direct.leafFrom)
-      parts = shiftOrdinals(await runPartitionsOnWorkers(script, jobs, keys, progress, opts.signal))
+      const count = Math.min(n, workers * JOBS_PER_THREAD)
+      const jobs = Array.from({ length: count }, (_, i) => ({
+        spec: base,
+        leaves: {
+          leafFrom: leafFrom + Math.floor((i * n) / count),
+          leafTo: leafFrom + Math.floor(((i + 1) * n) / count),
+        },
+      })).filter((j) => j.leaves.leafTo > j.leaves.leafFrom)
+      parts = shiftOrdinals(
+        await runPartitionsOnWorkers(
+          script,
+          { copyPath: '', displayPath: chain.path, layout },
+          jobs,
+          keys,
+          progress,
+          opts.signal,
+          workers,
+        ),
+      )
     } else {
       const spec: DirectPartitionSpec = { ...base, leafFrom, leafTo }
       parts = [

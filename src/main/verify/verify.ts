@@ -256,7 +256,8 @@ export async function verifyChain(
     parts = shiftOrdinals(
       await runPartitionsOnWorkers(
         script,
-        specs.map((spec) => ({ copyPath: chain.snapshot.dbPath, displayPath: chain.displayPath, spec })),
+        { copyPath: chain.snapshot.dbPath, displayPath: chain.displayPath },
+        specs.map((spec) => ({ spec })),
         keys,
         (n) => opts.onProgress?.(n, resolved.rows),
         opts.signal,
