@@ -27,7 +27,7 @@ export interface SessionOptions {
   /**
    * Chains of at least this many rows (estimated) open in stages: a first overview and timeline
    * from seq and timestamps read in place, then the private copy, hashes and full index in the
-   * background (default 300 000; tests lower it).
+   * background (default 100 000; tests lower it).
    */
   stagedOpenRows?: number
 }
@@ -39,7 +39,7 @@ interface PendingOpen {
   done: Promise<Opened>
 }
 
-const STAGED_OPEN_ROWS = 300_000
+const STAGED_OPEN_ROWS = 100_000
 
 interface Opened {
   chain: ChainFile
