@@ -67,6 +67,36 @@ describe('App', () => {
     expect(polls).toBeGreaterThanOrEqual(3)
   })
 
+  it('keeps what the auditor typed while a staged open finishes, and asks for the timeline again', async () => {
+    let polls = 0
+    let ready = false
+    const { api, calls } = fakeApi({
+      info: { initial_path: '/evidence/chain.db' },
+      overrides: {
+        openChain: async () => ({ ...overviewOf(240), pending: true }),
+        overview: async () =>
+          ++polls === 1 ? null : ready ? overviewOf(240) : { ...overviewOf(240), pending: true },
+      },
+    })
+    render(
+      <ApiProvider api={api}>
+        <App />
+      </ApiProvider>,
+    )
+    await waitFor(() => expect(screen.getByTestId('secret-add')).toBeTruthy())
+    fireEvent.click(screen.getByTestId('secret-add'))
+    fireEvent.change(screen.getByTestId('secret-input-1'), { target: { value: 'ab'.repeat(32) } })
+    const timelinesBefore = calls.filter((c) => c.name === 'timeline').length
+    ready = true
+    await waitFor(
+      () => expect(calls.filter((c) => c.name === 'timeline').length).toBeGreaterThan(timelinesBefore),
+      {
+        timeout: 3000,
+      },
+    )
+    expect((screen.getByTestId('secret-input-1') as HTMLInputElement).value).toBe('ab'.repeat(32))
+  })
+
   it('opens the bundled sample on first run only', async () => {
     const first = fakeApi({ info: { sample_path: '/res/sample-chain.db' } })
     const { unmount } = render(

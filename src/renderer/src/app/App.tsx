@@ -63,9 +63,11 @@ export function App() {
   const pathInput = useRef<HTMLInputElement | null>(null)
   const workspace = useRef<WorkspaceHandle | null>(null)
 
-  const adopt = useCallback((ov: ChainOverview) => {
+  // A newly opened chain gets a fresh workspace; the final stage of a staged open only replaces the
+  // overview, so what the auditor did meanwhile (keys typed, a verify started, zoom) is kept.
+  const adopt = useCallback((ov: ChainOverview, sameChain = false) => {
     setOverview(ov)
-    setGeneration((g) => g + 1)
+    if (!sameChain) setGeneration((g) => g + 1)
     setOpenError(null)
     const p = ov.evidence.db.path
     setRecent((r) => {
@@ -109,7 +111,8 @@ export function App() {
   }, [info, pick])
 
   // A large chain opens in stages: until its overview stops being pending, ask again; the final one
-  // (hashes, providers, the copy every other view reads) replaces it and reloads the workspace.
+  // (hashes, providers, the copy every other view reads) replaces it, and the workspace reloads
+  // what depended on the first stage.
   useEffect(() => {
     if (!overview?.pending) return
     let live = true
@@ -117,7 +120,7 @@ export function App() {
       void api
         .overview()
         .then((ov) => {
-          if (live && ov && !ov.pending) adopt(ov)
+          if (live && ov && !ov.pending) adopt(ov, ov.evidence.db.path === overview.evidence.db.path)
         })
         .catch((e: unknown) => {
           // The background stage failed: say why, and stop asking.

@@ -105,8 +105,9 @@ export function Workspace({ info, overview, notify, header, banner, ref }: Props
   const [detailDrop, setDetailDrop] = useState(false)
   const [exporting, setExporting] = useState(false)
 
-  const full = useTimeline(api, timelineRequest(view, TIMELINE_BUCKETS))
-  const ranged = useTimeline(api, rangeTimelineRequest(view, CHART_BUCKETS))
+  const stage = overview.pending ? 'pending' : 'final'
+  const full = useTimeline(api, timelineRequest(view, TIMELINE_BUCKETS), stage)
+  const ranged = useTimeline(api, rangeTimelineRequest(view, CHART_BUCKETS), stage)
   const { marks, total: flaggedTotal } = useMarks(api, verdict, integrity)
   const halves = useHalves(api, integrity, overview.entries)
   const rotations = useRotations(api, verdict, integrity)

@@ -13,9 +13,11 @@ import { FINDING_LABELS, findingsAt, rotationPoints } from '../lib/verdict'
 
 export const MAX_MARKS = 1000
 
+/** `stage`: asked again when it changes (a staged open's final stage brings providers and models). */
 export function useTimeline(
   api: ApiClient,
   req: TimelineRequest,
+  stage = '',
 ): { timeline: Timeline | null; error: string | null } {
   const [state, setState] = useState<{ timeline: Timeline | null; error: string | null }>({
     timeline: null,
@@ -35,7 +37,7 @@ export function useTimeline(
     return () => {
       live = false
     }
-  }, [api, key])
+  }, [api, key, stage])
   return state
 }
 
