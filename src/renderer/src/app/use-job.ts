@@ -1,4 +1,5 @@
-// Run one job at a time: start it, poll its status (~150 ms), cancel it, stop polling on unmount.
+// Run one job at a time: start it, poll its status (~150 ms), cancel it (even before it has an id),
+// stop polling on unmount.
 import { useCallback, useEffect, useRef, useState } from 'react'
 import type { JobStatus } from '../../../shared/job-types'
 import { errorMessage } from '../lib/format'
@@ -20,6 +21,9 @@ export function useJobRunner<R>(): JobRunner<R> {
   const [error, setError] = useState<string | null>(null)
   const abortRef = useRef<AbortController | null>(null)
   const idRef = useRef<string | null>(null)
+  // A cancel asked for before the engine gave the job an id (its start can wait, e.g. for a staged
+  // open's verified copy) is sent as soon as the id arrives.
+  const cancelAsked = useRef(false)
 
   useEffect(
     () => () => {
@@ -33,6 +37,7 @@ export function useJobRunner<R>(): JobRunner<R> {
       abortRef.current?.abort()
       const ac = new AbortController()
       abortRef.current = ac
+      cancelAsked.current = false
       setError(null)
       setStatus({
         id: '',
@@ -46,6 +51,8 @@ export function useJobRunner<R>(): JobRunner<R> {
       try {
         const first = await start()
         idRef.current = first.id
+        if (cancelAsked.current && !ac.signal.aborted)
+          void api.cancelJob({ id: first.id }).catch(() => undefined)
         const last = await pollJob(api, first, {
           signal: ac.signal,
           onUpdate: (s) => {
@@ -82,6 +89,7 @@ export function useJobRunner<R>(): JobRunner<R> {
   const cancel = useCallback(() => {
     const id = idRef.current
     if (id) void api.cancelJob({ id }).catch(() => undefined)
+    else if (abortRef.current) cancelAsked.current = true
   }, [api])
 
   return { status, running: status !== null, error, run, cancel }
