@@ -83,7 +83,8 @@ export class RowChecker {
   private lastSeq: number | null = null
   private lastHmac: string | null = null
   private lastKey = 0
-  private linkIsHex = false
+  /** Whether expectedPrev is lowercase hex; null: not looked at yet (only the direct reader asks). */
+  private linkIsHex: boolean | null = false
 
   constructor(
     keys: KeyMaterial[],
@@ -191,7 +192,7 @@ export class RowChecker {
       }
     }
 
-    this.advance(seq, mac, mac !== null && HEX64.test(mac))
+    this.advance(seq, mac, null)
   }
 
   /**
@@ -201,6 +202,7 @@ export class RowChecker {
    * so ASCII); else null, and the row goes to `push`.
    */
   provableLink(seq: number): string | null {
+    this.linkIsHex ??= HEX64.test(this.expectedPrev ?? '')
     return this.linkIsHex &&
       this.rows > 0 &&
       this.prevSeqBig === null &&
@@ -226,7 +228,7 @@ export class RowChecker {
     this.advance(seq, mac, true)
   }
 
-  private advance(seq: number, mac: string | null, macIsHex: boolean): void {
+  private advance(seq: number, mac: string | null, macIsHex: boolean | null): void {
     this.expectedPrev = mac ?? ''
     this.linkIsHex = macIsHex
     this.prevSeq = seq
