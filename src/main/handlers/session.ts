@@ -15,7 +15,7 @@ import { ChainFile } from '../chain/reader'
 import { buildOverview, selectPositions } from '../chain/views'
 import { AuditError } from '../errors'
 import type { KeyMaterial } from '../verify/secrets'
-import { JobRegistry } from './jobs'
+import { JobRegistry, type JobContext } from './jobs'
 
 export interface SessionOptions {
   samplePath?: string | null
@@ -89,6 +89,26 @@ export class AuditSession {
     const p = this.pendingOpen
     if (p) await p.done.catch(() => undefined)
     return this.require()
+  }
+
+  /**
+   * `ready()` from inside a job, so a job can be started (and given its id) while a staged open is
+   * still making the copy: its phase says so, and a cancel ends the wait at once.
+   */
+  async readyForJob(job: JobContext): Promise<Opened> {
+    if (!this.pendingOpen) return this.ready()
+    job.progress(0, 0, 'waiting for the verified copy')
+    let timer: ReturnType<typeof setInterval> | undefined
+    const cancelled = new Promise<never>((_, reject) => {
+      timer = setInterval(() => {
+        if (job.signal.aborted) reject(new AuditError('cancelled', 'cancelled'))
+      }, 50)
+    })
+    try {
+      return await Promise.race([this.ready(), cancelled])
+    } finally {
+      clearInterval(timer)
+    }
   }
 
   /** Overview and index as far as they go now: the first pass of a staged open, else the full ones. */

@@ -2,8 +2,11 @@
 // place, then the verified copy, evidence hashes and full index. Forced here with a low threshold.
 import { afterEach, describe, expect, it } from 'vitest'
 import { buildTimeline } from '../chain/views'
-import { dbPath, fingerprintFolder } from '../testing/fixtures'
+import type { JobStatus } from '../../shared/job-types'
+import type { VerifyVerdict } from '../../shared/verify-types'
+import { dbPath, expected, fingerprintFolder, secretInputs } from '../testing/fixtures'
 import { AuditSession } from './session'
+import { createHandlers } from './table'
 
 let session: AuditSession | null = null
 afterEach(() => session?.dispose())
@@ -59,6 +62,32 @@ describe('staged open', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }
+  })
+
+  it('a job started during the background stage gets its id at once and can be cancelled there', async () => {
+    session = new AuditSession({ stagedOpenRows: 1 })
+    const h = createHandlers(session)
+    const ctx = { transport: 'http', trusted: true } as const
+    await h.setSecrets({ secrets: secretInputs(expected('clean').secrets) }, ctx)
+    await session.open(dbPath('clean'))
+    const settled = async (id: string): Promise<JobStatus> => {
+      for (;;) {
+        const s = await h.jobStatus({ id }, ctx)
+        if (s.state !== 'running') return s
+        await new Promise((r) => setTimeout(r, 10))
+      }
+    }
+    const first = await h.startVerify({}, ctx)
+    // Answered while the copy is still being made, not after it.
+    expect(session.current()?.overview.pending).toBe(true)
+    expect(first.state).toBe('running')
+    await h.cancelJob({ id: first.id }, ctx)
+    expect((await settled(first.id)).state).toBe('cancelled')
+    const second = await settled((await h.startVerify({}, ctx)).id)
+    expect(second.state).toBe('done')
+    expect((second.result as VerifyVerdict).valid).toBe(true)
+    const integrity = await settled((await h.startIntegrity({}, ctx)).id)
+    expect(integrity.state).toBe('done')
   })
 
   it('small chains open in one stage by default', async () => {

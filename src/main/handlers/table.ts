@@ -208,7 +208,7 @@ export function createHandlers(session: AuditSession, platform: Platform = {}): 
     },
     listKeys: async () => session.keys.map(keyInfo),
     startVerify: async (req) => {
-      const opened = await session.ready()
+      session.view() // no chain (or a failed open): one clear error now, not a failed job
       const range = rangeFrom(optObj(obj(req), 'range'))
       const keys = session.keys
       if (keys.length === 0)
@@ -216,18 +216,20 @@ export function createHandlers(session: AuditSession, platform: Platform = {}): 
           'no_secret',
           'enter the chain secret first: an HMAC chain cannot be verified without it',
         )
+      let opened: Awaited<ReturnType<typeof session.ready>> | null = null
       return session.jobs.start(
         'verify',
-        (job) => {
-          job.progress(0, opened.overview.entries, 'verifying')
-          return verifyOpened(opened.chain, keys, {
+        async (job) => {
+          const o = (opened = await session.readyForJob(job))
+          job.progress(0, o.overview.entries, 'verifying')
+          return verifyOpened(o.chain, keys, {
             ...(range ? { range } : {}),
             onProgress: (d, t) => job.progress(d, t, 'verifying'),
             signal: job.signal,
           })
         },
         (v) => {
-          if (session.chain === opened) session.setVerdict(v)
+          if (opened && session.chain === opened) session.setVerdict(v)
         },
       )
     },
@@ -241,12 +243,16 @@ export function createHandlers(session: AuditSession, platform: Platform = {}): 
     },
     startIntegrity: async (req) => {
       const opts = integrityOptionsFrom(req)
-      const opened = await session.ready()
+      session.view() // no chain (or a failed open): one clear error now, not a failed job
+      let opened: Awaited<ReturnType<typeof session.ready>> | null = null
       return session.jobs.start(
         'integrity',
-        (job) => runIntegrityFor(session, opts, job),
+        async (job) => {
+          opened = await session.readyForJob(job)
+          return runIntegrityFor(session, opts, job)
+        },
         (run) => {
-          if (session.chain === opened) session.setIntegrity(run)
+          if (opened && session.chain === opened) session.setIntegrity(run)
         },
       )
     },
