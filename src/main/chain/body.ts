@@ -163,7 +163,8 @@ function valueEnd(b: Uint8Array, p: number): number {
   return -1
 }
 
-function literalEnd(b: Uint8Array, p: number, lit: Uint8Array): number {
+/** The position after `lit` if `b` holds it at `p`, else -1 (also for a negative `p`). */
+export function literalEnd(b: Uint8Array, p: number, lit: Uint8Array): number {
   if (p < 0 || p + lit.length > b.length) return -1
   for (let i = 0; i < lit.length; i++) if (b[p + i] !== lit[i]) return -1
   return p + lit.length

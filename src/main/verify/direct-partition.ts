@@ -1,6 +1,6 @@
 // Verifying one run of leaf pages read directly from the file (no SQLite): the same RowChecker as
 // the SQLite path, fed the same values (`rowQuery`'s columns), so the two paths cannot disagree.
-import { HEAD, restOfSpanAt } from '../chain/body'
+import { HEAD, literalEnd, restOfSpanAt } from '../chain/body'
 import type { CellReader } from '../chain/direct/btree'
 import type { RowScanner } from '../chain/direct/scan'
 import { RowChecker, type PartitionResult, type Predecessor, type VerifyHooks } from './partition'
@@ -51,12 +51,6 @@ function plainTextLength(c: CellReader, col: number): number {
   return len
 }
 
-/** Whether `b` holds `lit` at `p`; the position after it, or -1. */
-function literalAt(b: Buffer, p: number, lit: Uint8Array): number {
-  for (let i = 0; i < lit.length; i++) if (b[p + i] !== lit[i]) return -1
-  return p + lit.length
-}
-
 /** Whether `b` holds `"<column bytes>"` at `p`; the position after it, or -1. */
 function quotedColumnAt(b: Buffer, p: number, c: CellReader, col: number, len: number): number {
   if (b[p] !== 0x22) return -1
@@ -91,14 +85,14 @@ function columnsAgreeOnBytes(
   name: number,
   kind: number,
 ): boolean {
-  if (body.length <= HEAD.length || literalAt(body, 0, HEAD) < 0) return false
+  if (body.length <= HEAD.length || literalEnd(body, 0, HEAD) < 0) return false
   const nameLen = plainTextLength(c, name)
   if (nameLen < 0) return false
   const kindNull = kind < 0 || c.isNull(kind)
   const kindLen = kindNull ? 0 : plainTextLength(c, kind)
   if (kindLen < 0) return false
   let q = body.length - START_KEY.length
-  while (q >= HEAD.length && (body[q] !== COMMA || literalAt(body, q, START_KEY) < 0)) q--
+  while (q >= HEAD.length && (body[q] !== COMMA || literalEnd(body, q, START_KEY) < 0)) q--
   const segment =
     END_KEY.length +
     tsText.length +
@@ -107,13 +101,13 @@ function columnsAgreeOnBytes(
     NAME_KEY.length +
     nameLen +
     2
-  let p = literalAt(body, q - segment, END_KEY)
+  let p = literalEnd(body, q - segment, END_KEY)
   if (q < HEAD.length || q - segment < HEAD.length || p < 0) return false
   for (let i = 0; i < tsText.length; i++) if (body[p++] !== tsText.charCodeAt(i)) return false
-  p = literalAt(body, p, KIND_KEY)
+  p = literalEnd(body, p, KIND_KEY)
   if (p < 0) return false
-  p = kindNull ? literalAt(body, p, NULL) : quotedColumnAt(body, p, c, kind, kindLen)
-  if (p < 0 || (p = literalAt(body, p, NAME_KEY)) < 0) return false
+  p = kindNull ? literalEnd(body, p, NULL) : quotedColumnAt(body, p, c, kind, kindLen)
+  if (p < 0 || (p = literalEnd(body, p, NAME_KEY)) < 0) return false
   p = quotedColumnAt(body, p, c, name, nameLen)
   return p === q && restOfSpanAt(body, q + START_KEY.length)
 }
