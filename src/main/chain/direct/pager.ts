@@ -49,6 +49,7 @@ export class Pager {
   private readonly walPage: Buffer
   private behind: Buffer | null = null
   private behindWal: Buffer | null = null
+  private behindWalPage = 0
   private behindFirst = 0
   private behindCount = 0
 
@@ -109,8 +110,11 @@ export class Pager {
     this.check(n)
     const walOff = this.wal.get(n)
     if (walOff !== undefined) {
+      // The walk asks for a page twice (its type, then its rows): read a WAL frame once.
       this.behindWal ??= Buffer.allocUnsafe(this.pageSize)
-      return this.pageInto(n, this.behindWal)
+      if (this.behindWalPage !== n) this.pageInto(n, this.behindWal)
+      this.behindWalPage = n
+      return this.behindWal
     }
     if (n < this.behindFirst || n >= this.behindFirst + this.behindCount) {
       this.behind ??= readBuffer(this.windowPages * this.pageSize)
