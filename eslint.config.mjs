@@ -3,7 +3,17 @@ import tseslint from 'typescript-eslint'
 import reactHooks from 'eslint-plugin-react-hooks'
 
 export default tseslint.config(
-  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**'] },
+  {
+    ignores: [
+      'out/**',
+      'dist/**',
+      'node_modules/**',
+      'test-results/**',
+      'playwright-report/**',
+      // AssemblyScript (i32, load<u8>, @inline): compiled by scripts/build-wasm.mjs, not TypeScript.
+      'src/**/*.as.ts',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -16,6 +26,11 @@ export default tseslint.config(
     files: ['src/main/**/*.ts'],
     ignores: ['src/main/app/**'],
     rules: { 'no-restricted-imports': ['error', { paths: ['electron'] }] },
+  },
+  {
+    // Node ES module scripts, run without a build.
+    files: ['scripts/**/*.mjs'],
+    languageOptions: { globals: { process: 'readonly', Buffer: 'readonly' } },
   },
   {
     // Plain Node scripts (CommonJS), run without a build.

@@ -149,4 +149,53 @@ describe('bodyFacts agrees with JSON.parse', () => {
     // The mangling must actually break bodies, or the test proves little.
     expect(differentFromSeed).toBeGreaterThan(3000)
   })
+
+  it('with a special byte at every offset of a 16-byte SIMD block', () => {
+    // The wasm scanner skips string content 16 bytes at a time: a quote, backslash or control byte
+    // must be seen wherever it falls in a block, and near the end of the body.
+    const specials = ['\\"', '\\n', '\\u00e9', '\\x', '\x01', '\x1f', '\x7f', '\u00e9', '"', '\\']
+    let checked = 0
+    for (let len = 0; len <= 40; len++)
+      for (let pos = 0; pos <= len; pos++)
+        for (const sp of specials) {
+          const value = 'a'.repeat(pos) + sp + 'b'.repeat(len - pos)
+          for (const text of [
+            `{"attributes":{"gen_ai.system":"${value}"}}`,
+            `{"attributes":{"gen_ai.provider.name":"p","x":"${value}`,
+          ]) {
+            const b = Buffer.from(text)
+            expect(bodyFacts(b), text).toEqual(slow(b))
+            checked++
+          }
+        }
+    expect(checked).toBeGreaterThan(17_000)
+  })
+  it('on bodies that outgrow the scanner memory, and on small ones after them', () => {
+    const big = (filler: string, tail: string): Buffer =>
+      Buffer.from(`{"attributes":{"x":"${filler}","gen_ai.provider.name":"after-${tail}"}}`)
+    const cases = [
+      big('y'.repeat(200_000), 'a'),
+      big('y'.repeat(20_000_000), 'b'),
+      big('y'.repeat(1_000_000) + '\x01', 'c'),
+      big('y'.repeat(3_000_000) + '\\"' + 'z'.repeat(17), 'd'),
+      Buffer.from('{"attributes":{"gen_ai.system":"small"}}'),
+      big('y'.repeat(100), 'e'),
+    ]
+    const got = cases.map((b) => bodyFacts(b).provider)
+    expect(got).toEqual(cases.map((b) => slow(b).provider))
+    expect(got).toEqual(['after-a', 'after-b', 'unknown', 'after-d', 'small', 'after-e'])
+  })
+  it('at the nesting limit, where bodies go to JSON.parse', () => {
+    for (const depth of [1, 254, 255, 256, 257, 600, 5000]) {
+      const deep = '['.repeat(depth) + ']'.repeat(depth)
+      for (const text of [
+        `{"attributes":{"gen_ai.system":"s","deep":${deep}}}`,
+        `{"attributes":{"gen_ai.system":"s","deep":${deep.slice(0, -1)}}}`,
+        `{"attributes":{"gen_ai.system":"s"},"deep":${deep}}`,
+      ]) {
+        const b = Buffer.from(text)
+        expect(bodyFacts(b), `${depth}: ${text.slice(0, 60)}`).toEqual(slow(b))
+      }
+    }
+  })
 })

@@ -1,0 +1,88 @@
+// The wasm JSON scanner (json-scan.as.ts) behind a small typed surface: the host copies a body into
+// the module's memory, zero-pads it, and reads the attribute spans back from two Int32Array views.
+import { JSON_SCAN_WASM } from './json-scan.wasm'
+
+export const SCAN_INVALID = 0
+export const SCAN_VALID = 1
+/** The body must go to JSON.parse (an escaped key where one might be wanted, absurd nesting). */
+export const SCAN_BAIL = 2
+
+interface Exports {
+  memory: WebAssembly.Memory
+  layout(which: number): number
+  keysWritten(): void
+  scan(n: number): number
+}
+
+const PAGE = 65536
+/**
+ * Zero bytes after the body, for the scanner's look-aheads (at most 6 bytes): the grammar rejects a
+ * read past the end either way, and with the zeros that never depends on the previous body.
+ */
+const PAD = 16
+/** After a body that grew the memory past this, the next call starts a fresh instance. */
+const KEEP = 16 * 1024 * 1024
+const MAX_KEY_BYTES = 512
+const MAX_KEYS = 8
+
+let compiled: WebAssembly.Module | null = null
+
+export class JsonScanner {
+  private exports!: Exports
+  private mem!: Uint8Array
+  private input = 0
+  /** Value spans of the wanted keys after a VALID scan, relative to the body; start -1 = absent. */
+  starts!: Int32Array
+  ends!: Int32Array
+
+  /** `keys[0]` is the top-level key holding the attributes; the others are the wanted attributes. */
+  constructor(private readonly keys: readonly Buffer[]) {
+    if (keys.length < 1 || keys.length - 1 > MAX_KEYS) throw new RangeError('JsonScanner: 1 to 9 keys')
+    this.instantiate()
+  }
+
+  private instantiate(): void {
+    compiled ??= new WebAssembly.Module(Buffer.from(JSON_SCAN_WASM, 'base64'))
+    this.exports = new WebAssembly.Instance(compiled, {}).exports as unknown as Exports
+    const e = this.exports
+    this.input = e.layout(4)
+    e.memory.grow(Math.ceil((this.input + PAD) / PAGE))
+    this.views()
+    const table = new DataView(e.memory.buffer, e.layout(2), 4 + 8 * this.keys.length)
+    table.setInt32(0, this.keys.length - 1, true)
+    let at = e.layout(3)
+    const limit = at + MAX_KEY_BYTES
+    this.keys.forEach((key, k) => {
+      if (at + key.length > limit) throw new RangeError('JsonScanner: keys too long')
+      table.setInt32(4 + 8 * k, at, true)
+      table.setInt32(8 + 8 * k, key.length, true)
+      this.mem.set(key, at)
+      at += key.length
+    })
+    e.keysWritten()
+  }
+
+  private views(): void {
+    const buffer = this.exports.memory.buffer
+    this.mem = new Uint8Array(buffer)
+    this.starts = new Int32Array(buffer, this.exports.layout(0), MAX_KEYS)
+    this.ends = new Int32Array(buffer, this.exports.layout(1), MAX_KEYS)
+  }
+
+  /** SCAN_VALID, SCAN_INVALID or SCAN_BAIL for `body` (UTF-8 validity is the caller's check). */
+  scan(body: Uint8Array): number {
+    const need = this.input + body.length + PAD
+    if (this.mem.length > KEEP && need <= KEEP) this.instantiate()
+    if (need > this.mem.length) {
+      try {
+        this.exports.memory.grow(Math.ceil((need - this.mem.length) / PAGE))
+      } catch {
+        return SCAN_BAIL
+      }
+      this.views()
+    }
+    this.mem.set(body, this.input)
+    this.mem.fill(0, this.input + body.length, need)
+    return this.exports.scan(body.length)
+  }
+}
