@@ -15,13 +15,52 @@ const REPLAY_KEY = 'bijotel.replay.output_hash'
 const WANTED = [...PROVIDER_KEYS, ...MODEL_KEYS, REPLAY_KEY]
 const REPLAY = WANTED.length - 1
 
-const scanner = new JsonScanner(['attributes', ...WANTED].map((k) => Buffer.from(k, 'latin1')))
+/** null where no wasm memory can be made (see JsonScanner): then every body goes to JSON.parse. */
+const scanner = newScanner()
+
+function newScanner(): JsonScanner | null {
+  try {
+    return new JsonScanner(['attributes', ...WANTED].map((k) => Buffer.from(k, 'latin1')))
+  } catch {
+    return null
+  }
+}
 
 const EMPTY = Buffer.alloc(0)
 /** The body and the value spans the scanner found in it, while bodyFacts reads them. */
 let b: Buffer = EMPTY
-let start = scanner.starts
-let end = scanner.ends
+let start: Int32Array = new Int32Array(0)
+let end: Int32Array = new Int32Array(0)
+
+/**
+ * Recently decoded string values by their raw bytes: providers and models repeat from body to body,
+ * and comparing a few bytes is cheaper than decoding them and interning the new string.
+ */
+const RECENT = 32
+const recentBytes: Buffer[] = []
+const recentTexts: string[] = []
+let recentNext = 0
+
+/** The string a validated JSON string literal at [s, e) (quotes included) stands for. */
+function stringAt(s: number, e: number): string {
+  const from = s + 1
+  const len = e - 1 - from
+  for (let k = 0; k < recentBytes.length; k++) {
+    const c = recentBytes[k]!
+    if (c.length !== len) continue
+    let i = 0
+    while (i < len && c[i] === b[from + i]) i++
+    if (i === len) return recentTexts[k]!
+  }
+  const raw = b.toString('utf8', from, e - 1)
+  const text = raw.includes('\\') ? (JSON.parse(b.toString('utf8', s, e)) as string) : raw
+  if (len <= 256) {
+    recentBytes[recentNext] = Buffer.from(b.subarray(from, e - 1))
+    recentTexts[recentNext] = text
+    recentNext = (recentNext + 1) % RECENT
+  }
+  return text
+}
 
 export interface BodyFacts {
   provider: string
@@ -36,9 +75,7 @@ function providerFrom(i: number): string | null {
   if (s < 0) return null
   const c = b[s]!
   if (c === Q) {
-    if (end[i]! - s === 2) return null
-    const raw = b.toString('utf8', s + 1, end[i]! - 1)
-    return raw.includes('\\') ? (JSON.parse(b.toString('utf8', s, end[i]!)) as string) : raw
+    return end[i]! - s === 2 ? null : stringAt(s, end[i]!)
   }
   if (c === 0x74) return 'true'
   if (c === 0x66 || c === 0x6e) return null
@@ -54,9 +91,7 @@ function providerFrom(i: number): string | null {
 
 function modelFrom(i: number): string | null {
   const s = start[i]!
-  if (s < 0 || b[s] !== Q || end[i]! - s === 2) return null
-  const raw = b.toString('utf8', s + 1, end[i]! - 1)
-  return raw.includes('\\') ? (JSON.parse(b.toString('utf8', s, end[i]!)) as string) : raw
+  return s < 0 || b[s] !== Q || end[i]! - s === 2 ? null : stringAt(s, end[i]!)
 }
 
 const NOTHING: BodyFacts = Object.freeze({ provider: 'unknown', model: null, replay: false })
@@ -73,6 +108,7 @@ function slow(body: Buffer): BodyFacts {
 /** Provider and model of a canonical body, exactly as parsing it would give. */
 export function bodyFacts(body: Buffer): BodyFacts {
   if (!isUtf8(body)) return NOTHING
+  if (scanner === null) return slow(body)
   const verdict = scanner.scan(body)
   if (verdict === SCAN_BAIL) return slow(body)
   if (verdict !== SCAN_VALID) return NOTHING

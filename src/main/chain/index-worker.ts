@@ -14,12 +14,21 @@ const progress = (rows: number): void =>
 async function run(): Promise<void> {
   const input = workerData as IndexWorkerInput
   if ('direct' in input) {
-    const { layout, leafFrom, leafTo, capacity, facts } = input.direct
+    const { layout, leafFrom, leafTo, capacity, wanted } = input.direct
     const scanner = new RowScanner(layout)
     try {
-      const part = extractColumns(scanner, leafFrom, leafTo, capacity, { onRows: progress }, facts)
-      const buffers = [part.seq, part.seqBig, part.ts, part.tsValid, part.provider, part.model]
-      const transfer = [...buffers, part.hasReplay, part.hashFp].map((a) => a.buffer as ArrayBuffer)
+      const part = extractColumns(scanner, leafFrom, leafTo, capacity, { onRows: progress }, wanted)
+      const buffers = [
+        part.seq,
+        part.seqBig,
+        part.ts,
+        part.tsValid,
+        part.provider,
+        part.model,
+        part.hasReplay,
+      ]
+      const sorted = [part.secondsSorted, part.hashFpSorted].filter((a) => a !== null)
+      const transfer = [...buffers, part.hashFp, part.seconds, ...sorted].map((a) => a.buffer as ArrayBuffer)
       parentPort?.postMessage({ type: 'done', part } satisfies IndexWorkerMessage, transfer)
     } finally {
       scanner.close()

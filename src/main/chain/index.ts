@@ -7,7 +7,7 @@ import { Worker } from 'node:worker_threads'
 import { AuditError, asChainReadError, type AuditErrorCode } from '../errors'
 import { builtScript, defaultWorkerCount } from '../verify/parallel'
 import { bodyFacts } from './body-scan'
-import type { ColumnsPart } from './direct/columns'
+import type { ColumnsPart, ColumnsWanted } from './direct/columns'
 import { extractAllColumns } from './direct/columns'
 import { Unsupported } from './direct/format'
 import { openDirect, withDirect, type DirectChain } from './direct/open'
@@ -190,7 +190,7 @@ export type IndexWorkerInput =
         leafFrom: number
         leafTo: number
         capacity: number
-        facts: boolean
+        wanted: ColumnsWanted
       }
     }
 
@@ -280,7 +280,7 @@ export async function directIndex(
       leaves,
       estimateRows(scanner, 0, leaves),
       { ...(onProgress ? { onProgress } : {}), ...(signal ? { signal } : {}) },
-      facts,
+      { facts, sorted: false },
     )
     return mergeParts(parts)
   } finally {

@@ -54,13 +54,18 @@ export class OrderedPass {
   }
 
   push(row: IntegrityRow): void {
+    this.pushColumns(row.seq, row.ts, row.provider)
+  }
+
+  /** `push` without a row object, for a million rows taken from typed arrays. */
+  pushColumns(seq: bigint, ts: bigint, provider: string): void {
     const i = this.rows++
-    if (i === 0) this.firstSeq = row.seq
-    this.lastSeq = row.seq
-    this.gaps.push(row.seq)
-    this.steps.push(row.seq, row.ts)
-    this.providers.push(i, row.provider)
-    this.rate.push(i, row.ts)
+    if (i === 0) this.firstSeq = seq
+    this.lastSeq = seq
+    this.gaps.push(seq)
+    this.steps.push(seq, ts)
+    this.providers.push(i, provider)
+    this.rate.push(i, ts)
   }
 }
 

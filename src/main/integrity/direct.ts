@@ -19,7 +19,7 @@ import {
 import { duplicateAnomaly } from './hashes'
 import type { DetectorResults } from './report'
 import { hashKey, toRow, type IntegrityRow } from './rows'
-import { burstAnomaly, epochSecond } from './timestamps'
+import { burstAnomaly } from './timestamps'
 
 function assertUnchanged(chain: DirectChain): void {
   if (!unchangedSinceOpen(chain))
@@ -50,29 +50,43 @@ function lastRows(chain: DirectChain, limit: number): IntegrityRow[] {
   }
 }
 
-/** Values occurring more than once in `values` (NaN ignored), by sorting a copy. */
-function repeated(values: Float64Array, min: number): Map<number, number> {
-  const sorted = values.slice().sort()
+/**
+ * Values occurring more than `min` times across arrays each sorted ascending (NaN last, ignored):
+ * one merge walk over the parts the workers sorted.
+ */
+function repeated(sorted: Float64Array[], min: number): Map<number, number> {
+  const at = sorted.map(() => 0)
   const out = new Map<number, number>()
-  let i = 0
-  while (i < sorted.length) {
-    const v = sorted[i]!
-    let j = i + 1
-    while (j < sorted.length && sorted[j] === v) j++
-    if (!Number.isNaN(v) && j - i > min) out.set(v, j - i)
-    i = j
+  for (;;) {
+    let v = NaN
+    for (let k = 0; k < sorted.length; k++) {
+      const x = sorted[k]![at[k]!]
+      if (x !== undefined && !Number.isNaN(x) && !(x >= v)) v = x
+    }
+    if (Number.isNaN(v)) return out
+    let count = 0
+    for (let k = 0; k < sorted.length; k++) {
+      const a = sorted[k]!
+      let i = at[k]!
+      while (a[i] === v) i++
+      count += i - at[k]!
+      at[k] = i
+    }
+    if (count > min) out.set(v, count)
   }
-  return out
 }
 
 /** Duplicate canonical hashes: fingerprint collisions, then the exact keys of just those rows. */
 function duplicates(scanner: RowScanner, parts: ColumnsPart[]): DetectorResults['hash_anomalies'] {
+  const candidates = repeated(
+    parts.map((p) => p.hashFpSorted!),
+    1,
+  )
+  if (candidates.size === 0) return []
   const fps = concat(
     parts.map((p) => p.hashFp),
     Float64Array,
   )
-  const candidates = repeated(fps, 1)
-  if (candidates.size === 0) return []
   const seqs = concat(
     parts.map((p) => p.seqBig),
     BigInt64Array,
@@ -108,16 +122,20 @@ function concat<T extends Float64Array | BigInt64Array>(arrays: T[], Ctor: new (
 }
 
 /** Bursts: rows per epoch second, over sorted seconds; reported in order of first appearance. */
-function bursts(seconds: Float64Array, threshold: number): DetectorResults['timestamp_anomalies'] {
-  const counts = repeated(seconds, threshold)
+function bursts(parts: ColumnsPart[], threshold: number): DetectorResults['timestamp_anomalies'] {
+  const counts = repeated(
+    parts.map((p) => p.secondsSorted!),
+    threshold,
+  )
   const out: DetectorResults['timestamp_anomalies'] = []
-  for (let i = 0; i < seconds.length && counts.size > 0; i++) {
-    const c = counts.get(seconds[i]!)
-    if (c !== undefined) {
-      out.push(burstAnomaly(BigInt(seconds[i]!), c))
-      counts.delete(seconds[i]!)
+  for (const { seconds } of parts)
+    for (let i = 0; i < seconds.length && counts.size > 0; i++) {
+      const c = counts.get(seconds[i]!)
+      if (c !== undefined) {
+        out.push(burstAnomaly(BigInt(seconds[i]!), c))
+        counts.delete(seconds[i]!)
+      }
     }
-  }
   return out
 }
 
@@ -130,10 +148,17 @@ async function allRows(
   try {
     const leaves = chain.leaves.pages.length
     const estimate = estimateRows(scanner, 0, leaves)
-    const parts = await extractAllColumns(scanner, 0, leaves, estimate, {
-      onProgress: (d, t) => hooks.onProgress?.(d, t, 'integrity'),
-      ...(hooks.signal ? { signal: hooks.signal } : {}),
-    })
+    const parts = await extractAllColumns(
+      scanner,
+      0,
+      leaves,
+      estimate,
+      {
+        onProgress: (d, t) => hooks.onProgress?.(d, t, 'integrity'),
+        ...(hooks.signal ? { signal: hooks.signal } : {}),
+      },
+      { facts: true, sorted: true },
+    )
     const bad = parts.find((p) => p.badTs !== null)?.badTs
     if (bad)
       throw new AuditError(
@@ -142,19 +167,16 @@ async function allRows(
       )
     const n = parts.reduce((s, p) => s + p.rows, 0)
     const pass = new OrderedPass(n, thresholds)
-    const seconds = new Float64Array(n)
-    let at = 0
     for (const p of parts) {
       const names = p.providerNames
       const loose = new Map(p.looseTs)
       for (let i = 0; i < p.rows; i++) {
         const ts = loose.size > 0 && loose.has(i) ? loose.get(i)! : p.ts[i]!
-        pass.push({ seq: p.seqBig[i]!, ts, hashKey: null, provider: names[p.provider[i]!]! })
-        seconds[at++] = Number(epochSecond(ts))
+        pass.pushColumns(p.seqBig[i]!, ts, names[p.provider[i]!]!)
       }
     }
     if (hooks.signal?.aborted) throw new AuditError('cancelled', 'integrity pass cancelled')
-    const results = finish(pass, duplicates(scanner, parts), bursts(seconds, thresholds.burst_threshold))
+    const results = finish(pass, duplicates(scanner, parts), bursts(parts, thresholds.burst_threshold))
     hooks.onProgress?.(n, n, 'integrity')
     assertUnchanged(chain)
     return results

@@ -7,6 +7,7 @@ import { AuditError } from '../../errors'
 import { Interner, NO_MODEL, runOnWorker, type IndexPart } from '../index'
 import { builtScript, defaultWorkerCount, PARALLEL_MIN_ROWS } from '../../verify/parallel'
 import { hashKey } from '../../integrity/rows'
+import { epochSecond } from '../../integrity/timestamps'
 import { toBigIntOrNull } from '../reader'
 import type { CellReader } from './btree'
 import type { RowScanner } from './scan'
@@ -23,7 +24,24 @@ export interface ColumnsPart extends IndexPart {
    * (a REAL like 2.0, digits as TEXT): row index and value. The index keeps them as tsValid = 0.
    */
   looseTs: [number, bigint][]
+  /** Epoch second of each row's timestamp (floor, exact below 2^53); NaN for a bad timestamp. */
+  seconds: Float64Array
+  /**
+   * With `sorted`: seconds and hashFp sorted ascending (NaN last), so the integrity monitor's
+   * duplicate and burst counts merge presorted runs instead of sorting a million values on one thread.
+   */
+  secondsSorted: Float64Array | null
+  hashFpSorted: Float64Array | null
 }
+
+/** What a pass keeps: seq and timestamps only (a quick first index), the facts, or also the sorts. */
+export interface ColumnsWanted {
+  /** false: seq and timestamps only (a quick first index; providers are then `PENDING_PROVIDER`). */
+  facts: boolean
+  sorted: boolean
+}
+
+export const INDEX_COLUMNS: ColumnsWanted = { facts: true, sorted: false }
 
 const EMPTY = Buffer.alloc(0)
 
@@ -74,9 +92,9 @@ export function extractColumns(
   leafTo: number,
   capacity: number,
   hooks: { onRows?: (n: number) => void; signal?: { aborted: boolean } } = {},
-  /** false: seq and timestamps only (a quick first index; providers are then `PENDING_PROVIDER`). */
-  facts = true,
+  wanted: ColumnsWanted = INDEX_COLUMNS,
 ): ColumnsPart {
+  const facts = wanted.facts
   const ts = scanner.col('timestamp_ns')
   const body = scanner.col('canonical_body')
   const ch = scanner.col('canonical_hash')
@@ -92,6 +110,7 @@ export function extractColumns(
   let model = new Uint16Array(cap)
   let hasReplay = new Uint8Array(cap)
   let hashFp = new Float64Array(cap)
+  let seconds = new Float64Array(cap)
   let badTs: ColumnsPart['badTs'] = null
   const looseTs: [number, bigint][] = []
   let i = 0
@@ -103,7 +122,7 @@ export function extractColumns(
   scanner.scan(leafFrom, leafTo, (c) => {
     if (i === cap) {
       cap *= 2
-      ;[seqBig, tsA, seq, hashFp] = [grow(seqBig), grow(tsA), grow(seq), grow(hashFp)]
+      ;[seqBig, tsA, seq, hashFp, seconds] = [grow(seqBig), grow(tsA), grow(seq), grow(hashFp), grow(seconds)]
       ;[tsValid, hasReplay] = [grow(tsValid), grow(hasReplay)]
       ;[provider, model] = [grow(provider), grow(model)]
     }
@@ -111,12 +130,19 @@ export function extractColumns(
     seqBig[i] = id
     seq[i] = c.rowid
     if (c.isInt(ts)) {
-      tsA[i] = c.intBig(ts)!
+      const t = c.intBig(ts)!
+      tsA[i] = t
       tsValid[i] = 1
+      seconds[i] = Number(epochSecond(t))
     } else {
       const loose = toBigIntOrNull(c.valueBig(ts))
-      if (loose !== null) looseTs.push([i, loose])
-      else badTs ??= { seq: id.toString(), value: String(c.valueBig(ts)) }
+      if (loose !== null) {
+        looseTs.push([i, loose])
+        seconds[i] = Number(epochSecond(loose))
+      } else {
+        badTs ??= { seq: id.toString(), value: String(c.valueBig(ts)) }
+        seconds[i] = NaN
+      }
     }
     if (facts) {
       const f = bodyFacts(c.castBlob(body) ?? EMPTY)
@@ -135,20 +161,25 @@ export function extractColumns(
     }
   })
   hooks.onRows?.(i)
+  // Views, not copies: the arrays were sized from the estimate, and a copy of each doubles the peak.
+  const sorted = (a: Float64Array): Float64Array | null => (wanted.sorted ? a.slice(0, i).sort() : null)
   return {
     rows: i,
-    seq: seq.slice(0, i),
-    seqBig: seqBig.slice(0, i),
-    ts: tsA.slice(0, i),
-    tsValid: tsValid.slice(0, i),
-    provider: provider.slice(0, i),
-    model: model.slice(0, i),
-    hasReplay: hasReplay.slice(0, i),
-    hashFp: hashFp.slice(0, i),
+    seq: seq.subarray(0, i),
+    seqBig: seqBig.subarray(0, i),
+    ts: tsA.subarray(0, i),
+    tsValid: tsValid.subarray(0, i),
+    provider: provider.subarray(0, i),
+    model: model.subarray(0, i),
+    hasReplay: hasReplay.subarray(0, i),
+    hashFp: hashFp.subarray(0, i),
     providerNames: providers.names,
     modelNames: models.names,
     badTs,
     looseTs,
+    seconds: seconds.subarray(0, i),
+    secondsSorted: sorted(seconds),
+    hashFpSorted: sorted(hashFp),
   }
 }
 
@@ -162,7 +193,7 @@ export async function extractAllColumns(
   to: number,
   estimate: number,
   hooks: { onProgress?: (done: number, total: number) => void; signal?: { aborted: boolean } } = {},
-  facts = true,
+  wanted: ColumnsWanted = INDEX_COLUMNS,
 ): Promise<ColumnsPart[]> {
   const script = builtScript('index-worker.js')
   const workers = defaultWorkerCount()
@@ -178,7 +209,7 @@ export async function extractAllColumns(
           onRows: (n) => hooks.onProgress?.(n, total(n)),
           ...(hooks.signal ? { signal: hooks.signal } : {}),
         },
-        facts,
+        wanted,
       ),
     ]
   }
@@ -191,7 +222,7 @@ export async function extractAllColumns(
       const capacity = Math.ceil(((estimate * (leafTo - leafFrom)) / Math.max(1, n)) * 1.05)
       return runOnWorker<ColumnsPart>(
         script,
-        { direct: { layout: scanner.chain, leafFrom, leafTo, capacity, facts } },
+        { direct: { layout: scanner.chain, leafFrom, leafTo, capacity, wanted } },
         (rows) => {
           done[k] = rows
           const d = done.reduce((a, b) => a + b, 0)

@@ -35,7 +35,11 @@ export class JsonScanner {
   starts!: Int32Array
   ends!: Int32Array
 
-  /** `keys[0]` is the top-level key holding the attributes; the others are the wanted attributes. */
+  /**
+   * `keys[0]` is the top-level key holding the attributes; the others are the wanted attributes.
+   * Throws when V8 cannot make a wasm memory: it reserves ≈10 GB of address space for one, which a
+   * process under an address-space limit (`ulimit -v`, RLIMIT_AS) does not have.
+   */
   constructor(private readonly keys: readonly Buffer[]) {
     if (keys.length < 1 || keys.length - 1 > MAX_KEYS) throw new RangeError('JsonScanner: 1 to 9 keys')
     this.instantiate()
@@ -43,11 +47,10 @@ export class JsonScanner {
 
   private instantiate(): void {
     compiled ??= new WebAssembly.Module(Buffer.from(JSON_SCAN_WASM, 'base64'))
-    this.exports = new WebAssembly.Instance(compiled, {}).exports as unknown as Exports
-    const e = this.exports
-    this.input = e.layout(4)
-    e.memory.grow(Math.ceil((this.input + PAD) / PAGE))
-    this.views()
+    const e = new WebAssembly.Instance(compiled, {}).exports as unknown as Exports
+    const input = e.layout(4)
+    e.memory.grow(Math.ceil((input + PAD) / PAGE))
+    const mem = new Uint8Array(e.memory.buffer)
     const table = new DataView(e.memory.buffer, e.layout(2), 4 + 8 * this.keys.length)
     table.setInt32(0, this.keys.length - 1, true)
     let at = e.layout(3)
@@ -56,10 +59,13 @@ export class JsonScanner {
       if (at + key.length > limit) throw new RangeError('JsonScanner: keys too long')
       table.setInt32(4 + 8 * k, at, true)
       table.setInt32(8 + 8 * k, key.length, true)
-      this.mem.set(key, at)
+      mem.set(key, at)
       at += key.length
     })
     e.keysWritten()
+    this.exports = e
+    this.input = input
+    this.views()
   }
 
   private views(): void {
@@ -72,7 +78,13 @@ export class JsonScanner {
   /** SCAN_VALID, SCAN_INVALID or SCAN_BAIL for `body` (UTF-8 validity is the caller's check). */
   scan(body: Uint8Array): number {
     const need = this.input + body.length + PAD
-    if (this.mem.length > KEEP && need <= KEEP) this.instantiate()
+    if (this.mem.length > KEEP && need <= KEEP) {
+      try {
+        this.instantiate()
+      } catch {
+        // No address space for a fresh memory: keep the large one.
+      }
+    }
     if (need > this.mem.length) {
       try {
         this.exports.memory.grow(Math.ceil((need - this.mem.length) / PAGE))

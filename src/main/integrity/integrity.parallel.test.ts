@@ -1,0 +1,56 @@
+// `integrity --all` over a chain large enough for worker threads: the parts each worker extracts and
+// sorts, merged for the duplicate and burst counts, must give exactly the one-thread report and the
+// SQLite path's report — with duplicates and bursts straddling the workers' boundary.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { bijotel, ensureBuilt } from './testcli'
+import { BASE_TS, bodyFor, SEC, TempChains, type SynthRow } from './testchain'
+
+const chains = new TempChains()
+beforeAll(() => ensureBuilt())
+afterAll(() => chains.dispose())
+
+const N = 64_000
+const PROVIDERS = ['anthropic', 'openai', 'google', 'mistral']
+
+function rows(): SynthRow[] {
+  const out: SynthRow[] = []
+  for (let i = 0; i < N; i++) {
+    const seq = i + 1
+    // Mostly 7 s apart; bursts of 12 rows in one second at the start, in the middle (across the
+    // workers' split) and near the end; one clock step backward.
+    let ts = BASE_TS + BigInt(i) * 7n * SEC
+    const inBurst = (from: number): boolean => i >= from && i < from + 12
+    for (const from of [100, N / 2 - 6, N - 40])
+      if (inBurst(from)) ts = BASE_TS + BigInt(from) * 7n * SEC + BigInt(i)
+    if (i === 20_000) ts -= 3600n * SEC
+    // Duplicate hashes: pairs within one half, and pairs whose copies sit in different halves.
+    const dupOf =
+      i === 500 ? 10 : i === N - 3 ? 7 : i === N / 2 + 1 ? N / 2 - 2 : i === 40_000 ? 39_999 : null
+    const hash = `hash-${String(dupOf === null ? seq : dupOf + 1).padStart(8, '0')}`
+    const provider = i < N / 2 ? PROVIDERS[i % 2]! : PROVIDERS[2 + (i % 2)]!
+    out.push({ seq, ts, body: bodyFor(provider), hash })
+  }
+  return out
+}
+
+describe('integrity --all on worker threads = one thread = SQLite', () => {
+  it(`${N} rows with duplicates and bursts across the split`, () => {
+    const db = chains.write(rows())
+    const run = (env: Record<string, string>): string => {
+      const r = bijotel(['integrity', '--db', db, '--all', '--json'], env)
+      expect(r.stderr).toBe('')
+      expect(r.code).toBe(1)
+      return r.stdout
+    }
+    const two = run({ BIJOTEL_WORKERS: '2' })
+    expect(run({ BIJOTEL_WORKERS: '3' })).toBe(two)
+    expect(run({ BIJOTEL_WORKERS: '1' })).toBe(two)
+    expect(run({ BIJOTEL_READER: 'sqlite' })).toBe(two)
+    const report = JSON.parse(two) as {
+      hash_anomalies: unknown[]
+      timestamp_anomalies: { type: string }[]
+    }
+    expect(report.hash_anomalies).toHaveLength(4)
+    expect(report.timestamp_anomalies.filter((a) => a.type === 'burst')).toHaveLength(3)
+  })
+})
