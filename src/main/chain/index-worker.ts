@@ -27,8 +27,8 @@ async function run(): Promise<void> {
         part.model,
         part.hasReplay,
       ]
-      const sorted = [part.secondsSorted, part.hashFpSorted].filter((a) => a !== null)
-      const transfer = [...buffers, part.hashFp, part.seconds, ...sorted].map((a) => a.buffer as ArrayBuffer)
+      const optional = [part.seconds, part.secondsSorted, part.hashFpSorted].filter((a) => a !== null)
+      const transfer = [...buffers, part.hashFp, ...optional].map((a) => a.buffer as ArrayBuffer)
       parentPort?.postMessage({ type: 'done', part } satisfies IndexWorkerMessage, transfer)
     } finally {
       scanner.close()

@@ -280,7 +280,7 @@ export async function directIndex(
       leaves,
       estimateRows(scanner, 0, leaves),
       { ...(onProgress ? { onProgress } : {}), ...(signal ? { signal } : {}) },
-      { facts, sorted: false },
+      { facts, integrity: false },
     )
     return mergeParts(parts)
   } finally {

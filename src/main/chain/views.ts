@@ -142,6 +142,17 @@ export function text(v: unknown): string | null {
   return String(v)
 }
 
+/**
+ * Entry rows by seq (missing seqs absent): from SQLite on the verified copy (`sqlEntryRows`), or read
+ * in place by the direct reader while a staged open is still making that copy (direct/entries.ts).
+ */
+export type EntryRows = (seqs: number[]) => Map<number, RawEntry>
+
+export const sqlEntryRows =
+  (chain: ChainFile): EntryRows =>
+  (seqs) =>
+    entryRowsBySeq(chain, seqs)
+
 /** The rows with these seqs, keyed by seq (missing seqs are absent). */
 export function entryRowsBySeq(chain: ChainFile, seqs: number[]): Map<number, RawEntry> {
   if (seqs.length === 0) return new Map()
@@ -168,7 +179,7 @@ function summarize(r: RawEntry, parsed: unknown): EntrySummary {
 }
 
 export function listEntries(
-  chain: ChainFile,
+  rowsBySeq: EntryRows,
   positions: Int32Array,
   idx: ChainIndex,
   offset: number,
@@ -180,7 +191,7 @@ export function listEntries(
   for (let i = start; i < end; i++) seqs.push(idx.seq[positions[i]!]!)
   if (seqs.length === 0) return { total: positions.length, offset: start, rows: [] }
   try {
-    const bySeq = entryRowsBySeq(chain, seqs)
+    const bySeq = rowsBySeq(seqs)
     const out: EntrySummary[] = []
     for (const s of seqs) {
       const r = bySeq.get(s)
@@ -194,10 +205,10 @@ export function listEntries(
 
 const MAX_BODY_TEXT = 256 * 1024
 
-export function getEntry(chain: ChainFile, idx: ChainIndex, seq: number): EntryDetail {
+export function getEntry(rowsBySeq: EntryRows, idx: ChainIndex, seq: number): EntryDetail {
   let r: RawEntry | undefined
   try {
-    r = entryQuery(chain, 'WHERE seq = ?').get(BigInt(seq)) as RawEntry | undefined
+    r = rowsBySeq([seq]).get(seq)
   } catch (e) {
     throw asChainReadError(e, `reading seq ${seq}`)
   }

@@ -7,12 +7,13 @@ import type { ChainOverview, EntryFilter, EntrySort } from '../../shared/chain-t
 import type { IntegrityRun } from '../../shared/integrity-types'
 import type { ReplayCheck } from '../../shared/replay-types'
 import type { VerifyVerdict } from '../../shared/verify-types'
-import { withDirect } from '../chain/direct/open'
+import { directEntryRows } from '../chain/direct/entries'
+import { unchangedSinceOpen, withDirect, type DirectChain } from '../chain/direct/open'
 import { RowScanner } from '../chain/direct/scan'
 import { buildChainIndex, directIndex, type ChainIndex } from '../chain/index'
 import { estimateRows, layoutOf } from '../verify/direct'
 import { ChainFile } from '../chain/reader'
-import { buildOverview, selectPositions } from '../chain/views'
+import { buildOverview, selectPositions, sqlEntryRows, type EntryRows } from '../chain/views'
 import { AuditError } from '../errors'
 import type { KeyMaterial } from '../verify/secrets'
 import { JobRegistry, type JobContext } from './jobs'
@@ -37,6 +38,15 @@ interface PendingOpen {
   overview: ChainOverview
   index: ChainIndex
   done: Promise<Opened>
+  /** The evidence as the first pass read it in place: rows for the table until the copy is made. */
+  direct: DirectChain
+}
+
+/** What the entries table reads: rows by seq, the index their positions refer to, and the positions. */
+export interface EntrySource {
+  rows: EntryRows
+  index: ChainIndex
+  positions: Int32Array
 }
 
 const STAGED_OPEN_ROWS = 100_000
@@ -246,7 +256,7 @@ export class AuditSession {
         throw e
       }
     })()
-    holder.pending = { overview, index, done }
+    holder.pending = { overview, index, done, direct }
     this.pendingOpen = holder.pending
     done.catch((e: unknown) => {
       if (this.pendingOpen === holder.pending) {
@@ -302,14 +312,49 @@ export class AuditSession {
     return out
   }
 
+  /**
+   * The table's rows: from the opened chain; or, while a staged open is still making the copy, the
+   * first pass's index (seq and timestamps) with rows read in place, read-only, by the direct reader —
+   * for every order and for time filters. A provider, model or flagged filter needs the full index
+   * and waits for it.
+   */
+  async entrySource(filter: EntryFilter | undefined, sort: EntrySort): Promise<EntrySource> {
+    const p = this.pendingOpen
+    const quick = filter?.provider === undefined && filter?.model === undefined && !filter?.flagged_only
+    if (p && quick) {
+      const positions = this.cachedPositions(['first pass', filter ?? {}, sort], () =>
+        selectPositions(p.index, filter, sort, null),
+      )
+      const read = directEntryRows(layoutOf(p.direct))
+      const rows: EntryRows = (seqs) => {
+        const out = read(seqs)
+        if (!unchangedSinceOpen(p.direct))
+          throw new AuditError(
+            'evidence_changed',
+            `evidence changed while it was being read (${p.direct.path}); stop the writer or copy the file first`,
+          )
+        return out
+      }
+      return { rows, index: p.index, positions }
+    }
+    const o = await this.ready()
+    return { rows: sqlEntryRows(o.chain), index: o.index, positions: this.positions(filter, sort) }
+  }
+
   positions(filter: EntryFilter | undefined, sort: EntrySort): Int32Array {
     const o = this.require()
-    const key = JSON.stringify([filter ?? {}, sort])
-    let p = this.positionsCache.get(key)
+    return this.cachedPositions([filter ?? {}, sort], () =>
+      selectPositions(o.index, filter, sort, filter?.flagged_only ? this.flaggedSeqs() : null),
+    )
+  }
+
+  private cachedPositions(key: unknown[], select: () => Int32Array): Int32Array {
+    const k = JSON.stringify(key)
+    let p = this.positionsCache.get(k)
     if (!p) {
-      p = selectPositions(o.index, filter, sort, filter?.flagged_only ? this.flaggedSeqs() : null)
+      p = select()
       if (this.positionsCache.size > 16) this.positionsCache.clear()
-      this.positionsCache.set(key, p)
+      this.positionsCache.set(k, p)
     }
     return p
   }

@@ -90,6 +90,53 @@ describe('staged open', () => {
     expect(integrity.state).toBe('done')
   })
 
+  for (const name of ['clean', 'wal-tail', 'odd-non-json-body', 'clock-backward', 'rows-swapped']) {
+    it(`${name}: the table and entry detail answer during the background stage, as after it`, async () => {
+      const before = fingerprintFolder()
+      session = new AuditSession({ stagedOpenRows: 1 })
+      const h = createHandlers(session)
+      const ctx = { transport: 'http', trusted: true } as const
+      const first = await session.open(dbPath(name))
+      const mid = Math.floor(first.entries / 2)
+      const asked = async () => {
+        const pages = []
+        for (const sort of ['seq_asc', 'seq_desc', 'time_asc', 'time_desc'] as const)
+          for (const [offset, limit] of [
+            [0, 7],
+            [mid, 1000],
+            [first.entries - 3, 10],
+          ] as const)
+            pages.push(await h.listEntries({ offset, limit, sort }, ctx))
+        const from_ns = first.first_timestamp_ns!
+        pages.push(await h.listEntries({ offset: 1, limit: 20, filter: { from_ns }, sort: 'time_desc' }, ctx))
+        const seq = pages[0]!.rows[3]!.seq
+        const located = await h.locateEntry({ seq, sort: 'seq_desc' }, ctx)
+        const detail = await h.getEntry({ seq }, ctx)
+        const last = await h.getEntry({ seq: first.last_seq! }, ctx)
+        return { pages, located, detail, last }
+      }
+      const during = await asked()
+      // Answered while the copy is still being made, not after it.
+      expect(session.current()?.overview.pending).toBe(true)
+      expect(during.pages[0]!.rows.length).toBeGreaterThan(0)
+      await session.ready()
+      expect(session.current()?.overview.pending).toBeUndefined()
+      expect(during).toEqual(await asked())
+      expect(fingerprintFolder()).toEqual(before)
+    })
+  }
+
+  it('a provider filter during the background stage waits for the full index', async () => {
+    session = new AuditSession({ stagedOpenRows: 1 })
+    const h = createHandlers(session)
+    const ctx = { transport: 'http', trusted: true } as const
+    await session.open(dbPath('provider-shift'))
+    const page = await h.listEntries({ offset: 0, limit: 1000, filter: { provider: 'xai' } }, ctx)
+    expect(session.current()?.overview.pending).toBeUndefined()
+    expect(page.total).toBeGreaterThan(0)
+    expect(page.rows.every((r) => r.provider === 'xai')).toBe(true)
+  })
+
   it('small chains open in one stage by default', async () => {
     session = new AuditSession()
     const ov = await session.open(dbPath('clean'))

@@ -155,29 +155,22 @@ export function createHandlers(session: AuditSession, platform: Platform = {}): 
       const offset = int(o, 'offset', { min: 0 })
       const limit = int(o, 'limit', { min: 1, max: 1000 })
       const sort = optEnum(o, 'sort', SORTS) ?? 'seq_asc'
-      const opened = await session.ready()
-      return listEntries(
-        opened.chain,
-        session.positions(filterFrom(optObj(o, 'filter')), sort),
-        opened.index,
-        offset,
-        limit,
-      )
+      const src = await session.entrySource(filterFrom(optObj(o, 'filter')), sort)
+      return listEntries(src.rows, src.positions, src.index, offset, limit)
     },
     locateEntry: async (req) => {
       const o = obj(req)
       const seq = int(o, 'seq')
       const sort = optEnum(o, 'sort', SORTS) ?? 'seq_asc'
-      const opened = await session.ready()
-      const pos = positionOfSeq(opened.index, seq)
+      const src = await session.entrySource(filterFrom(optObj(o, 'filter')), sort)
+      const pos = positionOfSeq(src.index, seq)
       if (pos === null) return { index: null }
-      const positions = session.positions(filterFrom(optObj(o, 'filter')), sort)
-      const i = positions.indexOf(pos)
+      const i = src.positions.indexOf(pos)
       return { index: i < 0 ? null : i }
     },
     getEntry: async (req) => {
-      const opened = await session.ready()
-      return getEntry(opened.chain, opened.index, int(obj(req), 'seq'))
+      const src = await session.entrySource(undefined, 'seq_asc')
+      return getEntry(src.rows, src.index, int(obj(req), 'seq'))
     },
     timeline: async (req) => {
       const o = obj(req)

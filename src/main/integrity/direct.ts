@@ -128,7 +128,8 @@ function bursts(parts: ColumnsPart[], threshold: number): DetectorResults['times
     threshold,
   )
   const out: DetectorResults['timestamp_anomalies'] = []
-  for (const { seconds } of parts)
+  for (const p of parts) {
+    const seconds = p.seconds!
     for (let i = 0; i < seconds.length && counts.size > 0; i++) {
       const c = counts.get(seconds[i]!)
       if (c !== undefined) {
@@ -136,6 +137,7 @@ function bursts(parts: ColumnsPart[], threshold: number): DetectorResults['times
         counts.delete(seconds[i]!)
       }
     }
+  }
   return out
 }
 
@@ -157,7 +159,7 @@ async function allRows(
         onProgress: (d, t) => hooks.onProgress?.(d, t, 'integrity'),
         ...(hooks.signal ? { signal: hooks.signal } : {}),
       },
-      { facts: true, sorted: true },
+      { facts: true, integrity: true },
     )
     const bad = parts.find((p) => p.badTs !== null)?.badTs
     if (bad)

@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { EntryFilter } from '../../shared/chain-types'
 import type { JobStatus } from '../../shared/job-types'
 import type { VerifyRangeOptions, VerifyVerdict } from '../../shared/verify-types'
-import { entryRowsBySeq, listEntries, text, type RawEntry } from '../chain/views'
+import { entryRowsBySeq, listEntries, sqlEntryRows, text, type RawEntry } from '../chain/views'
 import { parseBody } from '../chain/body'
 import { errorBody } from '../handlers/dispatch'
 import { runIntegrityFor } from '../handlers/engine'
@@ -178,7 +178,7 @@ export async function chainList(
     if (since !== null) filter.from_ns = since.toString()
     if (until !== null) filter.to_ns = (until - 1n).toString() // until is exclusive, as in the reference
     const positions = deps.session.positions(Object.keys(filter).length > 0 ? filter : undefined, 'seq_desc')
-    const page = listEntries(opened.chain, positions, opened.index, offset, limit)
+    const page = listEntries(sqlEntryRows(opened.chain), positions, opened.index, offset, limit)
     const raw = entryRowsBySeq(
       opened.chain,
       page.rows.map((r) => r.seq),

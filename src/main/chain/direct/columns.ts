@@ -24,12 +24,12 @@ export interface ColumnsPart extends IndexPart {
    * (a REAL like 2.0, digits as TEXT): row index and value. The index keeps them as tsValid = 0.
    */
   looseTs: [number, bigint][]
-  /** Epoch second of each row's timestamp (floor, exact below 2^53); NaN for a bad timestamp. */
-  seconds: Float64Array
   /**
-   * With `sorted`: seconds and hashFp sorted ascending (NaN last), so the integrity monitor's
-   * duplicate and burst counts merge presorted runs instead of sorting a million values on one thread.
+   * With `integrity` only: the epoch second of each row's timestamp (floor; NaN for a bad one), and
+   * seconds and hashFp sorted ascending (NaN last), so the monitor's burst and duplicate counts merge
+   * the workers' presorted runs instead of sorting a million values on one thread.
    */
+  seconds: Float64Array | null
   secondsSorted: Float64Array | null
   hashFpSorted: Float64Array | null
 }
@@ -38,10 +38,11 @@ export interface ColumnsPart extends IndexPart {
 export interface ColumnsWanted {
   /** false: seq and timestamps only (a quick first index; providers are then `PENDING_PROVIDER`). */
   facts: boolean
-  sorted: boolean
+  /** Also the epoch seconds and the sorted arrays of the integrity monitor. */
+  integrity: boolean
 }
 
-export const INDEX_COLUMNS: ColumnsWanted = { facts: true, sorted: false }
+export const INDEX_COLUMNS: ColumnsWanted = { facts: true, integrity: false }
 
 const EMPTY = Buffer.alloc(0)
 
@@ -110,7 +111,8 @@ export function extractColumns(
   let model = new Uint16Array(cap)
   let hasReplay = new Uint8Array(cap)
   let hashFp = new Float64Array(cap)
-  let seconds = new Float64Array(cap)
+  const wantSeconds = wanted.integrity
+  let seconds = new Float64Array(wantSeconds ? cap : 0)
   let badTs: ColumnsPart['badTs'] = null
   const looseTs: [number, bigint][] = []
   let i = 0
@@ -122,7 +124,8 @@ export function extractColumns(
   scanner.scan(leafFrom, leafTo, (c) => {
     if (i === cap) {
       cap *= 2
-      ;[seqBig, tsA, seq, hashFp, seconds] = [grow(seqBig), grow(tsA), grow(seq), grow(hashFp), grow(seconds)]
+      ;[seqBig, tsA, seq, hashFp] = [grow(seqBig), grow(tsA), grow(seq), grow(hashFp)]
+      if (wantSeconds) seconds = grow(seconds)
       ;[tsValid, hasReplay] = [grow(tsValid), grow(hasReplay)]
       ;[provider, model] = [grow(provider), grow(model)]
     }
@@ -133,15 +136,15 @@ export function extractColumns(
       const t = c.intBig(ts)!
       tsA[i] = t
       tsValid[i] = 1
-      seconds[i] = Number(epochSecond(t))
+      if (wantSeconds) seconds[i] = Number(epochSecond(t))
     } else {
       const loose = toBigIntOrNull(c.valueBig(ts))
       if (loose !== null) {
         looseTs.push([i, loose])
-        seconds[i] = Number(epochSecond(loose))
+        if (wantSeconds) seconds[i] = Number(epochSecond(loose))
       } else {
         badTs ??= { seq: id.toString(), value: String(c.valueBig(ts)) }
-        seconds[i] = NaN
+        if (wantSeconds) seconds[i] = NaN
       }
     }
     if (facts) {
@@ -162,7 +165,7 @@ export function extractColumns(
   })
   hooks.onRows?.(i)
   // Views, not copies: the arrays were sized from the estimate, and a copy of each doubles the peak.
-  const sorted = (a: Float64Array): Float64Array | null => (wanted.sorted ? a.slice(0, i).sort() : null)
+  const sorted = (a: Float64Array): Float64Array | null => (wantSeconds ? a.slice(0, i).sort() : null)
   return {
     rows: i,
     seq: seq.subarray(0, i),
@@ -177,7 +180,7 @@ export function extractColumns(
     modelNames: models.names,
     badTs,
     looseTs,
-    seconds: seconds.subarray(0, i),
+    seconds: wantSeconds ? seconds.subarray(0, i) : null,
     secondsSorted: sorted(seconds),
     hashFpSorted: sorted(hashFp),
   }
