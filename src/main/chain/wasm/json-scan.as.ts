@@ -8,7 +8,8 @@
 //   KEYS          i32     number of wanted keys, then i32 (offset, length) pairs: key 0 is the
 //                         top-level "attributes", keys 1.. the wanted attributes; bytes at KEY_BYTES
 //   STACK         u8[]    container kinds, one per depth
-//   INPUT         the body, followed by 16 zero bytes (reads past the end see 0, never valid JSON)
+//   INPUT         the body, then 16 zero bytes scan() writes: the grammar rejects any read past the
+//                 end anyway, and with the zeros what such a read sees never depends on an earlier body
 const STARTS: usize = 256
 const ENDS: usize = 288
 const KEYS: usize = 320
@@ -48,15 +49,18 @@ export function keysWritten(): void {
 }
 
 @inline function isWs(c: u32): bool {
-  return c == 0x20 || c == 0x0a || c == 0x0d || c == 0x09
+  return c <= 0x20 && (c == 0x20 || c == 0x0a || c == 0x0d || c == 0x09)
 }
 
 @inline function isHex(x: u32): bool {
   return (x >= 0x30 && x <= 0x39) || ((x | 0x20) >= 0x61 && (x | 0x20) <= 0x66)
 }
 
-/** Index of the quote closing the string whose content starts at `i`, or -1 if it is not valid. */
-function stringEnd(i: usize, end: usize): isize {
+/**
+ * Index of the quote closing the string whose content starts at `i`, or -1 if it is not valid.
+ * Inlined: a call per string cost ≈10% of the scan.
+ */
+@inline function stringEnd(i: usize, end: usize): isize {
   let escaped = false
   const quote = i8x16.splat(0x22)
   const backslash = i8x16.splat(0x5c)
@@ -127,6 +131,7 @@ export function scan(n: usize): i32 {
   let pendingStart: usize = 0
   let nextIsAttrs = false
   let state = VALUE
+  v128.store(end, i64x2.splat(0))
   clearSpans()
   for (;;) {
     if (state != AFTER) while (p < end && isWs(load<u8>(p))) p++
@@ -199,8 +204,10 @@ export function scan(n: usize): i32 {
       const top = sp == 1 && load<u8>(STACK + 1) == OBJ
       // An escaped key might spell a wanted one: leave such a body to JSON.parse.
       if (lastEscaped && (top || sp == attrsDepth)) return BAIL
-      while (p < end && isWs(load<u8>(p))) p++
-      if (load<u8>(p) != 0x3a) return INVALID
+      if (load<u8>(p) != 0x3a) {
+        while (p < end && isWs(load<u8>(p))) p++
+        if (load<u8>(p) != 0x3a) return INVALID
+      }
       p++
       while (p < end && isWs(load<u8>(p))) p++
       if (top && keyIs(ks, ke, 0)) {

@@ -1,5 +1,5 @@
 // The wasm JSON scanner (json-scan.as.ts) behind a small typed surface: the host copies a body into
-// the module's memory, zero-pads it, and reads the attribute spans back from two Int32Array views.
+// the module's memory and reads the attribute spans back from two Int32Array views.
 import { JSON_SCAN_WASM } from './json-scan.wasm'
 
 export const SCAN_INVALID = 0
@@ -15,10 +15,7 @@ interface Exports {
 }
 
 const PAGE = 65536
-/**
- * Zero bytes after the body, for the scanner's look-aheads (at most 6 bytes): the grammar rejects a
- * read past the end either way, and with the zeros that never depends on the previous body.
- */
+/** Room after the body for the 16 zero bytes the scanner writes there (see json-scan.as.ts). */
 const PAD = 16
 /** After a body that grew the memory past this, the next call starts a fresh instance. */
 const KEEP = 16 * 1024 * 1024
@@ -94,7 +91,6 @@ export class JsonScanner {
       this.views()
     }
     this.mem.set(body, this.input)
-    this.mem.fill(0, this.input + body.length, need)
     return this.exports.scan(body.length)
   }
 }
