@@ -8,7 +8,7 @@ import type { IntegrityRun } from '../../shared/integrity-types'
 import type { ReplayCheck } from '../../shared/replay-types'
 import type { VerifyVerdict } from '../../shared/verify-types'
 import { directEntryRows } from '../chain/direct/entries'
-import { unchangedSinceOpen, withDirect, type DirectChain } from '../chain/direct/open'
+import { assertUnchangedSinceOpen, withDirect, type DirectChain } from '../chain/direct/open'
 import { RowScanner } from '../chain/direct/scan'
 import { buildChainIndex, directIndex, type ChainIndex } from '../chain/index'
 import { estimateRows, layoutOf } from '../verify/direct'
@@ -42,11 +42,12 @@ interface PendingOpen {
   direct: DirectChain
 }
 
-/** What the entries table reads: rows by seq, the index their positions refer to, and the positions. */
+/** What the entries table reads: rows by seq, the index, and the filter's positions in an order. */
 export interface EntrySource {
   rows: EntryRows
   index: ChainIndex
-  positions: Int32Array
+  /** Selected (and cached) when asked: the entry detail needs none. */
+  positions(sort: EntrySort): Int32Array
 }
 
 const STAGED_OPEN_ROWS = 100_000
@@ -318,27 +319,24 @@ export class AuditSession {
    * for every order and for time filters. A provider, model or flagged filter needs the full index
    * and waits for it.
    */
-  async entrySource(filter: EntryFilter | undefined, sort: EntrySort): Promise<EntrySource> {
+  async entrySource(filter?: EntryFilter): Promise<EntrySource> {
     const p = this.pendingOpen
     const quick = filter?.provider === undefined && filter?.model === undefined && !filter?.flagged_only
     if (p && quick) {
-      const positions = this.cachedPositions(['first pass', filter ?? {}, sort], () =>
-        selectPositions(p.index, filter, sort, null),
-      )
+      const positions = (sort: EntrySort): Int32Array =>
+        this.cachedPositions(['first pass', filter ?? {}, sort], () =>
+          selectPositions(p.index, filter, sort, null),
+        )
       const read = directEntryRows(layoutOf(p.direct))
       const rows: EntryRows = (seqs) => {
         const out = read(seqs)
-        if (!unchangedSinceOpen(p.direct))
-          throw new AuditError(
-            'evidence_changed',
-            `evidence changed while it was being read (${p.direct.path}); stop the writer or copy the file first`,
-          )
+        assertUnchangedSinceOpen(p.direct)
         return out
       }
       return { rows, index: p.index, positions }
     }
     const o = await this.ready()
-    return { rows: sqlEntryRows(o.chain), index: o.index, positions: this.positions(filter, sort) }
+    return { rows: sqlEntryRows(o.chain), index: o.index, positions: (sort) => this.positions(filter, sort) }
   }
 
   positions(filter: EntryFilter | undefined, sort: EntrySort): Int32Array {

@@ -155,21 +155,21 @@ export function createHandlers(session: AuditSession, platform: Platform = {}): 
       const offset = int(o, 'offset', { min: 0 })
       const limit = int(o, 'limit', { min: 1, max: 1000 })
       const sort = optEnum(o, 'sort', SORTS) ?? 'seq_asc'
-      const src = await session.entrySource(filterFrom(optObj(o, 'filter')), sort)
-      return listEntries(src.rows, src.positions, src.index, offset, limit)
+      const src = await session.entrySource(filterFrom(optObj(o, 'filter')))
+      return listEntries(src.rows, src.positions(sort), src.index, offset, limit)
     },
     locateEntry: async (req) => {
       const o = obj(req)
       const seq = int(o, 'seq')
       const sort = optEnum(o, 'sort', SORTS) ?? 'seq_asc'
-      const src = await session.entrySource(filterFrom(optObj(o, 'filter')), sort)
+      const src = await session.entrySource(filterFrom(optObj(o, 'filter')))
       const pos = positionOfSeq(src.index, seq)
       if (pos === null) return { index: null }
-      const i = src.positions.indexOf(pos)
+      const i = src.positions(sort).indexOf(pos)
       return { index: i < 0 ? null : i }
     },
     getEntry: async (req) => {
-      const src = await session.entrySource(undefined, 'seq_asc')
+      const src = await session.entrySource()
       return getEntry(src.rows, src.index, int(obj(req), 'seq'))
     },
     timeline: async (req) => {

@@ -3,7 +3,7 @@
 // duplicate hashes and bursts by sorting typed arrays (no per-row maps, no SQL temp tables).
 import type { IntegrityRun, IntegrityThresholds } from '../../shared/integrity-types'
 import { extractAllColumns, hashFingerprint, type ColumnsPart } from '../chain/direct/columns'
-import { unchangedSinceOpen, withDirect, type DirectChain } from '../chain/direct/open'
+import { assertUnchangedSinceOpen, withDirect, type DirectChain } from '../chain/direct/open'
 import { RowScanner } from '../chain/direct/scan'
 import { AuditError } from '../errors'
 import { estimateRows, layoutOf, verifyDirect } from '../verify/direct'
@@ -21,14 +21,6 @@ import type { DetectorResults } from './report'
 import { hashKey, toRow, type IntegrityRow } from './rows'
 import { burstAnomaly } from './timestamps'
 
-function assertUnchanged(chain: DirectChain): void {
-  if (!unchangedSinceOpen(chain))
-    throw new AuditError(
-      'evidence_changed',
-      `evidence changed while it was being read (${chain.path}); stop the writer or copy the file first`,
-    )
-}
-
 /** The last `limit` rows, newest leaves first, returned ascending (toRow gives the same errors). */
 function lastRows(chain: DirectChain, limit: number): IntegrityRow[] {
   const scanner = new RowScanner(layoutOf(chain))
@@ -43,7 +35,7 @@ function lastRows(chain: DirectChain, limit: number): IntegrityRow[] {
       return rows.length < limit
     }, chain.root)
     rows.reverse()
-    assertUnchanged(chain)
+    assertUnchangedSinceOpen(chain)
     return rows
   } finally {
     scanner.close()
@@ -180,7 +172,7 @@ async function allRows(
     if (hooks.signal?.aborted) throw new AuditError('cancelled', 'integrity pass cancelled')
     const results = finish(pass, duplicates(scanner, parts), bursts(parts, thresholds.burst_threshold))
     hooks.onProgress?.(n, n, 'integrity')
-    assertUnchanged(chain)
+    assertUnchangedSinceOpen(chain)
     return results
   } finally {
     scanner.close()

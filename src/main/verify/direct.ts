@@ -4,7 +4,7 @@
 import type { VerifyVerdict } from '../../shared/verify-types'
 import { leafFor } from '../chain/direct/btree'
 import { Unsupported } from '../chain/direct/format'
-import { unchangedSinceOpen, type DirectChain } from '../chain/direct/open'
+import { assertUnchangedSinceOpen, type DirectChain } from '../chain/direct/open'
 import { RowScanner, type DirectChainLayout } from '../chain/direct/scan'
 import { AuditError } from '../errors'
 import { verifyDirectPartition, type DirectPartitionSpec } from './direct-partition'
@@ -133,11 +133,7 @@ export async function verifyDirect(
       { fromSeq: from, toSeq: to, rows, empty: rows === 0 },
       total,
     )
-    if (!unchangedSinceOpen(chain))
-      throw new AuditError(
-        'evidence_changed',
-        `evidence changed while it was being read (${chain.path}); stop the writer or copy the file first`,
-      )
+    assertUnchangedSinceOpen(chain)
     return verdict
   } finally {
     scanner.close()

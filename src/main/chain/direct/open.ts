@@ -185,6 +185,15 @@ export function unchangedSinceOpen(chain: DirectChain): boolean {
   return same(chain.stat.db, db) && same(chain.stat.wal, wal)
 }
 
+/** Throws `evidence_changed` unless the evidence is still exactly as it was opened. */
+export function assertUnchangedSinceOpen(chain: DirectChain): void {
+  if (!unchangedSinceOpen(chain))
+    throw new AuditError(
+      'evidence_changed',
+      `evidence changed while it was being read (${chain.path}); stop the writer or copy the file first`,
+    )
+}
+
 /** Whether the direct reader may be used: `BIJOTEL_READER=sqlite` sends every chain to SQLite. */
 export function directAllowed(env: Record<string, string | undefined> = process.env): boolean {
   return env['BIJOTEL_READER'] !== 'sqlite'
