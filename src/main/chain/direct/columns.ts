@@ -206,7 +206,8 @@ export function extractColumns(
     }
   })
   hooks.onRows?.(i)
-  // Views, not copies: the arrays were sized from the estimate, and a copy of each doubles the peak.
+  // The columns are returned as views, not copies (they were sized from the estimate, and a copy of
+  // each doubled the peak); the sorted ones are copies, as the row order is kept too.
   const sorted = (a: Float64Array): Float64Array | null => (wantSeconds ? a.slice(0, i).sort() : null)
   return {
     rows: i,

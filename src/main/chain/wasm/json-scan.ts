@@ -28,6 +28,8 @@ export class JsonScanner {
   private exports!: Exports
   private mem!: Uint8Array
   private input = 0
+  /** Whether a memory grown past KEEP may be replaced by a fresh instance (false once that failed). */
+  private renewable = true
   /** Value spans of the wanted keys after a VALID scan, relative to the body; start -1 = absent. */
   starts!: Int32Array
   ends!: Int32Array
@@ -75,11 +77,12 @@ export class JsonScanner {
   /** SCAN_VALID, SCAN_INVALID or SCAN_BAIL for `body` (UTF-8 validity is the caller's check). */
   scan(body: Uint8Array): number {
     const need = this.input + body.length + PAD
-    if (this.mem.length > KEEP && need <= KEEP) {
+    if (this.renewable && this.mem.length > KEEP && need <= KEEP) {
       try {
         this.instantiate()
       } catch {
-        // No address space for a fresh memory: keep the large one.
+        // No address space for a fresh memory: keep the large one, and stop trying on every body.
+        this.renewable = false
       }
     }
     if (need > this.mem.length) {
