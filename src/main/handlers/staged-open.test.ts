@@ -126,6 +126,30 @@ describe('staged open', () => {
     })
   }
 
+  it('rows read in place during the background stage are refused once the evidence moved', async () => {
+    const { copyFileSync, mkdtempSync, rmSync, utimesSync } = await import('node:fs')
+    const { tmpdir } = await import('node:os')
+    const { join } = await import('node:path')
+    const dir = mkdtempSync(join(tmpdir(), 'bijotel-staged-'))
+    try {
+      const p = join(dir, 'chain.db')
+      copyFileSync(dbPath('clean'), p)
+      session = new AuditSession({ stagedOpenRows: 1 })
+      const h = createHandlers(session)
+      const ctx = { transport: 'http', trusted: true } as const
+      await session.open(p)
+      expect((await h.listEntries({ offset: 0, limit: 5 }, ctx)).rows).toHaveLength(5)
+      // Same bytes, another mtime: a writer may have touched it; the rows read are not trusted.
+      utimesSync(p, new Date(), new Date(Date.now() + 60_000))
+      expect(session.current()?.overview.pending).toBe(true)
+      await expect(h.listEntries({ offset: 0, limit: 5 }, ctx)).rejects.toThrow(/evidence changed/)
+      await expect(h.getEntry({ seq: 1 }, ctx)).rejects.toThrow(/evidence changed/)
+      await session.ready().catch(() => undefined)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
   it('a provider filter during the background stage waits for the full index', async () => {
     session = new AuditSession({ stagedOpenRows: 1 })
     const h = createHandlers(session)
