@@ -20,6 +20,8 @@ if ! node -e "new (require('better-sqlite3'))(':memory:').close()" 2>/dev/null; 
   npm rebuild better-sqlite3
 fi
 
+bash scripts/build-native.sh || exit 1
+
 echo "setup: building (electron-vite: main + CLI + workers, preload, renderer)"
 npx electron-vite build >/dev/null
 echo "setup: done"

@@ -146,12 +146,15 @@ function cli(label: string, args: string[], rows: number, env: Record<string, st
   if (r.code !== 0 && r.code !== 1)
     throw new Error(`${label}: exit ${r.code}: ${r.stderr.trim().split('\n').pop()}`)
   const open = /reader (\S+), open (\d+) ms/.exec(r.stderr)
+  const prover = /prover (\S+)/.exec(r.stderr)
   return {
     label,
     ms: r.ms,
     rows,
     rssMb: rssFrom(r.stderr),
-    note: open ? `${open[1]} reader, open ${fmt(Number(open[2]))} ms` : '',
+    note:
+      (open ? `${open[1]} reader, open ${fmt(Number(open[2]))} ms` : '') +
+      (prover ? `, ${prover[1]} prover` : ''),
   }
 }
 
@@ -171,6 +174,10 @@ async function main(): Promise<void> {
     const results: Measure[] = [
       naive,
       cli('bijotel verify', ['verify', '--db', path, '--secret-hex', SECRET], rows),
+      // Without the native row prover (not built, another CPU, or turned off), for comparison.
+      cli('bijotel verify (BIJOTEL_NATIVE=0)', ['verify', '--db', path, '--secret-hex', SECRET], rows, {
+        BIJOTEL_NATIVE: '0',
+      }),
       cli('bijotel integrity --all', ['integrity', '--db', path, '--all', '--json'], rows),
       cli(
         'bijotel integrity --window 10000',

@@ -3,6 +3,7 @@
 import { HEAD, literalEnd, restOfSpanAt } from '../chain/body'
 import type { CellReader } from '../chain/direct/btree'
 import type { RowScanner } from '../chain/direct/scan'
+import { rowProver } from '../native/row-prover'
 import { RowChecker, type PartitionResult, type Predecessor, type VerifyHooks } from './partition'
 import { sha256Hex } from './hmac'
 import type { KeyMaterial } from './secrets'
@@ -78,7 +79,7 @@ function textIsAscii(c: CellReader, col: number, s: string): boolean {
  * agreement only for plain ASCII names and kinds (every real chain); otherwise false, and the
  * RowChecker decides as on the SQLite path.
  */
-function columnsAgreeOnBytes(
+export function columnsAgreeOnBytes(
   c: CellReader,
   body: Buffer,
   tsText: string,
@@ -130,6 +131,18 @@ export function verifyDirectPartition(
 
   let pred = rowBeforeLeaf(scanner, spec.leafFrom, mac)
   let checker: RowChecker | null = null
+  const prover =
+    name >= 0
+      ? rowProver({
+          body,
+          canonicalHash: ch,
+          prevHash: prev,
+          hmacHash: mac,
+          timestampNs: ts,
+          spanName: name,
+          spanKind: kind,
+        })
+      : null
   // A safe integer compares with a BigInt bound exactly through Number(bound), so the common case
   // (every real chain: seqs far below 2^53) needs no BigInt per row.
   const lo = Number(spec.fromSeq)
@@ -142,6 +155,17 @@ export function verifyDirectPartition(
     }
     if (big === null ? c.rowid > hi : big > spec.toSeq) return false
     checker ??= new RowChecker(keys, has, spec, pred, hooks)
+    // The native prover proves a clean row on the record where it lies, before any value is read
+    // into JavaScript; a row it does not prove is decided below like any other.
+    if (
+      prover !== null &&
+      big === null &&
+      checker.proverHoldsLink(c.rowid, prover) &&
+      prover.proveRow(c.buf, c.types, c.offs)
+    ) {
+      checker.pushProvenByProver(c.rowid)
+      return true
+    }
     const tsText = c.isInt(ts) ? c.intBig(ts)!.toString() : null
     const bodyBytes = c.castBlob(body)
     const proven =
@@ -149,7 +173,7 @@ export function verifyDirectPartition(
       tsText !== null &&
       name >= 0 &&
       columnsAgreeOnBytes(c, bodyBytes, tsText, name, kind)
-    if (proven && big === null) {
+    if (proven && big === null && prover === null) {
       // A clean row is proven on the page bytes, without a string per hash column; anything else
       // (or any doubt) goes to push, which decides it as on the SQLite path.
       const link = checker.provableLink(c.rowid)

@@ -6,6 +6,7 @@ import type Database from 'better-sqlite3'
 import type { BoundaryKind, FindingKind } from '../../shared/verify-types'
 import { columnMismatches, sealedSpanFields, spanColumnsAgreeFast } from '../chain/body'
 import { AuditError, asChainReadError } from '../errors'
+import type { LinkOwner, RowProver } from '../native/row-prover'
 import { GENESIS_HASH, makeSealer, sha256Hex, type Sealer } from './hmac'
 import { RangeBuilder, type OrdRange } from './ranges'
 import type { KeyMaterial } from './secrets'
@@ -70,8 +71,11 @@ export interface Predecessor {
  * The per-row checks of one partition, fed row by row by either reader (SQLite on a copy, or the
  * direct file reader): both hand over the same values, so both give the same verdict.
  */
-export class RowChecker {
+export class RowChecker implements LinkOwner {
   private readonly sealers: Sealer[]
+  private readonly keyBytes: Uint8Array[]
+  /** The native prover while it holds this partition's link (expectedPrev and lastHmac are then stale). */
+  private heldBy: RowProver | null = null
   private readonly findings = new RangeBuilder<FindingKind>()
   private readonly segments = new RangeBuilder<number>()
   private expectedPrev: string | null
@@ -94,6 +98,7 @@ export class RowChecker {
     private readonly hooks: VerifyHooks = {},
   ) {
     this.sealers = keys.map((k) => makeSealer(k.bytes))
+    this.keyBytes = keys.map((k) => k.bytes)
     if (pred) {
       this.expectedPrev = str(pred.hmac) ?? ''
       this.prevSeq = Number(pred.seq)
@@ -120,6 +125,7 @@ export class RowChecker {
     hmacRaw: unknown,
     columnsProven = false,
   ): void {
+    this.heldBy?.release()
     const { spec, findings, segments, sealers } = this
     const rows = this.rows
     const ord = spec.firstOrd + rows
@@ -202,15 +208,48 @@ export class RowChecker {
    * so ASCII); else null, and the row goes to `push`.
    */
   provableLink(seq: number): string | null {
+    this.heldBy?.release()
     this.linkIsHex ??= HEX64.test(this.expectedPrev ?? '')
-    return this.linkIsHex &&
+    return this.linkIsHex && this.follows(seq) ? this.expectedPrev : null
+  }
+
+  private follows(seq: number): boolean {
+    return (
       this.rows > 0 &&
       this.prevSeqBig === null &&
       this.prevSeq !== null &&
       seq === this.prevSeq + 1 &&
       this.sealers.length > 0
-      ? this.expectedPrev
-      : null
+    )
+  }
+
+  /**
+   * `provableLink` for the native prover: whether row `seq` may be proven by it, which then holds
+   * this partition's link and the key that sealed the previous row.
+   */
+  proverHoldsLink(seq: number, prover: RowProver): boolean {
+    if (!this.follows(seq)) return false
+    if (this.heldBy !== null && prover.owns(this)) return true
+    this.heldBy?.release()
+    this.linkIsHex ??= HEX64.test(this.expectedPrev ?? '')
+    if (!this.linkIsHex) return false
+    prover.start(this, this.keyBytes[this.lastKey]!, this.expectedPrev!)
+    this.heldBy = prover
+    return true
+  }
+
+  /** The prover gives the link back: the hmac_hash of the last row it proved (lowercase hex). */
+  releaseLink(link: string): void {
+    this.heldBy = null
+    this.expectedPrev = link
+    this.lastHmac = link
+    this.linkIsHex = true
+  }
+
+  /** A row the native prover proved (as `pushProven`, with the seal kept by the prover). */
+  pushProvenByProver(seq: number): void {
+    this.segments.add(this.lastKey, seq, this.spec.firstOrd + this.rows)
+    this.advance(seq, null, null, true)
   }
 
   /** The seal under the key that sealed the previous row (the one `push` tries first). */
@@ -228,13 +267,15 @@ export class RowChecker {
     this.advance(seq, mac, true)
   }
 
-  private advance(seq: number, mac: string | null, macIsHex: boolean | null): void {
-    this.expectedPrev = mac ?? ''
-    this.linkIsHex = macIsHex
+  private advance(seq: number, mac: string | null, macIsHex: boolean | null, held = false): void {
+    if (!held) {
+      this.expectedPrev = mac ?? ''
+      this.linkIsHex = macIsHex
+      this.lastHmac = mac
+    }
     this.prevSeq = seq
     if (this.firstSeq === null) this.firstSeq = seq
     this.lastSeq = seq
-    this.lastHmac = mac
     this.rows++
     if ((this.rows & 2047) === 0) {
       this.hooks.onRows?.(this.rows)
@@ -243,6 +284,7 @@ export class RowChecker {
   }
 
   finish(): PartitionResult {
+    this.heldBy?.release()
     this.hooks.onRows?.(this.rows)
     return {
       rows: this.rows,

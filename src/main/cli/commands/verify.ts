@@ -16,6 +16,7 @@ import {
 import type { Command } from '../command'
 import { keyLabel, plural, seqSpan, toJson } from '../format'
 import { throttle } from '../io'
+import { nativeProverActive } from '../../native/row-prover'
 
 export const EXIT = { valid: 0, unreadable: 1, usage: 2, broken: 3 } as const
 
@@ -164,7 +165,8 @@ export const verifyCommand: Command = {
     if (io.env['BIJOTEL_TIMING']) {
       const total = performance.now() - t0
       io.err(
-        `timing: reader ${reader}, open ${openMs.toFixed(0)} ms, verify ${(total - openMs).toFixed(0)} ms\n`,
+        `timing: reader ${reader}, open ${openMs.toFixed(0)} ms, verify ${(total - openMs).toFixed(0)} ms, ` +
+          `prover ${reader === 'direct' && nativeProverActive(io.env) ? 'native' : 'javascript'}\n`,
       )
     }
     if (values['json']) {
