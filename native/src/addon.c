@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "sha256.h"
+#include "json_scan.h"
 #include "span_tail.h"
 
 static const char HEX[] = "0123456789abcdef";
@@ -134,6 +135,9 @@ typedef struct {
   uint8_t link[64];
   /** Column numbers: body, canonical_hash, prev_hash, hmac_hash, timestamp_ns, span_name, span_kind. */
   int32_t cols[7];
+  /** The JSON scanner's keys (scanKeys). */
+  scan_keys keys;
+  int keys_set;
 } prover;
 
 enum { C_BODY, C_CH, C_PREV, C_MAC, C_TS, C_NAME, C_KIND };
@@ -274,6 +278,52 @@ static napi_value js_prove_row(napi_env env, napi_callback_info info) {
   return boolean(env, 1);
 }
 
+/** scanKeys(bytes, lengths): the keys of the JSON scanner, concatenated (see json_scan.h). */
+static napi_value js_scan_keys(napi_env env, napi_callback_info info) {
+  size_t argc = 2;
+  napi_value argv[2];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  prover *pr = prover_of(env);
+  uint8_t *bytes;
+  int32_t *lengths;
+  size_t n, count;
+  if (pr == NULL || argc < 2 || !bytes_arg(env, argv[0], &bytes, &n) || !int32s_arg(env, argv[1], &lengths, &count))
+    return NULL;
+  size_t total = 0;
+  for (size_t i = 0; i < count; i++) total += lengths[i] < 0 ? SCAN_KEY_BYTES + 1 : (size_t)lengths[i];
+  if (total != n || !scan_keys_set(&pr->keys, bytes, lengths, (int)count)) {
+    napi_throw_range_error(env, NULL, "scanKeys: 1 to 9 keys of at most 512 bytes in all");
+    return NULL;
+  }
+  pr->keys_set = 1;
+  return NULL;
+}
+
+/**
+ * scanBody(body, starts, ends): 3 when the body is not UTF-8, else the JSON verdict (0 invalid,
+ * 1 valid, 2 for JSON.parse to decide) with the wanted attributes' value spans in starts/ends.
+ */
+static napi_value js_scan_body(napi_env env, napi_callback_info info) {
+  size_t argc = 3;
+  napi_value argv[3];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  prover *pr = prover_of(env);
+  uint8_t *body;
+  int32_t *starts, *ends;
+  size_t n, ns, ne;
+  if (pr == NULL || argc < 3 || !bytes_arg(env, argv[0], &body, &n) || !int32s_arg(env, argv[1], &starts, &ns) ||
+      !int32s_arg(env, argv[2], &ends, &ne))
+    return NULL;
+  if (!pr->keys_set || ns < SCAN_MAX_KEYS || ne < SCAN_MAX_KEYS) {
+    napi_throw_error(env, NULL, "scanBody: scanKeys first, and spans for 8 keys");
+    return NULL;
+  }
+  napi_value r;
+  // Spans are int32: a body beyond 2 GB goes to JSON.parse (which would refuse it anyway).
+  napi_create_int32(env, n > 0x7fffffff ? SCAN_BAIL : json_scan(&pr->keys, body, n, starts, ends), &r);
+  return r;
+}
+
 static napi_value js_accelerated(napi_env env, napi_callback_info info) {
   (void)info;
   return boolean(env, sha256_accelerated());
@@ -298,6 +348,8 @@ NAPI_MODULE_INIT() {
       {"startRun", NULL, js_start_run, NULL, NULL, NULL, napi_enumerable, NULL},
       {"link", NULL, js_link, NULL, NULL, NULL, napi_enumerable, NULL},
       {"proveRow", NULL, js_prove_row, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"scanKeys", NULL, js_scan_keys, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"scanBody", NULL, js_scan_body, NULL, NULL, NULL, napi_enumerable, NULL},
       {"accelerated", NULL, js_accelerated, NULL, NULL, NULL, napi_enumerable, NULL},
       {"forcePortable", NULL, js_force_portable, NULL, NULL, NULL, napi_enumerable, NULL},
   };

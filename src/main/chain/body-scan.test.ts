@@ -1,11 +1,13 @@
 // The byte scanner must give exactly what JSON.parse + providerOf/modelOf give, on real bodies and
 // on many thousands of mangled ones.
 import Database from 'better-sqlite3'
+import { isUtf8 } from 'node:buffer'
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { attributesOf, modelOf, parseBody, providerOf } from './body'
-import { bodyFacts } from './body-scan'
+import { nativeAddon } from '../native/row-prover'
+import { bodyFacts, useBodyScanner, type BodyScannerKind } from './body-scan'
 
 const FIXTURES = join(__dirname, '../../../../shared/fixtures')
 
@@ -119,7 +121,23 @@ const HANDMADE = [
   '',
 ]
 
-describe('bodyFacts agrees with JSON.parse', () => {
+// Every scanner through the whole corpus: the native one (skipped only where the addon is not built
+// and not required), the wasm one, and none (JSON.parse itself, the fallback).
+const KINDS: BodyScannerKind[] = ['native', 'wasm', 'json']
+const nativeMissing = nativeAddon() === null && process.env['BIJOTEL_REQUIRE_NATIVE'] !== '1'
+
+describe.each(KINDS)('bodyFacts agrees with JSON.parse, %s scanner', (kind) => {
+  beforeAll(() => {
+    if (kind === 'native' && nativeMissing) return
+    expect(useBodyScanner(kind)).toBe(kind)
+  })
+  afterAll(() => {
+    useBodyScanner()
+  })
+  if (kind === 'native' && nativeMissing) {
+    it.skip('native addon not built (scripts/setup.sh builds it)', () => {})
+    return
+  }
   const bodies = fixtureBodies()
   it('on every fixture body', () => {
     expect(bodies.length).toBeGreaterThan(500)
@@ -133,6 +151,48 @@ describe('bodyFacts agrees with JSON.parse', () => {
       Buffer.from('"}}'),
     ])
     expect(bodyFacts(invalidUtf8)).toEqual(slow(invalidUtf8))
+  })
+  it('on every class of UTF-8 sequence, valid and not, at every offset of an 8-byte word', () => {
+    // The native scanner checks UTF-8 itself, eight ASCII bytes at a time: it must be Node's isUtf8.
+    const sequences = [
+      [0xc2, 0x80],
+      [0xdf, 0xbf],
+      [0xe0, 0xa0, 0x80],
+      [0xed, 0x9f, 0xbf],
+      [0xee, 0x80, 0x80],
+      [0xf0, 0x90, 0x80, 0x80],
+      [0xf4, 0x8f, 0xbf, 0xbf], // valid
+      [0x80],
+      [0xbf],
+      [0xc0, 0x80],
+      [0xc1, 0xbf],
+      [0xc2],
+      [0xc2, 0x41],
+      [0xe0, 0x80, 0x80],
+      [0xe0, 0x9f, 0xbf],
+      [0xed, 0xa0, 0x80],
+      [0xed, 0xbf, 0xbf],
+      [0xe1, 0x80],
+      [0xf0, 0x8f, 0xbf, 0xbf],
+      [0xf4, 0x90, 0x80, 0x80],
+      [0xf5, 0x80, 0x80, 0x80],
+      [0xf0, 0x90, 0x80],
+      [0xff],
+      [0xfe],
+    ]
+    let valid = 0
+    for (const seq of sequences)
+      for (let pad = 0; pad < 9; pad++)
+        for (const after of ['"}}', '']) {
+          const b = Buffer.concat([
+            Buffer.from(`{"attributes":{"gen_ai.system":"${'a'.repeat(pad)}`),
+            Buffer.from(seq),
+            Buffer.from(after),
+          ])
+          if (after !== '' && isUtf8(b)) valid++
+          expect(bodyFacts(b), `${seq.map((x) => x.toString(16)).join(' ')} after ${pad}`).toEqual(slow(b))
+        }
+    expect(valid).toBe(7 * 9)
   })
   it('on 30 000 mangled bodies', () => {
     const r = rng(7)

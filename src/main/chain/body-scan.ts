@@ -5,6 +5,8 @@
 // keys where they matter, absurd nesting) goes to JSON.parse: the answer is always
 // `providerOf(parseBody(body))` and `modelOf(parseBody(body))`, which a differential test holds.
 import { isUtf8 } from 'node:buffer'
+import { NativeJsonScanner, SCAN_NOT_UTF8 } from '../native/json-scanner'
+import { nativeAddon } from '../native/row-prover'
 import { attributesOf, modelOf, parseBody, providerOf } from './body'
 import { JsonScanner, SCAN_BAIL, SCAN_VALID } from './wasm/json-scan'
 
@@ -15,16 +17,50 @@ const REPLAY_KEY = 'bijotel.replay.output_hash'
 const WANTED = [...PROVIDER_KEYS, ...MODEL_KEYS, REPLAY_KEY]
 const REPLAY = WANTED.length - 1
 
-/** null where no wasm memory can be made (see JsonScanner): then every body goes to JSON.parse. */
-const scanner = newScanner()
+/** Which scanner reads the bodies: the native addon's, the wasm one, or none (JSON.parse). */
+export type BodyScannerKind = 'native' | 'wasm' | 'json'
 
-function newScanner(): JsonScanner | null {
-  try {
-    return new JsonScanner(['attributes', ...WANTED].map((k) => Buffer.from(k, 'latin1')))
-  } catch {
-    return null
-  }
+interface Scanner {
+  scan(body: Uint8Array): number
+  readonly starts: Int32Array
+  readonly ends: Int32Array
 }
+
+const KEYS = ['attributes', ...WANTED].map((k) => Buffer.from(k, 'latin1'))
+let scanner: Scanner | null = null
+let active: BodyScannerKind = 'json'
+
+/**
+ * Picks the scanner (each falls back to the next when it cannot be made): the native one unless
+ * BIJOTEL_NATIVE=0, then wasm — which fails where V8 cannot reserve a wasm memory's ≈10 GB of
+ * address space (`ulimit -v`, RLIMIT_AS) — then JSON.parse for every body. Tests and the bench
+ * call it to compare them; it returns the kind now in use.
+ */
+export function useBodyScanner(want: BodyScannerKind | null = null): BodyScannerKind {
+  const order: BodyScannerKind[] =
+    want !== null
+      ? [want]
+      : process.env['BIJOTEL_NATIVE'] === '0'
+        ? ['wasm', 'json']
+        : ['native', 'wasm', 'json']
+  for (const kind of order) {
+    try {
+      const addon = kind === 'native' ? nativeAddon() : null
+      if (kind === 'native' && addon === null) continue
+      scanner =
+        addon !== null ? new NativeJsonScanner(addon, KEYS) : kind === 'wasm' ? new JsonScanner(KEYS) : null
+      active = kind
+      return active
+    } catch {
+      // not available here: the next one
+    }
+  }
+  scanner = null
+  active = 'json'
+  return active
+}
+
+useBodyScanner()
 
 const EMPTY = Buffer.alloc(0)
 /** The body and the value spans the scanner found in it, while bodyFacts reads them. */
@@ -107,9 +143,11 @@ function slow(body: Buffer): BodyFacts {
 
 /** Provider and model of a canonical body, exactly as parsing it would give. */
 export function bodyFacts(body: Buffer): BodyFacts {
-  if (!isUtf8(body)) return NOTHING
+  // The native scanner checks UTF-8 in the same call.
+  if (active !== 'native' && !isUtf8(body)) return NOTHING
   if (scanner === null) return slow(body)
   const verdict = scanner.scan(body)
+  if (verdict === SCAN_NOT_UTF8) return NOTHING
   if (verdict === SCAN_BAIL) return slow(body)
   if (verdict !== SCAN_VALID) return NOTHING
   b = body

@@ -13,6 +13,8 @@ export interface NativeAddon {
   startRun(keyState: Uint8Array, link: Uint8Array, columns: Int32Array): void
   link(): string
   proveRow(record: Uint8Array, types: Int32Array, offsets: Int32Array): boolean
+  scanKeys(bytes: Uint8Array, lengths: Int32Array): void
+  scanBody(body: Uint8Array, starts: Int32Array, ends: Int32Array): number
   accelerated(): boolean
   forcePortable(on: boolean): boolean
 }

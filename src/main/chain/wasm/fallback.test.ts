@@ -1,5 +1,6 @@
 // Under an address-space limit V8 cannot make a wasm memory (it reserves ≈10 GB of address space for
-// one): the body facts then come from JSON.parse, and every report must be the same as with wasm.
+// one): without the native scanner (BIJOTEL_NATIVE=0) the body facts then come from JSON.parse, and
+// every report must be the same as with the scanner the CLI picks by default.
 import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
@@ -22,7 +23,7 @@ describe.skipIf(!runnable)('without wasm (RLIMIT_AS), integrity reports are unch
     it(name, () => {
       for (const mode of [['--all'], ['--window', '10000']]) {
         const args = ['integrity', '--db', dbPath(name), ...mode, '--json']
-        const bounded = runCli(args, { addressSpaceMb: LIMIT_MB })
+        const bounded = runCli(args, { addressSpaceMb: LIMIT_MB, env: { BIJOTEL_NATIVE: '0' } })
         const free = runCli(args, { addressSpaceMb: 1 << 30 })
         expect(bounded.memoryBounded).toBe(true)
         expect(free.status, free.stderr).not.toBeNull()
