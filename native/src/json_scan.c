@@ -23,40 +23,47 @@ int scan_keys_set(scan_keys *k, const uint8_t *bytes, const int32_t *lengths, in
   return 1;
 }
 
+/** Length of the valid multi-byte UTF-8 sequence at s[i] (not ASCII), or 0. */
+static inline size_t utf8_sequence(const uint8_t *s, size_t i, size_t n) {
+  const uint8_t c = s[i];
+  if (c >= 0xc2 && c <= 0xdf) return i + 1 < n && (s[i + 1] & 0xc0) == 0x80 ? 2 : 0;
+  if (c >= 0xe0 && c <= 0xef) {
+    if (i + 2 >= n || (s[i + 1] & 0xc0) != 0x80 || (s[i + 2] & 0xc0) != 0x80) return 0;
+    if (c == 0xe0 && s[i + 1] < 0xa0) return 0; // overlong
+    if (c == 0xed && s[i + 1] > 0x9f) return 0; // surrogate
+    return 3;
+  }
+  if (c >= 0xf0 && c <= 0xf4) {
+    if (i + 3 >= n || (s[i + 1] & 0xc0) != 0x80 || (s[i + 2] & 0xc0) != 0x80 || (s[i + 3] & 0xc0) != 0x80)
+      return 0;
+    if (c == 0xf0 && s[i + 1] < 0x90) return 0; // overlong
+    if (c == 0xf4 && s[i + 1] > 0x8f) return 0; // above U+10FFFF
+    return 4;
+  }
+  return 0; // a continuation byte, an overlong lead (C0, C1) or F5–FF
+}
+
 /** Strict UTF-8 (no overlong forms, no surrogates, nothing above U+10FFFF), as Node's isUtf8. */
 static int utf8_valid(const uint8_t *s, size_t n) {
   size_t i = 0;
-  while (i < n) {
-    if (i + 8 <= n) {
-      uint64_t w;
-      memcpy(&w, s + i, 8);
-      if ((w & 0x8080808080808080ULL) == 0) {
-        i += 8;
-        continue;
+  for (;;) {
+#if defined(__SSE2__)
+    // ASCII 16 bytes at a time, to the first byte with its high bit set.
+    while (i + 16 <= n) {
+      const int m = _mm_movemask_epi8(_mm_loadu_si128((const __m128i *)(s + i)));
+      if (m != 0) {
+        i += (size_t)__builtin_ctz((unsigned)m);
+        break;
       }
+      i += 16;
     }
-    const uint8_t c = s[i];
-    if (c < 0x80) {
-      i++;
-    } else if (c >= 0xc2 && c <= 0xdf) {
-      if (i + 1 >= n || (s[i + 1] & 0xc0) != 0x80) return 0;
-      i += 2;
-    } else if (c >= 0xe0 && c <= 0xef) {
-      if (i + 2 >= n || (s[i + 1] & 0xc0) != 0x80 || (s[i + 2] & 0xc0) != 0x80) return 0;
-      if (c == 0xe0 && s[i + 1] < 0xa0) return 0; // overlong
-      if (c == 0xed && s[i + 1] > 0x9f) return 0; // surrogate
-      i += 3;
-    } else if (c >= 0xf0 && c <= 0xf4) {
-      if (i + 3 >= n || (s[i + 1] & 0xc0) != 0x80 || (s[i + 2] & 0xc0) != 0x80 || (s[i + 3] & 0xc0) != 0x80)
-        return 0;
-      if (c == 0xf0 && s[i + 1] < 0x90) return 0; // overlong
-      if (c == 0xf4 && s[i + 1] > 0x8f) return 0; // above U+10FFFF
-      i += 4;
-    } else {
-      return 0;
-    }
+#endif
+    while (i < n && s[i] < 0x80) i++;
+    if (i >= n) return 1;
+    const size_t len = utf8_sequence(s, i, n);
+    if (len == 0) return 0;
+    i += len;
   }
-  return 1;
 }
 
 static inline int is_ws(unsigned c) { return c <= 0x20 && (c == 0x20 || c == 0x0a || c == 0x0d || c == 0x09); }
