@@ -1,6 +1,9 @@
 #include "span_tail.h"
 
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #define LIT(s) (const uint8_t *)(s), sizeof(s) - 1
 
@@ -83,6 +86,20 @@ static int rest_of_span_at(const uint8_t *b, size_t len, long p) {
   return p >= 0 && (size_t)p == len - 1 && b[p] == '}';
 }
 
+/** The last position in [from, to] holding `,`, or from - 1. */
+static long last_comma(const uint8_t *b, long from, long to) {
+#if defined(__SSE2__)
+  const __m128i comma = _mm_set1_epi8(',');
+  while (to - 15 >= from) {
+    const int m = _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(b + to - 15)), comma));
+    if (m != 0) return to - 15 + (31 - __builtin_clz((unsigned)m));
+    to -= 16;
+  }
+#endif
+  while (to >= from && b[to] != ',') to--;
+  return to;
+}
+
 int span_tail_agrees(const uint8_t *rec, const uint8_t *body, size_t len, column ts, column name,
                      const column *kind) {
   const long head = (long)sizeof(HEAD) - 1, start = (long)sizeof(START_KEY) - 1;
@@ -96,8 +113,8 @@ int span_tail_agrees(const uint8_t *rec, const uint8_t *body, size_t len, column
   const long kind_len = kind_null ? 0 : plain_text_length(rec, *kind);
   if (kind_len < 0) return 0;
   // The last `,"start_time_ns":`: the rest of a span cannot hold it (see the TypeScript twin).
-  long q = (long)len - start;
-  while (q >= head && (body[q] != ',' || literal_end(body, len, q, LIT(START_KEY)) < 0)) q--;
+  long q = last_comma(body, head, (long)len - start);
+  while (q >= head && literal_end(body, len, q, LIT(START_KEY)) < 0) q = last_comma(body, head, q - 1);
   const long segment = (long)sizeof(END_KEY) - 1 + ts_len + (long)sizeof(KIND_KEY) - 1 +
                        (kind_null ? 4 : kind_len + 2) + (long)sizeof(NAME_KEY) - 1 + name_len + 2;
   if (q < head || q - segment < head) return 0;
