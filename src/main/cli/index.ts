@@ -1,12 +1,27 @@
 // Entry of the `bijotel` CLI (plain Node, no Electron).
+import { readFileSync } from 'node:fs'
 import { processIO } from './io'
 import { runCli } from './main'
+
+/**
+ * Peak resident memory of this process in MB. On Linux from VmHWM: getrusage's maxrss survives
+ * exec, so a CLI spawned by a large process (the bench) would report its parent's peak.
+ */
+function peakRssMb(): number {
+  try {
+    const m = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync('/proc/self/status', 'utf8'))
+    if (m) return Math.round(Number(m[1]) / 1024)
+  } catch {
+    // not Linux
+  }
+  return Math.round(process.resourceUsage().maxRSS / 1024)
+}
 
 runCli(process.argv.slice(2), processIO()).then(
   (code) => {
     process.exitCode = code
     if (process.env['BIJOTEL_TIMING']) {
-      process.stderr.write(`timing: maxrss ${Math.round(process.resourceUsage().maxRSS / 1024)} MB\n`)
+      process.stderr.write(`timing: maxrss ${peakRssMb()} MB\n`)
     }
   },
   (e: unknown) => {
