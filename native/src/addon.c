@@ -138,6 +138,9 @@ typedef struct {
   /** The JSON scanner's keys (scanKeys). */
   scan_keys keys;
   int keys_set;
+  /** rowFacts' column numbers: timestamp_ns, canonical_body, canonical_hash (factsColumns). */
+  int32_t fcols[3];
+  int fcols_set;
 } prover;
 
 enum { C_BODY, C_CH, C_PREV, C_MAC, C_TS, C_NAME, C_KIND };
@@ -227,6 +230,44 @@ static int column_at(const int32_t *types, const int32_t *offs, size_t ncols, in
 }
 
 enum { HEX64_TEXT = 13 + 2 * 64 };
+
+/** The integer of serial type 1–6, 8 or 9 at the column (big-endian two's complement). */
+static int64_t record_integer(const uint8_t *rec, column c) {
+  static const int width[] = {0, 1, 2, 3, 4, 6, 8};
+  if (c.type == 8 || c.type == 9) return c.type - 8;
+  const int w = width[c.type];
+  uint64_t u = 0;
+  for (int i = 0; i < w; i++) u = u << 8 | rec[c.at + i];
+  if (w < 8 && (u >> (8 * w - 1)) & 1) u |= ~(uint64_t)0 << (8 * w);
+  return (int64_t)u;
+}
+
+/**
+ * fingerprint(hashKey(text)) of a non-empty ASCII TEXT value, as hashFingerprint in
+ * src/main/chain/direct/columns.ts computes it (two FNV-1a-style lanes over "s:" + text, four bytes
+ * a step, folded to 52 bits); 0 for non-ASCII text, which TypeScript fingerprints.
+ */
+static int hash_fingerprint(const uint8_t *s, size_t n, double *out) {
+  const uint32_t P_A = 0x01000193, P_B = 0x5bd1e995;
+  uint32_t a = ((0x811c9dc5u ^ 0x73) * P_A ^ 0x3a) * P_A;
+  uint32_t b = ((0x01000193u ^ 0x73) * P_B ^ 0x3a) * P_B;
+  unsigned high = 0;
+  size_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    high |= s[i] | s[i + 1] | s[i + 2] | s[i + 3];
+    const uint32_t w = (uint32_t)s[i] | (uint32_t)s[i + 1] << 8 | (uint32_t)s[i + 2] << 16 | (uint32_t)s[i + 3] << 24;
+    a = (a ^ w) * P_A;
+    b = (b ^ w) * P_B;
+  }
+  for (; i < n; i++) {
+    high |= s[i];
+    a = (a ^ s[i]) * P_A;
+    b = (b ^ s[i]) * P_B;
+  }
+  if (high > 0x7f) return 0;
+  *out = (double)a * 1048576.0 + (double)((b >> 12) & 0xfffff);
+  return 1;
+}
 
 /**
  * proveRow(record, types, offsets): a row read by the direct reader (its record bytes, and the
@@ -324,6 +365,94 @@ static napi_value js_scan_body(napi_env env, napi_callback_info info) {
   return r;
 }
 
+/** factsColumns(columns): rowFacts' column numbers (timestamp_ns, canonical_body, canonical_hash). */
+static napi_value js_facts_columns(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  prover *pr = prover_of(env);
+  int32_t *cols;
+  size_t n;
+  if (pr == NULL || argc < 1 || !int32s_arg(env, argv[0], &cols, &n)) return NULL;
+  if (n != 3) {
+    napi_throw_range_error(env, NULL, "factsColumns takes 3 column numbers");
+    return NULL;
+  }
+  memcpy(pr->fcols, cols, sizeof pr->fcols);
+  pr->fcols_set = 1;
+  return NULL;
+}
+
+enum { FACTS_JS = 4 };
+enum { F_TS = 16, F_SECOND = 17, F_HI = 18, F_LO = 19, F_FP = 20, F_FP_VALUE = 21, F_SIZE = 24 };
+
+/**
+ * rowFacts(record, types, offsets, out): what the integrity monitor and the index keep of a row,
+ * from the record where it lies (see src/main/native/row-facts.ts for the layout of `out`).
+ * Returns the body's scan verdict (scanBody's codes, spans relative to the record), or 4 when the
+ * body is not TEXT or BLOB and TypeScript decides its facts.
+ */
+static napi_value js_row_facts(napi_env env, napi_callback_info info) {
+  size_t argc = 4;
+  napi_value argv[4];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  prover *pr = prover_of(env);
+  uint8_t *rec;
+  int32_t *types, *offs;
+  size_t len, nt, no, nout;
+  napi_typedarray_type type;
+  napi_value ab;
+  size_t off;
+  double *out;
+  if (pr == NULL || argc < 4 || !bytes_arg(env, argv[0], &rec, &len) || !int32s_arg(env, argv[1], &types, &nt) ||
+      !int32s_arg(env, argv[2], &offs, &no))
+    return NULL;
+  if (napi_get_typedarray_info(env, argv[3], &type, &nout, (void **)&out, &ab, &off) != napi_ok ||
+      type != napi_float64_array || nout < F_SIZE) {
+    napi_throw_type_error(env, NULL, "rowFacts: expected a Float64Array of 24");
+    return NULL;
+  }
+  if (!pr->fcols_set || !pr->keys_set) {
+    napi_throw_error(env, NULL, "rowFacts: factsColumns and scanKeys first");
+    return NULL;
+  }
+  const size_t ncols = nt < no ? nt : no;
+  column ts, body, ch;
+  out[F_TS] = 0;
+  if (column_at(types, offs, ncols, pr->fcols[0], len, &ts) && ((ts.type >= 1 && ts.type <= 6) || ts.type == 8 ||
+                                                                 ts.type == 9)) {
+    const int64_t v = record_integer(rec, ts);
+    // Python's ts // 1_000_000_000 (floor); C division truncates toward zero.
+    int64_t q = v / 1000000000;
+    if (v < 0 && q * 1000000000 != v) q--;
+    out[F_TS] = 1;
+    out[F_SECOND] = (double)q;
+    out[F_HI] = (double)(int32_t)(uint32_t)((uint64_t)v >> 32);
+    out[F_LO] = (double)(uint32_t)(uint64_t)v;
+  }
+  out[F_FP] = 0;
+  if (column_at(types, offs, ncols, pr->fcols[2], len, &ch) && ch.type >= 15 && (ch.type & 1) == 1) {
+    double fp;
+    if (hash_fingerprint(rec + ch.at, serial_size(ch.type), &fp)) {
+      out[F_FP] = 1;
+      out[F_FP_VALUE] = fp;
+    }
+  }
+  int verdict = FACTS_JS;
+  if (column_at(types, offs, ncols, pr->fcols[1], len, &body) && body.type >= 12) {
+    int32_t starts[SCAN_MAX_KEYS], ends[SCAN_MAX_KEYS];
+    const size_t n = serial_size(body.type);
+    verdict = n > 0x7fffffff ? SCAN_BAIL : json_scan(&pr->keys, rec + body.at, n, starts, ends);
+    for (int w = 0; w < SCAN_MAX_KEYS; w++) {
+      out[w] = starts[w] < 0 ? -1 : (double)(body.at + (size_t)starts[w]);
+      out[8 + w] = starts[w] < 0 ? -1 : (double)(body.at + (size_t)ends[w]);
+    }
+  }
+  napi_value r;
+  napi_create_int32(env, verdict, &r);
+  return r;
+}
+
 static napi_value js_accelerated(napi_env env, napi_callback_info info) {
   (void)info;
   return boolean(env, sha256_accelerated());
@@ -348,6 +477,8 @@ NAPI_MODULE_INIT() {
       {"startRun", NULL, js_start_run, NULL, NULL, NULL, napi_enumerable, NULL},
       {"link", NULL, js_link, NULL, NULL, NULL, napi_enumerable, NULL},
       {"proveRow", NULL, js_prove_row, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"factsColumns", NULL, js_facts_columns, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"rowFacts", NULL, js_row_facts, NULL, NULL, NULL, napi_enumerable, NULL},
       {"scanKeys", NULL, js_scan_keys, NULL, NULL, NULL, napi_enumerable, NULL},
       {"scanBody", NULL, js_scan_body, NULL, NULL, NULL, napi_enumerable, NULL},
       {"accelerated", NULL, js_accelerated, NULL, NULL, NULL, napi_enumerable, NULL},

@@ -6,6 +6,7 @@
 // `providerOf(parseBody(body))` and `modelOf(parseBody(body))`, which a differential test holds.
 import { isUtf8 } from 'node:buffer'
 import { NativeJsonScanner, SCAN_NOT_UTF8 } from '../native/json-scanner'
+import { factsAddon, RowFacter } from '../native/row-facts'
 import { nativeAddon } from '../native/row-prover'
 import { attributesOf, modelOf, parseBody, providerOf } from './body'
 import { JsonScanner, SCAN_BAIL, SCAN_VALID } from './wasm/json-scan'
@@ -65,8 +66,8 @@ useBodyScanner()
 const EMPTY = Buffer.alloc(0)
 /** The body and the value spans the scanner found in it, while bodyFacts reads them. */
 let b: Buffer = EMPTY
-let start: Int32Array = new Int32Array(0)
-let end: Int32Array = new Int32Array(0)
+let start: Int32Array | Float64Array = new Int32Array(0)
+let end: Int32Array | Float64Array = new Int32Array(0)
 
 /**
  * Recently decoded string values by their raw bytes: providers and models repeat from body to body,
@@ -146,13 +147,26 @@ export function bodyFacts(body: Buffer): BodyFacts {
   // The native scanner checks UTF-8 in the same call.
   if (active !== 'native' && !isUtf8(body)) return NOTHING
   if (scanner === null) return slow(body)
-  const verdict = scanner.scan(body)
+  return fromScan(scanner.scan(body), body, scanner.starts, scanner.ends, () => body)
+}
+
+/**
+ * The facts a scanner's verdict and value spans give; the spans index `buf` (the body, or the
+ * record holding it). `body` is asked for only when JSON.parse must decide.
+ */
+function fromScan(
+  verdict: number,
+  buf: Buffer,
+  starts: Int32Array | Float64Array,
+  ends: Int32Array | Float64Array,
+  body: () => Buffer,
+): BodyFacts {
   if (verdict === SCAN_NOT_UTF8) return NOTHING
-  if (verdict === SCAN_BAIL) return slow(body)
+  if (verdict === SCAN_BAIL) return slow(body())
   if (verdict !== SCAN_VALID) return NOTHING
-  b = body
-  start = scanner.starts
-  end = scanner.ends
+  b = buf
+  start = starts
+  end = ends
   try {
     let provider = 'unknown'
     for (let i = 0; i < PROVIDER_KEYS.length; i++) {
@@ -171,4 +185,24 @@ export function bodyFacts(body: Buffer): BodyFacts {
   } finally {
     b = EMPTY
   }
+}
+
+/**
+ * A native facter for a pass over rows with these columns (see ../native/row-facts.ts), or null
+ * where there is none (no addon, BIJOTEL_NATIVE=0): then `bodyFacts` and the TypeScript decide.
+ */
+export function rowFacter(ts: number, body: number, hash: number): RowFacter | null {
+  const addon = factsAddon()
+  if (addon === null || ts < 0 || body < 0 || hash < 0) return null
+  return new RowFacter(addon, KEYS, ts, body, hash)
+}
+
+/** The body facts of the row `facter.facts` returned `verdict` for (not FACTS_BY_TYPESCRIPT). */
+export function rowBodyFacts(
+  facter: RowFacter,
+  verdict: number,
+  record: Buffer,
+  body: () => Buffer,
+): BodyFacts {
+  return fromScan(verdict, record, facter.starts, facter.ends, body)
 }

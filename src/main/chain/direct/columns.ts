@@ -2,7 +2,8 @@
 // seq, timestamp, provider and model (from the body, by the exact byte scanner), whether a replay
 // hash is sealed, and a fingerprint of canonical_hash for finding duplicates without a map of every
 // hash. About 45 bytes a row, in typed arrays that move between threads without copying.
-import { bodyFacts } from '../body-scan'
+import { bodyFacts, rowBodyFacts, rowFacter } from '../body-scan'
+import { F, FACTS_BY_TYPESCRIPT } from '../../native/row-facts'
 import { AuditError } from '../../errors'
 import { Interner, NO_MODEL, runOnWorker, type IndexPart } from '../index'
 import { builtScript, defaultWorkerCount, PARALLEL_MIN_ROWS } from '../../verify/parallel'
@@ -157,6 +158,11 @@ export function extractColumns(
   let seconds = new Float64Array(wantSeconds ? cap : 0)
   let badTs: ColumnsPart['badTs'] = null
   const looseTs: [number, bigint][] = []
+  // With the addon, a row's timestamp, fingerprint and body spans come from one native call; the
+  // timestamp goes into tsA as two 32-bit halves (no BigInt), so tsWords aliases it.
+  const facter = facts ? rowFacter(ts, body, ch) : null
+  const out = facter?.out ?? new Float64Array(0)
+  let tsWords = new Int32Array(tsA.buffer, tsA.byteOffset, tsA.length * 2)
   let i = 0
   const grow = <T extends BigInt64Array | Float64Array | Uint8Array | Uint16Array>(a: T): T => {
     const b = new (a.constructor as new (n: number) => T)(cap)
@@ -167,6 +173,7 @@ export function extractColumns(
     if (i === cap) {
       cap *= 2
       ;[seqBig, tsA, seq, hashFp] = [grow(seqBig), grow(tsA), grow(seq), grow(hashFp)]
+      tsWords = new Int32Array(tsA.buffer, tsA.byteOffset, tsA.length * 2)
       if (wantSeconds) seconds = grow(seconds)
       ;[tsValid, hasReplay] = [grow(tsValid), grow(hasReplay)]
       ;[provider, model] = [grow(provider), grow(model)]
@@ -174,7 +181,14 @@ export function extractColumns(
     const id = c.rowidBig ?? BigInt(c.rowid)
     seqBig[i] = id
     seq[i] = c.rowid
-    if (c.isInt(ts)) {
+    const verdict = facter !== null ? facter.facts(c.buf, c.types, c.offs) : FACTS_BY_TYPESCRIPT
+    if (facter !== null && out[F.TS] === 1) {
+      // Little-endian (rowFacter is null otherwise): the low half first.
+      tsWords[2 * i] = out[F.LO]!
+      tsWords[2 * i + 1] = out[F.HI]!
+      tsValid[i] = 1
+      if (wantSeconds) seconds[i] = out[F.SECOND]!
+    } else if (c.isInt(ts)) {
       const t = c.intBig(ts)!
       tsA[i] = t
       tsValid[i] = 1
@@ -190,11 +204,14 @@ export function extractColumns(
       }
     }
     if (facts) {
-      const f = bodyFacts(c.castBlob(body) ?? EMPTY)
+      const f =
+        verdict !== FACTS_BY_TYPESCRIPT
+          ? rowBodyFacts(facter!, verdict, c.buf, () => c.castBlob(body) ?? EMPTY)
+          : bodyFacts(c.castBlob(body) ?? EMPTY)
       provider[i] = providers.id(f.provider)
       model[i] = f.model === null ? 0 : models.id(f.model)
       hasReplay[i] = f.replay ? 1 : 0
-      hashFp[i] = hashFingerprint(c, ch)
+      hashFp[i] = facter !== null && out[F.FP] === 1 ? out[F.FP_VALUE]! : hashFingerprint(c, ch)
     } else {
       provider[i] = providers.id(PENDING_PROVIDER)
       hashFp[i] = NaN
