@@ -131,7 +131,13 @@ static inline size_t digits_end(const uint8_t *b, size_t p, size_t end) {
 }
 
 static inline int key_is(const scan_keys *k, const uint8_t *b, size_t ks, size_t ke, int w) {
-  return ke - ks == (size_t)k->len[w] && memcmp(b + ks, k->bytes + k->off[w], (size_t)k->len[w]) == 0;
+  const size_t n = (size_t)k->len[w];
+  if (ke - ks != n) return 0;
+  const uint8_t *x = b + ks, *y = k->bytes + k->off[w];
+  // Keys are short: a byte loop beats a call to memcmp.
+  for (size_t i = 0; i < n; i++)
+    if (x[i] != y[i]) return 0;
+  return 1;
 }
 
 int json_scan(const scan_keys *k, const uint8_t *b, size_t n, int32_t starts[SCAN_MAX_KEYS],
@@ -231,10 +237,12 @@ int json_scan(const scan_keys *k, const uint8_t *b, size_t n, int32_t starts[SCA
         for (int w = 0; w < SCAN_MAX_KEYS; w++) starts[w] = -1;
         next_is_attrs = 1;
       } else if (sp == attrs_depth && ((k->length_mask >> ((ke - ks) & 63)) & 1) != 0) {
+        // The wanted keys differ from one another: the first match is the only one.
         for (int w = 1; w <= k->count; w++) {
           if (key_is(k, b, ks, ke, w)) {
             pending = w - 1;
             pending_start = p;
+            break;
           }
         }
       }
