@@ -49,17 +49,32 @@ static void hmac(const hmac_state *st, const uint8_t *msg, size_t len, uint8_t o
   sha256_finish(s, 64, inner, 32, out);
 }
 
-static int bytes_arg(napi_env env, napi_value v, uint8_t **data, size_t *len) {
+/** A typed array argument of `want` type: its data and element count, or a thrown TypeError. */
+static int typed_arg(napi_env env, napi_value v, napi_typedarray_type want, void **data, size_t *len,
+                     const char *message) {
   napi_typedarray_type type;
   napi_value ab;
   size_t off;
-  if (napi_get_typedarray_info(env, v, &type, len, (void **)data, &ab, &off) != napi_ok ||
-      type != napi_uint8_array) {
-    napi_throw_type_error(env, NULL, "expected a Uint8Array");
+  if (napi_get_typedarray_info(env, v, &type, len, data, &ab, &off) != napi_ok || type != want) {
+    napi_throw_type_error(env, NULL, message);
     return 0;
   }
   return 1;
 }
+
+static int bytes_arg(napi_env env, napi_value v, uint8_t **data, size_t *len) {
+  return typed_arg(env, v, napi_uint8_array, (void **)data, len, "expected a Uint8Array");
+}
+
+static int int32s_arg(napi_env env, napi_value v, int32_t **data, size_t *len) {
+  return typed_arg(env, v, napi_int32_array, (void **)data, len, "expected an Int32Array");
+}
+
+/** The call's first `n` arguments in `argv` (missing ones undefined), their count in `argc`. */
+#define ARGS(n)                                                                                                        \
+  size_t argc = (n);                                                                                                   \
+  napi_value argv[(n)];                                                                                                \
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL)
 
 static napi_value boolean(napi_env env, int b) {
   napi_value r;
@@ -77,9 +92,7 @@ static napi_value string_hex(napi_env env, const uint8_t digest[32]) {
 
 /** sha256Hex(data): lowercase hex. */
 static napi_value js_sha256_hex(napi_env env, napi_callback_info info) {
-  size_t argc = 1;
-  napi_value argv[1];
-  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  ARGS(1);
   uint8_t *d;
   size_t n;
   if (argc < 1 || !bytes_arg(env, argv[0], &d, &n)) return NULL;
@@ -90,9 +103,7 @@ static napi_value js_sha256_hex(napi_env env, napi_callback_info info) {
 
 /** hmacKey(key): the 64-byte key state `proveRow` and `hmacHex` take. */
 static napi_value js_hmac_key(napi_env env, napi_callback_info info) {
-  size_t argc = 1;
-  napi_value argv[1];
-  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  ARGS(1);
   uint8_t *d;
   size_t n;
   if (argc < 1 || !bytes_arg(env, argv[0], &d, &n)) return NULL;
@@ -117,9 +128,7 @@ static int key_arg(napi_env env, napi_value v, const hmac_state **st) {
 
 /** hmacHex(keyState, message): lowercase hex HMAC-SHA256. */
 static napi_value js_hmac_hex(napi_env env, napi_callback_info info) {
-  size_t argc = 2;
-  napi_value argv[2];
-  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  ARGS(2);
   const hmac_state *st;
   uint8_t *d;
   size_t n;
@@ -164,27 +173,13 @@ static prover *prover_of(napi_env env) {
   return (prover *)p;
 }
 
-static int int32s_arg(napi_env env, napi_value v, int32_t **data, size_t *len) {
-  napi_typedarray_type type;
-  napi_value ab;
-  size_t off;
-  if (napi_get_typedarray_info(env, v, &type, len, (void **)data, &ab, &off) != napi_ok ||
-      type != napi_int32_array) {
-    napi_throw_type_error(env, NULL, "expected an Int32Array");
-    return 0;
-  }
-  return 1;
-}
-
 /**
  * startRun(keyState, linkHex, columns): the key the next rows are sealed under, the prev_hash they
  * link to, and the column numbers (body, canonical_hash, prev_hash, hmac_hash, timestamp_ns,
  * span_name, span_kind; -1 for a column the table lacks).
  */
 static napi_value js_start_run(napi_env env, napi_callback_info info) {
-  size_t argc = 3;
-  napi_value argv[3];
-  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  ARGS(3);
   const hmac_state *st;
   uint8_t *link;
   int32_t *cols;
@@ -278,9 +273,7 @@ static int hash_fingerprint(const uint8_t *s, size_t n, double *out) {
  * row the ordinary way, and the link is unchanged.
  */
 static napi_value js_prove_row(napi_env env, napi_callback_info info) {
-  size_t argc = 3;
-  napi_value argv[3];
-  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  ARGS(3);
   prover *pr = prover_of(env);
   if (pr == NULL) return NULL;
   uint8_t *rec;
@@ -321,9 +314,7 @@ static napi_value js_prove_row(napi_env env, napi_callback_info info) {
 
 /** scanKeys(bytes, lengths): the keys of the JSON scanner, concatenated (see json_scan.h). */
 static napi_value js_scan_keys(napi_env env, napi_callback_info info) {
-  size_t argc = 2;
-  napi_value argv[2];
-  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  ARGS(2);
   prover *pr = prover_of(env);
   uint8_t *bytes;
   int32_t *lengths;
@@ -345,9 +336,7 @@ static napi_value js_scan_keys(napi_env env, napi_callback_info info) {
  * 1 valid, 2 for JSON.parse to decide) with the wanted attributes' value spans in starts/ends.
  */
 static napi_value js_scan_body(napi_env env, napi_callback_info info) {
-  size_t argc = 3;
-  napi_value argv[3];
-  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  ARGS(3);
   prover *pr = prover_of(env);
   uint8_t *body;
   int32_t *starts, *ends;
@@ -367,9 +356,7 @@ static napi_value js_scan_body(napi_env env, napi_callback_info info) {
 
 /** factsColumns(columns): rowFacts' column numbers (timestamp_ns, canonical_body, canonical_hash). */
 static napi_value js_facts_columns(napi_env env, napi_callback_info info) {
-  size_t argc = 1;
-  napi_value argv[1];
-  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  ARGS(1);
   prover *pr = prover_of(env);
   int32_t *cols;
   size_t n;
@@ -393,23 +380,18 @@ enum { F_TS = 16, F_SECOND = 17, F_HI = 18, F_LO = 19, F_FP = 20, F_FP_VALUE = 2
  * body is not TEXT or BLOB and TypeScript decides its facts.
  */
 static napi_value js_row_facts(napi_env env, napi_callback_info info) {
-  size_t argc = 4;
-  napi_value argv[4];
-  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  ARGS(4);
   prover *pr = prover_of(env);
   uint8_t *rec;
   int32_t *types, *offs;
   size_t len, nt, no, nout;
-  napi_typedarray_type type;
-  napi_value ab;
-  size_t off;
   double *out;
   if (pr == NULL || argc < 4 || !bytes_arg(env, argv[0], &rec, &len) || !int32s_arg(env, argv[1], &types, &nt) ||
-      !int32s_arg(env, argv[2], &offs, &no))
+      !int32s_arg(env, argv[2], &offs, &no) ||
+      !typed_arg(env, argv[3], napi_float64_array, (void **)&out, &nout, "rowFacts: expected a Float64Array"))
     return NULL;
-  if (napi_get_typedarray_info(env, argv[3], &type, &nout, (void **)&out, &ab, &off) != napi_ok ||
-      type != napi_float64_array || nout < F_SIZE) {
-    napi_throw_type_error(env, NULL, "rowFacts: expected a Float64Array of 24");
+  if (nout < F_SIZE) {
+    napi_throw_range_error(env, NULL, "rowFacts: the Float64Array holds 24 slots");
     return NULL;
   }
   if (!pr->fcols_set || !pr->keys_set) {
@@ -460,29 +442,29 @@ static napi_value js_accelerated(napi_env env, napi_callback_info info) {
 
 /** forcePortable(on): tests run the portable compression on a CPU with SHA extensions. */
 static napi_value js_force_portable(napi_env env, napi_callback_info info) {
-  size_t argc = 1;
-  napi_value argv[1];
-  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  ARGS(1);
   bool on = false;
   if (argc > 0) napi_get_value_bool(env, argv[0], &on);
   sha256_force_portable(on);
   return boolean(env, sha256_accelerated());
 }
 
+#define METHOD(name, fn) {name, NULL, fn, NULL, NULL, NULL, napi_enumerable, NULL}
+
 NAPI_MODULE_INIT() {
   const napi_property_descriptor props[] = {
-      {"sha256Hex", NULL, js_sha256_hex, NULL, NULL, NULL, napi_enumerable, NULL},
-      {"hmacKey", NULL, js_hmac_key, NULL, NULL, NULL, napi_enumerable, NULL},
-      {"hmacHex", NULL, js_hmac_hex, NULL, NULL, NULL, napi_enumerable, NULL},
-      {"startRun", NULL, js_start_run, NULL, NULL, NULL, napi_enumerable, NULL},
-      {"link", NULL, js_link, NULL, NULL, NULL, napi_enumerable, NULL},
-      {"proveRow", NULL, js_prove_row, NULL, NULL, NULL, napi_enumerable, NULL},
-      {"factsColumns", NULL, js_facts_columns, NULL, NULL, NULL, napi_enumerable, NULL},
-      {"rowFacts", NULL, js_row_facts, NULL, NULL, NULL, napi_enumerable, NULL},
-      {"scanKeys", NULL, js_scan_keys, NULL, NULL, NULL, napi_enumerable, NULL},
-      {"scanBody", NULL, js_scan_body, NULL, NULL, NULL, napi_enumerable, NULL},
-      {"accelerated", NULL, js_accelerated, NULL, NULL, NULL, napi_enumerable, NULL},
-      {"forcePortable", NULL, js_force_portable, NULL, NULL, NULL, napi_enumerable, NULL},
+      METHOD("sha256Hex", js_sha256_hex),
+      METHOD("hmacKey", js_hmac_key),
+      METHOD("hmacHex", js_hmac_hex),
+      METHOD("startRun", js_start_run),
+      METHOD("link", js_link),
+      METHOD("proveRow", js_prove_row),
+      METHOD("factsColumns", js_facts_columns),
+      METHOD("rowFacts", js_row_facts),
+      METHOD("scanKeys", js_scan_keys),
+      METHOD("scanBody", js_scan_body),
+      METHOD("accelerated", js_accelerated),
+      METHOD("forcePortable", js_force_portable),
   };
   napi_define_properties(env, exports, sizeof props / sizeof props[0], props);
   return exports;
