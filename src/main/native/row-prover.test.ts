@@ -3,12 +3,17 @@
 // found and with thousands of seeded single-byte and type changes. Then whole verdicts with and
 // without the addon.
 import { createHmac, hash } from 'node:crypto'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { CellReader } from '../chain/direct/btree'
 import { openDirect } from '../chain/direct/open'
 import { RowScanner } from '../chain/direct/scan'
 import { dbPath, expected, fingerprintFolder, fixtureNames, secretInputs } from '../testing/fixtures'
-import { columnsAgreeOnBytes } from '../verify/direct-partition'
+import { bijotel, ensureBuilt } from '../testing/cli'
+import { columnsAgreeOnBytes, verifyDirectPartition } from '../verify/direct-partition'
+import { INT64_MAX, INT64_MIN, RowChecker } from '../verify/partition'
 import { layoutOf, verifyDirect } from '../verify/direct'
 import { hmacHex, sha256Hex } from '../verify/hmac'
 import { parseSecrets } from '../verify/secrets'
@@ -391,4 +396,62 @@ describe.skipIf(addon === null)('every fixture verdict is the same with and with
       expect(await run(false)).toEqual(withAddon)
     })
   }
+})
+
+describe.skipIf(addon === null)("two partitions sharing one thread's addon", () => {
+  const SECRET = '00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff'
+  let dir = ''
+  beforeAll(() => {
+    ensureBuilt()
+    dir = mkdtempSync(join(tmpdir(), 'bijotel-interleave-'))
+  })
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+  it('a partition verified in the middle of another takes the link over and gives it back', () => {
+    // 5,000 rows: the outer partition reports progress every 2,048 rows, from inside a run of
+    // proven rows, and there the inner partition (another chain, other keys) runs to its end.
+    const big = join(dir, 'big.db')
+    const made = bijotel(['demo', '--db', big, '--count', '5000', '--secret-hex', SECRET, '--seed', '3'])
+    expect(made.code, made.stderr).toBe(0)
+    const outer = openDirect(big)
+    const inner = openDirect(dbPath('rotation'))
+    const outerKeys = parseSecrets([{ encoding: 'hex', value: SECRET }])
+    const innerKeys = parseSecrets(secretInputs(expected('rotation').secrets))
+    const all = (chain: typeof outer) => ({
+      leafFrom: 0,
+      leafTo: chain.leaves.pages.length,
+      fromSeq: INT64_MIN,
+      toSeq: INT64_MAX,
+      firstOrd: 0,
+      first: true,
+    })
+    const run = (chain: typeof outer, keys: typeof outerKeys, hooks = {}) => {
+      const scanner = new RowScanner(layoutOf(chain))
+      try {
+        return verifyDirectPartition(scanner, keys, all(chain), hooks)
+      } finally {
+        scanner.close()
+      }
+    }
+    const outerAlone = run(outer, outerKeys)
+    const innerAlone = run(inner, innerKeys)
+    expect(outerAlone.rows).toBe(5000)
+    expect(outerAlone.findings).toEqual([])
+    const handedBack = vi.spyOn(RowChecker.prototype, 'releaseLink')
+    const nested: unknown[] = []
+    try {
+      const interleaved = run(outer, outerKeys, {
+        onRows: (n: number) => {
+          if (n > 0 && n < 5000) nested.push(run(inner, innerKeys))
+        },
+      })
+      expect(nested.length).toBe(2)
+      for (const r of nested) expect(r).toEqual(innerAlone)
+      expect(interleaved).toEqual(outerAlone)
+      // The outer partition's link went back to it each time the inner one started.
+      expect(handedBack.mock.calls.length).toBeGreaterThanOrEqual(4)
+    } finally {
+      handedBack.mockRestore()
+    }
+  })
 })
