@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { buildTimeline } from '../chain/views'
 import type { JobStatus } from '../../shared/job-types'
 import type { VerifyVerdict } from '../../shared/verify-types'
+import { copyFixture, scratchDir } from '../reliability/chainkit'
 import { dbPath, expected, fingerprintFolder, secretInputs } from '../testing/fixtures'
 import { AuditSession } from './session'
 import { createHandlers } from './table'
@@ -44,13 +45,10 @@ describe('staged open', () => {
   })
 
   it('a background stage that fails is reported by every later call', async () => {
-    const { copyFileSync, mkdtempSync, rmSync, writeFileSync } = await import('node:fs')
-    const { tmpdir } = await import('node:os')
-    const { join } = await import('node:path')
-    const dir = mkdtempSync(join(tmpdir(), 'bijotel-staged-'))
+    const { writeFileSync } = await import('node:fs')
+    const scratch = scratchDir('staged')
     try {
-      const p = join(dir, 'chain.db')
-      copyFileSync(dbPath('clean'), p)
+      const p = copyFixture('clean', scratch.dir, 'chain.db')
       session = new AuditSession({ stagedOpenRows: 1 })
       const first = await session.open(p)
       expect(first.pending).toBe(true)
@@ -60,7 +58,7 @@ describe('staged open', () => {
       await expect(session.ready()).rejects.toThrow()
       expect(() => session!.current()).toThrow()
     } finally {
-      rmSync(dir, { recursive: true, force: true })
+      scratch.cleanup()
     }
   })
 
@@ -127,13 +125,10 @@ describe('staged open', () => {
   }
 
   it('rows read in place during the background stage are refused once the evidence moved', async () => {
-    const { copyFileSync, mkdtempSync, rmSync, utimesSync } = await import('node:fs')
-    const { tmpdir } = await import('node:os')
-    const { join } = await import('node:path')
-    const dir = mkdtempSync(join(tmpdir(), 'bijotel-staged-'))
+    const { utimesSync } = await import('node:fs')
+    const scratch = scratchDir('staged')
     try {
-      const p = join(dir, 'chain.db')
-      copyFileSync(dbPath('clean'), p)
+      const p = copyFixture('clean', scratch.dir, 'chain.db')
       session = new AuditSession({ stagedOpenRows: 1 })
       const h = createHandlers(session)
       const ctx = { transport: 'http', trusted: true } as const
@@ -146,7 +141,7 @@ describe('staged open', () => {
       await expect(h.getEntry({ seq: 1 }, ctx)).rejects.toThrow(/evidence changed/)
       await session.ready().catch(() => undefined)
     } finally {
-      rmSync(dir, { recursive: true, force: true })
+      scratch.cleanup()
     }
   })
 
