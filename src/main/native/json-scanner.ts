@@ -7,6 +7,17 @@ import type { NativeAddon } from './row-prover'
 export const SCAN_NOT_UTF8 = 3
 const MAX_KEYS = 8
 
+/**
+ * Sets the thread's key table: `keys[0]` is the top-level key holding the attributes, the others
+ * the wanted attributes. The scanner and the row facter share it.
+ */
+export function setScanKeys(addon: NativeAddon, keys: readonly Buffer[]): void {
+  addon.scanKeys(
+    Buffer.concat(keys),
+    Int32Array.from(keys, (k) => k.length),
+  )
+}
+
 export class NativeJsonScanner {
   /** Value spans of the wanted keys after a VALID scan, relative to the body; start -1 = absent. */
   readonly starts = new Int32Array(MAX_KEYS)
@@ -17,10 +28,7 @@ export class NativeJsonScanner {
     private readonly addon: NativeAddon,
     keys: readonly Buffer[],
   ) {
-    addon.scanKeys(
-      Buffer.concat(keys),
-      Int32Array.from(keys, (k) => k.length),
-    )
+    setScanKeys(addon, keys)
   }
 
   /** SCAN_NOT_UTF8, or SCAN_VALID, SCAN_INVALID or SCAN_BAIL as the wasm scanner answers. */

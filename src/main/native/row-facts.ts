@@ -5,6 +5,7 @@
 // timestamp that is not an integer, non-ASCII hash text, a body that is not TEXT or BLOB)
 // TypeScript decides, exactly as without the addon.
 import { endianness } from 'node:os'
+import { setScanKeys } from './json-scanner'
 import { nativeAddon, type NativeAddon } from './row-prover'
 
 /** rowFacts() returns this when the body is not TEXT or BLOB (castBlob and bodyFacts decide). */
@@ -46,10 +47,7 @@ export class RowFacter {
     body: number,
     hash: number,
   ) {
-    addon.scanKeys(
-      Buffer.concat(keys),
-      Int32Array.from(keys, (k) => k.length),
-    )
+    setScanKeys(addon, keys)
     addon.factsColumns(Int32Array.of(ts, body, hash))
   }
 
