@@ -3,14 +3,28 @@ import { AuditError, CHAIN_FILE_ERRORS, oneLine } from '../errors'
 import { UsageError } from './args'
 import type { CliIO } from './io'
 
-export interface Command {
+/** What the table knows of a command without loading its code: enough for help and exit codes. */
+export interface CommandInfo {
   name: string
   summary: string
   /** Full `--help` text. */
   help: string
   /** Exit code for "DB missing or not a readable chain" (the reference differs per command). */
   chainFileExit: number
-  run(argv: string[], io: CliIO): Promise<number>
+}
+
+export type Run = (argv: string[], io: CliIO) => Promise<number>
+
+export interface Command extends CommandInfo {
+  run: Run
+}
+
+/**
+ * A `run` that imports the command's module when called, so `bijotel <cmd>` loads only that
+ * command's code. A failed import rejects inside `run`, where runCommand reports it in one line.
+ */
+export function lazy(load: () => Promise<{ run: Run }>): Run {
+  return async (argv, io) => (await load()).run(argv, io)
 }
 
 export const EXIT_USAGE = 2

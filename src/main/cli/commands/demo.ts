@@ -1,5 +1,6 @@
 // `bijotel demo`: write a realistic, deterministic sample chain (for trying the tool and for the
 // benchmark). The only command that writes a chain — and only to a new file it is told to create.
+// Loaded only when the command runs.
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { AuditError } from '../../errors'
@@ -13,30 +14,8 @@ import {
   type DemoRowInfo,
 } from '../../writer/demo'
 import { parse, requireString, UsageError } from '../args'
-import type { Command } from '../command'
+import type { Run } from '../command'
 import { throttle } from '../io'
-
-const HELP = `usage: bijotel demo --db PATH --count N [options]
-
-Write a realistic, deterministic sample chain.db: chat calls to anthropic, openai, google, xai and
-mistral models with GenAI input/output messages, token usage, bijotel.cost_usd / latency_ms, about
-20 calls an hour, replay metadata on ~45% of the rows (a seed on half of those), a few errors —
-sealed exactly as Python BIJOTEL's span processor seals spans. Same seed and count, same rows.
-
-options:
-  --db PATH                  file to create (refused if it exists, unless --force)
-  --count N                  number of rows
-  --secret-hex HEX           HMAC key, at least 16 bytes (default: the documented demo secret
-                             ${DEMO_SECRET_HEX})
-  --seed S                   PRNG seed (default: ${DEMO_DEFAULT_SEED})
-  --rotate-at SEQ            seal rows from SEQ on with a second key (secret rotation)
-  --rotated-secret-hex HEX   that second key (default: ${DEMO_ROTATED_SECRET_HEX})
-  --replay-samples DIR       also write sample-replay-*.txt files for some rows (match, mismatch,
-                             drift, CRLF, no metadata) and sample-replay.json describing them
-  --force                    replace an existing file (and its -wal/-shm)
-  -h, --help                 show this help
-
-exit codes: 0 written, 1 cannot write, 2 argument error`
 
 function count(flag: string, v: string): number {
   if (!/^\d+$/.test(v) || !Number.isSafeInteger(Number(v)))
@@ -135,78 +114,71 @@ function writeSamples(dir: string, pick: SamplePick): SampleFile[] {
   return out
 }
 
-export const demoCommand: Command = {
-  name: 'demo',
-  summary: 'write a realistic, deterministic sample chain (seeded; for trying the tool and benchmarks)',
-  help: HELP,
-  chainFileExit: 1,
-  async run(argv, io) {
-    const { values } = parse(argv, {
-      db: { type: 'string' },
-      count: { type: 'string' },
-      'secret-hex': { type: 'string' },
-      seed: { type: 'string' },
-      'rotate-at': { type: 'string' },
-      'rotated-secret-hex': { type: 'string' },
-      'replay-samples': { type: 'string' },
-      force: { type: 'boolean' },
-    })
-    const db = requireString(values, 'db')
-    const n = count('--count', requireString(values, 'count'))
-    const secret =
-      typeof values['secret-hex'] === 'string'
-        ? secretFrom('--secret-hex', values['secret-hex'])
-        : Buffer.from(DEMO_SECRET_HEX, 'hex')
-    const rotateRaw = values['rotate-at']
-    const rotatedHex = values['rotated-secret-hex']
-    if (typeof rotatedHex === 'string' && typeof rotateRaw !== 'string')
-      throw new UsageError('--rotated-secret-hex needs --rotate-at')
-    const rotateAt = typeof rotateRaw === 'string' ? count('--rotate-at', rotateRaw) : undefined
-    if (rotateAt !== undefined && rotateAt < 2)
-      throw new UsageError(`--rotate-at must be a seq >= 2, got '${String(rotateRaw)}'`)
-    const rotatedSecret =
-      rotateAt === undefined
-        ? undefined
-        : typeof rotatedHex === 'string'
-          ? secretFrom('--rotated-secret-hex', rotatedHex)
-          : Buffer.from(DEMO_ROTATED_SECRET_HEX, 'hex')
-    if (rotatedSecret && rotatedSecret.equals(secret))
-      throw new UsageError('--rotated-secret-hex must differ from the first secret')
-    const samplesDir = typeof values['replay-samples'] === 'string' ? values['replay-samples'] : undefined
-    const pick: SamplePick = {}
+export const run: Run = async (argv, io) => {
+  const { values } = parse(argv, {
+    db: { type: 'string' },
+    count: { type: 'string' },
+    'secret-hex': { type: 'string' },
+    seed: { type: 'string' },
+    'rotate-at': { type: 'string' },
+    'rotated-secret-hex': { type: 'string' },
+    'replay-samples': { type: 'string' },
+    force: { type: 'boolean' },
+  })
+  const db = requireString(values, 'db')
+  const n = count('--count', requireString(values, 'count'))
+  const secret =
+    typeof values['secret-hex'] === 'string'
+      ? secretFrom('--secret-hex', values['secret-hex'])
+      : Buffer.from(DEMO_SECRET_HEX, 'hex')
+  const rotateRaw = values['rotate-at']
+  const rotatedHex = values['rotated-secret-hex']
+  if (typeof rotatedHex === 'string' && typeof rotateRaw !== 'string')
+    throw new UsageError('--rotated-secret-hex needs --rotate-at')
+  const rotateAt = typeof rotateRaw === 'string' ? count('--rotate-at', rotateRaw) : undefined
+  if (rotateAt !== undefined && rotateAt < 2)
+    throw new UsageError(`--rotate-at must be a seq >= 2, got '${String(rotateRaw)}'`)
+  const rotatedSecret =
+    rotateAt === undefined
+      ? undefined
+      : typeof rotatedHex === 'string'
+        ? secretFrom('--rotated-secret-hex', rotatedHex)
+        : Buffer.from(DEMO_ROTATED_SECRET_HEX, 'hex')
+  if (rotatedSecret && rotatedSecret.equals(secret))
+    throw new UsageError('--rotated-secret-hex must differ from the first secret')
+  const samplesDir = typeof values['replay-samples'] === 'string' ? values['replay-samples'] : undefined
+  const pick: SamplePick = {}
 
-    const result = writeDemoChain({
-      dbPath: db,
-      count: n,
-      secret,
-      seed: typeof values['seed'] === 'string' ? values['seed'] : DEMO_DEFAULT_SEED,
-      ...(rotateAt !== undefined ? { rotateAt } : {}),
-      ...(rotatedSecret ? { rotatedSecret } : {}),
-      force: values['force'] === true,
-      onProgress: throttle(250, (d, t) => io.progress(`writing ${d}/${t} rows`)),
-      ...(samplesDir ? { onRow: (info: DemoRowInfo) => pickSamples(pick, info) } : {}),
-    })
-    io.progress(null)
-    const secs = (result.elapsedMs / 1000).toFixed(1)
-    io.out(`Wrote ${result.rows} rows to ${result.path} (${result.bytes} bytes, ${secs} s).\n`)
-    if (result.lastSeq !== null) io.out(`  seq:        1-${result.lastSeq}\n  head_hmac:  ${result.head}\n`)
-    io.out(
-      `  secret:     ${secret.toString('hex') === DEMO_SECRET_HEX ? `demo secret ${DEMO_SECRET_HEX} (public — demo only)` : 'the --secret-hex given'}\n`,
-    )
-    if (result.rotatedAt !== null)
-      io.out(`  rotated:    seq ${result.rotatedAt}- sealed with the second key\n`)
-    if (samplesDir) {
-      const files = writeSamples(samplesDir, pick)
-      io.out(`  replay samples (${files.length}) in ${samplesDir}: ${files.map((f) => f.file).join(', ')}\n`)
-    }
-    const shown = (k: Buffer, dflt: string): string => (k.toString('hex') === dflt ? dflt : '<HEX>')
-    const rotatedFlag =
-      result.rotatedAt !== null && rotatedSecret
-        ? ` --secret-hex ${shown(rotatedSecret, DEMO_ROTATED_SECRET_HEX)}`
-        : ''
-    io.out(
-      `Verify it with: bijotel verify --db ${result.path} --secret-hex ${shown(secret, DEMO_SECRET_HEX)}${rotatedFlag}\n`,
-    )
-    return 0
-  },
+  const result = writeDemoChain({
+    dbPath: db,
+    count: n,
+    secret,
+    seed: typeof values['seed'] === 'string' ? values['seed'] : DEMO_DEFAULT_SEED,
+    ...(rotateAt !== undefined ? { rotateAt } : {}),
+    ...(rotatedSecret ? { rotatedSecret } : {}),
+    force: values['force'] === true,
+    onProgress: throttle(250, (d, t) => io.progress(`writing ${d}/${t} rows`)),
+    ...(samplesDir ? { onRow: (info: DemoRowInfo) => pickSamples(pick, info) } : {}),
+  })
+  io.progress(null)
+  const secs = (result.elapsedMs / 1000).toFixed(1)
+  io.out(`Wrote ${result.rows} rows to ${result.path} (${result.bytes} bytes, ${secs} s).\n`)
+  if (result.lastSeq !== null) io.out(`  seq:        1-${result.lastSeq}\n  head_hmac:  ${result.head}\n`)
+  io.out(
+    `  secret:     ${secret.toString('hex') === DEMO_SECRET_HEX ? `demo secret ${DEMO_SECRET_HEX} (public — demo only)` : 'the --secret-hex given'}\n`,
+  )
+  if (result.rotatedAt !== null) io.out(`  rotated:    seq ${result.rotatedAt}- sealed with the second key\n`)
+  if (samplesDir) {
+    const files = writeSamples(samplesDir, pick)
+    io.out(`  replay samples (${files.length}) in ${samplesDir}: ${files.map((f) => f.file).join(', ')}\n`)
+  }
+  const shown = (k: Buffer, dflt: string): string => (k.toString('hex') === dflt ? dflt : '<HEX>')
+  const rotatedFlag =
+    result.rotatedAt !== null && rotatedSecret
+      ? ` --secret-hex ${shown(rotatedSecret, DEMO_ROTATED_SECRET_HEX)}`
+      : ''
+  io.out(
+    `Verify it with: bijotel verify --db ${result.path} --secret-hex ${shown(secret, DEMO_SECRET_HEX)}${rotatedFlag}\n`,
+  )
+  return 0
 }

@@ -1,17 +1,19 @@
-// The command table. A new command is one file in this folder and one line here.
-import type { Command } from '../command'
-import { demoCommand } from './demo'
-import { integrityCommand } from './integrity'
-import { replayCommand } from './replay'
-import { reportCommand } from './report'
-import { serveCommand } from './serve'
-import { verifyCommand } from './verify'
+// The command table. A new command is a `<name>-info.ts` (name, help, exit codes) and a `<name>.ts`
+// exporting `run`, plus one line here. Only the info is loaded up front: each `run` is imported when
+// its command runs, so `bijotel --version` or `bijotel integrity` does not load the server or writer.
+import { lazy, type Command } from '../command'
+import { demoInfo } from './demo-info'
+import { integrityInfo } from './integrity-info'
+import { replayInfo } from './replay-info'
+import { reportInfo } from './report-info'
+import { serveInfo } from './serve-info'
+import { verifyInfo } from './verify-info'
 
 export const COMMANDS: Command[] = [
-  verifyCommand,
-  integrityCommand,
-  reportCommand,
-  serveCommand,
-  replayCommand,
-  demoCommand,
+  { ...verifyInfo, run: lazy(() => import('./verify')) },
+  { ...integrityInfo, run: lazy(() => import('./integrity')) },
+  { ...reportInfo, run: lazy(() => import('./report')) },
+  { ...serveInfo, run: lazy(() => import('./serve')) },
+  { ...replayInfo, run: lazy(() => import('./replay')) },
+  { ...demoInfo, run: lazy(() => import('./demo')) },
 ]

@@ -1,5 +1,6 @@
 // `bijotel replay`: Python BIJOTEL's replay check (reference §6.4) with the same messages, output and
 // exit codes, plus (only when asked for) the row's own verification and a prompt-hash check (§11.7).
+// Loaded only when the command runs.
 import { existsSync } from 'node:fs'
 import type { ReplayCheck } from '../../../shared/replay-types'
 import { ChainFile } from '../../chain/reader'
@@ -9,37 +10,9 @@ import { referenceReplayFields } from '../../replay/verifier'
 import { readReplayFile, textInput, type ReplayInput } from '../../replay/text'
 import { parseSecrets } from '../../verify/secrets'
 import { parse, SECRET_OPTIONS, UsageError } from '../args'
-import type { Command } from '../command'
+import type { Run } from '../command'
 import { toJson } from '../format'
-
-export const EXIT = { match: 0, missing: 1, usage: 2, mismatch: 3 } as const
-
-const HELP = `usage: bijotel replay --db PATH --seq N (--output TEXT | --output-file PATH) [options]
-
-Compare a replayed LLM output with the bijotel.replay.output_hash sealed in chain entry N, as Python
-BIJOTEL's \`bijotel replay\` does (same messages, output and exit codes). No LLM is called.
-
-options:
-  --db PATH             chain.db (read through a verified private copy, never modified)
-  --seq N               seq of the chain entry
-  --output TEXT         the replayed output, used verbatim (an empty value counts as absent)
-  --output-file PATH    or read it from a file like Python: strict UTF-8, CRLF and lone CR become LF,
-                        a UTF-8 BOM and a trailing newline are kept; binary files (NUL bytes) and
-                        files over 64 MiB are refused
-  --raw                 with --output-file: hash the file's bytes exactly as they are instead
-  --prompt TEXT         the original prompt: also check it against the sealed prompt_hash (as text,
-                        and as a messages list when it is JSON)
-  --prompt-file PATH    or read the prompt from a file (decoded like --output-file)
-  --secret-hex HEX      candidate key (hex): also verify the entry's own row (body hash, link to its
-                        predecessor, HMAC); repeat for rotated keys
-  --secret-text TEXT    candidate key as raw UTF-8 bytes (the Go collector's fallback); repeatable
-  --json                print the result as JSON: match, original_hash, replay_hash, deterministic,
-                        model_version, reason (+ row_verified/row_detail with a secret,
-                        prompt_match/prompt_detail with a prompt)
-  -h, --help            show this help
-
-exit codes: 0 match, 1 DB / file / seq missing or unreadable, 2 argument error,
-            3 mismatch or no replay metadata (also: the row does not verify, or the prompt differs)`
+import { EXIT } from './replay-info'
 
 /** argparse's `type=int`: optional sign, digits with single underscores, surrounding whitespace. */
 export function parseSeq(v: string): number {
@@ -108,81 +81,74 @@ export function replayExit(check: ReplayCheck): number {
   return EXIT.match
 }
 
-export const replayCommand: Command = {
-  name: 'replay',
-  summary: 'check a replayed LLM output against the sealed output_hash of one entry',
-  help: HELP,
-  chainFileExit: EXIT.missing,
-  async run(argv, io) {
-    const { values } = parse(argv, {
-      db: { type: 'string' },
-      seq: { type: 'string' },
-      output: { type: 'string' },
-      'output-file': { type: 'string' },
-      raw: { type: 'boolean' },
-      prompt: { type: 'string' },
-      'prompt-file': { type: 'string' },
-      json: { type: 'boolean' },
-      ...SECRET_OPTIONS,
-    })
-    const db = str(values['db'])
-    const seqRaw = str(values['seq'])
-    const missing = [db ? null : '--db', seqRaw !== undefined ? null : '--seq'].filter(
-      (x): x is string => x !== null,
+export const run: Run = async (argv, io) => {
+  const { values } = parse(argv, {
+    db: { type: 'string' },
+    seq: { type: 'string' },
+    output: { type: 'string' },
+    'output-file': { type: 'string' },
+    raw: { type: 'boolean' },
+    prompt: { type: 'string' },
+    'prompt-file': { type: 'string' },
+    json: { type: 'boolean' },
+    ...SECRET_OPTIONS,
+  })
+  const db = str(values['db'])
+  const seqRaw = str(values['seq'])
+  const missing = [db ? null : '--db', seqRaw !== undefined ? null : '--seq'].filter(
+    (x): x is string => x !== null,
+  )
+  if (missing.length > 0) throw new UsageError(`the following arguments are required: ${missing.join(', ')}`)
+  const seq = parseSeq(seqRaw as string)
+
+  // Python: an empty --output (or --output-file) counts as absent.
+  const output = str(values['output']) || undefined
+  const outputFile = str(values['output-file']) || undefined
+  if (!output && !outputFile)
+    throw new AuditError('bad_argument', "pass exactly one of --output 'text' or --output-file PATH.")
+  if (output && outputFile)
+    throw new AuditError('bad_argument', '--output and --output-file are mutually exclusive.')
+  const raw = values['raw'] === true
+  if (raw && !outputFile)
+    throw new AuditError(
+      'bad_argument',
+      '--raw applies to --output-file only (--output text is hashed verbatim).',
     )
-    if (missing.length > 0)
-      throw new UsageError(`the following arguments are required: ${missing.join(', ')}`)
-    const seq = parseSeq(seqRaw as string)
+  const prompt = str(values['prompt'])
+  const promptFile = str(values['prompt-file']) || undefined
+  if (prompt !== undefined && promptFile)
+    throw new AuditError('bad_argument', '--prompt and --prompt-file are mutually exclusive.')
 
-    // Python: an empty --output (or --output-file) counts as absent.
-    const output = str(values['output']) || undefined
-    const outputFile = str(values['output-file']) || undefined
-    if (!output && !outputFile)
-      throw new AuditError('bad_argument', "pass exactly one of --output 'text' or --output-file PATH.")
-    if (output && outputFile)
-      throw new AuditError('bad_argument', '--output and --output-file are mutually exclusive.')
-    const raw = values['raw'] === true
-    if (raw && !outputFile)
-      throw new AuditError(
-        'bad_argument',
-        '--raw applies to --output-file only (--output text is hashed verbatim).',
-      )
-    const prompt = str(values['prompt'])
-    const promptFile = str(values['prompt-file']) || undefined
-    if (prompt !== undefined && promptFile)
-      throw new AuditError('bad_argument', '--prompt and --prompt-file are mutually exclusive.')
+  const secretInputs = [
+    ...strings(values['secret-hex']).map((value) => ({ encoding: 'hex' as const, value })),
+    ...strings(values['secret-text']).map((value) => ({ encoding: 'text' as const, value })),
+  ]
+  for (const s of secretInputs)
+    if (s.value === '') throw new AuditError('no_secret', `an empty --secret-${s.encoding} was given`)
+  const keys = parseSecrets(secretInputs)
 
-    const secretInputs = [
-      ...strings(values['secret-hex']).map((value) => ({ encoding: 'hex' as const, value })),
-      ...strings(values['secret-text']).map((value) => ({ encoding: 'text' as const, value })),
-    ]
-    for (const s of secretInputs)
-      if (s.value === '') throw new AuditError('no_secret', `an empty --secret-${s.encoding} was given`)
-    const keys = parseSecrets(secretInputs)
+  const dbPath = db as string
+  if (!existsSync(dbPath)) throw new AuditError('db_missing', `chain DB not found: ${dbPath}`)
 
-    const dbPath = db as string
-    if (!existsSync(dbPath)) throw new AuditError('db_missing', `chain DB not found: ${dbPath}`)
+  const mode = raw ? 'raw' : 'python'
+  const input: ReplayInput = outputFile
+    ? readReplayFile(outputFile, mode, '--output-file')
+    : textInput(output as string)
+  let promptValue: string | Buffer | undefined
+  if (promptFile) promptValue = readReplayFile(promptFile, mode, '--prompt-file').value
+  else if (prompt !== undefined) promptValue = prompt
 
-    const mode = raw ? 'raw' : 'python'
-    const input: ReplayInput = outputFile
-      ? readReplayFile(outputFile, mode, '--output-file')
-      : textInput(output as string)
-    let promptValue: string | Buffer | undefined
-    if (promptFile) promptValue = readReplayFile(promptFile, mode, '--prompt-file').value
-    else if (prompt !== undefined) promptValue = prompt
-
-    const chain = await ChainFile.open(dbPath)
-    try {
-      const check = checkReplayInput(chain, keys, {
-        seq,
-        output: input,
-        ...(promptValue !== undefined ? { prompt: promptValue } : {}),
-      })
-      const extras = { row: keys.length > 0, prompt: promptValue !== undefined, raw }
-      io.out(values['json'] ? toJson(replayJson(check, extras)) + '\n' : replayText(check, extras))
-      return replayExit(check)
-    } finally {
-      chain.close()
-    }
-  },
+  const chain = await ChainFile.open(dbPath)
+  try {
+    const check = checkReplayInput(chain, keys, {
+      seq,
+      output: input,
+      ...(promptValue !== undefined ? { prompt: promptValue } : {}),
+    })
+    const extras = { row: keys.length > 0, prompt: promptValue !== undefined, raw }
+    io.out(values['json'] ? toJson(replayJson(check, extras)) + '\n' : replayText(check, extras))
+    return replayExit(check)
+  } finally {
+    chain.close()
+  }
 }

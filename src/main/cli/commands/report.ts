@@ -1,39 +1,14 @@
+// `bijotel report`: builds the audit report and writes it atomically. Loaded only when the command runs.
 import { realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { basename, dirname, join, resolve } from 'node:path'
 import { AuditError, oneLine } from '../../errors'
 import { buildAuditReport } from '../../report/build'
 import { parseSecrets } from '../../verify/secrets'
 import { parse, requireString, SECRET_OPTIONS, secretInputsFrom, UsageError } from '../args'
-import type { Command } from '../command'
-import {
-  INTEGRITY_OPTIONS,
-  INTEGRITY_OPTIONS_HELP,
-  integrityOptionsFrom,
-  openChainForCli,
-  progressLine,
-} from './integrity'
-
-export const EXIT = { ok: 0, unreadable: 1, usage: 2 } as const
-
-const HELP = `usage: bijotel report --db PATH -o FILE [--secret-hex HEX]... [--secret-text T]... [--window N | --all] [thresholds]
-
-Write the audit report as JSON (schema/integrity-report.schema.json): the evidence record (SHA-256,
-size and mtime of the chain file and its -wal), the chain's extent, the verification verdict when a
-key is given, the integrity monitor's run (with rotation boundaries when keys are given) and the
-replay checks. The chain file is read through a verified private copy and never modified.
-
-options:
-  --db PATH            chain.db to report on
-  -o, --output FILE    where to write the report; '-' writes it to stdout. Never the evidence file.
-  --secret-hex HEX     candidate key as hex (Python BIJOTEL); repeat for rotated keys
-  --secret-text TEXT   candidate key as raw UTF-8 bytes (Go fallback); repeatable
-                       (without either flag, BIJOTEL_HMAC_SECRET is read as hex, as verify does;
-                       with no key at all the report says the chain was not verified)
-${INTEGRITY_OPTIONS_HELP}
-  -h, --help           show this help
-
-exit codes: 0 report written (whatever it found), 1 DB missing or not a readable chain,
-2 argument or secret error (including an output path that cannot be written)`
+import type { Run } from '../command'
+import { EXIT } from './report-info'
+import { INTEGRITY_OPTIONS, integrityOptionsFrom } from './integrity-options'
+import { openChainForCli, progressLine } from './open-chain'
 
 function realOrResolved(p: string): string {
   try {
@@ -80,44 +55,38 @@ function writeAtomically(path: string, text: string): void {
   }
 }
 
-export const reportCommand: Command = {
-  name: 'report',
-  summary: 'write the JSON audit report (evidence, verdict, integrity, replay checks)',
-  help: HELP,
-  chainFileExit: EXIT.unreadable,
-  async run(argv, io) {
-    const { values } = parse(argv, {
-      db: { type: 'string' },
-      output: { type: 'string', short: 'o' },
-      ...SECRET_OPTIONS,
-      ...INTEGRITY_OPTIONS,
+export const run: Run = async (argv, io) => {
+  const { values } = parse(argv, {
+    db: { type: 'string' },
+    output: { type: 'string', short: 'o' },
+    ...SECRET_OPTIONS,
+    ...INTEGRITY_OPTIONS,
+  })
+  const db = requireString(values, 'db')
+  const out = values['output']
+  if (typeof out !== 'string' || out === '')
+    throw new UsageError('the following arguments are required: -o/--output')
+  const integrityOptions = integrityOptionsFrom(values)
+  const keys = parseSecrets(secretInputsFrom(values, io.env))
+  if (out !== '-') checkOutputPath(out, db)
+  const chain = await openChainForCli(db, io)
+  try {
+    const report = await buildAuditReport({
+      chain,
+      keys,
+      integrityOptions,
+      replayChecks: [],
+      onProgress: progressLine(io),
     })
-    const db = requireString(values, 'db')
-    const out = values['output']
-    if (typeof out !== 'string' || out === '')
-      throw new UsageError('the following arguments are required: -o/--output')
-    const integrityOptions = integrityOptionsFrom(values)
-    const keys = parseSecrets(secretInputsFrom(values, io.env))
-    if (out !== '-') checkOutputPath(out, db)
-    const chain = await openChainForCli(db, io)
-    try {
-      const report = await buildAuditReport({
-        chain,
-        keys,
-        integrityOptions,
-        replayChecks: [],
-        onProgress: progressLine(io),
-      })
-      io.progress(null)
-      const text = JSON.stringify(report, null, 2) + '\n'
-      if (out === '-') io.out(text)
-      else {
-        writeAtomically(out, text)
-        io.err(`report written to ${out}\n`)
-      }
-      return EXIT.ok
-    } finally {
-      chain.close()
+    io.progress(null)
+    const text = JSON.stringify(report, null, 2) + '\n'
+    if (out === '-') io.out(text)
+    else {
+      writeAtomically(out, text)
+      io.err(`report written to ${out}\n`)
     }
-  },
+    return EXIT.ok
+  } finally {
+    chain.close()
+  }
 }

@@ -1,5 +1,5 @@
 // `bijotel serve`: the web mode. Opens the chain in an AuditSession (through the verified private
-// copy), serves the API and the built renderer, runs until SIGINT/SIGTERM.
+// copy), serves the API and the built renderer, runs until SIGINT/SIGTERM. Loaded only when it runs.
 import { existsSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { AuditSession } from '../../handlers/session'
@@ -7,35 +7,10 @@ import { isLoopbackHost } from '../../server/auth'
 import { ListenError, startServer } from '../../server/index'
 import { parseSecrets } from '../../verify/secrets'
 import { parse, SECRET_OPTIONS, secretInputsFrom, UsageError } from '../args'
-import type { Command } from '../command'
+import type { Command, Run } from '../command'
 import type { CliIO } from '../io'
 import { plural } from '../format'
-
-export const EXIT = { clean: 0, unreadable: 1, usage: 2, listen: 3 } as const
-
-const HELP = `usage: bijotel serve --db PATH [--port 8080] [--host 127.0.0.1] [--api-key KEY]
-                     [--secret-hex HEX]... [--secret-text TEXT]... [--open-root DIR]... [--static-dir DIR]
-
-Serve a chain to the browser UI and over HTTP (the API contract at /api/call/<name>, and the
-reference REST routes /health, /version, /chain, /chain/{seq}, /chain/verify, /integrity,
-/replay/verify). The chain is read through a verified private copy and never modified.
-
-options:
-  --db PATH            chain.db to open (default: $BIJOTEL_DB_PATH)
-  --port N             port to listen on (default 8080; 0 picks a free port and prints it)
-  --host ADDR          address to listen on (default 127.0.0.1); anything but loopback needs an API key
-  --api-key KEY        require 'Authorization: Bearer KEY' on every route but /health and /version
-                       (default: $BIJOTEL_API_KEY; at least 16 characters)
-  --secret-hex HEX     candidate HMAC key as hex (Python BIJOTEL); repeat for rotated keys
-  --secret-text TEXT   candidate key as raw UTF-8 bytes (the Go collector's fallback); repeatable
-                       (without either flag, BIJOTEL_HMAC_SECRET is read as hex; keys are never
-                       accepted from a request, except from the local app's own page on loopback)
-  --open-root DIR      let clients open chains inside DIR by path (repeatable)
-  --static-dir DIR     the built renderer to serve at / (default: out/renderer beside the CLI)
-  -h, --help           show this help
-
-exit codes: 0 clean shutdown (SIGINT/SIGTERM), 1 DB missing or not a readable chain,
-            2 argument or secret error, 3 cannot listen (e.g. port in use)`
+import { EXIT, serveInfo } from './serve-info'
 
 function strings(v: unknown): string[] {
   if (v === undefined) return []
@@ -74,88 +49,85 @@ export interface ServeDeps {
   stop?: () => Promise<string>
 }
 
-export function createServeCommand(deps: ServeDeps = {}): Command {
-  return {
-    name: 'serve',
-    summary: 'serve a chain to the browser UI and the REST API (loopback by default)',
-    help: HELP,
-    chainFileExit: EXIT.unreadable,
-    async run(argv: string[], io: CliIO) {
-      const { values } = parse(argv, {
-        db: { type: 'string' },
-        port: { type: 'string' },
-        host: { type: 'string' },
-        'api-key': { type: 'string' },
-        'open-root': { type: 'string', multiple: true },
-        'static-dir': { type: 'string' },
-        ...SECRET_OPTIONS,
-      })
-      const db =
-        typeof values['db'] === 'string' && values['db'] !== '' ? values['db'] : io.env['BIJOTEL_DB_PATH']
-      if (!db) throw new UsageError('the following arguments are required: --db')
-      const portText = typeof values['port'] === 'string' ? values['port'] : '8080'
-      if (!/^\d{1,5}$/.test(portText) || Number(portText) > 65535)
-        throw new UsageError(`--port must be 0..65535, got '${portText}'`)
-      const port = Number(portText)
-      const host = typeof values['host'] === 'string' && values['host'] !== '' ? values['host'] : '127.0.0.1'
-      const apiKey =
-        typeof values['api-key'] === 'string' && values['api-key'] !== ''
-          ? values['api-key']
-          : io.env['BIJOTEL_API_KEY'] || undefined
-      if (!isLoopbackHost(host) && !apiKey) {
-        throw new UsageError(
-          `refusing to listen on ${host} without an API key (set --api-key or BIJOTEL_API_KEY, or keep the default 127.0.0.1)`,
-        )
-      }
-      if (apiKey !== undefined && apiKey.length < 16)
-        throw new UsageError('the API key must be at least 16 characters')
-      const openRoots = strings(values['open-root']).map((r) => resolve(r))
-      for (const r of openRoots) if (!existsSync(r)) throw new UsageError(`--open-root ${r} does not exist`)
-      let staticDir: string | null
-      if (typeof values['static-dir'] === 'string') {
-        staticDir = resolve(values['static-dir'])
-        if (!existsSync(join(staticDir, 'index.html')))
-          throw new UsageError(`--static-dir ${staticDir} has no index.html`)
-      } else {
-        staticDir = defaultStaticDir()
-      }
-      const keys = parseSecrets(secretInputsFrom(values, io.env))
+async function serve(argv: string[], io: CliIO, deps: ServeDeps): Promise<number> {
+  const { values } = parse(argv, {
+    db: { type: 'string' },
+    port: { type: 'string' },
+    host: { type: 'string' },
+    'api-key': { type: 'string' },
+    'open-root': { type: 'string', multiple: true },
+    'static-dir': { type: 'string' },
+    ...SECRET_OPTIONS,
+  })
+  const db =
+    typeof values['db'] === 'string' && values['db'] !== '' ? values['db'] : io.env['BIJOTEL_DB_PATH']
+  if (!db) throw new UsageError('the following arguments are required: --db')
+  const portText = typeof values['port'] === 'string' ? values['port'] : '8080'
+  if (!/^\d{1,5}$/.test(portText) || Number(portText) > 65535)
+    throw new UsageError(`--port must be 0..65535, got '${portText}'`)
+  const port = Number(portText)
+  const host = typeof values['host'] === 'string' && values['host'] !== '' ? values['host'] : '127.0.0.1'
+  const apiKey =
+    typeof values['api-key'] === 'string' && values['api-key'] !== ''
+      ? values['api-key']
+      : io.env['BIJOTEL_API_KEY'] || undefined
+  if (!isLoopbackHost(host) && !apiKey) {
+    throw new UsageError(
+      `refusing to listen on ${host} without an API key (set --api-key or BIJOTEL_API_KEY, or keep the default 127.0.0.1)`,
+    )
+  }
+  if (apiKey !== undefined && apiKey.length < 16)
+    throw new UsageError('the API key must be at least 16 characters')
+  const openRoots = strings(values['open-root']).map((r) => resolve(r))
+  for (const r of openRoots) if (!existsSync(r)) throw new UsageError(`--open-root ${r} does not exist`)
+  let staticDir: string | null
+  if (typeof values['static-dir'] === 'string') {
+    staticDir = resolve(values['static-dir'])
+    if (!existsSync(join(staticDir, 'index.html')))
+      throw new UsageError(`--static-dir ${staticDir} has no index.html`)
+  } else {
+    staticDir = defaultStaticDir()
+  }
+  const keys = parseSecrets(secretInputsFrom(values, io.env))
 
-      const session = new AuditSession({ initialPath: resolve(db), openRoots })
-      session.keys = keys
-      try {
-        const overview = await session.open(db)
-        let server
-        try {
-          server = await startServer({
-            session,
-            host,
-            port,
-            ...(apiKey ? { apiKey } : {}),
-            ...(staticDir ? { staticDir } : {}),
-          })
-        } catch (e) {
-          if (e instanceof ListenError) {
-            io.err(`ERROR: ${e.message}\n`)
-            return EXIT.listen
-          }
-          throw e
-        }
-        const stop = (deps.stop ?? processStop)()
-        io.out(
-          `Serving ${resolve(db)} (${plural(overview.entries, 'entry', 'entries')}, ${plural(keys.length, 'key')}) at ${server.url}\n`,
-        )
-        if (!staticDir) io.out('(web UI not built: only the API is served; run `npm run build` for the UI)\n')
-        io.out('Press Ctrl+C to stop.\n')
-        const sig = await stop
-        await server.close()
-        io.err(`stopped (${sig})\n`)
-        return EXIT.clean
-      } finally {
-        session.dispose()
+  const session = new AuditSession({ initialPath: resolve(db), openRoots })
+  session.keys = keys
+  try {
+    const overview = await session.open(db)
+    let server
+    try {
+      server = await startServer({
+        session,
+        host,
+        port,
+        ...(apiKey ? { apiKey } : {}),
+        ...(staticDir ? { staticDir } : {}),
+      })
+    } catch (e) {
+      if (e instanceof ListenError) {
+        io.err(`ERROR: ${e.message}\n`)
+        return EXIT.listen
       }
-    },
+      throw e
+    }
+    const stop = (deps.stop ?? processStop)()
+    io.out(
+      `Serving ${resolve(db)} (${plural(overview.entries, 'entry', 'entries')}, ${plural(keys.length, 'key')}) at ${server.url}\n`,
+    )
+    if (!staticDir) io.out('(web UI not built: only the API is served; run `npm run build` for the UI)\n')
+    io.out('Press Ctrl+C to stop.\n')
+    const sig = await stop
+    await server.close()
+    io.err(`stopped (${sig})\n`)
+    return EXIT.clean
+  } finally {
+    session.dispose()
   }
 }
 
-export const serveCommand: Command = createServeCommand()
+/** `serve` with its stop signal injectable, for in-process tests. */
+export function createServeCommand(deps: ServeDeps = {}): Command {
+  return { ...serveInfo, run: (argv, io) => serve(argv, io, deps) }
+}
+
+export const run: Run = (argv, io) => serve(argv, io, {})

@@ -1,3 +1,4 @@
+// `bijotel verify`: verifies every row and prints the verdict. Loaded only when the command runs.
 import { readFileSync } from 'node:fs'
 import type { PriorHead, VerifyVerdict } from '../../../shared/verify-types'
 import { AuditError } from '../../errors'
@@ -13,34 +14,11 @@ import {
   secretInputsFrom,
   UsageError,
 } from '../args'
-import type { Command } from '../command'
+import type { Run } from '../command'
 import { keyLabel, plural, seqSpan, toJson } from '../format'
 import { throttle } from '../io'
 import { nativeProverActive } from '../../native/row-prover'
-
-export const EXIT = { valid: 0, unreadable: 1, usage: 2, broken: 3 } as const
-
-const HELP = `usage: bijotel verify --db PATH (--secret-hex HEX | --secret-text TEXT)... [options]
-
-Verify every row of a BIJOTEL chain.db: body hash, link to the previous row, HMAC under the candidate
-keys, seq contiguity, and the unsealed columns against the sealed span body. Every finding is reported,
-merged into ranges. The chain file is read in place, read-only, by the direct file reader (files it
-declines are read by SQLite on a verified private copy); it is never modified.
-
-options:
-  --db PATH            chain.db to verify (its -wal file, if any, is read too)
-  --secret-hex HEX     candidate key as hex (Python BIJOTEL); repeat for rotated keys
-  --secret-text TEXT   candidate key as raw UTF-8 bytes (the Go collector's non-hex fallback); repeatable
-                       (without either flag, BIJOTEL_HMAC_SECRET is read as hex)
-  --range A:B          verify seq A..B (either side may be empty: 5:, :9)
-  --last N             verify the last N rows
-  --since YYYY-MM-DD   first row whose timestamp_ns is on or after that UTC day
-  --until YYYY-MM-DD   last row whose timestamp_ns is on or before the end of that UTC day
-  --prior FILE         an earlier verdict (this command's --json): fail if its head is gone (truncation)
-  --json               print the verdict as JSON
-  -h, --help           show this help
-
-exit codes: 0 valid, 1 DB missing or not a readable chain, 2 argument or secret error, 3 broken`
+import { EXIT } from './verify-info'
 
 function readPrior(path: string): PriorHead {
   let raw: unknown
@@ -123,59 +101,53 @@ export function verdictText(
   return { out: lines.join('\n') + '\n', err }
 }
 
-export const verifyCommand: Command = {
-  name: 'verify',
-  summary: 'verify every row of a chain (hash, link, HMAC, seq, columns)',
-  help: HELP,
-  chainFileExit: EXIT.unreadable,
-  async run(argv, io) {
-    const { values } = parse(argv, {
-      db: { type: 'string' },
-      json: { type: 'boolean' },
-      prior: { type: 'string' },
-      ...SECRET_OPTIONS,
-      ...RANGE_OPTIONS,
-    })
-    const db = requireString(values, 'db')
-    const inputs = secretInputsFrom(values, io.env)
-    if (inputs.length === 0) {
-      throw new AuditError(
-        'no_secret',
-        'HMAC secret required. Provide via BIJOTEL_HMAC_SECRET env var or --secret-hex flag (or --secret-text for a raw secret).',
-      )
-    }
-    const keys = parseSecrets(inputs)
-    const range = rangeFrom(values)
-    const prior = typeof values['prior'] === 'string' ? readPrior(values['prior']) : undefined
-    const t0 = performance.now()
-    const { verdict, reader, openMs } = await verifyFile(db, keys, {
-      ...(range ? { range } : {}),
-      ...(prior ? { prior } : {}),
-      env: io.env,
-      copy: {
-        onProgress: throttle(250, (d, t) =>
-          io.progress(`copying evidence ${Math.floor((100 * d) / Math.max(t, 1))}%`),
-        ),
-      },
+export const run: Run = async (argv, io) => {
+  const { values } = parse(argv, {
+    db: { type: 'string' },
+    json: { type: 'boolean' },
+    prior: { type: 'string' },
+    ...SECRET_OPTIONS,
+    ...RANGE_OPTIONS,
+  })
+  const db = requireString(values, 'db')
+  const inputs = secretInputsFrom(values, io.env)
+  if (inputs.length === 0) {
+    throw new AuditError(
+      'no_secret',
+      'HMAC secret required. Provide via BIJOTEL_HMAC_SECRET env var or --secret-hex flag (or --secret-text for a raw secret).',
+    )
+  }
+  const keys = parseSecrets(inputs)
+  const range = rangeFrom(values)
+  const prior = typeof values['prior'] === 'string' ? readPrior(values['prior']) : undefined
+  const t0 = performance.now()
+  const { verdict, reader, openMs } = await verifyFile(db, keys, {
+    ...(range ? { range } : {}),
+    ...(prior ? { prior } : {}),
+    env: io.env,
+    copy: {
       onProgress: throttle(250, (d, t) =>
-        io.progress(`verifying ${Math.floor((100 * d) / Math.max(t, 1))}% (${d}/${t} rows)`),
+        io.progress(`copying evidence ${Math.floor((100 * d) / Math.max(t, 1))}%`),
       ),
-    })
-    io.progress(null)
-    if (io.env['BIJOTEL_TIMING']) {
-      const total = performance.now() - t0
-      io.err(
-        `timing: reader ${reader}, open ${openMs.toFixed(0)} ms, verify ${(total - openMs).toFixed(0)} ms, ` +
-          `prover ${reader === 'direct' && nativeProverActive(io.env) ? 'native' : 'javascript'}\n`,
-      )
-    }
-    if (values['json']) {
-      io.out(toJson(verdict) + '\n')
-    } else {
-      const text = verdictText(verdict, keys.map(keyInfo))
-      if (text.err) io.err(text.err)
-      io.out(text.out)
-    }
-    return verdict.valid ? EXIT.valid : EXIT.broken
-  },
+    },
+    onProgress: throttle(250, (d, t) =>
+      io.progress(`verifying ${Math.floor((100 * d) / Math.max(t, 1))}% (${d}/${t} rows)`),
+    ),
+  })
+  io.progress(null)
+  if (io.env['BIJOTEL_TIMING']) {
+    const total = performance.now() - t0
+    io.err(
+      `timing: reader ${reader}, open ${openMs.toFixed(0)} ms, verify ${(total - openMs).toFixed(0)} ms, ` +
+        `prover ${reader === 'direct' && nativeProverActive(io.env) ? 'native' : 'javascript'}\n`,
+    )
+  }
+  if (values['json']) {
+    io.out(toJson(verdict) + '\n')
+  } else {
+    const text = verdictText(verdict, keys.map(keyInfo))
+    if (text.err) io.err(text.err)
+    io.out(text.out)
+  }
+  return verdict.valid ? EXIT.valid : EXIT.broken
 }

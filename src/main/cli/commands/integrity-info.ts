@@ -1,0 +1,34 @@
+// `bijotel integrity` as the command table sees it; the analysis is in ./integrity, loaded on use.
+import type { CommandInfo } from '../command'
+import { INTEGRITY_OPTIONS_HELP } from './integrity-options'
+
+export const EXIT = { clean: 0, anomalies: 1, unreadable: 2, usage: 2 } as const
+
+const HELP = `usage: bijotel integrity --db PATH [--window N | --all] [--json] [--secret-hex HEX]... [--secret-text T]... [thresholds]
+
+Structural integrity monitor (Python BIJOTEL's six detectors): sequence gaps, timestamps going
+backward, large gaps and bursts, duplicate canonical hashes, provider distribution shift and rate
+change between the older and the newer half, and rotation boundaries. Hashes are not verified here
+(use bijotel verify). The chain file is read in place, read-only, by the direct file reader (or by
+SQLite on a verified private copy for files it declines); it is never modified.
+
+options:
+  --db PATH            chain.db to analyse (its -wal file, if any, is read too)
+${INTEGRITY_OPTIONS_HELP}
+  --json               one compact JSON line, byte for byte what Python BIJOTEL's integrity --json prints
+  --secret-hex HEX     candidate key as hex; with keys the analysed range is verified and every change
+                       of sealing key is reported as a rotation boundary (Python never fills that list);
+                       repeat for rotated keys
+  --secret-text TEXT   candidate key as raw UTF-8 bytes (the Go collector's non-hex fallback); repeatable
+                       (BIJOTEL_HMAC_SECRET is not read by this command: without a flag, no key)
+  -h, --help           show this help
+
+exit codes: 0 clean (an empty chain is clean), 1 anomalies found, 2 DB missing or not a readable
+chain, or an argument error (window outside 2..10000 included)`
+
+export const integrityInfo: CommandInfo = {
+  name: 'integrity',
+  summary: 'structural integrity monitor: gaps, timestamps, duplicates, provider/rate shifts, rotation',
+  help: HELP,
+  chainFileExit: EXIT.unreadable,
+}

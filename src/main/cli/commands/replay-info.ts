@@ -1,0 +1,38 @@
+// `bijotel replay` as the command table sees it; the check is in ./replay, loaded on use.
+import type { CommandInfo } from '../command'
+
+export const EXIT = { match: 0, missing: 1, usage: 2, mismatch: 3 } as const
+
+const HELP = `usage: bijotel replay --db PATH --seq N (--output TEXT | --output-file PATH) [options]
+
+Compare a replayed LLM output with the bijotel.replay.output_hash sealed in chain entry N, as Python
+BIJOTEL's \`bijotel replay\` does (same messages, output and exit codes). No LLM is called.
+
+options:
+  --db PATH             chain.db (read through a verified private copy, never modified)
+  --seq N               seq of the chain entry
+  --output TEXT         the replayed output, used verbatim (an empty value counts as absent)
+  --output-file PATH    or read it from a file like Python: strict UTF-8, CRLF and lone CR become LF,
+                        a UTF-8 BOM and a trailing newline are kept; binary files (NUL bytes) and
+                        files over 64 MiB are refused
+  --raw                 with --output-file: hash the file's bytes exactly as they are instead
+  --prompt TEXT         the original prompt: also check it against the sealed prompt_hash (as text,
+                        and as a messages list when it is JSON)
+  --prompt-file PATH    or read the prompt from a file (decoded like --output-file)
+  --secret-hex HEX      candidate key (hex): also verify the entry's own row (body hash, link to its
+                        predecessor, HMAC); repeat for rotated keys
+  --secret-text TEXT    candidate key as raw UTF-8 bytes (the Go collector's fallback); repeatable
+  --json                print the result as JSON: match, original_hash, replay_hash, deterministic,
+                        model_version, reason (+ row_verified/row_detail with a secret,
+                        prompt_match/prompt_detail with a prompt)
+  -h, --help            show this help
+
+exit codes: 0 match, 1 DB / file / seq missing or unreadable, 2 argument error,
+            3 mismatch or no replay metadata (also: the row does not verify, or the prompt differs)`
+
+export const replayInfo: CommandInfo = {
+  name: 'replay',
+  summary: 'check a replayed LLM output against the sealed output_hash of one entry',
+  help: HELP,
+  chainFileExit: EXIT.missing,
+}

@@ -1,0 +1,33 @@
+// `bijotel verify` as the command table sees it; the code that verifies is in ./verify, loaded on use.
+import type { CommandInfo } from '../command'
+
+export const EXIT = { valid: 0, unreadable: 1, usage: 2, broken: 3 } as const
+
+const HELP = `usage: bijotel verify --db PATH (--secret-hex HEX | --secret-text TEXT)... [options]
+
+Verify every row of a BIJOTEL chain.db: body hash, link to the previous row, HMAC under the candidate
+keys, seq contiguity, and the unsealed columns against the sealed span body. Every finding is reported,
+merged into ranges. The chain file is read in place, read-only, by the direct file reader (files it
+declines are read by SQLite on a verified private copy); it is never modified.
+
+options:
+  --db PATH            chain.db to verify (its -wal file, if any, is read too)
+  --secret-hex HEX     candidate key as hex (Python BIJOTEL); repeat for rotated keys
+  --secret-text TEXT   candidate key as raw UTF-8 bytes (the Go collector's non-hex fallback); repeatable
+                       (without either flag, BIJOTEL_HMAC_SECRET is read as hex)
+  --range A:B          verify seq A..B (either side may be empty: 5:, :9)
+  --last N             verify the last N rows
+  --since YYYY-MM-DD   first row whose timestamp_ns is on or after that UTC day
+  --until YYYY-MM-DD   last row whose timestamp_ns is on or before the end of that UTC day
+  --prior FILE         an earlier verdict (this command's --json): fail if its head is gone (truncation)
+  --json               print the verdict as JSON
+  -h, --help           show this help
+
+exit codes: 0 valid, 1 DB missing or not a readable chain, 2 argument or secret error, 3 broken`
+
+export const verifyInfo: CommandInfo = {
+  name: 'verify',
+  summary: 'verify every row of a chain (hash, link, HMAC, seq, columns)',
+  help: HELP,
+  chainFileExit: EXIT.unreadable,
+}

@@ -1,0 +1,55 @@
+// The built CLI loads a command's code only when that command runs: `--version` and `--help` must not
+// pay for SQLite, the HTTP server or the writer (start-up time is most of a short `bijotel` call).
+import { spawnSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { BIN, ensureBuilt } from '../testing/cli'
+
+beforeAll(() => {
+  ensureBuilt()
+})
+
+/** Run the built CLI in a child and list the files and built-in modules it loaded. */
+function loaded(args: string[]): { code: number | null; files: string[]; builtins: string[] } {
+  const script = `
+    process.argv = [process.execPath, ${JSON.stringify(BIN)}, ...${JSON.stringify(args)}]
+    process.stdout.write = () => true
+    require(${JSON.stringify(BIN)})
+    process.on('exit', () => process.stderr.write('\\n' + JSON.stringify({
+      files: Object.keys(require.cache),
+      builtins: process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')),
+    })))`
+  const r = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' })
+  const out = JSON.parse(r.stderr.split('\n').pop() ?? '') as { files: string[]; builtins: string[] }
+  return { code: r.status, ...out }
+}
+
+/** The commands whose `run` modules are among `files` (chunks keep rolldown's source comments). */
+function commandsIn(files: string[]): string[] {
+  return files.flatMap((f) => {
+    if (!/[\\/]out[\\/]main[\\/]chunks[\\/]/.test(f)) return []
+    const m = /^\/\/ src\/main\/cli\/commands\/(\w+)\.ts$/m.exec(readFileSync(f, 'utf8'))
+    return m ? [m[1]!] : []
+  })
+}
+
+// Not net: piped stdio loads it.
+const HEAVY_BUILTIN = /^NativeModule (http|worker_threads)$/
+
+describe('bijotel start-up', () => {
+  for (const args of [['--version'], ['--help'], ['verify', '--help'], ['report', '--help']]) {
+    it(`${args.join(' ')} loads no command code`, () => {
+      const r = loaded(args)
+      expect(r.code).toBe(0)
+      expect(commandsIn(r.files)).toEqual([])
+      expect(r.files.filter((f) => f.includes('better-sqlite3'))).toEqual([])
+      expect(r.builtins.filter((m) => HEAVY_BUILTIN.test(m))).toEqual([])
+    })
+  }
+
+  it('a command loads its own chunk and not the others', () => {
+    const r = loaded(['replay', '--db', 'no-such.db', '--seq', '1', '--output', 'x'])
+    expect(r.code).toBe(1)
+    expect(commandsIn(r.files)).toEqual(['replay'])
+  })
+})
