@@ -150,6 +150,9 @@ typedef struct {
   /** rowFacts' column numbers: timestamp_ns, canonical_body, canonical_hash (factsColumns). */
   int32_t fcols[3];
   int fcols_set;
+  /** pageFacts' record layout: the table's column count and the usable page size (0: not set). */
+  int32_t ncols;
+  int32_t usable;
 } prover;
 
 enum { C_BODY, C_CH, C_PREV, C_MAC, C_TS, C_NAME, C_KIND };
@@ -354,24 +357,72 @@ static napi_value js_scan_body(napi_env env, napi_callback_info info) {
   return r;
 }
 
-/** factsColumns(columns): rowFacts' column numbers (timestamp_ns, canonical_body, canonical_hash). */
+/**
+ * factsColumns(columns): rowFacts' column numbers (timestamp_ns, canonical_body, canonical_hash),
+ * then, for pageFacts, the table's column count and the usable page size.
+ */
 static napi_value js_facts_columns(napi_env env, napi_callback_info info) {
   ARGS(1);
   prover *pr = prover_of(env);
   int32_t *cols;
   size_t n;
   if (pr == NULL || argc < 1 || !int32s_arg(env, argv[0], &cols, &n)) return NULL;
-  if (n != 3) {
-    napi_throw_range_error(env, NULL, "factsColumns takes 3 column numbers");
+  if (n != 5 || cols[3] < 1 || cols[4] < 480 || cols[4] > 65536) {
+    napi_throw_range_error(env, NULL, "factsColumns takes 3 column numbers, a column count and a usable page size");
     return NULL;
   }
   memcpy(pr->fcols, cols, sizeof pr->fcols);
+  pr->ncols = cols[3];
+  pr->usable = cols[4];
   pr->fcols_set = 1;
   return NULL;
 }
 
 enum { FACTS_JS = 4 };
 enum { F_TS = 16, F_SECOND = 17, F_HI = 18, F_LO = 19, F_FP = 20, F_FP_VALUE = 21, F_SIZE = 24 };
+
+/**
+ * What the integrity monitor and the index keep of a row, from the record where it lies (see
+ * src/main/native/row-facts.ts for the layout of `out`): the timestamp, and with `with_body` the
+ * hash fingerprint and the body's scan verdict (scanBody's codes, spans relative to the record), or
+ * FACTS_JS when the body is not TEXT or BLOB (or not asked for) and TypeScript decides its facts.
+ */
+static int row_facts(const prover *pr, const uint8_t *rec, size_t len, const int32_t *types, const int32_t *offs,
+                     size_t ncols, double *out, int with_body) {
+  column ts, body, ch;
+  out[F_TS] = 0;
+  if (column_at(types, offs, ncols, pr->fcols[0], len, &ts) && ((ts.type >= 1 && ts.type <= 6) || ts.type == 8 ||
+                                                                 ts.type == 9)) {
+    const int64_t v = record_integer(rec, ts);
+    // Python's ts // 1_000_000_000 (floor); C division truncates toward zero.
+    int64_t q = v / 1000000000;
+    if (v < 0 && q * 1000000000 != v) q--;
+    out[F_TS] = 1;
+    out[F_SECOND] = (double)q;
+    out[F_HI] = (double)(int32_t)(uint32_t)((uint64_t)v >> 32);
+    out[F_LO] = (double)(uint32_t)(uint64_t)v;
+  }
+  out[F_FP] = 0;
+  if (!with_body) return FACTS_JS;
+  if (column_at(types, offs, ncols, pr->fcols[2], len, &ch) && ch.type >= 15 && (ch.type & 1) == 1) {
+    double fp;
+    if (hash_fingerprint(rec + ch.at, serial_size(ch.type), &fp)) {
+      out[F_FP] = 1;
+      out[F_FP_VALUE] = fp;
+    }
+  }
+  int verdict = FACTS_JS;
+  if (column_at(types, offs, ncols, pr->fcols[1], len, &body) && body.type >= 12) {
+    int32_t starts[SCAN_MAX_KEYS], ends[SCAN_MAX_KEYS];
+    const size_t n = serial_size(body.type);
+    verdict = n > 0x7fffffff ? SCAN_BAIL : json_scan(&pr->keys, rec + body.at, n, starts, ends);
+    for (int w = 0; w < SCAN_MAX_KEYS; w++) {
+      out[w] = starts[w] < 0 ? -1 : (double)(body.at + (size_t)starts[w]);
+      out[8 + w] = starts[w] < 0 ? -1 : (double)(body.at + (size_t)ends[w]);
+    }
+  }
+  return verdict;
+}
 
 /**
  * rowFacts(record, types, offsets, out): what the integrity monitor and the index keep of a row,
@@ -398,40 +449,117 @@ static napi_value js_row_facts(napi_env env, napi_callback_info info) {
     napi_throw_error(env, NULL, "rowFacts: factsColumns and scanKeys first");
     return NULL;
   }
-  const size_t ncols = nt < no ? nt : no;
-  column ts, body, ch;
-  out[F_TS] = 0;
-  if (column_at(types, offs, ncols, pr->fcols[0], len, &ts) && ((ts.type >= 1 && ts.type <= 6) || ts.type == 8 ||
-                                                                 ts.type == 9)) {
-    const int64_t v = record_integer(rec, ts);
-    // Python's ts // 1_000_000_000 (floor); C division truncates toward zero.
-    int64_t q = v / 1000000000;
-    if (v < 0 && q * 1000000000 != v) q--;
-    out[F_TS] = 1;
-    out[F_SECOND] = (double)q;
-    out[F_HI] = (double)(int32_t)(uint32_t)((uint64_t)v >> 32);
-    out[F_LO] = (double)(uint32_t)(uint64_t)v;
-  }
-  out[F_FP] = 0;
-  if (column_at(types, offs, ncols, pr->fcols[2], len, &ch) && ch.type >= 15 && (ch.type & 1) == 1) {
-    double fp;
-    if (hash_fingerprint(rec + ch.at, serial_size(ch.type), &fp)) {
-      out[F_FP] = 1;
-      out[F_FP_VALUE] = fp;
+  napi_value r;
+  napi_create_int32(env, row_facts(pr, rec, len, types, offs, nt < no ? nt : no, out, 1), &r);
+  return r;
+}
+
+/** pageFacts' slots per cell: rowFacts' 24, with the rowid and the verdict in the last two. */
+enum { PF_ROWID = 22, PF_VERDICT = 23, PF_STRIDE = 24, PF_MAX_COLUMNS = 64 };
+
+/** A varint at p, all of it before `end`: its length (0 when it runs past `end`), its value in *v. */
+static int varint_before(const uint8_t *p, const uint8_t *end, uint64_t *v) {
+  uint64_t x = 0;
+  for (int i = 0; i < 9; i++) {
+    if (p + i >= end) return 0;
+    if (i == 8) {
+      *v = x << 8 | p[8];
+      return 9;
+    }
+    x = x << 7 | (p[i] & 0x7f);
+    if (!(p[i] & 0x80)) {
+      *v = x;
+      return i + 1;
     }
   }
-  int verdict = FACTS_JS;
-  if (column_at(types, offs, ncols, pr->fcols[1], len, &body) && body.type >= 12) {
-    int32_t starts[SCAN_MAX_KEYS], ends[SCAN_MAX_KEYS];
-    const size_t n = serial_size(body.type);
-    verdict = n > 0x7fffffff ? SCAN_BAIL : json_scan(&pr->keys, rec + body.at, n, starts, ends);
-    for (int w = 0; w < SCAN_MAX_KEYS; w++) {
-      out[w] = starts[w] < 0 ? -1 : (double)(body.at + (size_t)starts[w]);
-      out[8 + w] = starts[w] < 0 ? -1 : (double)(body.at + (size_t)ends[w]);
+  return 0;
+}
+
+/**
+ * One cell of a table leaf, decoded as CellReader.read (src/main/chain/direct/btree.ts) decodes
+ * it: the rowid, and each column's serial type and offset in the page. 0 for any cell CellReader
+ * would refuse or read otherwise (an overflowing payload, a rowid beyond ±2^53, a record that
+ * overruns its payload, a reserved serial type, a varint past its bounds): TypeScript decides those.
+ */
+static int decode_cell(const uint8_t *page, size_t len, size_t at, int32_t usable, int32_t ncols, int64_t *rowid,
+                       int32_t *types, int32_t *offs) {
+  const uint8_t *end = page + len;
+  const uint8_t *p = page + at;
+  uint64_t size, id, hs, t;
+  int n;
+  if (at >= len || !(n = varint_before(p, end, &size)) || size > (uint64_t)(usable - 35)) return 0;
+  p += n;
+  if (!(n = varint_before(p, end, &id))) return 0;
+  p += n;
+  *rowid = (int64_t)id;
+  if (*rowid > 9007199254740991LL || *rowid < -9007199254740991LL) return 0;
+  const uint8_t *base = p;
+  if ((size_t)(end - base) < size || !(n = varint_before(base, base + size, &hs)) || hs < (uint64_t)n || hs > size)
+    return 0;
+  const uint8_t *hp = base + n, *header_end = base + hs;
+  size_t dp = hs;
+  for (int32_t c = 0; c < ncols; c++) {
+    if (hp < header_end) {
+      if (!(n = varint_before(hp, header_end, &t)) || t > 0x7fffffff || t == 10 || t == 11) return 0;
+      hp += n;
+      types[c] = (int32_t)t;
+      offs[c] = (int32_t)(base - page + dp);
+      dp += serial_size((int64_t)t);
+      if (dp > size) return 0;
+    } else {
+      // Columns added by ALTER TABLE after the row was written are absent: NULL.
+      types[c] = 0;
+      offs[c] = (int32_t)(base - page + dp);
+    }
+  }
+  return 1;
+}
+
+/**
+ * pageFacts(page, header, from, out, withBody): rowFacts for the cells of a table leaf page from
+ * cell `from` on (header: the page header's offset, 100 on page 1), each cell decoded here; PF_STRIDE
+ * slots a cell in `out`, the rowid and the verdict in the last two. It stops before the first cell
+ * it leaves to TypeScript — one decode_cell refuses, or whose timestamp is not an integer, or (with
+ * the body) whose fingerprint or body facts TypeScript must decide — and returns the cells done.
+ */
+static napi_value js_page_facts(napi_env env, napi_callback_info info) {
+  ARGS(5);
+  prover *pr = prover_of(env);
+  uint8_t *page;
+  size_t len, nout;
+  double *out;
+  int32_t header, from, with_body;
+  if (pr == NULL || argc < 5 || !bytes_arg(env, argv[0], &page, &len) ||
+      napi_get_value_int32(env, argv[1], &header) != napi_ok || napi_get_value_int32(env, argv[2], &from) != napi_ok ||
+      !typed_arg(env, argv[3], napi_float64_array, (void **)&out, &nout, "pageFacts: expected a Float64Array") ||
+      napi_get_value_int32(env, argv[4], &with_body) != napi_ok)
+    return NULL;
+  if (!pr->fcols_set || !pr->keys_set) {
+    napi_throw_error(env, NULL, "pageFacts: factsColumns and scanKeys first");
+    return NULL;
+  }
+  int32_t done = 0;
+  if (header >= 0 && from >= 0 && pr->ncols <= PF_MAX_COLUMNS && (size_t)header + 8 <= len) {
+    const int32_t count = page[header + 3] << 8 | page[header + 4];
+    const int32_t room = (int32_t)(nout / PF_STRIDE);
+    int32_t types[PF_MAX_COLUMNS], offs[PF_MAX_COLUMNS];
+    for (int32_t i = from; i < count && done < room; i++, done++) {
+      const size_t ptr = (size_t)header + 8 + 2 * (size_t)i;
+      int64_t rowid;
+      if (ptr + 2 > len || !decode_cell(page, len, (size_t)(page[ptr] << 8 | page[ptr + 1]), pr->usable, pr->ncols,
+                                        &rowid, types, offs))
+        break;
+      double *o = out + (size_t)done * PF_STRIDE;
+      const int verdict = row_facts(pr, page, len, types, offs, (size_t)pr->ncols, o, with_body);
+      if (o[F_TS] != 1) break;
+      if (with_body && (o[F_FP] != 1 || (verdict != SCAN_VALID && verdict != SCAN_INVALID && verdict != SCAN_NOT_UTF8)))
+        break;
+      o[PF_ROWID] = (double)rowid;
+      o[PF_VERDICT] = verdict;
     }
   }
   napi_value r;
-  napi_create_int32(env, verdict, &r);
+  napi_create_int32(env, done, &r);
   return r;
 }
 
@@ -461,6 +589,7 @@ NAPI_MODULE_INIT() {
       METHOD("proveRow", js_prove_row),
       METHOD("factsColumns", js_facts_columns),
       METHOD("rowFacts", js_row_facts),
+      METHOD("pageFacts", js_page_facts),
       METHOD("scanKeys", js_scan_keys),
       METHOD("scanBody", js_scan_body),
       METHOD("accelerated", js_accelerated),

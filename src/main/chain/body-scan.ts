@@ -7,7 +7,7 @@
 // `providerOf(parseBody(body))` and `modelOf(parseBody(body))`, which a differential test holds.
 import { isUtf8 } from 'node:buffer'
 import { NativeJsonScanner, SCAN_NOT_UTF8 } from '../native/json-scanner'
-import { factsAddon, RowFacter } from '../native/row-facts'
+import { F, factsAddon, RowFacter, type PageLayout } from '../native/row-facts'
 import { nativeAddon } from '../native/row-prover'
 import { attributesOf, modelOf, parseBody, providerOf } from './body'
 import { JsonScanner, SCAN_BAIL, SCAN_VALID } from './wasm/json-scan'
@@ -69,6 +69,9 @@ const EMPTY = Buffer.alloc(0)
 let b: Buffer = EMPTY
 let start: Int32Array | Float64Array = new Int32Array(0)
 let end: Int32Array | Float64Array = new Int32Array(0)
+/** Where the spans of this body begin in `start` and `end` (a page's facts hold many bodies). */
+let so = 0
+let eo = 0
 
 /**
  * Recently decoded string values by their raw bytes: providers and models repeat from body to body,
@@ -109,11 +112,12 @@ export interface BodyFacts {
 
 /** Python truthiness and `providerOf` rules, on a value span already validated. */
 function providerFrom(i: number): string | null {
-  const s = start[i]!
+  const s = start[so + i]!
+  const e = end[eo + i]!
   if (s < 0) return null
   const c = b[s]!
   if (c === Q) {
-    return end[i]! - s === 2 ? null : stringAt(s, end[i]!)
+    return e - s === 2 ? null : stringAt(s, e)
   }
   if (c === 0x74) return 'true'
   if (c === 0x66 || c === 0x6e) return null
@@ -123,13 +127,14 @@ function providerFrom(i: number): string | null {
     while (b[q] === 0x20 || b[q] === 0x0a || b[q] === 0x0d || b[q] === 0x09) q++
     return b[q] === 0x7d || b[q] === 0x5d ? null : 'unknown'
   }
-  const v = Number(JSON.parse(b.toString('latin1', s, end[i]!)))
+  const v = Number(JSON.parse(b.toString('latin1', s, e)))
   return v === 0 ? null : String(v)
 }
 
 function modelFrom(i: number): string | null {
-  const s = start[i]!
-  return s < 0 || b[s] !== Q || end[i]! - s === 2 ? null : stringAt(s, end[i]!)
+  const s = start[so + i]!
+  const e = end[eo + i]!
+  return s < 0 || b[s] !== Q || e - s === 2 ? null : stringAt(s, e)
 }
 
 const NOTHING: BodyFacts = Object.freeze({ provider: 'unknown', model: null, replay: false })
@@ -161,6 +166,8 @@ function fromScan(
   starts: Int32Array | Float64Array,
   ends: Int32Array | Float64Array,
   body: () => Buffer,
+  startsAt = 0,
+  endsAt = 0,
 ): BodyFacts {
   if (verdict === SCAN_NOT_UTF8) return NOTHING
   if (verdict === SCAN_BAIL) return slow(body())
@@ -168,6 +175,8 @@ function fromScan(
   b = buf
   start = starts
   end = ends
+  so = startsAt
+  eo = endsAt
   try {
     let provider = 'unknown'
     for (let i = 0; i < PROVIDER_KEYS.length; i++) {
@@ -182,7 +191,8 @@ function fromScan(
       model = modelFrom(i)
       if (model !== null) break
     }
-    return { provider, model, replay: start[REPLAY]! >= 0 && b[start[REPLAY]!] === Q }
+    const replay = start[so + REPLAY]!
+    return { provider, model, replay: replay >= 0 && b[replay] === Q }
   } finally {
     b = EMPTY
   }
@@ -192,10 +202,10 @@ function fromScan(
  * A native facter for a pass over rows with these columns (see ../native/row-facts.ts), or null
  * where there is none (no addon, BIJOTEL_NATIVE=0): then `bodyFacts` and the TypeScript decide.
  */
-export function rowFacter(ts: number, body: number, hash: number): RowFacter | null {
+export function rowFacter(ts: number, body: number, hash: number, layout: PageLayout): RowFacter | null {
   const addon = factsAddon()
   if (addon === null || ts < 0 || body < 0 || hash < 0) return null
-  return new RowFacter(addon, KEYS, ts, body, hash)
+  return new RowFacter(addon, KEYS, ts, body, hash, layout)
 }
 
 /** The body facts of the row `facter.facts` returned `verdict` for (not FACTS_BY_TYPESCRIPT). */
@@ -206,4 +216,14 @@ export function rowBodyFacts(
   body: () => Buffer,
 ): BodyFacts {
   return fromScan(verdict, record, facter.starts, facter.ends, body)
+}
+
+const NO_BODY = (): Buffer => {
+  throw new Error('pageFacts leaves bodies JSON.parse must decide to TypeScript')
+}
+
+/** The body facts of cell `cell` of a page `facter.page` did (its verdict and spans are in `out`). */
+export function pageBodyFacts(page: Buffer, out: Float64Array, cell: number): BodyFacts {
+  const o = cell * F.STRIDE
+  return fromScan(out[o + F.VERDICT]!, page, out, out, NO_BODY, o, o + F.ENDS)
 }

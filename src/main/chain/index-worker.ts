@@ -28,7 +28,10 @@ async function run(): Promise<void> {
         part.hasReplay,
       ]
       const optional = [part.seconds, part.secondsSorted, part.hashFpSorted].filter((a) => a !== null)
-      const transfer = [...buffers, part.hashFp, ...optional].map((a) => a.buffer as ArrayBuffer)
+      // A sorted column may be the column itself (already in order): each buffer is listed once.
+      const transfer = [
+        ...new Set([...buffers, part.hashFp, ...optional].map((a) => a.buffer as ArrayBuffer)),
+      ]
       parentPort?.postMessage({ type: 'done', part } satisfies IndexWorkerMessage, transfer)
     } finally {
       scanner.close()

@@ -92,7 +92,7 @@ describe.skipIf(!available)('native row facts equal the TypeScript ones', () => 
         body: scanner.col('canonical_body'),
         ch: scanner.col('canonical_hash'),
       }
-      const facter = rowFacter(k.ts, k.body, k.ch)!
+      const facter = rowFacter(k.ts, k.body, k.ch, scanner.pageLayout)!
       try {
         scanner.scan(0, chain.leaves.pages.length, (c) => {
           const original = c.buf
@@ -146,7 +146,7 @@ describe.skipIf(!available)('native row facts equal the TypeScript ones', () => 
   })
 
   it('epoch seconds of timestamps at the edges of floor division, in every integer width', () => {
-    const facter = rowFacter(0, 1, 2)!
+    const facter = rowFacter(0, 1, 2, { ncols: 3, usable: 4096 })!
     const values = [
       0n,
       1n,

@@ -24,11 +24,24 @@ export const F = {
   /** 1 when the hash fingerprint was computed: then FP_VALUE. */
   FP: 20,
   FP_VALUE: 21,
+  /** pageFacts only: the cell's rowid (within ±2^53) and the body's scan verdict. */
+  ROWID: 22,
+  VERDICT: 23,
+  /** pageFacts' slots per cell. */
+  STRIDE: 24,
 } as const
 
 export interface NativeFactsAddon extends NativeAddon {
   factsColumns(columns: Int32Array): void
   rowFacts(record: Uint8Array, types: Int32Array, offsets: Int32Array, out: Float64Array): number
+  pageFacts(page: Uint8Array, header: number, from: number, out: Float64Array, withBody: number): number
+}
+
+/** The record layout pageFacts decodes cells with. */
+export interface PageLayout {
+  ncols: number
+  /** Page size less the reserved bytes at the end of each page. */
+  usable: number
 }
 
 export class RowFacter {
@@ -46,14 +59,26 @@ export class RowFacter {
     ts: number,
     body: number,
     hash: number,
+    layout: PageLayout,
   ) {
     setScanKeys(addon, keys)
-    addon.factsColumns(Int32Array.of(ts, body, hash))
+    addon.factsColumns(Int32Array.of(ts, body, hash, layout.ncols, layout.usable))
   }
 
   /** The body's scan verdict (SCAN_* of ../chain/wasm/json-scan.ts, SCAN_NOT_UTF8) or FACTS_BY_TYPESCRIPT. */
   facts(record: Uint8Array, types: Int32Array, offsets: Int32Array): number {
     return this.addon.rowFacts(record, types, offsets, this.out)
+  }
+
+  /**
+   * The facts of a table leaf's cells from cell `from` on, F.STRIDE slots a cell in `out`, decoded
+   * in the addon (one call a page instead of a cell decode and a call a row): it stops before the
+   * first cell it leaves to TypeScript (an overflowing payload, a record CellReader would refuse, a
+   * timestamp that is not an integer, a fingerprint or body facts for TypeScript; see addon.c
+   * pageFacts) and returns the cells done. Without `withBody` only rowid and timestamp.
+   */
+  page(page: Uint8Array, header: number, from: number, out: Float64Array, withBody: boolean): number {
+    return this.addon.pageFacts(page, header, from, out, withBody ? 1 : 0)
   }
 }
 
@@ -64,5 +89,7 @@ export class RowFacter {
 export function factsAddon(): NativeFactsAddon | null {
   if (process.env['BIJOTEL_NATIVE'] === '0' || endianness() !== 'LE') return null
   const addon = nativeAddon() as NativeFactsAddon | null
-  return addon !== null && typeof addon.rowFacts === 'function' ? addon : null
+  return addon !== null && typeof addon.rowFacts === 'function' && typeof addon.pageFacts === 'function'
+    ? addon
+    : null
 }

@@ -30,68 +30,81 @@ const headerOffset = (n: number): number => (n === 1 ? 100 : 0)
  * are; a file where that is not so fails the leaf check when the leaves are scanned.
  */
 export function collectLeaves(pager: Pager, root: number): LeafList {
-  // Typed arrays grown by doubling: a chain of millions of leaves must not become millions of
-  // boxed numbers and BigInts.
-  let pages = new Int32Array(1024)
-  let keys = new BigInt64Array(1024)
+  // Typed arrays, sized for every page of the file to be a leaf: a chain of millions of leaves must
+  // not become millions of boxed numbers and BigInts, and on this project's VMs growing them by
+  // doubling cost more than the walk (every fresh page of memory is a slow fault; untouched ones
+  // cost nothing). A key that is a safe integer (all of them, in practice) is written as two
+  // 32-bit halves through `keyWords`, without making a BigInt.
+  const pages = new Int32Array(pager.dbPages)
+  const keys = new BigInt64Array(pager.dbPages)
+  const keyWords = new Int32Array(keys.buffer)
   let count = 0
-  const push = (n: number, key: bigint): void => {
-    if (count === pages.length) {
-      const p = new Int32Array(count * 2)
-      p.set(pages)
-      pages = p
-      const k = new BigInt64Array(count * 2)
-      k.set(keys)
-      keys = k
-    }
-    pages[count] = n
-    keys[count++] = key
-  }
   const used = new Uint8Array(pager.dbPages + 1)
   const claim = (n: number): void => {
     if (!Number.isInteger(n) || n < 1 || n > pager.dbPages || used[n])
       throw new Unsupported('b-tree page out of range or reached twice')
     used[n] = 1
   }
-  const pageType = (n: number): number => {
-    const p = pager.pageCopy(n)
-    return p[headerOffset(n)]!
+  // Pages are read into buffers kept for the walk, one per depth (a page is kept while its
+  // children are visited): a fresh buffer per page cost more than the read here (see above).
+  const buffers: Buffer[] = []
+  const pageAt = (n: number, depth: number): Buffer =>
+    pager.pageInto(n, (buffers[depth] ??= Buffer.allocUnsafe(pager.pageSize)))
+  const pageType = (n: number, depth: number): number => pageAt(n, depth)[headerOffset(n)]!
+  /** A leaf already claimed, with the divider key above it: `upper`, or else the last varint read. */
+  const push = (n: number, upper: bigint | null): void => {
+    // claim() admits each page once, so count stays below dbPages.
+    pages[count] = n
+    if (upper !== null) keys[count] = upper
+    else if (varint.big !== null) keys[count] = varint.big
+    else {
+      const v = varint.value
+      keyWords[2 * count] = v >>> 0
+      keyWords[2 * count + 1] = Math.floor(v / 2 ** 32)
+    }
+    count++
   }
   const visit = (n: number, upper: bigint, depth: number): void => {
     if (depth > 40) throw new Unsupported('b-tree of absurd depth')
     claim(n)
-    const page = pager.pageCopy(n)
+    const page = pageAt(n, depth)
     const h = headerOffset(n)
-    const type = page[h]
-    if (type === PAGE_LEAF_TABLE) {
+    const kind = page[h]
+    if (kind === PAGE_LEAF_TABLE) {
       push(n, upper)
       return
     }
-    if (type !== PAGE_INTERIOR_TABLE) throw new Unsupported(`page ${n} is not a table b-tree page`)
+    if (kind !== PAGE_INTERIOR_TABLE) throw new Unsupported(`page ${n} is not a table b-tree page`)
     const cells = page.readUInt16BE(h + 3)
     if (h + 12 + 2 * cells > page.length) throw new Unsupported('cell count beyond the page')
-    const children: number[] = []
-    const bounds: bigint[] = []
-    for (let i = 0; i < cells; i++) {
+    const cellAt = (i: number): number => {
       const at = page.readUInt16BE(h + 12 + 2 * i)
       if (at + 5 > page.length) throw new Unsupported('cell pointer out of the page')
-      children.push(page.readUInt32BE(at))
-      readVarint(page, at + 4)
-      bounds.push(varint.big ?? BigInt(varint.value))
+      return at
     }
-    children.push(page.readUInt32BE(h + 8))
-    bounds.push(upper)
-    if (pageType(children[0]!) === PAGE_LEAF_TABLE) {
-      for (let i = 0; i < children.length; i++) {
-        claim(children[i]!)
-        push(children[i]!, bounds[i]!)
+    const right = page.readUInt32BE(h + 8)
+    const first = cells > 0 ? page.readUInt32BE(cellAt(0)) : right
+    if (pageType(first, depth + 1) === PAGE_LEAF_TABLE) {
+      for (let i = 0; i < cells; i++) {
+        const at = cellAt(i)
+        const child = page.readUInt32BE(at)
+        claim(child)
+        readVarint(page, at + 4)
+        push(child, null)
       }
-    } else {
-      for (let i = 0; i < children.length; i++) visit(children[i]!, bounds[i]!, depth + 1)
+      claim(right)
+      push(right, upper)
+      return
     }
+    for (let i = 0; i < cells; i++) {
+      const at = cellAt(i)
+      readVarint(page, at + 4)
+      visit(page.readUInt32BE(at), varint.big ?? BigInt(varint.value), depth + 1)
+    }
+    visit(right, upper, depth + 1)
   }
   visit(root, INT64_MAX, 0)
-  return { pages: pages.slice(0, count), maxKey: keys.slice(0, count) }
+  return { pages: pages.subarray(0, count), maxKey: keys.subarray(0, count) }
 }
 
 /**

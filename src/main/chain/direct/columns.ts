@@ -2,7 +2,7 @@
 // seq, timestamp, provider and model (from the body, by the exact byte scanner), whether a replay
 // hash is sealed, and a fingerprint of canonical_hash for finding duplicates without a map of every
 // hash. About 45 bytes a row, in typed arrays that move between threads without copying.
-import { bodyFacts, rowBodyFacts, rowFacter } from '../body-scan'
+import { bodyFacts, pageBodyFacts, rowBodyFacts, rowFacter } from '../body-scan'
 import { F, FACTS_BY_TYPESCRIPT } from '../../native/row-facts'
 import { AuditError } from '../../errors'
 import { Interner, NO_MODEL, runOnWorker, type IndexPart } from '../index'
@@ -11,7 +11,8 @@ import { hashKey } from '../../integrity/rows'
 import { epochSecond } from '../../integrity/timestamps'
 import { toBigIntOrNull } from '../reader'
 import type { CellReader } from './btree'
-import type { RowScanner } from './scan'
+import { leafSlice, type RowScanner } from './scan'
+import { ascending } from './sort'
 
 export interface ColumnsPart extends IndexPart {
   /** Exact seqs (IndexPart.seq holds them as numbers). */
@@ -46,6 +47,9 @@ export interface ColumnsWanted {
 export const INDEX_COLUMNS: ColumnsWanted = { facts: true, integrity: false }
 
 const EMPTY = Buffer.alloc(0)
+
+/** Cells one native call reports at most (F.STRIDE slots each). */
+const PAGE_CELLS = 128
 
 /** The provider of every row in a quick index, until the full index replaces it. */
 export const PENDING_PROVIDER = '(indexing…)'
@@ -158,31 +162,50 @@ export function extractColumns(
   let seconds = new Float64Array(wantSeconds ? cap : 0)
   let badTs: ColumnsPart['badTs'] = null
   const looseTs: [number, bigint][] = []
-  // With the addon, a row's timestamp, fingerprint and body spans come from one native call; the
-  // timestamp goes into tsA as two 32-bit halves (no BigInt), so tsWords aliases it.
-  const facter = facts ? rowFacter(ts, body, ch) : null
+  // With the addon, a page's cells are decoded and their timestamps, fingerprints and body spans
+  // read in one native call; timestamps and seqs go into tsA and seqBig as two 32-bit halves (no
+  // BigInt), through the tsWords and seqWords aliases. Cells it leaves go through `row`.
+  const facter = rowFacter(ts, body, ch, scanner.pageLayout)
   const out = facter?.out ?? new Float64Array(0)
-  let tsWords = new Int32Array(tsA.buffer, tsA.byteOffset, tsA.length * 2)
+  const words = (a: BigInt64Array): Int32Array => new Int32Array(a.buffer, a.byteOffset, a.length * 2)
+  let tsWords = words(tsA)
+  let seqWords = words(seqBig)
   let i = 0
   const grow = <T extends BigInt64Array | Float64Array | Uint8Array | Uint16Array>(a: T): T => {
     const b = new (a.constructor as new (n: number) => T)(cap)
     b.set(a as never)
     return b
   }
-  scanner.scan(leafFrom, leafTo, (c) => {
-    if (i === cap) {
-      cap *= 2
-      ;[seqBig, tsA, seq, hashFp] = [grow(seqBig), grow(tsA), grow(seq), grow(hashFp)]
-      tsWords = new Int32Array(tsA.buffer, tsA.byteOffset, tsA.length * 2)
-      if (wantSeconds) seconds = grow(seconds)
-      ;[tsValid, hasReplay] = [grow(tsValid), grow(hasReplay)]
-      ;[provider, model] = [grow(provider), grow(model)]
+  /** Room for one more row. */
+  const reserve = (): void => {
+    if (i < cap) return
+    cap *= 2
+    ;[seqBig, tsA, seq, hashFp] = [grow(seqBig), grow(tsA), grow(seq), grow(hashFp)]
+    tsWords = words(tsA)
+    seqWords = words(seqBig)
+    if (wantSeconds) seconds = grow(seconds)
+    ;[tsValid, hasReplay] = [grow(tsValid), grow(hasReplay)]
+    ;[provider, model] = [grow(provider), grow(model)]
+  }
+  const setFacts = (f: { provider: string; model: string | null; replay: boolean }): void => {
+    provider[i] = providers.id(f.provider)
+    model[i] = f.model === null ? 0 : models.id(f.model)
+    hasReplay[i] = f.replay ? 1 : 0
+  }
+  const rowDone = (): void => {
+    i++
+    if ((i & 4095) === 0) {
+      hooks.onRows?.(i)
+      if (hooks.signal?.aborted) throw new AuditError('cancelled', 'reading the chain cancelled')
     }
+  }
+  const row = (c: CellReader): void => {
+    reserve()
     const id = c.rowidBig ?? BigInt(c.rowid)
     seqBig[i] = id
     seq[i] = c.rowid
-    const verdict = facter !== null ? facter.facts(c.buf, c.types, c.offs) : FACTS_BY_TYPESCRIPT
-    if (facter !== null && out[F.TS] === 1) {
+    const verdict = facts && facter !== null ? facter.facts(c.buf, c.types, c.offs) : FACTS_BY_TYPESCRIPT
+    if (facts && facter !== null && out[F.TS] === 1) {
       // Little-endian (rowFacter is null otherwise): the low half first.
       tsWords[2 * i] = out[F.LO]!
       tsWords[2 * i + 1] = out[F.HI]!
@@ -204,28 +227,59 @@ export function extractColumns(
       }
     }
     if (facts) {
-      const f =
+      setFacts(
         verdict !== FACTS_BY_TYPESCRIPT
           ? rowBodyFacts(facter!, verdict, c.buf, () => c.castBlob(body) ?? EMPTY)
-          : bodyFacts(c.castBlob(body) ?? EMPTY)
-      provider[i] = providers.id(f.provider)
-      model[i] = f.model === null ? 0 : models.id(f.model)
-      hasReplay[i] = f.replay ? 1 : 0
+          : bodyFacts(c.castBlob(body) ?? EMPTY),
+      )
       hashFp[i] = facter !== null && out[F.FP] === 1 ? out[F.FP_VALUE]! : hashFingerprint(c, ch)
     } else {
       provider[i] = providers.id(PENDING_PROVIDER)
       hashFp[i] = NaN
     }
-    i++
-    if ((i & 4095) === 0) {
-      hooks.onRows?.(i)
-      if (hooks.signal?.aborted) throw new AuditError('cancelled', 'reading the chain cancelled')
-    }
-  })
+    rowDone()
+  }
+  if (facter === null) {
+    scanner.scan(leafFrom, leafTo, row)
+  } else {
+    const cells = new Float64Array(F.STRIDE * PAGE_CELLS)
+    const cell = scanner.cell
+    scanner.scanLeaves(leafFrom, leafTo, (page, h, count) => {
+      let k = 0
+      while (k < count) {
+        const done = facter.page(page, h, k, cells, facts)
+        for (let j = 0; j < done; j++) {
+          reserve()
+          const o = j * F.STRIDE
+          const id = cells[o + F.ROWID]!
+          seq[i] = id
+          seqWords[2 * i] = id >>> 0
+          seqWords[2 * i + 1] = Math.floor(id / 2 ** 32)
+          tsWords[2 * i] = cells[o + F.LO]!
+          tsWords[2 * i + 1] = cells[o + F.HI]!
+          tsValid[i] = 1
+          if (wantSeconds) seconds[i] = cells[o + F.SECOND]!
+          if (facts) {
+            setFacts(pageBodyFacts(page, cells, j))
+            hashFp[i] = cells[o + F.FP_VALUE]!
+          } else {
+            provider[i] = providers.id(PENDING_PROVIDER)
+            hashFp[i] = NaN
+          }
+          rowDone()
+        }
+        k += done
+        if (done === PAGE_CELLS || k === count) continue
+        cell.read(page, page.readUInt16BE(h + 8 + 2 * k))
+        row(cell)
+        k++
+      }
+    })
+  }
   hooks.onRows?.(i)
   // The columns are returned as views, not copies (they were sized from the estimate, and a copy of
-  // each doubled the peak); the sorted ones are copies, as the row order is kept too.
-  const sorted = (a: Float64Array): Float64Array | null => (wantSeconds ? a.slice(0, i).sort() : null)
+  // each doubled the peak); the sorted ones are copies unless the column was in order already.
+  const sorted = (a: Float64Array): Float64Array | null => (wantSeconds ? ascending(a.subarray(0, i)) : null)
   return {
     rows: i,
     seq: seq.subarray(0, i),
@@ -285,7 +339,15 @@ export async function extractAllColumns(
       const capacity = Math.ceil(((estimate * (leafTo - leafFrom)) / Math.max(1, n)) * 1.05)
       return runOnWorker<ColumnsPart>(
         script,
-        { direct: { layout: scanner.chain, leafFrom, leafTo, capacity, wanted } },
+        {
+          direct: {
+            layout: leafSlice(scanner.chain, leafFrom, leafTo),
+            leafFrom: 0,
+            leafTo: leafTo - leafFrom,
+            capacity,
+            wanted,
+          },
+        },
         (rows) => {
           done[k] = rows
           const d = done.reduce((a, b) => a + b, 0)

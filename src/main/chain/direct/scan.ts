@@ -8,6 +8,22 @@ export type DirectChainLayout = Pick<DirectChain, 'spec' | 'reserved' | 'ncols' 
   leaves: { pages: Int32Array; maxKey: BigInt64Array }
 }
 
+/**
+ * The layout with only leaves [from, to), numbered from 0: what a worker scanning them needs, to be
+ * posted to it without the rest of the leaf list (a million-row chain has half a million leaves).
+ */
+export function leafSlice(layout: DirectChainLayout, from: number, to: number): DirectChainLayout {
+  const { spec, reserved, ncols, seqColumn, columns, leaves } = layout
+  return {
+    spec,
+    reserved,
+    ncols,
+    seqColumn,
+    columns,
+    leaves: { pages: leaves.pages.slice(from, to), maxKey: leaves.maxKey.slice(from, to) },
+  }
+}
+
 export class RowScanner {
   readonly pager: Pager
   readonly cell: CellReader
@@ -17,24 +33,42 @@ export class RowScanner {
     this.cell = new CellReader(this.pager, chain.ncols, chain.reserved)
   }
 
+  /** The record layout the native page facts decode cells with. */
+  get pageLayout(): { ncols: number; usable: number } {
+    return { ncols: this.chain.ncols, usable: this.chain.spec.pageSize - this.chain.reserved }
+  }
+
   col(name: string): number {
     return this.chain.columns.get(name) ?? -1
   }
 
-  /** Calls `row` for each cell of leaves [from, to); return false from it to stop. */
-  scan(from: number, to: number, row: (cell: CellReader) => boolean | void): void {
+  /**
+   * Calls `leaf` with each table leaf of leaves [from, to): the page, its header's offset and its
+   * cell count; return false from it to stop.
+   */
+  scanLeaves(
+    from: number,
+    to: number,
+    leaf: (page: Buffer, header: number, count: number) => boolean | void,
+  ): void {
     const pages = this.chain.leaves.pages
     for (let l = from; l < to; l++) {
       const n = pages[l]!
       const page = this.pager.page(n)
       const h = n === 1 ? 100 : 0
       if (page[h] !== PAGE_LEAF_TABLE) throw new Unsupported(`page ${n} is not a table leaf`)
-      const count = page.readUInt16BE(h + 3)
+      if (leaf(page, h, page.readUInt16BE(h + 3)) === false) return
+    }
+  }
+
+  /** Calls `row` for each cell of leaves [from, to); return false from it to stop. */
+  scan(from: number, to: number, row: (cell: CellReader) => boolean | void): void {
+    this.scanLeaves(from, to, (page, h, count) => {
       for (let i = 0; i < count; i++) {
         this.cell.read(page, page.readUInt16BE(h + 8 + 2 * i))
-        if (row(this.cell) === false) return
+        if (row(this.cell) === false) return false
       }
-    }
+    })
   }
 
   /** Same, newest first. */
@@ -64,14 +98,9 @@ export class RowScanner {
   /** Rows on leaves [from, to) without decoding them. */
   countRows(from: number, to: number): number {
     let n = 0
-    const pages = this.chain.leaves.pages
-    for (let l = from; l < to; l++) {
-      const p = pages[l]!
-      const page = this.pager.page(p)
-      const h = p === 1 ? 100 : 0
-      if (page[h] !== PAGE_LEAF_TABLE) throw new Unsupported(`page ${p} is not a table leaf`)
-      n += page.readUInt16BE(h + 3)
-    }
+    this.scanLeaves(from, to, (_page, _h, count) => {
+      n += count
+    })
     return n
   }
 
