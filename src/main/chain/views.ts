@@ -13,6 +13,7 @@ import { AuditError, asChainReadError } from '../errors'
 import { attributesOf, isPlainObject, modelOf, parseBody, providerOf } from './body'
 import { positionOfSeq, type ChainIndex } from './index'
 import type { ChainFile } from './reader'
+import { halves, TsWords } from './ts-words'
 
 /** ns since epoch → ISO-8601 UTC with nanoseconds (`2025-11-24T16:03:04.869127950Z`). */
 export function nsToIso(ns: bigint): string {
@@ -47,14 +48,9 @@ export function buildOverview(chain: ChainFile | OverviewMeta, idx: ChainIndex):
       ? { evidence: chain.snapshot.evidence, columns: [...chain.columns], journal_mode: chain.journalMode() }
       : chain
   const n = idx.rows
-  let minTs: bigint | null = null
-  let maxTs: bigint | null = null
-  for (let i = 0; i < n; i++) {
-    if (!idx.tsValid[i]) continue
-    const t = idx.ts[i]!
-    if (minTs === null || t < minTs) minTs = t
-    if (maxTs === null || t > maxTs) maxTs = t
-  }
+  const { min, max } = new TsWords(idx.ts).extremes(idx.tsValid, n)
+  const minTs = min < 0 ? null : idx.ts[min]!
+  const maxTs = max < 0 ? null : idx.ts[max]!
   return {
     evidence: meta.evidence,
     entries: n,
@@ -249,29 +245,40 @@ export function buildTimeline(idx: ChainIndex, req: TimelineRequest): Timeline {
   const modelId = req.model !== undefined ? idx.modelNames.indexOf(req.model) : -2
   let lo: bigint | null = req.from_ns !== undefined ? BigInt(req.from_ns) : null
   let hi: bigint | null = req.to_ns !== undefined ? BigInt(req.to_ns) : null
+  const words = new TsWords(idx.ts)
   if (lo === null || hi === null) {
-    for (let i = 0; i < idx.rows; i++) {
-      if (!idx.tsValid[i]) continue
-      const t = idx.ts[i]!
-      if (req.from_ns === undefined && (lo === null || t < lo)) lo = t
-      if (req.to_ns === undefined && (hi === null || t > hi)) hi = t
-    }
+    const { min, max } = words.extremes(idx.tsValid, idx.rows)
+    if (lo === null && min >= 0) lo = idx.ts[min]!
+    if (hi === null && max >= 0) hi = idx.ts[max]!
   }
   if (lo === null || hi === null || hi < lo) {
     return { from_ns: '0', to_ns: '0', bucket_ns: '0', buckets: [], providers: [] }
   }
   const span = hi - lo + 1n
   const width = (span + BigInt(buckets) - 1n) / BigInt(buckets)
+  // Bucket k starts at lo + k * width. A row's bucket is computed from its distance to lo in doubles
+  // (exact while the span is below 2^53 ns, 104 days; a bucket off at most beyond), then moved to
+  // the exact one by comparing its halves with the starts' (a start beyond hi is above every row).
+  const startHi = new Float64Array(buckets)
+  const startLo = new Float64Array(buckets)
+  for (let k = 0; k < buckets; k++) {
+    const start = lo + width * BigInt(k)
+    ;[startHi[k], startLo[k]] = start > hi ? [Infinity, 0] : halves(start)
+  }
+  const [loHi, loLo] = halves(lo)
+  const [hiHi, hiLo] = halves(hi)
+  const widthD = Number(width)
   const counts = new Array<number>(buckets).fill(0)
   const byProvider = Array.from({ length: buckets }, () => new Map<number, number>())
   const seen = new Set<number>()
   for (let i = 0; i < idx.rows; i++) {
     if (!idx.tsValid[i]) continue
-    const t = idx.ts[i]!
-    if (t < lo || t > hi) continue
+    if (words.below(i, loHi, loLo) || words.above(i, hiHi, hiLo)) continue
     if (providerId !== -2 && idx.provider[i] !== providerId) continue
     if (modelId !== -2 && idx.model[i] !== modelId) continue
-    const b = Number((t - lo) / width)
+    let b = Math.min(buckets - 1, Math.max(0, Math.floor(words.offset(i, loHi, loLo) / widthD)))
+    while (b > 0 && words.below(i, startHi[b]!, startLo[b]!)) b--
+    while (b < buckets - 1 && !words.below(i, startHi[b + 1]!, startLo[b + 1]!)) b++
     counts[b]!++
     const p = idx.provider[i]!
     seen.add(p)
