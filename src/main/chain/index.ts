@@ -191,6 +191,7 @@ export type IndexWorkerInput =
         leafTo: number
         capacity: number
         wanted: ColumnsWanted
+        firstCell: number
       }
     }
 

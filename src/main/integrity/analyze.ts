@@ -153,8 +153,8 @@ export function analyzeAll(
 
 /** What the monitor reads a chain through: SQLite on a verified copy, or the direct file reader. */
 export interface IntegritySource {
-  /** The last `limit` rows by seq, ascending. */
-  window(limit: number): IntegrityRow[]
+  /** The detectors over the last `limit` rows by seq (rotation left empty). */
+  window(limit: number, thresholds: IntegrityThresholds): Promise<DetectorResults>
   /** The --all pass. */
   all(thresholds: IntegrityThresholds, hooks: IntegrityHooks): Promise<DetectorResults>
   verify: RangeVerifier
@@ -162,7 +162,7 @@ export interface IntegritySource {
 
 export function sqliteSource(chain: ChainFile): IntegritySource {
   return {
-    window: (limit) => loadWindow(chain.db, limit),
+    window: (limit, thresholds) => Promise.resolve(analyzeRows(loadWindow(chain.db, limit), thresholds)),
     all: (thresholds, hooks) => Promise.resolve(analyzeAll(chain.db, thresholds, hooks)),
     verify: (keys, opts) => verifyChain(chain, keys, opts),
   }
@@ -183,7 +183,7 @@ export async function runIntegrity(
   const results =
     mode === 'all'
       ? await source.all(thresholds, hooks)
-      : analyzeRows(source.window(checkWindow(opts.window ?? DEFAULT_WINDOW)), thresholds)
+      : await source.window(checkWindow(opts.window ?? DEFAULT_WINDOW), thresholds)
   const keys = opts.keys ?? []
   const progress = opts.onProgress
   const rotation = await detectRotation(source.verify, keys, results.first_seq, results.last_seq, {

@@ -18,29 +18,8 @@ import {
 } from './analyze'
 import { duplicateAnomaly } from './hashes'
 import type { DetectorResults } from './report'
-import { hashKey, toRow, type IntegrityRow } from './rows'
+import { hashKey } from './rows'
 import { burstAnomaly } from './timestamps'
-
-/** The last `limit` rows, newest leaves first, returned ascending (toRow gives the same errors). */
-function lastRows(chain: DirectChain, limit: number): IntegrityRow[] {
-  const scanner = new RowScanner(layoutOf(chain))
-  try {
-    const rows: IntegrityRow[] = []
-    const ts = scanner.col('timestamp_ns')
-    const ch = scanner.col('canonical_hash')
-    const body = scanner.col('canonical_body')
-    scanner.scanFromEnd((c) => {
-      // Converted at once: the body is a view into a page buffer the next leaf reuses.
-      rows.push(toRow([c.rowidBig ?? BigInt(c.rowid), c.valueBig(ts), c.valueBig(ch), c.castBlob(body)]))
-      return rows.length < limit
-    }, chain.root)
-    rows.reverse()
-    assertUnchangedSinceOpen(chain)
-    return rows
-  } finally {
-    scanner.close()
-  }
-}
 
 /**
  * Values occurring more than `min` times across arrays each sorted ascending (NaN last, ignored):
@@ -133,6 +112,51 @@ function bursts(parts: ColumnsPart[], threshold: number): DetectorResults['times
   return out
 }
 
+/**
+ * The detectors over the rows of leaves [from, to) of `scanner`'s layout, from `firstCell` of the
+ * first: their compact columns (on workers for a large chain), then the ordered detectors over the
+ * typed arrays, duplicates and bursts by sorting. `estimate`: about how many rows that is.
+ */
+async function columnsRun(
+  scanner: RowScanner,
+  range: { from: number; to: number; firstCell: number; estimate: number },
+  thresholds: IntegrityThresholds,
+  hooks: IntegrityHooks,
+): Promise<DetectorResults> {
+  const parts = await extractAllColumns(
+    scanner,
+    range.from,
+    range.to,
+    range.estimate,
+    {
+      onProgress: (d, t) => hooks.onProgress?.(d, t, 'integrity'),
+      ...(hooks.signal ? { signal: hooks.signal } : {}),
+    },
+    { facts: true, integrity: true },
+    range.firstCell,
+  )
+  const bad = parts.find((p) => p.badTs !== null)?.badTs
+  if (bad)
+    throw new AuditError(
+      'corrupt',
+      `timestamp_ns of seq=${bad.seq} is not an integer (${bad.value}); the integrity detectors need integer timestamps`,
+    )
+  const n = parts.reduce((s, p) => s + p.rows, 0)
+  const pass = new OrderedPass(n, thresholds)
+  for (const p of parts) {
+    const names = p.providerNames
+    const loose = new Map(p.looseTs)
+    for (let i = 0; i < p.rows; i++) {
+      const ts = loose.size > 0 && loose.has(i) ? loose.get(i)! : p.ts[i]!
+      pass.pushColumns(p.seqBig[i]!, ts, names[p.provider[i]!]!)
+    }
+  }
+  if (hooks.signal?.aborted) throw new AuditError('cancelled', 'integrity pass cancelled')
+  const results = finish(pass, duplicates(scanner, parts), bursts(parts, thresholds.burst_threshold))
+  hooks.onProgress?.(n, n, 'integrity')
+  return results
+}
+
 async function allRows(
   chain: DirectChain,
   thresholds: IntegrityThresholds,
@@ -140,38 +164,38 @@ async function allRows(
 ): Promise<DetectorResults> {
   const scanner = new RowScanner(layoutOf(chain))
   try {
-    const leaves = chain.leaves.pages.length
-    const estimate = estimateRows(scanner, 0, leaves)
-    const parts = await extractAllColumns(
-      scanner,
-      0,
-      leaves,
-      estimate,
-      {
-        onProgress: (d, t) => hooks.onProgress?.(d, t, 'integrity'),
-        ...(hooks.signal ? { signal: hooks.signal } : {}),
-      },
-      { facts: true, integrity: true },
-    )
-    const bad = parts.find((p) => p.badTs !== null)?.badTs
-    if (bad)
-      throw new AuditError(
-        'corrupt',
-        `timestamp_ns of seq=${bad.seq} is not an integer (${bad.value}); the integrity detectors need integer timestamps`,
-      )
-    const n = parts.reduce((s, p) => s + p.rows, 0)
-    const pass = new OrderedPass(n, thresholds)
-    for (const p of parts) {
-      const names = p.providerNames
-      const loose = new Map(p.looseTs)
-      for (let i = 0; i < p.rows; i++) {
-        const ts = loose.size > 0 && loose.has(i) ? loose.get(i)! : p.ts[i]!
-        pass.pushColumns(p.seqBig[i]!, ts, names[p.provider[i]!]!)
-      }
-    }
-    if (hooks.signal?.aborted) throw new AuditError('cancelled', 'integrity pass cancelled')
-    const results = finish(pass, duplicates(scanner, parts), bursts(parts, thresholds.burst_threshold))
-    hooks.onProgress?.(n, n, 'integrity')
+    const to = chain.leaves.pages.length
+    const estimate = estimateRows(scanner, 0, to)
+    const results = await columnsRun(scanner, { from: 0, to, firstCell: 0, estimate }, thresholds, hooks)
+    assertUnchangedSinceOpen(chain)
+    return results
+  } finally {
+    scanner.close()
+  }
+}
+
+/**
+ * Window mode: the last `limit` rows by seq, from the newest leaves only (found from the tree's
+ * right edge, no leaf list of the whole chain), through the same columns and detectors as --all.
+ */
+async function lastRows(
+  chain: DirectChain,
+  limit: number,
+  thresholds: IntegrityThresholds,
+): Promise<DetectorResults> {
+  const layout = layoutOf(chain)
+  const edge = new RowScanner(layout)
+  let last: ReturnType<RowScanner['lastLeaves']>
+  try {
+    last = edge.lastLeaves(limit, chain.root)
+  } finally {
+    edge.close()
+  }
+  const { spec, reserved, ncols, seqColumn, columns } = layout
+  const scanner = new RowScanner({ spec, reserved, ncols, seqColumn, columns, leaves: last.leaves })
+  try {
+    const range = { from: 0, to: last.leaves.pages.length, firstCell: last.firstCell, estimate: limit }
+    const results = await columnsRun(scanner, range, thresholds, {})
     assertUnchangedSinceOpen(chain)
     return results
   } finally {
@@ -181,7 +205,7 @@ async function allRows(
 
 export function directSource(chain: DirectChain): IntegritySource {
   return {
-    window: (limit) => lastRows(chain, limit),
+    window: (limit, thresholds) => lastRows(chain, limit, thresholds),
     all: (thresholds, hooks) => allRows(chain, thresholds, hooks),
     verify: (keys, opts) => verifyDirect(chain, keys, opts),
   }

@@ -1,5 +1,6 @@
 // The integrity monitor read directly from the file must give exactly the SQLite path's run, on
-// every fixture, in window and --all mode, with and without keys.
+// every fixture, in window and --all mode (windows that begin inside a leaf included), with and
+// without keys.
 import { describe, expect, it } from 'vitest'
 import type { RunIntegrityOptions } from './analyze'
 import { runIntegrity } from './analyze'
@@ -16,7 +17,11 @@ describe('integrity: direct reader = SQLite on a copy', () => {
       const cases: RunIntegrityOptions[] = [
         {},
         { window: 2 },
+        { window: 3 },
         { window: 37 },
+        { window: 99 },
+        { window: 101 },
+        { window: 149 },
         { window: 10000 },
         { all: true },
         { all: true, keys },

@@ -109,31 +109,37 @@ export function collectLeaves(pager: Pager, root: number): LeafList {
 
 /**
  * Visit the leaves of the b-tree rooted at `root` from the last one backward, reading only the
- * interior pages on the way down the right edge; `leaf` returns false to stop. For the newest rows
+ * interior pages on the way down the right edge; `leaf` gets each leaf with the upper bound of its
+ * rowids (as LeafList.maxKey holds it) and returns false to stop. For the newest rows
  * of a large chain without listing all its leaves.
  */
-export function walkLeavesBackward(pager: Pager, root: number, leaf: (n: number) => boolean): void {
+export function walkLeavesBackward(
+  pager: Pager,
+  root: number,
+  leaf: (n: number, upper: bigint) => boolean,
+): void {
   let steps = 0
-  const visit = (n: number, depth: number): boolean => {
+  const visit = (n: number, depth: number, upper: bigint): boolean => {
     if (depth > 40 || ++steps > pager.dbPages) throw new Unsupported('b-tree of absurd depth or with a cycle')
     // Through the read-behind window, where the leaf callback will find the page again; only an
     // interior page, kept while its children are read, is copied.
     const seen = pager.pageBehind(n)
     const h = headerOffset(n)
-    if (seen[h] === PAGE_LEAF_TABLE) return leaf(n)
+    if (seen[h] === PAGE_LEAF_TABLE) return leaf(n, upper)
     if (seen[h] !== PAGE_INTERIOR_TABLE) throw new Unsupported(`page ${n} is not a table b-tree page`)
     const page = Buffer.from(seen)
     const cells = page.readUInt16BE(h + 3)
     if (h + 12 + 2 * cells > page.length) throw new Unsupported('cell count beyond the page')
-    if (!visit(page.readUInt32BE(h + 8), depth + 1)) return false
+    if (!visit(page.readUInt32BE(h + 8), depth + 1, upper)) return false
     for (let i = cells - 1; i >= 0; i--) {
       const at = page.readUInt16BE(h + 12 + 2 * i)
       if (at + 4 > page.length) throw new Unsupported('cell pointer out of the page')
-      if (!visit(page.readUInt32BE(at), depth + 1)) return false
+      readVarint(page, at + 4)
+      if (!visit(page.readUInt32BE(at), depth + 1, varint.big ?? BigInt(varint.value))) return false
     }
     return true
   }
-  visit(root, 0)
+  visit(root, 0, INT64_MAX)
 }
 
 /** First leaf whose rowids may reach `key` (binary search on the upper bounds). */

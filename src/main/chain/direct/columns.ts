@@ -141,6 +141,8 @@ export function extractColumns(
   capacity: number,
   hooks: { onRows?: (n: number) => void; signal?: { aborted: boolean } } = {},
   wanted: ColumnsWanted = INDEX_COLUMNS,
+  /** Rows of the first leaf before this cell are left out (a window's oldest leaf). */
+  firstCell = 0,
 ): ColumnsPart {
   const facts = wanted.facts
   const ts = scanner.col('timestamp_ns')
@@ -240,41 +242,46 @@ export function extractColumns(
     rowDone()
   }
   if (facter === null) {
-    scanner.scan(leafFrom, leafTo, row)
+    scanner.scan(leafFrom, leafTo, row, firstCell)
   } else {
     const cells = new Float64Array(F.STRIDE * PAGE_CELLS)
     const cell = scanner.cell
-    scanner.scanLeaves(leafFrom, leafTo, (page, h, count) => {
-      let k = 0
-      while (k < count) {
-        const done = facter.page(page, h, k, cells, facts)
-        for (let j = 0; j < done; j++) {
-          reserve()
-          const o = j * F.STRIDE
-          const id = cells[o + F.ROWID]!
-          seq[i] = id
-          seqWords[2 * i] = id >>> 0
-          seqWords[2 * i + 1] = Math.floor(id / 2 ** 32)
-          tsWords[2 * i] = cells[o + F.LO]!
-          tsWords[2 * i + 1] = cells[o + F.HI]!
-          tsValid[i] = 1
-          if (wantSeconds) seconds[i] = cells[o + F.SECOND]!
-          if (facts) {
-            setFacts(pageBodyFacts(page, cells, j))
-            hashFp[i] = cells[o + F.FP_VALUE]!
-          } else {
-            provider[i] = providers.id(PENDING_PROVIDER)
-            hashFp[i] = NaN
+    scanner.scanLeaves(
+      leafFrom,
+      leafTo,
+      (page, h, count, first) => {
+        let k = first
+        while (k < count) {
+          const done = facter.page(page, h, k, cells, facts)
+          for (let j = 0; j < done; j++) {
+            reserve()
+            const o = j * F.STRIDE
+            const id = cells[o + F.ROWID]!
+            seq[i] = id
+            seqWords[2 * i] = id >>> 0
+            seqWords[2 * i + 1] = Math.floor(id / 2 ** 32)
+            tsWords[2 * i] = cells[o + F.LO]!
+            tsWords[2 * i + 1] = cells[o + F.HI]!
+            tsValid[i] = 1
+            if (wantSeconds) seconds[i] = cells[o + F.SECOND]!
+            if (facts) {
+              setFacts(pageBodyFacts(page, cells, j))
+              hashFp[i] = cells[o + F.FP_VALUE]!
+            } else {
+              provider[i] = providers.id(PENDING_PROVIDER)
+              hashFp[i] = NaN
+            }
+            rowDone()
           }
-          rowDone()
+          k += done
+          if (done === PAGE_CELLS || k === count) continue
+          cell.read(page, page.readUInt16BE(h + 8 + 2 * k))
+          row(cell)
+          k++
         }
-        k += done
-        if (done === PAGE_CELLS || k === count) continue
-        cell.read(page, page.readUInt16BE(h + 8 + 2 * k))
-        row(cell)
-        k++
-      }
-    })
+      },
+      firstCell,
+    )
   }
   hooks.onRows?.(i)
   // The columns are returned as views, not copies (they were sized from the estimate, and a copy of
@@ -311,6 +318,8 @@ export async function extractAllColumns(
   estimate: number,
   hooks: { onProgress?: (done: number, total: number) => void; signal?: { aborted: boolean } } = {},
   wanted: ColumnsWanted = INDEX_COLUMNS,
+  /** Rows of leaf `from` before this cell are left out. */
+  firstCell = 0,
 ): Promise<ColumnsPart[]> {
   const script = builtScript('index-worker.js')
   const workers = defaultWorkerCount()
@@ -327,6 +336,7 @@ export async function extractAllColumns(
           ...(hooks.signal ? { signal: hooks.signal } : {}),
         },
         wanted,
+        firstCell,
       ),
     ]
   }
@@ -346,6 +356,7 @@ export async function extractAllColumns(
             leafTo: leafTo - leafFrom,
             capacity,
             wanted,
+            firstCell: k === 0 ? firstCell : 0,
           },
         },
         (rows) => {

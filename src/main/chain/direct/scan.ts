@@ -1,5 +1,5 @@
 // Iterating the rows of a chain opened for direct reading, leaf by leaf, in seq (rowid) order.
-import { CellReader, leafFor, walkLeavesBackward } from './btree'
+import { CellReader, leafFor, walkLeavesBackward, type LeafList } from './btree'
 import { PAGE_LEAF_TABLE, Unsupported } from './format'
 import { Pager } from './pager'
 import type { DirectChain } from './open'
@@ -43,13 +43,14 @@ export class RowScanner {
   }
 
   /**
-   * Calls `leaf` with each table leaf of leaves [from, to): the page, its header's offset and its
-   * cell count; return false from it to stop.
+   * Calls `leaf` with each table leaf of leaves [from, to): the page, its header's offset, its cell
+   * count and the first cell to read (`firstCell` on the first leaf, else 0); return false to stop.
    */
   scanLeaves(
     from: number,
     to: number,
-    leaf: (page: Buffer, header: number, count: number) => boolean | void,
+    leaf: (page: Buffer, header: number, count: number, first: number) => boolean | void,
+    firstCell = 0,
   ): void {
     const pages = this.chain.leaves.pages
     for (let l = from; l < to; l++) {
@@ -57,18 +58,45 @@ export class RowScanner {
       const page = this.pager.page(n)
       const h = n === 1 ? 100 : 0
       if (page[h] !== PAGE_LEAF_TABLE) throw new Unsupported(`page ${n} is not a table leaf`)
-      if (leaf(page, h, page.readUInt16BE(h + 3)) === false) return
+      if (leaf(page, h, page.readUInt16BE(h + 3), l === from ? firstCell : 0) === false) return
     }
   }
 
-  /** Calls `row` for each cell of leaves [from, to); return false from it to stop. */
-  scan(from: number, to: number, row: (cell: CellReader) => boolean | void): void {
-    this.scanLeaves(from, to, (page, h, count) => {
-      for (let i = 0; i < count; i++) {
-        this.cell.read(page, page.readUInt16BE(h + 8 + 2 * i))
-        if (row(this.cell) === false) return false
-      }
+  /** Calls `row` for each cell of leaves [from, to) (from `firstCell` of the first); false stops. */
+  scan(from: number, to: number, row: (cell: CellReader) => boolean | void, firstCell = 0): void {
+    this.scanLeaves(
+      from,
+      to,
+      (page, h, count, first) => {
+        for (let i = first; i < count; i++) {
+          this.cell.read(page, page.readUInt16BE(h + 8 + 2 * i))
+          if (row(this.cell) === false) return false
+        }
+      },
+      firstCell,
+    )
+  }
+
+  /**
+   * The newest leaves, oldest first, that hold the last `rows` rows (all of them in a shorter
+   * chain), found from the tree's right edge without listing every leaf; `firstCell` is where those
+   * rows begin in the first of them.
+   */
+  lastLeaves(rows: number, root: number): { leaves: LeafList; firstCell: number } {
+    const pages: number[] = []
+    const keys: bigint[] = []
+    let count = 0
+    walkLeavesBackward(this.pager, root, (n, upper) => {
+      const page = this.pager.pageBehind(n)
+      count += page.readUInt16BE((n === 1 ? 100 : 0) + 3)
+      pages.push(n)
+      keys.push(upper)
+      return count < rows
     })
+    return {
+      leaves: { pages: Int32Array.from(pages.reverse()), maxKey: BigInt64Array.from(keys.reverse()) },
+      firstCell: Math.max(0, count - rows),
+    }
   }
 
   /** Same, newest first. */

@@ -81,6 +81,7 @@ function bucketSorted(a: Float64Array): Float64Array {
  */
 export function ascending(a: Float64Array): Float64Array {
   if (inOrder(a)) return a
-  if (bucketable(a)) return bucketSorted(a)
+  // The buckets' own walk and memory pay off only for large arrays (a window's are small).
+  if (a.length >= BUCKETS && bucketable(a)) return bucketSorted(a)
   return a.slice().sort()
 }
