@@ -150,6 +150,29 @@ async function warmWindow(path: string, window: number): Promise<Measure> {
   }
 }
 
+/**
+ * Node's own start-up here (`node -e 0`, median of five): the floor under every fresh CLI process,
+ * measured with this environment and without NODE_EXTRA_CA_CERTS (Node reads that CA file at every
+ * start; the packaged CLI's launcher drops it, as the CLI makes no TLS connection).
+ */
+function nodeStartup(): string {
+  const median = (env: NodeJS.ProcessEnv): number => {
+    const times: number[] = []
+    for (let i = 0; i < 5; i++) {
+      const t = performance.now()
+      spawnSync(process.execPath, ['-e', '0'], { env })
+      times.push(performance.now() - t)
+    }
+    return times.sort((a, b) => a - b)[2]!
+  }
+  const plain = { ...process.env }
+  delete plain['NODE_EXTRA_CA_CERTS']
+  const line = `node -e 0: ${fmt(median(plain))} ms`
+  return process.env['NODE_EXTRA_CA_CERTS']
+    ? `${line}; with this environment's NODE_EXTRA_CA_CERTS ${fmt(median(process.env))} ms`
+    : line
+}
+
 function cli(label: string, args: string[], rows: number, env: Record<string, string> = {}): Measure {
   const r = run(args, env)
   if (r.code !== 0 && r.code !== 1)
@@ -173,8 +196,9 @@ async function main(): Promise<void> {
   mkdirSync(dir, { recursive: true })
   const sizes = (process.env['BENCH_ROWS'] ?? '100000,1000000').split(',').map(Number)
   console.log(
-    `BIJOTEL Auditor benchmark — Node ${process.versions.node} on ${cpus().length} cores; chains in ${dir}\n`,
+    `BIJOTEL Auditor benchmark — Node ${process.versions.node} on ${cpus().length} cores; chains in ${dir}`,
   )
+  console.log(`Node start-up under every fresh CLI process (median of 5): ${nodeStartup()}\n`)
   for (const rows of sizes) {
     const path = ensureChain(dir, rows)
     const size = statSync(path).size
