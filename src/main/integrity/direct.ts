@@ -4,7 +4,7 @@
 import type { IntegrityRun, IntegrityThresholds } from '../../shared/integrity-types'
 import { extractAllColumns, hashFingerprint, type ColumnsPart } from '../chain/direct/columns'
 import { assertUnchangedSinceOpen, withDirect, type DirectChain } from '../chain/direct/open'
-import { RowScanner } from '../chain/direct/scan'
+import { RowScanner, withLeaves } from '../chain/direct/scan'
 import { AuditError } from '../errors'
 import { estimateRows, layoutOf, verifyDirect } from '../verify/direct'
 import type { ChainFile } from '../chain/reader'
@@ -191,8 +191,7 @@ async function lastRows(
   } finally {
     edge.close()
   }
-  const { spec, reserved, ncols, seqColumn, columns } = layout
-  const scanner = new RowScanner({ spec, reserved, ncols, seqColumn, columns, leaves: last.leaves })
+  const scanner = new RowScanner(withLeaves(layout, last.leaves))
   try {
     const range = { from: 0, to: last.leaves.pages.length, firstCell: last.firstCell, estimate: limit }
     const results = await columnsRun(scanner, range, thresholds, {})

@@ -22,7 +22,8 @@ export interface LeafList {
   maxKey: BigInt64Array
 }
 
-const headerOffset = (n: number): number => (n === 1 ? 100 : 0)
+/** Where a page's b-tree header starts: after the 100-byte file header on page 1. */
+export const headerOffset = (n: number): number => (n === 1 ? 100 : 0)
 
 /**
  * Leaf pages of the table b-tree rooted at `root`, in rowid order. Only interior pages are read:

@@ -194,6 +194,11 @@ export function extractColumns(
     model[i] = f.model === null ? 0 : models.id(f.model)
     hasReplay[i] = f.replay ? 1 : 0
   }
+  /** A quick pass's row: provider pending, no fingerprint. */
+  const noFacts = (): void => {
+    provider[i] = providers.id(PENDING_PROVIDER)
+    hashFp[i] = NaN
+  }
   const rowDone = (): void => {
     i++
     if ((i & 4095) === 0) {
@@ -235,10 +240,7 @@ export function extractColumns(
           : bodyFacts(c.castBlob(body) ?? EMPTY),
       )
       hashFp[i] = facter !== null && out[F.FP] === 1 ? out[F.FP_VALUE]! : hashFingerprint(c, ch)
-    } else {
-      provider[i] = providers.id(PENDING_PROVIDER)
-      hashFp[i] = NaN
-    }
+    } else noFacts()
     rowDone()
   }
   if (facter === null) {
@@ -267,10 +269,7 @@ export function extractColumns(
             if (facts) {
               setFacts(pageBodyFacts(page, cells, j))
               hashFp[i] = cells[o + F.FP_VALUE]!
-            } else {
-              provider[i] = providers.id(PENDING_PROVIDER)
-              hashFp[i] = NaN
-            }
+            } else noFacts()
             rowDone()
           }
           k += done

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { Unsupported } from './format'
 import { AuditError } from '../../errors'
 import { openDirect, withDirect, type DirectChain } from './open'
-import { RowScanner } from './scan'
+import { RowScanner, withLeaves } from './scan'
 
 const FIXTURES = join(__dirname, '../../../../../shared/fixtures')
 const work = mkdtempSync(join(tmpdir(), 'bijotel-direct-'))
@@ -74,27 +74,40 @@ function rowOf(chain: DirectChain, c: RowScanner['cell']): unknown[] {
   return row
 }
 
-describe('backward reading (read-behind window) against forward reading, on every fixture', () => {
+describe('backward reading (read-behind window, right edge) against forward reading, on every fixture', () => {
   for (const name of dbs.filter((n) => !n.startsWith('bad-') && !n.startsWith('odd-'))) {
     it(name, () => {
       const chain = openDirect(join(FIXTURES, name))
       const forward = directRows(chain)
       const s = new RowScanner(chain)
       try {
-        const fromEnd: unknown[][] = []
-        s.scanFromEnd((c) => void fromEnd.push(rowOf(chain, c)), chain.root)
         const backward: unknown[][] = []
         s.scanBackward(0, chain.leaves.pages.length, (c) => void backward.push(rowOf(chain, c)))
         // Interleaved with forward page reads, as a caller reading overflow pages would do.
         const mixed: unknown[][] = []
-        s.scanFromEnd((c) => {
+        s.scanBackward(0, chain.leaves.pages.length, (c) => {
           s.pager.page(chain.leaves.pages[0]!)
           mixed.push(rowOf(chain, c))
-        }, chain.root)
+        })
         const reversed = [...forward].reverse()
-        expect(fromEnd).toEqual(reversed)
         expect(backward).toEqual(reversed)
         expect(mixed).toEqual(reversed)
+        // The newest leaves from the tree's right edge: from their first cell on, exactly the last
+        // n rows, with the key bounds the full leaf list has for them.
+        for (const n of [1, 2, 3, Math.ceil(forward.length / 2), forward.length, forward.length + 5]) {
+          const last = s.lastLeaves(n, chain.root)
+          const at = chain.leaves.pages.length - last.leaves.pages.length
+          expect(Array.from(last.leaves.pages)).toEqual(Array.from(chain.leaves.pages.subarray(at)))
+          expect(Array.from(last.leaves.maxKey)).toEqual(Array.from(chain.leaves.maxKey.subarray(at)))
+          const tail = new RowScanner(withLeaves(chain, last.leaves))
+          try {
+            const rows: unknown[][] = []
+            tail.scan(0, last.leaves.pages.length, (c) => void rows.push(rowOf(chain, c)), last.firstCell)
+            expect(rows).toEqual(forward.slice(-n))
+          } finally {
+            tail.close()
+          }
+        }
       } finally {
         s.close()
       }

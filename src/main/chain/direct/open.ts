@@ -9,7 +9,7 @@ import { closeSync, fstatSync, openSync, readSync, statSync, type Stats } from '
 import { resolve } from 'node:path'
 import { AuditError } from '../../errors'
 import { REQUIRED_COLUMNS } from '../reader'
-import { CellReader, collectLeaves, type LeafList } from './btree'
+import { CellReader, collectLeaves, headerOffset, type LeafList } from './btree'
 import { PAGE_LEAF_TABLE, Unsupported } from './format'
 import { Pager, pagerSpec, type PagerSpec } from './pager'
 import { indexWal, NO_WAL, type WalIndex } from './wal'
@@ -52,7 +52,7 @@ function readMaster(pager: Pager, reserved: number): MasterRow[] {
   const rows: MasterRow[] = []
   for (const n of leaves.pages) {
     const page = pager.pageCopy(n)
-    const h = n === 1 ? 100 : 0
+    const h = headerOffset(n)
     if (page[h] !== PAGE_LEAF_TABLE) throw new Unsupported('sqlite_master leaf is not a leaf')
     const count = page.readUInt16BE(h + 3)
     for (let i = 0; i < count; i++) {

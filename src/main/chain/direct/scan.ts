@@ -1,5 +1,5 @@
 // Iterating the rows of a chain opened for direct reading, leaf by leaf, in seq (rowid) order.
-import { CellReader, leafFor, walkLeavesBackward, type LeafList } from './btree'
+import { CellReader, headerOffset, leafFor, walkLeavesBackward, type LeafList } from './btree'
 import { PAGE_LEAF_TABLE, Unsupported } from './format'
 import { Pager } from './pager'
 import type { DirectChain } from './open'
@@ -8,20 +8,19 @@ export type DirectChainLayout = Pick<DirectChain, 'spec' | 'reserved' | 'ncols' 
   leaves: { pages: Int32Array; maxKey: BigInt64Array }
 }
 
+/** The layout with another leaf list (a plain object: a worker gets it posted, getters and all read). */
+export function withLeaves(layout: DirectChainLayout, leaves: LeafList): DirectChainLayout {
+  const { spec, reserved, ncols, seqColumn, columns } = layout
+  return { spec, reserved, ncols, seqColumn, columns, leaves }
+}
+
 /**
  * The layout with only leaves [from, to), numbered from 0: what a worker scanning them needs, to be
  * posted to it without the rest of the leaf list (a million-row chain has half a million leaves).
  */
 export function leafSlice(layout: DirectChainLayout, from: number, to: number): DirectChainLayout {
-  const { spec, reserved, ncols, seqColumn, columns, leaves } = layout
-  return {
-    spec,
-    reserved,
-    ncols,
-    seqColumn,
-    columns,
-    leaves: { pages: leaves.pages.slice(from, to), maxKey: leaves.maxKey.slice(from, to) },
-  }
+  const { pages, maxKey } = layout.leaves
+  return withLeaves(layout, { pages: pages.slice(from, to), maxKey: maxKey.slice(from, to) })
 }
 
 export class RowScanner {
@@ -56,7 +55,7 @@ export class RowScanner {
     for (let l = from; l < to; l++) {
       const n = pages[l]!
       const page = this.pager.page(n)
-      const h = n === 1 ? 100 : 0
+      const h = headerOffset(n)
       if (page[h] !== PAGE_LEAF_TABLE) throw new Unsupported(`page ${n} is not a table leaf`)
       if (leaf(page, h, page.readUInt16BE(h + 3), l === from ? firstCell : 0) === false) return
     }
@@ -88,7 +87,7 @@ export class RowScanner {
     let count = 0
     walkLeavesBackward(this.pager, root, (n, upper) => {
       const page = this.pager.pageBehind(n)
-      count += page.readUInt16BE((n === 1 ? 100 : 0) + 3)
+      count += page.readUInt16BE(headerOffset(n) + 3)
       pages.push(n)
       keys.push(upper)
       return count < rows
@@ -105,15 +104,10 @@ export class RowScanner {
     for (let l = to - 1; l >= from; l--) if (!this.leafBackward(pages[l]!, row)) return
   }
 
-  /** Every row from the newest backward, walking the tree's right edge (no leaf list needed). */
-  scanFromEnd(row: (cell: CellReader) => boolean | void, root: number): void {
-    walkLeavesBackward(this.pager, root, (n) => this.leafBackward(n, row))
-  }
-
   private leafBackward(n: number, row: (cell: CellReader) => boolean | void): boolean {
     // The read-behind window: the callback may read pages through page() meanwhile.
     const page = this.pager.pageBehind(n)
-    const h = n === 1 ? 100 : 0
+    const h = headerOffset(n)
     if (page[h] !== PAGE_LEAF_TABLE) throw new Unsupported(`page ${n} is not a table leaf`)
     const count = page.readUInt16BE(h + 3)
     for (let i = count - 1; i >= 0; i--) {
