@@ -14,18 +14,10 @@ const progress = (rows: number): void =>
 async function run(): Promise<void> {
   const input = workerData as IndexWorkerInput
   if ('direct' in input) {
-    const { layout, leafFrom, leafTo, capacity, wanted, firstCell } = input.direct
+    const { layout, leafFrom, leafTo, capacity, wanted } = input.direct
     const scanner = new RowScanner(layout)
     try {
-      const part = extractColumns(
-        scanner,
-        leafFrom,
-        leafTo,
-        capacity,
-        { onRows: progress },
-        wanted,
-        firstCell,
-      )
+      const part = extractColumns(scanner, leafFrom, leafTo, capacity, { onRows: progress }, wanted)
       const buffers = [
         part.seq,
         part.seqBig,

@@ -191,7 +191,6 @@ export type IndexWorkerInput =
         leafTo: number
         capacity: number
         wanted: ColumnsWanted
-        firstCell: number
       }
     }
 

@@ -2,6 +2,7 @@
 // pay for SQLite, the HTTP server or the writer (start-up time is most of a short `bijotel` call).
 import { spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { BIN, ensureBuilt } from '../testing/cli'
 
@@ -10,7 +11,10 @@ beforeAll(() => {
 })
 
 /** Run the built CLI in a child and list the files and built-in modules it loaded. */
-function loaded(args: string[]): { code: number | null; files: string[]; builtins: string[] } {
+function loaded(
+  args: string[],
+  env: Record<string, string> = {},
+): { code: number | null; files: string[]; builtins: string[] } {
   const script = `
     process.argv = [process.execPath, ${JSON.stringify(BIN)}, ...${JSON.stringify(args)}]
     process.stdout.write = () => true
@@ -19,7 +23,7 @@ function loaded(args: string[]): { code: number | null; files: string[]; builtin
       files: Object.keys(require.cache),
       builtins: process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')),
     })))`
-  const r = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' })
+  const r = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', env: { ...process.env, ...env } })
   const out = JSON.parse(r.stderr.split('\n').pop() ?? '') as { files: string[]; builtins: string[] }
   return { code: r.status, ...out }
 }
@@ -51,5 +55,18 @@ describe('bijotel start-up', () => {
     const r = loaded(['replay', '--db', 'no-such.db', '--seq', '1', '--output', 'x'])
     expect(r.code).toBe(1)
     expect(commandsIn(r.files)).toEqual(['replay'])
+  })
+
+  // The direct reader knows the reference schema's layout: a chain of it is analysed without
+  // loading the SQLite driver, which only the fallback path (here forced) pays for.
+  it('integrity on a chain of the reference schema loads SQLite only on the fallback path', () => {
+    const fixture = join(__dirname, '../../../../shared/fixtures/clean.db')
+    const sqlite = (r: { files: string[] }): string[] => r.files.filter((f) => f.includes('better-sqlite3'))
+    const direct = loaded(['integrity', '--db', fixture, '--window', '50'])
+    expect(direct.code).toBe(0)
+    expect(sqlite(direct)).toEqual([])
+    const fallback = loaded(['integrity', '--db', fixture, '--window', '50'], { BIJOTEL_READER: 'sqlite' })
+    expect(fallback.code).toBe(0)
+    expect(sqlite(fallback).length).toBeGreaterThan(0)
   })
 })

@@ -2,7 +2,12 @@
 // extracts compact columns on worker threads, then runs the ordered detectors over them, and finds
 // duplicate hashes and bursts by sorting typed arrays (no per-row maps, no SQL temp tables).
 import type { IntegrityRun, IntegrityThresholds } from '../../shared/integrity-types'
-import { extractAllColumns, hashFingerprint, type ColumnsPart } from '../chain/direct/columns'
+import {
+  extractAllColumns,
+  extractLastColumns,
+  hashFingerprint,
+  type ColumnsPart,
+} from '../chain/direct/columns'
 import { assertUnchangedSinceOpen, withDirect, type DirectChain } from '../chain/direct/open'
 import { RowScanner, withLeaves } from '../chain/direct/scan'
 import { AuditError } from '../errors'
@@ -48,7 +53,7 @@ function repeated(sorted: Float64Array[], min: number): Map<number, number> {
 }
 
 /** Duplicate canonical hashes: fingerprint collisions, then the exact keys of just those rows. */
-function duplicates(scanner: RowScanner, parts: ColumnsPart[]): DetectorResults['hash_anomalies'] {
+function duplicates(rowsAgain: () => RowScanner, parts: ColumnsPart[]): DetectorResults['hash_anomalies'] {
   const candidates = repeated(
     parts.map((p) => p.hashFpSorted!),
     1,
@@ -62,6 +67,7 @@ function duplicates(scanner: RowScanner, parts: ColumnsPart[]): DetectorResults[
     parts.map((p) => p.seqBig),
     BigInt64Array,
   )
+  const scanner = rowsAgain()
   const ch = scanner.col('canonical_hash')
   const firstSeen = new Map<string, bigint>()
   const out: DetectorResults['hash_anomalies'] = []
@@ -113,13 +119,12 @@ function bursts(parts: ColumnsPart[], threshold: number): DetectorResults['times
 }
 
 /**
- * The detectors over the rows of leaves [from, to) of `scanner`'s layout, from `firstCell` of the
- * first: their compact columns (on workers for a large chain), then the ordered detectors over the
- * typed arrays, duplicates and bursts by sorting. `estimate`: about how many rows that is.
+ * The detectors over the rows of leaves [from, to) of `scanner`'s layout: their compact columns (on
+ * workers for a large chain), then `detect`. `estimate`: about how many rows that is.
  */
 async function columnsRun(
   scanner: RowScanner,
-  range: { from: number; to: number; firstCell: number; estimate: number },
+  range: { from: number; to: number; estimate: number },
   thresholds: IntegrityThresholds,
   hooks: IntegrityHooks,
 ): Promise<DetectorResults> {
@@ -132,9 +137,24 @@ async function columnsRun(
       onProgress: (d, t) => hooks.onProgress?.(d, t, 'integrity'),
       ...(hooks.signal ? { signal: hooks.signal } : {}),
     },
-    { facts: true, integrity: true },
-    range.firstCell,
+    INTEGRITY_COLUMNS,
   )
+  return detect(parts, () => scanner, thresholds, hooks)
+}
+
+const INTEGRITY_COLUMNS = { facts: true, integrity: true }
+
+/**
+ * The ordered detectors over the parts' typed arrays, then duplicates and bursts by sorting;
+ * `rowsAgain` gives a scanner that finds the parts' rows by seq (asked for only to confirm
+ * fingerprint collisions).
+ */
+function detect(
+  parts: ColumnsPart[],
+  rowsAgain: () => RowScanner,
+  thresholds: IntegrityThresholds,
+  hooks: IntegrityHooks,
+): DetectorResults {
   const bad = parts.find((p) => p.badTs !== null)?.badTs
   if (bad)
     throw new AuditError(
@@ -152,7 +172,7 @@ async function columnsRun(
     }
   }
   if (hooks.signal?.aborted) throw new AuditError('cancelled', 'integrity pass cancelled')
-  const results = finish(pass, duplicates(scanner, parts), bursts(parts, thresholds.burst_threshold))
+  const results = finish(pass, duplicates(rowsAgain, parts), bursts(parts, thresholds.burst_threshold))
   hooks.onProgress?.(n, n, 'integrity')
   return results
 }
@@ -166,7 +186,7 @@ async function allRows(
   try {
     const to = chain.leaves.pages.length
     const estimate = estimateRows(scanner, 0, to)
-    const results = await columnsRun(scanner, { from: 0, to, firstCell: 0, estimate }, thresholds, hooks)
+    const results = await columnsRun(scanner, { from: 0, to, estimate }, thresholds, hooks)
     assertUnchangedSinceOpen(chain)
     return results
   } finally {
@@ -175,8 +195,8 @@ async function allRows(
 }
 
 /**
- * Window mode: the last `limit` rows by seq, from the newest leaves only (found from the tree's
- * right edge, no leaf list of the whole chain), through the same columns and detectors as --all.
+ * Window mode: the last `limit` rows by seq, read in one walk back from the tree's right edge (no
+ * leaf list of the whole chain, each page read once), through the same detectors as --all.
  */
 async function lastRows(
   chain: DirectChain,
@@ -185,20 +205,20 @@ async function lastRows(
 ): Promise<DetectorResults> {
   const layout = layoutOf(chain)
   const edge = new RowScanner(layout)
-  let last: ReturnType<RowScanner['lastLeaves']>
+  let again = null as RowScanner | null
   try {
-    last = edge.lastLeaves(limit, chain.root)
-  } finally {
-    edge.close()
-  }
-  const scanner = new RowScanner(withLeaves(layout, last.leaves))
-  try {
-    const range = { from: 0, to: last.leaves.pages.length, firstCell: last.firstCell, estimate: limit }
-    const results = await columnsRun(scanner, range, thresholds, {})
+    const { part, leaves } = extractLastColumns(edge, chain.root, limit, INTEGRITY_COLUMNS)
+    const results = detect(
+      [part],
+      () => (again ??= new RowScanner(withLeaves(layout, leaves))),
+      thresholds,
+      {},
+    )
     assertUnchangedSinceOpen(chain)
     return results
   } finally {
-    scanner.close()
+    edge.close()
+    again?.close()
   }
 }
 

@@ -3,7 +3,7 @@
 import type Database from 'better-sqlite3'
 import { parseBody, providerOf } from '../chain/body'
 import { bodyFacts } from '../chain/body-scan'
-import { toBigIntOrNull } from '../chain/reader'
+import { toBigIntOrNull } from '../chain/table'
 import { AuditError, asChainReadError } from '../errors'
 
 export interface IntegrityRow {

@@ -7,7 +7,7 @@ import { createHash, createHmac } from 'node:crypto'
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { CHAIN_COLUMNS } from '../chain/reader'
+import { CHAIN_COLUMNS } from '../chain/table'
 import { FIXTURES } from '../testing/fixtures'
 import { CHAIN_TABLE_DDL, SEMHASH_INDEX_DDL, TRACE_INDEX_DDL } from '../writer/schema'
 

@@ -1,7 +1,8 @@
 // One row's own status, for the entry detail view and the replay checker.
 import type { RowCheck } from '../../shared/verify-types'
 import { columnMismatches, sealedSpanFields } from '../chain/body'
-import { toBigIntOrNull, type ChainFile } from '../chain/reader'
+import type { ChainFile } from '../chain/reader'
+import { toBigIntOrNull } from '../chain/table'
 import { AuditError, asChainReadError } from '../errors'
 import { GENESIS_HASH, makeSealer, sha256Hex } from './hmac'
 import type { KeyMaterial } from './secrets'

@@ -9,8 +9,8 @@ import { Interner, NO_MODEL, runOnWorker, type IndexPart } from '../index'
 import { builtScript, defaultWorkerCount, PARALLEL_MIN_ROWS } from '../../verify/parallel'
 import { hashKey } from '../../integrity/rows'
 import { epochSecond } from '../../integrity/timestamps'
-import { toBigIntOrNull } from '../reader'
-import type { CellReader } from './btree'
+import { toBigIntOrNull } from '../table'
+import type { CellReader, LeafList } from './btree'
 import { leafSlice, type RowScanner } from './scan'
 import { ascending } from './sort'
 
@@ -134,15 +134,63 @@ function fingerprintOf(v: unknown): number {
   return key === null ? NaN : fingerprint(key)
 }
 
+/** Reads cells [first, count) of a table leaf into the columns. */
+type LeafReader = (page: Buffer, header: number, count: number, first: number) => void
+
+/**
+ * Which leaves a pass reads, and where their rows go: `drive` feeds leaves to `leaf` after moving
+ * the write position with `moveTo`, and returns the rows filled, [start, end).
+ */
+type Driver = (leaf: LeafReader, moveTo: (row: number) => void, position: () => number) => [number, number]
+
+type ExtractHooks = { onRows?: (n: number) => void; signal?: { aborted: boolean } }
+
+/** The columns of leaves [leafFrom, leafTo) of the scanner's leaf list, in order. */
 export function extractColumns(
   scanner: RowScanner,
   leafFrom: number,
   leafTo: number,
   capacity: number,
-  hooks: { onRows?: (n: number) => void; signal?: { aborted: boolean } } = {},
+  hooks: ExtractHooks = {},
   wanted: ColumnsWanted = INDEX_COLUMNS,
-  /** Rows of the first leaf before this cell are left out (a window's oldest leaf). */
-  firstCell = 0,
+): ColumnsPart {
+  return columnsOf(scanner, capacity, hooks, wanted, (leaf, _moveTo, position) => {
+    scanner.scanLeaves(leafFrom, leafTo, leaf)
+    hooks.onRows?.(position())
+    return [0, position()]
+  })
+}
+
+/**
+ * The columns of the last `rows` rows (all of them in a shorter chain), read in one walk back from
+ * the tree's right edge: each leaf's rows are written below the newer ones, so every page is read
+ * once and no leaf list of the whole chain is made. Also the leaves read, for finding rows again.
+ */
+export function extractLastColumns(
+  scanner: RowScanner,
+  root: number,
+  rows: number,
+  wanted: ColumnsWanted,
+): { part: ColumnsPart; leaves: LeafList } {
+  let leaves: LeafList | null = null
+  const part = columnsOf(scanner, rows, {}, wanted, (leaf, moveTo) => {
+    let start = rows
+    leaves = scanner.scanLastLeaves(rows, root, (page, h, count, first) => {
+      start -= count - first
+      moveTo(start)
+      leaf(page, h, count, first)
+    })
+    return [start, rows]
+  })
+  return { part, leaves: leaves! }
+}
+
+function columnsOf(
+  scanner: RowScanner,
+  capacity: number,
+  hooks: ExtractHooks,
+  wanted: ColumnsWanted,
+  drive: Driver,
 ): ColumnsPart {
   const facts = wanted.facts
   const ts = scanner.col('timestamp_ns')
@@ -163,6 +211,8 @@ export function extractColumns(
   const wantSeconds = wanted.integrity
   let seconds = new Float64Array(wantSeconds ? cap : 0)
   let badTs: ColumnsPart['badTs'] = null
+  /** The row of badTs: the first in seq order is reported, whichever way the leaves are walked. */
+  let badAt = Infinity
   const looseTs: [number, bigint][] = []
   // With the addon, a page's cells are decoded and their timestamps, fingerprints and body spans
   // read in one native call; timestamps and seqs go into tsA and seqBig as two 32-bit halves (no
@@ -229,7 +279,10 @@ export function extractColumns(
         looseTs.push([i, loose])
         if (wantSeconds) seconds[i] = Number(epochSecond(loose))
       } else {
-        badTs ??= { seq: id.toString(), value: String(c.valueBig(ts)) }
+        if (i < badAt) {
+          badTs = { seq: id.toString(), value: String(c.valueBig(ts)) }
+          badAt = i
+        }
         if (wantSeconds) seconds[i] = NaN
       }
     }
@@ -243,64 +296,70 @@ export function extractColumns(
     } else noFacts()
     rowDone()
   }
-  if (facter === null) {
-    scanner.scan(leafFrom, leafTo, row, firstCell)
-  } else {
-    const cells = new Float64Array(F.STRIDE * PAGE_CELLS)
-    const cell = scanner.cell
-    scanner.scanLeaves(
-      leafFrom,
-      leafTo,
-      (page, h, count, first) => {
-        let k = first
-        while (k < count) {
-          const done = facter.page(page, h, k, cells, facts)
-          for (let j = 0; j < done; j++) {
-            reserve()
-            const o = j * F.STRIDE
-            const id = cells[o + F.ROWID]!
-            seq[i] = id
-            seqWords[2 * i] = id >>> 0
-            seqWords[2 * i + 1] = Math.floor(id / 2 ** 32)
-            tsWords[2 * i] = cells[o + F.LO]!
-            tsWords[2 * i + 1] = cells[o + F.HI]!
-            tsValid[i] = 1
-            if (wantSeconds) seconds[i] = cells[o + F.SECOND]!
-            if (facts) {
-              setFacts(pageBodyFacts(page, cells, j))
-              hashFp[i] = cells[o + F.FP_VALUE]!
-            } else noFacts()
-            rowDone()
+  const cell = scanner.cell
+  const cells = new Float64Array(facter === null ? 0 : F.STRIDE * PAGE_CELLS)
+  const leaf: LeafReader =
+    facter === null
+      ? (page, h, count, first) => {
+          for (let k = first; k < count; k++) {
+            cell.read(page, page.readUInt16BE(h + 8 + 2 * k))
+            row(cell)
           }
-          k += done
-          if (done === PAGE_CELLS || k === count) continue
-          cell.read(page, page.readUInt16BE(h + 8 + 2 * k))
-          row(cell)
-          k++
         }
-      },
-      firstCell,
-    )
-  }
-  hooks.onRows?.(i)
+      : (page, h, count, first) => {
+          let k = first
+          while (k < count) {
+            const done = facter.page(page, h, k, cells, facts)
+            for (let j = 0; j < done; j++) {
+              reserve()
+              const o = j * F.STRIDE
+              const id = cells[o + F.ROWID]!
+              seq[i] = id
+              seqWords[2 * i] = id >>> 0
+              seqWords[2 * i + 1] = Math.floor(id / 2 ** 32)
+              tsWords[2 * i] = cells[o + F.LO]!
+              tsWords[2 * i + 1] = cells[o + F.HI]!
+              tsValid[i] = 1
+              if (wantSeconds) seconds[i] = cells[o + F.SECOND]!
+              if (facts) {
+                setFacts(pageBodyFacts(page, cells, j))
+                hashFp[i] = cells[o + F.FP_VALUE]!
+              } else noFacts()
+              rowDone()
+            }
+            k += done
+            if (done === PAGE_CELLS || k === count) continue
+            cell.read(page, page.readUInt16BE(h + 8 + 2 * k))
+            row(cell)
+            k++
+          }
+        }
+  const [start, end] = drive(
+    leaf,
+    (at) => {
+      i = at
+    },
+    () => i,
+  )
   // The columns are returned as views, not copies (they were sized from the estimate, and a copy of
   // each doubled the peak); the sorted ones are copies unless the column was in order already.
-  const sorted = (a: Float64Array): Float64Array | null => (wantSeconds ? ascending(a.subarray(0, i)) : null)
+  const rowsOf = <T extends { subarray(a: number, b: number): T }>(a: T): T => a.subarray(start, end)
+  const sorted = (a: Float64Array): Float64Array | null => (wantSeconds ? ascending(rowsOf(a)) : null)
   return {
-    rows: i,
-    seq: seq.subarray(0, i),
-    seqBig: seqBig.subarray(0, i),
-    ts: tsA.subarray(0, i),
-    tsValid: tsValid.subarray(0, i),
-    provider: provider.subarray(0, i),
-    model: model.subarray(0, i),
-    hasReplay: hasReplay.subarray(0, i),
-    hashFp: hashFp.subarray(0, i),
+    rows: end - start,
+    seq: rowsOf(seq),
+    seqBig: rowsOf(seqBig),
+    ts: rowsOf(tsA),
+    tsValid: rowsOf(tsValid),
+    provider: rowsOf(provider),
+    model: rowsOf(model),
+    hasReplay: rowsOf(hasReplay),
+    hashFp: rowsOf(hashFp),
     providerNames: providers.names,
     modelNames: models.names,
     badTs,
-    looseTs,
-    seconds: wantSeconds ? seconds.subarray(0, i) : null,
+    looseTs: looseTs.map(([at, v]): [number, bigint] => [at - start, v]).sort((x, y) => x[0] - y[0]),
+    seconds: wantSeconds ? rowsOf(seconds) : null,
     secondsSorted: sorted(seconds),
     hashFpSorted: sorted(hashFp),
   }
@@ -317,8 +376,6 @@ export async function extractAllColumns(
   estimate: number,
   hooks: { onProgress?: (done: number, total: number) => void; signal?: { aborted: boolean } } = {},
   wanted: ColumnsWanted = INDEX_COLUMNS,
-  /** Rows of leaf `from` before this cell are left out. */
-  firstCell = 0,
 ): Promise<ColumnsPart[]> {
   const script = builtScript('index-worker.js')
   const workers = defaultWorkerCount()
@@ -335,7 +392,6 @@ export async function extractAllColumns(
           ...(hooks.signal ? { signal: hooks.signal } : {}),
         },
         wanted,
-        firstCell,
       ),
     ]
   }
@@ -355,7 +411,6 @@ export async function extractAllColumns(
             leafTo: leafTo - leafFrom,
             capacity,
             wanted,
-            firstCell: k === 0 ? firstCell : 0,
           },
         },
         (rows) => {

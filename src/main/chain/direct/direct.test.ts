@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { Unsupported } from './format'
 import { AuditError } from '../../errors'
 import { openDirect, withDirect, type DirectChain } from './open'
-import { RowScanner, withLeaves } from './scan'
+import { RowScanner } from './scan'
 
 const FIXTURES = join(__dirname, '../../../../../shared/fixtures')
 const work = mkdtempSync(join(tmpdir(), 'bijotel-direct-'))
@@ -92,21 +92,24 @@ describe('backward reading (read-behind window, right edge) against forward read
         const reversed = [...forward].reverse()
         expect(backward).toEqual(reversed)
         expect(mixed).toEqual(reversed)
-        // The newest leaves from the tree's right edge: from their first cell on, exactly the last
-        // n rows, with the key bounds the full leaf list has for them.
+        // The newest leaves from the tree's right edge, newest first, from the first cell given:
+        // exactly the last n rows, on the leaves (and key bounds) the full leaf list ends with.
         for (const n of [1, 2, 3, Math.ceil(forward.length / 2), forward.length, forward.length + 5]) {
-          const last = s.lastLeaves(n, chain.root)
-          const at = chain.leaves.pages.length - last.leaves.pages.length
-          expect(Array.from(last.leaves.pages)).toEqual(Array.from(chain.leaves.pages.subarray(at)))
-          expect(Array.from(last.leaves.maxKey)).toEqual(Array.from(chain.leaves.maxKey.subarray(at)))
-          const tail = new RowScanner(withLeaves(chain, last.leaves))
-          try {
+          const seen: unknown[][][] = []
+          const leaves = s.scanLastLeaves(n, chain.root, (page, h, count, first) => {
             const rows: unknown[][] = []
-            tail.scan(0, last.leaves.pages.length, (c) => void rows.push(rowOf(chain, c)), last.firstCell)
-            expect(rows).toEqual(forward.slice(-n))
-          } finally {
-            tail.close()
-          }
+            for (let k = first; k < count; k++) {
+              s.cell.read(page, page.readUInt16BE(h + 8 + 2 * k))
+              s.pager.page(chain.leaves.pages[0]!)
+              rows.push(rowOf(chain, s.cell))
+            }
+            seen.unshift(rows)
+          })
+          const at = chain.leaves.pages.length - leaves.pages.length
+          expect(Array.from(leaves.pages)).toEqual(Array.from(chain.leaves.pages.subarray(at)))
+          expect(Array.from(leaves.maxKey)).toEqual(Array.from(chain.leaves.maxKey.subarray(at)))
+          expect(seen.length).toBe(leaves.pages.length)
+          expect(seen.flat()).toEqual(forward.slice(-n))
         }
       } finally {
         s.close()

@@ -1,16 +1,16 @@
 // Opening a chain.db for direct reading, in place and strictly read-only: no SQLite connection
 // touches the evidence (so no -wal/-shm is created and a read-only folder is fine), and nothing is
 // copied. The file's own header, its sqlite_master and its WAL are parsed here; the table's column
-// layout is taken from SQLite itself by replaying the stored CREATE TABLE in an in-memory database.
+// layout comes from ./layout.ts.
 // Any shape this reader does not handle throws `Unsupported`; callers then use the verified-copy
 // path (../snapshot.ts), which also produces the one-line errors for files that are not chains.
-import Database from 'better-sqlite3'
 import { closeSync, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs'
 import { resolve } from 'node:path'
 import { AuditError } from '../../errors'
-import { REQUIRED_COLUMNS } from '../reader'
+import { REQUIRED_COLUMNS } from '../table'
 import { CellReader, collectLeaves, headerOffset, type LeafList } from './btree'
 import { PAGE_LEAF_TABLE, Unsupported } from './format'
+import { columnLayout } from './layout'
 import { Pager, pagerSpec, type PagerSpec } from './pager'
 import { indexWal, NO_WAL, type WalIndex } from './wal'
 
@@ -61,41 +61,6 @@ function readMaster(pager: Pager, reserved: number): MasterRow[] {
     }
   }
   return rows
-}
-
-/** Column layout of the stored CREATE TABLE, from SQLite, in a throwaway in-memory database. */
-function columnLayout(sql: string): { names: string[]; seqIsRowid: boolean } {
-  // Only a plain CREATE TABLE is replayed: no SELECT (CREATE TABLE AS cannot appear here, but the
-  // text is evidence and is not trusted), one statement only (prepare refuses more).
-  if (!/^\s*CREATE\s+TABLE\b/i.test(sql) || /\bSELECT\b/i.test(sql) || /\bWITHOUT\s+ROWID\b/i.test(sql))
-    throw new Unsupported('unusual CREATE TABLE')
-  const mem = new Database(':memory:')
-  try {
-    mem.prepare(sql).run()
-    const info = mem.prepare('PRAGMA table_xinfo(chain)').all() as {
-      name: string
-      type: string
-      pk: number
-      hidden: number
-      dflt_value: unknown
-    }[]
-    if (info.length === 0 || info.some((c) => c.hidden !== 0))
-      throw new Unsupported('hidden or generated columns')
-    const pk = info.filter((c) => c.pk > 0)
-    const seqIsRowid =
-      pk.length === 1 &&
-      pk[0]!.name === 'seq' &&
-      pk[0]!.type.toUpperCase() === 'INTEGER' &&
-      !/PRIMARY\s+KEY\s+DESC/i.test(sql)
-    // A column added later with a DEFAULT would read as that default in old rows: not handled here.
-    if (info.some((c) => c.dflt_value !== null)) throw new Unsupported('column defaults')
-    return { names: info.map((c) => c.name), seqIsRowid }
-  } catch (e) {
-    if (e instanceof Unsupported) throw e
-    throw new Unsupported(`schema not replayable: ${(e as Error).message}`)
-  } finally {
-    mem.close()
-  }
 }
 
 export function openDirect(path: string): DirectChain {

@@ -43,13 +43,12 @@ export class RowScanner {
 
   /**
    * Calls `leaf` with each table leaf of leaves [from, to): the page, its header's offset, its cell
-   * count and the first cell to read (`firstCell` on the first leaf, else 0); return false to stop.
+   * count and the first cell to read (0); return false to stop.
    */
   scanLeaves(
     from: number,
     to: number,
     leaf: (page: Buffer, header: number, count: number, first: number) => boolean | void,
-    firstCell = 0,
   ): void {
     const pages = this.chain.leaves.pages
     for (let l = from; l < to; l++) {
@@ -57,45 +56,46 @@ export class RowScanner {
       const page = this.pager.page(n)
       const h = headerOffset(n)
       if (page[h] !== PAGE_LEAF_TABLE) throw new Unsupported(`page ${n} is not a table leaf`)
-      if (leaf(page, h, page.readUInt16BE(h + 3), l === from ? firstCell : 0) === false) return
+      if (leaf(page, h, page.readUInt16BE(h + 3), 0) === false) return
     }
   }
 
-  /** Calls `row` for each cell of leaves [from, to) (from `firstCell` of the first); false stops. */
-  scan(from: number, to: number, row: (cell: CellReader) => boolean | void, firstCell = 0): void {
-    this.scanLeaves(
-      from,
-      to,
-      (page, h, count, first) => {
-        for (let i = first; i < count; i++) {
-          this.cell.read(page, page.readUInt16BE(h + 8 + 2 * i))
-          if (row(this.cell) === false) return false
-        }
-      },
-      firstCell,
-    )
+  /** Calls `row` for each cell of leaves [from, to); false stops. */
+  scan(from: number, to: number, row: (cell: CellReader) => boolean | void): void {
+    this.scanLeaves(from, to, (page, h, count) => {
+      for (let i = 0; i < count; i++) {
+        this.cell.read(page, page.readUInt16BE(h + 8 + 2 * i))
+        if (row(this.cell) === false) return false
+      }
+    })
   }
 
   /**
-   * The newest leaves, oldest first, that hold the last `rows` rows (all of them in a shorter
-   * chain), found from the tree's right edge without listing every leaf; `firstCell` is where those
-   * rows begin in the first of them.
+   * The newest leaves that hold the last `rows` rows (all of them in a shorter chain), found from
+   * the tree's right edge without listing every leaf, and passed to `leaf` newest first with the
+   * first cell of theirs among those rows (0 but for the oldest). Returns them oldest first, with
+   * the key bounds a full leaf list has for them. `leaf` may read other pages through `page()`.
    */
-  lastLeaves(rows: number, root: number): { leaves: LeafList; firstCell: number } {
+  scanLastLeaves(
+    rows: number,
+    root: number,
+    leaf: (page: Buffer, header: number, count: number, first: number) => void,
+  ): LeafList {
     const pages: number[] = []
     const keys: bigint[] = []
-    let count = 0
+    let left = rows
     walkLeavesBackward(this.pager, root, (n, upper) => {
       const page = this.pager.pageBehind(n)
-      count += page.readUInt16BE(headerOffset(n) + 3)
+      const h = headerOffset(n)
+      const count = page.readUInt16BE(h + 3)
+      const first = Math.max(0, count - left)
+      left -= count - first
+      leaf(page, h, count, first)
       pages.push(n)
       keys.push(upper)
-      return count < rows
+      return left > 0
     })
-    return {
-      leaves: { pages: Int32Array.from(pages.reverse()), maxKey: BigInt64Array.from(keys.reverse()) },
-      firstCell: Math.max(0, count - rows),
-    }
+    return { pages: Int32Array.from(pages.reverse()), maxKey: BigInt64Array.from(keys.reverse()) }
   }
 
   /** Same, newest first. */

@@ -10,7 +10,7 @@ import { parse, requireString, SECRET_OPTIONS, secretInputsFrom } from '../args'
 import type { Run } from '../command'
 import { EXIT } from './integrity-info'
 import { INTEGRITY_OPTIONS, integrityOptionsFrom } from './integrity-options'
-import { openChainForCli, progressLine } from './open-chain'
+import { progressLine } from './progress-line'
 
 export const run: Run = async (argv, io) => {
   const { values } = parse(argv, {
@@ -38,6 +38,7 @@ export const run: Run = async (argv, io) => {
     )) ?? null
   if (analysis === null) {
     const t1 = performance.now()
+    const { openChainForCli } = await import('./open-chain')
     const chain = await openChainForCli(db, io)
     timing = `reader sqlite-copy, open ${(performance.now() - t1).toFixed(0)} ms`
     try {

@@ -1,4 +1,5 @@
-// Opening a chain and drawing progress for `integrity` and `report`, which share both.
+// Opening a chain through SQLite on a verified copy, for `integrity` and `report`: imported only
+// when that path is taken (it loads the SQLite driver).
 import { ChainFile } from '../../chain/reader'
 import { AuditError } from '../../errors'
 import type { CliIO } from '../io'
@@ -16,17 +17,5 @@ export async function openChainForCli(path: string, io: CliIO): Promise<ChainFil
     if (e instanceof AuditError && e.code === 'db_missing')
       throw new AuditError('db_missing', `chain DB not found: ${path}`)
     throw e
-  }
-}
-
-/** A throttled progress line for the integrity phases. */
-export function progressLine(io: CliIO): (done: number, total: number, phase?: string) => void {
-  let last = 0
-  return (d, t, phase) => {
-    const now = Date.now()
-    if (now - last < 250 && d < t) return
-    last = now
-    const what = phase === 'rotation' ? 'verifying keys' : phase === 'verify' ? 'verifying' : 'analysing'
-    io.progress(`${what} ${Math.floor((100 * d) / Math.max(t, 1))}% (${d}/${t} rows)`)
   }
 }

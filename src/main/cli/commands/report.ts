@@ -8,7 +8,8 @@ import { parse, requireString, SECRET_OPTIONS, secretInputsFrom, UsageError } fr
 import type { Run } from '../command'
 import { EXIT } from './report-info'
 import { INTEGRITY_OPTIONS, integrityOptionsFrom } from './integrity-options'
-import { openChainForCli, progressLine } from './open-chain'
+import { openChainForCli } from './open-chain'
+import { progressLine } from './progress-line'
 
 function realOrResolved(p: string): string {
   try {

@@ -1,0 +1,44 @@
+// The chain table's columns and how its integers are read, apart from the SQLite reader so that
+// the direct reader (which never loads SQLite for a chain of the reference schema) can use them.
+
+/** Columns of the reference schema (§1.1). */
+export const CHAIN_COLUMNS = [
+  'seq',
+  'timestamp_ns',
+  'trace_id',
+  'span_id',
+  'span_name',
+  'span_kind',
+  'canonical_body',
+  'canonical_hash',
+  'prev_hash',
+  'hmac_hash',
+  'semantic_body_hash',
+] as const
+
+/** Without these nothing can be verified or analysed. */
+export const REQUIRED_COLUMNS = [
+  'seq',
+  'timestamp_ns',
+  'canonical_body',
+  'canonical_hash',
+  'prev_hash',
+  'hmac_hash',
+] as const
+
+/** Convert a SQLite integer (BigInt under safeIntegers) to a JS number, refusing silent rounding. */
+export function toSafeNumber(v: unknown): number | null {
+  if (typeof v === 'bigint') {
+    return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : null
+  }
+  if (typeof v === 'number' && Number.isSafeInteger(v)) return v
+  return null
+}
+
+/** A `timestamp_ns` value as an exact BigInt, or null when the column holds something else. */
+export function toBigIntOrNull(v: unknown): bigint | null {
+  if (typeof v === 'bigint') return v
+  if (typeof v === 'number') return Number.isInteger(v) ? BigInt(v) : null
+  if (typeof v === 'string' && /^-?\d{1,30}$/.test(v)) return BigInt(v)
+  return null
+}
