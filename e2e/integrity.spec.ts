@@ -50,6 +50,14 @@ test('rate-drop.db shows the rate anomaly on the rate chart', async ({ page }) =
   await analyse(page, 100)
   await expect(page.getByTestId('cat-rate')).toHaveAttribute('data-ok', 'false')
   await expect(page.getByTestId('rate-anomaly')).toContainText('Rate anomaly: 20.41/h → 8.54/h (-58.1%)')
+  // The window's halves are drawn over both charts, with the two rates as lines on the rate chart.
+  const rate = page.getByTestId('rate-chart')
+  await expect(rate.locator('.half.baseline')).toHaveCount(1)
+  await expect(rate.locator('.half.current')).toHaveCount(1)
+  await expect(rate.locator('.rate-line.anomalous')).toHaveCount(2)
+  const share = page.getByTestId('share-chart')
+  await expect(share.locator('.half-outline.baseline')).toHaveCount(1)
+  await expect(share.locator('.half-outline.current')).toHaveCount(1)
 })
 
 test('duplicate-body.db: the anomaly is marked on the timeline and selectable', async ({ page }) => {

@@ -82,3 +82,27 @@ test('the text encoding toggle sends a raw-text secret (raw-secret.db)', async (
   await verify(page)
   await expect(page.getByTestId('verdict-word')).toHaveText('VALID')
 })
+
+test('a seq range or the last N rows verifies just that part (body-edit.db breaks at seq 57)', async ({
+  page,
+}) => {
+  await openFixture(page, 'body-edit.db')
+  await useSecrets(page, [secrets()['primary']!])
+  await page.getByTestId('verify-panel').locator('summary', { hasText: 'range' }).click()
+  await page.getByLabel('verify from seq').fill('1')
+  await page.getByLabel('verify to seq').fill('50')
+  await verify(page)
+  await expect(page.getByTestId('verdict-word')).toHaveText('VALID')
+  await expect(page.getByTestId('key-segments')).toContainText('1–50')
+  await page.getByLabel('verify from seq').fill('')
+  await page.getByLabel('verify to seq').fill('')
+  await page.getByLabel('verify last N rows').fill('30')
+  await verify(page)
+  await expect(page.getByTestId('key-segments')).toContainText('211–240')
+  await page.getByLabel('verify last N rows').fill('')
+  await page.getByLabel('verify from seq').fill('50')
+  await page.getByLabel('verify to seq').fill('60')
+  await verify(page)
+  await expect(page.getByTestId('verdict-word')).toHaveText('BROKEN')
+  await expect(page.getByTestId('first-bad-seq')).toContainText('57')
+})

@@ -51,30 +51,9 @@ export function VerifyPanel({ keys, verdict, status, error, onVerify, onCancel, 
         <details className="inline-details">
           <summary>range</summary>
           <div className="row gap wrap">
-            <input
-              className="input num"
-              placeholder="seq from"
-              value={from}
-              onChange={(e) => setFrom(e.target.value)}
-              inputMode="numeric"
-              aria-label="verify from seq"
-            />
-            <input
-              className="input num"
-              placeholder="seq to"
-              value={to}
-              onChange={(e) => setTo(e.target.value)}
-              inputMode="numeric"
-              aria-label="verify to seq"
-            />
-            <input
-              className="input num"
-              placeholder="last N"
-              value={last}
-              onChange={(e) => setLast(e.target.value)}
-              inputMode="numeric"
-              aria-label="verify last N rows"
-            />
+            <NumberBox value={from} onChange={setFrom} placeholder="seq from" label="verify from seq" />
+            <NumberBox value={to} onChange={setTo} placeholder="seq to" label="verify to seq" />
+            <NumberBox value={last} onChange={setLast} placeholder="last N" label="verify last N rows" />
           </div>
         </details>
       </div>
@@ -86,5 +65,23 @@ export function VerifyPanel({ keys, verdict, status, error, onVerify, onCancel, 
       ) : null}
       {verdict ? <VerdictView verdict={verdict} keys={keys} onSelectSeq={onSelectSeq} /> : null}
     </div>
+  )
+}
+
+function NumberBox(props: {
+  value: string
+  onChange: (v: string) => void
+  placeholder: string
+  label: string
+}) {
+  return (
+    <input
+      className="input num"
+      placeholder={props.placeholder}
+      value={props.value}
+      onChange={(e) => props.onChange(e.target.value)}
+      inputMode="numeric"
+      aria-label={props.label}
+    />
   )
 }
