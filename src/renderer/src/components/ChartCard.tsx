@@ -80,7 +80,9 @@ interface WindowChartProps {
   barCategoryGap: number
   yAxis: ReactElement
   tip: (props: TooltipContentProps) => ReactNode
-  foot: ReactElement
+  /** The line under the chart: what the window's halves say. */
+  foot: ReactNode
+  footTestId: string
   /** The series and overlays, in drawing order. */
   children: ReactNode
 }
@@ -93,6 +95,7 @@ export function WindowChart({
   yAxis,
   tip,
   foot,
+  footTestId,
   children,
 }: WindowChartProps) {
   const { from, to } = rowSpan(rows)
@@ -122,7 +125,9 @@ export function WindowChart({
           {children}
         </ComposedChart>
       </ResponsiveContainer>
-      {foot}
+      <div className="chart-foot small" data-testid={footTestId}>
+        {foot}
+      </div>
     </div>
   )
 }

@@ -44,27 +44,24 @@ export function ProviderShareChart({ timeline, error, providers, halves, shift }
   const title = <ChartTitle label="Provider share" timeline={timeline} totalTestId="share-total" />
   const placeholder = chartPlaceholder(title, 'share-chart', error, timeline, rows.length)
   if (placeholder || !timeline) return placeholder
-  const foot = (
-    <div className="chart-foot small" data-testid="share-summary">
-      {shifts.length > 0 ? (
-        <span className="warn-text" data-testid="share-shift">
-          Provider shift:{' '}
-          {shifts
-            .map(
-              ([p, s]) =>
-                `${p} ${pyFloat(s.baseline_pct)}% → ${pyFloat(s.current_pct)}% (${signed(s.delta_pct)}pp)`,
-            )
-            .join(' · ')}
-        </span>
-      ) : (
-        <span className="muted" data-testid="share-stable">
-          {halves
-            ? `provider distribution stable across the window of ${formatCount(halves.window)}`
-            : 'run the integrity monitor to compare the window halves'}
-        </span>
-      )}
-    </div>
-  )
+  const foot =
+    shifts.length > 0 ? (
+      <span className="warn-text" data-testid="share-shift">
+        Provider shift:{' '}
+        {shifts
+          .map(
+            ([p, s]) =>
+              `${p} ${pyFloat(s.baseline_pct)}% → ${pyFloat(s.current_pct)}% (${signed(s.delta_pct)}pp)`,
+          )
+          .join(' · ')}
+      </span>
+    ) : (
+      <span className="muted" data-testid="share-stable">
+        {halves
+          ? `provider distribution stable across the window of ${formatCount(halves.window)}`
+          : 'run the integrity monitor to compare the window halves'}
+      </span>
+    )
   const yAxis = (
     <YAxis
       width={40}
@@ -85,6 +82,7 @@ export function ProviderShareChart({ timeline, error, providers, halves, shift }
       yAxis={yAxis}
       tip={ShareTip}
       foot={foot}
+      footTestId="share-summary"
     >
       {timeline.providers.map((p) => (
         <Bar

@@ -45,24 +45,20 @@ export function RateChart({ timeline, error, halves, rateAnomalies }: Props) {
           { key: 'current', span: halves.current, y: r.second },
         ]
       : []
-  const foot = (
-    <div className="chart-foot small" data-testid="rate-summary">
-      {anomaly ? (
-        <span className="warn-text" data-testid="rate-anomaly">
-          Rate anomaly: {pyFloat(anomaly.baseline_rate)}/h → {pyFloat(anomaly.current_rate)}/h (
-          {signed(anomaly.change_pct)}%)
-        </span>
-      ) : r ? (
-        <span className="muted">
-          window of {formatCount(halves?.window)}: baseline {formatRate(r.first)} · current{' '}
-          {formatRate(r.second)} · stable
-        </span>
-      ) : (
-        <span className="muted">
-          {halves ? 'window halves shown' : 'run the integrity monitor to see the window halves'}
-        </span>
-      )}
-    </div>
+  const foot = anomaly ? (
+    <span className="warn-text" data-testid="rate-anomaly">
+      Rate anomaly: {pyFloat(anomaly.baseline_rate)}/h → {pyFloat(anomaly.current_rate)}/h (
+      {signed(anomaly.change_pct)}%)
+    </span>
+  ) : r ? (
+    <span className="muted">
+      window of {formatCount(halves?.window)}: baseline {formatRate(r.first)} · current {formatRate(r.second)}{' '}
+      · stable
+    </span>
+  ) : (
+    <span className="muted">
+      {halves ? 'window halves shown' : 'run the integrity monitor to see the window halves'}
+    </span>
   )
   const yAxis = (
     <YAxis
@@ -82,6 +78,7 @@ export function RateChart({ timeline, error, halves, rateAnomalies }: Props) {
       yAxis={yAxis}
       tip={RateTip}
       foot={foot}
+      footTestId="rate-summary"
     >
       {halfAreas(halves, 'half', wide)}
       <Bar dataKey="rate" className="bar-rate" isAnimationActive={false} />
