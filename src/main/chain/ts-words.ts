@@ -18,6 +18,16 @@ export class TsWords {
     this.w = new Int32Array(ts.buffer, ts.byteOffset, ts.length * 2)
   }
 
+  /** The signed high half of element i. */
+  hi(i: number): number {
+    return this.w[2 * i + HIGH]!
+  }
+
+  /** The unsigned low half of element i. */
+  lo(i: number): number {
+    return this.w[2 * i + LOW]! >>> 0
+  }
+
   /** Whether element i is below the value whose halves are (hi, lo). */
   below(i: number, hi: number, lo: number): boolean {
     const h = this.w[2 * i + HIGH]!

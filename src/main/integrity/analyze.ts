@@ -67,6 +67,28 @@ export class OrderedPass {
     this.providers.push(i, provider)
     this.rate.push(i, ts)
   }
+
+  /**
+   * The next row, known to the caller to change no detector but the provider counts: its seq follows
+   * the previous row's by one, its timestamp step is neither backward nor a large gap, and the rate
+   * detector does not read it (`quietAllowed`). Returns its index; the caller counts its provider
+   * (`providers.add`). Before the next `pushColumns`, and at the end, `resume` must give the last
+   * such row's seq and timestamp.
+   */
+  pushQuiet(): number {
+    return this.rows++
+  }
+
+  /** Whether the next row may go through `pushQuiet` (given that it is quiet). */
+  quietAllowed(): boolean {
+    return this.rows > 0 && !this.rate.reads(this.rows)
+  }
+
+  resume(seq: bigint, ts: bigint): void {
+    this.lastSeq = seq
+    this.gaps.resume(seq)
+    this.steps.resume(seq, ts)
+  }
 }
 
 export function finish(

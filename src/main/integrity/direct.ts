@@ -11,6 +11,7 @@ import {
 import { assertUnchangedSinceOpen, withDirect, type DirectChain } from '../chain/direct/open'
 import { RowScanner, withLeaves } from '../chain/direct/scan'
 import { AuditError } from '../errors'
+import { TsWords } from '../chain/ts-words'
 import { estimateRows, layoutOf, verifyDirect } from '../verify/direct'
 import type { ChainFile } from '../chain/reader'
 import {
@@ -144,6 +145,82 @@ async function columnsRun(
 
 const INTEGRITY_COLUMNS = { facts: true, integrity: true }
 
+/** What pushRows reads of a part. */
+export type OrderedColumns = Pick<
+  ColumnsPart,
+  'rows' | 'seq' | 'seqBig' | 'ts' | 'provider' | 'providerNames' | 'looseTs'
+>
+
+/** Seqs and timestamp steps below this are exact as doubles. */
+const EXACT = 2 ** 53
+
+/**
+ * `pass.pushColumns` over every row of the parts, in order, without a BigInt per row. Most rows
+ * change no detector but the provider counts — the seq follows the previous row's by one, the
+ * timestamp step is neither backward nor a large gap — and that is decided on doubles: seqs below
+ * ±2^53, and the step from the timestamps' 32-bit halves, (hi − hi′)·2^32 + (lo − lo′), where both
+ * terms are exact, so the one rounding of their sum gives exactly the Number(ts − ts′) the
+ * detector computes. Every other row goes through `pushColumns`, after `resume` has handed the
+ * detectors the quiet row before it.
+ */
+export function pushRows(pass: OrderedPass, parts: OrderedColumns[], largeGapSec: number): void {
+  // The previous row as doubles; prevSeq NaN when the next row must go through pushColumns.
+  let prevSeq = NaN
+  let prevHi = 0
+  let prevLo = 0
+  // The last quiet row, not yet handed to the detectors.
+  let heldPart: OrderedColumns | null = null
+  let heldRow = 0
+  const mid = pass.providers.mid
+  for (const p of parts) {
+    const names = p.providerNames
+    const loose = new Map(p.looseTs)
+    const words = new TsWords(p.ts)
+    // Quiet rows' providers, counted by id in each half.
+    const base = new Float64Array(names.length)
+    const curr = new Float64Array(names.length)
+    for (let i = 0; i < p.rows; i++) {
+      const seq = p.seq[i]!
+      const hi = words.hi(i)
+      const lo = words.lo(i)
+      const isLoose = loose.size > 0 && loose.has(i)
+      if (
+        !isLoose &&
+        seq === prevSeq + 1 &&
+        Math.abs(seq) < EXACT &&
+        // (A seq beyond ±2^53 ends the report in an error anyway; this keeps the step exact alone.)
+        Math.abs(prevSeq) < EXACT &&
+        pass.quietAllowed()
+      ) {
+        const delta = ((hi - prevHi) * 4294967296 + (lo - prevLo)) / 1e9
+        if (!(delta < 0) && !(delta > largeGapSec)) {
+          const at = pass.pushQuiet()
+          const counts = at < mid ? base : curr
+          const id = p.provider[i]!
+          counts[id] = counts[id]! + 1
+          heldPart = p
+          heldRow = i
+          prevSeq = seq
+          prevHi = hi
+          prevLo = lo
+          continue
+        }
+      }
+      if (heldPart !== null) {
+        pass.resume(heldPart.seqBig[heldRow]!, heldPart.ts[heldRow]!)
+        heldPart = null
+      }
+      pass.pushColumns(p.seqBig[i]!, isLoose ? loose.get(i)! : p.ts[i]!, names[p.provider[i]!]!)
+      // After a loose timestamp (not in p.ts) the next step is the detector's to decide.
+      prevSeq = isLoose ? NaN : seq
+      prevHi = hi
+      prevLo = lo
+    }
+    names.forEach((name, id) => pass.providers.add(name, base[id]!, curr[id]!))
+  }
+  if (heldPart !== null) pass.resume(heldPart.seqBig[heldRow]!, heldPart.ts[heldRow]!)
+}
+
 /**
  * The ordered detectors over the parts' typed arrays, then duplicates and bursts by sorting;
  * `rowsAgain` gives a scanner that finds the parts' rows by seq (asked for only to confirm
@@ -163,14 +240,7 @@ function detect(
     )
   const n = parts.reduce((s, p) => s + p.rows, 0)
   const pass = new OrderedPass(n, thresholds)
-  for (const p of parts) {
-    const names = p.providerNames
-    const loose = new Map(p.looseTs)
-    for (let i = 0; i < p.rows; i++) {
-      const ts = loose.size > 0 && loose.has(i) ? loose.get(i)! : p.ts[i]!
-      pass.pushColumns(p.seqBig[i]!, ts, names[p.provider[i]!]!)
-    }
-  }
+  pushRows(pass, parts, thresholds.large_gap_sec)
   if (hooks.signal?.aborted) throw new AuditError('cancelled', 'integrity pass cancelled')
   const results = finish(pass, duplicates(rowsAgain, parts), bursts(parts, thresholds.burst_threshold))
   hooks.onProgress?.(n, n, 'integrity')

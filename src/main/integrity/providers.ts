@@ -6,7 +6,8 @@ import type { ProviderShift, ProviderShiftEntry } from '../../shared/integrity-t
 import { compareCodePoints, pyRound } from './pyformat'
 
 export class ProviderSplitDetector {
-  private readonly mid: number
+  /** Rows before this index are the baseline half. */
+  readonly mid: number
   private readonly base = new Map<string, number>()
   private readonly curr = new Map<string, number>()
 
@@ -28,6 +29,13 @@ export class ProviderSplitDetector {
     if (!this.active) return
     const m = index < this.mid ? this.base : this.curr
     m.set(provider, (m.get(provider) ?? 0) + 1)
+  }
+
+  /** Rows counted by the caller: `base` of them in the baseline half, `curr` in the current one. */
+  add(provider: string, base: number, curr: number): void {
+    if (!this.active) return
+    if (base > 0) this.base.set(provider, (this.base.get(provider) ?? 0) + base)
+    if (curr > 0) this.curr.set(provider, (this.curr.get(provider) ?? 0) + curr)
   }
 
   result(): ProviderShift | null {

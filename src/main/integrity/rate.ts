@@ -31,6 +31,13 @@ export class RateSplitDetector {
     if (index === this.n - 1) this.last = ts
   }
 
+  /** Whether `push` keeps the timestamp of row `index` (the first and last row of each half). */
+  reads(index: number): boolean {
+    return (
+      this.active && (index === 0 || index === this.mid - 1 || index === this.mid || index === this.n - 1)
+    )
+  }
+
   result(): RateAnomaly[] {
     if (!this.active) return []
     const firstSecs = Number(this.midLast - this.first) / 1e9

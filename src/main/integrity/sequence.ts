@@ -17,4 +17,9 @@ export class SequenceGapDetector {
     }
     this.prev = seq
   }
+
+  /** Continue after rows the caller has seen to follow one another by one, the last being `seq`. */
+  resume(seq: bigint): void {
+    this.prev = seq
+  }
 }

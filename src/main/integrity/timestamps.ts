@@ -38,6 +38,12 @@ export class TimestampStepDetector {
     this.prevSeq = seq
     this.prevTs = ts
   }
+
+  /** Continue after rows the caller has seen to step neither back nor by a large gap, the last being (seq, ts). */
+  resume(seq: bigint, ts: bigint): void {
+    this.prevSeq = seq
+    this.prevTs = ts
+  }
 }
 
 /** Python's `ts // 1_000_000_000`: floor division (BigInt `/` truncates toward zero). */
