@@ -29,24 +29,38 @@ import { burstAnomaly } from './timestamps'
 
 /**
  * Values occurring more than `min` times across arrays each sorted ascending (NaN last, ignored):
- * one merge walk over the parts the workers sorted.
+ * one merge walk over the parts the workers sorted. Reads stay inside each array's numbers: a read
+ * past a typed array's end makes V8 leave its fast code for this loop.
  */
-function repeated(sorted: Float64Array[], min: number): Map<number, number> {
-  const at = sorted.map(() => 0)
+export function repeated(sorted: Float64Array[], min: number): Map<number, number> {
   const out = new Map<number, number>()
+  const parts = sorted.length
+  const at = new Int32Array(parts)
+  const ends = Int32Array.from(sorted, (a) => {
+    let e = a.length
+    while (e > 0 && Number.isNaN(a[e - 1]!)) e--
+    return e
+  })
   for (;;) {
-    let v = NaN
-    for (let k = 0; k < sorted.length; k++) {
-      const x = sorted[k]![at[k]!]
-      if (x !== undefined && !Number.isNaN(x) && !(x >= v)) v = x
+    let v = 0
+    let any = false
+    for (let k = 0; k < parts; k++) {
+      if (at[k]! === ends[k]!) continue
+      const x = sorted[k]![at[k]!]!
+      if (!any || x < v) {
+        v = x
+        any = true
+      }
     }
-    if (Number.isNaN(v)) return out
+    if (!any) return out
     let count = 0
-    for (let k = 0; k < sorted.length; k++) {
+    for (let k = 0; k < parts; k++) {
       const a = sorted[k]!
-      let i = at[k]!
-      while (a[i] === v) i++
-      count += i - at[k]!
+      const e = ends[k]!
+      const from = at[k]!
+      let i = from
+      while (i < e && a[i] === v) i++
+      count += i - from
       at[k] = i
     }
     if (count > min) out.set(v, count)
