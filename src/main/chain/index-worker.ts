@@ -1,5 +1,6 @@
 // Worker thread: indexes one seq range of a chain's private copy, or extracts the columns of a run
 // of leaf pages read directly from the file (see ./index.ts and ./direct/columns.ts).
+import { once } from 'node:events'
 import { parentPort, workerData } from 'node:worker_threads'
 import { AuditError, oneLine } from '../errors'
 import { extractColumns } from './direct/columns'
@@ -11,8 +12,11 @@ import { openCopy } from './reader'
 const progress = (rows: number): void =>
   parentPort?.postMessage({ type: 'progress', rows } satisfies IndexWorkerMessage)
 
+/** The input: workerData, or for a worker started before its input was known, the first message. */
+let input: IndexWorkerInput | null = workerData as IndexWorkerInput | null
+
 async function run(): Promise<void> {
-  const input = workerData as IndexWorkerInput
+  input ??= ((await once(parentPort!, 'message')) as [IndexWorkerInput])[0]
   if ('direct' in input) {
     const { layout, leafFrom, leafTo, capacity, wanted } = input.direct
     const scanner = new RowScanner(layout)
@@ -49,7 +53,7 @@ async function run(): Promise<void> {
 
 run().catch((e: unknown) => {
   // Reading directly, anything but an AuditError sends the caller back to SQLite (see worker.ts).
-  const direct = 'direct' in (workerData as IndexWorkerInput)
+  const direct = input !== null && 'direct' in input
   const code = e instanceof AuditError ? e.code : direct ? 'unsupported' : 'io'
   parentPort?.postMessage({ type: 'error', code, message: oneLine(e) } satisfies IndexWorkerMessage)
 })

@@ -8,7 +8,7 @@ import { AuditError, asChainReadError, type AuditErrorCode } from '../errors'
 import { builtScript, defaultWorkerCount } from '../verify/parallel'
 import { bodyFacts } from './body-scan'
 import type { ColumnsPart, ColumnsWanted } from './direct/columns'
-import { extractAllColumns } from './direct/columns'
+import { extractAllColumns, startColumnWorkers } from './direct/columns'
 import { Unsupported } from './direct/format'
 import { openDirect, withDirect, type DirectChain } from './direct/open'
 import { RowScanner } from './direct/scan'
@@ -211,14 +211,36 @@ function seqBounds(db: Database.Database): [bigint, bigint] | null {
   }
 }
 
+/**
+ * An index worker started before its input is known: it loads its code (≈0.1 s here) while the
+ * main thread lists the leaves. A failure before it is given work is kept for runOnWorker.
+ */
+export class EarlyWorker {
+  failure: Error | null = null
+
+  constructor(readonly worker: Worker) {
+    worker.once('error', (e) => (this.failure ??= e))
+  }
+
+  static start(script: string): EarlyWorker {
+    return new EarlyWorker(new Worker(script, { workerData: null }))
+  }
+}
+
 export function runOnWorker<P extends IndexPart>(
   script: string,
   input: IndexWorkerInput,
   onRows: (n: number) => void,
   signal?: { aborted: boolean },
+  early?: EarlyWorker,
 ): Promise<P> {
   return new Promise((resolve, reject) => {
-    const w = new Worker(script, { workerData: input })
+    if (early?.failure) {
+      reject(new AuditError('io', `index worker failed: ${early.failure.message}`))
+      return
+    }
+    const w = early?.worker ?? new Worker(script, { workerData: input })
+    if (early) w.postMessage(input)
     const poll = setInterval(() => {
       if (signal?.aborted) {
         void w.terminate()
@@ -271,6 +293,7 @@ export async function directIndex(
   facts = true,
 ): Promise<ChainIndex> {
   const direct = typeof path === 'string' ? openDirect(path) : path
+  const early = startColumnWorkers(direct.stat.db.size + (direct.stat.wal?.size ?? 0))
   const scanner = new RowScanner(layoutOf(direct))
   try {
     const leaves = direct.leaves.pages.length
@@ -281,10 +304,13 @@ export async function directIndex(
       estimateRows(scanner, 0, leaves),
       { ...(onProgress ? { onProgress } : {}), ...(signal ? { signal } : {}) },
       { facts, integrity: false },
+      early,
     )
     return mergeParts(parts)
   } finally {
     scanner.close()
+    // Those not given work (an error came first) wait for it: they would keep the process alive.
+    for (const e of early) void e.worker.terminate()
   }
 }
 

@@ -6,8 +6,10 @@ import {
   extractAllColumns,
   extractLastColumns,
   hashFingerprint,
+  startColumnWorkers,
   type ColumnsPart,
 } from '../chain/direct/columns'
+import type { EarlyWorker } from '../chain/index'
 import { assertUnchangedSinceOpen, withDirect, type DirectChain } from '../chain/direct/open'
 import { RowScanner, withLeaves } from '../chain/direct/scan'
 import { AuditError } from '../errors'
@@ -142,6 +144,7 @@ async function columnsRun(
   range: { from: number; to: number; estimate: number },
   thresholds: IntegrityThresholds,
   hooks: IntegrityHooks,
+  early: EarlyWorker[] = [],
 ): Promise<DetectorResults> {
   const parts = await extractAllColumns(
     scanner,
@@ -153,6 +156,7 @@ async function columnsRun(
       ...(hooks.signal ? { signal: hooks.signal } : {}),
     },
     INTEGRITY_COLUMNS,
+    early,
   )
   return detect(parts, () => scanner, thresholds, hooks)
 }
@@ -266,15 +270,18 @@ async function allRows(
   thresholds: IntegrityThresholds,
   hooks: IntegrityHooks,
 ): Promise<DetectorResults> {
+  const early = startColumnWorkers(chain.stat.db.size + (chain.stat.wal?.size ?? 0))
   const scanner = new RowScanner(layoutOf(chain))
   try {
     const to = chain.leaves.pages.length
     const estimate = estimateRows(scanner, 0, to)
-    const results = await columnsRun(scanner, { from: 0, to, estimate }, thresholds, hooks)
+    const results = await columnsRun(scanner, { from: 0, to, estimate }, thresholds, hooks, early)
     assertUnchangedSinceOpen(chain)
     return results
   } finally {
     scanner.close()
+    // Those not given work (an error came first) wait for it: they would keep the process alive.
+    for (const e of early) void e.worker.terminate()
   }
 }
 

@@ -1,7 +1,9 @@
 // `integrity --all` over a chain large enough for worker threads: the parts each worker extracts and
 // sorts, merged for the duplicate and burst counts, must give exactly the one-thread report and the
 // SQLite path's report — with duplicates and bursts straddling the workers' boundary.
+import { statSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { EARLY_MIN_BYTES } from '../chain/direct/columns'
 import { bijotel, ensureBuilt } from './testcli'
 import { BASE_TS, bodyFor, SEC, TempChains, type SynthRow } from './testchain'
 
@@ -12,7 +14,7 @@ afterAll(() => chains.dispose())
 const N = 64_000
 const PROVIDERS = ['anthropic', 'openai', 'google', 'mistral']
 
-function rows(): SynthRow[] {
+function rows(pad = 0): SynthRow[] {
   const out: SynthRow[] = []
   for (let i = 0; i < N; i++) {
     const seq = i + 1
@@ -28,9 +30,15 @@ function rows(): SynthRow[] {
       i === 500 ? 10 : i === N - 3 ? 7 : i === N / 2 + 1 ? N / 2 - 2 : i === 40_000 ? 39_999 : null
     const hash = `hash-${String(dupOf === null ? seq : dupOf + 1).padStart(8, '0')}`
     const provider = i < N / 2 ? PROVIDERS[i % 2]! : PROVIDERS[2 + (i % 2)]!
-    out.push({ seq, ts, body: bodyFor(provider), hash })
+    const body = pad === 0 ? bodyFor(provider) : bodyWith(provider, pad)
+    out.push({ seq, ts, body, hash })
   }
   return out
+}
+
+/** A body of about `pad` more bytes (a chain large enough to start its workers early). */
+function bodyWith(provider: string, pad: number): string {
+  return JSON.stringify({ attributes: { 'gen_ai.provider.name': provider, 'x.pad': 'p'.repeat(pad) } })
 }
 
 describe('integrity --all on worker threads = one thread = SQLite', () => {
@@ -52,5 +60,32 @@ describe('integrity --all on worker threads = one thread = SQLite', () => {
     }
     expect(report.hash_anomalies).toHaveLength(4)
     expect(report.timestamp_anomalies.filter((a) => a.type === 'burst')).toHaveLength(3)
+  })
+
+  it(`a chain of ${EARLY_MIN_BYTES >> 20} MB or more starts its workers before listing the leaves: the same report`, () => {
+    const db = chains.write(rows(700))
+    expect(statSync(db).size).toBeGreaterThanOrEqual(EARLY_MIN_BYTES)
+    const run = (env: Record<string, string>): string => {
+      const r = bijotel(['integrity', '--db', db, '--all', '--json'], env)
+      expect(r.stderr).toBe('')
+      expect(r.code).toBe(1)
+      return r.stdout
+    }
+    const two = run({ BIJOTEL_WORKERS: '2' })
+    expect(run({ BIJOTEL_WORKERS: '3' })).toBe(two)
+    expect(run({ BIJOTEL_WORKERS: '1' })).toBe(two)
+    expect(run({ BIJOTEL_READER: 'sqlite' })).toBe(two)
+    expect((JSON.parse(two) as { hash_anomalies: unknown[] }).hash_anomalies).toHaveLength(4)
+  })
+
+  it('workers started early for a large file with too few rows for them are ended: the CLI exits', () => {
+    const db = chains.write(rows(2400).slice(0, 16_000))
+    expect(statSync(db).size).toBeGreaterThanOrEqual(EARLY_MIN_BYTES)
+    const early = bijotel(['integrity', '--db', db, '--all', '--json'], { BIJOTEL_WORKERS: '2' })
+    expect(early.stderr).toBe('')
+    expect(early.code).toBe(1)
+    expect(bijotel(['integrity', '--db', db, '--all', '--json'], { BIJOTEL_WORKERS: '1' }).stdout).toBe(
+      early.stdout,
+    )
   })
 })

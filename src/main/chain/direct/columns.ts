@@ -5,7 +5,7 @@
 import { bodyFacts, pageBodyFacts, rowBodyFacts, rowFacter } from '../body-scan'
 import { F, FACTS_BY_TYPESCRIPT } from '../../native/row-facts'
 import { AuditError } from '../../errors'
-import { Interner, NO_MODEL, runOnWorker, type IndexPart } from '../index'
+import { EarlyWorker, Interner, NO_MODEL, runOnWorker, type IndexPart } from '../index'
 import { builtScript, defaultWorkerCount, PARALLEL_MIN_ROWS } from '../../verify/parallel'
 import { hashKey } from '../../integrity/rows'
 import { epochSecond } from '../../integrity/timestamps'
@@ -369,6 +369,20 @@ function columnsOf(
  * The columns of leaves [from, to), on worker threads when the chain is large and the built worker
  * is there (from sources, in unit tests, on this thread). Parts come back in leaf order.
  */
+/** Files from this size on start their column workers before listing the leaves. */
+export const EARLY_MIN_BYTES = 32 * 1024 * 1024
+
+/**
+ * The workers extractAllColumns will want for a file of `bytes`, started now so that they load their
+ * code while the caller lists the leaves ([] for a file it will likely read on one thread).
+ */
+export function startColumnWorkers(bytes: number): EarlyWorker[] {
+  const script = builtScript('index-worker.js')
+  const workers = defaultWorkerCount()
+  if (!script || workers < 2 || bytes < EARLY_MIN_BYTES) return []
+  return Array.from({ length: workers }, () => EarlyWorker.start(script))
+}
+
 export async function extractAllColumns(
   scanner: RowScanner,
   from: number,
@@ -376,11 +390,13 @@ export async function extractAllColumns(
   estimate: number,
   hooks: { onProgress?: (done: number, total: number) => void; signal?: { aborted: boolean } } = {},
   wanted: ColumnsWanted = INDEX_COLUMNS,
+  early: EarlyWorker[] = [],
 ): Promise<ColumnsPart[]> {
   const script = builtScript('index-worker.js')
   const workers = defaultWorkerCount()
   const total = (done: number): number => Math.max(done, estimate)
   if (!script || workers < 2 || estimate < PARALLEL_MIN_ROWS) {
+    for (const e of early) void e.worker.terminate()
     return [
       extractColumns(
         scanner,
@@ -395,6 +411,7 @@ export async function extractAllColumns(
       ),
     ]
   }
+  for (const e of early.slice(workers)) void e.worker.terminate()
   const done = new Array<number>(workers).fill(0)
   const n = to - from
   return Promise.all(
@@ -419,6 +436,7 @@ export async function extractAllColumns(
           hooks.onProgress?.(d, total(d))
         },
         hooks.signal,
+        early[k],
       )
     }),
   )
