@@ -285,30 +285,41 @@ export async function buildChainIndex(
   )
 }
 
+/** The chain's file and its WAL, in bytes: what decides whether its workers start early. */
+export function fileBytes(direct: DirectChain): number {
+  return direct.stat.db.size + (direct.stat.wal?.size ?? 0)
+}
+
 export async function directIndex(
   path: string | DirectChain,
   onProgress?: (done: number, total: number) => void,
   signal?: { aborted: boolean },
   /** false: seq and timestamps only (see extractColumns). */
   facts = true,
+  /** Workers the caller started before listing the leaves (ended here in any case). */
+  started?: EarlyWorker[],
 ): Promise<ChainIndex> {
   const direct = typeof path === 'string' ? openDirect(path) : path
-  const early = startColumnWorkers(direct.stat.db.size + (direct.stat.wal?.size ?? 0))
-  const scanner = new RowScanner(layoutOf(direct))
+  const early = started ?? []
   try {
-    const leaves = direct.leaves.pages.length
-    const parts = await extractAllColumns(
-      scanner,
-      0,
-      leaves,
-      estimateRows(scanner, 0, leaves),
-      { ...(onProgress ? { onProgress } : {}), ...(signal ? { signal } : {}) },
-      { facts, integrity: false },
-      early,
-    )
-    return mergeParts(parts)
+    const scanner = new RowScanner(layoutOf(direct))
+    try {
+      if (!started) early.push(...startColumnWorkers(fileBytes(direct)))
+      const leaves = direct.leaves.pages.length
+      const parts = await extractAllColumns(
+        scanner,
+        0,
+        leaves,
+        estimateRows(scanner, 0, leaves),
+        { ...(onProgress ? { onProgress } : {}), ...(signal ? { signal } : {}) },
+        { facts, integrity: false },
+        early,
+      )
+      return mergeParts(parts)
+    } finally {
+      scanner.close()
+    }
   } finally {
-    scanner.close()
     // Those not given work (an error came first) wait for it: they would keep the process alive.
     for (const e of early) void e.worker.terminate()
   }

@@ -10,7 +10,8 @@ import type { VerifyVerdict } from '../../shared/verify-types'
 import { directEntryRows } from '../chain/direct/entries'
 import { assertUnchangedSinceOpen, withDirect, type DirectChain } from '../chain/direct/open'
 import { RowScanner } from '../chain/direct/scan'
-import { buildChainIndex, directIndex, type ChainIndex } from '../chain/index'
+import { buildChainIndex, directIndex, fileBytes, type ChainIndex } from '../chain/index'
+import { startColumnWorkers } from '../chain/direct/columns'
 import { estimateRows, layoutOf } from '../verify/direct'
 import { ChainFile } from '../chain/reader'
 import { buildOverview, selectPositions, sqlEntryRows, type EntryRows } from '../chain/views'
@@ -201,14 +202,22 @@ export class AuditSession {
   ): Promise<ChainOverview | null> {
     // The first pass: small chains, and files the direct reader declines, open in one stage.
     const first = await withDirect(path, async (direct) => {
+      // The first pass's workers load their code while the leaves are listed (directIndex ends them).
       const scanner = new RowScanner(layoutOf(direct))
+      const early = startColumnWorkers(fileBytes(direct))
       try {
         const leaves = direct.leaves.pages.length
-        if (estimateRows(scanner, 0, leaves) < (this.options.stagedOpenRows ?? STAGED_OPEN_ROWS)) return null
+        if (estimateRows(scanner, 0, leaves) < (this.options.stagedOpenRows ?? STAGED_OPEN_ROWS)) {
+          for (const e of early) void e.worker.terminate()
+          return null
+        }
+      } catch (e) {
+        for (const w of early) void w.worker.terminate()
+        throw e
       } finally {
         scanner.close()
       }
-      return { direct, index: await directIndex(direct, onProgress, undefined, false) }
+      return { direct, index: await directIndex(direct, onProgress, undefined, false, early) }
     })
     if (!first) return null
     const { direct, index } = first

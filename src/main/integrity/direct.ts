@@ -9,7 +9,7 @@ import {
   startColumnWorkers,
   type ColumnsPart,
 } from '../chain/direct/columns'
-import type { EarlyWorker } from '../chain/index'
+import { fileBytes, type EarlyWorker } from '../chain/index'
 import { assertUnchangedSinceOpen, withDirect, type DirectChain } from '../chain/direct/open'
 import { RowScanner, withLeaves } from '../chain/direct/scan'
 import { AuditError } from '../errors'
@@ -270,8 +270,8 @@ async function allRows(
   thresholds: IntegrityThresholds,
   hooks: IntegrityHooks,
 ): Promise<DetectorResults> {
-  const early = startColumnWorkers(chain.stat.db.size + (chain.stat.wal?.size ?? 0))
   const scanner = new RowScanner(layoutOf(chain))
+  const early = startColumnWorkers(fileBytes(chain))
   try {
     const to = chain.leaves.pages.length
     const estimate = estimateRows(scanner, 0, to)
