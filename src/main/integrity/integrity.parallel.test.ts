@@ -41,20 +41,26 @@ function bodyWith(provider: string, pad: number): string {
   return JSON.stringify({ attributes: { 'gen_ai.provider.name': provider, 'x.pad': 'p'.repeat(pad) } })
 }
 
+/** `integrity --all --json` on `db` (anomalies expected, exit 1, nothing on stderr). */
+function allReport(db: string, env: Record<string, string>): string {
+  const r = bijotel(['integrity', '--db', db, '--all', '--json'], env)
+  expect(r.stderr).toBe('')
+  expect(r.code).toBe(1)
+  return r.stdout
+}
+
+/** The report on 2 workers, after requiring 3 workers, 1 thread and SQLite to give it too. */
+function sameEverywhere(db: string): string {
+  const two = allReport(db, { BIJOTEL_WORKERS: '2' })
+  expect(allReport(db, { BIJOTEL_WORKERS: '3' })).toBe(two)
+  expect(allReport(db, { BIJOTEL_WORKERS: '1' })).toBe(two)
+  expect(allReport(db, { BIJOTEL_READER: 'sqlite' })).toBe(two)
+  return two
+}
+
 describe('integrity --all on worker threads = one thread = SQLite', () => {
   it(`${N} rows with duplicates and bursts across the split`, () => {
-    const db = chains.write(rows())
-    const run = (env: Record<string, string>): string => {
-      const r = bijotel(['integrity', '--db', db, '--all', '--json'], env)
-      expect(r.stderr).toBe('')
-      expect(r.code).toBe(1)
-      return r.stdout
-    }
-    const two = run({ BIJOTEL_WORKERS: '2' })
-    expect(run({ BIJOTEL_WORKERS: '3' })).toBe(two)
-    expect(run({ BIJOTEL_WORKERS: '1' })).toBe(two)
-    expect(run({ BIJOTEL_READER: 'sqlite' })).toBe(two)
-    const report = JSON.parse(two) as {
+    const report = JSON.parse(sameEverywhere(chains.write(rows()))) as {
       hash_anomalies: unknown[]
       timestamp_anomalies: { type: string }[]
     }
@@ -65,27 +71,12 @@ describe('integrity --all on worker threads = one thread = SQLite', () => {
   it(`a chain of ${EARLY_MIN_BYTES >> 20} MB or more starts its workers before listing the leaves: the same report`, () => {
     const db = chains.write(rows(700))
     expect(statSync(db).size).toBeGreaterThanOrEqual(EARLY_MIN_BYTES)
-    const run = (env: Record<string, string>): string => {
-      const r = bijotel(['integrity', '--db', db, '--all', '--json'], env)
-      expect(r.stderr).toBe('')
-      expect(r.code).toBe(1)
-      return r.stdout
-    }
-    const two = run({ BIJOTEL_WORKERS: '2' })
-    expect(run({ BIJOTEL_WORKERS: '3' })).toBe(two)
-    expect(run({ BIJOTEL_WORKERS: '1' })).toBe(two)
-    expect(run({ BIJOTEL_READER: 'sqlite' })).toBe(two)
-    expect((JSON.parse(two) as { hash_anomalies: unknown[] }).hash_anomalies).toHaveLength(4)
+    expect((JSON.parse(sameEverywhere(db)) as { hash_anomalies: unknown[] }).hash_anomalies).toHaveLength(4)
   })
 
   it('workers started early for a large file with too few rows for them are ended: the CLI exits', () => {
     const db = chains.write(rows(2400).slice(0, 16_000))
     expect(statSync(db).size).toBeGreaterThanOrEqual(EARLY_MIN_BYTES)
-    const early = bijotel(['integrity', '--db', db, '--all', '--json'], { BIJOTEL_WORKERS: '2' })
-    expect(early.stderr).toBe('')
-    expect(early.code).toBe(1)
-    expect(bijotel(['integrity', '--db', db, '--all', '--json'], { BIJOTEL_WORKERS: '1' }).stdout).toBe(
-      early.stdout,
-    )
+    expect(allReport(db, { BIJOTEL_WORKERS: '2' })).toBe(allReport(db, { BIJOTEL_WORKERS: '1' }))
   })
 })
