@@ -365,10 +365,6 @@ function columnsOf(
   }
 }
 
-/**
- * The columns of leaves [from, to), on worker threads when the chain is large and the built worker
- * is there (from sources, in unit tests, on this thread). Parts come back in leaf order.
- */
 /** Files from this size on start their column workers before listing the leaves. */
 export const EARLY_MIN_BYTES = 32 * 1024 * 1024
 
@@ -383,6 +379,11 @@ export function startColumnWorkers(bytes: number): EarlyWorker[] {
   return Array.from({ length: workers }, () => EarlyWorker.start(script))
 }
 
+/**
+ * The columns of leaves [from, to), on worker threads when the chain is large and the built worker
+ * is there (from sources, in unit tests, on this thread). Parts come back in leaf order.
+ * `early`: workers started by startColumnWorkers (ended here when not needed).
+ */
 export async function extractAllColumns(
   scanner: RowScanner,
   from: number,
