@@ -227,6 +227,11 @@ export class EarlyWorker {
   }
 }
 
+/** Ends early workers: those never given work wait for it and would keep the process alive. */
+export function endWorkers(workers: EarlyWorker[]): void {
+  for (const e of workers) void e.worker.terminate()
+}
+
 export function runOnWorker<P extends IndexPart>(
   script: string,
   input: IndexWorkerInput,
@@ -285,11 +290,6 @@ export async function buildChainIndex(
   )
 }
 
-/** The chain's file and its WAL, in bytes: what decides whether its workers start early. */
-export function fileBytes(direct: DirectChain): number {
-  return direct.stat.db.size + (direct.stat.wal?.size ?? 0)
-}
-
 export async function directIndex(
   path: string | DirectChain,
   onProgress?: (done: number, total: number) => void,
@@ -304,7 +304,7 @@ export async function directIndex(
   try {
     const scanner = new RowScanner(layoutOf(direct))
     try {
-      if (!started) early.push(...startColumnWorkers(fileBytes(direct)))
+      if (!started) early.push(...startColumnWorkers(direct))
       const leaves = direct.leaves.pages.length
       const parts = await extractAllColumns(
         scanner,
@@ -320,8 +320,7 @@ export async function directIndex(
       scanner.close()
     }
   } finally {
-    // Those not given work (an error came first) wait for it: they would keep the process alive.
-    for (const e of early) void e.worker.terminate()
+    endWorkers(early) // those not given work, when an error came first
   }
 }
 

@@ -10,7 +10,7 @@ import type { VerifyVerdict } from '../../shared/verify-types'
 import { directEntryRows } from '../chain/direct/entries'
 import { assertUnchangedSinceOpen, withDirect, type DirectChain } from '../chain/direct/open'
 import { RowScanner } from '../chain/direct/scan'
-import { buildChainIndex, directIndex, fileBytes, type ChainIndex } from '../chain/index'
+import { buildChainIndex, directIndex, endWorkers, type ChainIndex } from '../chain/index'
 import { startColumnWorkers } from '../chain/direct/columns'
 import { estimateRows, layoutOf } from '../verify/direct'
 import { ChainFile } from '../chain/reader'
@@ -202,22 +202,18 @@ export class AuditSession {
   ): Promise<ChainOverview | null> {
     // The first pass: small chains, and files the direct reader declines, open in one stage.
     const first = await withDirect(path, async (direct) => {
-      // The first pass's workers load their code while the leaves are listed (directIndex ends them).
       const scanner = new RowScanner(layoutOf(direct))
-      const early = startColumnWorkers(fileBytes(direct))
+      // The first pass's workers load their code while the leaves are listed; directIndex ends them.
+      const early = startColumnWorkers(direct)
+      let staged = false
       try {
         const leaves = direct.leaves.pages.length
-        if (estimateRows(scanner, 0, leaves) < (this.options.stagedOpenRows ?? STAGED_OPEN_ROWS)) {
-          for (const e of early) void e.worker.terminate()
-          return null
-        }
-      } catch (e) {
-        for (const w of early) void w.worker.terminate()
-        throw e
+        staged = estimateRows(scanner, 0, leaves) >= (this.options.stagedOpenRows ?? STAGED_OPEN_ROWS)
       } finally {
         scanner.close()
+        if (!staged) endWorkers(early)
       }
-      return { direct, index: await directIndex(direct, onProgress, undefined, false, early) }
+      return staged ? { direct, index: await directIndex(direct, onProgress, undefined, false, early) } : null
     })
     if (!first) return null
     const { direct, index } = first

@@ -9,7 +9,7 @@ import {
   startColumnWorkers,
   type ColumnsPart,
 } from '../chain/direct/columns'
-import { fileBytes, type EarlyWorker } from '../chain/index'
+import { endWorkers, type EarlyWorker } from '../chain/index'
 import { assertUnchangedSinceOpen, withDirect, type DirectChain } from '../chain/direct/open'
 import { RowScanner, withLeaves } from '../chain/direct/scan'
 import { AuditError } from '../errors'
@@ -271,7 +271,7 @@ async function allRows(
   hooks: IntegrityHooks,
 ): Promise<DetectorResults> {
   const scanner = new RowScanner(layoutOf(chain))
-  const early = startColumnWorkers(fileBytes(chain))
+  const early = startColumnWorkers(chain)
   try {
     const to = chain.leaves.pages.length
     const estimate = estimateRows(scanner, 0, to)
@@ -280,8 +280,7 @@ async function allRows(
     return results
   } finally {
     scanner.close()
-    // Those not given work (an error came first) wait for it: they would keep the process alive.
-    for (const e of early) void e.worker.terminate()
+    endWorkers(early) // those not given work, when an error came first
   }
 }
 

@@ -5,13 +5,14 @@
 import { bodyFacts, pageBodyFacts, rowBodyFacts, rowFacter } from '../body-scan'
 import { F, FACTS_BY_TYPESCRIPT } from '../../native/row-facts'
 import { AuditError } from '../../errors'
-import { EarlyWorker, Interner, NO_MODEL, runOnWorker, type IndexPart } from '../index'
+import { EarlyWorker, endWorkers, Interner, NO_MODEL, runOnWorker, type IndexPart } from '../index'
 import { builtScript, defaultWorkerCount, PARALLEL_MIN_ROWS } from '../../verify/parallel'
 import { hashKey } from '../../integrity/rows'
 import { epochSecond } from '../../integrity/timestamps'
 import { toBigIntOrNull } from '../table'
 import type { CellReader, LeafList } from './btree'
 import { leafSlice, type RowScanner } from './scan'
+import type { DirectChain } from './open'
 import { ascending } from './sort'
 
 export interface ColumnsPart extends IndexPart {
@@ -369,12 +370,14 @@ function columnsOf(
 export const EARLY_MIN_BYTES = 32 * 1024 * 1024
 
 /**
- * The workers extractAllColumns will want for a file of `bytes`, started now so that they load their
- * code while the caller lists the leaves ([] for a file it will likely read on one thread).
+ * The workers extractAllColumns will want for `chain` (its file and WAL), started now so that they
+ * load their code while the caller lists the leaves ([] for a file it will likely read on one
+ * thread). The caller ends them (endWorkers) if it fails before handing them over.
  */
-export function startColumnWorkers(bytes: number): EarlyWorker[] {
+export function startColumnWorkers(chain: DirectChain): EarlyWorker[] {
   const script = builtScript('index-worker.js')
   const workers = defaultWorkerCount()
+  const bytes = chain.stat.db.size + (chain.stat.wal?.size ?? 0)
   if (!script || workers < 2 || bytes < EARLY_MIN_BYTES) return []
   return Array.from({ length: workers }, () => EarlyWorker.start(script))
 }
@@ -397,7 +400,7 @@ export async function extractAllColumns(
   const workers = defaultWorkerCount()
   const total = (done: number): number => Math.max(done, estimate)
   if (!script || workers < 2 || estimate < PARALLEL_MIN_ROWS) {
-    for (const e of early) void e.worker.terminate()
+    endWorkers(early)
     return [
       extractColumns(
         scanner,
@@ -412,7 +415,7 @@ export async function extractAllColumns(
       ),
     ]
   }
-  for (const e of early.slice(workers)) void e.worker.terminate()
+  endWorkers(early.slice(workers))
   const done = new Array<number>(workers).fill(0)
   const n = to - from
   return Promise.all(
