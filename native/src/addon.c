@@ -2,9 +2,14 @@
 // hex compares did (each `crypto.hash` call costs ≈0.6 µs before hashing a byte: OpenSSL 3's
 // per-digest context). Node-API is ABI-stable, so the same build loads in Node and in Electron.
 #define NAPI_VERSION 8
+#define _POSIX_C_SOURCE 200809L
 #include <node_api.h>
 #include <stdlib.h>
 #include <string.h>
+#ifndef _WIN32
+#include <errno.h>
+#include <unistd.h>
+#endif
 
 #include "sha256.h"
 #include "json_scan.h"
@@ -563,6 +568,155 @@ static napi_value js_page_facts(napi_env env, napi_callback_info info) {
   return r;
 }
 
+#ifndef _WIN32
+/** leafTimes' geometry slots, its state slots and its results. */
+enum { LT_PAGE_SIZE, LT_DB_PAGES, LT_USABLE, LT_NCOLS, LT_TS_COL, LT_GEOMETRY };
+enum { LT_LEAF, LT_TO, LT_ROW, LT_STATE };
+enum { LT_DONE = 0, LT_FOR_TYPESCRIPT = 1, LT_FULL = 2 };
+
+/** Where page `n`'s newest image lies in the WAL (page numbers sorted ascending), or -1. */
+static double wal_offset(const int32_t *no, const double *off, size_t count, int32_t n) {
+  size_t lo = 0, hi = count;
+  while (lo < hi) {
+    const size_t mid = lo + (hi - lo) / 2;
+    if (no[mid] < n)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < count && no[lo] == n ? off[lo] : -1;
+}
+
+/** Bytes read at `pos` until `len` or the end of the file (what Pager.readFull does). */
+static size_t read_full(int fd, uint8_t *buf, size_t len, double pos) {
+  size_t got = 0;
+  while (got < len) {
+    const ssize_t r = pread(fd, buf + got, len - got, (off_t)pos + (off_t)got);
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) break;
+    got += (size_t)r;
+  }
+  return got;
+}
+
+/**
+ * One table leaf's rows: rowid and integer timestamp of every cell, or 0 when any cell is one
+ * pageFacts would leave to TypeScript (the caller then reads the leaf there).
+ */
+static int leaf_times(const uint8_t *page, const int32_t *g, int32_t header, size_t row, size_t count,
+                      double *seq, int64_t *seq_big, int64_t *ts, uint8_t *ts_valid) {
+  const size_t len = (size_t)g[LT_PAGE_SIZE];
+  int32_t types[PF_MAX_COLUMNS], offs[PF_MAX_COLUMNS];
+  for (size_t i = 0; i < count; i++) {
+    const size_t ptr = (size_t)header + 8 + 2 * i;
+    int64_t rowid;
+    column c;
+    if (ptr + 2 > len ||
+        !decode_cell(page, len, (size_t)(page[ptr] << 8 | page[ptr + 1]), g[LT_USABLE], g[LT_NCOLS], &rowid, types,
+                     offs) ||
+        !column_at(types, offs, (size_t)g[LT_NCOLS], g[LT_TS_COL], len, &c) ||
+        !((c.type >= 1 && c.type <= 6) || c.type == 8 || c.type == 9))
+      return 0;
+    seq[row + i] = (double)rowid;
+    seq_big[row + i] = rowid;
+    ts[row + i] = record_integer(page, c);
+    ts_valid[row + i] = 1;
+  }
+  return 1;
+}
+
+/**
+ * leafTimes(fds, geometry, walPages, walOffsets, leaves, state, buffer, seq, seqBig, ts, tsValid):
+ * the rowid and timestamp of every row of table leaves [state[0], state[1]) of `leaves`, read here
+ * with pread (runs of consecutive pages in one call; a page's WAL image where the WAL has one) and
+ * written from row state[2] on. It stops at the end, before a leaf it leaves to TypeScript (a page
+ * out of range or past the end of the file, not a table leaf, a cell pageFacts would refuse, a
+ * timestamp that is not an integer) or before a leaf the arrays have no room for; state[0] and
+ * state[2] then say where. Returns LT_DONE, LT_FOR_TYPESCRIPT or LT_FULL. Nothing is written to any
+ * file: both descriptors are the caller's, opened read-only.
+ */
+static napi_value js_leaf_times(napi_env env, napi_callback_info info) {
+  ARGS(11);
+  int32_t *fds, *g, *wal_no, *leaves;
+  double *wal_off, *state, *seq;
+  int64_t *seq_big, *ts;
+  uint8_t *buf, *ts_valid;
+  size_t nfds, ng, nwal, nwal_off, nleaves, nstate, nbuf, nseq, nseq_big, nts, nvalid;
+  if (argc < 11 || !int32s_arg(env, argv[0], &fds, &nfds) || !int32s_arg(env, argv[1], &g, &ng) ||
+      !int32s_arg(env, argv[2], &wal_no, &nwal) ||
+      !typed_arg(env, argv[3], napi_float64_array, (void **)&wal_off, &nwal_off, "leafTimes: walOffsets") ||
+      !int32s_arg(env, argv[4], &leaves, &nleaves) ||
+      !typed_arg(env, argv[5], napi_float64_array, (void **)&state, &nstate, "leafTimes: state") ||
+      !bytes_arg(env, argv[6], &buf, &nbuf) ||
+      !typed_arg(env, argv[7], napi_float64_array, (void **)&seq, &nseq, "leafTimes: seq") ||
+      !typed_arg(env, argv[8], napi_bigint64_array, (void **)&seq_big, &nseq_big, "leafTimes: seqBig") ||
+      !typed_arg(env, argv[9], napi_bigint64_array, (void **)&ts, &nts, "leafTimes: ts") ||
+      !bytes_arg(env, argv[10], &ts_valid, &nvalid))
+    return NULL;
+  const int32_t ps = ng >= LT_GEOMETRY ? g[LT_PAGE_SIZE] : 0;
+  if (nfds < 2 || ng < LT_GEOMETRY || nwal != nwal_off || nstate < LT_STATE || ps < 512 || ps > 65536 ||
+      (ps & (ps - 1)) != 0 || nbuf < (size_t)ps || g[LT_NCOLS] < 1 || g[LT_NCOLS] > PF_MAX_COLUMNS ||
+      g[LT_USABLE] < 480 || g[LT_USABLE] > ps || state[LT_LEAF] < 0 || state[LT_TO] > (double)nleaves ||
+      state[LT_ROW] < 0) {
+    napi_throw_range_error(env, NULL, "leafTimes: bad arguments");
+    return NULL;
+  }
+  size_t cap = nseq;
+  if (nseq_big < cap) cap = nseq_big;
+  if (nts < cap) cap = nts;
+  if (nvalid < cap) cap = nvalid;
+  const size_t run_pages = nbuf / (size_t)ps;
+  size_t l = (size_t)state[LT_LEAF], row = (size_t)state[LT_ROW];
+  const size_t to = (size_t)state[LT_TO];
+  int result = LT_DONE;
+  while (l < to && result == LT_DONE) {
+    const int32_t n = leaves[l];
+    if (n < 1 || n > g[LT_DB_PAGES]) {
+      result = LT_FOR_TYPESCRIPT;
+      break;
+    }
+    // A run: this page and the ones following it in the file, none of them in the WAL.
+    const double in_wal = nwal > 0 ? wal_offset(wal_no, wal_off, nwal, n) : -1;
+    size_t k = l + 1;
+    if (in_wal < 0)
+      while (k < to && k - l < run_pages && leaves[k] == leaves[k - 1] + 1 && leaves[k] <= g[LT_DB_PAGES] &&
+             (nwal == 0 || wal_offset(wal_no, wal_off, nwal, leaves[k]) < 0))
+        k++;
+    const size_t want = (k - l) * (size_t)ps;
+    const size_t got = in_wal >= 0 ? read_full(fds[1], buf, (size_t)ps, in_wal)
+                                   : read_full(fds[0], buf, want, ((double)n - 1) * ps);
+    const size_t pages = got / (size_t)ps;
+    if (pages == 0) {
+      result = LT_FOR_TYPESCRIPT;
+      break;
+    }
+    for (size_t j = 0; j < pages; j++, l++) {
+      const uint8_t *page = buf + j * (size_t)ps;
+      const int32_t header = leaves[l] == 1 ? 100 : 0;
+      if (page[header] != 0x0d) {
+        result = LT_FOR_TYPESCRIPT;
+        break;
+      }
+      const size_t count = (size_t)(page[header + 3] << 8 | page[header + 4]);
+      if (row + count > cap) {
+        result = LT_FULL;
+        break;
+      }
+      if (!leaf_times(page, g, header, row, count, seq, seq_big, ts, ts_valid)) {
+        result = LT_FOR_TYPESCRIPT;
+        break;
+      }
+      row += count;
+    }
+  }
+  state[LT_LEAF] = (double)l;
+  state[LT_ROW] = (double)row;
+  napi_value r;
+  napi_create_int32(env, result, &r);
+  return r;
+}
+#endif
+
 static napi_value js_accelerated(napi_env env, napi_callback_info info) {
   (void)info;
   return boolean(env, sha256_accelerated());
@@ -590,6 +744,9 @@ NAPI_MODULE_INIT() {
       METHOD("factsColumns", js_facts_columns),
       METHOD("rowFacts", js_row_facts),
       METHOD("pageFacts", js_page_facts),
+#ifndef _WIN32
+      METHOD("leafTimes", js_leaf_times),
+#endif
       METHOD("scanKeys", js_scan_keys),
       METHOD("scanBody", js_scan_body),
       METHOD("accelerated", js_accelerated),

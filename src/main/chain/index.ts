@@ -8,7 +8,7 @@ import { AuditError, asChainReadError, type AuditErrorCode } from '../errors'
 import { builtScript, defaultWorkerCount } from '../verify/parallel'
 import { bodyFacts } from './body-scan'
 import type { ColumnsPart, ColumnsWanted } from './direct/columns'
-import { extractAllColumns, startColumnWorkers } from './direct/columns'
+import { extractAllColumns, INDEX_COLUMNS, QUICK_COLUMNS, startColumnWorkers } from './direct/columns'
 import { Unsupported } from './direct/format'
 import { openDirect, withDirect, type DirectChain } from './direct/open'
 import { RowScanner } from './direct/scan'
@@ -148,6 +148,32 @@ const EMPTY = Buffer.alloc(0)
 
 /** Concatenate parts (in seq order), re-numbering their provider and model ids into one table. */
 export function mergeParts(parts: IndexPart[]): ChainIndex {
+  const providers = new Interner()
+  const models = new Interner()
+  models.id(NO_MODEL)
+  const maps = parts.map((p) => ({
+    provider: p.providerNames.map((n) => providers.id(n)),
+    model: p.modelNames.map((n) => models.id(n)),
+  }))
+  const same = (map: number[]): boolean => map.every((id, k) => id === k)
+  const kept = maps.map((m) => same(m.provider) && same(m.model))
+  const names = { providerNames: providers.names, modelNames: models.names }
+  // One part whose ids are already the merged ones (a pass on one thread): its columns, not a copy
+  // (≈22 MB of fresh memory at 1M rows, and fresh memory is slow to touch on this project's VMs).
+  if (parts.length === 1 && kept[0]) {
+    const p = parts[0]!
+    const rows = p.rows
+    return {
+      rows,
+      seq: p.seq.subarray(0, rows),
+      ts: p.ts.subarray(0, rows),
+      tsValid: p.tsValid.subarray(0, rows),
+      provider: p.provider.subarray(0, rows),
+      model: p.model.subarray(0, rows),
+      hasReplay: p.hasReplay.subarray(0, rows),
+      ...names,
+    }
+  }
   const rows = parts.reduce((n, p) => n + p.rows, 0)
   const idx: ChainIndex = {
     rows,
@@ -157,28 +183,26 @@ export function mergeParts(parts: IndexPart[]): ChainIndex {
     provider: new Uint16Array(rows),
     model: new Uint16Array(rows),
     hasReplay: new Uint8Array(rows),
-    providerNames: [],
-    modelNames: [],
+    ...names,
   }
-  const providers = new Interner()
-  const models = new Interner()
-  models.id(NO_MODEL)
   let at = 0
-  for (const p of parts) {
+  parts.forEach((p, k) => {
     idx.seq.set(p.seq, at)
     idx.ts.set(p.ts, at)
     idx.tsValid.set(p.tsValid, at)
     idx.hasReplay.set(p.hasReplay, at)
-    const pmap = p.providerNames.map((n) => providers.id(n))
-    const mmap = p.modelNames.map((n) => models.id(n))
-    for (let i = 0; i < p.rows; i++) {
-      idx.provider[at + i] = pmap[p.provider[i]!]!
-      idx.model[at + i] = mmap[p.model[i]!]!
+    if (kept[k]) {
+      idx.provider.set(p.provider.subarray(0, p.rows), at)
+      idx.model.set(p.model.subarray(0, p.rows), at)
+    } else {
+      const { provider: pmap, model: mmap } = maps[k]!
+      for (let i = 0; i < p.rows; i++) {
+        idx.provider[at + i] = pmap[p.provider[i]!]!
+        idx.model[at + i] = mmap[p.model[i]!]!
+      }
     }
     at += p.rows
-  }
-  idx.providerNames = providers.names
-  idx.modelNames = models.names
+  })
   return idx
 }
 
@@ -300,11 +324,12 @@ export async function directIndex(
   started?: EarlyWorker[],
 ): Promise<ChainIndex> {
   const direct = typeof path === 'string' ? openDirect(path) : path
+  const wanted = facts ? INDEX_COLUMNS : QUICK_COLUMNS
   const early = started ?? []
   try {
     const scanner = new RowScanner(layoutOf(direct))
     try {
-      if (!started) early.push(...startColumnWorkers(direct))
+      if (!started) early.push(...startColumnWorkers(direct, wanted))
       const leaves = direct.leaves.pages.length
       const parts = await extractAllColumns(
         scanner,
@@ -312,7 +337,7 @@ export async function directIndex(
         leaves,
         estimateRows(scanner, 0, leaves),
         { ...(onProgress ? { onProgress } : {}), ...(signal ? { signal } : {}) },
-        { facts, integrity: false },
+        wanted,
         early,
       )
       return mergeParts(parts)

@@ -11,7 +11,7 @@ import { directEntryRows } from '../chain/direct/entries'
 import { assertUnchangedSinceOpen, withDirect, type DirectChain } from '../chain/direct/open'
 import { RowScanner } from '../chain/direct/scan'
 import { buildChainIndex, directIndex, endWorkers, type ChainIndex } from '../chain/index'
-import { startColumnWorkers } from '../chain/direct/columns'
+import { QUICK_COLUMNS, startColumnWorkers } from '../chain/direct/columns'
 import { estimateRows, layoutOf } from '../verify/direct'
 import { ChainFile } from '../chain/reader'
 import { buildOverview, selectPositions, sqlEntryRows, type EntryRows } from '../chain/views'
@@ -204,7 +204,7 @@ export class AuditSession {
     const first = await withDirect(path, async (direct) => {
       const scanner = new RowScanner(layoutOf(direct))
       // The first pass's workers load their code while the leaves are listed; directIndex ends them.
-      const early = startColumnWorkers(direct)
+      const early = startColumnWorkers(direct, QUICK_COLUMNS)
       let staged = false
       try {
         const leaves = direct.leaves.pages.length

@@ -271,7 +271,7 @@ async function allRows(
   hooks: IntegrityHooks,
 ): Promise<DetectorResults> {
   const scanner = new RowScanner(layoutOf(chain))
-  const early = startColumnWorkers(chain)
+  const early = startColumnWorkers(chain, INTEGRITY_COLUMNS)
   try {
     const to = chain.leaves.pages.length
     const estimate = estimateRows(scanner, 0, to)

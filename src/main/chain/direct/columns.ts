@@ -3,6 +3,7 @@
 // hash is sealed, and a fingerprint of canonical_hash for finding duplicates without a map of every
 // hash. About 45 bytes a row, in typed arrays that move between threads without copying.
 import { bodyFacts, pageBodyFacts, rowBodyFacts, rowFacter } from '../body-scan'
+import { LEAF_TIMES, leafTimer, leafTimesAvailable } from '../../native/leaf-times'
 import { F, FACTS_BY_TYPESCRIPT } from '../../native/row-facts'
 import { AuditError } from '../../errors'
 import { EarlyWorker, endWorkers, Interner, NO_MODEL, runOnWorker, type IndexPart } from '../index'
@@ -46,11 +47,16 @@ export interface ColumnsWanted {
 }
 
 export const INDEX_COLUMNS: ColumnsWanted = { facts: true, integrity: false }
+/** A staged open's first pass: seq and timestamps only. */
+export const QUICK_COLUMNS: ColumnsWanted = { facts: false, integrity: false }
 
 const EMPTY = Buffer.alloc(0)
 
 /** Cells one native call reports at most (F.STRIDE slots each). */
 const PAGE_CELLS = 128
+
+/** Leaves one native call of a quick pass reads at most (≈4 MB: progress and a cancel stay prompt). */
+const NATIVE_LEAVES = 2048
 
 /** The provider of every row in a quick index, until the full index replaces it. */
 export const PENDING_PROVIDER = '(indexing…)'
@@ -140,9 +146,15 @@ type LeafReader = (page: Buffer, header: number, count: number, first: number) =
 
 /**
  * Which leaves a pass reads, and where their rows go: `drive` feeds leaves to `leaf` after moving
- * the write position with `moveTo`, and returns the rows filled, [start, end).
+ * the write position with `moveTo` (or has leaves [from, to) of the list read by `leaves`, natively
+ * where it can), and returns the rows filled, [start, end).
  */
-type Driver = (leaf: LeafReader, moveTo: (row: number) => void, position: () => number) => [number, number]
+type Driver = (
+  leaf: LeafReader,
+  moveTo: (row: number) => void,
+  position: () => number,
+  leaves: (from: number, to: number) => void,
+) => [number, number]
 
 type ExtractHooks = { onRows?: (n: number) => void; signal?: { aborted: boolean } }
 
@@ -155,8 +167,8 @@ export function extractColumns(
   hooks: ExtractHooks = {},
   wanted: ColumnsWanted = INDEX_COLUMNS,
 ): ColumnsPart {
-  return columnsOf(scanner, capacity, hooks, wanted, (leaf, _moveTo, position) => {
-    scanner.scanLeaves(leafFrom, leafTo, leaf)
+  return columnsOf(scanner, capacity, hooks, wanted, (_leaf, _moveTo, position, leaves) => {
+    leaves(leafFrom, leafTo)
     hooks.onRows?.(position())
     return [0, position()]
   })
@@ -229,10 +241,10 @@ function columnsOf(
     b.set(a as never)
     return b
   }
-  /** Room for one more row. */
-  const reserve = (): void => {
-    if (i < cap) return
-    cap *= 2
+  /** Room for one more row (with `more`, for at least that many). */
+  const reserve = (more = 1): void => {
+    if (i + more <= cap) return
+    cap = Math.max(cap * 2, i + more)
     ;[seqBig, tsA, seq, hashFp] = [grow(seqBig), grow(tsA), grow(seq), grow(hashFp)]
     tsWords = words(tsA)
     seqWords = words(seqBig)
@@ -335,12 +347,37 @@ function columnsOf(
             k++
           }
         }
+  // A quick pass reads its leaves in the addon where it can (pread and cell decoding there); the
+  // leaves it is not sure of go through `leaf`.
+  const timer = !facts && !wantSeconds ? leafTimer(scanner.pager, scanner.pageLayout, ts) : null
+  const leaves = (from: number, to: number): void => {
+    if (timer === null) {
+      scanner.scanLeaves(from, to, leaf)
+      return
+    }
+    const list = scanner.chain.leaves.pages
+    const pending = providers.id(PENDING_PROVIDER)
+    for (let l = from; l < to;) {
+      const stop = timer.run(list, l, Math.min(to, l + NATIVE_LEAVES), i, { seq, seqBig, ts: tsA, tsValid })
+      provider.fill(pending, i, stop.row)
+      hashFp.fill(NaN, i, stop.row)
+      i = stop.row
+      l = stop.leaf
+      if (stop.result === LEAF_TIMES.FOR_TYPESCRIPT) {
+        scanner.scanLeaves(l, l + 1, leaf)
+        l++
+      } else if (stop.result === LEAF_TIMES.FULL) reserve(cap - i + 1)
+      hooks.onRows?.(i)
+      if (hooks.signal?.aborted) throw new AuditError('cancelled', 'reading the chain cancelled')
+    }
+  }
   const [start, end] = drive(
     leaf,
     (at) => {
       i = at
     },
     () => i,
+    leaves,
   )
   // The columns are returned as views, not copies (they were sized from the estimate, and a copy of
   // each doubled the peak); the sorted ones are copies unless the column was in order already.
@@ -370,15 +407,25 @@ function columnsOf(
 export const EARLY_MIN_BYTES = 32 * 1024 * 1024
 
 /**
- * The workers extractAllColumns will want for `chain` (its file and WAL), started now so that they
- * load their code while the caller lists the leaves ([] for a file it will likely read on one
- * thread). The caller ends them (endWorkers) if it fails before handing them over.
+ * Whether a pass of `wanted` runs on this thread whatever the chain's size: a quick pass read by the
+ * addon (≈0.3 s for 1M rows, bound by the kernel copying pages) is done before workers would have
+ * loaded their code.
  */
-export function startColumnWorkers(chain: DirectChain): EarlyWorker[] {
+function onThisThread(wanted: ColumnsWanted): boolean {
+  return !wanted.facts && !wanted.integrity && leafTimesAvailable()
+}
+
+/**
+ * The workers extractAllColumns will want for a pass of `wanted` over `chain` (its file and WAL),
+ * started now so that they load their code while the caller lists the leaves ([] for a file it
+ * will likely read on one thread). The caller ends them (endWorkers) if it fails before handing
+ * them over.
+ */
+export function startColumnWorkers(chain: DirectChain, wanted: ColumnsWanted): EarlyWorker[] {
   const script = builtScript('index-worker.js')
   const workers = defaultWorkerCount()
   const bytes = chain.stat.db.size + (chain.stat.wal?.size ?? 0)
-  if (!script || workers < 2 || bytes < EARLY_MIN_BYTES) return []
+  if (!script || workers < 2 || bytes < EARLY_MIN_BYTES || onThisThread(wanted)) return []
   return Array.from({ length: workers }, () => EarlyWorker.start(script))
 }
 
@@ -399,7 +446,7 @@ export async function extractAllColumns(
   const script = builtScript('index-worker.js')
   const workers = defaultWorkerCount()
   const total = (done: number): number => Math.max(done, estimate)
-  if (!script || workers < 2 || estimate < PARALLEL_MIN_ROWS) {
+  if (!script || workers < 2 || estimate < PARALLEL_MIN_ROWS || onThisThread(wanted)) {
     endWorkers(early)
     return [
       extractColumns(

@@ -39,8 +39,9 @@ export function pagerSpec(
 export class Pager {
   readonly pageSize: number
   readonly dbPages: number
-  private readonly fd: number
-  private walFd = -1
+  /** Read-only descriptors of the file and (-1 without one) its WAL. */
+  readonly fd: number
+  readonly walFd: number
   private readonly wal = new Map<number, number>()
   private readonly window: Buffer
   private readonly windowPages: number
@@ -58,7 +59,7 @@ export class Pager {
     this.dbPages = spec.dbPages
     this.fd = openSync(spec.dbPath, 'r')
     for (let i = 0; i < spec.walPagesNo.length; i++) this.wal.set(spec.walPagesNo[i]!, spec.walPagesOff[i]!)
-    if (this.wal.size > 0) this.walFd = openSync(spec.walPath, 'r')
+    this.walFd = this.wal.size > 0 ? openSync(spec.walPath, 'r') : -1
     this.windowPages = Math.max(1, Math.floor(WINDOW_BYTES / spec.pageSize))
     this.window = readBuffer(this.windowPages * spec.pageSize)
     this.walPage = Buffer.allocUnsafe(spec.pageSize)

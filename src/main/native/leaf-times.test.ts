@@ -1,0 +1,247 @@
+// The native quick pass (leafTimes: runs of leaf pages read with pread, their cells decoded in the
+// addon) against SQLite and against the TypeScript reader it stands in for: same seqs, timestamps
+// and errors, on a chain whose leaves are scattered through the file and partly newer in the WAL, on
+// rows it must leave to TypeScript, with arrays too small, and with progress and a cancel.
+import Database from 'better-sqlite3'
+import { copyFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { extractColumns, QUICK_COLUMNS, type ColumnsPart } from '../chain/direct/columns'
+import { openDirect } from '../chain/direct/open'
+import { RowScanner } from '../chain/direct/scan'
+import { AuditError } from '../errors'
+import { BASE_TS, bodyFor, SEC, TempChains, type SynthRow } from '../integrity/testchain'
+import { scratchDir } from '../reliability/chainkit'
+import { dbPath } from '../testing/fixtures'
+import { layoutOf } from '../verify/direct'
+import { LEAF_TIMES, LeafTimer, leafTimesAvailable, type LeafTimesAddon } from './leaf-times'
+import { nativeAddon } from './row-prover'
+
+const chains = new TempChains()
+const scratch = scratchDir('leaf-times')
+afterAll(() => {
+  chains.dispose()
+  scratch.cleanup()
+})
+
+type Result = (typeof LEAF_TIMES)[keyof typeof LEAF_TIMES]
+
+/** The results of the addon's calls and the rows it wrote itself, counted while `f` runs. */
+function counting<T>(f: () => T): { value: T; results: Result[]; rows: number } {
+  const proto = LeafTimer.prototype
+  const real = proto.run
+  const results: Result[] = []
+  let rows = 0
+  proto.run = function (this: LeafTimer, ...args: Parameters<LeafTimer['run']>) {
+    const stop = real.apply(this, args)
+    results.push(stop.result)
+    rows += stop.row - args[3]
+    return stop
+  }
+  try {
+    return { value: f(), results, rows }
+  } finally {
+    proto.run = real
+  }
+}
+
+/** A quick pass over the chain at `path` (capacity `capacity`), with the addon or without. */
+function quick(
+  path: string,
+  native: boolean,
+  capacity = 16,
+  hooks: Parameters<typeof extractColumns>[4] = {},
+): { part?: ColumnsPart; error?: string; results: Result[]; rows: number } {
+  if (native) delete process.env['BIJOTEL_NATIVE']
+  else process.env['BIJOTEL_NATIVE'] = '0'
+  try {
+    const chain = openDirect(path)
+    const scanner = new RowScanner(layoutOf(chain))
+    try {
+      const { value, results, rows } = counting(() =>
+        extractColumns(scanner, 0, chain.leaves.pages.length, capacity, hooks, QUICK_COLUMNS),
+      )
+      return { part: value, results, rows }
+    } finally {
+      scanner.close()
+    }
+  } catch (e) {
+    return { error: `${(e as Error).name}: ${(e as Error).message}`, results: [], rows: 0 }
+  } finally {
+    delete process.env['BIJOTEL_NATIVE']
+  }
+}
+
+/** seq and integer timestamp of every row, as SQLite reads them (NULL for any other timestamp). */
+function sqliteTimes(path: string): [bigint, bigint | null][] {
+  const db = new Database(path, { readonly: true, fileMustExist: true })
+  try {
+    return db
+      .prepare(
+        "SELECT seq, CASE WHEN typeof(timestamp_ns) = 'integer' THEN timestamp_ns END FROM chain ORDER BY seq",
+      )
+      .raw(true)
+      .safeIntegers(true)
+      .all() as [bigint, bigint | null][]
+  } finally {
+    db.close()
+  }
+}
+
+function timesOf(part: ColumnsPart): [bigint, bigint | null][] {
+  return Array.from(part.seqBig, (s, i) => [s, part.tsValid[i] ? part.ts[i]! : null])
+}
+
+function expectSame(path: string, capacity = 16): { results: Result[]; rows: number } {
+  const native = quick(path, true, capacity)
+  const typescript = quick(path, false, capacity)
+  expect(typescript.results).toEqual([])
+  expect(native.error).toBe(typescript.error)
+  expect(native.part).toEqual(typescript.part)
+  return native
+}
+
+/**
+ * A chain in WAL mode whose leaves are scattered (another table's pages between them), checkpointed,
+ * then changed in the WAL: timestamps rewritten on some leaves and rows appended, so the newest
+ * image of those pages is in the WAL and the file still holds the old one. Copied, -wal included,
+ * while the writer is still open (closing it would checkpoint).
+ */
+let written = 0
+function scatteredWalChain(): string {
+  const src = join(scratch.dir, `writer-${++written}.db`)
+  const db = new Database(src)
+  try {
+    db.pragma('journal_mode = WAL')
+    db.pragma('wal_autocheckpoint = 0')
+    db.exec(
+      'CREATE TABLE chain (seq INTEGER PRIMARY KEY, timestamp_ns INTEGER NOT NULL, canonical_body BLOB, canonical_hash TEXT, prev_hash TEXT, hmac_hash TEXT)',
+    )
+    db.exec('CREATE TABLE filler (x BLOB)')
+    const row = db.prepare('INSERT INTO chain VALUES (?, ?, ?, ?, ?, ?)')
+    const fill = db.prepare('INSERT INTO filler VALUES (randomblob(3000))')
+    let seq = 0
+    const add = (n: number): void => {
+      for (let i = 0; i < n; i++, seq++)
+        row.run(seq + 1, BASE_TS + BigInt(seq) * SEC, Buffer.from(bodyFor(`p${seq % 3}`)), `h${seq}`, '', '')
+    }
+    for (let batch = 0; batch < 40; batch++) {
+      db.transaction(() => {
+        add(25 + batch)
+        for (let f = 0; f < 1 + (batch % 4); f++) fill.run()
+      })()
+    }
+    db.pragma('wal_checkpoint(TRUNCATE)')
+    db.exec(`UPDATE chain SET timestamp_ns = timestamp_ns + 7 WHERE seq % 97 = 0`)
+    db.transaction(() => add(300))()
+    const copy = join(scratch.dir, `scattered-${written}.db`)
+    copyFileSync(src, copy)
+    copyFileSync(`${src}-wal`, `${copy}-wal`)
+    return copy
+  } finally {
+    db.close()
+  }
+}
+
+describe.skipIf(!leafTimesAvailable())('native leaf times', () => {
+  it('reads scattered leaves and their newer WAL images as SQLite does', () => {
+    const path = scatteredWalChain()
+    const chain = openDirect(path)
+    const leaves = Array.from(chain.leaves.pages)
+    // The case is what it claims: leaves not in one run, some of them only in the WAL.
+    expect(leaves.some((n, i) => i > 0 && n !== leaves[i - 1]! + 1)).toBe(true)
+    expect(leaves.some((n) => chain.spec.walPagesNo.includes(n))).toBe(true)
+    const native = quick(path, true)
+    expect(native.error).toBeUndefined()
+    expect(timesOf(native.part!)).toEqual(sqliteTimes(path))
+    expect(native.rows).toBe(native.part!.rows)
+    expectSame(path)
+  })
+
+  it('reads the WAL fixture as SQLite does', () => {
+    const native = quick(dbPath('wal-tail'), true)
+    expect(timesOf(native.part!)).toEqual(sqliteTimes(dbPath('wal-tail')))
+    expectSame(dbPath('wal-tail'))
+  })
+
+  it('leaves overflowing cells, loose timestamps and seqs beyond 2^53 to TypeScript, whose answer stands', () => {
+    const rows: SynthRow[] = []
+    for (let i = 0; i < 400; i++) {
+      const big = i % 37 === 5
+      rows.push({
+        seq: i === 399 ? 2n ** 53n + 1n : i + 1,
+        ts: BASE_TS + BigInt(i) * SEC,
+        body: big
+          ? JSON.stringify({ attributes: { 'gen_ai.system': 'big' }, pad: 'x'.repeat(6000) })
+          : bodyFor('p'),
+      })
+    }
+    // No type on timestamp_ns: an INTEGER column would store 1.5e18 and the digits as integers.
+    const path = chains.write(
+      rows,
+      'seq INTEGER PRIMARY KEY, timestamp_ns, canonical_body BLOB, canonical_hash TEXT, prev_hash TEXT, hmac_hash TEXT',
+    )
+    const db = new Database(path)
+    try {
+      db.exec(`UPDATE chain SET timestamp_ns = 1.5e18 WHERE seq = 100`)
+      db.exec(`UPDATE chain SET timestamp_ns = '1700000000000000000' WHERE seq = 200`)
+      db.exec(`UPDATE chain SET timestamp_ns = 'soon' WHERE seq = 300`)
+    } finally {
+      db.close()
+    }
+    const { results, rows: decided } = expectSame(path)
+    expect(results).toContain(LEAF_TIMES.FOR_TYPESCRIPT)
+    expect(decided).toBeGreaterThan(200)
+    expect(decided).toBeLessThan(400)
+    const native = quick(path, true)
+    expect(timesOf(native.part!)).toEqual(sqliteTimes(path))
+    expect(native.part!.badTs).toEqual({ seq: '300', value: 'soon' })
+    expect(native.part!.looseTs).toEqual([
+      [99, 1_500_000_000_000_000_000n],
+      [199, 1_700_000_000_000_000_000n],
+    ])
+  })
+
+  it('asks for room when the arrays are full, and then goes on', () => {
+    const path = dbPath('clean')
+    const { results } = expectSame(path, 1)
+    expect(results).toContain(LEAF_TIMES.FULL)
+    expect(results.at(-1)).toBe(LEAF_TIMES.DONE)
+  })
+
+  it('reports progress and stops on a cancel', () => {
+    const path = scatteredWalChain()
+    const seen: number[] = []
+    const done = quick(path, true, 16, { onRows: (n) => seen.push(n) })
+    expect(seen.length).toBeGreaterThan(0)
+    expect(seen.at(-1)).toBe(done.part!.rows)
+    expect([...seen].sort((a, b) => a - b)).toEqual(seen)
+    const signal = { aborted: true }
+    const cancelled = quick(path, true, 16, { signal })
+    expect(cancelled.error).toBe(
+      `AuditError: ${new AuditError('cancelled', 'reading the chain cancelled').message}`,
+    )
+  })
+
+  it('refuses arguments it cannot trust with an error, not a crash', () => {
+    const chain = openDirect(dbPath('clean'))
+    const scanner = new RowScanner(layoutOf(chain))
+    try {
+      const timer = new LeafTimer(
+        nativeAddon() as LeafTimesAddon,
+        scanner.pager,
+        { ncols: 200, usable: 4000 },
+        1,
+      )
+      const cols = {
+        seq: new Float64Array(4),
+        seqBig: new BigInt64Array(4),
+        ts: new BigInt64Array(4),
+        tsValid: new Uint8Array(4),
+      }
+      expect(() => timer.run(chain.leaves.pages, 0, 1, 0, cols)).toThrow(RangeError)
+    } finally {
+      scanner.close()
+    }
+  })
+})
