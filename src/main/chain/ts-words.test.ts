@@ -160,6 +160,18 @@ describe('timestamps as 32-bit halves', () => {
     expect(words.extremes(new Uint8Array(6), 6)).toEqual({ min: -1, max: -1 })
   })
 
+  it('the timeline counts thousands of providers as BigInt arithmetic does (in a Map beyond 2^21 counters)', () => {
+    const r = rng(99)
+    const ts = around(r, 1_700_000_000_000_000_000n, 86_400_000_000_000n, 20_000)
+    const idx = indexOf(ts, (i) => i % 13 !== 4)
+    idx.providerNames = Array.from({ length: 3000 }, (_, p) => `provider-${(p * 7919) % 3000}`)
+    idx.provider = Uint16Array.from(ts, (_, i) => (i * 31) % 3000)
+    // 60 × 3000 counters fit the typed array; 2000 × 3000 do not.
+    for (const buckets of [60, 2000]) {
+      expect(buildTimeline(idx, { buckets })).toEqual(referenceTimeline(idx, { buckets }))
+    }
+  })
+
   const cases: [string, bigint, bigint][] = [
     ['a day of ns around 1.7e18', 1_700_000_000_000_000_000n, 86_400_000_000_000n],
     ['a year (beyond 2^53 ns)', 1_700_000_000_000_000_000n, 31_536_000_000_000_000n],

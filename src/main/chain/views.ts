@@ -239,6 +239,9 @@ export function getEntry(rowsBySeq: EntryRows, idx: ChainIndex, seq: number): En
   }
 }
 
+/** Bucket × provider counters a timeline keeps in a typed array (16 MB); beyond, in a Map. */
+const DENSE_COUNTS = 1 << 21
+
 export function buildTimeline(idx: ChainIndex, req: TimelineRequest): Timeline {
   const buckets = Math.max(1, Math.min(2000, Math.floor(req.buckets)))
   const providerId = req.provider !== undefined ? idx.providerNames.indexOf(req.provider) : -2
@@ -268,9 +271,11 @@ export function buildTimeline(idx: ChainIndex, req: TimelineRequest): Timeline {
   const [loHi, loLo] = halves(lo)
   const [hiHi, hiLo] = halves(hi)
   const widthD = Number(width)
-  const counts = new Array<number>(buckets).fill(0)
-  const byProvider = Array.from({ length: buckets }, () => new Map<number, number>())
-  const seen = new Set<number>()
+  // Counts per bucket and provider keyed bucket * names + provider: in a typed array while that is
+  // small (no Map or Set touched per row), else in one Map (ids go up to 65,535, buckets to 2,000).
+  const names = idx.providerNames.length
+  const dense = buckets * names <= DENSE_COUNTS ? new Float64Array(buckets * names) : null
+  const sparse = dense === null ? new Map<number, number>() : null
   for (let i = 0; i < idx.rows; i++) {
     if (!idx.tsValid[i]) continue
     if (words.below(i, loHi, loLo) || words.above(i, hiHi, hiLo)) continue
@@ -279,19 +284,29 @@ export function buildTimeline(idx: ChainIndex, req: TimelineRequest): Timeline {
     let b = Math.min(buckets - 1, Math.max(0, Math.floor(words.offset(i, loHi, loLo) / widthD)))
     while (b > 0 && words.below(i, startHi[b]!, startLo[b]!)) b--
     while (b < buckets - 1 && !words.below(i, startHi[b + 1]!, startLo[b + 1]!)) b++
-    counts[b]!++
-    const p = idx.provider[i]!
-    seen.add(p)
-    const m = byProvider[b]!
-    m.set(p, (m.get(p) ?? 0) + 1)
+    const key = b * names + idx.provider[i]!
+    if (dense !== null) dense[key]!++
+    else sparse!.set(key, (sparse!.get(key) ?? 0) + 1)
   }
-  const providers = [...seen].map((p) => idx.providerNames[p]!).sort()
+  const counts = new Float64Array(buckets)
+  const seen = new Uint8Array(names)
+  const byProvider = Array.from({ length: buckets }, (): [number, number][] => [])
+  const add = (key: number, n: number): void => {
+    const b = Math.floor(key / names)
+    const p = key - b * names
+    counts[b]! += n
+    seen[p] = 1
+    byProvider[b]!.push([p, n])
+  }
+  if (dense !== null) dense.forEach((n, key) => n > 0 && add(key, n))
+  else [...sparse!].sort((x, y) => x[0] - y[0]).forEach(([key, n]) => add(key, n))
+  const providers = idx.providerNames.filter((_, p) => seen[p] === 1).sort()
   return {
     from_ns: lo.toString(),
     to_ns: hi.toString(),
     bucket_ns: width.toString(),
     providers,
-    buckets: counts.map((c, b) => {
+    buckets: Array.from(counts, (c, b) => {
       const start = lo! + width * BigInt(b)
       const by: Record<string, number> = {}
       for (const [p, n] of byProvider[b]!) by[idx.providerNames[p]!] = n
