@@ -1,5 +1,6 @@
 // Walking a table b-tree: the ordered list of its leaf pages (read from the interior pages only) and
 // the decoding of leaf cells into record columns, overflow chains included.
+import { nativeLeafList } from '../../native/leaf-pages'
 import type { Pager } from './pager'
 import {
   localPayload,
@@ -31,6 +32,11 @@ export const headerOffset = (n: number): number => (n === 1 ? 100 : 0)
  * are; a file where that is not so fails the leaf check when the leaves are scanned.
  */
 export function collectLeaves(pager: Pager, root: number): LeafList {
+  return nativeLeafList(pager, root) ?? collectLeavesHere(pager, root)
+}
+
+/** collectLeaves in TypeScript: without the addon, and for every tree the addon leaves to it. */
+export function collectLeavesHere(pager: Pager, root: number): LeafList {
   // Typed arrays, sized for every page of the file to be a leaf: a chain of millions of leaves must
   // not become millions of boxed numbers and BigInts, and on this project's VMs growing them by
   // doubling cost more than the walk (every fresh page of memory is a slow fault; untouched ones

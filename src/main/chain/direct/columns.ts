@@ -3,7 +3,7 @@
 // hash is sealed, and a fingerprint of canonical_hash for finding duplicates without a map of every
 // hash. About 45 bytes a row, in typed arrays that move between threads without copying.
 import { bodyFacts, pageBodyFacts, rowBodyFacts, rowFacter } from '../body-scan'
-import { LEAF_TIMES, leafTimer, leafTimesAvailable } from '../../native/leaf-times'
+import { LEAF_TIMES, leafTimer, leafTimesAvailable } from '../../native/leaf-pages'
 import { F, FACTS_BY_TYPESCRIPT } from '../../native/row-facts'
 import { AuditError } from '../../errors'
 import { EarlyWorker, endWorkers, Interner, NO_MODEL, runOnWorker, type IndexPart } from '../index'

@@ -1,20 +1,25 @@
-// The native quick pass (leafTimes: runs of leaf pages read with pread, their cells decoded in the
-// addon) against SQLite and against the TypeScript reader it stands in for: same seqs, timestamps
-// and errors, on a chain whose leaves are scattered through the file and partly newer in the WAL, on
-// rows it must leave to TypeScript, with arrays too small, and with progress and a cancel.
+// The addon's two page walks against the TypeScript they stand in for (and SQLite):
+// - collectLeaves: the same leaf list, or the same error, on every fixture, on a deeper tree with
+//   its leaves in the WAL, and on interior pages with seeded byte changes;
+// - the quick pass (leafTimes: runs of leaf pages read with pread, their cells decoded in the addon):
+//   same seqs, timestamps and errors, on a chain whose leaves are scattered through the file and
+//   partly newer in the WAL, on rows it must leave to TypeScript, with arrays too small, and with
+//   progress and a cancel.
 import Database from 'better-sqlite3'
-import { copyFileSync } from 'node:fs'
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { collectLeavesHere, headerOffset } from '../chain/direct/btree'
 import { extractColumns, QUICK_COLUMNS, type ColumnsPart } from '../chain/direct/columns'
 import { openDirect } from '../chain/direct/open'
+import { Pager } from '../chain/direct/pager'
 import { RowScanner } from '../chain/direct/scan'
 import { AuditError } from '../errors'
 import { BASE_TS, bodyFor, SEC, TempChains, type SynthRow } from '../integrity/testchain'
-import { scratchDir } from '../reliability/chainkit'
-import { dbPath } from '../testing/fixtures'
+import { Rng, scratchDir } from '../reliability/chainkit'
+import { dbPath, fixtureNames } from '../testing/fixtures'
 import { layoutOf } from '../verify/direct'
-import { LEAF_TIMES, LeafTimer, leafTimesAvailable, type LeafTimesAddon } from './leaf-times'
+import { LEAF_TIMES, LeafTimer, leafTimesAvailable, nativeLeafList, type LeafPagesAddon } from './leaf-pages'
 import { nativeAddon } from './row-prover'
 
 const chains = new TempChains()
@@ -228,7 +233,7 @@ describe.skipIf(!leafTimesAvailable())('native leaf times', () => {
     const scanner = new RowScanner(layoutOf(chain))
     try {
       const timer = new LeafTimer(
-        nativeAddon() as LeafTimesAddon,
+        nativeAddon() as LeafPagesAddon,
         scanner.pager,
         { ncols: 200, usable: 4000 },
         1,
@@ -243,5 +248,129 @@ describe.skipIf(!leafTimesAvailable())('native leaf times', () => {
     } finally {
       scanner.close()
     }
+  })
+})
+
+/** The chain's leaf list by the addon (null: it left the tree) and by TypeScript (or their errors). */
+function listings(path: string): { native: unknown; typescript: unknown; decided: boolean } {
+  const attempt = (f: () => unknown): unknown => {
+    try {
+      return f()
+    } catch (e) {
+      return `${(e as Error).name}: ${(e as Error).message}`
+    }
+  }
+  let decided = false
+  let native: unknown
+  let typescript: unknown
+  let chain
+  try {
+    chain = openDirect(path)
+  } catch (e) {
+    // Both listings of sqlite_master ran inside openDirect: compared through the table's own.
+    return { native: String(e), typescript: String(e), decided: false }
+  }
+  const pager = new Pager(chain.spec)
+  try {
+    native = attempt(() => {
+      const list = nativeLeafList(pager, chain.root)
+      decided = list !== null
+      return list ?? collectLeavesHere(pager, chain.root)
+    })
+    typescript = attempt(() => collectLeavesHere(pager, chain.root))
+  } finally {
+    pager.close()
+  }
+  return { native, typescript, decided }
+}
+
+describe.skipIf(!leafTimesAvailable())('native leaf list', () => {
+  it('equals the TypeScript listing on every fixture, a WAL chain with scattered leaves, and keys near ±2^62', () => {
+    // Keys of 9-byte varints and negative ones, in the interior pages.
+    const keyed = (from: bigint): string =>
+      chains.write(
+        Array.from({ length: 3000 }, (_, i) => ({ seq: from + BigInt(i), ts: BASE_TS, body: '{}' })),
+      )
+    const paths = [...fixtureNames().map(dbPath), scatteredWalChain(), keyed(2n ** 62n), keyed(-(2n ** 62n))]
+    let decided = 0
+    for (const path of paths) {
+      const r = listings(path)
+      expect(r.native, path).toEqual(r.typescript)
+      if (r.decided) decided++
+    }
+    expect(decided).toBeGreaterThan(10)
+  })
+
+  it('equals it, or fails as it does, on interior pages with seeded byte changes', () => {
+    // Two interior levels: 25,000 short rows make ≈500 leaves under ≈2 interior pages and a root.
+    const rows: SynthRow[] = Array.from({ length: 25_000 }, (_, i) => ({
+      seq: i + 1,
+      ts: BASE_TS + BigInt(i) * SEC,
+      body: '{}',
+      hash: 'h',
+    }))
+    const path = chains.write(rows)
+    const chain = openDirect(path)
+    const ps = chain.spec.pageSize
+    const original = readFileSync(path)
+    const interior: number[] = []
+    for (let n = 2; n <= original.length / ps; n++) {
+      if (original[(n - 1) * ps + headerOffset(n)] === 0x05) interior.push(n)
+    }
+    expect(interior.length).toBeGreaterThan(2)
+    const first = listings(path)
+    expect(first.decided).toBe(true)
+    expect(first.native).toEqual(first.typescript)
+    const rng = new Rng(0x1ea5)
+    let refusals = 0
+    let decided = 0
+    for (let k = 0; k < 150; k++) {
+      const bytes = Buffer.from(original)
+      const n = rng.pick(interior)
+      const page = bytes.subarray((n - 1) * ps, n * ps)
+      const cells = page.readUInt16BE(3)
+      for (let changes = rng.int(1, 3); changes > 0; changes--) {
+        // (an earlier change may have moved the pointers: writes stay inside the page)
+        const cell = Math.min(ps - 4, page.readUInt16BE(12 + 2 * rng.int(0, Math.max(1, cells) - 1)))
+        switch (rng.int(0, 5)) {
+          case 0: // a child pointer: out of range, to itself, to another page, to page 1
+            page.writeUInt32BE(
+              rng.pick([0, 1, n, rng.int(2, original.length / ps), 0x7fffffff, 0xffffffff]),
+              cell,
+            )
+            break
+          case 1: // the right-most pointer
+            page.writeUInt32BE(rng.pick([0, n, rng.int(2, original.length / ps), 0xffffffff]), 8)
+            break
+          case 2: // the cell count: zero, one, beyond the page
+            page.writeUInt16BE(rng.pick([0, 1, cells + 1, 2100, 0xffff]), 3)
+            break
+          case 3: // the page type
+            page[0] = rng.pick([0x02, 0x0a, 0x0d, 0x00, 0xff])
+            break
+          case 4: // a cell pointer past the page's end, or into the header
+            page.writeUInt16BE(
+              rng.pick([ps - 4, ps - 1, 0, 3, 0xffff]),
+              12 + 2 * rng.int(0, Math.max(1, cells) - 1),
+            )
+            break
+          default: // a key varint: long, negative, running on
+            page.fill(
+              rng.pick([0xff, 0x80, 0x00]),
+              Math.min(ps, cell + 4),
+              Math.min(ps, cell + 4 + rng.int(1, 9)),
+            )
+        }
+      }
+      const mutated = join(scratch.dir, `interior-${k}.db`)
+      writeFileSync(mutated, bytes)
+      const r = listings(mutated)
+      expect(r.native, `case ${k}`).toEqual(r.typescript)
+      if (r.decided) decided++
+      else refusals++
+    }
+    // Both outcomes were reached: lists the addon made, and trees it left to TypeScript.
+    expect(decided).toBeGreaterThan(10)
+    expect(refusals).toBeGreaterThan(10)
   })
 })
