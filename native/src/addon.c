@@ -3,18 +3,12 @@
 // per-digest context). Node-API is ABI-stable, so the same build loads in Node and in Electron.
 #define NAPI_VERSION 8
 #define _POSIX_C_SOURCE 200809L
-// madvise's MADV_HUGEPAGE (adviseHugePages) is outside POSIX.
-#define _DEFAULT_SOURCE
 #include <node_api.h>
 #include <stdlib.h>
 #include <string.h>
 #ifndef _WIN32
 #include <errno.h>
 #include <unistd.h>
-#endif
-#ifdef __linux__
-#include <stdint.h>
-#include <sys/mman.h>
 #endif
 
 #include "sha256.h"
@@ -835,39 +829,6 @@ static napi_value js_leaf_times(napi_env env, napi_callback_info info) {
 }
 #endif
 
-/**
- * adviseHugePages(typedArray): asks Linux to back the array's whole 2 MB blocks with huge pages
- * (madvise MADV_HUGEPAGE; transparent huge pages are commonly "madvise" only). A hint, for large
- * arrays not yet written: on this project's VMs each first touch of a 4 KB page costs ≈12 µs, so
- * filling a fresh 25 MB column took ≈80 ms, against ≈9 ms in huge pages. Returns whether the
- * kernel took the hint (false elsewhere, and for arrays under 2 MB).
- */
-static napi_value js_advise_huge_pages(napi_env env, napi_callback_info info) {
-  ARGS(1);
-  napi_typedarray_type type;
-  size_t len, off;
-  void *data = NULL;
-  napi_value ab;
-  int ok = 0;
-  if (argc < 1 || napi_get_typedarray_info(env, argv[0], &type, &len, &data, &ab, &off) != napi_ok) {
-    napi_throw_type_error(env, NULL, "adviseHugePages: expected a typed array");
-    return NULL;
-  }
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-  size_t bytes = 0;
-  if (napi_get_arraybuffer_info(env, ab, NULL, &bytes) == napi_ok && data != NULL) {
-    const uintptr_t huge = (uintptr_t)2 << 20;
-    const uintptr_t start = ((uintptr_t)data + huge - 1) & ~(huge - 1);
-    const uintptr_t end = ((uintptr_t)data - off + bytes) & ~(huge - 1);
-    ok = end > start && madvise((void *)start, end - start, MADV_HUGEPAGE) == 0;
-  }
-#else
-  (void)len;
-  (void)off;
-#endif
-  return boolean(env, ok);
-}
-
 static napi_value js_accelerated(napi_env env, napi_callback_info info) {
   (void)info;
   return boolean(env, sha256_accelerated());
@@ -901,7 +862,6 @@ NAPI_MODULE_INIT() {
 #endif
       METHOD("scanKeys", js_scan_keys),
       METHOD("scanBody", js_scan_body),
-      METHOD("adviseHugePages", js_advise_huge_pages),
       METHOD("accelerated", js_accelerated),
       METHOD("forcePortable", js_force_portable),
   };
