@@ -765,18 +765,20 @@ static napi_value js_leaf_times(napi_env env, napi_callback_info info) {
       !typed_arg(env, argv[9], napi_bigint64_array, (void **)&ts, &nts, "leafTimes: ts") ||
       !bytes_arg(env, argv[10], &ts_valid, &nvalid))
     return NULL;
-  const int32_t ps = ng >= LT_GEOMETRY ? g[LT_PAGE_SIZE] : 0;
-  if (nfds < 2 || ng < LT_GEOMETRY || nwal != nwal_off || nstate < LT_STATE || ps < 512 || ps > 65536 ||
-      (ps & (ps - 1)) != 0 || nbuf < (size_t)ps || g[LT_NCOLS] < 1 || g[LT_NCOLS] > PF_MAX_COLUMNS ||
-      g[LT_USABLE] < 480 || g[LT_USABLE] > ps || state[LT_LEAF] < 0 || state[LT_TO] > (double)nleaves ||
-      state[LT_ROW] < 0) {
-    napi_throw_range_error(env, NULL, "leafTimes: bad arguments");
-    return NULL;
-  }
   size_t cap = nseq;
   if (nseq_big < cap) cap = nseq_big;
   if (nts < cap) cap = nts;
   if (nvalid < cap) cap = nvalid;
+  const int32_t ps = ng >= LT_GEOMETRY ? g[LT_PAGE_SIZE] : 0;
+  // Written as !(in range) so that a NaN is refused too.
+  if (nfds < 2 || ng < LT_GEOMETRY || nwal != nwal_off || nstate < LT_STATE || ps < 512 || ps > 65536 ||
+      (ps & (ps - 1)) != 0 || nbuf < (size_t)ps || g[LT_NCOLS] < 1 || g[LT_NCOLS] > PF_MAX_COLUMNS ||
+      g[LT_USABLE] < 480 || g[LT_USABLE] > ps || !(state[LT_LEAF] >= 0 && state[LT_LEAF] <= (double)nleaves) ||
+      !(state[LT_TO] >= 0 && state[LT_TO] <= (double)nleaves) ||
+      !(state[LT_ROW] >= 0 && state[LT_ROW] <= (double)cap)) {
+    napi_throw_range_error(env, NULL, "leafTimes: bad arguments");
+    return NULL;
+  }
   const size_t run_pages = nbuf / (size_t)ps;
   size_t l = (size_t)state[LT_LEAF], row = (size_t)state[LT_ROW];
   const size_t to = (size_t)state[LT_TO];

@@ -245,6 +245,19 @@ describe.skipIf(!leafTimesAvailable())('native leaf times', () => {
         tsValid: new Uint8Array(4),
       }
       expect(() => timer.run(chain.leaves.pages, 0, 1, 0, cols)).toThrow(RangeError)
+      const good = new LeafTimer(nativeAddon() as LeafPagesAddon, scanner.pager, scanner.pageLayout, 1)
+      for (const [from, to, row] of [
+        [NaN, 1, 0],
+        [0, NaN, 0],
+        [0, 1, NaN],
+        [-1, 1, 0],
+        [0, chain.leaves.pages.length + 1, 0],
+        [0, 1, 5],
+      ])
+        expect(() => good.run(chain.leaves.pages, from!, to!, row!, cols), `${from} ${to} ${row}`).toThrow(
+          RangeError,
+        )
+      expect(good.run(chain.leaves.pages, 0, 0, 4, cols).result).toBe(LEAF_TIMES.DONE)
     } finally {
       scanner.close()
     }
