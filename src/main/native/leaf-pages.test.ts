@@ -18,6 +18,7 @@ import { AuditError } from '../errors'
 import { BASE_TS, bodyFor, SEC, TempChains, type SynthRow } from '../integrity/testchain'
 import { Rng, scratchDir } from '../reliability/chainkit'
 import { dbPath, fixtureNames } from '../testing/fixtures'
+import { passOver } from '../testing/passes'
 import { layoutOf } from '../verify/direct'
 import { LEAF_TIMES, LeafTimer, leafTimesAvailable, nativeLeafList, type LeafPagesAddon } from './leaf-pages'
 import { nativeAddon } from './row-prover'
@@ -57,24 +58,12 @@ function quick(
   capacity = 16,
   hooks: Parameters<typeof extractColumns>[4] = {},
 ): { part?: ColumnsPart; error?: string; results: Result[]; rows: number } {
-  if (native) delete process.env['BIJOTEL_NATIVE']
-  else process.env['BIJOTEL_NATIVE'] = '0'
-  try {
-    const chain = openDirect(path)
-    const scanner = new RowScanner(layoutOf(chain))
-    try {
-      const { value, results, rows } = counting(() =>
-        extractColumns(scanner, 0, chain.leaves.pages.length, capacity, hooks, QUICK_COLUMNS),
-      )
-      return { part: value, results, rows }
-    } finally {
-      scanner.close()
-    }
-  } catch (e) {
-    return { error: `${(e as Error).name}: ${(e as Error).message}`, results: [], rows: 0 }
-  } finally {
-    delete process.env['BIJOTEL_NATIVE']
-  }
+  const { value, error } = passOver(path, native, (scanner, leaves) =>
+    counting(() => extractColumns(scanner, 0, leaves, capacity, hooks, QUICK_COLUMNS)),
+  )
+  return value
+    ? { part: value.value, results: value.results, rows: value.rows }
+    : { error: error!, results: [], rows: 0 }
 }
 
 /** seq and integer timestamp of every row, as SQLite reads them (NULL for any other timestamp). */

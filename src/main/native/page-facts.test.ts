@@ -9,11 +9,10 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { extractColumns, type ColumnsWanted } from '../chain/direct/columns'
 import { readVarint, varint } from '../chain/direct/format'
 import { openDirect } from '../chain/direct/open'
-import { RowScanner } from '../chain/direct/scan'
 import { BASE_TS, bodyFor, SEC, TempChains, type SynthRow } from '../integrity/testchain'
 import { Rng, scratchDir } from '../reliability/chainkit'
 import { dbPath } from '../testing/fixtures'
-import { layoutOf } from '../verify/direct'
+import { passOver } from '../testing/passes'
 import { factsAddon, RowFacter } from './row-facts'
 
 const addon = factsAddon()
@@ -44,24 +43,10 @@ function pass(
   native: boolean,
   wanted: ColumnsWanted,
 ): { part?: unknown; error?: string; cells: number } {
-  if (native) delete process.env['BIJOTEL_NATIVE']
-  else process.env['BIJOTEL_NATIVE'] = '0'
-  try {
-    const chain = openDirect(path)
-    const scanner = new RowScanner(layoutOf(chain))
-    try {
-      const { result, cells } = countingPages(() =>
-        extractColumns(scanner, 0, chain.leaves.pages.length, 16, {}, wanted),
-      )
-      return { part: result, cells }
-    } finally {
-      scanner.close()
-    }
-  } catch (e) {
-    return { error: `${(e as Error).name}: ${(e as Error).message}`, cells: 0 }
-  } finally {
-    delete process.env['BIJOTEL_NATIVE']
-  }
+  const { value, error } = passOver(path, native, (scanner, leaves) =>
+    countingPages(() => extractColumns(scanner, 0, leaves, 16, {}, wanted)),
+  )
+  return value ? { part: value.result, cells: value.cells } : { error: error!, cells: 0 }
 }
 
 function expectSamePasses(path: string): { cells: number; failed: boolean } {
