@@ -10,7 +10,14 @@ import { copyFileSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { collectLeavesHere, headerOffset } from '../chain/direct/btree'
-import { extractColumns, QUICK_COLUMNS, type ColumnsPart } from '../chain/direct/columns'
+import {
+  extractColumns,
+  INDEX_COLUMNS,
+  QUICK_COLUMNS,
+  QUICK_ONE_THREAD_BYTES,
+  quickOnThisThread,
+  type ColumnsPart,
+} from '../chain/direct/columns'
 import { openDirect } from '../chain/direct/open'
 import { Pager } from '../chain/direct/pager'
 import { RowScanner } from '../chain/direct/scan'
@@ -215,6 +222,21 @@ describe.skipIf(!leafTimesAvailable())('native leaf times', () => {
     expect(cancelled.error).toBe(
       `AuditError: ${new AuditError('cancelled', 'reading the chain cancelled').message}`,
     )
+  })
+
+  it('keeps a quick pass on the calling thread up to QUICK_ONE_THREAD_BYTES, and only with the addon', () => {
+    expect(quickOnThisThread(QUICK_COLUMNS, 2_257_440_768)).toBe(true)
+    expect(quickOnThisThread(QUICK_COLUMNS, QUICK_ONE_THREAD_BYTES)).toBe(true)
+    // Larger files go to workers (which read natively too): the calling thread answers calls.
+    expect(quickOnThisThread(QUICK_COLUMNS, QUICK_ONE_THREAD_BYTES + 4096)).toBe(false)
+    expect(quickOnThisThread(INDEX_COLUMNS, 4096)).toBe(false)
+    expect(quickOnThisThread({ facts: false, integrity: true }, 4096)).toBe(false)
+    process.env['BIJOTEL_NATIVE'] = '0'
+    try {
+      expect(quickOnThisThread(QUICK_COLUMNS, 4096)).toBe(false)
+    } finally {
+      delete process.env['BIJOTEL_NATIVE']
+    }
   })
 
   it('refuses arguments it cannot trust with an error, not a crash', () => {

@@ -14,6 +14,7 @@ import { toBigIntOrNull } from '../table'
 import type { CellReader, LeafList } from './btree'
 import { leafSlice, type RowScanner } from './scan'
 import type { DirectChain } from './open'
+import type { PagerSpec } from './pager'
 import { ascending } from './sort'
 
 export interface ColumnsPart extends IndexPart {
@@ -407,13 +408,20 @@ function columnsOf(
 export const EARLY_MIN_BYTES = 32 * 1024 * 1024
 
 /**
- * Whether a pass of `wanted` runs on this thread whatever the chain's size: a quick pass read by the
- * addon (≈0.3 s for 1M rows, bound by the kernel copying pages) is done before workers would have
- * loaded their code.
+ * Files up to this size get a quick pass the addon reads on the calling thread (≈0.3–0.45 s for
+ * the 2.26 GB bench chain here, bound by the kernel copying pages: done before workers would have
+ * loaded their code). Larger ones go to workers, which read natively too, so that the thread that
+ * answers calls (Electron's main process, the server) is never held for seconds.
  */
-function onThisThread(wanted: ColumnsWanted): boolean {
-  return !wanted.facts && !wanted.integrity && leafTimesAvailable()
+export const QUICK_ONE_THREAD_BYTES = 3 * 1024 ** 3
+
+/** Whether a pass of `wanted` over a database of `bytes` runs on the calling thread. */
+export function quickOnThisThread(wanted: ColumnsWanted, bytes: number): boolean {
+  return !wanted.facts && !wanted.integrity && bytes <= QUICK_ONE_THREAD_BYTES && leafTimesAvailable()
 }
+
+/** The database's size as its pages (the WAL's newer pages included) give it. */
+const databaseBytes = (spec: PagerSpec): number => spec.dbPages * spec.pageSize
 
 /**
  * The workers extractAllColumns will want for a pass of `wanted` over `chain` (its file and WAL),
@@ -425,7 +433,13 @@ export function startColumnWorkers(chain: DirectChain, wanted: ColumnsWanted): E
   const script = builtScript('index-worker.js')
   const workers = defaultWorkerCount()
   const bytes = chain.stat.db.size + (chain.stat.wal?.size ?? 0)
-  if (!script || workers < 2 || bytes < EARLY_MIN_BYTES || onThisThread(wanted)) return []
+  if (
+    !script ||
+    workers < 2 ||
+    bytes < EARLY_MIN_BYTES ||
+    quickOnThisThread(wanted, databaseBytes(chain.spec))
+  )
+    return []
   return Array.from({ length: workers }, () => EarlyWorker.start(script))
 }
 
@@ -446,7 +460,8 @@ export async function extractAllColumns(
   const script = builtScript('index-worker.js')
   const workers = defaultWorkerCount()
   const total = (done: number): number => Math.max(done, estimate)
-  if (!script || workers < 2 || estimate < PARALLEL_MIN_ROWS || onThisThread(wanted)) {
+  const oneThread = quickOnThisThread(wanted, databaseBytes(scanner.chain.spec))
+  if (!script || workers < 2 || estimate < PARALLEL_MIN_ROWS || oneThread) {
     endWorkers(early)
     return [
       extractColumns(
