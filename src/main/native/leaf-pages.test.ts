@@ -19,12 +19,15 @@ import {
   type ColumnsPart,
 } from '../chain/direct/columns'
 import { openDirect } from '../chain/direct/open'
+import { leafSlice } from '../chain/direct/scan'
+import { runOnWorker } from '../chain/index'
+import { ensureBuilt } from '../integrity/testcli'
 import { Pager } from '../chain/direct/pager'
 import { RowScanner } from '../chain/direct/scan'
 import { AuditError } from '../errors'
 import { BASE_TS, bodyFor, SEC, TempChains, type SynthRow } from '../integrity/testchain'
 import { Rng, scratchDir } from '../reliability/chainkit'
-import { dbPath, fixtureNames } from '../testing/fixtures'
+import { dbPath, fixtureNames, REPO_ROOT } from '../testing/fixtures'
 import { passOver } from '../testing/passes'
 import { layoutOf } from '../verify/direct'
 import { LEAF_TIMES, LeafTimer, leafTimesAvailable, nativeLeafList, type LeafPagesAddon } from './leaf-pages'
@@ -222,6 +225,30 @@ describe.skipIf(!leafTimesAvailable())('native leaf times', () => {
     expect(cancelled.error).toBe(
       `AuditError: ${new AuditError('cancelled', 'reading the chain cancelled').message}`,
     )
+  })
+
+  it('reads the same on a worker thread (a file beyond QUICK_ONE_THREAD_BYTES)', async () => {
+    ensureBuilt()
+    const script = join(REPO_ROOT, 'out', 'main', 'index-worker.js')
+    const path = scatteredWalChain()
+    const chain = openDirect(path)
+    const layout = layoutOf(chain)
+    const leaves = chain.leaves.pages.length
+    const onWorker = await runOnWorker<ColumnsPart>(
+      script,
+      {
+        direct: {
+          layout: leafSlice(layout, 0, leaves),
+          leafFrom: 0,
+          leafTo: leaves,
+          capacity: 16,
+          wanted: QUICK_COLUMNS,
+        },
+      },
+      () => undefined,
+    )
+    expect(onWorker).toEqual(quick(path, true).part)
+    expect(timesOf(onWorker)).toEqual(sqliteTimes(path))
   })
 
   it('keeps a quick pass on the calling thread up to QUICK_ONE_THREAD_BYTES, and only with the addon', () => {
