@@ -206,6 +206,13 @@ describe.skipIf(!leafTimesAvailable())('native leaf times', () => {
     ])
   })
 
+  it('names no provider for a chain without rows, as the TypeScript pass does', () => {
+    const native = quick(chains.write([]), true)
+    expect(native.part!.rows).toBe(0)
+    expect(native.part!.providerNames).toEqual([])
+    expectSame(chains.write([]))
+  })
+
   it('asks for room when the arrays are full, and then goes on', () => {
     const path = dbPath('clean')
     const { results } = expectSame(path, 1)

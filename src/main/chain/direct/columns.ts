@@ -357,10 +357,10 @@ function columnsOf(
       return
     }
     const list = scanner.chain.leaves.pages
-    const pending = providers.id(PENDING_PROVIDER)
     for (let l = from; l < to;) {
       const stop = timer.run(list, l, Math.min(to, l + NATIVE_LEAVES), i, { seq, seqBig, ts: tsA, tsValid })
-      provider.fill(pending, i, stop.row)
+      // Interned once a row has it, as noFacts does: a pass over no rows names no provider.
+      if (stop.row > i) provider.fill(providers.id(PENDING_PROVIDER), i, stop.row)
       hashFp.fill(NaN, i, stop.row)
       i = stop.row
       l = stop.leaf
