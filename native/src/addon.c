@@ -829,6 +829,269 @@ static napi_value js_leaf_times(napi_env env, napi_callback_info info) {
   napi_create_int32(env, result, &r);
   return r;
 }
+
+/** windowFacts' row columns (arguments 7 to 12) and its state slots. */
+enum { WF_SEQ, WF_SEQ_BIG, WF_TS, WF_SECONDS, WF_FP, WF_PROVIDER, WF_COLUMNS };
+enum { WF_START, WF_LEAVES, WF_STATE };
+/** Provider signatures a window may hold (the provider column is a Uint16Array). */
+enum { WF_MAX_SIGNATURES = 65535, WF_TABLE = 1 << 17 };
+
+/**
+ * The provider signatures of a window: the bytes that decide a row's provider (its scan verdict,
+ * then the raw value spans of the two provider attributes), each distinct one numbered in order
+ * of first appearance; TypeScript turns each into a name once (body-scan.ts decides it).
+ */
+typedef struct {
+  uint8_t *arena;
+  size_t used, cap;
+  size_t *at;
+  uint32_t *len;
+  int32_t *table;
+  size_t count;
+} signatures;
+
+static void signatures_free(signatures *S) {
+  free(S->arena);
+  free(S->at);
+  free(S->len);
+  free(S->table);
+}
+
+/** The number of the signature `bytes`, added if new; -1 when out of memory or room. */
+static int32_t signature_id(signatures *S, const uint8_t *bytes, size_t n) {
+  uint32_t h = 0x811c9dc5u;
+  for (size_t i = 0; i < n; i++) h = (h ^ bytes[i]) * 0x01000193u;
+  for (size_t slot = h & (WF_TABLE - 1);; slot = (slot + 1) & (WF_TABLE - 1)) {
+    const int32_t id = S->table[slot];
+    if (id < 0) {
+      if (S->count >= WF_MAX_SIGNATURES) return -1;
+      if (S->used + n > S->cap) {
+        const size_t cap = (S->used + n) * 2;
+        uint8_t *a = realloc(S->arena, cap);
+        if (a == NULL) return -1;
+        S->arena = a;
+        S->cap = cap;
+      }
+      memcpy(S->arena + S->used, bytes, n);
+      S->at[S->count] = S->used;
+      S->len[S->count] = (uint32_t)n;
+      S->used += n;
+      S->table[slot] = (int32_t)S->count;
+      return (int32_t)S->count++;
+    }
+    if (S->len[id] == n && memcmp(S->arena + S->at[id], bytes, n) == 0) return id;
+  }
+}
+
+/** What windowFacts walks: the file, the rows it still wants and where it writes them. */
+typedef struct {
+  const prover *pr;
+  int db_fd, wal_fd;
+  size_t ps, run_pages;
+  int64_t db_pages, steps;
+  const int32_t *wal_no;
+  const double *wal_off;
+  size_t nwal;
+  /** The read-behind run: pages [behind_first, behind_first + behind_count) of the file. */
+  uint8_t *behind;
+  int64_t behind_first, behind_count;
+  uint8_t *wal_page;
+  uint8_t *bufs[LL_MAX_DEPTH + 2];
+  /** Rows still wanted; the next row is written just below `pos`. */
+  size_t left, pos;
+  double *seq, *seconds, *fp;
+  int64_t *seq_big, *ts;
+  uint16_t *provider;
+  int32_t *leaf_pages;
+  int64_t *leaf_keys;
+  size_t leaves, leaf_cap;
+  signatures sig;
+  uint8_t *scratch;
+  size_t scratch_cap;
+} window_walk;
+
+/** Page `n` as Pager.pageBehind serves it (a run of the file ending at `n`, or its WAL image); NULL to give up. */
+static const uint8_t *window_page(window_walk *W, int64_t n) {
+  if (n < 1 || n > W->db_pages) return NULL;
+  const double w = W->nwal > 0 ? wal_offset(W->wal_no, W->wal_off, W->nwal, (int32_t)n) : -1;
+  if (w >= 0) return read_full(W->wal_fd, W->wal_page, W->ps, w) == W->ps ? W->wal_page : NULL;
+  if (n < W->behind_first || n >= W->behind_first + W->behind_count) {
+    const int64_t first = n - (int64_t)W->run_pages + 1 > 1 ? n - (int64_t)W->run_pages + 1 : 1;
+    const size_t want = (size_t)(n - first + 1) * W->ps;
+    if (read_full(W->db_fd, W->behind, want, (double)(first - 1) * (double)W->ps) != want) return NULL;
+    W->behind_first = first;
+    W->behind_count = n - first + 1;
+  }
+  return W->behind + (size_t)(n - W->behind_first) * W->ps;
+}
+
+/** The provider signature of a row pageFacts' checks passed (see `signatures`). */
+static int32_t window_signature(window_walk *W, const uint8_t *page, const double *o, int verdict) {
+  size_t n = 1;
+  if (verdict == SCAN_VALID)
+    for (int k = 0; k < 2; k++) n += 4 + (o[k] < 0 ? 0 : (size_t)(o[8 + k] - o[k]));
+  if (n > W->scratch_cap) {
+    uint8_t *s = realloc(W->scratch, n);
+    if (s == NULL) return -1;
+    W->scratch = s;
+    W->scratch_cap = n;
+  }
+  uint8_t *p = W->scratch;
+  *p++ = (uint8_t)verdict;
+  if (verdict == SCAN_VALID)
+    for (int k = 0; k < 2; k++) {
+      const uint32_t len = o[k] < 0 ? 0xffffffffu : (uint32_t)(o[8 + k] - o[k]);
+      memcpy(p, &len, 4);
+      p += 4;
+      if (o[k] >= 0) {
+        memcpy(p, page + (size_t)o[k], len);
+        p += len;
+      }
+    }
+  return signature_id(&W->sig, W->scratch, n);
+}
+
+/** One leaf's newest rows, those still wanted; 0 wherever TypeScript must decide. */
+static int window_leaf(window_walk *W, const uint8_t *page, int64_t n, int64_t upper) {
+  const size_t h = n == 1 ? 100 : 0, ps = W->ps;
+  const size_t count = (size_t)(page[h + 3] << 8 | page[h + 4]);
+  const size_t first = count > W->left ? count - W->left : 0;
+  if (W->leaves >= W->leaf_cap) return 0;
+  W->leaf_pages[W->leaves] = (int32_t)n;
+  W->leaf_keys[W->leaves++] = upper;
+  int32_t types[PF_MAX_COLUMNS], offs[PF_MAX_COLUMNS];
+  double o[PF_STRIDE];
+  size_t row = W->pos - (count - first);
+  for (size_t i = first; i < count; i++, row++) {
+    const size_t ptr = h + 8 + 2 * i;
+    int64_t rowid;
+    if (ptr + 2 > ps ||
+        !decode_cell(page, ps, (size_t)(page[ptr] << 8 | page[ptr + 1]), W->pr->usable, W->pr->ncols, &rowid, types,
+                     offs))
+      return 0;
+    const int verdict = row_facts(W->pr, page, ps, types, offs, (size_t)W->pr->ncols, o, 1);
+    if (o[F_TS] != 1 || o[F_FP] != 1 || (verdict != SCAN_VALID && verdict != SCAN_INVALID && verdict != SCAN_NOT_UTF8))
+      return 0;
+    const int32_t id = window_signature(W, page, o, verdict);
+    if (id < 0) return 0;
+    W->seq[row] = (double)rowid;
+    W->seq_big[row] = rowid;
+    W->ts[row] = (int64_t)((uint64_t)(uint32_t)(int32_t)o[F_HI] << 32 | (uint32_t)o[F_LO]);
+    W->seconds[row] = o[F_SECOND];
+    W->fp[row] = o[F_FP_VALUE];
+    W->provider[row] = (uint16_t)id;
+  }
+  W->pos -= count - first;
+  W->left -= count - first;
+  return 1;
+}
+
+/**
+ * walkLeavesBackward's visit (src/main/chain/direct/btree.ts): 1 to go on, 0 when the window is
+ * full, -1 wherever TypeScript must decide.
+ */
+static int window_visit(window_walk *W, int64_t n, int depth, int64_t upper) {
+  if (depth > LL_MAX_DEPTH || ++W->steps > W->db_pages) return -1;
+  const uint8_t *seen = window_page(W, n);
+  if (seen == NULL) return -1;
+  const size_t h = n == 1 ? 100 : 0, ps = W->ps;
+  if (seen[h] == 0x0d) return window_leaf(W, seen, n, upper) ? (W->left > 0) : -1;
+  if (seen[h] != 0x05) return -1;
+  uint8_t *page = W->bufs[depth];
+  memcpy(page, seen, ps);
+  const size_t cells = (size_t)(page[h + 3] << 8 | page[h + 4]);
+  if (h + 12 + 2 * cells > ps) return -1;
+  int r = window_visit(W, be32(page + h + 8), depth + 1, upper);
+  for (size_t i = cells; r == 1 && i-- > 0;) {
+    const size_t at = (size_t)(page[h + 12 + 2 * i] << 8 | page[h + 13 + 2 * i]);
+    uint64_t key;
+    if (at + 4 > ps || !varint_before(page + at + 4, page + ps, &key)) return -1;
+    r = window_visit(W, be32(page + at), depth + 1, (int64_t)key);
+  }
+  return r;
+}
+
+/**
+ * windowFacts(fds, geometry, walPages, walOffsets, root, limit, seq, seqBig, ts, seconds, hashFp,
+ * provider, leafPages, leafKeys, state, buffer): what the integrity monitor keeps of the newest
+ * `limit` rows of the table b-tree rooted at `root`, read in one walk back from its right edge as
+ * extractLastColumns reads them (walkLeavesBackward, then pageFacts' checks on every row), written
+ * at the end of the row columns, oldest first. The provider column holds signature numbers; the
+ * call returns the signatures (an array of Buffers: the verdict byte, then per provider attribute a
+ * 32-bit length, 0xffffffff when absent, and the value's bytes), or null wherever TypeScript must
+ * decide — a page or cell it would read otherwise, a row pageFacts would refuse, too many leaves
+ * for leafPages — and then TypeScript reads the window. state: the first row written and the
+ * leaves read (leafPages and leafKeys hold them newest first). factsColumns and scanKeys first.
+ * Reads through the caller's read-only descriptors; writes nothing to any file.
+ */
+static napi_value js_window_facts(napi_env env, napi_callback_info info) {
+  ARGS(16);
+  prover *pr = prover_of(env);
+  int32_t *fds, *g, *wal_no, *leaf_pages, root, limit;
+  double *wal_off, *state, *cols_f[WF_COLUMNS] = {NULL};
+  int64_t *cols_i[WF_COLUMNS] = {NULL}, *leaf_keys;
+  uint16_t *provider;
+  uint8_t *buf;
+  size_t nfds, ng, nwal, nwal_off, nleaves, nkeys, nstate, nbuf, ncol[WF_COLUMNS];
+  if (pr == NULL || argc < 16 || !int32s_arg(env, argv[0], &fds, &nfds) || !int32s_arg(env, argv[1], &g, &ng) ||
+      !int32s_arg(env, argv[2], &wal_no, &nwal) ||
+      !typed_arg(env, argv[3], napi_float64_array, (void **)&wal_off, &nwal_off, "windowFacts: walOffsets") ||
+      napi_get_value_int32(env, argv[4], &root) != napi_ok || napi_get_value_int32(env, argv[5], &limit) != napi_ok ||
+      !typed_arg(env, argv[6], napi_float64_array, (void **)&cols_f[WF_SEQ], &ncol[WF_SEQ], "windowFacts: seq") ||
+      !typed_arg(env, argv[7], napi_bigint64_array, (void **)&cols_i[WF_SEQ_BIG], &ncol[WF_SEQ_BIG],
+                 "windowFacts: seqBig") ||
+      !typed_arg(env, argv[8], napi_bigint64_array, (void **)&cols_i[WF_TS], &ncol[WF_TS], "windowFacts: ts") ||
+      !typed_arg(env, argv[9], napi_float64_array, (void **)&cols_f[WF_SECONDS], &ncol[WF_SECONDS],
+                 "windowFacts: seconds") ||
+      !typed_arg(env, argv[10], napi_float64_array, (void **)&cols_f[WF_FP], &ncol[WF_FP], "windowFacts: hashFp") ||
+      !typed_arg(env, argv[11], napi_uint16_array, (void **)&provider, &ncol[WF_PROVIDER], "windowFacts: provider") ||
+      !int32s_arg(env, argv[12], &leaf_pages, &nleaves) ||
+      !typed_arg(env, argv[13], napi_bigint64_array, (void **)&leaf_keys, &nkeys, "windowFacts: leafKeys") ||
+      !typed_arg(env, argv[14], napi_float64_array, (void **)&state, &nstate, "windowFacts: state") ||
+      !bytes_arg(env, argv[15], &buf, &nbuf))
+    return NULL;
+  if (!pr->fcols_set || !pr->keys_set) {
+    napi_throw_error(env, NULL, "windowFacts: factsColumns and scanKeys first");
+    return NULL;
+  }
+  const int32_t ps = ng >= LT_GEOMETRY ? g[LT_PAGE_SIZE] : 0;
+  int sized = limit >= 1;
+  for (int c = 0; c < WF_COLUMNS; c++) sized = sized && ncol[c] >= (size_t)limit;
+  if (nfds < 2 || ng < LT_GEOMETRY || nwal != nwal_off || nstate < WF_STATE || ps < 512 || ps > 65536 ||
+      (ps & (ps - 1)) != 0 || nbuf < (size_t)ps || g[LT_DB_PAGES] < 1 || !sized || pr->ncols > PF_MAX_COLUMNS ||
+      pr->usable > ps) {
+    napi_throw_range_error(env, NULL, "windowFacts: bad arguments");
+    return NULL;
+  }
+  window_walk W = {pr, fds[0], fds[1], (size_t)ps, nbuf / (size_t)ps, g[LT_DB_PAGES], 0, wal_no, wal_off, nwal, buf,
+                   0, 0, NULL, {NULL}, (size_t)limit, (size_t)limit, cols_f[WF_SEQ], cols_f[WF_SECONDS],
+                   cols_f[WF_FP], cols_i[WF_SEQ_BIG], cols_i[WF_TS], provider, leaf_pages, leaf_keys, 0,
+                   nleaves < nkeys ? nleaves : nkeys, {NULL, 0, 0, NULL, NULL, NULL, 0}, NULL, 0};
+  int ok = (W.wal_page = malloc((size_t)ps)) != NULL;
+  for (int d = 0; ok && d < LL_MAX_DEPTH + 2; d++) ok = (W.bufs[d] = malloc((size_t)ps)) != NULL;
+  ok = ok && (W.sig.at = malloc(WF_MAX_SIGNATURES * sizeof *W.sig.at)) != NULL &&
+       (W.sig.len = malloc(WF_MAX_SIGNATURES * sizeof *W.sig.len)) != NULL &&
+       (W.sig.table = malloc(WF_TABLE * sizeof *W.sig.table)) != NULL;
+  if (ok) memset(W.sig.table, 0xff, WF_TABLE * sizeof *W.sig.table);
+  ok = ok && window_visit(&W, root, 0, INT64_MAX) >= 0;
+  napi_value r = NULL;
+  if (ok) {
+    state[WF_START] = (double)W.pos;
+    state[WF_LEAVES] = (double)W.leaves;
+    napi_create_array_with_length(env, W.sig.count, &r);
+    for (size_t i = 0; i < W.sig.count; i++) {
+      napi_value b;
+      napi_create_buffer_copy(env, W.sig.len[i], W.sig.arena + W.sig.at[i], NULL, &b);
+      napi_set_element(env, r, (uint32_t)i, b);
+    }
+  } else
+    napi_get_null(env, &r);
+  free(W.wal_page);
+  for (int d = 0; d < LL_MAX_DEPTH + 2; d++) free(W.bufs[d]);
+  signatures_free(&W.sig);
+  free(W.scratch);
+  return r;
+}
 #endif
 
 static napi_value js_accelerated(napi_env env, napi_callback_info info) {
@@ -861,6 +1124,7 @@ NAPI_MODULE_INIT() {
 #ifndef _WIN32
       METHOD("leafTimes", js_leaf_times),
       METHOD("collectLeaves", js_collect_leaves),
+      METHOD("windowFacts", js_window_facts),
 #endif
       METHOD("scanKeys", js_scan_keys),
       METHOD("scanBody", js_scan_body),

@@ -227,3 +227,23 @@ export function pageBodyFacts(page: Buffer, out: Float64Array, cell: number): Bo
   const o = cell * F.STRIDE
   return fromScan(out[o + F.VERDICT]!, page, out, out, NO_BODY, o, o + F.ENDS)
 }
+
+/**
+ * The provider a window signature stands for (see ../native/leaf-pages.ts WindowFacts): the
+ * signature holds the verdict and the raw provider values, so the spans point into it and the
+ * same rules as for a page's cell decide.
+ */
+export function signatureProvider(sig: Buffer): string {
+  const out = new Float64Array(F.STRIDE).fill(-1)
+  out[F.VERDICT] = sig[0]!
+  let at = 1
+  for (let k = 0; k < PROVIDER_KEYS.length && at < sig.length; k++) {
+    const len = sig.readUInt32LE(at)
+    at += 4
+    if (len === 0xffffffff) continue
+    out[k] = at
+    out[F.ENDS + k] = at + len
+    at += len
+  }
+  return pageBodyFacts(sig, out, 0).provider
+}

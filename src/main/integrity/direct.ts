@@ -8,6 +8,7 @@ import {
   hashFingerprint,
   startColumnWorkers,
   type ColumnsPart,
+  type IntegrityColumns,
 } from '../chain/direct/columns'
 import { endWorkers, type EarlyWorker } from '../chain/index'
 import { assertUnchangedSinceOpen, withDirect, type DirectChain } from '../chain/direct/open'
@@ -70,7 +71,10 @@ export function repeated(sorted: Float64Array[], min: number): Map<number, numbe
 }
 
 /** Duplicate canonical hashes: fingerprint collisions, then the exact keys of just those rows. */
-function duplicates(rowsAgain: () => RowScanner, parts: ColumnsPart[]): DetectorResults['hash_anomalies'] {
+function duplicates(
+  rowsAgain: () => RowScanner,
+  parts: IntegrityColumns[],
+): DetectorResults['hash_anomalies'] {
   const candidates = repeated(
     parts.map((p) => p.hashFpSorted!),
     1,
@@ -116,7 +120,7 @@ function concat<T extends Float64Array | BigInt64Array>(arrays: T[], Ctor: new (
 }
 
 /** Bursts: rows per epoch second, over sorted seconds; reported in order of first appearance. */
-function bursts(parts: ColumnsPart[], threshold: number): DetectorResults['timestamp_anomalies'] {
+function bursts(parts: IntegrityColumns[], threshold: number): DetectorResults['timestamp_anomalies'] {
   const counts = repeated(
     parts.map((p) => p.secondsSorted!),
     threshold,
@@ -245,7 +249,7 @@ export function pushRows(pass: OrderedPass, parts: OrderedColumns[], largeGapSec
  * fingerprint collisions).
  */
 function detect(
-  parts: ColumnsPart[],
+  parts: IntegrityColumns[],
   rowsAgain: () => RowScanner,
   thresholds: IntegrityThresholds,
   hooks: IntegrityHooks,

@@ -6,7 +6,7 @@
 //   partly newer in the WAL, on rows it must leave to TypeScript, with arrays too small, and with
 //   progress and a cancel.
 import Database from 'better-sqlite3'
-import { copyFileSync, readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { collectLeavesHere, headerOffset } from '../chain/direct/btree'
@@ -29,6 +29,7 @@ import { BASE_TS, bodyFor, SEC, TempChains, type SynthRow } from '../integrity/t
 import { Rng, scratchDir } from '../reliability/chainkit'
 import { dbPath, fixtureNames, REPO_ROOT } from '../testing/fixtures'
 import { passOver } from '../testing/passes'
+import { scatteredWalChain as scatteredWalAt } from '../testing/wal-chains'
 import { layoutOf } from '../verify/direct'
 import { LEAF_TIMES, LeafTimer, leafTimesAvailable, nativeLeafList, type LeafPagesAddon } from './leaf-pages'
 import { nativeAddon } from './row-prover'
@@ -105,47 +106,7 @@ function expectSame(path: string, capacity = 16): { results: Result[]; rows: num
   return native
 }
 
-/**
- * A chain in WAL mode whose leaves are scattered (another table's pages between them), checkpointed,
- * then changed in the WAL: timestamps rewritten on some leaves and rows appended, so the newest
- * image of those pages is in the WAL and the file still holds the old one. Copied, -wal included,
- * while the writer is still open (closing it would checkpoint).
- */
-let written = 0
-function scatteredWalChain(): string {
-  const src = join(scratch.dir, `writer-${++written}.db`)
-  const db = new Database(src)
-  try {
-    db.pragma('journal_mode = WAL')
-    db.pragma('wal_autocheckpoint = 0')
-    db.exec(
-      'CREATE TABLE chain (seq INTEGER PRIMARY KEY, timestamp_ns INTEGER NOT NULL, canonical_body BLOB, canonical_hash TEXT, prev_hash TEXT, hmac_hash TEXT)',
-    )
-    db.exec('CREATE TABLE filler (x BLOB)')
-    const row = db.prepare('INSERT INTO chain VALUES (?, ?, ?, ?, ?, ?)')
-    const fill = db.prepare('INSERT INTO filler VALUES (randomblob(3000))')
-    let seq = 0
-    const add = (n: number): void => {
-      for (let i = 0; i < n; i++, seq++)
-        row.run(seq + 1, BASE_TS + BigInt(seq) * SEC, Buffer.from(bodyFor(`p${seq % 3}`)), `h${seq}`, '', '')
-    }
-    for (let batch = 0; batch < 40; batch++) {
-      db.transaction(() => {
-        add(25 + batch)
-        for (let f = 0; f < 1 + (batch % 4); f++) fill.run()
-      })()
-    }
-    db.pragma('wal_checkpoint(TRUNCATE)')
-    db.exec(`UPDATE chain SET timestamp_ns = timestamp_ns + 7 WHERE seq % 97 = 0`)
-    db.transaction(() => add(300))()
-    const copy = join(scratch.dir, `scattered-${written}.db`)
-    copyFileSync(src, copy)
-    copyFileSync(`${src}-wal`, `${copy}-wal`)
-    return copy
-  } finally {
-    db.close()
-  }
-}
+const scatteredWalChain = (): string => scatteredWalAt(scratch.dir)
 
 describe.skipIf(!leafTimesAvailable())('native leaf times', () => {
   it('reads scattered leaves and their newer WAL images as SQLite does', () => {

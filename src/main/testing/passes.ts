@@ -1,14 +1,14 @@
 // Test helper: one whole pass over a chain read by the direct reader, with the native addon or
 // without it (BIJOTEL_NATIVE=0), for tests that hold the two to each other.
-import { openDirect } from '../chain/direct/open'
+import { openDirect, type DirectChain } from '../chain/direct/open'
 import { RowScanner } from '../chain/direct/scan'
 import { layoutOf } from '../verify/direct'
 
-/** `run` with a scanner over the chain at `path` and its leaf count, or the error it ends with. */
+/** `run` with a scanner over the chain at `path`, its leaf count and the chain, or the error it ends with. */
 export function passOver<T>(
   path: string,
   native: boolean,
-  run: (scanner: RowScanner, leaves: number) => T,
+  run: (scanner: RowScanner, leaves: number, chain: DirectChain) => T,
 ): { value?: T; error?: string } {
   if (native) delete process.env['BIJOTEL_NATIVE']
   else process.env['BIJOTEL_NATIVE'] = '0'
@@ -16,7 +16,7 @@ export function passOver<T>(
     const chain = openDirect(path)
     const scanner = new RowScanner(layoutOf(chain))
     try {
-      return { value: run(scanner, chain.leaves.pages.length) }
+      return { value: run(scanner, chain.leaves.pages.length, chain) }
     } finally {
       scanner.close()
     }

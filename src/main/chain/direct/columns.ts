@@ -2,8 +2,8 @@
 // seq, timestamp, provider and model (from the body, by the exact byte scanner), whether a replay
 // hash is sealed, and a fingerprint of canonical_hash for finding duplicates without a map of every
 // hash. About 45 bytes a row, in typed arrays that move between threads without copying.
-import { bodyFacts, pageBodyFacts, rowBodyFacts, rowFacter } from '../body-scan'
-import { LEAF_TIMES, leafTimer, leafTimesAvailable } from '../../native/leaf-pages'
+import { bodyFacts, pageBodyFacts, rowBodyFacts, rowFacter, signatureProvider } from '../body-scan'
+import { LEAF_TIMES, leafTimer, leafTimesAvailable, nativeWindow } from '../../native/leaf-pages'
 import { F, FACTS_BY_TYPESCRIPT } from '../../native/row-facts'
 import { AuditError } from '../../errors'
 import { EarlyWorker, endWorkers, Interner, NO_MODEL, runOnWorker, type IndexPart } from '../index'
@@ -38,6 +38,23 @@ export interface ColumnsPart extends IndexPart {
   secondsSorted: Float64Array | null
   hashFpSorted: Float64Array | null
 }
+
+/** What the integrity monitor reads of a part. */
+export type IntegrityColumns = Pick<
+  ColumnsPart,
+  | 'rows'
+  | 'seq'
+  | 'seqBig'
+  | 'ts'
+  | 'provider'
+  | 'providerNames'
+  | 'looseTs'
+  | 'badTs'
+  | 'seconds'
+  | 'secondsSorted'
+  | 'hashFp'
+  | 'hashFpSorted'
+>
 
 /** What a pass keeps: seq and timestamps only (a quick first index), the facts, or also the sorts. */
 export interface ColumnsWanted {
@@ -185,7 +202,9 @@ export function extractLastColumns(
   root: number,
   rows: number,
   wanted: ColumnsWanted,
-): { part: ColumnsPart; leaves: LeafList } {
+): { part: IntegrityColumns; leaves: LeafList } {
+  const native = wanted.facts && wanted.integrity ? nativeLastColumns(scanner, root, rows) : null
+  if (native !== null) return native
   let leaves: LeafList | null = null
   const part = columnsOf(scanner, rows, {}, wanted, (leaf, moveTo) => {
     let start = rows
@@ -197,6 +216,47 @@ export function extractLastColumns(
     return [start, rows]
   })
   return { part, leaves: leaves! }
+}
+
+/**
+ * extractLastColumns read by the addon in one call (nativeWindow), or null where it leaves the
+ * window to TypeScript.
+ */
+function nativeLastColumns(
+  scanner: RowScanner,
+  root: number,
+  rows: number,
+): { part: IntegrityColumns; leaves: LeafList } | null {
+  const facter = rowFacter(
+    scanner.col('timestamp_ns'),
+    scanner.col('canonical_body'),
+    scanner.col('canonical_hash'),
+    scanner.pageLayout,
+  )
+  const w = facter === null ? null : nativeWindow(scanner.pager, root, rows)
+  if (w === null) return null
+  // Signatures are numbered in the order the walk met them, so names keep the order of first
+  // appearance the TypeScript walk gives them.
+  const providers = new Interner()
+  const ids = Uint16Array.from(w.signatures, (sig) => providers.id(signatureProvider(sig)))
+  const provider = w.provider.map((s) => ids[s]!)
+  return {
+    part: {
+      rows: w.rows,
+      seq: w.seq,
+      seqBig: w.seqBig,
+      ts: w.ts,
+      provider,
+      providerNames: providers.names,
+      badTs: null,
+      looseTs: [],
+      seconds: w.seconds,
+      secondsSorted: ascending(w.seconds),
+      hashFp: w.hashFp,
+      hashFpSorted: ascending(w.hashFp),
+    },
+    leaves: w.leaves,
+  }
 }
 
 function columnsOf(
