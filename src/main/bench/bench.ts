@@ -173,18 +173,34 @@ function nodeStartup(): string {
     : line
 }
 
-function cli(label: string, args: string[], rows: number, env: Record<string, string> = {}): Measure {
-  const r = run(args, env)
-  if (r.code !== 0 && r.code !== 1)
-    throw new Error(`${label}: exit ${r.code}: ${r.stderr.trim().split('\n').pop()}`)
+/**
+ * A fresh CLI process running `args`; with `runs` > 1, the median of that many (a run of a few tens
+ * of milliseconds drifts by more than its own differences), its range in the note.
+ */
+function cli(
+  label: string,
+  args: string[],
+  rows: number,
+  env: Record<string, string> = {},
+  runs = 1,
+): Measure {
+  const all = Array.from({ length: runs }, () => {
+    const r = run(args, env)
+    if (r.code !== 0 && r.code !== 1)
+      throw new Error(`${label}: exit ${r.code}: ${r.stderr.trim().split('\n').pop()}`)
+    return r
+  }).sort((a, b) => a.ms - b.ms)
+  const r = all[Math.floor(runs / 2)]!
   const open = /reader (\S+), open (\d+) ms/.exec(r.stderr)
   const prover = /prover (\S+)/.exec(r.stderr)
+  const spread = runs > 1 ? `median of ${runs} processes, ${fmt(all[0]!.ms)}–${fmt(all.at(-1)!.ms)} ms; ` : ''
   return {
     label,
     ms: r.ms,
     rows,
     rssMb: rssFrom(r.stderr),
     note:
+      spread +
       (open ? `${open[1]} reader, open ${fmt(Number(open[2]))} ms` : '') +
       (prover ? `, ${prover[1]} prover` : ''),
   }
@@ -216,6 +232,8 @@ async function main(): Promise<void> {
         'bijotel integrity --window 10000',
         ['integrity', '--db', path, '--window', '10000', '--json'],
         10000,
+        {},
+        7,
       ),
       await warmWindow(path, 10000),
       // The fallback path (SQLite on a verified private copy), for comparison.
