@@ -74,7 +74,7 @@ export class RowFacter {
    * The facts of a table leaf's cells from cell `from` on, F.STRIDE slots a cell in `out`, decoded
    * in the addon (one call a page instead of a cell decode and a call a row): it stops before the
    * first cell it leaves to TypeScript (an overflowing payload, a record CellReader would refuse, a
-   * timestamp that is not an integer, a fingerprint or body facts for TypeScript; see addon.c
+   * timestamp that is not an integer, a fingerprint or body facts for TypeScript; see native/src/addon.c
    * pageFacts) and returns the cells done. Without `withBody` only rowid and timestamp.
    */
   page(page: Uint8Array, header: number, from: number, out: Float64Array, withBody: boolean): number {
