@@ -8,8 +8,7 @@ size_t serial_size(int64_t t) {
 }
 
 /** Column `i` of the record, if its bytes lie inside it. */
-int column_at(const int32_t *types, const int32_t *offs, size_t ncols, int32_t i, size_t len,
-                     column *out) {
+int column_at(const int32_t *types, const int32_t *offs, size_t ncols, int32_t i, size_t len, column *out) {
   if (i < 0 || (size_t)i >= ncols || types[i] < 0 || offs[i] < 0 || types[i] == 10 || types[i] == 11)
     return 0;
   out->type = types[i];
@@ -80,7 +79,7 @@ int varint_before(const uint8_t *p, const uint8_t *end, uint64_t *v) {
  * overruns its payload, a reserved serial type, a varint past its bounds): TypeScript decides those.
  */
 int decode_cell(const uint8_t *page, size_t len, size_t at, int32_t usable, int32_t ncols, int64_t *rowid,
-                       int32_t *types, int32_t *offs) {
+                int32_t *types, int32_t *offs) {
   const uint8_t *end = page + len;
   const uint8_t *p = page + at;
   uint64_t size, id, hs, t;
@@ -120,7 +119,7 @@ int decode_cell(const uint8_t *page, size_t len, size_t at, int32_t usable, int3
  * FACTS_JS when the body is not TEXT or BLOB (or not asked for) and TypeScript decides its facts.
  */
 int row_facts(const facts_setup *pr, const uint8_t *rec, size_t len, const int32_t *types, const int32_t *offs,
-                     size_t ncols, double *out, int with_body) {
+              size_t ncols, double *out, int with_body) {
   column ts, body, ch;
   out[F_TS] = 0;
   if (column_at(types, offs, ncols, pr->fcols[0], len, &ts) && ((ts.type >= 1 && ts.type <= 6) || ts.type == 8 ||
