@@ -6,6 +6,7 @@
 
 #ifndef _WIN32
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -14,7 +15,7 @@
 
 /** leafTimes' geometry slots, its state slots and its results. */
 enum { LT_PAGE_SIZE, LT_DB_PAGES, LT_USABLE, LT_NCOLS, LT_TS_COL, LT_GEOMETRY };
-enum { LT_LEAF, LT_TO, LT_ROW, LT_STATE };
+enum { LT_LEAF, LT_TO, LT_ROW, LT_ADVISED, LT_STATE };
 enum { LT_DONE = 0, LT_FOR_TYPESCRIPT = 1, LT_FULL = 2 };
 /** collectLeaves' depth limit (collectLeaves in btree.ts refuses deeper trees too). */
 enum { LL_MAX_DEPTH = 40 };
@@ -181,10 +182,36 @@ napi_value js_collect_leaves(napi_env env, napi_callback_info info) {
 }
 
 /**
+ * Bytes of the file asked for ahead of a pass reading it forward (posix_fadvise WILLNEED): from a
+ * cold page cache the disk then has more in flight than the kernel's own 128 KB readahead — the
+ * 2.26 GB bench chain read in ≈1.0 s instead of 1.4–2.3 s here. A hint: it reads nothing into our
+ * memory and changes no file.
+ */
+enum { AHEAD_BYTES = 16 << 20 };
+
+/** Asks for the bytes ahead of `pos`, once per half of AHEAD_BYTES; *advised: how far it has asked. */
+static void advise_ahead(int fd, double pos, double *advised) {
+#ifdef POSIX_FADV_WILLNEED
+  if (!(*advised >= 0 && *advised <= 9e18)) *advised = 0;
+  // A jump back (leaves out of file order) starts the hints again from there.
+  if (pos < *advised - 2.0 * AHEAD_BYTES) *advised = pos;
+  if (pos + AHEAD_BYTES / 2 < *advised) return;
+  const double from = pos > *advised ? pos : *advised;
+  posix_fadvise(fd, (off_t)from, (off_t)(pos + AHEAD_BYTES - from), POSIX_FADV_WILLNEED);
+  *advised = pos + AHEAD_BYTES;
+#else
+  (void)fd;
+  (void)pos;
+  (void)advised;
+#endif
+}
+
+/**
  * leafTimes(fds, geometry, walPages, walOffsets, leaves, state, buffer, seq, seqBig, ts, tsValid):
  * the rowid and timestamp of every row of table leaves [state[0], state[1]) of `leaves`, read here
  * with pread (runs of consecutive pages in one call; a page's WAL image where the WAL has one) and
- * written from row state[2] on. It stops at the end, before a leaf it leaves to TypeScript (a page
+ * written from row state[2] on (state[3]: how far ahead the file has been asked for, kept between
+ * calls; see advise_ahead). It stops at the end, before a leaf it leaves to TypeScript (a page
  * out of range or past the end of the file, not a table leaf, a cell pageFacts would refuse, a
  * timestamp that is not an integer) or before a leaf the arrays have no room for; state[0] and
  * state[2] then say where. Returns LT_DONE, LT_FOR_TYPESCRIPT or LT_FULL. Nothing is written to any
@@ -240,6 +267,7 @@ napi_value js_leaf_times(napi_env env, napi_callback_info info) {
              (nwal == 0 || wal_offset(wal_no, wal_off, nwal, leaves[k]) < 0))
         k++;
     const size_t want = (k - l) * (size_t)ps;
+    if (in_wal < 0) advise_ahead(fds[0], ((double)n - 1) * ps, &state[LT_ADVISED]);
     const size_t got = in_wal >= 0 ? read_full(fds[1], buf, (size_t)ps, in_wal)
                                    : read_full(fds[0], buf, want, ((double)n - 1) * ps);
     const size_t pages = got / (size_t)ps;

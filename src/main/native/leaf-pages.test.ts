@@ -234,6 +234,65 @@ describe.skipIf(!leafTimesAvailable())('native leaf times', () => {
     }
   })
 
+  it.skipIf(process.platform !== 'linux')(
+    'asks the kernel for the file ahead of its reads, once per 8 MB',
+    () => {
+      const path = chains.write(
+        Array.from({ length: 6000 }, (_, i) => ({
+          seq: i + 1,
+          ts: BASE_TS + BigInt(i) * SEC,
+          body: 'x'.repeat(3000),
+        })),
+      )
+      const chain = openDirect(path)
+      const scanner = new RowScanner(layoutOf(chain))
+      try {
+        const addon = nativeAddon() as LeafPagesAddon
+        const ps = chain.spec.pageSize
+        const leaves = chain.leaves.pages
+        const run = (from: number, to: number, advised: number): Float64Array => {
+          const state = Float64Array.of(from, to, 0, advised)
+          const n = 6000
+          addon.leafTimes(
+            Int32Array.of(scanner.pager.fd, scanner.pager.walFd),
+            Int32Array.of(
+              ps,
+              chain.spec.dbPages,
+              scanner.pageLayout.usable,
+              scanner.pageLayout.ncols,
+              scanner.col('timestamp_ns'),
+            ),
+            new Int32Array(0),
+            new Float64Array(0),
+            leaves,
+            state,
+            Buffer.alloc(64 * ps),
+            new Float64Array(n),
+            new BigInt64Array(n),
+            new BigInt64Array(n),
+            new Uint8Array(n),
+          )
+          return state
+        }
+        const AHEAD = 16 * 1024 * 1024
+        const at = (l: number): number => (leaves[l]! - 1) * ps
+        // The first read asks for 16 MB from where it starts; the hint is kept for the next call.
+        expect(run(0, 1, 0)[3]).toBe(at(0) + AHEAD)
+        // A NaN or negative watermark (not the addon's) starts again.
+        expect(run(0, 1, NaN)[3]).toBe(at(0) + AHEAD)
+        expect(run(0, 1, -5)[3]).toBe(at(0) + AHEAD)
+        // Nothing new is asked while more than half of the 16 MB is still ahead.
+        expect(run(0, 1, at(0) + AHEAD - 1)[3]).toBe(at(0) + AHEAD - 1)
+        // A whole pass asks again as it goes: the last hint lies 8–16 MB beyond its last read.
+        const whole = run(0, leaves.length, 0)[3]!
+        expect(whole).toBeGreaterThan(at(leaves.length - 1) + AHEAD / 2 - 64 * ps)
+        expect(whole).toBeLessThanOrEqual(at(leaves.length - 1) + AHEAD)
+      } finally {
+        scanner.close()
+      }
+    },
+  )
+
   it('refuses arguments it cannot trust with an error, not a crash', () => {
     const chain = openDirect(dbPath('clean'))
     const scanner = new RowScanner(layoutOf(chain))

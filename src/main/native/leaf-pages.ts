@@ -125,7 +125,8 @@ export interface TimeColumns {
 
 export class LeafTimer {
   private readonly source: PageSource
-  private readonly state = new Float64Array(3)
+  /** from, to, row, and how far ahead the addon has asked the kernel for the file (its own). */
+  private readonly state = new Float64Array(4)
   private readonly buffer: Buffer
 
   constructor(
