@@ -6,10 +6,10 @@
 //   partly newer in the WAL, on rows it must leave to TypeScript, with arrays too small, and with
 //   progress and a cancel.
 import Database from 'better-sqlite3'
-import { readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { collectLeavesHere, headerOffset } from '../chain/direct/btree'
+import { collectLeavesHere } from '../chain/direct/btree'
 import {
   extractColumns,
   INDEX_COLUMNS,
@@ -28,6 +28,7 @@ import { AuditError } from '../errors'
 import { BASE_TS, bodyFor, SEC, TempChains, type SynthRow } from '../integrity/testchain'
 import { Rng, scratchDir } from '../reliability/chainkit'
 import { dbPath, fixtureNames, REPO_ROOT } from '../testing/fixtures'
+import { pageMutants, pagesWhere } from '../testing/mutants'
 import { passOver } from '../testing/passes'
 import { scatteredWalChain as scatteredWalAt } from '../testing/wal-chains'
 import { layoutOf } from '../verify/direct'
@@ -391,10 +392,7 @@ describe.skipIf(!leafTimesAvailable())('native leaf list', () => {
     const chain = openDirect(path)
     const ps = chain.spec.pageSize
     const original = readFileSync(path)
-    const interior: number[] = []
-    for (let n = 2; n <= original.length / ps; n++) {
-      if (original[(n - 1) * ps + headerOffset(n)] === 0x05) interior.push(n)
-    }
+    const interior = pagesWhere(original, ps, (_, kind) => kind === 0x05)
     expect(interior.length).toBeGreaterThan(2)
     const first = listings(path)
     expect(first.decided).toBe(true)
@@ -402,12 +400,9 @@ describe.skipIf(!leafTimesAvailable())('native leaf list', () => {
     const rng = new Rng(0x1ea5)
     let refusals = 0
     let decided = 0
-    for (let k = 0; k < 150; k++) {
-      const bytes = Buffer.from(original)
-      const n = rng.pick(interior)
-      const page = bytes.subarray((n - 1) * ps, n * ps)
+    const changes = (page: Buffer, n: number): void => {
       const cells = page.readUInt16BE(3)
-      for (let changes = rng.int(1, 3); changes > 0; changes--) {
+      for (let c = rng.int(1, 3); c > 0; c--) {
         // (an earlier change may have moved the pointers: writes stay inside the page)
         const cell = Math.min(ps - 4, page.readUInt16BE(12 + 2 * rng.int(0, Math.max(1, cells) - 1)))
         switch (rng.int(0, 5)) {
@@ -440,8 +435,8 @@ describe.skipIf(!leafTimesAvailable())('native leaf list', () => {
             )
         }
       }
-      const mutated = join(scratch.dir, `interior-${k}.db`)
-      writeFileSync(mutated, bytes)
+    }
+    for (const { path: mutated, k } of pageMutants(original, ps, interior, 150, rng, scratch.dir, changes)) {
       const r = listings(mutated)
       expect(r.native, `case ${k}`).toEqual(r.typescript)
       if (r.decided) decided++

@@ -4,10 +4,8 @@
 // bodies whose providers only the JSON rules decide, and on seeded page corruption; rows it must
 // leave (overflowing cells, loose timestamps, bodies for JSON.parse) leave the window to TypeScript.
 import Database from 'better-sqlite3'
-import { readFileSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { readFileSync } from 'node:fs'
 import { afterAll, describe, expect, it } from 'vitest'
-import { headerOffset } from '../chain/direct/btree'
 import { extractLastColumns, type IntegrityColumns } from '../chain/direct/columns'
 import { openDirect } from '../chain/direct/open'
 import { RowScanner } from '../chain/direct/scan'
@@ -16,6 +14,7 @@ import { BASE_TS, SEC, TempChains, type SynthRow } from '../integrity/testchain'
 import { DEFAULT_THRESHOLDS } from '../integrity/thresholds'
 import { Rng, scratchDir } from '../reliability/chainkit'
 import { dbPath, fixtureNames } from '../testing/fixtures'
+import { pageMutants, pagesWhere } from '../testing/mutants'
 import { passOver } from '../testing/passes'
 import { scatteredWalChain } from '../testing/wal-chains'
 import { layoutOf } from '../verify/direct'
@@ -221,22 +220,18 @@ describe.skipIf(!leafTimesAvailable())('native window', () => {
     const path = chains.write(rows)
     const ps = openDirect(path).spec.pageSize
     const original = readFileSync(path)
-    const kinds = new Map<number, number>()
-    for (let n = 2; n <= original.length / ps; n++) kinds.set(n, original[(n - 1) * ps + headerOffset(n)]!)
-    const pages = [...kinds.keys()].filter((n) => kinds.get(n) === 0x05 || n > original.length / ps - 40)
+    const last = original.length / ps
+    const pages = pagesWhere(original, ps, (n, kind) => kind === 0x05 || n > last - 40)
     const rng = new Rng(0x3d0)
     let byAddon = 0
     let left = 0
-    for (let k = 0; k < 120; k++) {
-      const bytes = Buffer.from(original)
-      const n = rng.pick(pages)
-      const page = bytes.subarray((n - 1) * ps, n * ps)
-      for (let changes = rng.int(1, 3); changes > 0; changes--) {
+    const changes = (page: Buffer): void => {
+      for (let c = rng.int(1, 3); c > 0; c--) {
         const at = rng.pick([0, 3, 4, 8, 9, 10, 11, 12, 13, rng.int(0, ps - 1), rng.int(0, ps - 1)])
         page[at] = rng.pick([0x00, 0x01, 0x05, 0x0d, 0x7f, 0x80, 0xff, page[at]! ^ 1])
       }
-      const mutated = join(scratch.dir, `mutated-${k}.db`)
-      writeFileSync(mutated, bytes)
+    }
+    for (const { path: mutated } of pageMutants(original, ps, pages, 120, rng, scratch.dir, changes)) {
       if (await expectSame(mutated, rng.pick([10, 500, 10_000]))) byAddon++
       else left++
     }
