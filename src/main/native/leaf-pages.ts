@@ -109,6 +109,11 @@ export interface WindowFacts extends WindowColumnsIn {
 /** Bytes one pread reads at most (a run of consecutive leaves). */
 const RUN_BYTES = 512 * 1024
 
+/** A buffer for the addon's runs of pages: whole pages, RUN_BYTES at most (one page at least). */
+function runBuffer(pageSize: number): Buffer {
+  return readBuffer(Math.max(pageSize, RUN_BYTES - (RUN_BYTES % pageSize)))
+}
+
 /** Where a call stopped: the next leaf to read and the next row to write. */
 export interface LeafTimesStop {
   result: (typeof LEAF_TIMES)[keyof typeof LEAF_TIMES]
@@ -136,8 +141,7 @@ export class LeafTimer {
     tsColumn: number,
   ) {
     this.source = pageSource(pager, layout, tsColumn)
-    const size = pager.pageSize
-    this.buffer = readBuffer(Math.max(size, RUN_BYTES - (RUN_BYTES % size)))
+    this.buffer = runBuffer(pager.pageSize)
   }
 
   /** Rows of leaves [from, to) of `leaves` into `cols` from row `row` on, until done or stopped. */
@@ -210,8 +214,7 @@ export function nativeWindow(pager: Pager, root: number, limit: number): WindowF
   const leafPages = new Int32Array(limit + 64)
   const leafKeys = new BigInt64Array(limit + 64)
   const state = new Float64Array(2)
-  const size = pager.pageSize
-  const buffer = readBuffer(Math.max(size, RUN_BYTES - (RUN_BYTES % size)))
+  const buffer = runBuffer(pager.pageSize)
   const signatures = addon.windowFacts(
     fds,
     geometry,
