@@ -33,7 +33,7 @@ static void hmac_prepare(const uint8_t *key, size_t len, hmac_state *st) {
   uint8_t k[64] = {0};
   if (len > 64)
     sha256(key, len, k);
-  else
+  else if (len > 0) // an empty key may come with a null pointer (an empty typed array)
     memcpy(k, key, len);
   uint8_t pad[64];
   for (int i = 0; i < 64; i++) pad[i] = k[i] ^ 0x36;

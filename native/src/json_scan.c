@@ -15,7 +15,7 @@ int scan_keys_set(scan_keys *k, const uint8_t *bytes, const int32_t *lengths, in
     if (lengths[i] < 0 || at + lengths[i] > SCAN_KEY_BYTES) return 0;
     k->off[i] = at;
     k->len[i] = lengths[i];
-    memcpy(k->bytes + at, bytes + at, (size_t)lengths[i]);
+    if (lengths[i] > 0) memcpy(k->bytes + at, bytes + at, (size_t)lengths[i]);
     at += lengths[i];
     if (i > 0) k->length_mask |= (uint64_t)1 << (lengths[i] & 63);
   }

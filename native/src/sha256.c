@@ -132,7 +132,8 @@ void sha256_finish(uint32_t state[8], uint64_t prefix_bytes, const uint8_t *data
   sha256_blocks(state, data, whole);
   uint8_t tail[128];
   const size_t rest = len - whole * 64;
-  memcpy(tail, data + whole * 64, rest);
+  // An empty message may come with a null pointer (an empty typed array): no pointer arithmetic on it.
+  if (rest > 0) memcpy(tail, data + whole * 64, rest);
   tail[rest] = 0x80;
   const size_t padded = rest + 9 <= 64 ? 64 : 128;
   memset(tail + rest + 1, 0, padded - rest - 1);

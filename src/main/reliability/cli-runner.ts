@@ -47,7 +47,10 @@ export const DEFAULT_LIMITS = { timeoutMs: 30_000, heapMb: 512, addressSpaceMb: 
 export function runCli(args: string[], limits: CliLimits = {}): CliRun {
   const timeout = limits.timeoutMs ?? DEFAULT_LIMITS.timeoutMs
   const node = [`--max-old-space-size=${limits.heapMb ?? DEFAULT_LIMITS.heapMb}`, CLI_BIN, ...args]
-  const pl = prlimit()
+  // Under scripts/sanitize.sh the sanitizer runtimes must reach the child, and ASan's shadow memory
+  // does not fit the address-space bound.
+  const sanitize = process.env['BIJOTEL_SANITIZE'] === '1'
+  const pl = sanitize ? null : prlimit()
   const [cmd, argv] = pl
     ? [
         pl,
@@ -59,8 +62,14 @@ export function runCli(args: string[], limits: CliLimits = {}): CliRun {
       ]
     : [process.execPath, node]
   const env: Record<string, string> = {}
-  for (const k of ['PATH', 'HOME', 'TMPDIR', 'LANG'])
-    if (process.env[k] !== undefined) env[k] = process.env[k]!
+  const passed = [
+    'PATH',
+    'HOME',
+    'TMPDIR',
+    'LANG',
+    ...(sanitize ? ['LD_PRELOAD', 'ASAN_OPTIONS', 'UBSAN_OPTIONS'] : []),
+  ]
+  for (const k of passed) if (process.env[k] !== undefined) env[k] = process.env[k]!
   const t0 = Date.now()
   const r = spawnSync(cmd, argv, {
     encoding: 'utf8',
