@@ -22,9 +22,11 @@ test('body-edit.db with the primary secret is BROKEN at seq 57', async ({ page }
   await expect(page.getByTestId('detail-seq')).toHaveText('57')
   await expect(page.getByTestId('check-body')).toHaveAttribute('data-ok', 'false')
   await expect(page.getByTestId('check-link')).toHaveAttribute('data-ok', 'true')
-  // It is marked on the timeline, and the flagged filter narrows the table to it.
+  // It is marked on the timeline, and the flagged filter narrows the table and the timeline to it.
   await expect(page.getByTestId('timeline-mark')).toHaveCount(1)
+  await expect(page.getByTestId('timeline-total')).toHaveText('240')
   await page.getByTestId('filter-flagged').check()
+  await expect(page.getByTestId('timeline-total')).toHaveText('1')
   await expect(page.getByTestId('entries-count')).toContainText('1 rows')
   await expect(page.getByTestId('entry-row')).toHaveCount(1)
   await expect(page.getByTestId('entry-row').first()).toHaveAttribute('data-seq', '57')

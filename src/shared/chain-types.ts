@@ -101,6 +101,11 @@ export interface TimelineRequest {
   to_ns?: string
   provider?: string
   model?: string
+  /**
+   * Only rows inside a verify finding or an integrity anomaly (those the session holds, as for
+   * listEntries). The time span stays the whole chain's, so the bars line up with the unfiltered ones.
+   */
+  flagged_only?: boolean
 }
 
 export interface Timeline {

@@ -242,7 +242,12 @@ export function getEntry(rowsBySeq: EntryRows, idx: ChainIndex, seq: number): En
 /** Bucket × provider counters a timeline keeps in a typed array (16 MB); beyond, in a Map. */
 const DENSE_COUNTS = 1 << 21
 
-export function buildTimeline(idx: ChainIndex, req: TimelineRequest): Timeline {
+/** `flagged`: the seqs `req.flagged_only` keeps (rows inside a finding or an anomaly). */
+export function buildTimeline(
+  idx: ChainIndex,
+  req: TimelineRequest,
+  flagged: Set<number> | null = null,
+): Timeline {
   const buckets = Math.max(1, Math.min(2000, Math.floor(req.buckets)))
   const providerId = req.provider !== undefined ? idx.providerNames.indexOf(req.provider) : -2
   const modelId = req.model !== undefined ? idx.modelNames.indexOf(req.model) : -2
@@ -281,6 +286,7 @@ export function buildTimeline(idx: ChainIndex, req: TimelineRequest): Timeline {
     if (words.below(i, loHi, loLo) || words.above(i, hiHi, hiLo)) continue
     if (providerId !== -2 && idx.provider[i] !== providerId) continue
     if (modelId !== -2 && idx.model[i] !== modelId) continue
+    if (req.flagged_only && !flagged?.has(idx.seq[i]!)) continue
     let b = Math.min(buckets - 1, Math.max(0, Math.floor(words.offset(i, loHi, loLo) / widthD)))
     while (b > 0 && words.below(i, startHi[b]!, startLo[b]!)) b--
     while (b < buckets - 1 && !words.below(i, startHi[b + 1]!, startLo[b + 1]!)) b++

@@ -183,7 +183,8 @@ export function createHandlers(session: AuditSession, platform: Platform = {}): 
       if (to !== undefined) t.to_ns = to
       if (provider !== undefined) t.provider = provider
       if (model !== undefined) t.model = model
-      return buildTimeline(session.view().index, t)
+      if (optBool(o, 'flagged_only')) t.flagged_only = true
+      return buildTimeline(session.view().index, t, t.flagged_only ? session.flaggedSeqs() : null)
     },
     setSecrets: async (req, ctx) => {
       requireTrusted(ctx, 'a secret')

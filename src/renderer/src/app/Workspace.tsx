@@ -105,7 +105,8 @@ export function Workspace({ info, overview, notify, header, banner, ref }: Props
   const [detailDrop, setDetailDrop] = useState(false)
   const [exporting, setExporting] = useState(false)
 
-  const stage = overview.pending ? 'pending' : 'final'
+  // Flagged-only timelines are asked again when the findings behind them change.
+  const stage = `${overview.pending ? 'pending' : 'final'}${view.flaggedOnly ? `:${flagVersion}` : ''}`
   const full = useTimeline(api, timelineRequest(view, TIMELINE_BUCKETS), stage)
   const ranged = useTimeline(api, rangeTimelineRequest(view, CHART_BUCKETS), stage)
   const { marks, total: flaggedTotal } = useMarks(api, verdict, integrity)

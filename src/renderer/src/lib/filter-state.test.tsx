@@ -36,6 +36,14 @@ describe('view state', () => {
       to_ns: '20',
     })
     expect(describeView(s)).toBe('provider openai · model gpt-4o · flagged only · time range')
+    // The timelines narrow to the flagged rows too (the range stays out of the whole-chain one).
+    expect(timelineRequest(s, 200)).toEqual({
+      buckets: 200,
+      provider: 'openai',
+      model: 'gpt-4o',
+      flagged_only: true,
+    })
+    expect(rangeTimelineRequest(s, 60)).toMatchObject({ flagged_only: true, from_ns: '10', to_ns: '20' })
   })
 
   it('keeps the brush range out of the whole-chain timeline, but in the charts’ request', () => {

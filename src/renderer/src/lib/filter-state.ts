@@ -84,6 +84,7 @@ export function timelineRequest(s: ViewState, buckets: number): TimelineRequest 
   const r: TimelineRequest = { buckets }
   if (s.provider !== null) r.provider = s.provider
   if (s.model !== null) r.model = s.model
+  if (s.flaggedOnly) r.flagged_only = true
   return r
 }
 
