@@ -109,3 +109,39 @@ export interface RowCheck {
   computed_canonical_hash: string
   expected_prev_hash: string
 }
+
+/** One segment of `verify-continuity` (an archive segment or the live chain), in the order given. */
+export interface ContinuitySegment {
+  db_path: string
+  valid: boolean
+  /** Why the segment is not valid (null when it is). */
+  reason: string | null
+  count: number | null
+  first_seq: number | null
+  last_seq: number | null
+  /** The first row's stored prev_hash: what the previous segment's last hmac must be. */
+  first_prev_hash: string | null
+  last_hmac_hash: string | null
+  /** The segment's first bad seq, when its rows were verified and one failed. */
+  first_bad_seq: number | null
+}
+
+/** The join between two adjacent segments. */
+export interface ContinuityBoundary {
+  from_db: string
+  to_db: string
+  matches: boolean
+  /** Why it does not match (absent when it does). */
+  reason?: string
+  /** The earlier segment's last hmac_hash, and the next one's first prev_hash. */
+  expected: string | null
+  actual: string | null
+}
+
+export interface ContinuityResult {
+  valid: boolean
+  /** Whether each segment's HMACs were checked (a secret was given), or only hashes, links and seqs. */
+  hmac_checked: boolean
+  segments: ContinuitySegment[]
+  boundaries: ContinuityBoundary[]
+}

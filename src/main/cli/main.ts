@@ -9,7 +9,7 @@ function topHelp(): string {
     'usage: bijotel <command> [options]',
     '',
     'BIJOTEL Auditor — verify and analyse BIJOTEL tamper-evident chains of LLM calls.',
-    'Chains are read through a verified private copy; the evidence file is never modified.',
+    'Chains are read in place, read-only (through a verified private copy for files the direct reader declines); the evidence is never modified.',
     '',
     'commands:',
     ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),

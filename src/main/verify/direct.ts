@@ -6,12 +6,11 @@ import { leafFor } from '../chain/direct/btree'
 import { Unsupported } from '../chain/direct/format'
 import { assertUnchangedSinceOpen, type DirectChain } from '../chain/direct/open'
 import { RowScanner, type DirectChainLayout } from '../chain/direct/scan'
-import { AuditError } from '../errors'
 import { verifyDirectPartition, type DirectPartitionSpec } from './direct-partition'
 import { defaultWorkerCount, PARALLEL_MIN_ROWS, runPartitionsOnWorkers, verifyWorkerScript } from './parallel'
 import type { PartitionResult } from './partition'
 import type { KeyMaterial } from './secrets'
-import { assembleVerdict, hasRange, shiftOrdinals, type VerifyOptions } from './verify'
+import { assembleVerdict, hasRange, requireKeys, shiftOrdinals, type VerifyOptions } from './verify'
 import { INT64_MAX, INT64_MIN } from './partition'
 
 export function layoutOf(chain: DirectChain): DirectChainLayout {
@@ -72,8 +71,7 @@ export async function verifyDirect(
   keys: KeyMaterial[],
   opts: VerifyOptions = {},
 ): Promise<VerifyVerdict> {
-  if (keys.length === 0)
-    throw new AuditError('no_secret', 'no candidate key: an HMAC chain cannot be verified without its secret')
+  requireKeys(keys, opts)
   const layout = layoutOf(chain)
   const scanner = new RowScanner(layout)
   try {

@@ -29,6 +29,17 @@ export interface VerifyOptions {
   signal?: { aborted: boolean }
   /** Worker threads to use for large ranges (default: the cores available; 1 = this thread only). */
   workers?: number
+  /**
+   * Allow an empty key set: body hashes, links, seqs and columns are checked, HMACs are not (no
+   * hmac_mismatch, no key segments). Only verify-continuity asks for it, and says so in its output.
+   */
+  keyless?: boolean
+}
+
+/** The refusal of an empty key set, unless the caller asked for a keyless check. */
+export function requireKeys(keys: KeyMaterial[], opts: VerifyOptions): void {
+  if (keys.length === 0 && !opts.keyless)
+    throw new AuditError('no_secret', 'no candidate key: an HMAC chain cannot be verified without its secret')
 }
 
 export function hasRange(r: VerifyRangeOptions | undefined): boolean {
@@ -244,8 +255,7 @@ export async function verifyChain(
   keys: KeyMaterial[],
   opts: VerifyOptions = {},
 ): Promise<VerifyVerdict> {
-  if (keys.length === 0)
-    throw new AuditError('no_secret', 'no candidate key: an HMAC chain cannot be verified without its secret')
+  requireKeys(keys, opts)
   const total = countRows(chain.db)
   const resolved = resolveRange(chain.db, opts.range)
   let parts: PartitionResult[]

@@ -7,10 +7,12 @@ import { integrityInfo } from './integrity-info'
 import { replayInfo } from './replay-info'
 import { reportInfo } from './report-info'
 import { serveInfo } from './serve-info'
+import { verifyContinuityInfo } from './verify-continuity-info'
 import { verifyInfo } from './verify-info'
 
 export const COMMANDS: Command[] = [
   { ...verifyInfo, run: lazy(() => import('./verify')) },
+  { ...verifyContinuityInfo, run: lazy(() => import('./verify-continuity')) },
   { ...integrityInfo, run: lazy(() => import('./integrity')) },
   { ...reportInfo, run: lazy(() => import('./report')) },
   { ...serveInfo, run: lazy(() => import('./serve')) },

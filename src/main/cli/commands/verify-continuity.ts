@@ -1,0 +1,55 @@
+// `bijotel verify-continuity`: the segments' verdicts and their joins, in Python BIJOTEL's layout.
+import type { ContinuityResult, ContinuitySegment } from '../../../shared/verify-types'
+import { verifyContinuity } from '../../verify/continuity'
+import { parseSecrets } from '../../verify/secrets'
+import { parse, SECRET_OPTIONS, secretInputsFrom, UsageError } from '../args'
+import type { Run } from '../command'
+import { toJson } from '../format'
+import { EXIT } from './verify-continuity-info'
+
+/** Python prints None for what it does not know. */
+const py = (v: number | string | null): string => (v === null ? 'None' : String(v))
+
+function segmentLine(s: ContinuitySegment): string {
+  const head = `  ${s.db_path} — ${py(s.count)} entries, seq ${py(s.first_seq)}-${py(s.last_seq)} — `
+  return head + (s.valid ? 'VALID' : `INVALID (${s.reason})`)
+}
+
+export function continuityText(r: ContinuityResult): { out: string; err: string } {
+  const lines = ['Segments:', ...r.segments.map(segmentLine), '', 'Boundaries:']
+  for (const b of r.boundaries) {
+    lines.push(`  ${b.from_db} → ${b.to_db}: ${b.matches ? 'OK' : 'BREAK'}`)
+    if (b.matches) continue
+    lines.push(`    expected (prev segment's last hmac): ${py(b.expected)}`)
+    lines.push(`    actual   (next segment's first prev):  ${py(b.actual)}`)
+    if (b.reason) lines.push(`    reason: ${b.reason}`)
+  }
+  lines.push('')
+  if (!r.hmac_checked) lines.push('HMACs not checked (no secret given): hashes, links and seqs only.')
+  if (r.valid) {
+    const total = r.segments.reduce((n, s) => n + (s.count ?? 0), 0)
+    lines.push(`Full chain: ${total} entries across ${r.segments.length} segments, CONTINUOUS.`)
+  }
+  return {
+    out: lines.join('\n') + '\n',
+    err: r.valid ? '' : 'Continuity verification FAILED — at least one segment or boundary is invalid.\n',
+  }
+}
+
+export const run: Run = async (argv, io) => {
+  const { values, positionals } = parse(argv, { json: { type: 'boolean' }, ...SECRET_OPTIONS }, true)
+  if (positionals.length === 0) throw new UsageError('give one or more chain DBs, oldest segment first')
+  const keys = parseSecrets(secretInputsFrom(values, io.env))
+  const result = await verifyContinuity(positionals, keys, {
+    env: io.env,
+    onSegment: (i, n) => io.progress(`verifying segment ${i + 1} of ${n}`),
+  })
+  io.progress(null)
+  if (values['json']) io.out(toJson(result) + '\n')
+  else {
+    const text = continuityText(result)
+    io.out(text.out)
+    if (text.err) io.err(text.err)
+  }
+  return result.valid ? EXIT.continuous : EXIT.broken
+}
