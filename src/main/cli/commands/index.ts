@@ -8,11 +8,13 @@ import { replayInfo } from './replay-info'
 import { reportInfo } from './report-info'
 import { serveInfo } from './serve-info'
 import { verifyContinuityInfo } from './verify-continuity-info'
+import { verifyExportInfo } from './verify-export-info'
 import { verifyInfo } from './verify-info'
 
 export const COMMANDS: Command[] = [
   { ...verifyInfo, run: lazy(() => import('./verify')) },
   { ...verifyContinuityInfo, run: lazy(() => import('./verify-continuity')) },
+  { ...verifyExportInfo, run: lazy(() => import('./verify-export')) },
   { ...integrityInfo, run: lazy(() => import('./integrity')) },
   { ...reportInfo, run: lazy(() => import('./report')) },
   { ...serveInfo, run: lazy(() => import('./serve')) },

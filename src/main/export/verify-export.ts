@@ -1,0 +1,202 @@
+// Verifying a Python BIJOTEL export file (reference §9.1–9.2): the checks in the reference's order,
+// with its exact reasons, so the answer matches `bijotel verify-export` word for word. Two things
+// go further, each said where it applies: every candidate key is tried, per entry and for the
+// chain_signature (an export of a rotated chain verifies; §11.14), and a signature-only pass says
+// that the entries themselves are not authenticated by it (§11.6).
+import {
+  createHash,
+  createHmac,
+  createPublicKey,
+  timingSafeEqual,
+  verify as verifySignature,
+  type KeyObject,
+} from 'node:crypto'
+import { readFileSync, statSync } from 'node:fs'
+import { GENESIS_HASH, makeSealer } from '../verify/hmac'
+
+export const FORMAT_V1 = 'bijotel-chain-v1'
+export const FORMAT_V2 = 'bijotel-chain-v2'
+
+/** What `inspect_export` tells of a file, for the header lines. */
+export interface ExportFacts {
+  size: number
+  format: unknown
+  entries_count: unknown
+  /** First 16 hex of SHA-256 of the embedded raw Ed25519 key, when the file carries one. */
+  signed_by: string | null
+}
+
+export interface ExportVerdict {
+  ok: boolean
+  reason: string
+}
+
+/** Python's repr() of a JSON value read from the file (for the format error). */
+export function pyRepr(v: unknown): string {
+  if (v === undefined || v === null) return 'None'
+  if (typeof v === 'string') return `'${v.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`
+  if (typeof v === 'boolean') return v ? 'True' : 'False'
+  return JSON.stringify(v)
+}
+
+/** `chain_signature`: hex HMAC-SHA256(key, "chain:" + head_hash + ":" + entries_count). */
+export function chainSignature(key: Buffer, headHash: string, count: number): string {
+  return createHmac('sha256', key).update(`chain:${headHash}:${count}`, 'utf8').digest('hex')
+}
+
+/** The file read and parsed, or the reason it could not be (the reference's wording). */
+export function readExport(path: string): { doc: Record<string, unknown>; size: number } | { error: string } {
+  let text: string
+  let size: number
+  try {
+    size = statSync(path).size
+    text = readFileSync(path, 'utf8')
+  } catch {
+    return { error: `File not found: ${path}` }
+  }
+  try {
+    const doc = JSON.parse(text) as unknown
+    if (doc === null || typeof doc !== 'object' || Array.isArray(doc))
+      return { error: 'JSON parse error: the file is not a JSON object' }
+    return { doc: doc as Record<string, unknown>, size }
+  } catch (e) {
+    return { error: `JSON parse error: ${(e as Error).message}` }
+  }
+}
+
+/** The embedded raw public key (base64 of 32 bytes), if the signature block has one. */
+function embeddedKey(doc: Record<string, unknown>): Buffer | null {
+  const block = doc['ed25519_signature']
+  if (block === null || typeof block !== 'object') return null
+  const b64 = (block as Record<string, unknown>)['public_key']
+  if (typeof b64 !== 'string') return null
+  const raw = Buffer.from(b64, 'base64')
+  return raw.length === 32 ? raw : null
+}
+
+export function exportFacts(doc: Record<string, unknown>, size: number): ExportFacts {
+  const key = embeddedKey(doc)
+  return {
+    size,
+    format: doc['format'],
+    entries_count: doc['entries_count'],
+    signed_by: key === null ? null : createHash('sha256').update(key).digest('hex').slice(0, 16),
+  }
+}
+
+/** Strict standard base64 (Python's b64decode(validate=True)), or null. */
+function strictBase64(s: unknown): Buffer | null {
+  if (typeof s !== 'string' || s.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(s)) return null
+  return Buffer.from(s, 'base64')
+}
+
+/** The raw 32 bytes of an Ed25519 public key. */
+function rawEd25519(key: KeyObject): Buffer {
+  return Buffer.from(key.export({ format: 'jwk' }).x!, 'base64url')
+}
+
+function checkSignature(doc: Record<string, unknown>, format: string, publicKeyPath: string): string | null {
+  if (format !== FORMAT_V2)
+    return `--public-key provided but file is ${format} (only bijotel-chain-v2 carries an Ed25519 signature)`
+  const block = doc['ed25519_signature']
+  if (block === undefined || block === null || typeof block !== 'object')
+    return 'ed25519_signature block missing'
+  const b = block as Record<string, unknown>
+  if (typeof b['public_key'] !== 'string' || typeof b['signature'] !== 'string')
+    return 'ed25519_signature is missing public_key or signature'
+  if (b['algorithm'] !== 'Ed25519') return `unsupported signature algorithm: ${pyRepr(b['algorithm'])}`
+  let pem: string
+  try {
+    pem = readFileSync(publicKeyPath, 'utf8')
+  } catch {
+    return `public key not found: ${publicKeyPath}`
+  }
+  let auditor: KeyObject
+  try {
+    auditor = createPublicKey(pem)
+    if (auditor.asymmetricKeyType !== 'ed25519')
+      throw new Error(`not an Ed25519 key (${auditor.asymmetricKeyType})`)
+  } catch (e) {
+    return `auditor public key invalid: ${(e as Error).message.split('\n')[0]}`
+  }
+  const embedded = Buffer.from(b['public_key'], 'base64')
+  const mine = rawEd25519(auditor)
+  if (embedded.length !== mine.length || !timingSafeEqual(embedded, mine))
+    return "public key in export does not match auditor's copy (embedded != provided — possible key-swap attack)"
+  const sig = strictBase64(b['signature'])
+  if (sig === null) return 'ed25519 signature not base64-decodable: invalid base64'
+  const signed = doc['chain_signature']
+  if (typeof signed !== 'string') return 'chain_signature missing or not a string'
+  return verifySignature(null, Buffer.from(signed, 'ascii'), auditor, sig)
+    ? null
+    : 'ed25519 signature does NOT match chain_signature'
+}
+
+/**
+ * verify_export's checks in its order (§9.2). `keys`: candidate HMAC secrets (none in auditor
+ * mode); `publicKeyPath`: the auditor's copy of the Ed25519 public key, or null.
+ */
+export function verifyExportDoc(
+  doc: Record<string, unknown>,
+  keys: Buffer[],
+  publicKeyPath: string | null,
+): ExportVerdict {
+  const fail = (reason: string): ExportVerdict => ({ ok: false, reason })
+  if (keys.some((k) => k.length < 16)) return fail('secret_key must be at least 16 bytes')
+  const format = doc['format']
+  if (format !== FORMAT_V1 && format !== FORMAT_V2)
+    return fail(`Not a bijotel-chain-v1 file (and not v2 either); got format=${pyRepr(format)}`)
+  const entries = Array.isArray(doc['entries']) ? (doc['entries'] as unknown[]) : []
+  const count = doc['entries_count']
+  if (count !== entries.length)
+    return fail(`entries_count mismatch (${pyRepr(count)} vs len(entries)=${entries.length})`)
+  if (keys.length === 0 && publicKeyPath === null)
+    return fail(
+      'verify requires a trust anchor: pass secret_key (HMAC) or public_key_path (Ed25519, v2 export). With neither, only self-referential structure is checked, which a forged export can satisfy.',
+    )
+  if (keys.length === 0 && format !== FORMAT_V2)
+    return fail(
+      `auditor-mode verify requires a v2 (signed) export; this file is ${format}. Ask the operator to re-export with --sign-key.`,
+    )
+  const head = typeof doc['head_hash'] === 'string' ? doc['head_hash'] : String(doc['head_hash'])
+  if (keys.length > 0) {
+    const stored = doc['chain_signature']
+    if (!keys.some((k) => chainSignature(k, head, entries.length) === stored))
+      return fail('chain_signature mismatch — file may be tampered')
+  }
+  const entryAt = (i: number): Record<string, unknown> => {
+    const e = entries[i]
+    return e !== null && typeof e === 'object' ? (e as Record<string, unknown>) : {}
+  }
+  if (entries.length > 0 && entryAt(entries.length - 1)['hmac_hash'] !== head)
+    return fail('head_hash does not match last entry hmac_hash')
+  const segment = doc['segment']
+  let expectedPrev: unknown =
+    segment !== null && typeof segment === 'object'
+      ? (segment as Record<string, unknown>)['boundary_prev_hash']
+      : GENESIS_HASH
+  if (publicKeyPath !== null) {
+    const problem = checkSignature(doc, format, publicKeyPath)
+    if (problem !== null) return fail(problem)
+  }
+  const sealers = keys.map(makeSealer)
+  for (let i = 0; i < entries.length; i++) {
+    const e = entryAt(i)
+    const seq = e['seq'] !== undefined ? String(e['seq']) : String(i)
+    if (e['canonical_body_b64'] === undefined) return fail(`missing canonical_body_b64 at seq=${seq}`)
+    const body = strictBase64(e['canonical_body_b64'])
+    if (body === null) return fail(`canonical_body_b64 not decodable at seq=${seq}: invalid base64`)
+    const digest = createHash('sha256').update(body).digest('hex')
+    const claimed = String(e['canonical_hash'])
+    if (digest !== claimed)
+      return fail(
+        `canonical_body tampered at seq=${seq}: body hashes to ${digest.slice(0, 16)}... but canonical_hash claims ${claimed.slice(0, 16)}...`,
+      )
+    const prev = String(e['prev_hash'])
+    if (sealers.length > 0 && !sealers.some((s) => s.seal(prev, claimed) === e['hmac_hash']))
+      return fail(`hmac_hash mismatch at seq=${seq}`)
+    if (e['prev_hash'] !== expectedPrev) return fail(`prev_hash chain break at seq=${seq}`)
+    expectedPrev = e['hmac_hash']
+  }
+  return { ok: true, reason: 'ok' }
+}
