@@ -4,14 +4,14 @@
 // export (every candidate key is tried) and a segment export; the golden chain_signature vectors.
 import Database from 'better-sqlite3'
 import { createHmac, generateKeyPairSync, sign, type KeyObject } from 'node:crypto'
-import { statSync, writeFileSync } from 'node:fs'
+import { statSync, truncateSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { copyFixture, scratchDir } from '../reliability/chainkit'
 import { bijotel, ensureBuilt } from '../testing/cli'
 import { SECRETS } from '../testing/fixtures'
 import { GENESIS_HASH } from '../verify/hmac'
-import { chainSignature, pyRepr } from './verify-export'
+import { chainSignature, MAX_EXPORT_BYTES, pyRepr } from './verify-export'
 
 const scratch = scratchDir('verify-export')
 afterAll(() => scratch.cleanup())
@@ -269,6 +269,19 @@ describe('verify-export', () => {
     const missing = run('/nonexistent/export.json', ...withPrimary)
     expect(missing.code).toBe(1)
     expect(missing.stderr).toBe('ERROR: cannot read export file: File not found: /nonexistent/export.json\n')
+    // A directory, and a file past the in-memory limit (sparse: no disk is used), are one line too.
+    const dir = run(scratch.dir, ...withPrimary)
+    expect(dir.code).toBe(1)
+    expect(dir.stderr).toMatch(
+      /^ERROR: cannot read export file: EISDIR: illegal operation on a directory, read\n$/,
+    )
+    const huge = join(scratch.dir, 'huge.json')
+    truncateSync((writeFileSync(huge, '{}'), huge), MAX_EXPORT_BYTES + 1)
+    const big = run(huge, ...withPrimary)
+    expect(big.code).toBe(1)
+    expect(big.stderr).toBe(
+      `ERROR: cannot read export file: ${huge} is ${MAX_EXPORT_BYTES + 1} bytes; exports over ${MAX_EXPORT_BYTES} bytes are not read into memory\n`,
+    )
     const junk = join(scratch.dir, 'junk.json')
     writeFileSync(junk, '{"format": ')
     const bad = run(junk, ...withPrimary)

@@ -17,6 +17,9 @@ import { GENESIS_HASH, makeSealer } from '../verify/hmac'
 export const FORMAT_V1 = 'bijotel-chain-v1'
 export const FORMAT_V2 = 'bijotel-chain-v2'
 
+/** The largest export read (its JSON text becomes one string, then one object tree). */
+export const MAX_EXPORT_BYTES = 512 * 1024 * 1024
+
 /** What `inspect_export` tells of a file, for the header lines. */
 export interface ExportFacts {
   size: number
@@ -50,9 +53,16 @@ export function readExport(path: string): { doc: Record<string, unknown>; size: 
   let size: number
   try {
     size = statSync(path).size
+    // The whole document is parsed at once (as the reference does): past this, say so instead of
+    // running out of memory or string length.
+    if (size > MAX_EXPORT_BYTES)
+      return {
+        error: `${path} is ${size} bytes; exports over ${MAX_EXPORT_BYTES} bytes are not read into memory`,
+      }
     text = readFileSync(path, 'utf8')
-  } catch {
-    return { error: `File not found: ${path}` }
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code
+    return { error: code === 'ENOENT' ? `File not found: ${path}` : (e as Error).message.split('\n')[0]! }
   }
   try {
     const doc = JSON.parse(text) as unknown
