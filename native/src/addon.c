@@ -360,21 +360,8 @@ static napi_value js_page_facts(napi_env env, napi_callback_info info) {
   if (header >= 0 && from >= 0 && pr->ncols <= PF_MAX_COLUMNS && (size_t)header + 8 <= len) {
     const int32_t count = page[header + 3] << 8 | page[header + 4];
     const int32_t room = (int32_t)(nout / PF_STRIDE);
-    int32_t types[PF_MAX_COLUMNS], offs[PF_MAX_COLUMNS];
-    for (int32_t i = from; i < count && done < room; i++, done++) {
-      const size_t ptr = (size_t)header + 8 + 2 * (size_t)i;
-      int64_t rowid;
-      if (ptr + 2 > len || !decode_cell(page, len, (size_t)(page[ptr] << 8 | page[ptr + 1]), pr->usable, pr->ncols,
-                                        &rowid, types, offs))
-        break;
-      double *o = out + (size_t)done * PF_STRIDE;
-      const int verdict = row_facts(pr, page, len, types, offs, (size_t)pr->ncols, o, with_body);
-      if (o[F_TS] != 1) break;
-      if (with_body && (o[F_FP] != 1 || (verdict != SCAN_VALID && verdict != SCAN_INVALID && verdict != SCAN_NOT_UTF8)))
-        break;
-      o[PF_ROWID] = (double)rowid;
-      o[PF_VERDICT] = verdict;
-    }
+    for (int32_t i = from; i < count && done < room; i++, done++)
+      if (!leaf_cell_facts(pr, page, len, (size_t)header, (size_t)i, out + (size_t)done * PF_STRIDE, with_body)) break;
   }
   napi_value r;
   napi_create_int32(env, done, &r);

@@ -430,23 +430,14 @@ static int window_leaf(window_walk *W, const uint8_t *page, int64_t n, int64_t u
   if (W->leaves >= W->leaf_cap) return 0;
   W->leaf_pages[W->leaves] = (int32_t)n;
   W->leaf_keys[W->leaves++] = upper;
-  int32_t types[PF_MAX_COLUMNS], offs[PF_MAX_COLUMNS];
   double o[PF_STRIDE];
   size_t row = W->pos - (count - first);
   for (size_t i = first; i < count; i++, row++) {
-    const size_t ptr = h + 8 + 2 * i;
-    int64_t rowid;
-    if (ptr + 2 > ps ||
-        !decode_cell(page, ps, (size_t)(page[ptr] << 8 | page[ptr + 1]), W->pr->usable, W->pr->ncols, &rowid, types,
-                     offs))
-      return 0;
-    const int verdict = row_facts(W->pr, page, ps, types, offs, (size_t)W->pr->ncols, o, 1);
-    if (o[F_TS] != 1 || o[F_FP] != 1 || (verdict != SCAN_VALID && verdict != SCAN_INVALID && verdict != SCAN_NOT_UTF8))
-      return 0;
-    const int32_t id = window_signature(W, page, o, verdict);
+    if (!leaf_cell_facts(W->pr, page, ps, h, i, o, 1)) return 0;
+    const int32_t id = window_signature(W, page, o, (int)o[PF_VERDICT]);
     if (id < 0) return 0;
-    W->seq[row] = (double)rowid;
-    W->seq_big[row] = rowid;
+    W->seq[row] = o[PF_ROWID];
+    W->seq_big[row] = (int64_t)o[PF_ROWID];
     W->ts[row] = (int64_t)((uint64_t)(uint32_t)(int32_t)o[F_HI] << 32 | (uint32_t)o[F_LO]);
     W->seconds[row] = o[F_SECOND];
     W->fp[row] = o[F_FP_VALUE];

@@ -154,3 +154,20 @@ int row_facts(const facts_setup *pr, const uint8_t *rec, size_t len, const int32
   }
   return verdict;
 }
+
+int leaf_cell_facts(const facts_setup *pr, const uint8_t *page, size_t len, size_t header, size_t i, double *out,
+                    int with_body) {
+  int32_t types[PF_MAX_COLUMNS], offs[PF_MAX_COLUMNS];
+  const size_t ptr = header + 8 + 2 * i;
+  int64_t rowid;
+  if (pr->ncols > PF_MAX_COLUMNS || ptr + 2 > len ||
+      !decode_cell(page, len, (size_t)(page[ptr] << 8 | page[ptr + 1]), pr->usable, pr->ncols, &rowid, types, offs))
+    return 0;
+  const int verdict = row_facts(pr, page, len, types, offs, (size_t)pr->ncols, out, with_body);
+  if (out[F_TS] != 1) return 0;
+  if (with_body && (out[F_FP] != 1 || (verdict != SCAN_VALID && verdict != SCAN_INVALID && verdict != SCAN_NOT_UTF8)))
+    return 0;
+  out[PF_ROWID] = (double)rowid;
+  out[PF_VERDICT] = verdict;
+  return 1;
+}

@@ -37,4 +37,13 @@ int decode_cell(const uint8_t *page, size_t len, size_t at, int32_t usable, int3
 int row_facts(const facts_setup *pr, const uint8_t *rec, size_t len, const int32_t *types, const int32_t *offs,
               size_t ncols, double *out, int with_body);
 
+/**
+ * pageFacts' decision on cell `i` of a table leaf whose header is at `header`: 1 with its facts in
+ * `out` (PF_STRIDE slots, rowid and verdict in the last two), or 0 when TypeScript must decide it —
+ * a cell decode_cell refuses, a timestamp that is not an integer, or (with the body) a fingerprint
+ * or body facts for TypeScript.
+ */
+int leaf_cell_facts(const facts_setup *pr, const uint8_t *page, size_t len, size_t header, size_t i, double *out,
+                    int with_body);
+
 #endif

@@ -8,7 +8,7 @@
 //   back from the tree's right edge, ≈5 ms for 10,000 rows against ≈40 ms of cold JavaScript in a
 //   fresh CLI process.
 // Whatever the addon is not sure of (a corrupt page, a cell it would not decode) it leaves to the
-// TypeScript, which decides it exactly as without the addon. Both read through the caller's
+// TypeScript, which decides it exactly as without the addon. All read through the caller's
 // read-only descriptors and write nothing to any file.
 import type { LeafList } from '../chain/direct/btree'
 import type { Pager } from '../chain/direct/pager'
