@@ -14,7 +14,7 @@ export default defineConfig({
           cli: resolve(__dirname, 'src/main/cli/index.ts'),
           'verify-worker': resolve(__dirname, 'src/main/verify/worker.ts'),
           'index-worker': resolve(__dirname, 'src/main/chain/index-worker.ts'),
-          bench: resolve(__dirname, 'src/main/bench/bench.ts'),
+          bench: resolve(__dirname, 'test/main/bench/bench.ts'),
         },
       },
     },

@@ -1,6 +1,6 @@
 // Compiles each src/main/chain/wasm/*.as.ts with the pinned AssemblyScript into a committed
 // <name>.wasm.ts (base64), so the bundles and their workers carry the module inline and need no
-// compiler or .wasm asset at run time. `--check` only compares (src/main/chain/wasm/build.test.ts).
+// compiler or .wasm asset at run time. `--check` only compares (test/main/chain/wasm/build.test.ts).
 import asc from 'assemblyscript/asc'
 import { createHash } from 'node:crypto'
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs'

@@ -28,7 +28,7 @@ status=0
 if [ "$TAMPER_CASES" -gt 0 ]; then
   echo "tamper corpus: $TAMPER_CASES cases, seed $TAMPER_SEED" >&2
   TAMPER_CASES="$TAMPER_CASES" TAMPER_SEED="$TAMPER_SEED" \
-    npx vitest run src/main/reliability/tamper.test.ts -t "seeded cases" --reporter=dot >test-results/tamper-long.log 2>&1 || status=1
+    npx vitest run test/main/reliability/tamper.test.ts -t "seeded cases" --reporter=dot >test-results/tamper-long.log 2>&1 || status=1
   grep -h 'TAMPER-SUMMARY' test-results/tamper-long.log || { tail -40 test-results/tamper-long.log >&2; status=1; }
 fi
 
@@ -38,7 +38,7 @@ if [ "$FUZZ_CASES" -gt 0 ]; then
   pids=()
   for j in $(seq 0 $((FUZZ_JOBS - 1))); do
     FUZZ_CASES="$per" FUZZ_SEED=$((FUZZ_SEED + j)) FUZZ_SUMMARY="test-results/fuzz-long-$j.json" \
-      npx vitest run src/main/reliability/fuzz.test.ts --reporter=dot >"test-results/fuzz-long-$j.log" 2>&1 &
+      npx vitest run test/main/reliability/fuzz.test.ts --reporter=dot >"test-results/fuzz-long-$j.log" 2>&1 &
     pids+=($!)
   done
   for p in "${pids[@]}"; do wait "$p" || status=1; done

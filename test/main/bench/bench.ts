@@ -1,0 +1,281 @@
+// `npm run bench`: speed of the CLI on 100k- and 1M-row chains written by the project's writer,
+// against a naive baseline loop and the hashing floor measured in the same run.
+//
+// Chains are generated once (with `bijotel demo`) under BENCH_DIR (default: $TMPDIR/bijotel-bench)
+// and reused. Sizes: BENCH_ROWS=100000,1000000 by default.
+import Database from 'better-sqlite3'
+import { spawnSync } from 'node:child_process'
+import { createHash, createHmac, hash as oneShotHash } from 'node:crypto'
+import { existsSync, mkdirSync, statSync } from 'node:fs'
+import { cpus, tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { withDirect } from '../../../src/main/chain/direct/open'
+import { runIntegrity } from '../../../src/main/integrity/analyze'
+import { directSource } from '../../../src/main/integrity/direct'
+
+const SECRET = '6d7f8e9a0b1c2d3e4f5061728394a5b6c7d8e9f00112233445566778899aabbc'
+const ROOT = resolve(__dirname, '../..')
+const CLI = join(ROOT, 'bin', 'bijotel')
+const SQLITE = { BIJOTEL_READER: 'sqlite' }
+
+interface Measure {
+  label: string
+  ms: number
+  rows: number
+  rssMb: number | null
+  note?: string
+}
+
+function fmt(n: number, digits = 0): string {
+  return n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits })
+}
+
+function run(
+  args: string[],
+  env: Record<string, string> = {},
+): { ms: number; code: number | null; stdout: string; stderr: string } {
+  const t = performance.now()
+  const r = spawnSync(process.execPath, [CLI, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, BIJOTEL_TIMING: '1', ...env },
+    maxBuffer: 64 * 1024 * 1024,
+  })
+  return { ms: performance.now() - t, code: r.status, stdout: r.stdout, stderr: r.stderr }
+}
+
+function rssFrom(stderr: string): number | null {
+  const m = /maxrss (\d+) MB/.exec(stderr)
+  return m ? Number(m[1]) : null
+}
+
+function ensureChain(dir: string, rows: number): string {
+  const path = join(dir, `chain-${rows}.db`)
+  if (existsSync(path)) return path
+  process.stdout.write(`generating ${fmt(rows)} rows with bijotel demo… `)
+  const r = run(['demo', '--db', path, '--count', String(rows), '--secret-hex', SECRET, '--seed', '7'])
+  if (r.code !== 0) throw new Error(`demo failed: ${r.stderr.trim()}`)
+  console.log(`${fmt(r.ms / 1000, 1)} s`)
+  return path
+}
+
+/** The naive verifier: one thread, per-row createHash/createHmac, plain iterate. */
+function naiveVerify(path: string): Measure {
+  const key = Buffer.from(SECRET, 'hex')
+  const t = performance.now()
+  const db = new Database(path, { readonly: true })
+  let prev = '0'.repeat(64)
+  let ok = true
+  let rows = 0
+  for (const r of db
+    .prepare('SELECT canonical_body, canonical_hash, prev_hash, hmac_hash FROM chain ORDER BY seq')
+    .iterate() as IterableIterator<{
+    canonical_body: Buffer
+    canonical_hash: string
+    prev_hash: string
+    hmac_hash: string
+  }>) {
+    const ch = createHash('sha256').update(r.canonical_body).digest('hex')
+    const mac = createHmac('sha256', key)
+      .update(r.prev_hash + r.canonical_hash)
+      .digest('hex')
+    ok = ok && ch === r.canonical_hash && r.prev_hash === prev && mac === r.hmac_hash
+    prev = r.hmac_hash
+    rows++
+  }
+  db.close()
+  return {
+    label: 'naive baseline (1 thread, createHash+createHmac)',
+    ms: performance.now() - t,
+    rows,
+    rssMb: null,
+    note: ok ? 'valid' : 'INVALID',
+  }
+}
+
+/**
+ * Hashing floors, reading excluded from the time: `crypto.hash` over each body (what a JavaScript
+ * verifier cannot go below: each call also pays OpenSSL's per-digest set-up), and over the same
+ * bytes in 20,000-body runs (SHA-256's own speed on one core).
+ */
+function hashingFloor(path: string): { ms: number; bulkMs: number; bytes: number } {
+  const db = new Database(path, { readonly: true })
+  const stmt = db
+    .prepare('SELECT seq, canonical_body FROM chain WHERE seq > ? ORDER BY seq LIMIT 20000')
+    .raw(true)
+  let after = -1
+  let ms = 0
+  let bulkMs = 0
+  let bytes = 0
+  for (;;) {
+    const batch = stmt.all(after) as [number, Buffer][]
+    if (batch.length === 0) break
+    let t = performance.now()
+    for (const [, body] of batch) oneShotHash('sha256', body, 'hex')
+    ms += performance.now() - t
+    const run = Buffer.concat(batch.map(([, body]) => body))
+    t = performance.now()
+    oneShotHash('sha256', run, 'hex')
+    bulkMs += performance.now() - t
+    bytes += run.length
+    after = batch[batch.length - 1]![0]
+  }
+  db.close()
+  return { ms, bulkMs, bytes }
+}
+
+/**
+ * The window as the app and `bijotel serve` run it: the chain already open, the code warm (one
+ * untimed run first), no process start-up. Median of five runs.
+ */
+async function warmWindow(path: string, window: number): Promise<Measure> {
+  const times: number[] = []
+  const done = await withDirect(path, async (chain) => {
+    const source = directSource(chain)
+    await runIntegrity(source, { window })
+    for (let i = 0; i < 5; i++) {
+      const t = performance.now()
+      await runIntegrity(source, { window })
+      times.push(performance.now() - t)
+    }
+    return true
+  })
+  if (!done) throw new Error('the direct reader declined the bench chain')
+  times.sort((a, b) => a - b)
+  return {
+    label: `integrity --window ${window}, in-process (app/serve)`,
+    ms: times[2]!,
+    rows: window,
+    rssMb: null,
+    note: `median of 5, warm; min ${fmt(times[0]!)} ms`,
+  }
+}
+
+/**
+ * Node's own start-up here (`node -e 0`, median of five): the floor under every fresh CLI process,
+ * measured with this environment and without NODE_EXTRA_CA_CERTS (Node reads that CA file at every
+ * start; the packaged CLI's launcher drops it, as the CLI makes no TLS connection).
+ */
+function nodeStartup(): string {
+  const median = (env: NodeJS.ProcessEnv): number => {
+    const times: number[] = []
+    for (let i = 0; i < 5; i++) {
+      const t = performance.now()
+      spawnSync(process.execPath, ['-e', '0'], { env })
+      times.push(performance.now() - t)
+    }
+    return times.sort((a, b) => a - b)[2]!
+  }
+  const plain = { ...process.env }
+  delete plain['NODE_EXTRA_CA_CERTS']
+  const line = `node -e 0: ${fmt(median(plain))} ms`
+  return process.env['NODE_EXTRA_CA_CERTS']
+    ? `${line}; with this environment's NODE_EXTRA_CA_CERTS ${fmt(median(process.env))} ms`
+    : line
+}
+
+/**
+ * A fresh CLI process running `args`; with `runs` > 1, the median of that many (a run of a few tens
+ * of milliseconds drifts by more than its own differences), its range in the note.
+ */
+function cli(
+  label: string,
+  args: string[],
+  rows: number,
+  env: Record<string, string> = {},
+  runs = 1,
+): Measure {
+  const all = Array.from({ length: runs }, () => {
+    const r = run(args, env)
+    if (r.code !== 0 && r.code !== 1)
+      throw new Error(`${label}: exit ${r.code}: ${r.stderr.trim().split('\n').pop()}`)
+    return r
+  }).sort((a, b) => a.ms - b.ms)
+  const r = all[Math.floor(runs / 2)]!
+  const open = /reader (\S+), open (\d+) ms/.exec(r.stderr)
+  const prover = /prover (\S+)/.exec(r.stderr)
+  const spread = runs > 1 ? `median of ${runs} processes, ${fmt(all[0]!.ms)}–${fmt(all.at(-1)!.ms)} ms; ` : ''
+  return {
+    label,
+    ms: r.ms,
+    rows,
+    rssMb: rssFrom(r.stderr),
+    note:
+      spread +
+      (open ? `${open[1]} reader, open ${fmt(Number(open[2]))} ms` : '') +
+      (prover ? `, ${prover[1]} prover` : ''),
+  }
+}
+
+async function main(): Promise<void> {
+  if (!existsSync(join(ROOT, 'out', 'main', 'cli.js'))) throw new Error('build first: npm run build')
+  const dir = process.env['BENCH_DIR'] ?? join(tmpdir(), 'bijotel-bench')
+  mkdirSync(dir, { recursive: true })
+  const sizes = (process.env['BENCH_ROWS'] ?? '100000,1000000').split(',').map(Number)
+  console.log(
+    `BIJOTEL Auditor benchmark — Node ${process.versions.node} on ${cpus().length} cores; chains in ${dir}`,
+  )
+  console.log(`Node start-up under every fresh CLI process (median of 5): ${nodeStartup()}\n`)
+  for (const rows of sizes) {
+    const path = ensureChain(dir, rows)
+    const size = statSync(path).size
+    const floor = hashingFloor(path)
+    const naive = naiveVerify(path)
+    const results: Measure[] = [
+      naive,
+      cli('bijotel verify', ['verify', '--db', path, '--secret-hex', SECRET], rows),
+      // Without the native row prover (not built, another CPU, or turned off), for comparison.
+      cli('bijotel verify (BIJOTEL_NATIVE=0)', ['verify', '--db', path, '--secret-hex', SECRET], rows, {
+        BIJOTEL_NATIVE: '0',
+      }),
+      cli('bijotel integrity --all', ['integrity', '--db', path, '--all', '--json'], rows),
+      cli(
+        'bijotel integrity --window 10000',
+        ['integrity', '--db', path, '--window', '10000', '--json'],
+        10000,
+        {},
+        7,
+      ),
+      await warmWindow(path, 10000),
+      // The fallback path (SQLite on a verified private copy), for comparison.
+      cli(
+        'bijotel verify (BIJOTEL_READER=sqlite)',
+        ['verify', '--db', path, '--secret-hex', SECRET],
+        rows,
+        SQLITE,
+      ),
+      cli(
+        'bijotel integrity --all (BIJOTEL_READER=sqlite)',
+        ['integrity', '--db', path, '--all', '--json'],
+        rows,
+        SQLITE,
+      ),
+    ]
+    console.log(
+      `== ${fmt(rows)} rows, ${fmt(size / 1e6, 0)} MB file, ${fmt(floor.bytes / 1e6, 0)} MB of bodies`,
+    )
+    const rate = (ms: number): string => `${fmt(floor.bytes / 1e6 / (ms / 1000), 0)} MB/s`
+    console.log(
+      `   hashing floor (crypto.hash per body, 1 thread): ${fmt(floor.ms)} ms (${rate(floor.ms)}); ` +
+        `bulk (SHA-256 alone, 1 thread): ${fmt(floor.bulkMs)} ms (${rate(floor.bulkMs)})`,
+    )
+    for (const m of results) {
+      // Ratios only compare runs over the same rows (a 10k window is not the chain's work).
+      const whole = m.rows === rows
+      const ratio = whole ? `${fmt(naive.ms / m.ms, 2)}x` : '-'
+      const vsFloor = whole ? `${fmt(m.ms / floor.ms, 2)}x` : '-'
+      const vsBulk = whole ? `${fmt(m.ms / floor.bulkMs, 2)}x` : '-'
+      console.log(
+        `   ${m.label.padEnd(50)} ${fmt(m.ms).padStart(8)} ms  ${fmt(m.rows / (m.ms / 1000)).padStart(11)} rows/s` +
+          `  ${ratio.padStart(7)} baseline  ${vsFloor.padStart(7)} floor  ${vsBulk.padStart(7)} bulk` +
+          (m.rssMb !== null ? `  peak RSS ${m.rssMb} MB` : '') +
+          (m.note ? `  (${m.note})` : ''),
+      )
+    }
+    console.log()
+  }
+}
+
+main().catch((e: unknown) => {
+  console.error(`bench: ${(e as Error).message}`)
+  process.exitCode = 1
+})

@@ -1,0 +1,232 @@
+// Every call of the API contract over real HTTP, against a real AuditSession on the shared fixtures.
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { API_CALLS, type ApiName } from '../../../src/shared/contract'
+import type { JobStatus } from '../../../src/shared/job-types'
+import { AuditSession } from '../../../src/main/handlers/session'
+import { dbPath, expected, FIXTURES, fingerprintFolder, SECRETS, secretInputs } from '../testing/fixtures'
+import { parseSecrets } from '../../../src/main/verify/secrets'
+import { startServer, type RunningServer } from '../../../src/main/server/index'
+import { callApi, fakeRenderer, fetchAppToken, tempDir, type Reply } from './testkit'
+
+const before = fingerprintFolder()
+const tmp = tempDir('bijotel-contract-')
+let server: RunningServer
+let session: AuditSession
+let base: string
+let token: string
+const covered = new Set<ApiName>()
+
+async function call(name: ApiName, req?: unknown, headers: Record<string, string> = {}): Promise<Reply> {
+  covered.add(name)
+  return callApi(base, name, req, { 'X-Bijotel-App-Token': token, ...headers })
+}
+
+async function untilDone(id: string): Promise<JobStatus> {
+  for (let i = 0; i < 2000; i++) {
+    const r = await call('jobStatus', { id })
+    expect(r.status).toBe(200)
+    const s = r.json as JobStatus
+    if (s.state !== 'running') return s
+    await new Promise((res) => setTimeout(res, 10))
+  }
+  throw new Error('job did not finish')
+}
+
+beforeAll(async () => {
+  session = new AuditSession({ initialPath: dbPath('clean') })
+  session.keys = parseSecrets(secretInputs(['primary']))
+  await session.open(dbPath('clean'))
+  server = await startServer({ session, port: 0, staticDir: fakeRenderer(tmp.dir), openRoots: [FIXTURES] })
+  base = server.url.replace(/\/$/, '')
+  token = await fetchAppToken(base)
+})
+
+afterAll(async () => {
+  await server.close()
+  session.dispose()
+  tmp.cleanup()
+  expect(fingerprintFolder()).toEqual(before)
+})
+
+describe('contract over HTTP', () => {
+  const clean = expected('clean')
+
+  it('appInfo tells the web client what it may do', async () => {
+    const r = await call('appInfo')
+    expect(r.status).toBe(200)
+    expect(r.json).toMatchObject({
+      name: 'bijotel-auditor',
+      transport: 'http',
+      can_open_paths: true,
+      has_dialogs: false,
+      recent_paths: [],
+      open_roots: [FIXTURES],
+    })
+  })
+
+  it('overview, listEntries, locateEntry, getEntry, timeline, checkRow read the opened chain', async () => {
+    const ov = await call('overview')
+    expect(ov.status).toBe(200)
+    expect(ov.json).toMatchObject({ entries: 240, first_seq: 1, last_seq: 240 })
+
+    const page = await call('listEntries', { offset: 10, limit: 5, sort: 'seq_desc' })
+    expect(page.status).toBe(200)
+    const p = page.json as { total: number; rows: { seq: number }[] }
+    expect(p.total).toBe(240)
+    expect(p.rows.map((r) => r.seq)).toEqual([230, 229, 228, 227, 226])
+    expect((await call('listEntries', { offset: 0, limit: 5000 })).status).toBe(400)
+
+    expect((await call('locateEntry', { seq: 100 })).json).toEqual({ index: 99 })
+    expect((await call('locateEntry', { seq: 100, sort: 'seq_desc' })).json).toEqual({ index: 140 })
+    expect((await call('locateEntry', { seq: 99999 })).json).toEqual({ index: null })
+
+    const e = await call('getEntry', { seq: 7 })
+    expect(e.status).toBe(200)
+    expect(e.json).toMatchObject({ seq: 7, prev_seq: 6, next_seq: 8 })
+    const missing = await call('getEntry', { seq: 99999 })
+    expect(missing.status).toBe(404)
+    expect(missing.json).toEqual({ error: 'chain entry seq=99999 not found', code: 'not_found' })
+    expect((await call('getEntry', { seq: 'x' })).status).toBe(400)
+
+    const tl = await call('timeline', { buckets: 12 })
+    expect(tl.status).toBe(200)
+    const t = tl.json as { buckets: { count: number }[] }
+    expect(t.buckets).toHaveLength(12)
+    expect(t.buckets.reduce((n, b) => n + b.count, 0)).toBe(240)
+
+    const row = await call('checkRow', { seq: 5 })
+    expect(row.status).toBe(200)
+    expect(row.json).toMatchObject({ seq: 5, body_hash_ok: true, link_ok: true, hmac_ok: true, key_index: 0 })
+  })
+
+  it('setSecrets needs the app token; keys come back as fingerprints only, never the secret', async () => {
+    const secret = SECRETS['primary']!
+    const refused = await callApi(base, 'setSecrets', { secrets: [{ encoding: 'hex', value: secret }] })
+    expect(refused.status).toBe(403)
+    expect(refused.json).toMatchObject({ code: 'forbidden' })
+    const wrongToken = await call(
+      'setSecrets',
+      { secrets: [{ encoding: 'hex', value: secret }] },
+      { 'X-Bijotel-App-Token': 'x'.repeat(43) },
+    )
+    expect(wrongToken.status).toBe(403)
+
+    const ok = await call('setSecrets', { secrets: [{ encoding: 'hex', value: secret }] })
+    expect(ok.status).toBe(200)
+    expect(ok.json).toEqual([
+      {
+        index: 0,
+        encoding: 'hex',
+        bytes: secret.length / 2,
+        fingerprint: expect.stringMatching(/^[0-9a-f]{8}$/),
+      },
+    ])
+    expect(ok.text.toLowerCase()).not.toContain(secret.toLowerCase())
+    const keys = await call('listKeys')
+    expect(keys.json).toEqual(ok.json)
+    expect(keys.text.toLowerCase()).not.toContain(secret.toLowerCase())
+
+    const bad = await call('setSecrets', { secrets: [{ encoding: 'hex', value: 'zz-not-hex-' + secret }] })
+    expect(bad.status).toBe(400)
+    expect(bad.text.toLowerCase()).not.toContain(secret.toLowerCase())
+    // A failed setSecrets leaves the keys as they were.
+    expect((await call('listKeys')).json).toEqual(ok.json)
+  })
+
+  it('startVerify + jobStatus + lastVerdict give the fixture verdict; cancelJob on a finished job is a no-op', async () => {
+    const started = await call('startVerify', {})
+    expect(started.status).toBe(200)
+    const job = started.json as JobStatus
+    expect(job).toMatchObject({ kind: 'verify', state: 'running' })
+    const done = await untilDone(job.id)
+    expect(done.state).toBe('done')
+    expect(done.result).toEqual(clean.verify)
+    expect((await call('lastVerdict')).json).toEqual(clean.verify)
+    const c = await call('cancelJob', { id: job.id })
+    expect(c.status).toBe(200)
+    expect((c.json as JobStatus).state).toBe('done')
+    expect((await call('jobStatus', { id: 'no-such-job' })).status).toBe(404)
+    expect((await call('cancelJob', { id: 'no-such-job' })).status).toBe(404)
+  })
+
+  it('runIntegrity and startIntegrity give the Python report of the fixture', async () => {
+    const r = await call('runIntegrity', { window: 100 })
+    const started = await call('startIntegrity', { window: 500 })
+    expect((await call('runIntegrity', { window: 1 })).status).toBe(400)
+    expect(r.status).toBe(200)
+    expect((r.json as { report: unknown }).report).toEqual(clean.integrity_window_100)
+    expect(started.status).toBe(200)
+    const done = await untilDone((started.json as JobStatus).id)
+    expect(done.state).toBe('done')
+    expect((done.result as { report: unknown }).report).toEqual(clean.integrity_window_500)
+  })
+
+  it('checkReplay and listReplayChecks', async () => {
+    const c = clean.replay![0]!
+    const text = readFileSync(join(FIXTURES, c.file), 'utf8')
+    const r = await call('checkReplay', { seq: c.seq, text })
+    const file = await call('checkReplay', {
+      seq: c.seq,
+      file_base64: Buffer.from(text).toString('base64'),
+      file_name: c.file,
+    })
+    const list = await call('listReplayChecks')
+    expect(list.status).toBe(200)
+    expect((await call('checkReplay', { seq: 1 })).status).toBe(400)
+    expect(r.status).toBe(200)
+    expect((r.json as { result: unknown }).result).toEqual(c.expected)
+    expect(file.status).toBe(200)
+    expect((file.json as { result: unknown }).result).toEqual(c.expected)
+    expect((list.json as unknown[]).length).toBe(2)
+    expect((await call('checkReplay', { seq: 99999, text: 'x' })).status).toBe(404)
+  })
+
+  it('buildReport returns the report; saveReport and pickAndOpenChain have no dialog on the web', async () => {
+    const save = await call('saveReport', {})
+    expect(save.status).toBe(400)
+    expect(save.json).toMatchObject({ code: 'bad_request' })
+    const pick = await call('pickAndOpenChain')
+    expect(pick.status).toBe(400)
+    const r = await call('buildReport', {})
+    expect(r.status).toBe(200)
+    expect(r.json).toMatchObject({ evidence: { db: { path: dbPath('clean') } } })
+  })
+
+  it('openChain: inside --open-root yes, elsewhere no, non-chains are 422', async () => {
+    const other = await call('openChain', { path: dbPath('rotation') })
+    expect(other.status).toBe(200)
+    expect(other.json).toMatchObject({ evidence: { db: { path: dbPath('rotation') } } })
+    expect((await call('overview')).json).toMatchObject({ evidence: { db: { path: dbPath('rotation') } } })
+
+    const outside = await call('openChain', { path: '/etc/passwd' })
+    expect(outside.status).toBe(400)
+    expect(outside.json).toMatchObject({ code: 'bad_request', error: expect.stringContaining('--open-root') })
+    const traversal = await call('openChain', { path: join(FIXTURES, '..', '..', 'etc', 'passwd') })
+    expect(traversal.status).toBe(400)
+
+    const notChain = await call('openChain', { path: dbPath('bad-not-sqlite') })
+    expect(notChain.status).toBe(422)
+    expect(notChain.json).toMatchObject({ code: 'not_a_chain' })
+    expect((await call('openChain', {})).status).toBe(400)
+
+    // back to clean for the rest
+    expect((await call('openChain', { path: dbPath('clean') })).status).toBe(200)
+  })
+
+  it('closeChain, then calls needing a chain are 409 no_chain', async () => {
+    const r = await call('closeChain')
+    expect(r.status).toBe(200)
+    expect(r.json).toBeNull()
+    expect((await call('overview')).json).toBeNull()
+    const none = await call('listEntries', { offset: 0, limit: 1 })
+    expect(none.status).toBe(409)
+    expect(none.json).toEqual({ error: 'no chain is open', code: 'no_chain' })
+    expect((await call('openChain', { path: dbPath('clean') })).status).toBe(200)
+  })
+
+  it('covers every call of API_CALLS', () => {
+    expect([...covered].sort()).toEqual([...API_CALLS].sort())
+  })
+})
