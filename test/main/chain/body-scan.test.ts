@@ -1,6 +1,5 @@
 // The byte scanner must give exactly what JSON.parse + providerOf/modelOf give, on real bodies and
 // on many thousands of mangled ones.
-import Database from 'better-sqlite3'
 import { isUtf8 } from 'node:buffer'
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
@@ -8,8 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { attributesOf, modelOf, parseBody, providerOf } from '../../../src/main/chain/body'
 import { nativeAddon } from '../../../src/main/native/row-prover'
 import { bodyFacts, useBodyScanner, type BodyScannerKind } from '../../../src/main/chain/body-scan'
-
-const FIXTURES = join(__dirname, '../../../../shared/fixtures')
+import { FIXTURES, withSqliteCopy } from '../testing/fixtures'
 
 function slow(body: Buffer): { provider: string; model: string | null; replay: boolean } {
   const parsed = parseBody(body)
@@ -20,15 +18,10 @@ function slow(body: Buffer): { provider: string; model: string | null; replay: b
 function fixtureBodies(): Buffer[] {
   const out: Buffer[] = []
   for (const f of readdirSync(FIXTURES).filter((f) => f.endsWith('.db') && !f.startsWith('bad-'))) {
-    // Fixtures without a -wal only: opening one read-only creates nothing beside it.
-    if (readdirSync(FIXTURES).includes(`${f}-wal`)) continue
-    const db = new Database(join(FIXTURES, f), { readonly: true, fileMustExist: true })
-    try {
+    withSqliteCopy(join(FIXTURES, f), (db) => {
       for (const b of db.prepare('SELECT CAST(canonical_body AS BLOB) FROM chain').pluck().all())
         if (Buffer.isBuffer(b)) out.push(b)
-    } finally {
-      db.close()
-    }
+    })
   }
   return out
 }

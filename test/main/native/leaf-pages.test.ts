@@ -27,7 +27,7 @@ import { RowScanner } from '../../../src/main/chain/direct/scan'
 import { AuditError } from '../../../src/main/errors'
 import { BASE_TS, bodyFor, SEC, TempChains, type SynthRow } from '../integrity/testchain'
 import { Rng, scratchDir } from '../reliability/chainkit'
-import { dbPath, fixtureNames, REPO_ROOT } from '../testing/fixtures'
+import { dbPath, fixtureNames, REPO_ROOT, withSqliteCopy } from '../testing/fixtures'
 import { pageMutants, pagesWhere } from '../testing/mutants'
 import { passOver } from '../testing/passes'
 import { scatteredWalChain as scatteredWalAt } from '../testing/wal-chains'
@@ -86,18 +86,17 @@ function quick(
 
 /** seq and integer timestamp of every row, as SQLite reads them (NULL for any other timestamp). */
 function sqliteTimes(path: string): [bigint, bigint | null][] {
-  const db = new Database(path, { readonly: true, fileMustExist: true })
-  try {
-    return db
-      .prepare(
-        "SELECT seq, CASE WHEN typeof(timestamp_ns) = 'integer' THEN timestamp_ns END FROM chain ORDER BY seq",
-      )
-      .raw(true)
-      .safeIntegers(true)
-      .all() as [bigint, bigint | null][]
-  } finally {
-    db.close()
-  }
+  return withSqliteCopy(
+    path,
+    (db) =>
+      db
+        .prepare(
+          "SELECT seq, CASE WHEN typeof(timestamp_ns) = 'integer' THEN timestamp_ns END FROM chain ORDER BY seq",
+        )
+        .raw(true)
+        .safeIntegers(true)
+        .all() as [bigint, bigint | null][],
+  )
 }
 
 function timesOf(part: ColumnsPart): [bigint, bigint | null][] {

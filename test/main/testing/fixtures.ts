@@ -1,7 +1,9 @@
 // Test helpers for the shared fixtures, read in place and never written (see ../shared/fixtures/README.md).
 import { createHash } from 'node:crypto'
-import { readdirSync, readFileSync, statSync } from 'node:fs'
-import { join, resolve } from 'node:path'
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { basename, join, resolve } from 'node:path'
+import Database from 'better-sqlite3'
 import type { SecretInput } from '../../../src/shared/contract'
 
 export const FIXTURES = process.env['BIJOTEL_FIXTURES'] ?? resolve(__dirname, '../../../../shared/fixtures')
@@ -57,4 +59,28 @@ export function fingerprintFolder(dir: string = FIXTURES): Map<string, string> {
     out.set(f, `${sha}:${st.size}:${st.mtimeMs}`)
   }
   return out
+}
+
+/**
+ * SQLite's own reading of a chain (the oracle), on a private copy: even a read-only SQLite connection
+ * creates `-shm` (and, for a WAL-mode file without one, an empty `-wal`) beside the file it opens, so
+ * evidence and fixtures are never opened by SQLite in place. The copy takes the `-wal` and
+ * `-journal` too, so SQLite sees what it would see in the original folder.
+ */
+export function withSqliteCopy<T>(path: string, read: (db: Database.Database) => T): T {
+  const dir = mkdtempSync(join(tmpdir(), 'bijotel-oracle-'))
+  try {
+    const copy = join(dir, basename(path))
+    copyFileSync(path, copy)
+    for (const side of ['-wal', '-journal'])
+      if (existsSync(path + side)) copyFileSync(path + side, copy + side)
+    const db = new Database(copy, { readonly: true, fileMustExist: true })
+    try {
+      return read(db)
+    } finally {
+      db.close()
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
 }

@@ -1,23 +1,18 @@
 // The precomputed layouts must be what SQLite says, and every fixture's stored statement (the
 // independent writer's) must be one of them, so fixtures are read without loading SQLite.
-import Database from 'better-sqlite3'
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { Unsupported } from '../../../../src/main/chain/direct/format'
 import { columnLayout, KNOWN_LAYOUTS, replayedLayout } from '../../../../src/main/chain/direct/layout'
-
-const FIXTURES = join(__dirname, '../../../../../shared/fixtures')
+import { FIXTURES, withSqliteCopy } from '../../testing/fixtures'
 
 function storedChainSql(path: string): string | null {
-  const db = new Database(path, { readonly: true, fileMustExist: true })
-  try {
+  return withSqliteCopy(path, (db) => {
     const row = db.prepare("SELECT sql FROM sqlite_master WHERE name = 'chain'").get() as
       { sql: string } | undefined
     return row?.sql ?? null
-  } finally {
-    db.close()
-  }
+  })
 }
 
 describe('column layouts', () => {
