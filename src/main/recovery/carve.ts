@@ -1,0 +1,271 @@
+// Carving chain records out of every page version the files hold. What is read, and how much of it:
+// - pages of the database file that committed WAL frames supersede, pages past the database's end,
+//   and WAL frames that are not the newest committed image of their page: older versions, carved
+//   whole (their cells were the rows of their time);
+// - freelist pages (file-format §1.5) in the current view: carved whole (a trunk page after its list);
+// - every other b-tree page in the current view: only its free space (the gap and the freeblocks,
+//   ./regions.ts), and only where that space contains the anchor's first byte; live cells are never
+//   parsed again (verify has read them).
+// The database file is read in 1 MB runs through one descriptor; the pass is linear in the file's
+// size and each candidate is checked in time bounded by the record's size, so a 2 GB file costs one
+// read of it.
+import type { RecoveryFile, RecoverySource, RecoverySourceKind } from '../../shared/recovery-types'
+import { readBuffer } from '../chain/read-buffer'
+import { AuditError } from '../errors'
+import { readAt } from './files'
+import { readFreelist, type Freelist } from './freelist'
+import type { RecordLayout } from './layout'
+import type { PageStore, PageView } from './pages'
+import { matchRecord, type CarvedRecord, type OverflowReader } from './record'
+import { freeblocksOf, gapOf, headerAt, isBtreePage, mayHoldRecord, type Region } from './regions'
+import { sha256Hex } from '../verify/hmac'
+
+export interface RawHit {
+  rec: CarvedRecord
+  source: RecoverySource
+  /** Rowids of the cells of the same page version: where a row without its rowid may sit. */
+  neighbours: bigint[]
+}
+
+export interface CarveScan {
+  db_pages: number
+  wal_frames: number
+  freelist_pages: number
+  carved_regions: number
+}
+
+export interface CarveOutput {
+  hits: RawHit[]
+  scanned: CarveScan
+  freelist: Freelist
+}
+
+/** Bytes read from the database file per call. */
+const RUN_BYTES = 1 << 20
+
+interface Version {
+  file: RecoveryFile
+  page: number
+  /** Byte offset of the page image in its file. */
+  at: number
+  frame?: { frame: number; salt: string; generation: number | null; committed: boolean | null }
+  /** Where the overflow pages of its records are looked for, in order. */
+  views: PageView[]
+}
+
+export class Carver {
+  readonly hits: RawHit[] = []
+  readonly scanned: CarveScan = { db_pages: 0, wal_frames: 0, freelist_pages: 0, carved_regions: 0 }
+  readonly freelist: Freelist
+  private readonly anchorByte: number
+  private readonly maxPage: number
+
+  constructor(
+    private readonly store: PageStore,
+    private readonly layout: RecordLayout,
+    private readonly usable: number,
+    private readonly dbPagesNow: number,
+    private readonly signal?: { aborted: boolean },
+  ) {
+    this.freelist = readFreelist(store.current, store.pageSize, dbPagesNow)
+    this.anchorByte = layout.anchor[0]!
+    this.maxPage = Math.max(store.filePages, store.wal.dbPages, dbPagesNow)
+  }
+
+  run(): CarveOutput {
+    this.mainFile()
+    this.walFrames()
+    return { hits: this.hits, scanned: this.scanned, freelist: this.freelist }
+  }
+
+  private checkCancel(): void {
+    if (this.signal?.aborted) throw new AuditError('cancelled', 'recovery cancelled')
+  }
+
+  /** The database file, page by page, in runs. */
+  private mainFile(): void {
+    const { pageSize, files, wal } = this.store
+    const perRun = Math.max(1, Math.floor(RUN_BYTES / pageSize))
+    const run = readBuffer(perRun * pageSize)
+    for (let first = 1; first <= this.store.filePages; first += perRun) {
+      this.checkCancel()
+      const count = Math.min(perRun, this.store.filePages - first + 1)
+      const got = Math.floor(readAt(files.dbFd, run, 0, count * pageSize, (first - 1) * pageSize) / pageSize)
+      for (let i = 0; i < got; i++) {
+        const n = first + i
+        const base = i * pageSize
+        this.scanned.db_pages++
+        const version: Version = { file: 'db', page: n, at: (n - 1) * pageSize, views: [] }
+        if (wal.currentByPage.has(n) || n > this.dbPagesNow) {
+          version.views = [this.store.main, this.store.current]
+          this.whole(run.subarray(base, base + pageSize), version, 'superseded_page', headerAt(n))
+        } else {
+          version.views = [this.store.current, this.store.main]
+          this.current(run, base, version)
+        }
+      }
+    }
+  }
+
+  /** Every WAL frame: the current image of a page like a database page, any other whole. */
+  private walFrames(): void {
+    const { wal } = this.store
+    wal.frames.forEach((f, idx) => {
+      if (idx % 256 === 0) this.checkCancel()
+      const page = this.store.framePage(idx)
+      if (!page) return
+      this.scanned.wal_frames++
+      const version: Version = {
+        file: 'wal',
+        page: f.page,
+        at: f.offset + 24,
+        frame: {
+          frame: f.frame,
+          salt: `${f.salt1.toString(16).padStart(8, '0')}-${f.salt2.toString(16).padStart(8, '0')}`,
+          generation: f.generation,
+          committed: f.committed,
+        },
+        views: [],
+      }
+      if (f.current) {
+        version.views = [this.store.current, this.store.main]
+        this.current(page, 0, version)
+      } else {
+        version.views =
+          f.generation === 0
+            ? [this.store.asOfFrame(idx), this.store.current]
+            : [this.store.main, this.store.current]
+        this.whole(page, version, 'wal_frame', headerAt(f.page))
+      }
+    })
+  }
+
+  /** A page in the current view: whole when free, else its free space where it may hold a record. */
+  private current(buf: Buffer, base: number, version: Version): void {
+    const n = version.page
+    const page = (): Buffer => buf.subarray(base, base + this.store.pageSize)
+    if (this.freelist.leaves.has(n)) {
+      this.scanned.freelist_pages++
+      this.whole(page(), version, 'freelist', 0)
+      return
+    }
+    const trunkList = this.freelist.trunks.get(n)
+    if (trunkList !== undefined) {
+      this.scanned.freelist_pages++
+      this.whole(page(), version, 'freelist', trunkList)
+      return
+    }
+    const h = headerAt(n)
+    if (!isBtreePage(buf, base + h)) return
+    const regions: Region[] = []
+    const gap = gapOf(buf, base, h, this.usable)
+    if (gap && mayHoldRecord(buf, base, gap, this.anchorByte)) regions.push(gap)
+    if (buf[base + h + 1]! | buf[base + h + 2]!)
+      for (const fb of freeblocksOf(buf, base, h, this.usable))
+        if (mayHoldRecord(buf, base, fb, this.anchorByte)) regions.push(fb)
+    if (regions.length > 0) this.regions(page(), version, regions)
+  }
+
+  private whole(page: Buffer, version: Version, kind: RecoverySourceKind, from: number): void {
+    this.regions(page, version, [{ from, to: this.usable, kind }])
+  }
+
+  /** Every anchor in the regions of one page version, matched into records. */
+  private regions(page: Buffer, version: Version, regions: Region[]): void {
+    let neighbours: bigint[] | null = null
+    const anchor = this.layout.anchor
+    for (const r of regions) {
+      this.scanned.carved_regions++
+      for (
+        let a = page.indexOf(this.anchorByte, r.from);
+        a >= 0 && a < r.to;
+        a = page.indexOf(this.anchorByte, a + 1)
+      ) {
+        if (
+          a + anchor.length > this.usable ||
+          page.compare(anchor, 0, anchor.length, a, a + anchor.length) !== 0
+        )
+          continue
+        const rec = this.match(page, a, version.views)
+        if (!rec) continue
+        neighbours ??= cellRowids(page, headerAt(version.page), this.usable)
+        this.hits.push({ rec, source: this.source(version, r.kind, rec.start), neighbours })
+      }
+    }
+  }
+
+  /**
+   * The record at anchor `a`, its overflow pages looked for in each view in turn: the first reading
+   * whose body hashes to its canonical_hash, else the first that reads at all.
+   */
+  private match(page: Buffer, a: number, views: PageView[]): CarvedRecord | null {
+    let first: CarvedRecord | null = null
+    for (const view of views) {
+      let used = false
+      const more: OverflowReader = (p, need) => {
+        used = true
+        return this.overflow(view, p, need)
+      }
+      const rec = matchRecord(page, a, this.usable, this.layout, more)
+      if (rec && (!rec.overflow || (rec.body !== null && sha256Hex(rec.body) === rec.canonical))) return rec
+      first ??= rec
+      if (!used) break
+    }
+    return first
+  }
+
+  /** `need` bytes of the overflow chain from page `p` in `view`, or null where it breaks. */
+  private overflow(view: PageView, p: number, need: number): Buffer | null {
+    const chunk = this.usable - 4
+    const out = Buffer.allocUnsafe(need)
+    let got = 0
+    let hops = 0
+    const maxHops = Math.ceil(need / chunk)
+    while (got < need) {
+      if (p < 1 || p > this.maxPage || ++hops > maxHops) return null
+      const ov = view(p)
+      if (!ov) return null
+      const take = Math.min(need - got, chunk)
+      ov.copy(out, got, 4, 4 + take)
+      got += take
+      p = ov.readUInt32BE(0)
+    }
+    return out
+  }
+
+  private source(version: Version, kind: RecoverySourceKind, start: number): RecoverySource {
+    const s: RecoverySource = { file: version.file, kind, page: version.page, offset: version.at + start }
+    if (version.frame) {
+      s.frame = version.frame.frame
+      s.salt = version.frame.salt
+      if (version.frame.generation !== null) s.generation = version.frame.generation
+      s.committed = version.frame.committed
+    }
+    return s
+  }
+}
+
+/** Rowids of the cells a table leaf page points to (its live cells in that version). */
+function cellRowids(page: Buffer, h: number, usable: number): bigint[] {
+  if (page[h] !== 0x0d) return []
+  const cells = page.readUInt16BE(h + 3)
+  const out: bigint[] = []
+  for (let i = 0; i < cells && h + 8 + 2 * i + 2 <= usable; i++) {
+    let p = page.readUInt16BE(h + 8 + 2 * i)
+    if (p < h + 8 || p >= usable) continue
+    while (p < usable && page[p]! >= 0x80) p++
+    p++
+    let v = 0n
+    for (let k = 0; k < 9 && p + k < usable; k++) {
+      const b = page[p + k]!
+      if (k === 8) {
+        v = (v << 8n) | BigInt(b)
+        break
+      }
+      v = (v << 7n) | BigInt(b & 0x7f)
+      if (b < 0x80) break
+    }
+    out.push(BigInt.asIntN(64, v))
+  }
+  return out
+}

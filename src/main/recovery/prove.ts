@@ -1,0 +1,257 @@
+// From carved records to recovered rows, and what can be proven about each (reference §3.2):
+// - copies of a live row (same seq and hmac_hash, or the same sealed inputs) are dropped: old page
+//   versions hold every live row many times;
+// - a row without its rowid is placed by the chain itself: its prev_hash is its predecessor's
+//   hmac_hash, its hmac_hash its successor's prev_hash (among recovered rows, then live rows near
+//   where it was found, then — only if still unplaced — every live row);
+// - the many copies of one version are merged into one row per (seq, hmac_hash) with all sources;
+// - sha256(body) = canonical_hash? which candidate key reproduces HMAC-SHA256(key, prev ‖ canonical)?
+//   what does prev_hash link to?
+import type { RecoveredLink, RecoveredRow, RecoverySource } from '../../shared/recovery-types'
+import { GENESIS_HASH, makeSealer, sha256Hex } from '../verify/hmac'
+import type { KeyMaterial } from '../verify/secrets'
+import type { RawHit } from './carve'
+import type { LiveChain } from './live'
+
+interface Candidate {
+  seq: bigint | null
+  origin: 'rowid' | 'chain' | null
+  canonical: string
+  prev: string
+  hmac: string
+  ts: bigint | null
+  body: Buffer | null
+  bodyOk: boolean | null
+  sources: Found[]
+  neighbours: Set<bigint>
+}
+
+/** A place the version was found, and whether the body read there hashes to its canonical_hash. */
+interface Found {
+  at: RecoverySource
+  ok: boolean | null
+}
+
+export interface Proven {
+  rows: RecoveredRow[]
+  /** Rows seen only in WAL frames after the last commit of the current generation. */
+  uncommitted: RecoveredRow[]
+  copiesOfLive: number
+}
+
+const sealKey = (c: { hmac: string; prev: string; canonical: string }): string =>
+  `${c.hmac}${c.prev}${c.canonical}`
+
+function bodyOk(body: Buffer | null, canonical: string): boolean | null {
+  return body === null ? null : sha256Hex(body) === canonical
+}
+
+/** One candidate per (rowid, sealed values); the body kept is one that hashes right, if any does. */
+function group(hits: RawHit[]): Candidate[] {
+  const byKey = new Map<string, Candidate>()
+  for (const { rec, source, neighbours } of hits) {
+    const key = `${rec.rowid ?? '-'}|${sealKey(rec)}`
+    let c = byKey.get(key)
+    if (!c) {
+      c = {
+        seq: rec.rowid,
+        origin: rec.rowid === null ? null : 'rowid',
+        canonical: rec.canonical,
+        prev: rec.prev,
+        hmac: rec.hmac,
+        ts: rec.ts,
+        body: rec.body,
+        bodyOk: bodyOk(rec.body, rec.canonical),
+        sources: [],
+        neighbours: new Set(),
+      }
+      byKey.set(key, c)
+    }
+    const ok = bodyOk(rec.body, rec.canonical)
+    if (c.bodyOk !== true && rec.body !== null && (ok || c.body === null)) {
+      c.body = rec.body
+      c.bodyOk = ok
+    }
+    c.sources.push({ at: source, ok })
+    for (const n of neighbours) c.neighbours.add(n)
+  }
+  return [...byKey.values()]
+}
+
+function isCopyOf(
+  live: { hmac: string | null; prev: string | null; canonical: string | null },
+  c: Candidate,
+): boolean {
+  return live.hmac === c.hmac || (live.prev === c.prev && live.canonical === c.canonical)
+}
+
+/** Give every candidate the chain can place a seq; returns those that turn out to be live rows. */
+function place(cands: Candidate[], live: LiveChain): Set<Candidate> {
+  const copies = new Set<Candidate>()
+  const known = (): Candidate[] => cands.filter((c) => c.seq !== null && !copies.has(c))
+  const setSeq = (c: Candidate, seq: bigint): void => {
+    c.seq = seq
+    c.origin = 'chain'
+  }
+  // The same sealed values found elsewhere with their rowid.
+  const bySeal = new Map<string, bigint>()
+  for (const c of cands) if (c.seq !== null) bySeal.set(sealKey(c), c.seq)
+  for (const c of cands) if (c.seq === null && bySeal.has(sealKey(c))) setSeq(c, bySeal.get(sealKey(c))!)
+
+  const tryLive = (c: Candidate, h: bigint): boolean => {
+    const r = live.row(h)
+    if (!r) return false
+    if (r.hmac === c.hmac) {
+      copies.add(c)
+      return true
+    }
+    if (r.hmac === c.prev) setSeq(c, h + 1n)
+    else if (r.prev === c.hmac) setSeq(c, h - 1n)
+    return c.seq !== null
+  }
+  for (let progress = true; progress;) {
+    progress = false
+    const byHmac = new Map<string, bigint>()
+    const byPrev = new Map<string, bigint>()
+    for (const k of known()) {
+      byHmac.set(k.hmac, k.seq!)
+      byPrev.set(k.prev, k.seq!)
+    }
+    for (const c of cands) {
+      if (c.seq !== null || copies.has(c)) continue
+      const after = byHmac.get(c.prev)
+      const before = byPrev.get(c.hmac)
+      if (c.prev === GENESIS_HASH) setSeq(c, 1n)
+      else if (after !== undefined) setSeq(c, after + 1n)
+      else if (before !== undefined) setSeq(c, before - 1n)
+      else {
+        // Live rows near where it was found: the cells of its page, and the rows placed so far.
+        const hints = new Set<bigint>(c.neighbours)
+        for (const k of known()) {
+          hints.add(k.seq! - 1n)
+          hints.add(k.seq! + 1n)
+        }
+        for (const h of hints) if (tryLive(c, h)) break
+      }
+      if (c.seq !== null || copies.has(c)) progress = true
+    }
+  }
+  if (cands.some((c) => c.seq === null && !copies.has(c))) {
+    const { byHmac, byPrev } = live.index()
+    for (const c of cands) {
+      if (c.seq !== null || copies.has(c)) continue
+      const same = byHmac.get(c.hmac)
+      const pred = byHmac.get(c.prev)
+      const succ = byPrev.get(c.hmac)
+      if (same !== undefined) copies.add(c)
+      else if (pred !== undefined) setSeq(c, pred + 1n)
+      else if (succ !== undefined) setSeq(c, succ - 1n)
+    }
+  }
+  for (const c of cands) {
+    if (c.seq === null || copies.has(c)) continue
+    const r = live.row(c.seq)
+    if (r && isCopyOf(r, c)) copies.add(c)
+  }
+  return copies
+}
+
+/** One candidate per (seq, hmac_hash): copies of one version found in several places, merged. */
+function merge(cands: Candidate[]): Candidate[] {
+  const out = new Map<string, Candidate>()
+  for (const c of cands) {
+    const key = `${c.seq ?? '-'}|${sealKey(c)}`
+    const m = out.get(key)
+    if (!m) {
+      out.set(key, { ...c, sources: [...c.sources] })
+      continue
+    }
+    m.sources.push(...c.sources)
+    if (m.origin !== 'rowid' && c.origin === 'rowid') m.origin = 'rowid'
+    if (m.bodyOk !== true && c.body !== null && (c.bodyOk || m.body === null)) {
+      m.body = c.body
+      m.bodyOk = c.bodyOk
+    }
+  }
+  return [...out.values()]
+}
+
+const SOURCE_ORDER = ['db', 'wal']
+
+/**
+ * Where the version was found, in file order; where its body survived somewhere, the places where
+ * it did not are left out (they are other records whose tail this one overwrote).
+ */
+function sortSources(found: Found[]): RecoverySource[] {
+  const seen = new Set<string>()
+  const intact = found.some((f) => f.ok === true)
+  return found
+    .filter((f) => !intact || f.ok === true)
+    .map((f) => f.at)
+    .filter((x) => {
+      const k = `${x.file}:${x.offset}`
+      if (seen.has(k)) return false
+      seen.add(k)
+      return true
+    })
+    .sort((a, b) => SOURCE_ORDER.indexOf(a.file) - SOURCE_ORDER.indexOf(b.file) || a.offset - b.offset)
+}
+
+function seqFields(seq: bigint | null): Pick<RecoveredRow, 'seq' | 'seq_exact'> {
+  if (seq === null) return { seq: null }
+  const n = Number(seq)
+  return Number.isSafeInteger(n) ? { seq: n } : { seq: n, seq_exact: seq.toString() }
+}
+
+function linkOf(c: Candidate, live: LiveChain, all: Candidate[]): RecoveredLink {
+  if (c.prev === GENESIS_HASH) return { to: 'genesis', seq: null }
+  if (c.seq !== null) {
+    const r = live.row(c.seq - 1n)
+    if (r && r.hmac === c.prev) return { to: 'live', seq: Number(c.seq - 1n) }
+  }
+  const rec = all.find((k) => k !== c && k.hmac === c.prev)
+  if (rec) return { to: 'recovered', seq: rec.seq === null ? null : Number(rec.seq) }
+  if (live.indexed) {
+    const s = live.index().byHmac.get(c.prev)
+    if (s !== undefined) return { to: 'live', seq: Number(s) }
+  }
+  return { to: 'none', seq: null }
+}
+
+/** Recovered rows from the carver's hits, proven against the candidate keys. */
+export function proveHits(hits: RawHit[], live: LiveChain, keys: KeyMaterial[]): Proven {
+  const cands = group(hits)
+  const copies = place(cands, live)
+  const kept = merge(cands.filter((c) => !copies.has(c)))
+  const sealers = keys.map((k) => ({ index: k.index, sealer: makeSealer(k.bytes) }))
+  const rows: RecoveredRow[] = []
+  const uncommitted: RecoveredRow[] = []
+  for (const c of kept) {
+    const sources = sortSources(c.sources)
+    const keyIndex = sealers.find((s) => s.sealer.seal(c.prev, c.canonical) === c.hmac)?.index ?? null
+    const row: RecoveredRow = {
+      ...seqFields(c.seq),
+      seq_origin: c.seq === null ? null : c.origin,
+      canonical_hash: c.canonical,
+      prev_hash: c.prev,
+      hmac_hash: c.hmac,
+      status: c.seq !== null && live.row(c.seq) ? 'superseded' : 'deleted',
+      body_ok: c.bodyOk,
+      key_index: keyIndex,
+      links_to: linkOf(c, live, kept),
+      timestamp_ns: c.ts === null ? null : c.ts.toString(),
+      sources,
+      source: sources[0]!,
+      ...(c.body !== null ? { body_b64: c.body.toString('base64') } : {}),
+    }
+    const inFlight = sources.every((s) => s.file === 'wal' && s.generation === 0 && s.committed === false)
+    ;(inFlight ? uncommitted : rows).push(row)
+  }
+  const order = (a: RecoveredRow, b: RecoveredRow): number =>
+    (a.seq ?? Infinity) - (b.seq ?? Infinity) || a.hmac_hash.localeCompare(b.hmac_hash)
+  rows.sort(order)
+  uncommitted.sort(order)
+  let copiesOfLive = 0
+  for (const c of copies) copiesOfLive += c.sources.length
+  return { rows, uncommitted, copiesOfLive }
+}

@@ -1,0 +1,110 @@
+// Recovery of a chain file: carve every page version (./carve.ts), prove what was found
+// (./prove.ts), and say what was searched. Reads the evidence through its own read-only descriptors;
+// the direct reader's open step supplies the table layout and the live chain's rows.
+import type { RecoveryResult, RecoverySummary } from '../../shared/recovery-types'
+import { Unsupported } from '../chain/direct/format'
+import { openDirect, type DirectChain } from '../chain/direct/open'
+import { AuditError, oneLine } from '../errors'
+import type { KeyMaterial } from '../verify/secrets'
+import { Carver } from './carve'
+import { assertEvidenceUnchanged, closeEvidence, openEvidence } from './files'
+import { recordLayout } from './layout'
+import { directLive, type LiveChain } from './live'
+import { PageStore } from './pages'
+import { proveHits } from './prove'
+import { listWalFrames } from './wal-frames'
+
+export interface RecoverOptions {
+  signal?: { aborted: boolean }
+}
+
+/** What a search that did not happen reports. */
+export function notSearched(why: string): RecoveryResult {
+  return {
+    summary: {
+      searched: false,
+      note: `not searched for recoverable rows: ${why}`,
+      recovered: 0,
+      proven: 0,
+      copies_of_live: 0,
+      uncommitted_only: 0,
+      scanned: { db_pages: 0, wal_frames: 0, freelist_pages: 0, carved_regions: 0 },
+    },
+    rows: [],
+    uncommitted: [],
+  }
+}
+
+function note(s: Omit<RecoverySummary, 'note'>, keys: number): string {
+  if (s.recovered === 0)
+    return (
+      'no deleted or earlier versions of rows found in free space, freelist, old page versions or WAL frames ' +
+      '(absence of remnants proves nothing: VACUUM, secure_delete and page reuse erase them)'
+    )
+  const rows = `${s.recovered} recovered row${s.recovered === 1 ? '' : 's'}`
+  if (keys === 0)
+    return `${rows}, unproven: no candidate key was given, so only body hashes and links are checked (a row is proven only when a key reproduces its HMAC)`
+  const unproven = s.recovered - s.proven
+  return unproven === 0
+    ? `${rows}, all proven (a candidate key reproduces each HMAC: the row was sealed in this chain)`
+    : `${rows}: ${s.proven} proven, ${unproven} unproven (no candidate key reproduces their HMAC: not findings)`
+}
+
+/** Search the files of a chain opened by the direct reader, using `live` for the live rows. */
+export function recoverWith(
+  chain: DirectChain,
+  live: LiveChain,
+  keys: KeyMaterial[],
+  opts: RecoverOptions = {},
+): RecoveryResult {
+  const files = openEvidence(chain.path, chain.spec.walPath)
+  try {
+    const db = files.opened.db
+    if (db.size !== chain.stat.db.size || db.mtimeMs !== chain.stat.db.mtimeMs)
+      throw new AuditError('evidence_changed', `evidence changed since it was verified (${chain.path})`)
+    const pageSize = chain.spec.pageSize
+    const layout = recordLayout(chain.columns, chain.ncols, chain.seqColumn)
+    const wal = listWalFrames(files, pageSize)
+    const store = new PageStore(files, pageSize, wal)
+    const carver = new Carver(store, layout, pageSize - chain.reserved, chain.spec.dbPages, opts.signal)
+    const out = carver.run()
+    const proven = proveHits(out.hits, live, keys)
+    assertEvidenceUnchanged(files)
+    const base = {
+      searched: true,
+      recovered: proven.rows.length,
+      proven: proven.rows.filter((r) => r.key_index !== null).length,
+      copies_of_live: proven.copiesOfLive,
+      uncommitted_only: proven.uncommitted.length,
+      scanned: out.scanned,
+    }
+    return {
+      summary: { ...base, note: note(base, keys.length) },
+      rows: proven.rows,
+      uncommitted: proven.uncommitted,
+    }
+  } finally {
+    closeEvidence(files)
+  }
+}
+
+/** Search a chain file given by path; a file the direct reader declines is reported as not searched. */
+export function recoverFile(path: string, keys: KeyMaterial[], opts: RecoverOptions = {}): RecoveryResult {
+  let chain: DirectChain
+  try {
+    chain = openDirect(path)
+  } catch (e) {
+    if (e instanceof AuditError) throw e
+    if (e instanceof Unsupported) return notSearched(`the file reader does not read this file (${e.message})`)
+    return notSearched(oneLine(e))
+  }
+  const live = directLive(chain)
+  try {
+    return recoverWith(chain, live, keys, opts)
+  } catch (e) {
+    if (e instanceof AuditError) throw e
+    return notSearched(`a page could not be read (${oneLine(e)})`)
+  } finally {
+    live.close()
+  }
+}
