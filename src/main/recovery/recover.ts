@@ -2,14 +2,13 @@
 // (./prove.ts), and say what was searched. Reads the evidence through its own read-only descriptors;
 // the direct reader's open step supplies the table layout and the live chain's rows.
 import type { RecoveryResult, RecoverySummary } from '../../shared/recovery-types'
-import { Unsupported } from '../chain/direct/format'
-import { openDirect, type DirectChain } from '../chain/direct/open'
-import { AuditError, oneLine } from '../errors'
+import type { DirectChain } from '../chain/direct/open'
+import { AuditError } from '../errors'
 import type { KeyMaterial } from '../verify/secrets'
 import { Carver } from './carve'
 import { assertEvidenceUnchanged, closeEvidence, openEvidence } from './files'
 import { recordLayout } from './layout'
-import { directLive, type LiveChain } from './live'
+import type { LiveChain } from './live'
 import { PageStore } from './pages'
 import { proveHits } from './prove'
 import { listWalFrames } from './wal-frames'
@@ -85,26 +84,5 @@ export function recoverWith(
     }
   } finally {
     closeEvidence(files)
-  }
-}
-
-/** Search a chain file given by path; a file the direct reader declines is reported as not searched. */
-export function recoverFile(path: string, keys: KeyMaterial[], opts: RecoverOptions = {}): RecoveryResult {
-  let chain: DirectChain
-  try {
-    chain = openDirect(path)
-  } catch (e) {
-    if (e instanceof AuditError) throw e
-    if (e instanceof Unsupported) return notSearched(`the file reader does not read this file (${e.message})`)
-    return notSearched(oneLine(e))
-  }
-  const live = directLive(chain)
-  try {
-    return recoverWith(chain, live, keys, opts)
-  } catch (e) {
-    if (e instanceof AuditError) throw e
-    return notSearched(`a page could not be read (${oneLine(e)})`)
-  } finally {
-    live.close()
   }
 }

@@ -5,6 +5,7 @@ import type { VerifyVerdict } from '../../shared/verify-types'
 import { withDirect } from '../chain/direct/open'
 import { ChainFile } from '../chain/reader'
 import type { SnapshotOptions } from '../chain/snapshot'
+import { withRecovery } from '../recovery/verdict'
 import { verifyDirect } from './direct'
 import type { KeyMaterial } from './secrets'
 import { verifyChain, type VerifyOptions } from './verify'
@@ -21,14 +22,22 @@ export interface FileVerifyResult {
 export async function verifyFile(
   path: string,
   keys: KeyMaterial[],
-  opts: VerifyOptions & { copy?: SnapshotOptions; env?: Record<string, string | undefined> } = {},
+  opts: VerifyOptions & {
+    copy?: SnapshotOptions
+    env?: Record<string, string | undefined>
+    /** Search the files for deleted and earlier rows and add what they prove (../recovery). */
+    recover?: boolean
+  } = {},
 ): Promise<FileVerifyResult> {
   const t0 = performance.now()
+  const recover = opts.recover ? { ...(opts.signal ? { signal: opts.signal } : {}) } : null
   const direct = await withDirect(
     path,
     async (chain) => {
       const openMs = performance.now() - t0
-      return { verdict: await verifyDirect(chain, keys, opts), reader: 'direct' as const, openMs }
+      let verdict = await verifyDirect(chain, keys, opts)
+      if (recover) verdict = withRecovery(path, verdict, keys, { ...recover, chain })
+      return { verdict, reader: 'direct' as const, openMs }
     },
     opts.env,
   )
@@ -37,7 +46,9 @@ export async function verifyFile(
   const chain = await ChainFile.open(path, opts.copy ?? {})
   const openMs = performance.now() - t1
   try {
-    return { verdict: await verifyChain(chain, keys, opts), reader: 'sqlite-copy', openMs }
+    let verdict = await verifyChain(chain, keys, opts)
+    if (recover) verdict = withRecovery(path, verdict, keys, recover)
+    return { verdict, reader: 'sqlite-copy', openMs }
   } finally {
     chain.close()
   }
