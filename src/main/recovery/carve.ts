@@ -43,6 +43,10 @@ export interface CarveOutput {
 /** Bytes read from the database file per call. */
 const RUN_BYTES = 1 << 20
 
+/** Page marks (Carver.pageMarks): an older version carved whole, a freelist page carved whole. */
+const SUPERSEDED = 1
+const FREE = 2
+
 interface Version {
   file: RecoveryFile
   page: number
@@ -59,6 +63,8 @@ export class Carver {
   readonly freelist: Freelist
   private readonly anchorByte: number
   private readonly maxPage: number
+  private runBuf: Buffer | null = null
+  private marks: Uint8Array | null = null
 
   constructor(
     private readonly store: PageStore,
@@ -73,8 +79,27 @@ export class Carver {
   }
 
   run(): CarveOutput {
-    this.mainFile()
+    for (let next = 1; next > 0;) next = this.mainFile(next, Infinity)
     this.walFrames()
+    return this.output()
+  }
+
+  /**
+   * The same, giving the event loop a turn after every `sliceBytes` of the database file: run on the
+   * main thread while verify's worker threads hash (the main thread only hands them their jobs),
+   * recovery costs the cores only what it computes.
+   */
+  async runInSlices(sliceBytes = 8 << 20): Promise<CarveOutput> {
+    const pages = Math.max(1, Math.floor(sliceBytes / this.store.pageSize))
+    for (let next = 1; next > 0;) {
+      next = this.mainFile(next, pages)
+      await new Promise<void>((resolve) => setImmediate(resolve))
+    }
+    this.walFrames()
+    return this.output()
+  }
+
+  private output(): CarveOutput {
     return { hits: this.hits, scanned: this.scanned, freelist: this.freelist }
   }
 
@@ -82,29 +107,64 @@ export class Carver {
     if (this.signal?.aborted) throw new AuditError('cancelled', 'recovery cancelled')
   }
 
-  /** The database file, page by page, in runs. */
-  private mainFile(): void {
-    const { pageSize, files, wal } = this.store
+  /**
+   * What each page number is in the current view, for the run loop: 0 a page in use (only its free
+   * space is looked at), or one of the marks below.
+   */
+  private pageMarks(): Uint8Array {
+    const marks = new Uint8Array(this.store.filePages + 1)
+    for (const n of this.store.wal.currentByPage.keys()) if (n < marks.length) marks[n] = SUPERSEDED
+    for (let n = this.dbPagesNow + 1; n < marks.length; n++) marks[n] = SUPERSEDED
+    for (const n of this.freelist.leaves) if (n < marks.length && marks[n] === 0) marks[n] = FREE
+    for (const n of this.freelist.trunks.keys()) if (n < marks.length && marks[n] === 0) marks[n] = FREE
+    return marks
+  }
+
+  /**
+   * Pages [from, from + max) of the database file, in runs; a page in use costs a look at its header
+   * and gap. Returns the next page to read, or 0 at the end of the file.
+   */
+  private mainFile(from: number, max: number): number {
+    const { pageSize, files } = this.store
     const perRun = Math.max(1, Math.floor(RUN_BYTES / pageSize))
-    const run = readBuffer(perRun * pageSize)
-    for (let first = 1; first <= this.store.filePages; first += perRun) {
+    const run = (this.runBuf ??= readBuffer(perRun * pageSize))
+    const marks = (this.marks ??= this.pageMarks())
+    const anchorByte = this.anchorByte
+    const usable = this.usable
+    const end = Math.min(this.store.filePages + 1, from + max)
+    for (let first = from; first < end; first += perRun) {
       this.checkCancel()
-      const count = Math.min(perRun, this.store.filePages - first + 1)
+      const count = Math.min(perRun, end - first)
       const got = Math.floor(readAt(files.dbFd, run, 0, count * pageSize, (first - 1) * pageSize) / pageSize)
+      this.scanned.db_pages += got
       for (let i = 0; i < got; i++) {
         const n = first + i
         const base = i * pageSize
-        this.scanned.db_pages++
-        const version: Version = { file: 'db', page: n, at: (n - 1) * pageSize, views: [] }
-        if (wal.currentByPage.has(n) || n > this.dbPagesNow) {
-          version.views = [this.store.main, this.store.current]
+        const mark = marks[n]!
+        if (mark === SUPERSEDED) {
+          const version = this.dbVersion(n, [this.store.main, this.store.current])
           this.whole(run.subarray(base, base + pageSize), version, 'superseded_page', headerAt(n))
-        } else {
-          version.views = [this.store.current, this.store.main]
-          this.current(run, base, version)
+          continue
         }
+        if (mark === 0) {
+          // The common case, inlined: not a b-tree page, or no anchor byte in its gap and no freeblock.
+          const h = base + (n === 1 ? 100 : 0)
+          const type = run[h]!
+          if (type !== 0x0d && type !== 0x05 && type !== 0x0a && type !== 0x02) continue
+          const cells = (run[h + 3]! << 8) | run[h + 4]!
+          const gapFrom = h + (type === 0x05 || type === 0x02 ? 12 : 8) + 2 * cells
+          const gapTo = base + Math.min((run[h + 5]! << 8) | run[h + 6]! || 65536, usable)
+          const inGap = gapTo > gapFrom ? run.indexOf(anchorByte, gapFrom) : -1
+          if ((inGap < 0 || inGap >= gapTo) && (run[h + 1]! | run[h + 2]!) === 0) continue
+        }
+        this.current(run, base, this.dbVersion(n, [this.store.current, this.store.main]))
       }
     }
+    return end > this.store.filePages ? 0 : end
+  }
+
+  private dbVersion(n: number, views: PageView[]): Version {
+    return { file: 'db', page: n, at: (n - 1) * this.store.pageSize, views }
   }
 
   /** Every WAL frame: the current image of a page like a database page, any other whole. */

@@ -5,8 +5,8 @@ import type { RecoveryResult, RecoverySummary } from '../../shared/recovery-type
 import type { DirectChain } from '../chain/direct/open'
 import { AuditError } from '../errors'
 import type { KeyMaterial } from '../verify/secrets'
-import { Carver } from './carve'
-import { assertEvidenceUnchanged, closeEvidence, openEvidence } from './files'
+import { Carver, type CarveOutput } from './carve'
+import { assertEvidenceUnchanged, closeEvidence, openEvidence, type EvidenceFiles } from './files'
 import { recordLayout } from './layout'
 import type { LiveChain } from './live'
 import { PageStore } from './pages'
@@ -49,6 +49,67 @@ function note(s: Omit<RecoverySummary, 'note'>, keys: number): string {
     : `${rows}: ${s.proven} proven, ${unproven} unproven (no candidate key reproduces their HMAC: not findings)`
 }
 
+/**
+ * One search of a chain's files: opened on construction (read-only descriptors, checked to be the
+ * state the chain was opened in), carved (at once, or in slices beside verify), then proven.
+ */
+export class Search {
+  private readonly files: EvidenceFiles
+  private readonly carver: Carver
+  private out: CarveOutput | null = null
+  private closed = false
+
+  constructor(chain: DirectChain, opts: RecoverOptions = {}) {
+    this.files = openEvidence(chain.path, chain.spec.walPath)
+    try {
+      const db = this.files.opened.db
+      if (db.size !== chain.stat.db.size || db.mtimeMs !== chain.stat.db.mtimeMs)
+        throw new AuditError('evidence_changed', `evidence changed since it was verified (${chain.path})`)
+      const pageSize = chain.spec.pageSize
+      const layout = recordLayout(chain.columns, chain.ncols, chain.seqColumn)
+      const store = new PageStore(this.files, pageSize, listWalFrames(this.files, pageSize))
+      this.carver = new Carver(store, layout, pageSize - chain.reserved, chain.spec.dbPages, opts.signal)
+    } catch (e) {
+      this.close()
+      throw e
+    }
+  }
+
+  carve(): void {
+    this.out = this.carver.run()
+  }
+
+  async carveInSlices(): Promise<void> {
+    this.out = await this.carver.runInSlices()
+  }
+
+  /** The recovered rows, proven against the keys and placed against the live chain. */
+  prove(live: LiveChain, keys: KeyMaterial[]): RecoveryResult {
+    if (!this.out) throw new Error('prove before carve')
+    const proven = proveHits(this.out.hits, live, keys)
+    assertEvidenceUnchanged(this.files)
+    const base = {
+      searched: true,
+      recovered: proven.rows.length,
+      proven: proven.rows.filter((r) => r.key_index !== null).length,
+      copies_of_live: proven.copiesOfLive,
+      uncommitted_only: proven.uncommitted.length,
+      scanned: this.out.scanned,
+    }
+    return {
+      summary: { ...base, note: note(base, keys.length) },
+      rows: proven.rows,
+      uncommitted: proven.uncommitted,
+    }
+  }
+
+  close(): void {
+    if (this.closed) return
+    this.closed = true
+    closeEvidence(this.files)
+  }
+}
+
 /** Search the files of a chain opened by the direct reader, using `live` for the live rows. */
 export function recoverWith(
   chain: DirectChain,
@@ -56,33 +117,11 @@ export function recoverWith(
   keys: KeyMaterial[],
   opts: RecoverOptions = {},
 ): RecoveryResult {
-  const files = openEvidence(chain.path, chain.spec.walPath)
+  const search = new Search(chain, opts)
   try {
-    const db = files.opened.db
-    if (db.size !== chain.stat.db.size || db.mtimeMs !== chain.stat.db.mtimeMs)
-      throw new AuditError('evidence_changed', `evidence changed since it was verified (${chain.path})`)
-    const pageSize = chain.spec.pageSize
-    const layout = recordLayout(chain.columns, chain.ncols, chain.seqColumn)
-    const wal = listWalFrames(files, pageSize)
-    const store = new PageStore(files, pageSize, wal)
-    const carver = new Carver(store, layout, pageSize - chain.reserved, chain.spec.dbPages, opts.signal)
-    const out = carver.run()
-    const proven = proveHits(out.hits, live, keys)
-    assertEvidenceUnchanged(files)
-    const base = {
-      searched: true,
-      recovered: proven.rows.length,
-      proven: proven.rows.filter((r) => r.key_index !== null).length,
-      copies_of_live: proven.copiesOfLive,
-      uncommitted_only: proven.uncommitted.length,
-      scanned: out.scanned,
-    }
-    return {
-      summary: { ...base, note: note(base, keys.length) },
-      rows: proven.rows,
-      uncommitted: proven.uncommitted,
-    }
+    search.carve()
+    return search.prove(live, keys)
   } finally {
-    closeEvidence(files)
+    search.close()
   }
 }

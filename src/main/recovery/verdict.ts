@@ -9,7 +9,7 @@ import { AuditError, oneLine } from '../errors'
 import type { KeyMaterial } from '../verify/secrets'
 import { applyRecovery } from './findings'
 import { directLive, type LiveChain } from './live'
-import { notSearched, recoverWith, type RecoverOptions } from './recover'
+import { notSearched, recoverWith, Search, type RecoverOptions } from './recover'
 
 /** The recovery of `path` (or of `chain`, already open on it), with the live chain's extent. */
 export function searchFiles(
@@ -56,4 +56,69 @@ export function withRecovery(
 /** Search a chain file given by path; a file the direct reader declines is reported as not searched. */
 export function recoverFile(path: string, keys: KeyMaterial[], opts: RecoverOptions = {}): RecoveryResult {
   return searchFiles(path, keys, opts).result
+}
+
+export interface RunningSearch {
+  /** The verdict with what the search found (waits for the carving to end). */
+  finish(verdict: VerifyVerdict): Promise<VerifyVerdict>
+  /** Stop the search and release its files (the verdict will not be finished). */
+  abort(): void
+}
+
+function unsearched(verdict: VerifyVerdict, why: string): VerifyVerdict {
+  return { ...verdict, recovery: notSearched(why).summary, recovered: [] }
+}
+
+/**
+ * Start searching the files of `chain` (open on `path`) while its verdict is being made: the
+ * carving runs on this thread in slices, between the moments verify's workers need it.
+ */
+export function startRecovery(
+  chain: DirectChain,
+  keys: KeyMaterial[],
+  opts: RecoverOptions = {},
+): RunningSearch {
+  let stopped = false
+  const signal = {
+    get aborted(): boolean {
+      return stopped || (opts.signal?.aborted ?? false)
+    },
+  }
+  let search: Search
+  try {
+    search = new Search(chain, { signal })
+  } catch (e) {
+    if (e instanceof AuditError) throw e
+    return { finish: async (v) => unsearched(v, oneLine(e)), abort: () => undefined }
+  }
+  const carving = search.carveInSlices().then(
+    () => null,
+    (e: unknown) => e,
+  )
+  return {
+    async finish(verdict) {
+      const failed = await carving
+      let live: LiveChain | null = null
+      try {
+        if (verdict.cancelled) return verdict
+        if (failed) {
+          if (failed instanceof AuditError) throw failed
+          return unsearched(verdict, `a page could not be read (${oneLine(failed)})`)
+        }
+        live = directLive(chain)
+        const result = search.prove(live, keys)
+        return applyRecovery(verdict, result, { first: live.first, last: live.last })
+      } catch (e) {
+        if (e instanceof AuditError) throw e
+        return unsearched(verdict, `a page could not be read (${oneLine(e)})`)
+      } finally {
+        live?.close()
+        search.close()
+      }
+    },
+    abort() {
+      stopped = true
+      void carving.then(() => search.close())
+    },
+  }
 }

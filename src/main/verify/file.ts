@@ -5,7 +5,7 @@ import type { VerifyVerdict } from '../../shared/verify-types'
 import { withDirect } from '../chain/direct/open'
 import { ChainFile } from '../chain/reader'
 import type { SnapshotOptions } from '../chain/snapshot'
-import { withRecovery } from '../recovery/verdict'
+import { startRecovery, withRecovery } from '../recovery/verdict'
 import { verifyDirect } from './direct'
 import type { KeyMaterial } from './secrets'
 import { verifyChain, type VerifyOptions } from './verify'
@@ -35,9 +35,16 @@ export async function verifyFile(
     path,
     async (chain) => {
       const openMs = performance.now() - t0
-      let verdict = await verifyDirect(chain, keys, opts)
-      if (recover) verdict = withRecovery(path, verdict, keys, { ...recover, chain })
-      return { verdict, reader: 'direct' as const, openMs }
+      // The files are searched while the rows are verified (see startRecovery).
+      const search = recover ? startRecovery(chain, keys, recover) : null
+      try {
+        let verdict = await verifyDirect(chain, keys, opts)
+        if (search) verdict = await search.finish(verdict)
+        return { verdict, reader: 'direct' as const, openMs }
+      } catch (e) {
+        search?.abort()
+        throw e
+      }
     },
     opts.env,
   )

@@ -206,6 +206,28 @@ function cli(
   }
 }
 
+/**
+ * verify with and without the search for recoverable rows, in alternating fresh processes (this
+ * VM's speed drifts within minutes): the median of each, and what recovery adds.
+ */
+function recoveryPair(path: string, rows: number, runs = 5): { off: Measure; on: Measure; line: string } {
+  const args = ['verify', '--db', path, '--secret-hex', SECRET]
+  const offs: Measure[] = []
+  const ons: Measure[] = []
+  for (let i = 0; i < runs; i++) {
+    offs.push(cli('bijotel verify --no-recover', [...args, '--no-recover'], rows))
+    ons.push(cli('bijotel verify (searching the files, the default)', args, rows))
+  }
+  const median = (ms: Measure[]): Measure => [...ms].sort((a, b) => a.ms - b.ms)[Math.floor(runs / 2)]!
+  const off = median(offs)
+  const on = median(ons)
+  const note = `median of ${runs}, alternating`
+  off.note = `${note}; ${off.note ?? ''}`
+  on.note = `${note}; ${on.note ?? ''}`
+  const line = `recovery adds ${fmt(on.ms - off.ms)} ms to verify (${fmt((100 * (on.ms - off.ms)) / off.ms, 1)}%; target < 25%)`
+  return { off, on, line }
+}
+
 async function main(): Promise<void> {
   if (!existsSync(join(ROOT, 'out', 'main', 'cli.js'))) throw new Error('build first: npm run build')
   const dir = process.env['BENCH_DIR'] ?? join(tmpdir(), 'bijotel-bench')
@@ -220,13 +242,18 @@ async function main(): Promise<void> {
     const size = statSync(path).size
     const floor = hashingFloor(path)
     const naive = naiveVerify(path)
+    const recovery = recoveryPair(path, rows)
     const results: Measure[] = [
       naive,
-      cli('bijotel verify', ['verify', '--db', path, '--secret-hex', SECRET], rows),
+      recovery.on,
+      recovery.off,
       // Without the native row prover (not built, another CPU, or turned off), for comparison.
-      cli('bijotel verify (BIJOTEL_NATIVE=0)', ['verify', '--db', path, '--secret-hex', SECRET], rows, {
-        BIJOTEL_NATIVE: '0',
-      }),
+      cli(
+        'bijotel verify --no-recover (BIJOTEL_NATIVE=0)',
+        ['verify', '--db', path, '--secret-hex', SECRET, '--no-recover'],
+        rows,
+        { BIJOTEL_NATIVE: '0' },
+      ),
       cli('bijotel integrity --all', ['integrity', '--db', path, '--all', '--json'], rows),
       cli(
         'bijotel integrity --window 10000',
@@ -238,8 +265,8 @@ async function main(): Promise<void> {
       await warmWindow(path, 10000),
       // The fallback path (SQLite on a verified private copy), for comparison.
       cli(
-        'bijotel verify (BIJOTEL_READER=sqlite)',
-        ['verify', '--db', path, '--secret-hex', SECRET],
+        'bijotel verify --no-recover (BIJOTEL_READER=sqlite)',
+        ['verify', '--db', path, '--secret-hex', SECRET, '--no-recover'],
         rows,
         SQLITE,
       ),
@@ -271,6 +298,7 @@ async function main(): Promise<void> {
           (m.note ? `  (${m.note})` : ''),
       )
     }
+    console.log(`   ${recovery.line}`)
     console.log()
   }
 }
