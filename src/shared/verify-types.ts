@@ -25,6 +25,12 @@ export interface Finding {
   missing?: number
   /** Only for findings made from recovered rows: where in the files they were found. */
   evidence?: RecoverySource[]
+  /**
+   * Only for a `deleted` finding of proven rows whose seq neither a surviving rowid nor a link to a
+   * known row gives: how many. The range is then where they can be (the live chain and as many seqs
+   * after it), not where they were.
+   */
+  unplaced?: number
 }
 
 /** A run of consecutive rows whose HMAC was reproduced by the same candidate key. */

@@ -4,7 +4,8 @@
 // - `truncated`: proven rows after the live head (the chain continued; no --prior needed);
 // - `rewritten`: seqs whose live row differs from a proven earlier version;
 // - `deleted`: proven rows at seqs the live chain no longer has, before its head (they close a
-//   seq_gap, or show a deleted prefix before the first live row).
+//   seq_gap, or show a deleted prefix before the first live row); proven rows that neither a rowid
+//   nor a link places make one `deleted` finding over every seq they could have had (`unplaced`).
 import type { RecoveredRow, RecoveryResult, RecoverySource } from '../../shared/recovery-types'
 import type { Finding, VerifyVerdict } from '../../shared/verify-types'
 import { KIND_ORDER } from '../verify/ranges'
@@ -92,6 +93,20 @@ export function applyRecovery(
       count: n,
       missing: n,
       evidence: evidenceOf(after),
+    })
+  }
+  // Proven rows that nothing places are still sealed rows the live chain lost (ranges: docs/recovery.md).
+  const unplaced = rows.filter((r) => r.key_index !== null && r.seq === null)
+  if (unplaced.length > 0) {
+    const from = live.first === null ? 1 : Number(live.first)
+    const to = (live.last === null ? 0 : Number(live.last)) + unplaced.length
+    findings.push({
+      kind: 'deleted',
+      from_seq: from,
+      to_seq: Math.max(from, to),
+      count: unplaced.length,
+      unplaced: unplaced.length,
+      evidence: evidenceOf(unplaced),
     })
   }
   findings.sort((a, b) => a.from_seq - b.from_seq || KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind))

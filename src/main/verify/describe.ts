@@ -22,7 +22,9 @@ export function describeFinding(f: Finding): string {
     case 'rewritten':
       return 'rewritten: the live row differs from a proven earlier version recovered from the files (resealed by a key holder)'
     case 'deleted':
-      return 'deleted: proven rows recovered from the files at seqs absent from the live chain'
+      return f.unplaced
+        ? `deleted: ${f.unplaced} proven row(s) recovered from the files are not in the live chain; neither a rowid nor a link gives their seq`
+        : 'deleted: proven rows recovered from the files at seqs absent from the live chain'
     default:
       return REFERENCE_REASON[f.kind] ?? f.kind
   }
