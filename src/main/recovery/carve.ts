@@ -5,7 +5,9 @@
 // - freelist pages (file-format §1.5) in the current view: carved whole (a trunk page after its list);
 // - every other b-tree page in the current view: only its free space (the gap and the freeblocks,
 //   ./regions.ts), and only where that space contains the anchor's first byte; live cells are never
-//   parsed again (verify has read them).
+//   parsed again (verify has read them);
+// - any other page in the current view (overflow pages, whose slack keeps an older page's bytes):
+//   whole, where it contains the anchor's first byte.
 // The database file is read in 1 MB runs through one descriptor; the pass is linear in the file's
 // size and each candidate is checked in time bounded by the record's size, so a 2 GB file costs one
 // read of it.
@@ -150,7 +152,13 @@ export class Carver {
           // The common case, inlined: not a b-tree page, or no anchor byte in its gap and no freeblock.
           const h = base + (n === 1 ? 100 : 0)
           const type = run[h]!
-          if (type !== 0x0d && type !== 0x05 && type !== 0x0a && type !== 0x02) continue
+          if (type !== 0x0d && type !== 0x05 && type !== 0x0a && type !== 0x02) {
+            // An overflow (or other) page: its slack after the data may hold an older page's bytes.
+            const a = run.indexOf(anchorByte, base)
+            if (a < 0 || a >= base + usable) continue
+            this.current(run, base, this.dbVersion(n, [this.store.current, this.store.main]))
+            continue
+          }
           const cells = (run[h + 3]! << 8) | run[h + 4]!
           const gapFrom = h + (type === 0x05 || type === 0x02 ? 12 : 8) + 2 * cells
           const gapTo = base + Math.min((run[h + 5]! << 8) | run[h + 6]! || 65536, usable)
@@ -216,7 +224,12 @@ export class Carver {
       return
     }
     const h = headerAt(n)
-    if (!isBtreePage(buf, base + h)) return
+    if (!isBtreePage(buf, base + h)) {
+      // Not a b-tree page: an overflow page of a live row (its slack past the data is old bytes), a
+      // pointer-map or the lock-byte page. JCS bodies never hold the anchor (a raw 0x0D): carved whole.
+      this.whole(page(), version, 'unallocated', 0)
+      return
+    }
     const regions: Region[] = []
     const gap = gapOf(buf, base, h, this.usable)
     if (gap && mayHoldRecord(buf, base, gap, this.anchorByte)) regions.push(gap)

@@ -1,6 +1,6 @@
 // From carved records to recovered rows, and what can be proven about each (reference §3.2):
-// - copies of a live row (same seq and hmac_hash, or the same sealed inputs) are dropped: old page
-//   versions hold every live row many times;
+// - copies of a live row (same seq and hmac_hash, or the same sealed inputs; or its hmac_hash at
+//   another seq, a renumbered row) are dropped: old page versions hold every live row many times;
 // - a row without its rowid is placed by the chain itself: its prev_hash is its predecessor's
 //   hmac_hash, its hmac_hash its successor's prev_hash (among recovered rows, then live rows near
 //   where it was found, then — only if still unplaced — every live row);
@@ -152,6 +152,12 @@ function place(cands: Candidate[], live: LiveChain): Set<Candidate> {
     if (c.seq === null || copies.has(c)) continue
     const r = live.row(c.seq)
     if (r && isCopyOf(r, c)) copies.add(c)
+  }
+  // The same sealed row living at another seq (renumbered, or a cell of a transaction's intermediate
+  // state): not a deleted or earlier version. Only when something is left is every live row read.
+  if (cands.some((c) => !copies.has(c))) {
+    const { byHmac } = live.index()
+    for (const c of cands) if (!copies.has(c) && byHmac.has(c.hmac)) copies.add(c)
   }
   return copies
 }
