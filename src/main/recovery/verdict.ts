@@ -1,6 +1,8 @@
 // Recovery as a post-pass on a finished verdict: search the files of the chain the verdict is
 // about, and add the recovered rows and the findings they prove (./findings.ts). A file the direct
-// reader declines keeps its verdict, with a note that it was not searched.
+// reader declines keeps its verdict, with a note that it was not searched. The searches that run in
+// the app and beside verify carve in slices, so the event loop keeps answering (progress, cancel,
+// verify's workers) meanwhile; `bijotel recover` searches in one go.
 import type { RecoveryResult } from '../../shared/recovery-types'
 import type { VerifyVerdict } from '../../shared/verify-types'
 import { Unsupported } from '../chain/direct/format'
@@ -11,67 +13,61 @@ import { applyRecovery } from './findings'
 import { directLive, type LiveChain } from './live'
 import { notSearched, recoverWith, Search, type RecoverOptions } from './recover'
 
-/** The recovery of `path` (or of `chain`, already open on it), with the live chain's extent. */
+export interface Searched {
+  result: RecoveryResult
+  /** The live chain's first and last seq (null when empty or not searched). */
+  first: bigint | null
+  last: bigint | null
+}
+
+const unread = (why: string): Searched => ({ result: notSearched(why), first: null, last: null })
+
+/** The direct reader's view of `path`, or why the carver cannot read it. */
+function openForSearch(path: string): DirectChain | string {
+  try {
+    return openDirect(path)
+  } catch (e) {
+    if (e instanceof AuditError) throw e
+    return e instanceof Unsupported ? `the file reader does not read this file (${e.message})` : oneLine(e)
+  }
+}
+
+/** Search the files of `path` (or of `chain`, already open on it) in one go. */
 export function searchFiles(
   path: string,
   keys: KeyMaterial[],
   opts: RecoverOptions & { chain?: DirectChain } = {},
-): { result: RecoveryResult; first: bigint | null; last: bigint | null } {
-  let chain = opts.chain
-  if (!chain) {
-    try {
-      chain = openDirect(path)
-    } catch (e) {
-      if (e instanceof AuditError) throw e
-      const why =
-        e instanceof Unsupported ? `the file reader does not read this file (${e.message})` : oneLine(e)
-      return { result: notSearched(why), first: null, last: null }
-    }
-  }
+): Searched {
+  const chain = opts.chain ?? openForSearch(path)
+  if (typeof chain === 'string') return unread(chain)
   let live: LiveChain | null = null
   try {
     live = directLive(chain)
     return { result: recoverWith(chain, live, keys, opts), first: live.first, last: live.last }
   } catch (e) {
     if (e instanceof AuditError) throw e
-    return { result: notSearched(`a page could not be read (${oneLine(e)})`), first: null, last: null }
+    return unread(`a page could not be read (${oneLine(e)})`)
   } finally {
     live?.close()
   }
 }
 
-/** `verdict` after searching the files of `path` for deleted and earlier rows. */
-export function withRecovery(
-  path: string,
-  verdict: VerifyVerdict,
-  keys: KeyMaterial[],
-  opts: RecoverOptions & { chain?: DirectChain } = {},
-): VerifyVerdict {
-  if (verdict.cancelled) return verdict
-  const { result, first, last } = searchFiles(path, keys, opts)
-  if (!result.summary.searched) return { ...verdict, recovery: result.summary, recovered: [] }
-  return applyRecovery(verdict, result, { first, last })
-}
-
-/** Search a chain file given by path; a file the direct reader declines is reported as not searched. */
+/** Search a chain file given by path in one go; a file the direct reader declines is reported as not searched. */
 export function recoverFile(path: string, keys: KeyMaterial[], opts: RecoverOptions = {}): RecoveryResult {
   return searchFiles(path, keys, opts).result
 }
 
 export interface RunningSearch {
-  /** The verdict with what the search found (waits for the carving to end). */
-  finish(verdict: VerifyVerdict): Promise<VerifyVerdict>
-  /** Stop the search and release its files (the verdict will not be finished). */
+  /** What the search found (waits for the carving to end), the files released. */
+  done(): Promise<Searched>
+  /** Stop the search and release its files. */
   abort(): void
 }
 
-function unsearched(verdict: VerifyVerdict, why: string): VerifyVerdict {
-  return { ...verdict, recovery: notSearched(why).summary, recovered: [] }
-}
-
 /**
- * Start searching the files of `chain` (open on `path`) while its verdict is being made: the
- * carving runs on this thread in slices, between the moments verify's workers need it.
+ * Start searching the files of `chain`: the carving runs on this thread in slices, between the
+ * moments the event loop is needed (verify's workers, progress, cancel); the live chain is asked
+ * about the recovered rows once `done` is awaited (after verify, whose leaf list it reuses).
  */
 export function startRecovery(
   chain: DirectChain,
@@ -89,28 +85,27 @@ export function startRecovery(
     search = new Search(chain, { signal })
   } catch (e) {
     if (e instanceof AuditError) throw e
-    return { finish: async (v) => unsearched(v, oneLine(e)), abort: () => undefined }
+    const why = oneLine(e)
+    return { done: async () => unread(why), abort: () => undefined }
   }
   const carving = search.carveInSlices().then(
     () => null,
     (e: unknown) => e,
   )
   return {
-    async finish(verdict) {
+    async done() {
       const failed = await carving
       let live: LiveChain | null = null
       try {
-        if (verdict.cancelled) return verdict
         if (failed) {
           if (failed instanceof AuditError) throw failed
-          return unsearched(verdict, `a page could not be read (${oneLine(failed)})`)
+          return unread(`a page could not be read (${oneLine(failed)})`)
         }
         live = directLive(chain)
-        const result = search.prove(live, keys)
-        return applyRecovery(verdict, result, { first: live.first, last: live.last })
+        return { result: search.prove(live, keys), first: live.first, last: live.last }
       } catch (e) {
         if (e instanceof AuditError) throw e
-        return unsearched(verdict, `a page could not be read (${oneLine(e)})`)
+        return unread(`a page could not be read (${oneLine(e)})`)
       } finally {
         live?.close()
         search.close()
@@ -121,4 +116,33 @@ export function startRecovery(
       void carving.then(() => search.close())
     },
   }
+}
+
+/** `verdict` with what `found` proves (unchanged when the files were not searched, but for the note). */
+export function verdictWith(verdict: VerifyVerdict, found: Searched): VerifyVerdict {
+  if (verdict.cancelled) return verdict
+  if (!found.result.summary.searched) return { ...verdict, recovery: found.result.summary, recovered: [] }
+  return applyRecovery(verdict, found.result, found)
+}
+
+/** Search the files of `path` in slices; a file the direct reader declines is reported as not searched. */
+export async function searchFilesInSlices(
+  path: string,
+  keys: KeyMaterial[],
+  opts: RecoverOptions = {},
+): Promise<Searched> {
+  const chain = openForSearch(path)
+  if (typeof chain === 'string') return unread(chain)
+  return startRecovery(chain, keys, opts).done()
+}
+
+/** `verdict` after searching the files of `path` for deleted and earlier rows. */
+export async function withRecovery(
+  path: string,
+  verdict: VerifyVerdict,
+  keys: KeyMaterial[],
+  opts: RecoverOptions = {},
+): Promise<VerifyVerdict> {
+  if (verdict.cancelled) return verdict
+  return verdictWith(verdict, await searchFilesInSlices(path, keys, opts))
 }

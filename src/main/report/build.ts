@@ -13,7 +13,7 @@ import { runIntegrityOpened } from '../integrity/direct'
 import { keyInfo, type KeyMaterial } from '../verify/secrets'
 import { verifyOpened } from '../verify/file'
 import { applyRecovery } from '../recovery/findings'
-import { searchFiles } from '../recovery/verdict'
+import { searchFilesInSlices } from '../recovery/verdict'
 import { TOOL_NAME, TOOL_VERSION } from '../version'
 
 export interface BuildReportInput {
@@ -74,7 +74,7 @@ export async function buildAuditReport(input: BuildReportInput): Promise<AuditRe
   const search =
     input.recover === false
       ? null
-      : searchFiles(chain.snapshot.dbPath, keys, input.signal ? { signal: input.signal } : {})
+      : await searchFilesInSlices(chain.snapshot.dbPath, keys, input.signal ? { signal: input.signal } : {})
   const recovery = search?.result ?? notSearched('turned off')
   let verdict = liveVerdict
   if (liveVerdict && search?.result.summary.searched) {

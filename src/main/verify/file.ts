@@ -5,7 +5,7 @@ import type { VerifyVerdict } from '../../shared/verify-types'
 import { withDirect } from '../chain/direct/open'
 import { ChainFile } from '../chain/reader'
 import type { SnapshotOptions } from '../chain/snapshot'
-import { startRecovery, withRecovery } from '../recovery/verdict'
+import { startRecovery, verdictWith, withRecovery } from '../recovery/verdict'
 import { verifyDirect } from './direct'
 import type { KeyMaterial } from './secrets'
 import { verifyChain, type VerifyOptions } from './verify'
@@ -39,7 +39,7 @@ export async function verifyFile(
       const search = recover ? startRecovery(chain, keys, recover) : null
       try {
         let verdict = await verifyDirect(chain, keys, opts)
-        if (search) verdict = await search.finish(verdict)
+        if (search) verdict = verdictWith(verdict, await search.done())
         return { verdict, reader: 'direct' as const, openMs }
       } catch (e) {
         search?.abort()
@@ -54,7 +54,7 @@ export async function verifyFile(
   const openMs = performance.now() - t1
   try {
     let verdict = await verifyChain(chain, keys, opts)
-    if (recover) verdict = withRecovery(path, verdict, keys, recover)
+    if (recover) verdict = await withRecovery(path, verdict, keys, recover)
     return { verdict, reader: 'sqlite-copy', openMs }
   } finally {
     chain.close()
@@ -68,10 +68,13 @@ export async function verifyFile(
 export async function verifyOpened(
   chain: ChainFile,
   keys: KeyMaterial[],
-  opts: VerifyOptions = {},
+  opts: VerifyOptions & { recover?: boolean } = {},
 ): Promise<VerifyVerdict> {
-  return (
+  const verdict =
     (await withDirect(chain.snapshot.dbPath, (d) => verifyDirect(d, keys, opts))) ??
-    verifyChain(chain, keys, opts)
-  )
+    (await verifyChain(chain, keys, opts))
+  // The private copy holds the evidence's bytes exactly: its files are searched in their place.
+  return opts.recover
+    ? await withRecovery(chain.snapshot.dbPath, verdict, keys, opts.signal ? { signal: opts.signal } : {})
+    : verdict
 }
