@@ -18,9 +18,8 @@ import { readAt } from './files'
 import { readFreelist, type Freelist } from './freelist'
 import type { RecordLayout } from './layout'
 import type { PageStore, PageView } from './pages'
-import { matchRecord, type CarvedRecord, type OverflowReader } from './record'
+import { matchRecord, type CarvedRecord, type OverflowChain, type OverflowReader } from './record'
 import { freeblocksOf, gapOf, headerAt, isBtreePage, mayHoldRecord, type Region } from './regions'
-import { sha256Hex } from '../verify/hmac'
 
 export interface RawHit {
   rec: CarvedRecord
@@ -139,6 +138,16 @@ export class Carver {
       const count = Math.min(perRun, end - first)
       const got = Math.floor(readAt(files.dbFd, run, 0, count * pageSize, (first - 1) * pageSize) / pageSize)
       this.scanned.db_pages += got
+      // The next anchor byte at or after the last place looked from: searches only move forward, so
+      // a run is scanned once however many pages have no anchor byte in their free space.
+      let next = -1
+      const anchorFrom = (at: number): number => {
+        if (next < at) {
+          next = run.indexOf(anchorByte, at)
+          if (next < 0) next = run.length
+        }
+        return next
+      }
       for (let i = 0; i < got; i++) {
         const n = first + i
         const base = i * pageSize
@@ -154,16 +163,15 @@ export class Carver {
           const type = run[h]!
           if (type !== 0x0d && type !== 0x05 && type !== 0x0a && type !== 0x02) {
             // An overflow (or other) page: its slack after the data may hold an older page's bytes.
-            const a = run.indexOf(anchorByte, base)
-            if (a < 0 || a >= base + usable) continue
+            if (anchorFrom(base) >= base + usable) continue
             this.current(run, base, this.dbVersion(n, [this.store.current, this.store.main]))
             continue
           }
           const cells = (run[h + 3]! << 8) | run[h + 4]!
           const gapFrom = h + (type === 0x05 || type === 0x02 ? 12 : 8) + 2 * cells
           const gapTo = base + Math.min((run[h + 5]! << 8) | run[h + 6]! || 65536, usable)
-          const inGap = gapTo > gapFrom ? run.indexOf(anchorByte, gapFrom) : -1
-          if ((inGap < 0 || inGap >= gapTo) && (run[h + 1]! | run[h + 2]!) === 0) continue
+          const inGap = gapTo > gapFrom && anchorFrom(gapFrom) < gapTo
+          if (!inGap && (run[h + 1]! | run[h + 2]!) === 0) continue
         }
         this.current(run, base, this.dbVersion(n, [this.store.current, this.store.main]))
       }
@@ -268,11 +276,10 @@ export class Carver {
   }
 
   /**
-   * The record at anchor `a`, its overflow pages looked for in each view in turn: the first reading
-   * whose body hashes to its canonical_hash, else the first that reads at all.
+   * The record at anchor `a`, its overflow pages looked for in each view in turn: the first in which
+   * the chain holds and the hashes at its end read as hashes.
    */
   private match(page: Buffer, a: number, views: PageView[]): CarvedRecord | null {
-    let first: CarvedRecord | null = null
     for (const view of views) {
       let used = false
       const more: OverflowReader = (p, need) => {
@@ -280,30 +287,43 @@ export class Carver {
         return this.overflow(view, p, need)
       }
       const rec = matchRecord(page, a, this.usable, this.layout, more)
-      if (rec && (!rec.overflow || (rec.body !== null && sha256Hex(rec.body) === rec.canonical))) return rec
-      first ??= rec
-      if (!used) break
+      if (rec || !used) return rec
     }
-    return first
+    return null
   }
 
-  /** `need` bytes of the overflow chain from page `p` in `view`, or null where it breaks. */
-  private overflow(view: PageView, p: number, need: number): Buffer | null {
+  /**
+   * The overflow chain of `need` bytes from page `p` in `view` (file-format §1.6: each page starts
+   * with the next page's number, then usable − 4 bytes of payload), or null where it breaks. Only the
+   * pages' numbers are kept; bytes are read again when asked for.
+   */
+  private overflow(view: PageView, p: number, need: number): OverflowChain | null {
     const chunk = this.usable - 4
-    const out = Buffer.allocUnsafe(need)
-    let got = 0
-    let hops = 0
-    const maxHops = Math.ceil(need / chunk)
-    while (got < need) {
-      if (p < 1 || p > this.maxPage || ++hops > maxHops) return null
+    const count = Math.ceil(need / chunk)
+    const pages = new Int32Array(count)
+    for (let i = 0; i < count; i++) {
+      if (p < 1 || p > this.maxPage) return null
       const ov = view(p)
       if (!ov) return null
-      const take = Math.min(need - got, chunk)
-      ov.copy(out, got, 4, 4 + take)
-      got += take
+      pages[i] = p
       p = ov.readUInt32BE(0)
     }
-    return out
+    return {
+      read(from, len) {
+        if (from < 0 || from + len > need) return null
+        const out = Buffer.allocUnsafe(len)
+        for (let got = 0; got < len;) {
+          const at = from + got
+          const ov = view(pages[Math.floor(at / chunk)]!)
+          if (!ov) return null
+          const inPage = at % chunk
+          const take = Math.min(len - got, chunk - inPage)
+          ov.copy(out, got, 4 + inPage, 4 + inPage + take)
+          got += take
+        }
+        return out
+      },
+    }
   }
 
   private source(version: Version, kind: RecoverySourceKind, start: number): RecoverySource {

@@ -2,6 +2,8 @@
 // question, so a handful of recovered rows costs a handful of page reads on a chain of any size), and,
 // only when a recovered row cannot be placed otherwise, every row's hmac_hash and prev_hash in one pass.
 import type { DirectChain } from '../chain/direct/open'
+import { headerOffset } from '../chain/direct/btree'
+import { readVarint, varint } from '../chain/direct/format'
 import { RowScanner } from '../chain/direct/scan'
 
 export interface LiveRow {
@@ -27,6 +29,26 @@ export interface LiveChain {
   close(): void
 }
 
+/**
+ * The rowid of the first or last cell of the table (empty leaves skipped), read from the cell's
+ * varints alone: decoding the cell would assemble its whole payload (a 50 MB body, say).
+ */
+function edgeRowid(scanner: RowScanner, chain: DirectChain, edge: 'first' | 'last'): bigint | null {
+  const pages = chain.leaves.pages
+  for (let k = 0; k < pages.length; k++) {
+    const n = pages[edge === 'first' ? k : pages.length - 1 - k]!
+    const page = scanner.pager.page(n)
+    const h = headerOffset(n)
+    const cells = page.readUInt16BE(h + 3)
+    if (cells === 0) continue
+    let p = page.readUInt16BE(h + 8 + 2 * (edge === 'first' ? 0 : cells - 1))
+    p += readVarint(page, p)
+    readVarint(page, p)
+    return varint.big ?? BigInt(varint.value)
+  }
+  return null
+}
+
 /** The live chain of a file opened by the direct reader. */
 export function directLive(chain: DirectChain): LiveChain {
   const scanner = new RowScanner({
@@ -42,16 +64,8 @@ export function directLive(chain: DirectChain): LiveChain {
   const mac = scanner.col('hmac_hash')
   const cache = new Map<bigint, LiveRow | null>()
   const leaves = chain.leaves.pages.length
-  let first = null as bigint | null
-  let last = null as bigint | null
-  scanner.scan(0, leaves, (c) => {
-    first = c.rowidBig ?? BigInt(c.rowid)
-    return false
-  })
-  scanner.scanBackward(0, leaves, (c) => {
-    last = c.rowidBig ?? BigInt(c.rowid)
-    return false
-  })
+  const first = edgeRowid(scanner, chain, 'first')
+  const last = edgeRowid(scanner, chain, 'last')
   let index: LiveIndex | null = null
   return {
     row(seq) {

@@ -20,16 +20,39 @@ interface Candidate {
   prev: string
   hmac: string
   ts: bigint | null
-  body: Buffer | null
-  bodyOk: boolean | null
   sources: Found[]
   neighbours: Set<bigint>
 }
 
-/** A place the version was found, and whether the body read there hashes to its canonical_hash. */
+/**
+ * A place the version was found, and the body read there: read, and checked against the
+ * canonical_hash, only for rows that are reported (most records found are copies of live rows).
+ */
 interface Found {
   at: RecoverySource
-  ok: boolean | null
+  readBody: () => Buffer | null
+  body?: Buffer | null
+  ok?: boolean | null
+}
+
+/** The body of `f` and whether it hashes to `canonical` (read once). */
+function check(f: Found, canonical: string): { body: Buffer | null; ok: boolean | null } {
+  if (f.ok === undefined) {
+    f.body = f.readBody()
+    f.ok = f.body === null ? null : sha256Hex(f.body) === canonical
+  }
+  return { body: f.body ?? null, ok: f.ok }
+}
+
+/** The body to report: the first found that hashes right, else the first that survived. */
+function bestBody(c: Candidate): { body: Buffer | null; ok: boolean | null } {
+  let first: { body: Buffer | null; ok: boolean | null } = { body: null, ok: null }
+  for (const f of c.sources) {
+    const r = check(f, c.canonical)
+    if (r.ok) return r
+    if (first.body === null && r.body !== null) first = r
+  }
+  return first
 }
 
 export interface Proven {
@@ -42,11 +65,7 @@ export interface Proven {
 const sealKey = (c: { hmac: string; prev: string; canonical: string }): string =>
   `${c.hmac}${c.prev}${c.canonical}`
 
-function bodyOk(body: Buffer | null, canonical: string): boolean | null {
-  return body === null ? null : sha256Hex(body) === canonical
-}
-
-/** One candidate per (rowid, sealed values); the body kept is one that hashes right, if any does. */
+/** One candidate per (rowid, sealed values). */
 function group(hits: RawHit[]): Candidate[] {
   const byKey = new Map<string, Candidate>()
   for (const { rec, source, neighbours } of hits) {
@@ -60,19 +79,12 @@ function group(hits: RawHit[]): Candidate[] {
         prev: rec.prev,
         hmac: rec.hmac,
         ts: rec.ts,
-        body: rec.body,
-        bodyOk: bodyOk(rec.body, rec.canonical),
         sources: [],
         neighbours: new Set(),
       }
       byKey.set(key, c)
     }
-    const ok = bodyOk(rec.body, rec.canonical)
-    if (c.bodyOk !== true && rec.body !== null && (ok || c.body === null)) {
-      c.body = rec.body
-      c.bodyOk = ok
-    }
-    c.sources.push({ at: source, ok })
+    c.sources.push({ at: source, readBody: () => rec.readBody() })
     for (const n of neighbours) c.neighbours.add(n)
   }
   return [...byKey.values()]
@@ -174,10 +186,6 @@ function merge(cands: Candidate[]): Candidate[] {
     }
     m.sources.push(...c.sources)
     if (m.origin !== 'rowid' && c.origin === 'rowid') m.origin = 'rowid'
-    if (m.bodyOk !== true && c.body !== null && (c.bodyOk || m.body === null)) {
-      m.body = c.body
-      m.bodyOk = c.bodyOk
-    }
   }
   return [...out.values()]
 }
@@ -188,11 +196,11 @@ const SOURCE_ORDER = ['db', 'wal']
  * Where the version was found, in file order; where its body survived somewhere, the places where
  * it did not are left out (they are other records whose tail this one overwrote).
  */
-function sortSources(found: Found[]): RecoverySource[] {
+function sortSources(found: Found[], canonical: string): RecoverySource[] {
   const seen = new Set<string>()
-  const intact = found.some((f) => f.ok === true)
+  const intact = found.some((f) => check(f, canonical).ok === true)
   return found
-    .filter((f) => !intact || f.ok === true)
+    .filter((f) => !intact || check(f, canonical).ok === true)
     .map((f) => f.at)
     .filter((x) => {
       const k = `${x.file}:${x.offset}`
@@ -233,7 +241,8 @@ export function proveHits(hits: RawHit[], live: LiveChain, keys: KeyMaterial[]):
   const rows: RecoveredRow[] = []
   const uncommitted: RecoveredRow[] = []
   for (const c of kept) {
-    const sources = sortSources(c.sources)
+    const sources = sortSources(c.sources, c.canonical)
+    const { body, ok } = bestBody(c)
     const keyIndex = sealers.find((s) => s.sealer.seal(c.prev, c.canonical) === c.hmac)?.index ?? null
     const row: RecoveredRow = {
       ...seqFields(c.seq),
@@ -242,13 +251,13 @@ export function proveHits(hits: RawHit[], live: LiveChain, keys: KeyMaterial[]):
       prev_hash: c.prev,
       hmac_hash: c.hmac,
       status: c.seq !== null && live.row(c.seq) ? 'superseded' : 'deleted',
-      body_ok: c.bodyOk,
+      body_ok: ok,
       key_index: keyIndex,
       links_to: linkOf(c, live, kept),
       timestamp_ns: c.ts === null ? null : c.ts.toString(),
       sources,
       source: sources[0]!,
-      ...(c.body !== null ? { body_b64: c.body.toString('base64') } : {}),
+      ...(body !== null ? { body_b64: body.toString('base64') } : {}),
     }
     const inFlight = sources.every((s) => s.file === 'wal' && s.generation === 0 && s.committed === false)
     ;(inFlight ? uncommitted : rows).push(row)

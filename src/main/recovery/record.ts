@@ -30,12 +30,18 @@ export interface CarvedRecord {
   canonical: string
   prev: string
   hmac: string
-  /** The body bytes; null when they did not survive (an overflow chain that no longer holds). */
-  body: Buffer | null
+  /** The body bytes (read from the overflow pages on each call); null when they did not survive. */
+  readBody(): Buffer | null
 }
 
-/** Reads `need` bytes of an overflow chain starting at page `first`, or null when it does not hold. */
-export type OverflowReader = (first: number, need: number) => Buffer | null
+/** The part of a payload past its local bytes: random access into an overflow chain that holds. */
+export interface OverflowChain {
+  /** Bytes [from, from + len) of the overflow part; null where the chain does not reach. */
+  read(from: number, len: number): Buffer | null
+}
+
+/** The overflow chain of `need` bytes starting at page `first`, or null when it does not hold together. */
+export type OverflowReader = (first: number, need: number) => OverflowChain | null
 
 let vNum = 0
 
@@ -226,17 +232,21 @@ function values(
   for (let c = 0; c < L.ncols; c++) size += typeSize(types[c]!)
   if (size > MAX_PAYLOAD || s < 0) return null
   const local = localPayload(size, usable)
-  let buf: Buffer
-  let overflow = false
+  let chain: OverflowChain | null = null
   if (local === size) {
     if (s + size > usable) return null
-    buf = page.subarray(s, s + size)
   } else {
     if (s + local + 4 > usable || more === null) return null
-    const rest = more(page.readUInt32BE(s + local), size - local)
-    if (rest === null) return null
-    buf = Buffer.concat([page.subarray(s, s + local), rest])
-    overflow = true
+    chain = more(page.readUInt32BE(s + local), size - local)
+    if (chain === null) return null
+  }
+  // Bytes [off, off + len) of the payload: on the page, or (past the local part) in the overflow chain.
+  const read = (off: number, len: number): Buffer | null => {
+    if (off + len <= local) return page.subarray(s + off, s + off + len)
+    if (chain === null) return null
+    if (off >= local) return chain.read(off - local, len)
+    const rest = chain.read(0, off + len - local)
+    return rest && Buffer.concat([page.subarray(s + off, s + local), rest])
   }
   const offs = new Array<number>(L.ncols)
   let dp = h
@@ -244,23 +254,31 @@ function values(
     offs[c] = dp
     dp += typeSize(types[c]!)
   }
-  for (const c of [L.canonical, L.prev, L.hmac]) if (!isLowerHex64(buf, offs[c]!)) return null
-  const ts = readInt(buf, offs[L.ts]!, types[L.ts]!)
-  const text = (c: number): string => buf.toString('latin1', offs[c]!, offs[c]! + 64)
+  const hashes: string[] = []
+  for (const c of [L.canonical, L.prev, L.hmac]) {
+    const b = read(offs[c]!, 64)
+    if (b === null || !isLowerHex64(b, 0)) return null
+    hashes.push(b.toString('latin1'))
+  }
+  const tsBytes = read(offs[L.ts]!, typeSize(types[L.ts]!))
+  const bodyAt = offs[L.body]!
   const bodyLen = typeSize(types[L.body]!)
-  const rec: CarvedRecord = {
+  return {
     start: s,
     rowid: headless ? null : rowidBefore(page, s, size),
     headless,
     payload: size,
-    overflow,
-    ts,
-    canonical: text(L.canonical),
-    prev: text(L.prev),
-    hmac: text(L.hmac),
-    body: Buffer.from(buf.subarray(offs[L.body]!, offs[L.body]! + bodyLen)),
+    overflow: chain !== null,
+    ts: tsBytes === null ? null : readInt(tsBytes, 0, types[L.ts]!),
+    canonical: hashes[0]!,
+    prev: hashes[1]!,
+    hmac: hashes[2]!,
+    // A body on overflow pages is read only when asked for (most records found are copies of live rows).
+    readBody: () => {
+      const b = read(bodyAt, bodyLen)
+      return b === null ? null : Buffer.from(b)
+    },
   }
-  return rec
 }
 
 function readInt(buf: Buffer, off: number, t: number): bigint | null {

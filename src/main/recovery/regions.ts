@@ -49,6 +49,5 @@ export function freeblocksOf(buf: Uint8Array, base: number, h: number, usable: n
 
 /** Whether `region` of the page at `base` may hold a record: it contains the anchor's first byte. */
 export function mayHoldRecord(buf: Buffer, base: number, region: Region, anchorByte: number): boolean {
-  const i = buf.indexOf(anchorByte, base + region.from)
-  return i >= 0 && i < base + region.to
+  return buf.subarray(base + region.from, base + region.to).indexOf(anchorByte) >= 0
 }
