@@ -65,6 +65,8 @@ export class Carver {
   private readonly anchorByte: number
   private readonly maxPage: number
   private runBuf: Buffer | null = null
+  /** Overflow pages the walks may still read (see overflow()). */
+  private overflowBudget: number
   private marks: Uint8Array | null = null
 
   constructor(
@@ -77,6 +79,7 @@ export class Carver {
     this.freelist = readFreelist(store.current, store.pageSize, dbPagesNow)
     this.anchorByte = layout.anchor[0]!
     this.maxPage = Math.max(store.filePages, store.wal.dbPages, dbPagesNow)
+    this.overflowBudget = 4 * (this.maxPage + store.wal.frames.length) + 65536
   }
 
   run(): CarveOutput {
@@ -300,11 +303,16 @@ export class Carver {
   private overflow(view: PageView, p: number, need: number): OverflowChain | null {
     const chunk = this.usable - 4
     const count = Math.ceil(need / chunk)
+    // A chain visits each page once and cannot be longer than the file; all walks together read at
+    // most a few times the file's pages (hostile files with many long junk chains stay linear).
+    if (count > this.maxPage || count > this.overflowBudget) return null
     const pages = new Int32Array(count)
+    const seen = new Set<number>()
     for (let i = 0; i < count; i++) {
-      if (p < 1 || p > this.maxPage) return null
+      if (p < 1 || p > this.maxPage || seen.has(p) || --this.overflowBudget < 0) return null
       const ov = view(p)
       if (!ov) return null
+      seen.add(p)
       pages[i] = p
       p = ov.readUInt32BE(0)
     }

@@ -31,7 +31,11 @@ export function evidenceOf(rows: RecoveredRow[]): RecoverySource[] {
 /** Consecutive seqs of `rows` as findings of `kind`, each with its evidence. */
 function runs(kind: 'rewritten' | 'deleted', rows: RecoveredRow[]): Finding[] {
   const bySeq = new Map<number, RecoveredRow[]>()
-  for (const r of rows) bySeq.set(r.seq!, [...(bySeq.get(r.seq!) ?? []), r])
+  for (const r of rows) {
+    const list = bySeq.get(r.seq!)
+    if (list) list.push(r)
+    else bySeq.set(r.seq!, [r])
+  }
   const seqs = [...bySeq.keys()].sort((a, b) => a - b)
   const out: Finding[] = []
   for (let i = 0; i < seqs.length;) {
@@ -77,7 +81,9 @@ export function applyRecovery(
   findings.push(...runs('rewritten', rewritten), ...runs('deleted', deleted))
   if (after.length > 0) {
     let from = last! + 1
-    let to = Math.max(...after.map((r) => r.seq!))
+    // A loop, not Math.max(...spread): a truncation of 100k+ recovered rows would overflow the stack.
+    let to = last!
+    for (const r of after) if (r.seq! > to) to = r.seq!
     const prior = findings.findIndex((f) => f.kind === 'truncated')
     if (prior >= 0) {
       // The --prior witness and the recovered rows say the same thing: one finding.

@@ -97,68 +97,96 @@ function isCopyOf(
   return live.hmac === c.hmac || (live.prev === c.prev && live.canonical === c.canonical)
 }
 
-/** Give every candidate the chain can place a seq; returns those that turn out to be live rows. */
+/** Map values of `key(x)` to the xs that have it. */
+function multimap<T>(xs: T[], key: (x: T) => string): Map<string, T[]> {
+  const m = new Map<string, T[]>()
+  for (const x of xs) {
+    const k = key(x)
+    const list = m.get(k)
+    if (list) list.push(x)
+    else m.set(k, [x])
+  }
+  return m
+}
+
+/**
+ * Give every candidate the chain can place a seq; returns those that turn out to be live rows. Each
+ * placed row places the rows linked to it (breadth first: linear in the rows and their links).
+ */
 function place(cands: Candidate[], live: LiveChain): Set<Candidate> {
   const copies = new Set<Candidate>()
-  const known = (): Candidate[] => cands.filter((c) => c.seq !== null && !copies.has(c))
+  const open = (c: Candidate): boolean => c.seq === null && !copies.has(c)
+  const byPrev = multimap(cands, (c) => c.prev)
+  const byHmac = multimap(cands, (c) => c.hmac)
+  const queue: Candidate[] = []
   const setSeq = (c: Candidate, seq: bigint): void => {
     c.seq = seq
     c.origin = 'chain'
+    queue.push(c)
   }
-  // The same sealed values found elsewhere with their rowid.
+  let head = 0
+  const propagate = (): void => {
+    for (; head < queue.length; head++) {
+      const k = queue[head]!
+      for (const u of byPrev.get(k.hmac) ?? []) if (open(u)) setSeq(u, k.seq! + 1n)
+      for (const u of byHmac.get(k.prev) ?? []) if (open(u)) setSeq(u, k.seq! - 1n)
+    }
+  }
+  // The same sealed values found elsewhere with their rowid, and rows linked to GENESIS.
   const bySeal = new Map<string, bigint>()
   for (const c of cands) if (c.seq !== null) bySeal.set(sealKey(c), c.seq)
-  for (const c of cands) if (c.seq === null && bySeal.has(sealKey(c))) setSeq(c, bySeal.get(sealKey(c))!)
-
+  for (const c of cands) {
+    if (c.seq !== null) queue.push(c)
+    else if (bySeal.has(sealKey(c))) setSeq(c, bySeal.get(sealKey(c))!)
+    else if (c.prev === GENESIS_HASH) setSeq(c, 1n)
+  }
+  propagate()
+  // Live rows near where a row was found (the cells of its page) and next to the rows placed so far.
   const tryLive = (c: Candidate, h: bigint): boolean => {
     const r = live.row(h)
     if (!r) return false
-    if (r.hmac === c.hmac) {
-      copies.add(c)
-      return true
-    }
-    if (r.hmac === c.prev) setSeq(c, h + 1n)
+    if (r.hmac === c.hmac) copies.add(c)
+    else if (r.hmac === c.prev) setSeq(c, h + 1n)
     else if (r.prev === c.hmac) setSeq(c, h - 1n)
-    return c.seq !== null
+    return !open(c)
   }
-  for (let progress = true; progress;) {
-    progress = false
-    const byHmac = new Map<string, bigint>()
-    const byPrev = new Map<string, bigint>()
-    for (const k of known()) {
-      byHmac.set(k.hmac, k.seq!)
-      byPrev.set(k.prev, k.seq!)
+  for (let round = 0; round < 4 && cands.some(open); round++) {
+    const near = new Set<bigint>()
+    for (const c of cands) if (c.seq !== null) near.add(c.seq - 1n).add(c.seq + 1n)
+    const liveNear = new Map<string, bigint>()
+    for (const h of near) {
+      const r = live.row(h)
+      if (r?.hmac) liveNear.set(`h${r.hmac}`, h)
+      if (r?.prev) liveNear.set(`p${r.prev}`, h)
     }
+    let placed = false
     for (const c of cands) {
-      if (c.seq !== null || copies.has(c)) continue
-      const after = byHmac.get(c.prev)
-      const before = byPrev.get(c.hmac)
-      if (c.prev === GENESIS_HASH) setSeq(c, 1n)
-      else if (after !== undefined) setSeq(c, after + 1n)
-      else if (before !== undefined) setSeq(c, before - 1n)
-      else {
-        // Live rows near where it was found: the cells of its page, and the rows placed so far.
-        const hints = new Set<bigint>(c.neighbours)
-        for (const k of known()) {
-          hints.add(k.seq! - 1n)
-          hints.add(k.seq! + 1n)
-        }
-        for (const h of hints) if (tryLive(c, h)) break
-      }
-      if (c.seq !== null || copies.has(c)) progress = true
+      if (!open(c)) continue
+      const same = liveNear.get(`h${c.hmac}`)
+      const pred = liveNear.get(`h${c.prev}`)
+      const succ = liveNear.get(`p${c.hmac}`)
+      if (same !== undefined) copies.add(c)
+      else if (pred !== undefined) setSeq(c, pred + 1n)
+      else if (succ !== undefined) setSeq(c, succ - 1n)
+      else for (const h of c.neighbours) if (tryLive(c, h)) break
+      placed ||= !open(c)
     }
+    propagate()
+    if (!placed) break
   }
-  if (cands.some((c) => c.seq === null && !copies.has(c))) {
-    const { byHmac, byPrev } = live.index()
+  // Still unplaced: every live row is read once.
+  if (cands.some(open)) {
+    const index = live.index()
     for (const c of cands) {
-      if (c.seq !== null || copies.has(c)) continue
-      const same = byHmac.get(c.hmac)
-      const pred = byHmac.get(c.prev)
-      const succ = byPrev.get(c.hmac)
+      if (!open(c)) continue
+      const same = index.byHmac.get(c.hmac)
+      const pred = index.byHmac.get(c.prev)
+      const succ = index.byPrev.get(c.hmac)
       if (same !== undefined) copies.add(c)
       else if (pred !== undefined) setSeq(c, pred + 1n)
       else if (succ !== undefined) setSeq(c, succ - 1n)
     }
+    propagate()
   }
   for (const c of cands) {
     if (c.seq === null || copies.has(c)) continue
@@ -168,8 +196,8 @@ function place(cands: Candidate[], live: LiveChain): Set<Candidate> {
   // The same sealed row living at another seq (renumbered, or a cell of a transaction's intermediate
   // state): not a deleted or earlier version. Only when something is left is every live row read.
   if (cands.some((c) => !copies.has(c))) {
-    const { byHmac } = live.index()
-    for (const c of cands) if (!copies.has(c) && byHmac.has(c.hmac)) copies.add(c)
+    const { byHmac: liveHmacs } = live.index()
+    for (const c of cands) if (!copies.has(c) && liveHmacs.has(c.hmac)) copies.add(c)
   }
   return copies
 }
@@ -217,13 +245,13 @@ function seqFields(seq: bigint | null): Pick<RecoveredRow, 'seq' | 'seq_exact'> 
   return Number.isSafeInteger(n) ? { seq: n } : { seq: n, seq_exact: seq.toString() }
 }
 
-function linkOf(c: Candidate, live: LiveChain, all: Candidate[]): RecoveredLink {
+function linkOf(c: Candidate, live: LiveChain, byHmac: Map<string, Candidate[]>): RecoveredLink {
   if (c.prev === GENESIS_HASH) return { to: 'genesis', seq: null }
   if (c.seq !== null) {
     const r = live.row(c.seq - 1n)
     if (r && r.hmac === c.prev) return { to: 'live', seq: Number(c.seq - 1n) }
   }
-  const rec = all.find((k) => k !== c && k.hmac === c.prev)
+  const rec = byHmac.get(c.prev)?.find((k) => k !== c)
   if (rec) return { to: 'recovered', seq: rec.seq === null ? null : Number(rec.seq) }
   if (live.indexed) {
     const s = live.index().byHmac.get(c.prev)
@@ -237,6 +265,7 @@ export function proveHits(hits: RawHit[], live: LiveChain, keys: KeyMaterial[]):
   const cands = group(hits)
   const copies = place(cands, live)
   const kept = merge(cands.filter((c) => !copies.has(c)))
+  const keptByHmac = multimap(kept, (c) => c.hmac)
   const sealers = keys.map((k) => ({ index: k.index, sealer: makeSealer(k.bytes) }))
   const rows: RecoveredRow[] = []
   const uncommitted: RecoveredRow[] = []
@@ -253,7 +282,7 @@ export function proveHits(hits: RawHit[], live: LiveChain, keys: KeyMaterial[]):
       status: c.seq !== null && live.row(c.seq) ? 'superseded' : 'deleted',
       body_ok: ok,
       key_index: keyIndex,
-      links_to: linkOf(c, live, kept),
+      links_to: linkOf(c, live, keptByHmac),
       timestamp_ns: c.ts === null ? null : c.ts.toString(),
       sources,
       source: sources[0]!,
