@@ -4,7 +4,7 @@ import type { CommandInfo } from '../command'
 /**
  * 0: nothing recovered; 1: DB missing or not a chain the carver reads; 2: argument or secret error;
  * 3: proven rows recovered (what verify reports as findings); 4: rows recovered, none proven (no key,
- * or no candidate key reproduces their HMAC).
+ * or no candidate key reproduces their HMAC), or rows only in WAL frames after the last commit.
  */
 export const EXIT = { none: 0, unreadable: 1, usage: 2, proven: 3, unproven: 4 } as const
 
@@ -31,7 +31,8 @@ options:
   -h, --help           show this help
 
 exit codes: 0 nothing recovered, 1 DB missing or not a chain the carver reads, 2 argument or secret
-error, 3 proven rows recovered (findings), 4 rows recovered but none proven`
+error, 3 proven rows recovered (findings), 4 rows recovered but none proven (or only rows in WAL
+frames after the last commit, which are never findings)`
 
 export const recoverInfo: CommandInfo = {
   name: 'recover',
