@@ -255,7 +255,10 @@ export class Carver {
   }
 
   /** Every anchor in the regions of one page version, matched into records. */
-  private regions(page: Buffer, version: Version, regions: Region[]): void {
+  private regions(view: Buffer, version: Version, regions: Region[]): void {
+    // A page of its own: a database page is a view into the run buffer the next read overwrites, and
+    // a record's body is read from its page only when it is reported.
+    const page = Buffer.from(view)
     let neighbours: bigint[] | null = null
     const anchor = this.layout.anchor
     for (const r of regions) {
