@@ -6,8 +6,9 @@ import { directSource } from '../../integrity/direct'
 import { reportJson } from '../../integrity/report'
 import { integrityText } from '../../integrity/text'
 import { parseSecrets } from '../../verify/secrets'
-import { parse, requireString, SECRET_OPTIONS, secretInputsFrom } from '../args'
+import { parse, requireString } from '../args'
 import type { Run } from '../command'
+import { SECRET_OPTIONS, secretInputsFrom } from '../secret-sources'
 import { EXIT } from './integrity-info'
 import { INTEGRITY_OPTIONS, integrityOptionsFrom } from './integrity-options'
 import { progressLine } from './progress-line'
@@ -21,7 +22,7 @@ export const run: Run = async (argv, io) => {
   })
   const db = requireString(values, 'db')
   const options = integrityOptionsFrom(values)
-  const keys = parseSecrets(secretInputsFrom(values, {}))
+  const keys = parseSecrets(await secretInputsFrom(values, io, { useEnv: false }))
   const runOpts = { ...options, keys, onProgress: progressLine(io) }
   let analysis: IntegrityRun | null = null
   const t0 = performance.now()

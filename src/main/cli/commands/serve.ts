@@ -6,9 +6,10 @@ import { AuditSession } from '../../handlers/session'
 import { isLoopbackHost } from '../../server/auth'
 import { ListenError, startServer } from '../../server/index'
 import { parseSecrets } from '../../verify/secrets'
-import { parse, SECRET_OPTIONS, secretInputsFrom, UsageError } from '../args'
+import { parse, UsageError } from '../args'
 import type { Command, Run } from '../command'
 import type { CliIO } from '../io'
+import { SECRET_OPTIONS, secretInputsFrom } from '../secret-sources'
 import { plural } from '../format'
 import { EXIT, serveInfo } from './serve-info'
 
@@ -88,7 +89,7 @@ async function serve(argv: string[], io: CliIO, deps: ServeDeps): Promise<number
   } else {
     staticDir = defaultStaticDir()
   }
-  const keys = parseSecrets(secretInputsFrom(values, io.env))
+  const keys = parseSecrets(await secretInputsFrom(values, io, { useEnv: true }))
 
   const session = new AuditSession({ initialPath: resolve(db), openRoots })
   session.keys = keys
