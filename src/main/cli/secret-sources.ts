@@ -46,6 +46,26 @@ export function readBounded(path: string, label: string): Buffer {
 }
 
 /**
+ * A one-line secret kept in a file (`serve --api-key-file`): the file's text without its final line
+ * ending. Refused when empty, over one line, or not UTF-8 text; the error never shows the content.
+ */
+export function readOneLineSecret(path: string, label: string): string {
+  const data = readBounded(path, label)
+  if (data.length > KEY_LIST_MAX_BYTES || data.includes(0))
+    throw new AuditError('bad_secret', `${label}: not a key file`)
+  let text: string
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(data)
+  } catch {
+    throw new AuditError('bad_secret', `${label}: not UTF-8 text`)
+  }
+  const value = text.replace(/\r?\n$/, '')
+  if (value === '') throw new AuditError('bad_secret', `${label}: the file is empty`)
+  if (/[\r\n]/.test(value)) throw new AuditError('bad_secret', `${label}: the key must be one line`)
+  return value
+}
+
+/**
  * Candidate keys in a fixed order: every --secret-hex, every --secret-text, the keys of each
  * --secret-file in the order given, then those of --secret-stdin. BIJOTEL_HMAC_SECRET (hex, as
  * Python reads it) is used only when none of them gave a key and `useEnv` is set.

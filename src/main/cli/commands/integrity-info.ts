@@ -26,7 +26,7 @@ ${INTEGRITY_OPTIONS_HELP}
                        repeat for rotated keys
   --secret-text TEXT   candidate key as raw UTF-8 bytes (the Go collector's non-hex fallback); repeatable
 ${KEY_SOURCE_OPTIONS}
-                       (BIJOTEL_HMAC_SECRET is not read by this command: without a flag, no key)
+                       (BIJOTEL_HMAC_SECRET is not read by this command: without a key option, no key)
   -h, --help           show this help
 
 ${KEYS_OFF_COMMAND_LINE}

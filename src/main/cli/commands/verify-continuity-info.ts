@@ -14,7 +14,7 @@ read in place, read-only.
 
 options:
   --secret-hex HEX     candidate key as hex; repeat for rotated keys (BIJOTEL_HMAC_SECRET is read
-                       as hex without either flag). Without a key the HMACs are not checked.
+                       as hex without any key option). Without a key the HMACs are not checked.
   --secret-text TEXT   candidate key as raw UTF-8 bytes; repeatable
 ${KEY_SOURCE_OPTIONS}
   --json               print {valid, hmac_checked, segments, boundaries} as JSON
