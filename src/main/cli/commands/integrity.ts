@@ -1,6 +1,7 @@
 // `bijotel integrity`: runs the six detectors on a chain. Loaded only when the command runs.
 import type { IntegrityRun } from '../../../shared/integrity-types'
 import { withDirect } from '../../chain/direct/open'
+import { INTEGRITY_COLUMNS, REQUIRED_COLUMNS } from '../../chain/table'
 import { runIntegrity } from '../../integrity/analyze'
 import { directSource } from '../../integrity/direct'
 import { reportJson } from '../../integrity/report'
@@ -40,7 +41,9 @@ export const run: Run = async (argv, io) => {
   if (analysis === null) {
     const t1 = performance.now()
     const { openChainForCli } = await import('./open-chain')
-    const chain = await openChainForCli(db, io)
+    // Without keys only the monitor's five columns are read (Python's own test tables have no
+    // more); with keys the rotation detector verifies the range and needs them all.
+    const chain = await openChainForCli(db, io, keys.length > 0 ? REQUIRED_COLUMNS : INTEGRITY_COLUMNS)
     timing = `reader sqlite-copy, open ${(performance.now() - t1).toFixed(0)} ms`
     try {
       analysis = await runIntegrity(chain, runOpts)

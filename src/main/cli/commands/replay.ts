@@ -4,6 +4,7 @@
 import { existsSync } from 'node:fs'
 import type { ReplayCheck } from '../../../shared/replay-types'
 import { ChainFile } from '../../chain/reader'
+import { REPLAY_COLUMNS } from '../../chain/table'
 import { AuditError } from '../../errors'
 import { checkReplayInput } from '../../replay/check'
 import { referenceReplayFields } from '../../replay/verifier'
@@ -129,7 +130,8 @@ export const run: Run = async (argv, io) => {
   if (promptFile) promptValue = readReplayFile(promptFile, mode, '--prompt-file').value
   else if (prompt !== undefined) promptValue = prompt
 
-  const chain = await ChainFile.open(dbPath)
+  // seq and the body are all the reference reads; the row check says when its columns are missing.
+  const chain = await ChainFile.open(dbPath, { required: REPLAY_COLUMNS })
   try {
     const check = checkReplayInput(chain, keys, {
       seq,
