@@ -86,8 +86,15 @@ export async function secretInputsFrom(
     const label = `--secret-file ${path}`
     out.push(...parseKeyList(readBounded(path, label), label))
   }
-  if (values['secret-stdin'] === true)
-    out.push(...parseKeyList(await io.readStdin(KEY_LIST_MAX_BYTES + 1), '--secret-stdin'))
+  if (values['secret-stdin'] === true) {
+    let data: Buffer
+    try {
+      data = await io.readStdin(KEY_LIST_MAX_BYTES + 1)
+    } catch (e) {
+      throw new AuditError('bad_secret', `--secret-stdin: cannot read stdin (${oneLine(e)})`)
+    }
+    out.push(...parseKeyList(data, '--secret-stdin'))
+  }
   if (out.length === 0 && opts.useEnv && io.env['BIJOTEL_HMAC_SECRET'])
     out.push({ encoding: 'hex', value: io.env['BIJOTEL_HMAC_SECRET'] })
   return out
