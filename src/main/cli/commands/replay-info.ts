@@ -29,7 +29,8 @@ ${keySourceOptions(24)}
                         prompt_match/prompt_detail with a prompt)
   -h, --help            show this help
 
-A value may begin with '-': --output "- a bullet" (a Markdown list), --seq -1.
+A value may begin with '-': --output "- a bullet" (a Markdown list), --seq -1; a value that
+begins with '--' is given as --output=--text.
 
 ${KEYS_OFF_COMMAND_LINE}
 

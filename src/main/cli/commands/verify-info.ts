@@ -28,7 +28,8 @@ ${KEY_SOURCE_OPTIONS}
   --json               print the verdict as JSON
   -h, --help           show this help
 
-An option's value may begin with '-' (--range -5:10).
+An option's value may begin with '-' (--range -5:10); one that begins with '--' is given as
+--opt=VALUE.
 
 ${KEYS_OFF_COMMAND_LINE}
 
