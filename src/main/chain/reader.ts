@@ -102,6 +102,8 @@ export function mmapBytes(): number {
 export function openCopy(
   copyPath: string,
   displayPath: string,
+  /** The columns the caller reads (table.ts): a table without one of them is refused. */
+  required: readonly string[] = REQUIRED_COLUMNS,
 ): { db: Database.Database; columns: Set<string> } {
   inspectHeader(copyPath, displayPath)
   let db: Database.Database
@@ -135,7 +137,7 @@ export function openCopy(
     }
     const info = db.prepare('PRAGMA table_info(chain)').all() as { name: string; type: string; pk: number }[]
     const cols = new Set(info.map((c) => c.name))
-    const missing = REQUIRED_COLUMNS.filter((c) => !cols.has(c))
+    const missing = required.filter((c) => !cols.has(c))
     if (missing.length > 0) {
       throw new AuditError(
         'missing_columns',
@@ -158,18 +160,23 @@ export class ChainFile {
   readonly displayPath: string
   private closed = false
 
-  private constructor(snapshot: Snapshot, displayPath: string) {
+  private constructor(snapshot: Snapshot, displayPath: string, required: readonly string[]) {
     this.snapshot = snapshot
     this.displayPath = displayPath
-    const { db, columns } = openCopy(snapshot.dbPath, displayPath)
+    const { db, columns } = openCopy(snapshot.dbPath, displayPath, required)
     this.db = db
     this.columns = columns
   }
 
-  static async open(path: string, opts: SnapshotOptions = {}): Promise<ChainFile> {
-    const snapshot = await takeSnapshot(path, opts)
+  /** `opts.required`: the columns the caller reads (default: all a verification needs). */
+  static async open(
+    path: string,
+    opts: SnapshotOptions & { required?: readonly string[] } = {},
+  ): Promise<ChainFile> {
+    const { required = REQUIRED_COLUMNS, ...snapshotOpts } = opts
+    const snapshot = await takeSnapshot(path, snapshotOpts)
     try {
-      return new ChainFile(snapshot, path)
+      return new ChainFile(snapshot, path, required)
     } catch (e) {
       snapshot.dispose()
       throw e
