@@ -63,4 +63,6 @@ async function declarations() {
 esmWrappers()
 await declarations()
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
-process.stdout.write(`build-lib: ${pkg.name} ${pkg.version}: ${ENTRIES.length} entries (CommonJS, ES module, types)\n`)
+process.stdout.write(
+  `build-lib: ${pkg.name} ${pkg.version}: ${ENTRIES.length} entries (CommonJS, ES module, types)\n`,
+)
