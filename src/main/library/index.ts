@@ -1,9 +1,13 @@
-// The library entry (`bijotel-auditor`): the names of Python BIJOTEL's public API in TypeScript
-// style — seal (the writer), verify, analyse integrity, check replays. The subpath entries load less:
-// `bijotel-auditor/writer` only the writer, `/verify`, `/integrity` and `/replay` only their part.
-// This entry re-exports what they do (test/main/library/entries.test.ts holds it to their union),
-// from the modules themselves: an entry that imported another entry would make the bundler give
-// that entry's file extra, renamed exports. Nothing here imports Electron.
+/**
+ * The library entry (`bijotel-auditor`): the names of Python BIJOTEL's public API in TypeScript
+ * style — seal (the writer), verify, analyse integrity, check replays. The subpath entries load less:
+ * `bijotel-auditor/writer` only the writer, `/verify`, `/integrity` and `/replay` only their part.
+ * This entry re-exports what they do (test/main/library/entries.test.ts holds it to their union),
+ * from the modules themselves: an entry that imported another entry would make the bundler give
+ * that entry's file extra, renamed exports. Nothing here imports Electron.
+ *
+ * @module bijotel-auditor
+ */
 
 // Writer (`bijotel-auditor/writer`).
 export {
@@ -79,7 +83,7 @@ export type {
 // Replay (`bijotel-auditor/replay`; recordReplayContext is with the writer).
 export { checkChainReplay, type ChainReplayOptions } from './chain-replay'
 export { verifyReplay } from '../replay/verifier'
-export type { ReplayResult, ReplayCheck } from '../../shared/replay-types'
+export type { ReplayResult, ReplayCheck, ReplayTextMode } from '../../shared/replay-types'
 
 // Shared.
 export type { ChainSecret, ChainSecrets } from './secrets'

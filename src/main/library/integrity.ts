@@ -1,5 +1,9 @@
-// `bijotel-auditor/integrity`: the integrity monitor (reference §5), `analyzeChainIntegrity` and
-// `ChainIntegrityMonitor`, with the report's types and its Python-exact JSON.
+/**
+ * `bijotel-auditor/integrity`: the integrity monitor (reference §5), `analyzeChainIntegrity` and
+ * `ChainIntegrityMonitor`, with the report's types and its Python-exact JSON.
+ *
+ * @module bijotel-auditor/integrity
+ */
 export {
   analyzeChainIntegrity,
   runChainIntegrity,

@@ -1,5 +1,9 @@
-// `bijotel-auditor/replay`: replay verification (reference §6) — `recordReplayContext`,
-// `verifyReplay`, `ReplayResult` — and `checkChainReplay` for a row of a chain.db.
+/**
+ * `bijotel-auditor/replay`: replay verification (reference §6) — `recordReplayContext`,
+ * `verifyReplay`, `ReplayResult` — and `checkChainReplay` for a row of a chain.db.
+ *
+ * @module bijotel-auditor/replay
+ */
 export { checkChainReplay, type ChainReplayOptions } from './chain-replay'
 
 export {
@@ -10,6 +14,6 @@ export {
   type ReplayPrompt,
 } from '../replay/recorder'
 export { verifyReplay } from '../replay/verifier'
-export type { ReplayResult, ReplayCheck } from '../../shared/replay-types'
+export type { ReplayResult, ReplayCheck, ReplayTextMode } from '../../shared/replay-types'
 export type { ChainSecret, ChainSecrets } from './secrets'
 export { AuditError, type AuditErrorCode } from '../errors'

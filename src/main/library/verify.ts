@@ -1,5 +1,9 @@
-// `bijotel-auditor/verify`: `verifyChain(path, { secrets, range })`, Python BIJOTEL's `verify_chain`
-// (reference §3.3) as the Auditor does it, and the verdict's types.
+/**
+ * `bijotel-auditor/verify`: `verifyChain(path, { secrets, range })`, Python BIJOTEL's `verify_chain`
+ * (reference §3.3) as the Auditor does it, and the verdict's types.
+ *
+ * @module bijotel-auditor/verify
+ */
 export { verifyChain, type ChainRange, type VerifyChainOptions } from './verify-chain'
 
 export type {

@@ -1,8 +1,12 @@
-// The writer-only entry (`bijotel-auditor/writer`): what a service needs to seal its LLM calls into
-// a BIJOTEL chain, as Python's HmacChainSpanProcessor and `append_event` do (reference §1–2), and
-// the replay attributes to put on each call's span (§6.1). It loads the writer, JCS and SQLite
-// driver only — not the reading layer, the verifier's workers, React or the app — so a service pays
-// nothing for the auditor's side.
+/**
+ * The writer-only entry (`bijotel-auditor/writer`): what a service needs to seal its LLM calls into
+ * a BIJOTEL chain, as Python's HmacChainSpanProcessor and `append_event` do (reference §1–2), and
+ * the replay attributes to put on each call's span (§6.1). It loads the writer, JCS and SQLite
+ * driver only — not the reading layer, the verifier's workers, React or the app — so a service pays
+ * nothing for the auditor's side.
+ *
+ * @module bijotel-auditor/writer
+ */
 export {
   BijotelChainSpanProcessor,
   defaultSpanFilter,
