@@ -6,13 +6,22 @@
 //    verifyChain, the installed `bijotel` CLI, and an independent checker written from the
 //    reference's rules (independent_check.py, Python stdlib); its type declarations compile under
 //    tsc --strict as ESM and as CommonJS;
-//  - `npm install -g --prefix <tmp>` of the tarball without optional dependencies (no better-sqlite3,
-//    no native addon) gives a `bijotel` that verifies and analyses the shared fixtures in place, and
-//    says in one line what to install for a file only SQLite can read.
-// Slow (a build, two installs, better-sqlite3 compiled from source): minutes. Skipped, saying why,
+//  - `npm install -g --prefix <tmp>` of the tarball on a machine where better-sqlite3 cannot be built
+//    (so without it, and without the native addon) gives a `bijotel` that verifies and analyses the
+//    shared fixtures in place, and says in one line what to install for a file only SQLite reads.
+// Slow (a build and two installs): minutes. Skipped, saying why,
 // only when the npm registry cannot be reached.
 import { spawnSync, type SpawnSyncOptions } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs'
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
@@ -95,10 +104,19 @@ beforeAll(() => {
   consumer = join(work, 'consumer')
   mkdirSync(consumer)
   writeConsumerProject(consumer)
+  // better-sqlite3 (an optional dependency, needed by the writer) at the repo's version, with the
+  // binary the repo built for this same Node put in place as prebuild-install would download one:
+  // compiling SQLite from source again would take minutes and test better-sqlite3, not this package.
+  const sqliteVersion = (
+    JSON.parse(readFileSync(join(REPO_ROOT, 'node_modules', 'better-sqlite3', 'package.json'), 'utf8')) as {
+      version: string
+    }
+  ).version
   mustRun(
     'npm',
     [
       'install',
+      '--ignore-scripts',
       '--no-audit',
       '--no-fund',
       tarball,
@@ -106,8 +124,15 @@ beforeAll(() => {
       '@opentelemetry/sdk-trace-base@^2',
       '@types/node@^20',
       'typescript@~5.9.3',
+      `better-sqlite3@${sqliteVersion}`,
     ],
     { cwd: consumer },
+  )
+  const release = join('node_modules', 'better-sqlite3', 'build', 'Release')
+  mkdirSync(join(consumer, release), { recursive: true })
+  copyFileSync(
+    join(REPO_ROOT, release, 'better_sqlite3.node'),
+    join(consumer, release, 'better_sqlite3.node'),
   )
 
   const prefix = join(work, 'global')
@@ -212,7 +237,7 @@ describe('the packed library in a plain Node project', () => {
   })
 })
 
-describe('the packed CLI installed globally, without optional dependencies', () => {
+describe('the packed CLI installed globally where better-sqlite3 cannot be built', () => {
   function bijotel(args: string[]): Run {
     return run(globalBin, args, { cwd: work })
   }
@@ -266,7 +291,16 @@ describe('the packed CLI installed globally, without optional dependencies', () 
       expect(r.stderr.trimEnd().split('\n')).toHaveLength(1)
       expect(r.stderr).toMatch(/^ERROR: better-sqlite3 is not installed.*npm install better-sqlite3@12/)
     }
-    // Where better-sqlite3 is installed (the consumer project), the same file verifies.
+    // Installed where the message says (beside the global CLI: here the consumer's build, linked),
+    // the same file verifies.
+    symlinkSync(
+      join(consumer, 'node_modules', 'better-sqlite3'),
+      join(work, 'global', 'lib', 'node_modules', 'better-sqlite3'),
+    )
+    expect(bijotel(['verify', '--db', utf16Chain, '--secret-hex', SECRET]).stdout).toBe(
+      'Chain VALID (5 entries).\n',
+    )
+    // And in the consumer project, where better-sqlite3 was installed with the package.
     const withSqlite = run(join(consumer, 'node_modules', '.bin', 'bijotel'), [
       'verify',
       '--db',
