@@ -152,7 +152,13 @@ const TSCONFIG = {
   files: ['types.mts', 'types.cts'],
 }
 
-/** Writes package.json, seal.mjs, check.cjs, types.mts, types.cts and tsconfig.json into `dir`. */
+/** The same under TypeScript's older resolution (`node10`: no `exports`; `types`/`typesVersions`). */
+const TSCONFIG_NODE10 = {
+  compilerOptions: { ...TSCONFIG.compilerOptions, module: 'commonjs', moduleResolution: 'node10' },
+  files: ['types.ts'],
+}
+
+/** Writes package.json, seal.mjs, check.cjs, the types files and their tsconfigs into `dir`. */
 export function writeConsumerProject(dir: string): void {
   writeFileSync(
     join(dir, 'package.json'),
@@ -162,5 +168,7 @@ export function writeConsumerProject(dir: string): void {
   writeFileSync(join(dir, 'check.cjs'), CHECK)
   writeFileSync(join(dir, 'types.mts'), TYPES)
   writeFileSync(join(dir, 'types.cts'), TYPES)
+  writeFileSync(join(dir, 'types.ts'), TYPES)
   writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(TSCONFIG, null, 2))
+  writeFileSync(join(dir, 'tsconfig.node10.json'), JSON.stringify(TSCONFIG_NODE10, null, 2))
 }

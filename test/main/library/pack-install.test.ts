@@ -210,17 +210,14 @@ describe('the packed library in a plain Node project', () => {
     expect(wrongKey.code).toBe(3)
   })
 
-  it('its type declarations compile under tsc --strict, as ESM and as CommonJS', (ctx) => {
+  it('its type declarations compile under tsc --strict: ESM, CommonJS, and the node10 resolution', (ctx) => {
     needsRegistry(ctx)
-    const tsc = run(
-      process.execPath,
-      [join(consumer, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.'],
-      {
-        cwd: consumer,
-      },
-    )
-    expect(tsc.stdout + tsc.stderr).toBe('')
-    expect(tsc.code).toBe(0)
+    const tscBin = join(consumer, 'node_modules', 'typescript', 'bin', 'tsc')
+    for (const project of ['tsconfig.json', 'tsconfig.node10.json']) {
+      const tsc = run(process.execPath, [tscBin, '-p', project], { cwd: consumer })
+      expect(tsc.stdout + tsc.stderr).toBe('')
+      expect(tsc.code).toBe(0)
+    }
   })
 
   it('the writer subpath loads no reading layer, worker, app or UI from the installed package', (ctx) => {
