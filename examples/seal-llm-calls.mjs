@@ -7,13 +7,18 @@
 //   bijotel verify --db chain.db            # the same key in BIJOTEL_HMAC_SECRET
 //
 // The LLM client is a stub (deterministic answers, no network): put your own client in its place.
+import { setTimeout as sleep } from 'node:timers/promises'
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api'
 import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base'
 import { BijotelChainSpanProcessor, recordReplayContext } from 'bijotel-auditor/writer'
 
-/** Stands in for an LLM SDK: the same request always gets the same answer. */
+/** Stands in for an LLM SDK: the same request always gets the same answer, after a short wait. */
 class StubLlmClient {
   async chat({ model, messages, seed }) {
+    // A real call takes a while. (OpenTelemetry JS dates each span from its own Date.now() offset,
+    // so spans ended within the same millisecond can be dated out of order by a fraction of one,
+    // which the integrity monitor rightly reports as a backward timestamp.)
+    await sleep(5)
     const question = messages[messages.length - 1].content
     const text = `(${model}, seed ${seed ?? 'none'}) You asked: ${question}`
     return { id: `resp-${text.length}`, model, text, usage: { input: question.length, output: text.length } }

@@ -52,7 +52,7 @@ describe('examples', () => {
 
   it('integrity-cron.mjs exits 0 on the valid, clean chain and 3 once a body is edited', () => {
     const ok = example('integrity-cron.mjs', [chain, '10'])
-    expect(ok.code).toBe(0)
+    expect(ok.code, ok.stdout + ok.stderr).toBe(0)
     const [verdict, report] = ok.stdout
       .trim()
       .split('\n')
