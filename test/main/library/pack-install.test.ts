@@ -135,14 +135,16 @@ beforeAll(() => {
     join(consumer, release, 'better_sqlite3.node'),
   )
 
+  // A machine where better-sqlite3 cannot be built: no prebuilt binary (built from source only) and
+  // no Node headers (an empty nodedir), so its install fails and npm leaves the optional dependency
+  // out. (npm's --omit=optional did not stop a global install from building it.)
   const prefix = join(work, 'global')
-  mustRun(
-    'npm',
-    ['install', '-g', '--prefix', prefix, '--omit=optional', '--no-audit', '--no-fund', tarball],
-    {
-      cwd: work,
-    },
-  )
+  const noHeaders = join(work, 'no-node-headers')
+  mkdirSync(noHeaders)
+  mustRun('npm', ['install', '-g', '--prefix', prefix, '--no-audit', '--no-fund', tarball], {
+    cwd: work,
+    env: { ...cleanEnv(), npm_config_build_from_source: 'true', npm_config_nodedir: noHeaders },
+  })
   globalBin = join(prefix, 'bin', 'bijotel')
 
   utf16Chain = join(work, 'utf16-chain.db')
