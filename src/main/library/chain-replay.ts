@@ -1,7 +1,6 @@
-// Replay verification (reference §6): `recordReplayContext` gives the `bijotel.replay.*` attributes
-// to set on an LLM call's span; `verifyReplay(entry, output)` compares a replayed output with the
-// sealed output hash, as Python's `verify_replay`; `checkChainReplay` does it for a row of a chain.db
-// and also says whether that row verifies (a match against a forged row proves nothing, §11.7).
+// `checkChainReplay`: Python's `verify_replay` (reference §6.2) for a row of a chain.db, plus what
+// the reference leaves out (§11.7): whether that row itself verifies under a candidate key (a match
+// against a forged row proves nothing) and whether a given prompt hashes to the sealed prompt_hash.
 import type { ReplayCheck } from '../../shared/replay-types'
 import { ChainFile } from '../chain/reader'
 import { checkReplayInput } from '../replay/check'

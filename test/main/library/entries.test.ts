@@ -148,6 +148,14 @@ describe('replay', () => {
           secrets: secretsOf(expected(name).secrets),
         })
         expect(check.result).toEqual(c.expected)
+        // The same output as bytes is hashed as it is (the CLI's --raw).
+        const raw = await root.checkChainReplay(dbPath(name), {
+          seq: c.seq,
+          output: Buffer.from(output, 'utf8'),
+        })
+        expect(raw.result).toEqual(c.expected)
+        expect(raw.source.mode).toBe('raw')
+        expect(raw.row_verified).toBeNull()
       }
     })
   }
