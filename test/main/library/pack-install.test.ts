@@ -34,6 +34,8 @@ import { heavyModules, loadedBy } from './loaded-modules'
 
 const SECRET = SECRETS['primary']!
 const STEP_TIMEOUT = 10 * 60_000
+/** Each check (tsc twice over the declarations takes a minute or two on a busy 2-core machine). */
+const TEST_TIMEOUT = 5 * 60_000
 
 let work = ''
 let skipReason = ''
@@ -166,76 +168,88 @@ function needsRegistry(ctx: { skip: (note?: string) => void }): void {
 }
 
 describe('the packed library in a plain Node project', () => {
-  it('seals spans ended on a BasicTracerProvider; verifyChain, the CLI and an independent checker accept the chain', (ctx) => {
-    needsRegistry(ctx)
-    const chain = join(consumer, 'chain.db')
-    const outputs = join(consumer, 'outputs.json')
-    mustRun(process.execPath, ['seal.mjs', chain, SECRET, outputs], { cwd: consumer })
-    const sealedOutputs = (JSON.parse(readFileSync(outputs, 'utf8')) as { outputs: Record<string, string> })
-      .outputs
-    expect(Object.keys(sealedOutputs)).toHaveLength(SEALED_SPANS)
+  it(
+    'seals spans ended on a BasicTracerProvider; verifyChain, the CLI and an independent checker accept the chain',
+    (ctx) => {
+      needsRegistry(ctx)
+      const chain = join(consumer, 'chain.db')
+      const outputs = join(consumer, 'outputs.json')
+      mustRun(process.execPath, ['seal.mjs', chain, SECRET, outputs], { cwd: consumer })
+      const sealedOutputs = (JSON.parse(readFileSync(outputs, 'utf8')) as { outputs: Record<string, string> })
+        .outputs
+      expect(Object.keys(sealedOutputs)).toHaveLength(SEALED_SPANS)
 
-    const check = JSON.parse(
-      mustRun(process.execPath, ['check.cjs', chain, SECRET, '2', sealedOutputs['2']!], { cwd: consumer })
-        .stdout,
-    ) as Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
-    const rows = SEALED_SPANS + 1 // the spans and check.cjs's appended audit event
-    expect(check['event'].seq).toBe(rows)
-    expect(check['verdict']).toMatchObject({ valid: true, entries: rows, first_seq: 1, last_seq: rows })
-    expect(check['verdict'].head_hmac).toBe(check['event'].hmac_hash)
-    expect(check['sameVerdict']).toEqual(check['verdict'])
-    expect(check['monitorSame']).toBe(true)
-    expect(check['replay'].result.match).toBe(true)
-    expect(check['replay'].row_verified).toBe(true)
-    expect(check['refused']).toMatchObject({ isAuditError: true, code: 'bad_secret' })
-    expect(check['drift'].match).toBe(false)
+      const check = JSON.parse(
+        mustRun(process.execPath, ['check.cjs', chain, SECRET, '2', sealedOutputs['2']!], { cwd: consumer })
+          .stdout,
+      ) as Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
+      const rows = SEALED_SPANS + 1 // the spans and check.cjs's appended audit event
+      expect(check['event'].seq).toBe(rows)
+      expect(check['verdict']).toMatchObject({ valid: true, entries: rows, first_seq: 1, last_seq: rows })
+      expect(check['verdict'].head_hmac).toBe(check['event'].hmac_hash)
+      expect(check['sameVerdict']).toEqual(check['verdict'])
+      expect(check['monitorSame']).toBe(true)
+      expect(check['replay'].result.match).toBe(true)
+      expect(check['replay'].row_verified).toBe(true)
+      expect(check['refused']).toMatchObject({ isAuditError: true, code: 'bad_secret' })
+      expect(check['drift'].match).toBe(false)
 
-    // The installed CLI gives the same verdict and the same integrity line.
-    const bin = join(consumer, 'node_modules', '.bin', 'bijotel')
-    const cli = run(bin, ['verify', '--db', chain, '--secret-hex', SECRET, '--json'], { cwd: consumer })
-    expect(cli.code).toBe(0)
-    expect(JSON.parse(cli.stdout)).toEqual(check['verdict'])
-    const integrity = run(bin, ['integrity', '--db', chain, '--json'], { cwd: consumer })
-    expect(integrity.stdout.trim()).toBe(check['reportJson'])
+      // The installed CLI gives the same verdict and the same integrity line.
+      const bin = join(consumer, 'node_modules', '.bin', 'bijotel')
+      const cli = run(bin, ['verify', '--db', chain, '--secret-hex', SECRET, '--json'], { cwd: consumer })
+      expect(cli.code).toBe(0)
+      expect(JSON.parse(cli.stdout)).toEqual(check['verdict'])
+      const integrity = run(bin, ['integrity', '--db', chain, '--json'], { cwd: consumer })
+      expect(integrity.stdout.trim()).toBe(check['reportJson'])
 
-    // Written from the reference alone: JCS bodies, SHA-256, HMAC links, replay output hashes.
-    const independent = run('python3', [join(__dirname, 'independent_check.py'), chain, SECRET, outputs], {
-      cwd: consumer,
-    })
-    expect(independent.stderr).toBe('')
-    expect(JSON.parse(independent.stdout)).toEqual({
-      valid: true,
-      rows,
-      head: check['verdict'].head_hmac,
-      problems: [],
-    })
-    // …and it can fail: under another key every HMAC is refused.
-    const wrongKey = run('python3', [join(__dirname, 'independent_check.py'), chain, SECRETS['attacker']!])
-    expect(wrongKey.code).toBe(3)
-  })
+      // Written from the reference alone: JCS bodies, SHA-256, HMAC links, replay output hashes.
+      const independent = run('python3', [join(__dirname, 'independent_check.py'), chain, SECRET, outputs], {
+        cwd: consumer,
+      })
+      expect(independent.stderr).toBe('')
+      expect(JSON.parse(independent.stdout)).toEqual({
+        valid: true,
+        rows,
+        head: check['verdict'].head_hmac,
+        problems: [],
+      })
+      // …and it can fail: under another key every HMAC is refused.
+      const wrongKey = run('python3', [join(__dirname, 'independent_check.py'), chain, SECRETS['attacker']!])
+      expect(wrongKey.code).toBe(3)
+    },
+    TEST_TIMEOUT,
+  )
 
-  it('its type declarations compile under tsc --strict: ESM, CommonJS, and the node10 resolution', (ctx) => {
-    needsRegistry(ctx)
-    const tscBin = join(consumer, 'node_modules', 'typescript', 'bin', 'tsc')
-    for (const project of ['tsconfig.json', 'tsconfig.node10.json']) {
-      const tsc = run(process.execPath, [tscBin, '-p', project], { cwd: consumer })
-      expect(tsc.stdout + tsc.stderr).toBe('')
-      expect(tsc.code).toBe(0)
-    }
-  })
+  it(
+    'its type declarations compile under tsc --strict: ESM, CommonJS, and the node10 resolution',
+    (ctx) => {
+      needsRegistry(ctx)
+      const tscBin = join(consumer, 'node_modules', 'typescript', 'bin', 'tsc')
+      for (const project of ['tsconfig.json', 'tsconfig.node10.json']) {
+        const tsc = run(process.execPath, [tscBin, '-p', project], { cwd: consumer })
+        expect(tsc.stdout + tsc.stderr).toBe('')
+        expect(tsc.code).toBe(0)
+      }
+    },
+    TEST_TIMEOUT,
+  )
 
-  it('the writer subpath loads no reading layer, worker, app or UI from the installed package', (ctx) => {
-    needsRegistry(ctx)
-    for (const as of ['require', 'import'] as const) {
-      const loaded = loadedBy('bijotel-auditor/writer', consumer, as)
-      expect(loaded.modules).toContain('src/main/writer/chain-writer.ts')
-      expect(heavyModules(loaded)).toEqual([])
-    }
-    // Workers the verifier starts resolve from the installed package.
-    const pkg = join(consumer, 'node_modules', 'bijotel-auditor', 'out', 'main')
-    expect(existsSync(join(pkg, 'verify-worker.js'))).toBe(true)
-    expect(existsSync(join(pkg, 'index-worker.js'))).toBe(true)
-  })
+  it(
+    'the writer subpath loads no reading layer, worker, app or UI from the installed package',
+    (ctx) => {
+      needsRegistry(ctx)
+      for (const as of ['require', 'import'] as const) {
+        const loaded = loadedBy('bijotel-auditor/writer', consumer, as)
+        expect(loaded.modules).toContain('src/main/writer/chain-writer.ts')
+        expect(heavyModules(loaded)).toEqual([])
+      }
+      // Workers the verifier starts resolve from the installed package.
+      const pkg = join(consumer, 'node_modules', 'bijotel-auditor', 'out', 'main')
+      expect(existsSync(join(pkg, 'verify-worker.js'))).toBe(true)
+      expect(existsSync(join(pkg, 'index-worker.js'))).toBe(true)
+    },
+    TEST_TIMEOUT,
+  )
 })
 
 describe('the packed CLI installed globally where better-sqlite3 cannot be built', () => {
@@ -243,73 +257,89 @@ describe('the packed CLI installed globally where better-sqlite3 cannot be built
     return run(globalBin, args, { cwd: work })
   }
 
-  it('has neither better-sqlite3 nor the native addon', (ctx) => {
-    needsRegistry(ctx)
-    const pkg = join(work, 'global', 'lib', 'node_modules', 'bijotel-auditor')
-    expect(existsSync(join(pkg, 'package.json'))).toBe(true)
-    const resolved = run(process.execPath, ['-p', "require.resolve('better-sqlite3')"], { cwd: pkg })
-    expect(resolved.stdout, 'better-sqlite3 resolves from the global CLI').toBe('')
-    expect(existsSync(join(pkg, 'native'))).toBe(false)
-  })
+  it(
+    'has neither better-sqlite3 nor the native addon',
+    (ctx) => {
+      needsRegistry(ctx)
+      const pkg = join(work, 'global', 'lib', 'node_modules', 'bijotel-auditor')
+      expect(existsSync(join(pkg, 'package.json'))).toBe(true)
+      const resolved = run(process.execPath, ['-p', "require.resolve('better-sqlite3')"], { cwd: pkg })
+      expect(resolved.stdout, 'better-sqlite3 resolves from the global CLI').toBe('')
+      expect(existsSync(join(pkg, 'native'))).toBe(false)
+    },
+    TEST_TIMEOUT,
+  )
 
-  it('verifies the shared fixtures in place with the expected verdicts and exit codes', (ctx) => {
-    needsRegistry(ctx)
-    for (const [name, exit] of [
-      ['clean', 0],
-      ['body-edit', 3],
-      ['wal-tail', 0],
-    ] as const) {
-      const r = bijotel(['verify', '--db', dbPath(name), '--secret-hex', SECRET, '--json'])
-      expect(r.stderr).toBe('')
-      expect(r.code).toBe(exit)
-      expect(JSON.parse(r.stdout)).toMatchObject(expected(name).verify)
-    }
-    const text = bijotel(['verify', '--db', dbPath('clean'), '--secret-hex', SECRET])
-    expect(text.stdout).toBe(`Chain VALID (${expected('clean').verify['entries'] as number} entries).\n`)
-  })
+  it(
+    'verifies the shared fixtures in place with the expected verdicts and exit codes',
+    (ctx) => {
+      needsRegistry(ctx)
+      for (const [name, exit] of [
+        ['clean', 0],
+        ['body-edit', 3],
+        ['wal-tail', 0],
+      ] as const) {
+        const r = bijotel(['verify', '--db', dbPath(name), '--secret-hex', SECRET, '--json'])
+        expect(r.stderr).toBe('')
+        expect(r.code).toBe(exit)
+        expect(JSON.parse(r.stdout)).toMatchObject(expected(name).verify)
+      }
+      const text = bijotel(['verify', '--db', dbPath('clean'), '--secret-hex', SECRET])
+      expect(text.stdout).toBe(`Chain VALID (${expected('clean').verify['entries'] as number} entries).\n`)
+    },
+    TEST_TIMEOUT,
+  )
 
-  it('runs integrity on the shared fixtures: Python-exact JSON, 0 clean, 1 anomalies', (ctx) => {
-    needsRegistry(ctx)
-    for (const [name, exit] of [
-      ['clean', 0],
-      ['provider-shift', 1],
-    ] as const) {
-      const r = bijotel(['integrity', '--db', dbPath(name), '--json'])
-      expect(r.code).toBe(exit)
-      expect(JSON.parse(r.stdout)).toEqual(expected(name).integrity_window_100)
-    }
-  })
+  it(
+    'runs integrity on the shared fixtures: Python-exact JSON, 0 clean, 1 anomalies',
+    (ctx) => {
+      needsRegistry(ctx)
+      for (const [name, exit] of [
+        ['clean', 0],
+        ['provider-shift', 1],
+      ] as const) {
+        const r = bijotel(['integrity', '--db', dbPath(name), '--json'])
+        expect(r.code).toBe(exit)
+        expect(JSON.parse(r.stdout)).toEqual(expected(name).integrity_window_100)
+      }
+    },
+    TEST_TIMEOUT,
+  )
 
-  it('says in one line what to install for a chain only SQLite can read', (ctx) => {
-    needsRegistry(ctx)
-    for (const [args, exit] of [
-      [['verify', '--db', utf16Chain, '--secret-hex', SECRET], 1],
-      [['integrity', '--db', utf16Chain], 2],
-    ] as const) {
-      const r = bijotel([...args])
-      expect(r.code).toBe(exit)
-      expect(r.stdout).toBe('')
-      expect(r.stderr.trimEnd().split('\n')).toHaveLength(1)
-      expect(r.stderr).toMatch(/^ERROR: better-sqlite3 is not installed.*npm install better-sqlite3@12/)
-    }
-    // Installed where the message says (beside the global CLI: here the consumer's build, linked),
-    // the same file verifies.
-    symlinkSync(
-      join(consumer, 'node_modules', 'better-sqlite3'),
-      join(work, 'global', 'lib', 'node_modules', 'better-sqlite3'),
-    )
-    expect(bijotel(['verify', '--db', utf16Chain, '--secret-hex', SECRET]).stdout).toBe(
-      'Chain VALID (5 entries).\n',
-    )
-    // And in the consumer project, where better-sqlite3 was installed with the package.
-    const withSqlite = run(join(consumer, 'node_modules', '.bin', 'bijotel'), [
-      'verify',
-      '--db',
-      utf16Chain,
-      '--secret-hex',
-      SECRET,
-    ])
-    expect(withSqlite.stdout).toBe('Chain VALID (5 entries).\n')
-    expect(withSqlite.code).toBe(0)
-  })
+  it(
+    'says in one line what to install for a chain only SQLite can read',
+    (ctx) => {
+      needsRegistry(ctx)
+      for (const [args, exit] of [
+        [['verify', '--db', utf16Chain, '--secret-hex', SECRET], 1],
+        [['integrity', '--db', utf16Chain], 2],
+      ] as const) {
+        const r = bijotel([...args])
+        expect(r.code).toBe(exit)
+        expect(r.stdout).toBe('')
+        expect(r.stderr.trimEnd().split('\n')).toHaveLength(1)
+        expect(r.stderr).toMatch(/^ERROR: better-sqlite3 is not installed.*npm install better-sqlite3@12/)
+      }
+      // Installed where the message says (beside the global CLI: here the consumer's build, linked),
+      // the same file verifies.
+      symlinkSync(
+        join(consumer, 'node_modules', 'better-sqlite3'),
+        join(work, 'global', 'lib', 'node_modules', 'better-sqlite3'),
+      )
+      expect(bijotel(['verify', '--db', utf16Chain, '--secret-hex', SECRET]).stdout).toBe(
+        'Chain VALID (5 entries).\n',
+      )
+      // And in the consumer project, where better-sqlite3 was installed with the package.
+      const withSqlite = run(join(consumer, 'node_modules', '.bin', 'bijotel'), [
+        'verify',
+        '--db',
+        utf16Chain,
+        '--secret-hex',
+        SECRET,
+      ])
+      expect(withSqlite.stdout).toBe('Chain VALID (5 entries).\n')
+      expect(withSqlite.code).toBe(0)
+    },
+    TEST_TIMEOUT,
+  )
 })
