@@ -42,6 +42,4 @@ async function declarations() {
 
 await declarations()
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
-process.stdout.write(
-  `build-lib: ${pkg.name} ${pkg.version}: ${ENTRIES.length} entries' type declarations\n`,
-)
+process.stdout.write(`build-lib: ${pkg.name} ${pkg.version}: ${ENTRIES.length} entries' type declarations\n`)
