@@ -3,7 +3,7 @@
 // which every BIJOTEL writer stores byte for byte, has its answer precomputed: a CLI run then
 // never loads the SQLite driver (≈15 ms of a fresh process). layout.test.ts holds that answer to
 // SQLite's.
-import { createRequire } from 'node:module'
+import { loadSqliteDriver } from '../../sqlite-driver'
 import { STORED_SCHEMA } from '../../writer/schema'
 import { CHAIN_COLUMNS } from '../table'
 import { Unsupported } from './format'
@@ -23,9 +23,9 @@ export const KNOWN_LAYOUTS: ReadonlyMap<string, ColumnLayout> = new Map([
 type SqliteDriver = typeof import('better-sqlite3')
 let driver: SqliteDriver | null = null
 
-/** better-sqlite3, loaded on first use only. */
+/** better-sqlite3, loaded on first use only (a one-line error where it is not installed). */
 function sqlite(): SqliteDriver {
-  driver ??= createRequire(__filename)('better-sqlite3') as SqliteDriver
+  driver ??= loadSqliteDriver()
   return driver
 }
 
