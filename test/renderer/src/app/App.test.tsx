@@ -40,17 +40,18 @@ describe('App', () => {
 
   it('a staged open shows the first overview, then the final one once the engine has it', async () => {
     let polls = 0
+    // The first stage has no hashes yet (the engine's sha256 is '' until the copy is hashed).
+    const pending = {
+      ...overviewOf(240),
+      pending: true,
+      evidence: { ...overviewOf(240).evidence, db: { ...overviewOf(240).evidence.db, sha256: '' } },
+    }
     const { api } = fakeApi({
       info: { initial_path: '/evidence/chain.db' },
       overrides: {
-        openChain: async () => ({
-          ...overviewOf(240),
-          pending: true,
-          evidence: { ...overviewOf(240).evidence, db: { ...overviewOf(240).evidence.db, sha256: '' } },
-        }),
+        openChain: async () => pending,
         // 1st call: startup (nothing open yet); then pending once; then the final overview.
-        overview: async () =>
-          ++polls === 1 ? null : polls === 2 ? { ...overviewOf(240), pending: true } : overviewOf(241),
+        overview: async () => (++polls === 1 ? null : polls === 2 ? pending : overviewOf(241)),
       },
     })
     render(
