@@ -130,9 +130,30 @@ test.describe('chainChanged', () => {
     await expect(page.getByTestId('integrity-headline')).not.toContainText('seq 141..240')
   })
 
-  test('a staged open’s final stage keeps what the auditor did (same open, hashes now known)', async ({
+  test('a staged open: the final stage (hashes now known) is the same open, the workspace stays', async ({
     page,
   }) => {
+    covered.add('chainChanged')
+    await shell.close()
+    shell = await startShellServer({ stagedOpenRows: 100 }) // clean.db's 240 rows open in stages
+    const told: unknown[] = []
+    shell.session.onChainChanged((c) => told.push(c))
+    await page.goto(shell.url)
+    await expect(page.locator('html')).toHaveAttribute('data-shell-events', 'open')
+    shell.nextPick = A
+    await page.getByTestId('open-dialog').click()
+    await expect(page.getByTestId('workspace')).toBeVisible()
+    const id = await page.getByTestId('workspace').getAttribute('data-open-id')
+    await showsChain(page, A, 240)
+    await expect(page.getByTestId('workspace')).toHaveAttribute('data-open-id', id!)
+    // The engine told the page twice about one open: first without hashes, then with them.
+    expect(told).toEqual([
+      { open_id: Number(id), path: A, sha256: null },
+      { open_id: Number(id), path: A, sha256: sha(A) },
+    ])
+  })
+
+  test('a chainChanged for the chain already shown keeps what the auditor did', async ({ page }) => {
     covered.add('chainChanged')
     await launch(page, A)
     await page.getByTestId('secret-add').click()

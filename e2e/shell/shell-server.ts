@@ -40,11 +40,16 @@ export interface ShellServer {
   close: () => Promise<void>
 }
 
-export async function startShellServer(
-  rendererDir = resolve(__dirname, '../../out/renderer'),
-): Promise<ShellServer> {
+export interface ShellServerOptions {
+  rendererDir?: string
+  /** Chains of at least this many rows open in stages (AuditSession's option; default 100 000). */
+  stagedOpenRows?: number
+}
+
+export async function startShellServer(opts: ShellServerOptions = {}): Promise<ShellServer> {
+  const rendererDir = opts.rendererDir ?? resolve(__dirname, '../../out/renderer')
   const saveDir = mkdtempSync(join(tmpdir(), 'bijotel-shell-save-'))
-  const session = new AuditSession({})
+  const session = new AuditSession(opts.stagedOpenRows ? { stagedOpenRows: opts.stagedOpenRows } : {})
   const streams = new Set<ServerResponse>()
   const held: { names: Set<string>; waiting: (() => void)[] } = { names: new Set(), waiting: [] }
   const send = (event: AppEvent): void => {
