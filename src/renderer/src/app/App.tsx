@@ -4,7 +4,7 @@ import { useEffect, useRef, useState } from 'react'
 import { ErrorBoundary } from '../components/ErrorBoundary'
 import { OpenControls } from '../components/OpenControls'
 import { ShortcutsHelp } from '../components/ShortcutsHelp'
-import { handleAppEvent, pathOfDroppedFile } from '../lib/bridge'
+import { handleAppEvent, pathOfDroppedFile, type SubscribeAppEvents } from '../lib/bridge'
 import { AppStore } from '../lib/stores/app-store'
 import { useStore } from '../lib/stores/store'
 import { useApi, useAppEventSource } from './api-context'
@@ -31,7 +31,7 @@ export function App() {
   return store ? <AppWindow store={store} events={events} /> : <div className="welcome muted">starting…</div>
 }
 
-function AppWindow({ store, events }: { store: AppStore; events: ReturnType<typeof useAppEventSource> }) {
+function AppWindow({ store, events }: { store: AppStore; events: SubscribeAppEvents }) {
   const info = useStore(store, (s) => s.info)
   const fatal = useStore(store, (s) => s.fatal)
   const chain = useStore(store, (s) => s.chain)
