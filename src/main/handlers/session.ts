@@ -3,6 +3,7 @@
 // replay checks made in this session.
 import { realpathSync } from 'node:fs'
 import { resolve, sep } from 'node:path'
+import type { ChainIdentity } from '../../shared/app-events'
 import type { ChainOverview, EntryFilter, EntrySort } from '../../shared/chain-types'
 import type { IntegrityRun } from '../../shared/integrity-types'
 import type { ReplayCheck } from '../../shared/replay-types'
@@ -36,6 +37,7 @@ export interface SessionOptions {
 
 /** A chain being opened in stages: what the first pass gives, and the rest to come. */
 interface PendingOpen {
+  openId: number
   overview: ChainOverview
   index: ChainIndex
   done: Promise<Opened>
@@ -54,6 +56,7 @@ export interface EntrySource {
 const STAGED_OPEN_ROWS = 100_000
 
 interface Opened {
+  openId: number
   chain: ChainFile
   index: ChainIndex
   overview: ChainOverview
@@ -61,6 +64,14 @@ interface Opened {
 
 const MAX_FLAGGED = 1_000_000
 const MAX_RECENT = 10
+
+/** Told whenever the chain the session holds changes (see AppEvents.chainChanged). */
+export type ChainListener = (chain: ChainIdentity | null) => void
+
+function identityOf(openId: number, overview: ChainOverview): ChainIdentity {
+  const db = overview.evidence.db
+  return { open_id: openId, path: db.path, sha256: db.sha256 ? db.sha256 : null }
+}
 
 export class AuditSession {
   readonly jobs = new JobRegistry()
@@ -75,6 +86,9 @@ export class AuditSession {
   private pendingError: unknown = null
   private positionsCache = new Map<string, Int32Array>()
   private opening: Promise<ChainOverview> | null = null
+  private opens = 0
+  private held: ChainIdentity | null = null
+  private readonly chainListeners = new Set<ChainListener>()
 
   constructor(options: SessionOptions = {}) {
     this.options = options
@@ -83,6 +97,31 @@ export class AuditSession {
 
   get chain(): Opened | null {
     return this.opened
+  }
+
+  /** The chain this session holds, as the renderer knows it; null when none is open. */
+  identity(): ChainIdentity | null {
+    return this.held
+  }
+
+  /**
+   * Listen to changes of the chain held: called synchronously at the moment the session swaps, so
+   * over IPC the event is sent before any answer computed from the new chain (one ordered channel).
+   */
+  onChainChanged(listener: ChainListener): () => void {
+    this.chainListeners.add(listener)
+    return () => this.chainListeners.delete(listener)
+  }
+
+  private announce(chain: ChainIdentity | null): void {
+    this.held = chain
+    for (const l of [...this.chainListeners]) {
+      try {
+        l(chain)
+      } catch {
+        // A listener that fails (a closed window, a broken stream) must not disturb the session.
+      }
+    }
   }
 
   require(): Opened {
@@ -174,8 +213,10 @@ export class AuditSession {
       try {
         const index = await buildChainIndex(chain, onProgress)
         const overview = buildOverview(chain, index)
-        this.close()
-        this.opened = { chain, index, overview }
+        this.reset()
+        const openId = ++this.opens
+        this.opened = { openId, chain, index, overview }
+        this.announce(identityOf(openId, overview))
         this.addRecent(resolve(path))
         return overview
       } catch (e) {
@@ -244,26 +285,30 @@ export class AuditSession {
       ),
       pending: true,
     }
-    this.close()
+    this.reset()
+    const openId = ++this.opens
     const holder: { pending: PendingOpen | null } = { pending: null }
     const done = (async (): Promise<Opened> => {
       const chain = await ChainFile.open(path)
       try {
         const full = await buildChainIndex(chain)
-        const opened: Opened = { chain, index: full, overview: buildOverview(chain, full) }
+        const opened: Opened = { openId, chain, index: full, overview: buildOverview(chain, full) }
         if (this.pendingOpen !== holder.pending)
           throw new AuditError('cancelled', 'a newer open replaced this one')
         this.pendingOpen = null
         this.opened = opened
         this.positionsCache.clear()
+        // Same chain, now with its hashes: the renderer keeps what the auditor did meanwhile.
+        this.announce(identityOf(openId, opened.overview))
         return opened
       } catch (e) {
         chain.close()
         throw e
       }
     })()
-    holder.pending = { overview, index, done, direct }
+    holder.pending = { openId, overview, index, done, direct }
     this.pendingOpen = holder.pending
+    this.announce(identityOf(openId, overview))
     done.catch((e: unknown) => {
       if (this.pendingOpen === holder.pending) {
         this.pendingOpen = null
@@ -274,7 +319,15 @@ export class AuditSession {
     return overview
   }
 
+  /** Close the chain (File → Close, closeChain): the renderer is told there is none. */
   close(): void {
+    const had = this.held !== null || this.opened !== null || this.pendingOpen !== null
+    this.reset()
+    if (had) this.announce(null)
+  }
+
+  /** Forget the chain held, without telling anyone (an open replacing it tells). */
+  private reset(): void {
     this.pendingOpen = null
     this.pendingError = null
     this.jobs.cancelAll()

@@ -150,6 +150,12 @@ export function createHandlers(session: AuditSession, platform: Platform = {}): 
       return null
     },
     overview: async () => session.current()?.overview ?? null,
+    currentChain: async () => {
+      // Read together, synchronously: the identity always names the overview beside it.
+      const view = session.current()
+      const chain = session.identity()
+      return view && chain ? { chain, overview: view.overview } : null
+    },
     listEntries: async (req) => {
       const o = obj(req)
       const offset = int(o, 'offset', { min: 0 })

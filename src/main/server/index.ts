@@ -1,8 +1,10 @@
 // `bijotel serve`'s HTTP server (node:http, no framework): the API contract at /api/call/<name>,
-// job events over SSE, the reference-compatible REST routes, and the built renderer at `/`.
+// job progress and the app's events (/api/events) over SSE, the reference-compatible REST routes,
+// and the built renderer at `/`.
 // See docs/server.md for routes, auth, the secrets policy and limits.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { APP_EVENTS_PATH } from '../../shared/app-events'
 import { AuditError, oneLine } from '../errors'
 import type { AuditSession } from '../handlers/session'
 import { createHandlers, type CallContext, type HandlerTable } from '../handlers/table'
@@ -17,7 +19,7 @@ import {
   requireBearer,
 } from './auth'
 import { CALL_PREFIX, handleCall } from './calls'
-import { streamJob, type EventStreams } from './events'
+import { streamAppEvents, streamJob, type EventStreams } from './events'
 import { discardRest, HttpError, sendError } from './http'
 import {
   chainEntry,
@@ -105,6 +107,7 @@ async function route(c: Context, req: IncomingMessage, res: ServerResponse): Pro
   const ctx: CallContext = { transport: 'http', trusted: isTrustedApp(req, c.appToken, c.loopback) }
 
   if (path.startsWith(CALL_PREFIX)) return handleCall(c.table, path.slice(CALL_PREFIX.length), req, res, ctx)
+  if (path === APP_EVENTS_PATH) return streamAppEvents(c.session, req, res, c.streams)
   const job = JOB_EVENTS.exec(path)
   if (job) return streamJob(c.session.jobs, job[1]!, req, res, c.streams)
   if (path === '/integrity') return integrity(deps, req, res, url)
