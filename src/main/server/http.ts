@@ -106,17 +106,28 @@ export function sendError(
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;.*)?$/i
 
-function hasBody(req: IncomingMessage): boolean {
+/** Whether the request declares a body (a non-zero Content-Length, or a Transfer-Encoding). */
+export function hasBody(req: IncomingMessage): boolean {
   const len = req.headers['content-length']
   if (len !== undefined) return Number(len) > 0
   return req.headers['transfer-encoding'] !== undefined
 }
 
+/** What a body's bytes are charged to while they are held (limits.ts: the server's byte budget). */
+export interface BodyCharge {
+  /** Hold `n` more bytes, or throw the HttpError that refuses them. */
+  reserve(n: number): void
+}
+
+/** The charge of each request, set by the server before routing (absent: nothing is charged). */
+export const bodyCharges = new WeakMap<IncomingMessage, BodyCharge>()
+
 /**
  * Read a request body of at most `limit` bytes. A body must be declared JSON: the content types a
  * cross-site form or a no-preflight fetch can send (text/plain, form encodings, none) are refused,
  * so a browser can never post to this server from another origin without a CORS preflight (which
- * this server never answers).
+ * this server never answers). A declared Content-Length is charged in full before reading (and read
+ * into one buffer of that size: no second copy); a chunked body is charged as it arrives.
  */
 export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   if (!hasBody(req)) {
@@ -131,9 +142,13 @@ export async function readBody(req: IncomingMessage, limit: number): Promise<Buf
       'request bodies must be JSON: send Content-Type: application/json',
     )
   }
-  const declared = req.headers['content-length']
-  if (declared !== undefined && Number(declared) > limit) throw tooLarge(limit)
+  const header = req.headers['content-length']
+  const declared = header === undefined ? null : Number(header)
+  if (declared !== null && declared > limit) throw tooLarge(limit)
+  const charge = bodyCharges.get(req)
+  if (declared !== null) charge?.reserve(declared)
   return new Promise<Buffer>((resolve, reject) => {
+    const whole = declared !== null ? Buffer.allocUnsafe(declared) : null
     const chunks: Buffer[] = []
     let size = 0
     let settled = false
@@ -145,15 +160,25 @@ export async function readBody(req: IncomingMessage, limit: number): Promise<Buf
     }
     req.on('data', (c: Buffer) => {
       if (settled) return
-      size += c.length
-      if (size > limit) {
+      if (size + c.length > limit || (whole && size + c.length > whole.length)) {
         chunks.length = 0
         finish(tooLarge(limit))
         return
       }
-      chunks.push(c)
+      if (whole) c.copy(whole, size)
+      else {
+        try {
+          charge?.reserve(c.length)
+        } catch (e) {
+          chunks.length = 0
+          finish(e as Error)
+          return
+        }
+        chunks.push(c)
+      }
+      size += c.length
     })
-    req.on('end', () => finish(null, Buffer.concat(chunks, size)))
+    req.on('end', () => finish(null, whole ? whole.subarray(0, size) : Buffer.concat(chunks, size)))
     req.on('error', (e) => finish(e))
     req.on('close', () => finish(new HttpError(400, 'bad_request', 'request body incomplete')))
   })
