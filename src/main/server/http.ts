@@ -184,6 +184,7 @@ export async function readBody(req: IncomingMessage, limit: number): Promise<Buf
   })
 }
 
+/** Over the route's limit: the rest is not read, so the connection cannot carry another request. */
 function tooLarge(limit: number): HttpError {
   const mib = limit / (1024 * 1024)
   return new HttpError(413, 'bad_request', `request body is over the ${mib} MiB limit for this route`, {
@@ -210,14 +211,20 @@ export function parseJson(buf: Buffer): unknown {
 }
 
 /**
- * After a refused body (413), let the client finish sending so it can read the reply, but do not
- * keep reading for long: the socket is closed after a short grace period.
+ * After a refusal sent before the body was read (413, 503, a bad route), read and discard the rest
+ * of the body so the client can finish sending and then read the reply: closing while it still sends
+ * makes its next write fail (EPIPE, ECONNRESET), and a client then often never reads the reply (the
+ * "lingering close" of RFC 9112 §9.6). At most `maxBytes` are discarded (a longer body is cut there);
+ * a body that comes too slowly is cut by the server's body-rate guard (limits.ts). Once the body has
+ * ended, the connection may carry the next request.
  */
-export function discardRest(req: IncomingMessage, graceMs = 2000): void {
+export function discardRest(req: IncomingMessage, maxBytes = LIMITS.replay): void {
   if (req.complete) return
   req.removeAllListeners('data')
+  let discarded = 0
+  req.on('data', (c: Buffer) => {
+    discarded += c.length
+    if (discarded > maxBytes) req.socket.destroy()
+  })
   req.resume()
-  const t = setTimeout(() => req.socket.destroy(), graceMs)
-  t.unref()
-  req.once('end', () => clearTimeout(t))
 }

@@ -172,7 +172,7 @@ class BodyAccount implements BodyCharge {
       503,
       'unavailable',
       `the server is already receiving ${mib(this.budget.inUse)} MiB of request bodies (at most ${mib(this.budget.capacity)} MiB at once): retry shortly`,
-      { 'Retry-After': '2', Connection: 'close' },
+      { 'Retry-After': '2' },
     )
   }
 }
