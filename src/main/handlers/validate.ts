@@ -20,15 +20,21 @@ export function fieldName(o: Obj, key: string): string {
   return p ? `${p}.${key}` : key
 }
 
-/** A short, one-line rendering of a rejected value (never more than ~40 characters). */
+/** Strings shown back in an error: those that look like a number (a secret never does). */
+const NUMBER_LIKE = /^\s*[+-]?(?:[\d.eExX_]*|NaN|Infinity)\s*$/
+
+/**
+ * A short, one-line rendering of a rejected value. A string is shown only when it looks like a
+ * number (`"1e3"`, `"NaN"`, `"99999999999999999999"`): anything else could be a secret sent in the
+ * wrong place, and errors never echo one (docs/server.md, secrets policy).
+ */
 export function shown(v: unknown): string {
-  let t: string
-  if (typeof v === 'number') t = String(v)
-  else if (typeof v === 'string') t = JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v)
-  else if (v === null) t = 'null'
-  else if (Array.isArray(v)) t = 'an array'
-  else t = typeof v === 'object' ? 'an object' : typeof v
-  return t
+  if (typeof v === 'number') return String(v)
+  if (typeof v === 'string')
+    return v.length <= 40 && NUMBER_LIKE.test(v) ? JSON.stringify(v) : `a string of ${v.length} characters`
+  if (v === null) return 'null'
+  if (Array.isArray(v)) return 'an array'
+  return typeof v === 'object' ? 'an object' : typeof v
 }
 
 function bad(message: string): AuditError {

@@ -402,3 +402,23 @@ describe('reference routes: numeric inputs are the reference status naming the f
     expect((await postText('/replay/verify', `{"seq":${SAFE},"replayed_output":"x"}`)).status).toBe(404)
   })
 })
+
+describe('errors never echo what could be a secret', () => {
+  it('a string that does not look like a number is described, not shown', async () => {
+    const secret = 'c0ffee'.repeat(8)
+    const cases: [string, string][] = [
+      ['/api/call/setSecrets', JSON.stringify({ secrets: [secret] })],
+      ['/api/call/setSecrets', JSON.stringify({ secrets: [{ encoding: secret, value: 'ab' }] })],
+      ['/api/call/getEntry', JSON.stringify({ seq: secret })],
+      ['/api/call/startVerify', JSON.stringify({ range: { since_ns: secret } })],
+      ['/api/call/listEntries', JSON.stringify(secret)],
+      ['/chain/verify', JSON.stringify({ since_ns: secret })],
+    ]
+    for (const [path, body] of cases) {
+      const r = await postText(path, body)
+      expect(r.status, `${path} ${r.text}`).toBeGreaterThanOrEqual(400)
+      expect(r.status).toBeLessThan(500)
+      expect(r.text, path).not.toContain(secret.slice(0, 12))
+    }
+  })
+})
