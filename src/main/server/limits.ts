@@ -1,7 +1,7 @@
 // What one local client may take from `bijotel serve`, so no client can exhaust it: open
 // connections, request-body bytes held at once, time to send headers and bodies (proportionate to
-// the size allowed: a grace period, then a minimum rate), idle keep-alive time, open event streams.
-// Values and what a client sees beyond each are documented in docs/server.md ("Limits").
+// the size allowed: a grace period, then a minimum rate), idle keep-alive time, open event streams,
+// long work at once. Values and what a client sees beyond each: docs/server.md ("Limits").
 import type { IncomingMessage, ServerOptions as HttpServerOptions, Server, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import { AuditError } from '../errors'
