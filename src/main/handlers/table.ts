@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import type { ApiName, ApiResponse, AppInfo, SecretInput } from '../../shared/contract'
 import type { EntryFilter, EntrySort } from '../../shared/chain-types'
-import type { IntegrityOptions } from '../../shared/integrity-types'
+import type { IntegrityOptions, IntegrityThresholds } from '../../shared/integrity-types'
 import type { ReplayCheckRequest } from '../../shared/replay-types'
 import type { VerifyRangeOptions } from '../../shared/verify-types'
 import { positionOfSeq } from '../chain/index'
@@ -16,7 +16,7 @@ import { keyInfo, parseSecrets } from '../verify/secrets'
 import { verifyOpened } from '../verify/file'
 import { buildReportFor, checkReplayFor, runIntegrityFor } from './engine'
 import type { AuditSession } from './session'
-import { int, obj, optBool, optEnum, optInt, optNs, optObj, optStr, str, type Obj } from './validate'
+import { int, num, obj, optBool, optEnum, optInt, optNs, optObj, optStr, str, type Obj } from './validate'
 
 export interface CallContext {
   transport: 'ipc' | 'http'
@@ -67,6 +67,14 @@ function rangeFrom(o: Obj | undefined): VerifyRangeOptions | undefined {
   return Object.keys(r).length > 0 ? r : undefined
 }
 
+const THRESHOLD_RULES: readonly [keyof IntegrityThresholds, number, boolean][] = [
+  ['burst_threshold', 0, true],
+  ['large_gap_sec', 0, false],
+  ['provider_shift_pct', 0, false],
+  ['rate_tol', 0, false],
+  ['min_split_size', 1, true],
+]
+
 export function integrityOptionsFrom(req: unknown): IntegrityOptions {
   const o = obj(req)
   const opts: IntegrityOptions = {}
@@ -76,18 +84,11 @@ export function integrityOptionsFrom(req: unknown): IntegrityOptions {
   const t = optObj(o, 'thresholds')
   if (t) {
     const th: NonNullable<IntegrityOptions['thresholds']> = {}
-    for (const k of [
-      'burst_threshold',
-      'large_gap_sec',
-      'provider_shift_pct',
-      'rate_tol',
-      'min_split_size',
-    ] as const) {
-      const v = t[k]
-      if (v === undefined || v === null) continue
-      if (typeof v !== 'number' || !Number.isFinite(v) || v < 0)
-        throw new AuditError('bad_argument', `thresholds.${k} must be a non-negative number`)
-      th[k] = v
+    // The bounds of resolveThresholds (src/main/integrity/thresholds.ts), checked here so the
+    // message names the field as sent (`thresholds.rate_tol`).
+    for (const [k, min, integer] of THRESHOLD_RULES) {
+      if (t[k] === undefined || t[k] === null) continue
+      th[k] = num(t, k, { min, integer })
     }
     opts.thresholds = th
   }
@@ -266,9 +267,10 @@ export function createHandlers(session: AuditSession, platform: Platform = {}): 
     listReplayChecks: async () => session.replayChecks,
     buildReport: async (req) => buildReportFor(session, integrityOptionsFrom(optObj(obj(req), 'integrity'))),
     saveReport: async (req) => {
+      const opts = integrityOptionsFrom(optObj(obj(req), 'integrity'))
       if (!platform.pickSavePath)
         throw new AuditError('bad_argument', 'no save dialog in web mode: use buildReport and download it')
-      const report = await buildReportFor(session, integrityOptionsFrom(optObj(obj(req), 'integrity')))
+      const report = await buildReportFor(session, opts)
       const path = await platform.pickSavePath(
         `bijotel-report-${report.generated_at.replace(/[:.]/g, '-')}.json`,
       )
