@@ -13,12 +13,18 @@
 
 #include "napi_args.h"
 
-/** leafTimes' geometry slots, its state slots and its results. */
-enum { LT_PAGE_SIZE, LT_DB_PAGES, LT_USABLE, LT_NCOLS, LT_TS_COL, LT_GEOMETRY };
+/** leafTimes' geometry slots (the last, the fewest record fields, optional), its state slots and its results. */
+enum { LT_PAGE_SIZE, LT_DB_PAGES, LT_USABLE, LT_NCOLS, LT_TS_COL, LT_GEOMETRY, LT_MIN_FIELDS = LT_GEOMETRY };
 enum { LT_LEAF, LT_TO, LT_ROW, LT_ADVISED, LT_STATE };
 enum { LT_DONE = 0, LT_FOR_TYPESCRIPT = 1, LT_FULL = 2 };
-/** collectLeaves' depth limit (collectLeaves in btree.ts refuses deeper trees too). */
-enum { LL_MAX_DEPTH = 40 };
+/**
+ * The deepest page SQLite's cursor reaches (btree.c moveToChild, BTCURSOR_MAX_DEPTH - 1, the root
+ * at 0): a deeper tree is corrupt to SQLite and left to TypeScript, which declines it (MAX_DEPTH).
+ */
+enum { LL_MAX_DEPTH = 19 };
+
+/** Cells a b-tree page may hold (btree.c MX_CELL): a page claiming more is corrupt to SQLite. */
+static size_t max_cells(size_t ps) { return (ps - 8) / 6; }
 
 /** Where page `n`'s newest image lies in the WAL (page numbers sorted ascending), or -1. */
 static double wal_offset(const int32_t *no, const double *off, size_t count, int32_t n) {
@@ -49,17 +55,19 @@ static size_t read_full(int fd, uint8_t *buf, size_t len, double pos) {
  * One table leaf's rows: rowid and integer timestamp of every cell, or 0 when any cell is one
  * pageFacts would leave to TypeScript (the caller then reads the leaf there).
  */
-static int leaf_times(const uint8_t *page, const int32_t *g, int32_t header, size_t row, size_t count,
-                      double *seq, int64_t *seq_big, int64_t *ts, uint8_t *ts_valid) {
+static int leaf_times(const uint8_t *page, const int32_t *g, int32_t min_fields, int32_t header, size_t row,
+                      size_t count, double *seq, int64_t *seq_big, int64_t *ts, uint8_t *ts_valid) {
   const size_t len = (size_t)g[LT_PAGE_SIZE];
+  // An empty leaf is corrupt unless it is the root, which only TypeScript knows.
+  if (count == 0 || count > max_cells(len)) return 0;
   int32_t types[PF_MAX_COLUMNS], offs[PF_MAX_COLUMNS];
   for (size_t i = 0; i < count; i++) {
     const size_t ptr = (size_t)header + 8 + 2 * i;
     int64_t rowid;
     column c;
     if (ptr + 2 > len ||
-        !decode_cell(page, len, (size_t)(page[ptr] << 8 | page[ptr + 1]), g[LT_USABLE], g[LT_NCOLS], &rowid, types,
-                     offs) ||
+        !decode_cell(page, len, (size_t)(page[ptr] << 8 | page[ptr + 1]), g[LT_USABLE], g[LT_NCOLS], min_fields, &rowid,
+                     types, offs) ||
         !column_at(types, offs, (size_t)g[LT_NCOLS], g[LT_TS_COL], len, &c) ||
         !((c.type >= 1 && c.type <= 6) || c.type == 8 || c.type == 9))
       return 0;
@@ -118,7 +126,8 @@ static int lister_visit(leaf_lister *L, int64_t n, int64_t upper, int depth) {
   if (page[h] == 0x0d) return lister_push(L, n, upper);
   if (page[h] != 0x05) return 0;
   const size_t cells = (size_t)(page[h + 3] << 8 | page[h + 4]);
-  if (h + 12 + 2 * cells > ps) return 0;
+  // An interior page without cells is corrupt to SQLite (moveToRoot, moveToChild).
+  if (cells == 0 || cells > max_cells(ps) || h + 12 + 2 * cells > ps) return 0;
   const int64_t right = be32(page + h + 8);
   int64_t first = right;
   if (cells > 0) {
@@ -129,6 +138,7 @@ static int lister_visit(leaf_lister *L, int64_t n, int64_t upper, int depth) {
   uint8_t *child = L->bufs[depth + 1];
   if (!lister_page(L, first, child)) return 0;
   const int children_are_leaves = child[first == 1 ? 100 : 0] == 0x0d;
+  if (children_are_leaves && depth + 1 > LL_MAX_DEPTH) return 0;
   for (size_t i = 0; i < cells; i++) {
     const size_t at = (size_t)(page[h + 12 + 2 * i] << 8 | page[h + 13 + 2 * i]);
     uint64_t key;
@@ -250,6 +260,7 @@ napi_value js_leaf_times(napi_env env, napi_callback_info info) {
     return NULL;
   }
   const size_t run_pages = nbuf / (size_t)ps;
+  const int32_t min_fields = ng > LT_MIN_FIELDS ? g[LT_MIN_FIELDS] : 0;
   size_t l = (size_t)state[LT_LEAF], row = (size_t)state[LT_ROW];
   const size_t to = (size_t)state[LT_TO];
   int result = LT_DONE;
@@ -287,7 +298,7 @@ napi_value js_leaf_times(napi_env env, napi_callback_info info) {
         result = LT_FULL;
         break;
       }
-      if (!leaf_times(page, g, header, row, count, seq, seq_big, ts, ts_valid)) {
+      if (!leaf_times(page, g, min_fields, header, row, count, seq, seq_big, ts, ts_valid)) {
         result = LT_FOR_TYPESCRIPT;
         break;
       }
@@ -427,7 +438,8 @@ static int window_leaf(window_walk *W, const uint8_t *page, int64_t n, int64_t u
   const size_t h = n == 1 ? 100 : 0, ps = W->ps;
   const size_t count = (size_t)(page[h + 3] << 8 | page[h + 4]);
   const size_t first = count > W->left ? count - W->left : 0;
-  if (W->leaves >= W->leaf_cap) return 0;
+  // An empty leaf is corrupt unless it is the root: TypeScript decides it.
+  if (count == 0 || count > max_cells(ps) || W->leaves >= W->leaf_cap) return 0;
   W->leaf_pages[W->leaves] = (int32_t)n;
   W->leaf_keys[W->leaves++] = upper;
   double o[PF_STRIDE];
@@ -462,7 +474,7 @@ static int window_visit(window_walk *W, int64_t n, int depth, int64_t upper) {
   uint8_t *page = W->bufs[depth];
   memcpy(page, seen, ps);
   const size_t cells = (size_t)(page[h + 3] << 8 | page[h + 4]);
-  if (h + 12 + 2 * cells > ps) return -1;
+  if (cells == 0 || cells > max_cells(ps) || h + 12 + 2 * cells > ps) return -1;
   int r = window_visit(W, be32(page + h + 8), depth + 1, upper);
   for (size_t i = cells; r == 1 && i-- > 0;) {
     const size_t at = (size_t)(page[h + 12 + 2 * i] << 8 | page[h + 13 + 2 * i]);

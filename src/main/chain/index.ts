@@ -326,6 +326,8 @@ export async function directIndex(
   const direct = typeof path === 'string' ? openDirect(path) : path
   const wanted = facts ? INDEX_COLUMNS : QUICK_COLUMNS
   const early = started ?? []
+  // A chain opened here is closed here; one given is its caller's to close.
+  const owned = typeof path === 'string'
   try {
     const scanner = new RowScanner(layoutOf(direct))
     try {
@@ -346,6 +348,7 @@ export async function directIndex(
     }
   } finally {
     endWorkers(early) // those not given work, when an error came first
+    if (owned) direct.close()
   }
 }
 
