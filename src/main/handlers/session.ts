@@ -248,20 +248,25 @@ export class AuditSession {
       if (held) direct.close()
       held = false
     }
-    const pendingFile = (p: string, st: { size: number; mtimeMs: number }) => ({
+    const pendingFile = (p: string, st: { size: number; mtimeMs: number }, real: string) => ({
       path: p,
       size: st.size,
       sha256: '',
       mtime: new Date(st.mtimeMs).toISOString(),
+      ...(real !== p ? { link_target: real } : {}),
     })
     const overview: ChainOverview = {
       ...buildOverview(
         {
           evidence: {
-            db: pendingFile(direct.path, direct.stat.db),
+            db: pendingFile(direct.path, direct.stat.db, direct.files.db.real),
             wal:
               direct.stat.wal && direct.stat.wal.size > 0
-                ? pendingFile(direct.spec.walPath, direct.stat.wal)
+                ? pendingFile(
+                    direct.spec.walPath,
+                    direct.stat.wal,
+                    direct.files.wal?.real ?? direct.spec.walPath,
+                  )
                 : null,
             side_files: [],
             method:

@@ -10,8 +10,11 @@ import { AuditError } from '../../../src/main/errors'
 
 export type Reading =
   | { kind: 'rows'; rows: unknown[][] }
-  /** SQLite failed (corrupt, not a database…). */
-  | { kind: 'error'; message: string }
+  /**
+   * SQLite failed (corrupt, not a database…) reading every column; `count` is its count(*) of the
+   * table's cells all the same, when it gives one (it walks the b-tree without decoding records).
+   */
+  | { kind: 'error'; message: string; count?: number }
   /** The direct reader declined the file (Unsupported, or any non-AuditError on the way). */
   | { kind: 'declined'; message: string }
   /** The open step refused the folder with a one-line AuditError. */
@@ -42,12 +45,18 @@ export function sqliteReading(path: string, scratch: string): Reading {
     }
   }
   let db: Database.Database | null = null
+  let count: number | undefined
   try {
     db = new Database(copy, { fileMustExist: true })
+    try {
+      count = db.prepare('SELECT count(*) FROM chain').pluck().get() as number
+    } catch {
+      count = undefined
+    }
     const rows = db.prepare('SELECT rowid, * FROM chain').raw(true).safeIntegers(true).all() as unknown[][]
     return { kind: 'rows', rows }
   } catch (e) {
-    return { kind: 'error', message: (e as Error).message }
+    return { kind: 'error', message: (e as Error).message, ...(count === undefined ? {} : { count }) }
   } finally {
     db?.close()
   }

@@ -157,6 +157,25 @@ describe('exact, or decline: named regressions', () => {
     }
   })
 
+  it('a -wal beside a file whose header says rollback mode is still applied (pager.c pagerOpenWalIfPresent)', () => {
+    const path = writeChainFolder(folder(), { ...SMALL, rows: 50, wal: true, walRows: 20, walCommits: 3 })
+    const file = readFileSync(path)
+    file[18] = 1
+    file[19] = 1
+    writeFileSync(path, file)
+    const wal = readFileSync(`${path}-wal`)
+    const layout = walLayout(wal)!
+    for (const f of layout.frames.filter((x) => x.page === 1)) {
+      framePage(wal, layout, f)[18] = 1
+      framePage(wal, layout, f)[19] = 1
+    }
+    rechecksumWal(wal)
+    writeFileSync(`${path}-wal`, wal)
+    const oracle = sqliteReading(path, scratch)
+    expect(oracle.kind === 'rows' && oracle.rows.length).toBe(50)
+    expect(directReading(path)).toEqual(oracle)
+  })
+
   for (const [label, declared] of [
     ['PRIMARY/**/KEY DESC', 'seq INTEGER PRIMARY/**/KEY DESC'],
     ['INTEGER PRIMARY KEY DESC', 'seq INTEGER PRIMARY KEY DESC'],
