@@ -9,7 +9,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import type { ChainOverview } from '../../../src/shared/chain-types'
 import { openRace } from '../../../src/main/chain/evidence-files'
 import { AuditSession } from '../../../src/main/handlers/session'
-import { createHandlers } from '../../../src/main/handlers/table'
+import { createHandlers, type CallContext } from '../../../src/main/handlers/table'
 import { SMALL, writeChainFolder } from '../testing/exact-chains'
 
 const scratch = realpathSync(mkdtempSync(join(tmpdir(), 'bijotel-open-policy-')))
@@ -33,7 +33,7 @@ describe('open roots hold for every file of a chain', () => {
     writeFileSync(secret, 'root:x:0:0::/root:/bin/sh\n')
     session = new AuditSession({ openRoots: [root] })
     const h = createHandlers(session)
-    const open = (p: string, ctx = web): Promise<ChainOverview> =>
+    const open = (p: string, ctx: CallContext = web): Promise<ChainOverview> =>
       h.openChain({ path: p }, ctx) as Promise<ChainOverview>
 
     expect((await open(path)).entries).toBe(SMALL.rows)

@@ -264,11 +264,13 @@ export class CellReader {
     const headerEnd = base + headerSize
     let dp = headerEnd
     let fields = 0
+    let real = false
     for (let c = 0; c < this.ncols; c++) {
       if (hp < headerEnd) {
         hp += readVarint(buf, hp)
         const t = varint.value
         if (varint.big !== null || t > 0x7fffffff) throw new Unsupported('absurd serial type')
+        if (t === 7) real = true
         this.types[c] = t
         this.offs[c] = dp
         dp += serialSize(t)
@@ -286,8 +288,9 @@ export class CellReader {
     if (dp !== end) throw new Unsupported('record fields do not fill its payload')
     if (fields < this.minFields) throw new Unsupported('short record where a DEFAULT would be read')
     // serialGet (vdbeaux.c): a REAL that is a NaN reads as NULL.
-    for (let c = 0; c < this.ncols; c++)
-      if (this.types[c] === 7 && Number.isNaN(buf.readDoubleBE(this.offs[c]!))) this.types[c] = 0
+    if (real)
+      for (let c = 0; c < this.ncols; c++)
+        if (this.types[c] === 7 && Number.isNaN(buf.readDoubleBE(this.offs[c]!))) this.types[c] = 0
   }
 
   private assemble(page: Buffer, p: number, local: number, size: number): Buffer {
