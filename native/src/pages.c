@@ -26,6 +26,9 @@ enum { LL_MAX_DEPTH = 19 };
 /** Cells a b-tree page may hold (btree.c MX_CELL): a page claiming more is corrupt to SQLite. */
 static size_t max_cells(size_t ps) { return (ps - 8) / 6; }
 
+/** The page holding the lock bytes at 2^30 (pager.c PAGER_SJ_PGNO): never a database page. */
+static int64_t lock_page(size_t ps) { return (int64_t)(0x40000000 / ps) + 1; }
+
 /** Where page `n`'s newest image lies in the WAL (page numbers sorted ascending), or -1. */
 static double wal_offset(const int32_t *no, const double *off, size_t count, int32_t n) {
   size_t lo = 0, hi = count;
@@ -97,7 +100,7 @@ typedef struct {
 static uint32_t be32(const uint8_t *p) { return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]; }
 
 static int lister_page(const leaf_lister *L, int64_t n, uint8_t *buf) {
-  if (n < 1 || n > L->db_pages) return 0;
+  if (n < 1 || n > L->db_pages || n == lock_page(L->ps)) return 0;
   const double w = L->nwal > 0 ? wal_offset(L->wal_no, L->wal_off, L->nwal, (int32_t)n) : -1;
   const size_t got = w >= 0 ? read_full(L->wal_fd, buf, L->ps, w) : read_full(L->db_fd, buf, L->ps, ((double)n - 1) * (double)L->ps);
   return got == L->ps;
@@ -266,7 +269,8 @@ napi_value js_leaf_times(napi_env env, napi_callback_info info) {
   int result = LT_DONE;
   while (l < to && result == LT_DONE) {
     const int32_t n = leaves[l];
-    if (n < 1 || n > g[LT_DB_PAGES]) {
+    const int64_t lock = lock_page((size_t)ps);
+    if (n < 1 || n > g[LT_DB_PAGES] || n == lock) {
       result = LT_FOR_TYPESCRIPT;
       break;
     }
@@ -275,6 +279,7 @@ napi_value js_leaf_times(napi_env env, napi_callback_info info) {
     size_t k = l + 1;
     if (in_wal < 0)
       while (k < to && k - l < run_pages && leaves[k] == leaves[k - 1] + 1 && leaves[k] <= g[LT_DB_PAGES] &&
+             leaves[k] != lock &&
              (nwal == 0 || wal_offset(wal_no, wal_off, nwal, leaves[k]) < 0))
         k++;
     const size_t want = (k - l) * (size_t)ps;
@@ -394,7 +399,7 @@ typedef struct {
 
 /** Page `n` as Pager.pageBehind serves it (a run of the file ending at `n`, or its WAL image); NULL to give up. */
 static const uint8_t *window_page(window_walk *W, int64_t n) {
-  if (n < 1 || n > W->db_pages) return NULL;
+  if (n < 1 || n > W->db_pages || n == lock_page(W->ps)) return NULL;
   const double w = W->nwal > 0 ? wal_offset(W->wal_no, W->wal_off, W->nwal, (int32_t)n) : -1;
   if (w >= 0) return read_full(W->wal_fd, W->wal_page, W->ps, w) == W->ps ? W->wal_page : NULL;
   if (n < W->behind_first || n >= W->behind_first + W->behind_count) {

@@ -48,6 +48,9 @@ export function pagerSpec(
   return { ...files, pageSize, dbPages, root: 0, minFields: 0, walPagesNo, walPagesOff }
 }
 
+/** The page holding the lock bytes at offset 2^30 (PENDING_BYTE; pager.c PAGER_SJ_PGNO). */
+export const lockPage = (pageSize: number): number => Math.floor(0x40000000 / pageSize) + 1
+
 export class Pager {
   readonly pageSize: number
   readonly dbPages: number
@@ -80,6 +83,9 @@ export class Pager {
 
   private check(n: number): void {
     if (!Number.isInteger(n) || n < 1 || n > this.dbPages) throw new Unsupported(`page ${n} out of range`)
+    // The page holding the lock bytes is never part of a database (pager.c getPageNormal: reading it
+    // is SQLITE_CORRUPT).
+    if (n === lockPage(this.pageSize)) throw new Unsupported(`page ${n} is the lock-byte page`)
   }
 
   private readFull(fd: number, buf: Buffer, off: number, len: number, pos: number): number {
