@@ -40,7 +40,10 @@ export interface OpenedFile {
   name: string
   /** Where the file really is: differs from `name` when `name` is a symbolic link. */
   real: string
-  /** The link's target as stored (readlink), when `name` is a symbolic link; else null. */
+  /**
+   * For a side file: the link's target as stored (readlink) when `name` is a symbolic link. For the
+   * chain: its real path when the path given is, or passes through, a link. Else null.
+   */
   link: string | null
   /** Read-only descriptor: every read of this file goes through it. */
   fd: number
