@@ -350,12 +350,20 @@ export const MUTATIONS: Mutation[] = [
   // The freelist (§1.5): header fields and a trunk page.
   {
     name: 'freelist',
-    apply: (d, r, b) =>
-      editPage(d, b.pageSize, 1, (p) => {
+    apply: (d, r, b) => {
+      const trunk = readFileSync(chainOf(d)).readUInt32BE(32)
+      if (trunk > 1 && r.chance(0.5))
+        return editPage(d, b.pageSize, trunk, (p) => {
+          const at = r.int(0, 11)
+          p[at] = nudge(r, p[at]!)
+          return `freelist trunk page ${trunk} byte ${at}`
+        })
+      return editPage(d, b.pageSize, 1, (p) => {
         const at = r.pick([32, 35, 36, 39])
         p[at] = nudge(r, p[at]!)
         return `freelist header byte ${at}`
-      }),
+      })
+    },
   },
   // Side files.
   {
@@ -414,16 +422,22 @@ export const MUTATIONS: Mutation[] = [
           writeFileSync(`${chain}-wal`, existsSync(`${real}-wal`) ? r.bytes(100) : Buffer.alloc(0))
         return kind === 0 ? 'chain.db a link' : 'chain.db a link, decoy -wal by the link'
       }
-      const wal = `${chain}-wal`
-      if (!existsSync(wal)) return null
+      const suffix = r.pick(['-wal', '-journal', '-shm'])
+      const wal = chain + suffix
       if (kind === 2) {
+        // A side file (an existing one, or a garbage -shm) moved away and linked back.
+        if (!existsSync(wal)) {
+          if (suffix !== '-shm') return null
+          writeFileSync(wal, r.bytes(r.int(0, 40000)))
+        }
         renameSync(wal, join(away, 'kept'))
         symlinkSync(join(away, 'kept'), wal)
-        return '-wal a link'
+        return `${suffix} a link`
       }
+      if (!existsSync(wal)) return null
       rmSync(wal)
       symlinkSync(join(away, 'nothing'), wal)
-      return '-wal a link to nothing'
+      return `${suffix} a link to nothing`
     },
   },
 ]
