@@ -119,13 +119,16 @@ function requireTrusted(ctx: CallContext, what: string): void {
 
 export function createHandlers(session: AuditSession, platform: Platform = {}): HandlerTable {
   const openPath = async (path: string, ctx: CallContext) => {
-    if (ctx.transport === 'http' && !session.mayOpen(path)) {
+    if (ctx.transport !== 'http') return session.open(path)
+    if (!session.mayOpen(path)) {
       throw new AuditError(
         'bad_argument',
         `opening ${path} is not allowed here (start serve with --open-root for its folder)`,
       )
     }
-    return session.open(path)
+    // The check above gives the usual message early; the open step applies the same policy to the
+    // chain and every side file on the paths it opened (issue 29: no check-then-open by name).
+    return session.open(path, undefined, { policy: session.openPolicy() })
   }
 
   return {
@@ -277,7 +280,8 @@ export function createHandlers(session: AuditSession, platform: Platform = {}): 
       if (path === null) return { path: null }
       const target = resolve(path)
       const ev = report.evidence
-      if ([ev.db.path, ev.wal?.path, ...ev.side_files.map((f) => f.path)].includes(target)) {
+      const files = [ev.db, ev.wal, ...ev.side_files].filter((f) => f !== null)
+      if (files.some((f) => f.path === target || f.link_target === target)) {
         throw new AuditError('bad_argument', 'refusing to write the report over the evidence')
       }
       writeFileSync(target, JSON.stringify(report, null, 2) + '\n', { mode: 0o644 })
