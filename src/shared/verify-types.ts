@@ -47,7 +47,10 @@ export type BoundaryKind = 'genesis' | 'predecessor' | 'trusted'
 export interface VerifyBoundary {
   seq: number
   kind: BoundaryKind
+  /** The first verified row's stored prev_hash. */
   prev_hash: string
+  /** Only for `predecessor`: the row before it in the file, whose hmac_hash prev_hash must equal. */
+  predecessor?: { seq: number; hmac_hash: string }
   detail: string
 }
 

@@ -1,8 +1,17 @@
-// The evidence as the carver reads it: the database file and its `-wal`, each opened once, O_RDONLY,
-// and read only through that descriptor (pread); size and mtime are taken from the descriptor at
-// open and compared again when the search ends, so an answer is about one state of the files.
-import { closeSync, fstatSync, openSync, readSync, type Stats } from 'node:fs'
+// The evidence as the carver reads it: the descriptors of the chain's one open step
+// (../chain/evidence-files.ts: the path resolved as SQLite resolves it, side files by the real path's
+// name and under the open policy), held for as long as the search runs. Nothing here opens a file by
+// name: the carver reads the very files the live chain was read from. Size and mtime are those of
+// the open, compared again when the search ends, so an answer is about one state of the files.
+import { fstatSync, type Stats } from 'node:fs'
+import {
+  openEvidence as openChainFiles,
+  type EvidenceFiles as ChainFiles,
+  type OpenOptions,
+} from '../chain/evidence-files'
 import { AuditError } from '../errors'
+
+export { readAt } from '../chain/evidence-files'
 
 export interface EvidenceFiles {
   dbPath: string
@@ -13,60 +22,38 @@ export interface EvidenceFiles {
   dbSize: number
   walSize: number
   readonly opened: { db: Stats; wal: Stats | null }
+  /** The open step's files this view holds (one hold, given up by closeEvidence). */
+  readonly chain: ChainFiles
 }
 
-function openOrNull(path: string): number {
-  try {
-    return openSync(path, 'r')
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return -1
-    throw new AuditError('io', `cannot open ${path} for reading: ${(e as Error).message.split('\n')[0]}`)
+/** A view of already opened chain files; takes one hold on them. */
+export function evidenceOf(files: ChainFiles): EvidenceFiles {
+  files.hold()
+  const wal = files.wal && files.wal.stat.isFile() && files.wal.stat.size > 0 ? files.wal : null
+  return {
+    dbPath: files.db.name,
+    walPath: files.db.name + '-wal',
+    dbFd: files.db.fd,
+    walFd: wal ? wal.fd : -1,
+    dbSize: files.db.stat.size,
+    walSize: wal ? wal.stat.size : 0,
+    opened: { db: files.db.stat, wal: wal ? wal.stat : null },
+    chain: files,
   }
 }
 
-/** Open the database file and its `-wal` read-only. The caller closes them with closeEvidence. */
-export function openEvidence(dbPath: string, walPath = `${dbPath}-wal`): EvidenceFiles {
-  const dbFd = openOrNull(dbPath)
-  if (dbFd < 0) throw new AuditError('db_missing', `File not found: ${dbPath}`)
-  let walFd = -1
+/** Open the chain at `path` through the open step and view it (tests and stand-alone use). */
+export function openEvidence(path: string, opts: OpenOptions = {}): EvidenceFiles {
+  const files = openChainFiles(path, opts)
   try {
-    const db = fstatSync(dbFd)
-    walFd = openOrNull(walPath)
-    const wal = walFd >= 0 ? fstatSync(walFd) : null
-    if (wal && (!wal.isFile() || wal.size === 0)) {
-      closeSync(walFd)
-      walFd = -1
-    }
-    return {
-      dbPath,
-      walPath,
-      dbFd,
-      walFd,
-      dbSize: db.size,
-      walSize: walFd >= 0 ? wal!.size : 0,
-      opened: { db, wal: walFd >= 0 ? wal : null },
-    }
-  } catch (e) {
-    closeSync(dbFd)
-    if (walFd >= 0) closeSync(walFd)
-    throw e
+    return evidenceOf(files)
+  } finally {
+    files.close()
   }
 }
 
 export function closeEvidence(f: EvidenceFiles): void {
-  closeSync(f.dbFd)
-  if (f.walFd >= 0) closeSync(f.walFd)
-}
-
-/** Read `len` bytes at `pos` into `buf` (from `off`); returns the bytes read (short at end of file). */
-export function readAt(fd: number, buf: Buffer, off: number, len: number, pos: number): number {
-  let got = 0
-  while (got < len) {
-    const n = readSync(fd, buf, off + got, len - got, pos + got)
-    if (n === 0) break
-    got += n
-  }
-  return got
+  f.chain.close()
 }
 
 /** Throws `evidence_changed` when a file's size or mtime moved since it was opened. */

@@ -1,12 +1,11 @@
 // Recovery of a chain file: carve every page version (./carve.ts), prove what was found
-// (./prove.ts), and say what was searched. Reads the evidence through its own read-only descriptors;
-// the direct reader's open step supplies the table layout and the live chain's rows.
+// (./prove.ts), and say what was searched. Reads the evidence through the descriptors of the direct
+// reader's open step, which also supplies the table layout and the live chain's rows.
 import type { RecoveryResult, RecoverySummary } from '../../shared/recovery-types'
 import type { DirectChain } from '../chain/direct/open'
-import { AuditError } from '../errors'
 import type { KeyMaterial } from '../verify/secrets'
 import { Carver, type CarveOutput } from './carve'
-import { assertEvidenceUnchanged, closeEvidence, openEvidence, type EvidenceFiles } from './files'
+import { assertEvidenceUnchanged, closeEvidence, evidenceOf, type EvidenceFiles } from './files'
 import { recordLayout } from './layout'
 import type { LiveChain } from './live'
 import { PageStore } from './pages'
@@ -60,11 +59,9 @@ export class Search {
   private closed = false
 
   constructor(chain: DirectChain, opts: RecoverOptions = {}) {
-    this.files = openEvidence(chain.path, chain.spec.walPath)
+    this.files = evidenceOf(chain.files)
     try {
-      const db = this.files.opened.db
-      if (db.size !== chain.stat.db.size || db.mtimeMs !== chain.stat.db.mtimeMs)
-        throw new AuditError('evidence_changed', `evidence changed since it was verified (${chain.path})`)
+      assertEvidenceUnchanged(this.files)
       const pageSize = chain.spec.pageSize
       const layout = recordLayout(chain.columns, chain.ncols, chain.seqColumn)
       const store = new PageStore(this.files, pageSize, listWalFrames(this.files, pageSize))

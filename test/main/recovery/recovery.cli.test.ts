@@ -104,7 +104,7 @@ describe('bijotel recover', () => {
   it('exit 1 for a missing or unreadable file, 2 for a bad argument', () => {
     const missing = bijotel(['recover', '--db', join(work, 'nope.db')])
     expect(missing.code).toBe(1)
-    expect(missing.stderr).toMatch(/^ERROR: File not found: /)
+    expect(missing.stderr).toMatch(/^ERROR: DB not found: /)
     const bad = bijotel(['recover', '--db', dbPath('bad-not-sqlite')])
     expect(bad.code).toBe(1)
     expect(bad.stderr.split('\n').filter(Boolean)).toHaveLength(1)

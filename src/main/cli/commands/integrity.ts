@@ -1,13 +1,15 @@
 // `bijotel integrity`: runs the six detectors on a chain. Loaded only when the command runs.
 import type { IntegrityRun } from '../../../shared/integrity-types'
 import { withDirect } from '../../chain/direct/open'
+import { INTEGRITY_COLUMNS, REQUIRED_COLUMNS } from '../../chain/table'
 import { runIntegrity } from '../../integrity/analyze'
 import { directSource } from '../../integrity/direct'
 import { reportJson } from '../../integrity/report'
 import { integrityText } from '../../integrity/text'
 import { parseSecrets } from '../../verify/secrets'
-import { parse, requireString, SECRET_OPTIONS, secretInputsFrom } from '../args'
+import { parse, requireString } from '../args'
 import type { Run } from '../command'
+import { SECRET_OPTIONS, secretInputsFrom } from '../secret-sources'
 import { EXIT } from './integrity-info'
 import { INTEGRITY_OPTIONS, integrityOptionsFrom } from './integrity-options'
 import { progressLine } from './progress-line'
@@ -21,7 +23,7 @@ export const run: Run = async (argv, io) => {
   })
   const db = requireString(values, 'db')
   const options = integrityOptionsFrom(values)
-  const keys = parseSecrets(secretInputsFrom(values, {}))
+  const keys = parseSecrets(await secretInputsFrom(values, io, { useEnv: false }))
   const runOpts = { ...options, keys, onProgress: progressLine(io) }
   let analysis: IntegrityRun | null = null
   const t0 = performance.now()
@@ -39,7 +41,9 @@ export const run: Run = async (argv, io) => {
   if (analysis === null) {
     const t1 = performance.now()
     const { openChainForCli } = await import('./open-chain')
-    const chain = await openChainForCli(db, io)
+    // Without keys only the monitor's five columns are read (Python's own test tables have no
+    // more); with keys the rotation detector verifies the range and needs them all.
+    const chain = await openChainForCli(db, io, keys.length > 0 ? REQUIRED_COLUMNS : INTEGRITY_COLUMNS)
     timing = `reader sqlite-copy, open ${(performance.now() - t1).toFixed(0)} ms`
     try {
       analysis = await runIntegrity(chain, runOpts)

@@ -5,10 +5,18 @@ import { AuditError } from '../../errors'
 import type { CliIO } from '../io'
 import { throttle } from '../io'
 
-/** Open a chain; a missing file gets Python's wording (`chain DB not found: <path>`). */
-export async function openChainForCli(path: string, io: CliIO): Promise<ChainFile> {
+/**
+ * Open a chain; a missing file gets Python's wording (`chain DB not found: <path>`). `required`: the
+ * columns the command reads (default: all a verification needs).
+ */
+export async function openChainForCli(
+  path: string,
+  io: CliIO,
+  required?: readonly string[],
+): Promise<ChainFile> {
   try {
     return await ChainFile.open(path, {
+      ...(required ? { required } : {}),
       onProgress: throttle(250, (d, t) =>
         io.progress(`copying evidence ${Math.floor((100 * d) / Math.max(t, 1))}%`),
       ),

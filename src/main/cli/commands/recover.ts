@@ -5,11 +5,12 @@ import { AuditError } from '../../errors'
 import { writeCaseFile } from '../../recovery/case-file'
 import { recoverFile } from '../../recovery/verdict'
 import { keyInfo, parseSecrets } from '../../verify/secrets'
-import { parse, requireString, SECRET_OPTIONS, secretInputsFrom } from '../args'
+import { parse, requireString } from '../args'
 import type { Run } from '../command'
 import { plural, toJson } from '../format'
 import { recoveredLines } from './recovered-text'
 import { EXIT } from './recover-info'
+import { SECRET_OPTIONS, secretInputsFrom } from '../secret-sources'
 
 export const run: Run = async (argv, io) => {
   const { values } = parse(argv, {
@@ -22,14 +23,14 @@ export const run: Run = async (argv, io) => {
   const out = values['out']
   if (out !== undefined && (typeof out !== 'string' || out === ''))
     throw new AuditError('bad_argument', '--out needs a folder')
-  const keys = parseSecrets(secretInputsFrom(values, io.env))
   let st
   try {
     st = statSync(db)
   } catch {
-    throw new AuditError('db_missing', `File not found: ${db}`)
+    throw new AuditError('db_missing', `DB not found: ${db}`)
   }
-  if (!st.isFile()) throw new AuditError('not_a_file', `Not a file: ${db}`)
+  if (!st.isFile()) throw new AuditError('not_a_file', `not a regular file: ${db}`)
+  const keys = parseSecrets(await secretInputsFrom(values, io, { useEnv: true }))
   const result = recoverFile(db, keys)
   if (!result.summary.searched) throw new AuditError('corrupt', `${db}: ${result.summary.note}`)
   const infos = keys.map(keyInfo)
