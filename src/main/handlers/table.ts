@@ -14,7 +14,7 @@ import { TOOL_NAME, TOOL_VERSION } from '../version'
 import { checkRow } from '../verify/row'
 import { keyInfo, parseSecrets } from '../verify/secrets'
 import { verifyOpened } from '../verify/file'
-import { searchFilesInSlices } from '../recovery/verdict'
+import { searchEvidence } from '../recovery/verdict'
 import { buildReportFor, checkReplayFor, runIntegrityFor } from './engine'
 import type { AuditSession } from './session'
 import { int, num, obj, optBool, optEnum, optInt, optNs, optObj, optStr, str, type Obj } from './validate'
@@ -245,8 +245,14 @@ export function createHandlers(session: AuditSession, platform: Platform = {}): 
       return session.jobs.start('recover', async (job) => {
         const o = await session.readyForJob(job)
         job.progress(0, 1, 'searching the files')
-        // The verified private copy holds the evidence's bytes and its -wal exactly.
-        return (await searchFilesInSlices(o.chain.snapshot.dbPath, keys, { signal: job.signal })).result
+        // The evidence itself, under the open policy it was opened with (the copy's WAL is recovered).
+        const { policy } = o.chain.snapshot
+        return (
+          await searchEvidence(o.chain.snapshot.evidence, keys, {
+            signal: job.signal,
+            ...(policy ? { policy } : {}),
+          })
+        ).result
       })
     },
     lastVerdict: async () => session.verdict,

@@ -13,7 +13,7 @@ import { runIntegrityOpened } from '../integrity/direct'
 import { keyInfo, type KeyMaterial } from '../verify/secrets'
 import { verifyOpened } from '../verify/file'
 import { applyRecovery } from '../recovery/findings'
-import { searchFilesInSlices } from '../recovery/verdict'
+import { searchEvidence } from '../recovery/verdict'
 import { TOOL_NAME, TOOL_VERSION } from '../version'
 
 export interface BuildReportInput {
@@ -70,11 +70,14 @@ export async function buildAuditReport(input: BuildReportInput): Promise<AuditRe
           ...(progress ? { onProgress: (d: number, t: number) => progress(d, t, 'verify') } : {}),
           ...(input.signal ? { signal: input.signal } : {}),
         })
-  // The verified private copy holds the evidence's bytes (and its -wal) exactly: searched in its place.
+  // The evidence itself is searched, read-only: the private copy's WAL was recovered into it.
   const search =
     input.recover === false
       ? null
-      : await searchFilesInSlices(chain.snapshot.dbPath, keys, input.signal ? { signal: input.signal } : {})
+      : await searchEvidence(chain.snapshot.evidence, keys, {
+          ...(input.signal ? { signal: input.signal } : {}),
+          ...(chain.snapshot.policy ? { policy: chain.snapshot.policy } : {}),
+        })
   const recovery = search?.result ?? notSearched('turned off')
   let verdict = liveVerdict
   if (liveVerdict && search?.result.summary.searched) {
