@@ -126,17 +126,6 @@ export function verdictWith(verdict: VerifyVerdict, found: Searched): VerifyVerd
   return applyRecovery(verdict, found.result, found)
 }
 
-/** Search the files of `path` in slices; a file the direct reader declines is reported as not searched. */
-export async function searchFilesInSlices(
-  path: string,
-  keys: KeyMaterial[],
-  opts: RecoverOptions = {},
-): Promise<Searched> {
-  const chain = openForSearch(path)
-  if (typeof chain === 'string') return unread(chain)
-  return startRecovery(chain, keys, opts).done()
-}
-
 /**
  * Search the evidence a chain was opened from, through the descriptors its snapshot holds — never the
  * private copy (SQLite recovered the copy's WAL into it, so the frames and superseded pages recovery
@@ -157,15 +146,4 @@ export async function searchEvidence(
     )
   }
   return startRecovery(chain, keys, opts).done()
-}
-
-/** `verdict` after searching the files of `path` for deleted and earlier rows. */
-export async function withRecovery(
-  path: string,
-  verdict: VerifyVerdict,
-  keys: KeyMaterial[],
-  opts: RecoverOptions = {},
-): Promise<VerifyVerdict> {
-  if (verdict.cancelled) return verdict
-  return verdictWith(verdict, await searchFilesInSlices(path, keys, opts))
 }
