@@ -55,7 +55,8 @@ export async function verifyFile(
   try {
     let verdict = await verifyChain(chain, keys, opts)
     // The evidence through the descriptors the copy was made from (the copy's WAL is recovered).
-    if (recover) verdict = verdictWith(verdict, await searchEvidence(chain.snapshot, keys, recover))
+    if (recover && !verdict.cancelled)
+      verdict = verdictWith(verdict, await searchEvidence(chain.snapshot, keys, recover))
     return { verdict, reader: 'sqlite-copy', openMs }
   } finally {
     chain.close()
@@ -76,7 +77,7 @@ export async function verifyOpened(
     (await verifyChain(chain, keys, opts))
   // The evidence itself is searched, through the descriptors its snapshot holds: SQLite recovered
   // the copy's WAL into it, so the page versions recovery reads are gone there.
-  return opts.recover
+  return opts.recover && !verdict.cancelled
     ? verdictWith(
         verdict,
         await searchEvidence(chain.snapshot, keys, opts.signal ? { signal: opts.signal } : {}),
