@@ -65,7 +65,7 @@ export class RowFacter {
     addon.factsColumns(Int32Array.of(ts, body, hash, layout.ncols, layout.usable))
   }
 
-  /** The body's scan verdict (SCAN_* of ../chain/wasm/json-scan.ts, SCAN_NOT_UTF8) or FACTS_BY_TYPESCRIPT. */
+  /** The body's scan verdict (SCAN_* of ./json-scanner.ts) or FACTS_BY_TYPESCRIPT. */
   facts(record: Uint8Array, types: Int32Array, offsets: Int32Array): number {
     return this.addon.rowFacts(record, types, offsets, this.out)
   }
