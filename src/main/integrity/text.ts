@@ -1,7 +1,7 @@
 // The human-readable report of `bijotel integrity` (reference §5.4), line for line as Python
 // BIJOTEL prints it, plus one line Python does not have: what the rotation detector found.
 import type { IntegrityReport, IntegrityRun } from '../../shared/integrity-types'
-import { compareCodePoints, pyFixed, pyFloatStr } from './pyformat'
+import { compareCodePoints, pyFixed, pyFloatStr } from '../pyformat'
 
 const MAX_LISTED = 5
 

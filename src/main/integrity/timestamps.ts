@@ -4,7 +4,7 @@
 import type Database from 'better-sqlite3'
 import type { TimestampAnomaly } from '../../shared/integrity-types'
 import { asChainReadError } from '../errors'
-import { pyFixed, pyRound } from './pyformat'
+import { pyFixed, pyRound } from '../pyformat'
 import { seqNum } from './rows'
 
 const NS_PER_SEC = 1_000_000_000n

@@ -11,7 +11,7 @@ import { describeFinding } from '../verify/describe'
 import { sha256Hex } from '../verify/hmac'
 import { verifyPartition } from '../verify/partition'
 import type { KeyMaterial } from '../verify/secrets'
-import { pyJsonDumpsSorted, pyJsonLoads } from '../writer/python'
+import { pyJsonDumpsSorted, pyJsonLoads } from '../pyformat'
 import { decodeReplayBytes, MAX_REPLAY_FILE_BYTES, textInput, type ReplayInput } from './text'
 import { entryOf, verifyReplay } from './verifier'
 

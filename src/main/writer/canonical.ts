@@ -4,7 +4,7 @@ import type { HrTime } from '@opentelemetry/api'
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base'
 import { sha256Hex } from '../verify/hmac'
 import { canonicalBytes } from './jcs'
-import { pyJsonLoads } from './python'
+import { pyJsonLoads } from '../pyformat'
 
 /** Attributes holding JSON text that Python parses before sealing (§2.2). */
 export const JSON_STRINGIFIED_ATTRS: ReadonlySet<string> = new Set([

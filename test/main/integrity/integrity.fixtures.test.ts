@@ -12,7 +12,7 @@ import {
 } from '../testing/fixtures'
 import { parseSecrets } from '../../../src/main/verify/secrets'
 import { analyzeAll, analyzeWindow, runIntegrity } from '../../../src/main/integrity/analyze'
-import { pyJsonDumps, pyJsonLoads } from '../../../src/main/integrity/pyformat'
+import { pyJsonDumps, pyJsonLoads } from '../../../src/main/pyformat'
 import { reportJson } from '../../../src/main/integrity/report'
 import { integrityText } from '../../../src/main/integrity/text'
 import { resolveThresholds } from '../../../src/main/integrity/thresholds'
@@ -32,7 +32,9 @@ afterAll(() => {
  * dumped compactly, which is what `json.dumps(json.load(f)[key], separators=(',', ':'))` prints.
  */
 function pythonText(name: string, key: 'integrity_window_100' | 'integrity_window_500'): string {
-  const doc = pyJsonLoads(readFileSync(join(FIXTURES, `${name}.expected.json`), 'utf8')) as Map<string, never>
+  const doc = pyJsonLoads(readFileSync(join(FIXTURES, `${name}.expected.json`), 'utf8'), {
+    typed: true,
+  }) as Map<string, never>
   return pyJsonDumps(doc.get(key)!)
 }
 

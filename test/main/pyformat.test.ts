@@ -11,7 +11,12 @@ import {
   pyJsonString,
   pyRound,
   PyFloat,
-} from '../../../src/main/integrity/pyformat'
+  pyJsonDumpsSorted,
+  PyJsonDecodeError,
+  pyRepr,
+  pyReprStr,
+} from '../../src/main/pyformat'
+import { sha256Hex } from '../../src/main/verify/hmac'
 
 describe('pyRound = Python round(x, n)', () => {
   it.each([
@@ -119,7 +124,9 @@ describe('pyFloatRepr = Python repr(float)', () => {
 })
 
 describe('against CPython-generated vectors (testdata/pyformat-vectors.json)', () => {
-  const data = JSON.parse(readFileSync(join(__dirname, 'testdata', 'pyformat-vectors.json'), 'utf8')) as {
+  const data = JSON.parse(
+    readFileSync(join(__dirname, 'integrity', 'testdata', 'pyformat-vectors.json'), 'utf8'),
+  ) as {
     vectors: (string | null)[][]
   }
   // repr strings of Python are valid JS number literals except for the non-finite ones (none here).
@@ -203,22 +210,21 @@ describe('pyJsonLoads keeps Python int/float distinction', () => {
   it('round-trips Python text exactly', () => {
     const text =
       '{"window":100,"provider_shift":{"shifts":{"xai":{"baseline_pct":6.0,"current_pct":50.0}}},"d":-95.0,"e":1e-05,"big":12345678901234567890,"s":"\\u00e9"}'
-    const v = pyJsonLoads(text)
+    const v = pyJsonLoads(text, { typed: true })
     expect(pyJsonDumps(v)).toBe(text)
   })
   it('parses indented files and distinguishes 94 from 94.0', () => {
-    const v = pyJsonLoads('{\n  "a": 94.0,\n  "b": 94,\n  "c": [1.5e3, -0.0, true, null]\n}') as Map<
-      string,
-      unknown
-    >
+    const v = pyJsonLoads('{\n  "a": 94.0,\n  "b": 94,\n  "c": [1.5e3, -0.0, true, null]\n}', {
+      typed: true,
+    }) as Map<string, unknown>
     expect(v.get('a')).toBeInstanceOf(PyFloat)
     expect(v.get('b')).toBe(94)
     expect(pyJsonDumps(v as never)).toBe('{"a":94.0,"b":94,"c":[1500.0,-0.0,true,null]}')
   })
   it('rejects malformed input', () => {
-    expect(() => pyJsonLoads('{"a":1,}')).toThrow(SyntaxError)
-    expect(() => pyJsonLoads('[1] x')).toThrow(SyntaxError)
-    expect(() => pyJsonLoads('"abc')).toThrow(SyntaxError)
+    expect(() => pyJsonLoads('{"a":1,}', { typed: true })).toThrow(SyntaxError)
+    expect(() => pyJsonLoads('[1] x', { typed: true })).toThrow(SyntaxError)
+    expect(() => pyJsonLoads('"abc', { typed: true })).toThrow(SyntaxError)
   })
 })
 
@@ -237,5 +243,129 @@ describe('compareCodePoints = Python str ordering', () => {
     ])
     expect(compareCodePoints('ab', 'abc')).toBeLessThan(0)
     expect(compareCodePoints('abc', 'abc')).toBe(0)
+  })
+})
+
+// Expected strings printed by CPython 3 (repr / json.dumps / json.loads).
+describe('pyFloatRepr = repr(float), more cases', () => {
+  const cases: [number, string][] = [
+    [0.1, '0.1'],
+    [1e16, '1e+16'],
+    [1e15, '1000000000000000.0'],
+    [123456789012345680, '1.2345678901234568e+17'],
+    [1.5e-7, '1.5e-07'],
+    [0.0001, '0.0001'],
+    [0.00001, '1e-05'],
+    [-2.5, '-2.5'],
+    [1e-300, '1e-300'],
+    [5e-324, '5e-324'],
+    [1.7976931348623157e308, '1.7976931348623157e+308'],
+    [100, '100.0'],
+    [0.3, '0.3'],
+    [2 / 3, '0.6666666666666666'],
+    [1e21, '1e+21'],
+    [1e22, '1e+22'],
+    [123.456, '123.456'],
+    [-0, '-0.0'],
+    [0, '0.0'],
+    [NaN, 'nan'],
+    [Infinity, 'inf'],
+  ]
+  for (const [x, s] of cases) it(`${s}`, () => expect(pyFloatRepr(x)).toBe(s))
+})
+
+describe('pyReprStr = repr(str)', () => {
+  const cases: [string, string][] = [
+    ["it's", `"it's"`],
+    ['say "hi"', `'say "hi"'`],
+    [`both ' and "`, `'both \\' and "'`],
+    ['tab\there\nnl\r\\', `'tab\\there\\nnl\\r\\\\'`],
+    ['\x00\x1f\x7f\x80\x9f\xa0\xad', `'\\x00\\x1f\\x7f\\x80\\x9f\\xa0\\xad'`],
+    ['é—日本', `'é—日本'`],
+    ['\u2028\u2029', `'\\u2028\\u2029'`],
+    ['\u{1F600}', `'\u{1F600}'`],
+    ['\ufeff', `'\\ufeff'`],
+    ['\ue000', `'\\ue000'`],
+    ['claude-haiku-4-5', `'claude-haiku-4-5'`],
+  ]
+  for (const [s, r] of cases) it(JSON.stringify(s), () => expect(pyReprStr(s)).toBe(r))
+  it('repr of other JSON values', () => {
+    expect(pyRepr(null)).toBe('None')
+    expect(pyRepr([1, 2.5, null, true, { a: 'b' }])).toBe("[1, 2.5, None, True, {'a': 'b'}]")
+  })
+})
+
+describe('pyJsonDumpsSorted = json.dumps(sort_keys=True, separators=(",",":"), ensure_ascii=False)', () => {
+  it('the §12.4 prompt list', () => {
+    const d = pyJsonDumpsSorted([{ role: 'user', content: 'hi' }])
+    expect(d).toBe('[{"content":"hi","role":"user"}]')
+    expect(sha256Hex(Buffer.from(d))).toBe('4e79873118cd9be7a1f0308b9cd772950c5410c74ca3fe1ba2626cba009a9237')
+  })
+  it('code-point key order, Python floats, escapes, non-ASCII literal', () => {
+    const v = [
+      {
+        b: 1,
+        a: [1.5, 2, 0.5, 1e16, true, null],
+        é: 'x',
+        '\u{1F600}': 1,
+        '\ue000': 2,
+        q: 'a"b\\c\n\u0001\u2028',
+      },
+    ]
+    const d = pyJsonDumpsSorted(v)
+    expect(d).toBe(
+      '[{"a":[1.5,2,0.5,1e+16,true,null],"b":1,"q":"a\\"b\\\\c\\n\\u0001\u2028","é":"x","\ue000":2,"\u{1F600}":1}]',
+    )
+    expect(sha256Hex(Buffer.from(d))).toBe('4eb0de4b3d766bd2a7e922a6d94d19c9f0fe92f5e8c3aa5cedc526296834f6db')
+  })
+  it('NaN/Infinity as Python writes them; lone surrogates refused like the UTF-8 encode', () => {
+    expect(pyJsonDumpsSorted([NaN, Infinity, -Infinity])).toBe('[NaN,Infinity,-Infinity]')
+    expect(() => pyJsonDumpsSorted(['\ud800'])).toThrow()
+  })
+  it('compareCodePoints puts astral characters after U+E000–FFFF (UTF-16 order would not)', () => {
+    expect(compareCodePoints('\u{1F600}', '\ue000')).toBeGreaterThan(0)
+    expect('\u{1F600}' < '\ue000').toBe(true)
+    expect(compareCodePoints('a', 'b')).toBeLessThan(0)
+    expect(compareCodePoints('ab', 'a')).toBeGreaterThan(0)
+  })
+})
+
+describe('pyJsonLoads = json.loads', () => {
+  it('parses like Python', () => {
+    expect(pyJsonLoads('12')).toBe(12)
+    expect(pyJsonLoads('"abc"')).toBe('abc')
+    expect(pyJsonLoads('NaN')).toBeNaN()
+    expect(pyJsonLoads('[1, 2.5, -0, 1e400, 12345678901234567890]')).toEqual([
+      1,
+      2.5,
+      -0,
+      Infinity,
+      12345678901234567890n,
+    ])
+    expect(pyJsonLoads('{"a":1,"a":2}')).toEqual({ a: 2 })
+    expect(pyJsonLoads('{"x": "\\ud800"}')).toEqual({ x: '\ud800' })
+    expect(pyJsonLoads(' {"k" : [true,false,null]} ')).toEqual({ k: [true, false, null] })
+    expect(pyJsonLoads('"\\ud83d\\ude00"')).toBe('\u{1F600}')
+  })
+  it('keeps __proto__ as an ordinary key', () => {
+    const o = pyJsonLoads('{"__proto__": {"polluted": 1}}') as Record<string, unknown>
+    expect(Object.keys(o)).toEqual(['__proto__'])
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined()
+  })
+  it('refuses what Python refuses', () => {
+    for (const t of [
+      '\ufeff{}',
+      '[1,]',
+      '{"a":1,}',
+      '01',
+      '"a\nb"',
+      '',
+      'nul',
+      '{"a" 1}',
+      "{'a':1}",
+      '[1] x',
+    ]) {
+      expect(() => pyJsonLoads(t), JSON.stringify(t)).toThrow(PyJsonDecodeError)
+    }
   })
 })
