@@ -10,7 +10,7 @@
 // Whatever the addon is not sure of (a corrupt page, a cell it would not decode) it leaves to the
 // TypeScript, which decides it exactly as without the addon. All read through the caller's
 // read-only descriptors and write nothing to any file.
-import type { LeafList } from '../chain/direct/btree'
+import type { LeafList } from '../chain/direct/leaf-list'
 import type { Pager } from '../chain/direct/pager'
 import { readBuffer } from '../chain/read-buffer'
 import { nativeAddon, type NativeAddon } from './row-prover'

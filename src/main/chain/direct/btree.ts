@@ -13,15 +13,11 @@ import {
   Unsupported,
   varint,
 } from './format'
+import type { LeafList } from './leaf-list'
+
+export type { LeafList } from './leaf-list'
 
 const INT64_MAX = 2n ** 63n - 1n
-
-export interface LeafList {
-  /** Leaf page numbers in key order. */
-  pages: Int32Array
-  /** Upper bound of the rowids on each leaf (the divider key above it; INT64_MAX for the last). */
-  maxKey: BigInt64Array
-}
 
 /** Where a page's b-tree header starts: after the 100-byte file header on page 1. */
 export const headerOffset = (n: number): number => (n === 1 ? 100 : 0)
