@@ -13,7 +13,7 @@ export default defineConfig({
           index: resolve(__dirname, 'src/main/app/index.ts'),
           cli: resolve(__dirname, 'src/main/cli/index.ts'),
           'verify-worker': resolve(__dirname, 'src/main/verify/worker.ts'),
-          'index-worker': resolve(__dirname, 'src/main/chain/index-worker.ts'),
+          'columns-worker': resolve(__dirname, 'src/main/chain/columns/worker.ts'),
           bench: resolve(__dirname, 'test/main/bench/bench.ts'),
         },
       },

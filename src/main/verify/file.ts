@@ -2,14 +2,14 @@
 // (the common case: a reference-schema chain, WAL or not), else through SQLite on a verified
 // private copy. BIJOTEL_READER=sqlite forces the copy path (for comparisons).
 import type { VerifyVerdict } from '../../shared/verify-types'
-import { withDirect } from '../chain/direct/open'
-import { ChainFile } from '../chain/reader'
+import { readChain } from '../chain/source/open-source'
+import type { OpenedChain } from '../chain/source/opened-chain'
+import type { ReaderKind } from '../chain/source/row-source'
 import type { SnapshotOptions } from '../chain/snapshot'
-import { verifyDirect } from './direct'
 import type { KeyMaterial } from './secrets'
-import { verifyChain, type VerifyOptions } from './verify'
+import { verifyRows, type VerifyOptions } from './verify'
 
-export type ReaderKind = 'direct' | 'sqlite-copy'
+export type { ReaderKind } from '../chain/source/row-source'
 
 export interface FileVerifyResult {
   verdict: VerifyVerdict
@@ -24,36 +24,24 @@ export async function verifyFile(
   opts: VerifyOptions & { copy?: SnapshotOptions; env?: Record<string, string | undefined> } = {},
 ): Promise<FileVerifyResult> {
   const t0 = performance.now()
-  const direct = await withDirect(
-    path,
-    async (chain) => {
-      const openMs = performance.now() - t0
-      return { verdict: await verifyDirect(chain, keys, opts), reader: 'direct' as const, openMs }
+  let reader: ReaderKind = 'direct'
+  let openMs = 0
+  const verdict = await readChain(path, (source) => verifyRows(source, keys, opts), {
+    ...(opts.env ? { env: opts.env } : {}),
+    ...(opts.copy ? { copy: opts.copy } : {}),
+    onOpen: (kind) => {
+      reader = kind
+      openMs = performance.now() - t0
     },
-    opts.env,
-  )
-  if (direct) return direct
-  const t1 = performance.now()
-  const chain = await ChainFile.open(path, opts.copy ?? {})
-  const openMs = performance.now() - t1
-  try {
-    return { verdict: await verifyChain(chain, keys, opts), reader: 'sqlite-copy', openMs }
-  } finally {
-    chain.close()
-  }
+  })
+  return { verdict, reader, openMs }
 }
 
-/**
- * Verify a chain already opened through its verified private copy: the direct reader on the copy
- * (the same bytes SQLite sees, read several times faster), else SQLite.
- */
-export async function verifyOpened(
-  chain: ChainFile,
+/** Verify a chain already opened through its verified private copy. */
+export function verifyOpened(
+  chain: OpenedChain,
   keys: KeyMaterial[],
   opts: VerifyOptions = {},
 ): Promise<VerifyVerdict> {
-  return (
-    (await withDirect(chain.snapshot.dbPath, (d) => verifyDirect(d, keys, opts))) ??
-    verifyChain(chain, keys, opts)
-  )
+  return chain.read((source) => verifyRows(source, keys, opts))
 }

@@ -3,7 +3,7 @@
 // SQLite path's report — with duplicates and bursts straddling the workers' boundary.
 import { statSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { EARLY_MIN_BYTES } from '../../../src/main/chain/direct/columns'
+import { EARLY_MIN_BYTES } from '../../../src/main/chain/columns/parallel'
 import { bijotel, ensureBuilt } from './testcli'
 import { BASE_TS, bodyFor, SEC, TempChains, type SynthRow } from './testchain'
 

@@ -3,7 +3,6 @@
 // Loaded only when the command runs.
 import { existsSync } from 'node:fs'
 import type { ReplayCheck } from '../../../shared/replay-types'
-import { ChainFile } from '../../chain/reader'
 import { AuditError } from '../../errors'
 import { checkReplayInput } from '../../replay/check'
 import { referenceReplayFields } from '../../replay/verifier'
@@ -12,6 +11,7 @@ import { parseSecrets } from '../../verify/secrets'
 import { parse, SECRET_OPTIONS, UsageError } from '../args'
 import type { Run } from '../command'
 import { toJson } from '../format'
+import { readChainForCli } from './open-chain'
 import { EXIT } from './replay-info'
 
 /** argparse's `type=int`: optional sign, digits with single underscores, surrounding whitespace. */
@@ -138,17 +138,14 @@ export const run: Run = async (argv, io) => {
   if (promptFile) promptValue = readReplayFile(promptFile, mode, '--prompt-file').value
   else if (prompt !== undefined) promptValue = prompt
 
-  const chain = await ChainFile.open(dbPath)
-  try {
-    const check = checkReplayInput(chain, keys, {
+  const check = await readChainForCli(dbPath, io, (source) =>
+    checkReplayInput(source, keys, {
       seq,
       output: input,
       ...(promptValue !== undefined ? { prompt: promptValue } : {}),
-    })
-    const extras = { row: keys.length > 0, prompt: promptValue !== undefined, raw }
-    io.out(values['json'] ? toJson(replayJson(check, extras)) + '\n' : replayText(check, extras))
-    return replayExit(check)
-  } finally {
-    chain.close()
-  }
+    }),
+  )
+  const extras = { row: keys.length > 0, prompt: promptValue !== undefined, raw }
+  io.out(values['json'] ? toJson(replayJson(check, extras)) + '\n' : replayText(check, extras))
+  return replayExit(check)
 }

@@ -1,31 +1,26 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { dbPath, fixtureNames } from '../testing/fixtures'
 import { modelOf, parseBody, providerOf } from '../../../src/main/chain/body'
-import {
-  buildChainIndex,
-  directIndex,
-  indexRange,
-  mergeParts,
-  positionOfSeq,
-  sqliteIndex,
-} from '../../../src/main/chain/index'
-import { ChainFile } from '../../../src/main/chain/reader'
-import { buildOverview, buildTimeline, selectPositions } from '../../../src/main/chain/views'
+import { buildChainIndex, mergeParts, positionOfSeq } from '../../../src/main/chain/chain-index'
+import { INDEX_COLUMNS } from '../../../src/main/chain/columns/types'
+import { OpenedChain } from '../../../src/main/chain/source/opened-chain'
+import { buildOverview, buildTimeline, overviewMeta, selectPositions } from '../../../src/main/chain/views'
+import { READERS, withSource } from '../testing/sources'
 
-let chain: ChainFile
+let chain: OpenedChain
 beforeAll(async () => {
-  chain = await ChainFile.open(dbPath('provider-shift'))
+  chain = await OpenedChain.open(dbPath('provider-shift'))
 })
 afterAll(() => chain.close())
 
 describe('chain index', () => {
   it('holds every row with the provider and model a full parse gives', async () => {
-    const idx = await buildChainIndex(chain)
+    const idx = await buildChainIndex(chain.copy)
     expect(idx.rows).toBe(240)
-    const rows = chain.db.prepare('SELECT seq, canonical_body FROM chain ORDER BY seq').raw(true).all() as [
-      number,
-      Buffer,
-    ][]
+    const rows = chain.file.db
+      .prepare('SELECT seq, canonical_body FROM chain ORDER BY seq')
+      .raw(true)
+      .all() as [number, Buffer][]
     rows.forEach(([seq, body], i) => {
       const parsed = parseBody(body)
       expect(idx.seq[i]).toBe(seq)
@@ -37,11 +32,12 @@ describe('chain index', () => {
   })
 
   it('merges partitions exactly as one pass', async () => {
-    const whole = mergeParts([await indexRange(chain.db, 1n, 240n)])
+    const src = chain.copy
+    const whole = mergeParts([src.columns({ from: 0, to: 240 }, 16, INDEX_COLUMNS)])
     const parts = mergeParts([
-      await indexRange(chain.db, 1n, 77n),
-      await indexRange(chain.db, 78n, 160n),
-      await indexRange(chain.db, 161n, 240n),
+      src.columns({ from: 0, to: 77 }, 16, INDEX_COLUMNS),
+      src.columns({ from: 77, to: 160 }, 16, INDEX_COLUMNS),
+      src.columns({ from: 160, to: 240 }, 16, INDEX_COLUMNS),
     ])
     expect(parts.rows).toBe(whole.rows)
     for (let i = 0; i < whole.rows; i++) {
@@ -53,8 +49,8 @@ describe('chain index', () => {
   })
 
   it('feeds the overview, filters and the timeline', async () => {
-    const idx = await buildChainIndex(chain)
-    const ov = buildOverview(chain, idx)
+    const idx = await buildChainIndex(chain.copy)
+    const ov = buildOverview(overviewMeta(chain.copy.facts()), idx)
     expect(ov.entries).toBe(240)
     expect(ov.first_seq).toBe(1)
     expect(ov.last_seq).toBe(240)
@@ -72,15 +68,11 @@ describe('chain index', () => {
 describe('index read directly from the pages = index through SQLite', () => {
   for (const name of fixtureNames()) {
     it(name, async () => {
-      const c = await ChainFile.open(dbPath(name))
-      try {
-        const viaSqlite = await sqliteIndex(c)
-        const direct = await directIndex(c.snapshot.dbPath)
-        expect(direct).toEqual(viaSqlite)
-        expect(direct.rows).toBeGreaterThan(0)
-      } finally {
-        c.close()
-      }
+      const [direct, viaSqlite] = await Promise.all(
+        READERS.map((r) => withSource(dbPath(name), r, buildChainIndex)),
+      )
+      expect(direct).toEqual(viaSqlite)
+      expect(direct!.rows).toBeGreaterThan(0)
     })
   }
 })

@@ -2,12 +2,13 @@
 // key as a string, for every kind of stored value, and must tell real hashes apart.
 import { randomBytes } from 'node:crypto'
 import { afterAll, describe, expect, it } from 'vitest'
-import { hashKey } from '../../../../src/main/integrity/rows'
+import { fingerprint, hashFingerprint, hashKey } from '../../../../src/main/chain/columns/fingerprint'
 import { BASE_TS, bodyFor, SEC, TempChains, type SynthRow } from '../../integrity/testchain'
-import { layoutOf } from '../../../../src/main/verify/direct'
-import { fingerprint, hashFingerprint } from '../../../../src/main/chain/direct/columns'
 import { openDirect } from '../../../../src/main/chain/direct/open'
 import { RowScanner } from '../../../../src/main/chain/direct/scan'
+import { layoutOf } from '../../../../src/main/chain/source/direct-source'
+import { WHOLE } from '../../../../src/main/chain/source/row-source'
+import { READERS, withSource } from '../../testing/sources'
 
 const chains = new TempChains()
 afterAll(() => chains.dispose())
@@ -49,5 +50,29 @@ describe('hashFingerprint', () => {
     } finally {
       scanner.close()
     }
+  })
+
+  it('is the same whichever source reads the row (record bytes, or SQLite values)', async () => {
+    const rows: SynthRow[] = hashes().map((hash, i) => ({
+      seq: i + 1,
+      ts: BASE_TS + BigInt(i) * SEC,
+      body: bodyFor('p'),
+      hash,
+    }))
+    const path = chains.write(rows)
+    const [direct, sqlite] = await Promise.all(
+      READERS.map((r) =>
+        withSource(path, r, (source) => {
+          const ch = source.col('canonical_hash')
+          const out: number[] = []
+          source.scan(source.place(WHOLE).place, WHOLE, (c) => {
+            out.push(hashFingerprint(c, ch))
+          })
+          return out
+        }),
+      ),
+    )
+    expect(direct!.length).toBe(rows.length)
+    expect(direct).toEqual(sqlite)
   })
 })

@@ -5,8 +5,8 @@
 // timestamps, rows split across parts at every kind of row, and the rate detector's edge rows.
 import { describe, expect, it } from 'vitest'
 import type { IntegrityThresholds } from '../../../src/shared/integrity-types'
-import { finish, OrderedPass } from '../../../src/main/integrity/analyze'
-import { pushRows, type OrderedColumns } from '../../../src/main/integrity/direct'
+import { finish, OrderedPass } from '../../../src/main/integrity/ordered-pass'
+import { pushRows, type OrderedColumns } from '../../../src/main/integrity/columns-pass'
 import { DEFAULT_THRESHOLDS } from '../../../src/main/integrity/thresholds'
 
 const T: IntegrityThresholds = { ...DEFAULT_THRESHOLDS, large_gap_sec: 300, min_split_size: 3 }

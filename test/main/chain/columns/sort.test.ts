@@ -2,7 +2,7 @@
 // (returned as they are), on large arrays of integers below 2^52 (bucketed), and on everything its
 // shortcuts leave to that sort (small arrays, negative, fractional, huge values).
 import { describe, expect, it } from 'vitest'
-import { ascending } from '../../../../src/main/chain/direct/sort'
+import { ascending } from '../../../../src/main/chain/columns/sort'
 
 const LARGE = 70_000
 

@@ -2,7 +2,7 @@
 // sorted parts. Held to counting every value in a Map, on parts with repeats inside and across
 // them, trailing NaNs (rows without a value), empty parts, infinities and negative zero.
 import { describe, expect, it } from 'vitest'
-import { repeated } from '../../../src/main/integrity/direct'
+import { repeated } from '../../../src/main/integrity/columns-pass'
 
 function oracle(parts: Float64Array[], min: number): Map<number, number> {
   const counts = new Map<number, number>()

@@ -1,33 +1,15 @@
-// The integrity monitor on the direct file reader. Window mode reads only the last leaves; --all
-// extracts compact columns on worker threads, then runs the ordered detectors over them, and finds
-// duplicate hashes and bursts by sorting typed arrays (no per-row maps, no SQL temp tables).
-import type { IntegrityRun, IntegrityThresholds } from '../../shared/integrity-types'
-import {
-  extractAllColumns,
-  extractLastColumns,
-  hashFingerprint,
-  startColumnWorkers,
-  type ColumnsPart,
-  type IntegrityColumns,
-} from '../chain/direct/columns'
-import { endWorkers, type EarlyWorker } from '../chain/index'
-import { assertUnchangedSinceOpen, withDirect, type DirectChain } from '../chain/direct/open'
-import { RowScanner, withLeaves } from '../chain/direct/scan'
-import { AuditError } from '../errors'
+// The detectors over compact columns (../chain/columns): the ordered detectors over the typed
+// arrays without a row object per row, duplicate hashes and bursts found by merging presorted runs
+// (no per-row maps, no SQL temp tables). The same for window and --all, for either row source.
+import type { IntegrityThresholds } from '../../shared/integrity-types'
+import { hashFingerprint, hashKey } from '../chain/columns/fingerprint'
+import type { ColumnsPart, IntegrityColumns } from '../chain/columns/types'
+import type { RowSource } from '../chain/source/row-source'
 import { TsWords } from '../chain/ts-words'
-import { estimateRows, layoutOf, verifyDirect } from '../verify/direct'
-import type { ChainFile } from '../chain/reader'
-import {
-  finish,
-  OrderedPass,
-  runIntegrity,
-  type IntegrityHooks,
-  type IntegritySource,
-  type RunIntegrityOptions,
-} from './analyze'
+import { AuditError } from '../errors'
+import { finish, OrderedPass, type IntegrityHooks } from './ordered-pass'
 import { duplicateAnomaly } from './hashes'
 import type { DetectorResults } from './report'
-import { hashKey } from './rows'
 import { burstAnomaly } from './timestamps'
 
 /**
@@ -71,10 +53,7 @@ export function repeated(sorted: Float64Array[], min: number): Map<number, numbe
 }
 
 /** Duplicate canonical hashes: fingerprint collisions, then the exact keys of just those rows. */
-function duplicates(
-  rowsAgain: () => RowScanner,
-  parts: IntegrityColumns[],
-): DetectorResults['hash_anomalies'] {
+function duplicates(source: RowSource, parts: IntegrityColumns[]): DetectorResults['hash_anomalies'] {
   const candidates = repeated(
     parts.map((p) => p.hashFpSorted!),
     1,
@@ -88,18 +67,21 @@ function duplicates(
     parts.map((p) => p.seqBig),
     BigInt64Array,
   )
-  const scanner = rowsAgain()
-  const ch = scanner.col('canonical_hash')
+  const ch = source.col('canonical_hash')
   const firstSeen = new Map<string, bigint>()
   const out: DetectorResults['hash_anomalies'] = []
   for (let i = 0; i < fps.length; i++) {
     if (!candidates.has(fps[i]!)) continue
     let key: string | null = null
     let fp = NaN
-    scanner.find(seqs[i]!, (c) => {
-      key = hashKey(c.valueBig(ch))
-      fp = hashFingerprint(c, ch)
-    })
+    source.find(
+      seqs[i]!,
+      (c) => {
+        key = hashKey(c.valueBig(ch))
+        fp = hashFingerprint(c, ch)
+      },
+      ['canonical_hash'],
+    )
     if (key === null || fp !== fps[i])
       throw new AuditError('io', 'the chain changed during the integrity pass')
     const first = firstSeen.get(key)
@@ -138,34 +120,6 @@ function bursts(parts: IntegrityColumns[], threshold: number): DetectorResults['
   }
   return out
 }
-
-/**
- * The detectors over the rows of leaves [from, to) of `scanner`'s layout: their compact columns (on
- * workers for a large chain), then `detect`. `estimate`: about how many rows that is.
- */
-async function columnsRun(
-  scanner: RowScanner,
-  range: { from: number; to: number; estimate: number },
-  thresholds: IntegrityThresholds,
-  hooks: IntegrityHooks,
-  early: EarlyWorker[] = [],
-): Promise<DetectorResults> {
-  const parts = await extractAllColumns(
-    scanner,
-    range.from,
-    range.to,
-    range.estimate,
-    {
-      onProgress: (d, t) => hooks.onProgress?.(d, t, 'integrity'),
-      ...(hooks.signal ? { signal: hooks.signal } : {}),
-    },
-    INTEGRITY_COLUMNS,
-    early,
-  )
-  return detect(parts, () => scanner, thresholds, hooks)
-}
-
-const INTEGRITY_COLUMNS = { facts: true, integrity: true }
 
 /** What pushRows reads of a part. */
 export type OrderedColumns = Pick<
@@ -244,13 +198,12 @@ export function pushRows(pass: OrderedPass, parts: OrderedColumns[], largeGapSec
 }
 
 /**
- * The ordered detectors over the parts' typed arrays, then duplicates and bursts by sorting;
- * `rowsAgain` gives a scanner that finds the parts' rows by seq (asked for only to confirm
- * fingerprint collisions).
+ * The ordered detectors over the parts' typed arrays (in scan order), then duplicates and bursts by
+ * sorting; `source` finds rows by seq again, asked only to confirm fingerprint collisions.
  */
-function detect(
+export function detect(
   parts: IntegrityColumns[],
-  rowsAgain: () => RowScanner,
+  source: RowSource,
   thresholds: IntegrityThresholds,
   hooks: IntegrityHooks,
 ): DetectorResults {
@@ -264,70 +217,7 @@ function detect(
   const pass = new OrderedPass(n, thresholds)
   pushRows(pass, parts, thresholds.large_gap_sec)
   if (hooks.signal?.aborted) throw new AuditError('cancelled', 'integrity pass cancelled')
-  const results = finish(pass, duplicates(rowsAgain, parts), bursts(parts, thresholds.burst_threshold))
+  const results = finish(pass, duplicates(source, parts), bursts(parts, thresholds.burst_threshold))
   hooks.onProgress?.(n, n, 'integrity')
   return results
-}
-
-async function allRows(
-  chain: DirectChain,
-  thresholds: IntegrityThresholds,
-  hooks: IntegrityHooks,
-): Promise<DetectorResults> {
-  const scanner = new RowScanner(layoutOf(chain))
-  const early = startColumnWorkers(chain, INTEGRITY_COLUMNS)
-  try {
-    const to = chain.leaves.pages.length
-    const estimate = estimateRows(scanner, 0, to)
-    const results = await columnsRun(scanner, { from: 0, to, estimate }, thresholds, hooks, early)
-    assertUnchangedSinceOpen(chain)
-    return results
-  } finally {
-    scanner.close()
-    endWorkers(early) // those not given work, when an error came first
-  }
-}
-
-/**
- * Window mode: the last `limit` rows by seq, read in one walk back from the tree's right edge (no
- * leaf list of the whole chain, each page read once), through the same detectors as --all.
- */
-async function lastRows(
-  chain: DirectChain,
-  limit: number,
-  thresholds: IntegrityThresholds,
-): Promise<DetectorResults> {
-  const layout = layoutOf(chain)
-  const edge = new RowScanner(layout)
-  let again = null as RowScanner | null
-  try {
-    const { part, leaves } = extractLastColumns(edge, chain.root, limit, INTEGRITY_COLUMNS)
-    const results = detect(
-      [part],
-      () => (again ??= new RowScanner(withLeaves(layout, leaves))),
-      thresholds,
-      {},
-    )
-    assertUnchangedSinceOpen(chain)
-    return results
-  } finally {
-    edge.close()
-    again?.close()
-  }
-}
-
-export function directSource(chain: DirectChain): IntegritySource {
-  return {
-    window: (limit, thresholds) => lastRows(chain, limit, thresholds),
-    all: (thresholds, hooks) => allRows(chain, thresholds, hooks),
-    verify: (keys, opts) => verifyDirect(chain, keys, opts),
-  }
-}
-
-/** The monitor over a chain opened through its verified private copy: direct on the copy, else SQLite. */
-export async function runIntegrityOpened(chain: ChainFile, opts: RunIntegrityOptions): Promise<IntegrityRun> {
-  return (
-    (await withDirect(chain.snapshot.dbPath, (d) => runIntegrity(directSource(d), opts))) ??
-    runIntegrity(chain, opts)
-  )
 }
