@@ -1,5 +1,5 @@
 // The native half of extracting a row's facts for the index and the integrity monitor
-// (../chain/direct/columns.ts): one call per row reads the timestamp (and its epoch second), the
+// (../chain/columns/builder.ts): one call per row reads the timestamp (and its epoch second), the
 // hash fingerprint and the body's attribute spans from the record where it lies, so no BigInt, no
 // body Buffer and no JS byte loop is made for a plain row. Whatever it leaves undecided (a
 // timestamp that is not an integer, non-ASCII hash text, a body that is not TEXT or BLOB)

@@ -24,8 +24,8 @@ export type ColumnsWorkerMessage =
 export const COLUMNS_WORKER = 'columns-worker.js'
 
 /**
- * A columns worker started before its input is known: it loads its code (≈0.1 s here) while the
- * main thread lists the leaves. A failure before it is given work is kept for runOnWorker.
+ * A columns worker started before its input is known: it loads its code while the main thread
+ * lists the leaves. A failure before it is given work is kept for runOnWorker.
  */
 export class EarlyWorker {
   failure: Error | null = null

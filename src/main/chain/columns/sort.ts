@@ -1,7 +1,7 @@
 // The two columns the integrity monitor sorts on every worker (epoch seconds and hash
-// fingerprints, half a million each per worker on a 1M-row chain) took ≈90 ms a worker with
-// Float64Array.prototype.sort. Seconds are almost always in order already (a chain is written in
-// time order), and fingerprints are random integers below 2^52, which spread evenly over buckets.
+// fingerprints, a value a row), faster than Float64Array.prototype.sort for what they hold:
+// seconds are almost always in order already (a chain is written in time order), and fingerprints
+// are random integers below 2^52, which spread evenly over buckets.
 
 /** Values below 2^52 are bucketed by their top 16 bits: 2^36 apart. */
 const BUCKET_WIDTH = 2 ** 36
