@@ -16,7 +16,7 @@ import {
   pyRepr,
   pyReprStr,
 } from '../../src/main/pyformat'
-import { sha256Hex } from '../../src/main/verify/hmac'
+import { sha256Hex } from '../../src/main/chain/seal'
 
 describe('pyRound = Python round(x, n)', () => {
   it.each([

@@ -2,7 +2,7 @@
 // `bijotel.replay.output_hash` of a chain entry with the SHA-256 of a replayed output. Never throws.
 import type { ReplayResult } from '../../shared/replay-types'
 import { attributesOf, pyTruthy } from '../chain/body'
-import { sha256Hex } from '../verify/hmac'
+import { sha256Hex } from '../chain/seal'
 import { pyJsonLoads, pyRepr } from '../pyformat'
 
 export const REASON_NO_METADATA =

@@ -16,7 +16,7 @@ import { reportJson } from '../integrity'
 import { referenceReplayFields } from '../replay/verifier'
 import { TOOL_NAME, TOOL_VERSION } from '../version'
 import { headlineReason } from '../verify/describe'
-import { makeSealer, sha256Hex } from '../verify/hmac'
+import { makeSealer, sha256Hex } from '../chain/seal'
 import { existsSync } from 'node:fs'
 import {
   HttpError,

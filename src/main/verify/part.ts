@@ -4,7 +4,7 @@
 // (./record-proof.ts) — which leaves exactly the state `push` would.
 import type { Place, ResolvedRange, RowSource } from '../chain/source/row-source'
 import { rowProver } from '../native/row-prover'
-import { sha256Hex } from './hmac'
+import { sha256Hex } from '../chain/seal'
 import { RowChecker, type PartitionResult, type PartitionSpec, type VerifyHooks } from './partition'
 import { columnsAgreeOnBytes, textIsAscii } from './record-proof'
 import type { KeyMaterial } from './secrets'

@@ -7,7 +7,7 @@ import { columnMismatches, sealedSpanFields, spanColumnsAgreeFast } from '../cha
 import type { Predecessor } from '../chain/source/row-source'
 import { AuditError } from '../errors'
 import type { LinkOwner, RowProver } from '../native/row-prover'
-import { GENESIS_HASH, makeSealer, sha256Hex, type Sealer } from './hmac'
+import { GENESIS_HASH, makeSealer, sha256Hex, type Sealer } from '../chain/seal'
 import { RangeBuilder, type OrdRange } from './ranges'
 import type { KeyMaterial } from './secrets'
 

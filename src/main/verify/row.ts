@@ -4,7 +4,7 @@ import { columnMismatches, sealedSpanFields } from '../chain/body'
 import type { RowSource } from '../chain/source/row-source'
 import { toBigIntOrNull } from '../chain/table'
 import { AuditError } from '../errors'
-import { GENESIS_HASH, makeSealer, sha256Hex } from './hmac'
+import { GENESIS_HASH, makeSealer, sha256Hex } from '../chain/seal'
 import type { KeyMaterial } from './secrets'
 
 const ROW_COLUMNS = [

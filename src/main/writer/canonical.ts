@@ -2,7 +2,7 @@
 // (reference §2.1–2.3). The dict is then JCS-encoded (./jcs.ts) and hashed.
 import type { HrTime } from '@opentelemetry/api'
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base'
-import { sha256Hex } from '../verify/hmac'
+import { sha256Hex } from '../chain/seal'
 import { canonicalBytes } from './jcs'
 import { pyJsonLoads } from '../pyformat'
 

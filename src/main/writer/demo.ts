@@ -5,11 +5,11 @@
 // benchmark: rows are sealed in batches, one BEGIN IMMEDIATE transaction per batch.
 import { existsSync, rmSync, statSync } from 'node:fs'
 import { AuditError } from '../errors'
-import { sha256Hex } from '../verify/hmac'
+import { sha256Hex } from '../chain/seal'
 import { SEMANTIC_EXCLUDE_ATTRS, type CanonicalDict } from './canonical'
 import { ChainWriter, type RowInput } from './chain-writer'
 import { canonicalize, serializeKey } from './jcs'
-import { recordReplayContext } from '../replay/recorder'
+import { recordReplayContext } from './replay-context'
 import { exchange, MISTRAL_EVERY, Prng, PROVIDER_BLOCK, PROVIDERS, type ProviderInfo } from './demo-catalogue'
 
 export { Prng } from './demo-catalogue'

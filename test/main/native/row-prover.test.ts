@@ -18,7 +18,7 @@ import { verifyPart } from '../../../src/main/verify/part'
 import { verifyRows } from '../../../src/main/verify/verify'
 import { DirectSource, layoutOf } from '../../../src/main/chain/source/direct-source'
 import { WHOLE } from '../../../src/main/chain/source/row-source'
-import { hmacHex, sha256Hex } from '../../../src/main/verify/hmac'
+import { hmacHex, sha256Hex } from '../../../src/main/chain/seal'
 import { parseSecrets } from '../../../src/main/verify/secrets'
 import { nativeAddon, type NativeAddon } from '../../../src/main/native/row-prover'
 

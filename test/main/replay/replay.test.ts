@@ -12,7 +12,7 @@ import {
   secretInputs,
   SECRETS,
 } from '../testing/fixtures'
-import { sha256Hex } from '../../../src/main/verify/hmac'
+import { sha256Hex } from '../../../src/main/chain/seal'
 import { parseSecrets } from '../../../src/main/verify/secrets'
 import { ChainWriter } from '../../../src/main/writer/chain-writer'
 import { spanToCanonicalDict } from '../../../src/main/writer/canonical'

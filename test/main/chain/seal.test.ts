@@ -1,6 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { makeSealer } from '../../../src/main/verify/hmac'
+import { makeSealer } from '../../../src/main/chain/seal'
 
 const reference = (key: Buffer, prev: string, canonical: string): string =>
   createHmac('sha256', key)

@@ -1,6 +1,6 @@
 // `record_replay_context` of Python BIJOTEL (reference §6.1): the `bijotel.replay.*` attributes to
 // set on the span of an LLM call, sealed with it in the canonical body.
-import { sha256Hex } from '../verify/hmac'
+import { sha256Hex } from '../chain/seal'
 import { pyJsonDumpsSorted } from '../pyformat'
 
 /** A prompt: the joined text, or the GenAI messages list (`[{"role": "user", "content": "..."}]`). */
