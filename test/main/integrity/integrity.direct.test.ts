@@ -7,7 +7,7 @@ import type { RunIntegrityOptions } from '../../../src/main/integrity/analyze'
 import { runIntegrity } from '../../../src/main/integrity/analyze'
 import { OpenedChain } from '../../../src/main/chain/source/opened-chain'
 import { dbPath, expected, fixtureNames, secretInputs } from '../testing/fixtures'
-import { directSource } from '../testing/sources'
+import { withSource } from '../testing/sources'
 import { parseSecrets } from '../../../src/main/verify/secrets'
 import { seeded, TempChains } from './testchain'
 
@@ -33,7 +33,7 @@ describe('integrity: direct reader = SQLite on a copy', () => {
       try {
         for (const opts of cases) {
           const classic = await runIntegrity(chain.copy, opts)
-          const direct = await runIntegrity(directSource(dbPath(name)), opts)
+          const direct = await withSource(dbPath(name), 'direct', (d) => runIntegrity(d, opts))
           expect(direct, JSON.stringify(opts)).toEqual(classic)
         }
         // Without the addon, cells are decoded and bodies scanned in TypeScript.
@@ -41,7 +41,7 @@ describe('integrity: direct reader = SQLite on a copy', () => {
         try {
           for (const opts of [{ window: 3 }, { window: 101 }, { window: 10000 }, { all: true }]) {
             const classic = await runIntegrity(chain.copy, opts)
-            const direct = await runIntegrity(directSource(dbPath(name)), opts)
+            const direct = await withSource(dbPath(name), 'direct', (d) => runIntegrity(d, opts))
             expect(direct, `without the addon: ${JSON.stringify(opts)}`).toEqual(classic)
           }
         } finally {
@@ -88,7 +88,7 @@ describe('integrity window read backward: timestamps that are not plain integers
     try {
       for (const window of windows) {
         const classic = await outcome(runIntegrity(chain.copy, { window }))
-        const direct = await outcome(runIntegrity(directSource(path), { window }))
+        const direct = await outcome(withSource(path, 'direct', (d) => runIntegrity(d, { window })))
         expect(direct, `window ${window}`).toEqual(classic)
         seen.add(typeof classic === 'string' ? classic.replace(/[^=]*seq=(\d+).*/, 'bad $1') : 'run')
       }
