@@ -11,8 +11,6 @@ export type ChainIndex = IndexColumns
 /** One run's part of the index, with its own name tables (merged by `mergeParts`). */
 export type IndexPart = IndexColumns
 
-export { NO_MODEL } from './columns/types'
-
 export interface IndexHooks {
   onProgress?: (done: number, total: number) => void
   signal?: { aborted: boolean }
