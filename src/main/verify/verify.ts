@@ -13,9 +13,6 @@ import { assembleVerdict, shiftOrdinals } from './verdict'
 
 export { hasRange, requireKeys, type VerifyOptions } from './options'
 
-/** Runs per worker thread: the machine rarely gives every thread the same speed. */
-const RUNS_PER_THREAD = 8
-
 /** Verify a chain (or a segment of it) read through `source` against a candidate key set. */
 export async function verifyRows(
   source: RowSource,
@@ -30,7 +27,7 @@ export async function verifyRows(
   const script = verifyWorkerScript()
   let parts: PartitionResult[]
   if (script && workers > 1 && estimate >= PARALLEL_MIN_ROWS) {
-    const runs = source.split(place, workers * RUNS_PER_THREAD)
+    const runs = source.split(place, workers * source.runsPerThread)
     parts = shiftOrdinals(
       await runPartitionsOnWorkers(
         script,

@@ -40,6 +40,8 @@ const ALL = '__all__'
 
 export class CopySource implements RowSource {
   readonly kind = 'sqlite-copy' as const
+  /** A run at position k first steps past k rows (and its predecessor query past k − 1). */
+  readonly runsPerThread = 1
   readonly displayPath: string
   private readonly names: string[]
   private readonly statements = new Map<string, Database.Statement>()

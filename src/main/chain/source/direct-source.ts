@@ -50,6 +50,8 @@ interface RangePlace {
 
 export class DirectSource implements RowSource {
   readonly kind = 'direct' as const
+  /** A run starts at its first leaf, read directly: eight a thread, taken as threads free up. */
+  readonly runsPerThread = 8
   readonly displayPath: string
   private readonly scanner: RowScanner
   private rowCount: number | null = null

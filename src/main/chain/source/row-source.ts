@@ -114,6 +114,11 @@ export interface RowSource {
   resolve(range: VerifyRangeOptions | undefined): ResolvedRange
   /** Where the rows of `r` lie in the scan, and about how many rows that is (for progress). */
   place(r: ResolvedRange): { place: Place; estimate: number }
+  /**
+   * Runs per worker thread worth cutting: more runs even out threads the machine slows unevenly,
+   * but where a run's start costs a step past every row before it (SQLite's OFFSET), one is best.
+   */
+  readonly runsPerThread: number
   /** `place` cut into at most `n` runs in scan order (none empty). */
   split(place: Place, n: number): Place[]
   /** The row a run starting at `place.from` follows: the last row before its first row of `r`. */
