@@ -2,6 +2,7 @@
 // Every call is `name(request) => response`. The preload exposes it over IPC, the web client over
 // HTTP (`POST /api/call/<name>`), and the main side implements it once, in src/main/handlers.
 // Adding a call: add it here and to API_CALLS, write its handler, use it in the UI.
+// The one-way events from main to the renderer are typed beside these calls, in app-events.ts.
 import type {
   ChainOverview,
   EntryDetail,
@@ -13,8 +14,10 @@ import type {
 } from './chain-types'
 import type { IntegrityOptions, IntegrityRun } from './integrity-types'
 import type { JobStatus } from './job-types'
+import type { RecoveryResult } from './recovery-types'
 import type { ReplayCheck, ReplayCheckRequest } from './replay-types'
 import type { AuditReport } from './report-types'
+import type { ChainState } from './app-events'
 import type { KeyInfo, RowCheck, VerifyRangeOptions, VerifyVerdict } from './verify-types'
 
 export interface AppInfo {
@@ -45,6 +48,8 @@ export interface ApiContract {
   pickAndOpenChain: (req: void) => ChainOverview | null
   closeChain: (req: void) => null
   overview: (req: void) => ChainOverview | null
+  /** The chain the engine holds (identity and overview, read together), or null when none is open. */
+  currentChain: (req: void) => ChainState | null
   listEntries: (req: { offset: number; limit: number; sort?: EntrySort; filter?: EntryFilter }) => EntryPage
   /** Position of a seq in a listing, so the table can scroll to it. */
   locateEntry: (req: { seq: number; sort?: EntrySort; filter?: EntryFilter }) => { index: number | null }
@@ -53,7 +58,10 @@ export interface ApiContract {
   /** Keys live in main-process memory only; what comes back never contains them. */
   setSecrets: (req: { secrets: SecretInput[] }) => KeyInfo[]
   listKeys: (req: void) => KeyInfo[]
+  /** The verdict includes what the files remember (`recovered`, and the findings it proves). */
   startVerify: (req: { range?: VerifyRangeOptions }) => JobStatus<VerifyVerdict>
+  /** Every deleted or earlier version of a row the files still hold, proven with the keys set (if any). */
+  startRecover: (req: void) => JobStatus<RecoveryResult>
   lastVerdict: (req: void) => VerifyVerdict | null
   checkRow: (req: { seq: number }) => RowCheck
   runIntegrity: (req: IntegrityOptions) => IntegrityRun
@@ -81,6 +89,7 @@ export const API_CALLS = [
   'pickAndOpenChain',
   'closeChain',
   'overview',
+  'currentChain',
   'listEntries',
   'locateEntry',
   'getEntry',
@@ -88,6 +97,7 @@ export const API_CALLS = [
   'setSecrets',
   'listKeys',
   'startVerify',
+  'startRecover',
   'lastVerdict',
   'checkRow',
   'runIntegrity',

@@ -98,10 +98,32 @@ export function mmapBytes(): number {
   return Number.isFinite(mb) && mb >= 0 ? Math.min(Math.floor(mb), 2047) * 1024 * 1024 : 0
 }
 
+/**
+ * Let SQLite apply the side files copied beside a private copy, as the writer's next connection
+ * would: a read-write connection rolls a hot journal back when it first reads (pager.c
+ * sqlite3PagerSharedLock: a read-only one refuses with SQLITE_READONLY_ROLLBACK) and recovers the
+ * WAL (wal.c walIndexRecover); closing it checkpoints the WAL into the copy. Only ever the copy.
+ */
+export function recoverCopy(copyPath: string, displayPath: string): void {
+  let db: Database.Database | null = null
+  try {
+    db = new Database(copyPath, { fileMustExist: true })
+    db.pragma('schema_version')
+  } catch (e) {
+    // The header's own words first (not SQLite, truncated…), else SQLite's.
+    inspectHeader(copyPath, displayPath)
+    throw asChainReadError(e, `opening ${displayPath}`)
+  } finally {
+    db?.close()
+  }
+}
+
 /** Open an already-made private copy (also used by worker threads). Never the original evidence. */
 export function openCopy(
   copyPath: string,
   displayPath: string,
+  /** The columns the caller reads (table.ts): a table without one of them is refused. */
+  required: readonly string[] = REQUIRED_COLUMNS,
 ): { db: Database.Database; columns: Set<string> } {
   inspectHeader(copyPath, displayPath)
   let db: Database.Database
@@ -135,7 +157,7 @@ export function openCopy(
     }
     const info = db.prepare('PRAGMA table_info(chain)').all() as { name: string; type: string; pk: number }[]
     const cols = new Set(info.map((c) => c.name))
-    const missing = REQUIRED_COLUMNS.filter((c) => !cols.has(c))
+    const missing = required.filter((c) => !cols.has(c))
     if (missing.length > 0) {
       throw new AuditError(
         'missing_columns',
@@ -158,18 +180,24 @@ export class ChainFile {
   readonly displayPath: string
   private closed = false
 
-  private constructor(snapshot: Snapshot, displayPath: string) {
+  private constructor(snapshot: Snapshot, displayPath: string, required: readonly string[]) {
     this.snapshot = snapshot
     this.displayPath = displayPath
-    const { db, columns } = openCopy(snapshot.dbPath, displayPath)
+    if (snapshot.recover) recoverCopy(snapshot.dbPath, displayPath)
+    const { db, columns } = openCopy(snapshot.dbPath, displayPath, required)
     this.db = db
     this.columns = columns
   }
 
-  static async open(path: string, opts: SnapshotOptions = {}): Promise<ChainFile> {
-    const snapshot = await takeSnapshot(path, opts)
+  /** `opts.required`: the columns the caller reads (default: all a verification needs). */
+  static async open(
+    path: string,
+    opts: SnapshotOptions & { required?: readonly string[] } = {},
+  ): Promise<ChainFile> {
+    const { required = REQUIRED_COLUMNS, ...snapshotOpts } = opts
+    const snapshot = await takeSnapshot(path, snapshotOpts)
     try {
-      return new ChainFile(snapshot, path)
+      return new ChainFile(snapshot, path, required)
     } catch (e) {
       snapshot.dispose()
       throw e

@@ -16,7 +16,7 @@ export const CHAIN_COLUMNS = [
   'semantic_body_hash',
 ] as const
 
-/** Without these nothing can be verified or analysed. */
+/** Without these nothing can be verified (the default requirement of every reading). */
 export const REQUIRED_COLUMNS = [
   'seq',
   'timestamp_ns',
@@ -25,6 +25,21 @@ export const REQUIRED_COLUMNS = [
   'prev_hash',
   'hmac_hash',
 ] as const
+
+/**
+ * What the integrity monitor reads (reference §5.2 selects exactly these): Python BIJOTEL's own test
+ * tables (`tests/test_integrity.py`, §5.5) have only these five columns.
+ */
+export const INTEGRITY_COLUMNS = [
+  'seq',
+  'timestamp_ns',
+  'canonical_hash',
+  'prev_hash',
+  'canonical_body',
+] as const
+
+/** What a replay check reads (§6.4): the row's seq and body; its own row check needs the rest. */
+export const REPLAY_COLUMNS = ['seq', 'canonical_body'] as const
 
 /** Convert a SQLite integer (BigInt under safeIntegers) to a JS number, refusing silent rounding. */
 export function toSafeNumber(v: unknown): number | null {

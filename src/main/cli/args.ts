@@ -1,7 +1,6 @@
 // Argument parsing shared by the commands: node:util parseArgs in strict mode, so an unknown flag is
 // an error (exit 2, like argparse), plus the reference's option families (secrets, ranges, dates).
 import { parseArgs, type ParseArgsConfig } from 'node:util'
-import type { SecretInput } from '../../shared/contract'
 import type { VerifyRangeOptions } from '../../shared/verify-types'
 import { AuditError } from '../errors'
 
@@ -16,26 +15,62 @@ export type Options = NonNullable<ParseArgsConfig['options']>
 
 export type Values = Record<string, string | boolean | (string | boolean)[] | undefined>
 
+/** Whether a word after a value-taking option is an option itself (argparse: "expected one argument"). */
+function looksLikeOption(word: string, shorts: ReadonlySet<string>): boolean {
+  return word === '--' || (word.startsWith('--') && word.length > 2) || shorts.has(word)
+}
+
+/**
+ * Join every value-taking option with the word after it (`--output X` → `--output=X`). node:util's
+ * parseArgs refuses a separate value that begins with '-' as "ambiguous", where argparse (the
+ * reference's parser, reference §4) takes a negative number (`--seq -1`) or a word with a space
+ * (`--output "- a bullet"`, a Markdown list) as the value. Here any word is the value unless it is
+ * itself an option (`--db --json`: argparse's "expected one argument"), so a replayed output that
+ * begins with '-' is hashed as given. Words after `--` are left alone.
+ */
+export function joinOptionValues(argv: string[], options: Options): string[] {
+  const takesValue = new Map<string, string>()
+  const shorts = new Set<string>(['-h'])
+  for (const [name, o] of Object.entries(options)) {
+    if (o.type === 'string') takesValue.set(`--${name}`, name)
+    if (o.short) {
+      shorts.add(`-${o.short}`)
+      if (o.type === 'string') takesValue.set(`-${o.short}`, name)
+    }
+  }
+  const out: string[] = []
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i]!
+    if (word === '--') {
+      out.push(...argv.slice(i))
+      break
+    }
+    const name = takesValue.get(word)
+    if (name === undefined) {
+      out.push(word)
+      continue
+    }
+    const value = argv[i + 1]
+    if (value === undefined || looksLikeOption(value, shorts))
+      throw new UsageError(`argument ${word}: expected one argument`)
+    out.push(`--${name}=${value}`)
+    i++
+  }
+  return out
+}
+
 export function parse(
   argv: string[],
   options: Options,
   allowPositionals = false,
 ): { values: Values; positionals: string[] } {
+  const all: Options = { ...options, help: { type: 'boolean', short: 'h' } }
+  const args = joinOptionValues(argv, all)
   try {
-    return parseArgs({
-      args: argv,
-      options: { ...options, help: { type: 'boolean', short: 'h' } },
-      strict: true,
-      allowPositionals,
-    })
+    return parseArgs({ args, options: all, strict: true, allowPositionals })
   } catch (e) {
     throw new UsageError((e as Error).message.split('\n')[0] ?? 'bad arguments')
   }
-}
-
-export const SECRET_OPTIONS: Options = {
-  'secret-hex': { type: 'string', multiple: true },
-  'secret-text': { type: 'string', multiple: true },
 }
 
 export const RANGE_OPTIONS: Options = {
@@ -45,55 +80,65 @@ export const RANGE_OPTIONS: Options = {
   last: { type: 'string' },
 }
 
-function strings(v: unknown): string[] {
-  if (v === undefined) return []
-  return (Array.isArray(v) ? v : [v]).filter((x): x is string => typeof x === 'string')
-}
-
 /**
- * Candidate keys in the order given: every --secret-hex, then every --secret-text. BIJOTEL_HMAC_SECRET
- * (hex, as Python reads it) is used only when no flag gave a secret, as in the reference.
+ * `YYYY-MM-DD` as Python's `strptime(v, "%Y-%m-%d")` reads it: a four-digit year, a month and a day
+ * of one or two digits (`2023-1-5` is 5 January), and a date that exists (`2023-13-01`, `2023-00-10`,
+ * `2023-02-30` and year 0 are refused, reference §4).
  */
-export function secretInputsFrom(values: Values, env: Record<string, string | undefined>): SecretInput[] {
-  const out: SecretInput[] = [
-    ...strings(values['secret-hex']).map((value) => ({ encoding: 'hex' as const, value })),
-    ...strings(values['secret-text']).map((value) => ({ encoding: 'text' as const, value })),
-  ]
-  for (const s of out)
-    if (s.value === '') throw new AuditError('no_secret', `an empty --secret-${s.encoding} was given`)
-  if (out.length === 0 && env['BIJOTEL_HMAC_SECRET'])
-    out.push({ encoding: 'hex', value: env['BIJOTEL_HMAC_SECRET'] })
-  return out
+const DATE = /^(\d{4})-(\d{1,2})-(\d{1,2})$/
+
+/** ms of UTC midnight of a calendar date, or null when it does not exist. */
+function utcMidnightMs(year: number, month: number, day: number): number | null {
+  if (year < 1 || month < 1 || month > 12 || day < 1) return null
+  const d = new Date(0)
+  // setUTCFullYear, not Date.UTC: Date.UTC maps years 0..99 to 1900..1999.
+  d.setUTCFullYear(year, month - 1, day)
+  if (d.getUTCFullYear() !== year || d.getUTCMonth() !== month - 1 || d.getUTCDate() !== day) return null
+  return d.getTime()
 }
 
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/
+function badDate(flag: string, v: string): AuditError {
+  return new AuditError('bad_argument', `${flag} must be YYYY-MM-DD, got '${v}'`)
+}
 
 /** `YYYY-MM-DD` → ns of UTC midnight; a full ISO-8601 instant is accepted too. */
 export function parseInstantNs(flag: string, v: string, endOfDay: boolean): bigint {
   const m = DATE.exec(v)
   if (m) {
-    const ms = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))
-    const d = new Date(ms)
-    if (Number.isNaN(ms) || d.getUTCDate() !== Number(m[3]))
-      throw new UsageError(`${flag} must be YYYY-MM-DD, got '${v}'`)
+    const ms = utcMidnightMs(Number(m[1]), Number(m[2]), Number(m[3]))
+    if (ms === null) throw badDate(flag, v)
     // --until is inclusive of its whole day, to the last nanosecond (the reference loses ~1 µs, §11.11).
     return BigInt(ms) * 1_000_000n + (endOfDay ? 86_400_000_000_000n - 1n : 0n)
   }
-  const iso = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:\d{2})$/.exec(v)
+  const iso = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:\d{2})$/.exec(v)
   if (iso) {
-    const ms = Date.parse(`${iso[1]}${iso[3]}`)
-    if (!Number.isNaN(ms)) return BigInt(ms) * 1_000_000n + BigInt((iso[2] ?? '').padEnd(9, '0') || '0')
+    const [, y, mo, d, h, mi, sec, frac, zone] = iso
+    const midnight = utcMidnightMs(Number(y), Number(mo), Number(d))
+    // Date.parse would roll 2023-02-30 over to March; the calendar date is checked first.
+    const ms = Date.parse(`${y}-${mo}-${d}T${h}:${mi}:${sec}${zone}`)
+    if (midnight !== null && Number(h) < 24 && Number(mi) < 60 && Number(sec) < 60 && !Number.isNaN(ms))
+      return BigInt(ms) * 1_000_000n + BigInt((frac ?? '').padEnd(9, '0') || '0')
   }
-  throw new UsageError(`${flag} must be YYYY-MM-DD, got '${v}'`)
+  throw badDate(flag, v)
 }
 
 function parseSeqBound(v: string, whole: string): number | undefined {
   if (v === '') return undefined
   if (!/^-?\d+$/.test(v) || !Number.isSafeInteger(Number(v)))
-    throw new UsageError(`--range must be A:B, got '${whole}'`)
+    throw new AuditError('bad_argument', `--range must be A:B, got '${whole}'`)
   return Number(v)
 }
 
+/** Whether any of the range flags was given (`--range :` included: it still prints a segment line). */
+export function rangeFlagsGiven(values: Values): boolean {
+  return ['since', 'until', 'range', 'last'].some((k) => typeof values[k] === 'string')
+}
+
+/**
+ * The range flags as VerifyRangeOptions, resolved as the reference's `verify_chain` does (§3.3):
+ * `--last N` takes precedence over `--range A:B` (which is then ignored); `--since`/`--until` still
+ * narrow it.
+ */
 export function rangeFrom(values: Values): VerifyRangeOptions | undefined {
   const r: VerifyRangeOptions = {}
   const since = values['since']
@@ -104,16 +149,21 @@ export function rangeFrom(values: Values): VerifyRangeOptions | undefined {
   if (typeof until === 'string') r.until_ns = parseInstantNs('--until', until, true).toString()
   if (typeof range === 'string') {
     const i = range.indexOf(':')
-    if (i < 0) throw new UsageError(`--range must be A:B, got '${range}'`)
+    if (i < 0) throw new AuditError('bad_argument', `--range must be A:B, got '${range}'`)
     const a = parseSeqBound(range.slice(0, i), range)
     const b = parseSeqBound(range.slice(i + 1), range)
-    if (a !== undefined) r.seq_start = a
-    if (b !== undefined) r.seq_end = b
+    if (typeof last !== 'string') {
+      if (a !== undefined) r.seq_start = a
+      if (b !== undefined) r.seq_end = b
+    }
   }
   if (typeof last === 'string') {
-    if (!/^\d+$/.test(last) || Number(last) < 1)
-      throw new UsageError(`--last must be a positive integer, got '${last}'`)
-    r.last_n = Number(last)
+    // argparse's type=int words for what is not an integer; our own for what is out of range.
+    if (!/^[+-]?\d+$/.test(last.trim())) throw new UsageError(`argument --last: invalid int value: '${last}'`)
+    const n = Number(last.trim())
+    if (!Number.isSafeInteger(n) || n < 1)
+      throw new AuditError('bad_argument', `--last must be a positive integer, got '${last}'`)
+    r.last_n = n
   }
   return Object.keys(r).length > 0 ? r : undefined
 }

@@ -29,6 +29,20 @@ export function lazy(load: () => Promise<{ run: Run }>): Run {
 
 export const EXIT_USAGE = 2
 
+/**
+ * An error whose first line is the reference's own sentence (scripts match it) and whose second
+ * line is our hint, so the hint never changes the line a script compares.
+ */
+export class HintedError extends AuditError {
+  constructor(
+    code: AuditError['code'],
+    message: string,
+    readonly hint: string,
+  ) {
+    super(code, message)
+  }
+}
+
 export async function runCommand(cmd: Command, argv: string[], io: CliIO): Promise<number> {
   if (argv.includes('--help') || argv.includes('-h')) {
     io.out(cmd.help.endsWith('\n') ? cmd.help : cmd.help + '\n')
@@ -44,6 +58,7 @@ export async function runCommand(cmd: Command, argv: string[], io: CliIO): Promi
     }
     if (e instanceof AuditError) {
       io.err(`ERROR: ${e.message}\n`)
+      if (e instanceof HintedError) io.err(`${e.hint}\n`)
       if (e.code === 'bad_secret' || e.code === 'no_secret' || e.code === 'bad_argument') return EXIT_USAGE
       if (CHAIN_FILE_ERRORS.has(e.code) || e.code === 'too_large') return cmd.chainFileExit
       return 1

@@ -7,6 +7,33 @@ export interface CliIO {
   stderrIsTTY: boolean
   /** Redraw a transient progress line on stderr (no-op when not a terminal). */
   progress(text: string | null): void
+  /** Stdin up to `maxBytes` (for --secret-stdin): reading stops there, the caller refuses the excess. */
+  readStdin(maxBytes: number): Promise<Buffer>
+}
+
+/** Collect a stream up to `max` bytes (then stop reading it). */
+function readAtMost(stream: NodeJS.ReadableStream & { destroy?: () => void }, max: number): Promise<Buffer> {
+  return new Promise((resolveRead, reject) => {
+    const chunks: Buffer[] = []
+    let n = 0
+    const done = (): void => {
+      stream.removeListener('data', onData)
+      resolveRead(Buffer.concat(chunks).subarray(0, max))
+    }
+    const onData = (c: Buffer | string): void => {
+      const b = typeof c === 'string' ? Buffer.from(c) : c
+      chunks.push(b)
+      n += b.length
+      if (n >= max) {
+        stream.pause()
+        stream.destroy?.()
+        done()
+      }
+    }
+    stream.on('data', onData)
+    stream.once('end', done)
+    stream.once('error', reject)
+  })
 }
 
 export function processIO(): CliIO {
@@ -33,12 +60,20 @@ export function processIO(): CliIO {
       process.stderr.write('\r\x1b[K' + (t ?? ''))
       shown = t !== null
     },
+    readStdin: (maxBytes) => {
+      if (process.stdin.isTTY)
+        process.stderr.write(
+          'Reading keys from stdin, one per line; end with Ctrl-D (Ctrl-Z Enter on Windows).\n',
+        )
+      return readAtMost(process.stdin, maxBytes)
+    },
   }
 }
 
 /** Collects output in memory, for in-process tests. */
 export function memoryIO(
   env: Record<string, string | undefined> = {},
+  stdin: Buffer | string = '',
 ): CliIO & { stdout: string; stderr: string } {
   const io = {
     stdout: '',
@@ -52,6 +87,7 @@ export function memoryIO(
       io.stderr += t
     },
     progress() {},
+    readStdin: (maxBytes: number) => Promise.resolve(Buffer.from(stdin).subarray(0, maxBytes)),
   }
   return io
 }

@@ -3,6 +3,8 @@
 // replay checks made in this session.
 import { realpathSync } from 'node:fs'
 import { resolve, sep } from 'node:path'
+import type { ChainIdentity } from '../../shared/app-events'
+import { SIDE_SUFFIX, type OpenOptions, type OpenPolicy } from '../chain/evidence-files'
 import type { ChainOverview, EntryFilter, EntrySort } from '../../shared/chain-types'
 import type { IntegrityRun } from '../../shared/integrity-types'
 import type { ReplayCheck } from '../../shared/replay-types'
@@ -35,11 +37,14 @@ export interface SessionOptions {
 
 /** A chain being opened in stages: what the first pass gives, and the rest to come. */
 interface PendingOpen {
+  openId: number
   overview: ChainOverview
   index: ChainIndex
   done: Promise<Opened>
   /** The evidence as the first pass read it in place: rows for the table until the copy is made. */
   direct: DirectSource
+  /** Gives up the first pass's hold on the evidence's descriptors (once). */
+  release: () => void
 }
 
 /** What the entries table reads: rows by seq, the index, and the filter's positions in an order. */
@@ -53,6 +58,7 @@ export interface EntrySource {
 const STAGED_OPEN_ROWS = 100_000
 
 interface Opened {
+  openId: number
   chain: OpenedChain
   index: ChainIndex
   overview: ChainOverview
@@ -60,8 +66,9 @@ interface Opened {
   rows: EntryRows
 }
 
-function openedOf(chain: OpenedChain, index: ChainIndex): Opened {
+function openedOf(openId: number, chain: OpenedChain, index: ChainIndex): Opened {
   return {
+    openId,
     chain,
     index,
     overview: buildOverview(overviewMeta(chain.copy.facts()), index),
@@ -71,6 +78,14 @@ function openedOf(chain: OpenedChain, index: ChainIndex): Opened {
 
 const MAX_FLAGGED = 1_000_000
 const MAX_RECENT = 10
+
+/** Told whenever the chain the session holds changes (see AppEvents.chainChanged). */
+export type ChainListener = (chain: ChainIdentity | null) => void
+
+function identityOf(openId: number, overview: ChainOverview): ChainIdentity {
+  const db = overview.evidence.db
+  return { open_id: openId, path: db.path, sha256: db.sha256 ? db.sha256 : null }
+}
 
 export class AuditSession {
   readonly jobs = new JobRegistry()
@@ -85,6 +100,9 @@ export class AuditSession {
   private pendingError: unknown = null
   private positionsCache = new Map<string, Int32Array>()
   private opening: Promise<ChainOverview> | null = null
+  private opens = 0
+  private held: ChainIdentity | null = null
+  private readonly chainListeners = new Set<ChainListener>()
 
   constructor(options: SessionOptions = {}) {
     this.options = options
@@ -93,6 +111,31 @@ export class AuditSession {
 
   get chain(): Opened | null {
     return this.opened
+  }
+
+  /** The chain this session holds, as the renderer knows it; null when none is open. */
+  identity(): ChainIdentity | null {
+    return this.held
+  }
+
+  /**
+   * Listen to changes of the chain held: called synchronously at the moment the session swaps, so
+   * over IPC the event is sent before any answer computed from the new chain (one ordered channel).
+   */
+  onChainChanged(listener: ChainListener): () => void {
+    this.chainListeners.add(listener)
+    return () => this.chainListeners.delete(listener)
+  }
+
+  private announce(chain: ChainIdentity | null): void {
+    this.held = chain
+    for (const l of [...this.chainListeners]) {
+      try {
+        l(chain)
+      } catch {
+        // A listener that fails (a closed window, a broken stream) must not disturb the session.
+      }
+    }
   }
 
   require(): Opened {
@@ -146,45 +189,60 @@ export class AuditSession {
     return v
   }
 
-  /** Whether a web client may open `path`: inside an --open-root, or the served chain itself. */
+  /**
+   * The open policy of a web client, on real paths: inside an --open-root, or the served chain (or
+   * the sample) itself and its side files under their own names. It is applied by the open step to
+   * the chain and to every side file (a `-wal` linked outside the roots is refused), on the paths
+   * it has resolved and checked after opening them.
+   */
+  openPolicy(): OpenPolicy {
+    const real = (p: string): string | null => {
+      try {
+        return realpathSync.native(p)
+      } catch {
+        return null
+      }
+    }
+    const exact = new Set<string>()
+    for (const p of [this.options.initialPath, this.options.samplePath]) {
+      const r = p ? real(p) : null
+      if (r === null) continue
+      exact.add(r)
+      for (const suffix of Object.values(SIDE_SUFFIX)) exact.add(r + suffix)
+    }
+    const roots = (this.options.openRoots ?? [])
+      .map(real)
+      .filter((r): r is string => r !== null)
+      .map((r) => (r.endsWith(sep) ? r : r + sep))
+    return (p) => exact.has(p) || roots.some((r) => p.startsWith(r))
+  }
+
+  /** Whether a web client may open `path` (its real path passes openPolicy). */
   mayOpen(path: string): boolean {
-    let real: string
     try {
-      real = realpathSync(path)
+      return this.openPolicy()(realpathSync.native(path))
     } catch {
       return false
     }
-    const allowed = [this.options.initialPath, this.options.samplePath].filter((p): p is string => !!p)
-    for (const p of allowed) {
-      try {
-        if (realpathSync(p) === real) return true
-      } catch {
-        // not there
-      }
-    }
-    for (const root of this.options.openRoots ?? []) {
-      let r: string
-      try {
-        r = realpathSync(root)
-      } catch {
-        continue
-      }
-      if (real.startsWith(r.endsWith(sep) ? r : r + sep)) return true
-    }
-    return false
   }
 
-  async open(path: string, onProgress?: (done: number, total: number) => void): Promise<ChainOverview> {
+  async open(
+    path: string,
+    onProgress?: (done: number, total: number) => void,
+    opts: OpenOptions = {},
+  ): Promise<ChainOverview> {
     // One open at a time: a second request waits for the first, then replaces it.
     while (this.opening) await this.opening.catch(() => undefined)
     const work = (async () => {
-      const staged = await this.openStaged(path, onProgress)
+      const staged = await this.openStaged(path, onProgress, opts)
       if (staged) return staged
-      const chain = await OpenedChain.open(path)
+      const chain = await OpenedChain.open(path, { copy: opts.policy ? { policy: opts.policy } : {} })
       try {
         const index = await chain.read((source) => buildChainIndex(source, onProgress ? { onProgress } : {}))
-        this.close()
-        this.opened = openedOf(chain, index)
+        this.reset()
+        const openId = ++this.opens
+        this.opened = openedOf(openId, chain, index)
+        this.announce(identityOf(openId, this.opened.overview))
         this.addRecent(resolve(path))
         return this.opened.overview
       } catch (e) {
@@ -208,11 +266,17 @@ export class AuditSession {
   private async openStaged(
     path: string,
     onProgress?: (done: number, total: number) => void,
+    opts: OpenOptions = {},
   ): Promise<ChainOverview | null> {
     // The first pass: small chains, and files the direct reader declines, open in one stage.
-    const first = await this.firstPass(path, onProgress)
+    const first = await this.firstPass(path, onProgress, opts)
     if (!first) return null
     const { direct, index } = first
+    let held = true
+    const release = (): void => {
+      if (held) direct.close()
+      held = false
+    }
     const meta = overviewMeta(direct.facts())
     const overview: ChainOverview = {
       ...buildOverview(
@@ -228,33 +292,37 @@ export class AuditSession {
       ),
       pending: true,
     }
-    this.close()
+    this.reset()
+    const openId = ++this.opens
     const holder: { pending: PendingOpen | null } = { pending: null }
     const done = (async (): Promise<Opened> => {
-      const chain = await OpenedChain.open(path)
+      const chain = await OpenedChain.open(path, { copy: opts.policy ? { policy: opts.policy } : {} })
       try {
         const full = await chain.read((source) => buildChainIndex(source))
-        const done = openedOf(chain, full)
+        const opened = openedOf(openId, chain, full)
         if (this.pendingOpen !== holder.pending)
           throw new AuditError('cancelled', 'a newer open replaced this one')
         this.pendingOpen = null
-        direct.close()
-        this.opened = done
+        release()
+        this.opened = opened
         this.positionsCache.clear()
-        return done
+        // Same chain, now with its hashes: the renderer keeps what the auditor did meanwhile.
+        this.announce(identityOf(openId, opened.overview))
+        return opened
       } catch (e) {
         chain.close()
         throw e
       }
     })()
-    holder.pending = { overview, index, done, direct }
+    holder.pending = { openId, overview, index, done, direct, release }
     this.pendingOpen = holder.pending
+    this.announce(identityOf(openId, overview))
     done.catch((e: unknown) => {
       if (this.pendingOpen === holder.pending) {
         this.pendingOpen = null
         this.pendingError = e
       }
-      direct.close()
+      release()
     })
     this.addRecent(resolve(path))
     return overview
@@ -266,12 +334,13 @@ export class AuditSession {
    */
   private async firstPass(
     path: string,
-    onProgress?: (done: number, total: number) => void,
+    onProgress: ((done: number, total: number) => void) | undefined,
+    opts: OpenOptions,
   ): Promise<{ direct: DirectSource; index: ChainIndex } | null> {
     if (!directAllowed()) return null
     let direct: DirectSource
     try {
-      direct = DirectSource.of(openDirect(path))
+      direct = DirectSource.owning(openDirect(path, opts))
     } catch (e) {
       if (e instanceof AuditError) throw e
       return null
@@ -294,8 +363,16 @@ export class AuditSession {
     }
   }
 
+  /** Close the chain (File → Close, closeChain): the renderer is told there is none. */
   close(): void {
-    this.pendingOpen?.direct.close()
+    const had = this.held !== null || this.opened !== null || this.pendingOpen !== null
+    this.reset()
+    if (had) this.announce(null)
+  }
+
+  /** Forget the chain held, without telling anyone (an open replacing it tells). */
+  private reset(): void {
+    this.pendingOpen?.release()
     this.pendingOpen = null
     this.pendingError = null
     this.jobs.cancelAll()
@@ -353,15 +430,17 @@ export class AuditSession {
         this.cachedPositions(['first pass', filter ?? {}, sort], () =>
           selectPositions(p.index, filter, sort, null),
         )
-      const rows = sourceEntryRows(p.direct, () => p.direct.assertUnchanged())
+      const read = sourceEntryRows(p.direct, () => p.direct.assertUnchanged())
+      const rows: EntryRows = (seqs) => {
+        // The first pass's descriptors close once the copy is made: a late call is not served.
+        if (p.direct.file?.files.closed !== false)
+          throw new AuditError('cancelled', 'the chain finished opening meanwhile; ask again')
+        return read(seqs)
+      }
       return { rows, index: p.index, positions }
     }
     const o = await this.ready()
-    return {
-      rows: o.rows,
-      index: o.index,
-      positions: (sort) => this.positions(filter, sort),
-    }
+    return { rows: o.rows, index: o.index, positions: (sort) => this.positions(filter, sort) }
   }
 
   positions(filter: EntryFilter | undefined, sort: EntrySort): Int32Array {

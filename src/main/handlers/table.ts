@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import type { ApiName, ApiResponse, AppInfo, SecretInput } from '../../shared/contract'
 import type { EntryFilter, EntrySort } from '../../shared/chain-types'
-import type { IntegrityOptions } from '../../shared/integrity-types'
+import type { IntegrityOptions, IntegrityThresholds } from '../../shared/integrity-types'
 import type { ReplayCheckRequest } from '../../shared/replay-types'
 import type { VerifyRangeOptions } from '../../shared/verify-types'
 import { positionOfSeq } from '../chain/chain-index'
@@ -14,9 +14,10 @@ import { TOOL_NAME, TOOL_VERSION } from '../version'
 import { checkRow } from '../verify/row'
 import { keyInfo, parseSecrets } from '../verify/secrets'
 import { verifyOpened } from '../verify/file'
+import { searchEvidence } from '../recovery/verdict'
 import { buildReportFor, checkReplayFor, runIntegrityFor } from './engine'
 import type { AuditSession } from './session'
-import { int, obj, optBool, optEnum, optInt, optNs, optObj, optStr, str, type Obj } from './validate'
+import { int, num, obj, optBool, optEnum, optInt, optNs, optObj, optStr, str, type Obj } from './validate'
 
 export interface CallContext {
   transport: 'ipc' | 'http'
@@ -67,6 +68,14 @@ function rangeFrom(o: Obj | undefined): VerifyRangeOptions | undefined {
   return Object.keys(r).length > 0 ? r : undefined
 }
 
+const THRESHOLD_RULES: readonly [keyof IntegrityThresholds, number, boolean][] = [
+  ['burst_threshold', 0, true],
+  ['large_gap_sec', 0, false],
+  ['provider_shift_pct', 0, false],
+  ['rate_tol', 0, false],
+  ['min_split_size', 1, true],
+]
+
 export function integrityOptionsFrom(req: unknown): IntegrityOptions {
   const o = obj(req)
   const opts: IntegrityOptions = {}
@@ -76,18 +85,11 @@ export function integrityOptionsFrom(req: unknown): IntegrityOptions {
   const t = optObj(o, 'thresholds')
   if (t) {
     const th: NonNullable<IntegrityOptions['thresholds']> = {}
-    for (const k of [
-      'burst_threshold',
-      'large_gap_sec',
-      'provider_shift_pct',
-      'rate_tol',
-      'min_split_size',
-    ] as const) {
-      const v = t[k]
-      if (v === undefined || v === null) continue
-      if (typeof v !== 'number' || !Number.isFinite(v) || v < 0)
-        throw new AuditError('bad_argument', `thresholds.${k} must be a non-negative number`)
-      th[k] = v
+    // The bounds of resolveThresholds (src/main/integrity/thresholds.ts), checked here so the
+    // message names the field as sent (`thresholds.rate_tol`).
+    for (const [k, min, integer] of THRESHOLD_RULES) {
+      if (t[k] === undefined || t[k] === null) continue
+      th[k] = num(t, k, { min, integer })
     }
     opts.thresholds = th
   }
@@ -118,13 +120,16 @@ function requireTrusted(ctx: CallContext, what: string): void {
 
 export function createHandlers(session: AuditSession, platform: Platform = {}): HandlerTable {
   const openPath = async (path: string, ctx: CallContext) => {
-    if (ctx.transport === 'http' && !session.mayOpen(path)) {
+    if (ctx.transport !== 'http') return session.open(path)
+    if (!session.mayOpen(path)) {
       throw new AuditError(
         'bad_argument',
         `opening ${path} is not allowed here (start serve with --open-root for its folder)`,
       )
     }
-    return session.open(path)
+    // The check above gives the usual message early; the open step applies the same policy to the
+    // chain and every side file on the paths it opened (issue 29: no check-then-open by name).
+    return session.open(path, undefined, { policy: session.openPolicy() })
   }
 
   return {
@@ -150,6 +155,12 @@ export function createHandlers(session: AuditSession, platform: Platform = {}): 
       return null
     },
     overview: async () => session.current()?.overview ?? null,
+    currentChain: async () => {
+      // Read together, synchronously: the identity always names the overview beside it.
+      const view = session.current()
+      const chain = session.identity()
+      return view && chain ? { chain, overview: view.overview } : null
+    },
     listEntries: async (req) => {
       const o = obj(req)
       const offset = int(o, 'offset', { min: 0 })
@@ -220,12 +231,29 @@ export function createHandlers(session: AuditSession, platform: Platform = {}): 
             ...(range ? { range } : {}),
             onProgress: (d, t) => job.progress(d, t, 'verifying'),
             signal: job.signal,
+            recover: true,
           })
         },
         (v) => {
           if (opened && session.chain === opened) session.setVerdict(v)
         },
       )
+    },
+    startRecover: async () => {
+      session.view() // no chain (or a failed open): one clear error now, not a failed job
+      const keys = session.keys
+      return session.jobs.start('recover', async (job) => {
+        const o = await session.readyForJob(job)
+        job.progress(0, 1, 'searching the files')
+        // The evidence itself, under the open policy it was opened with (the copy's WAL is recovered).
+        const { policy } = o.chain.file.snapshot
+        return (
+          await searchEvidence(o.chain.file.snapshot.evidence, keys, {
+            signal: job.signal,
+            ...(policy ? { policy } : {}),
+          })
+        ).result
+      })
     },
     lastVerdict: async () => session.verdict,
     checkRow: async (req) => {
@@ -263,16 +291,18 @@ export function createHandlers(session: AuditSession, platform: Platform = {}): 
     listReplayChecks: async () => session.replayChecks,
     buildReport: async (req) => buildReportFor(session, integrityOptionsFrom(optObj(obj(req), 'integrity'))),
     saveReport: async (req) => {
+      const opts = integrityOptionsFrom(optObj(obj(req), 'integrity'))
       if (!platform.pickSavePath)
         throw new AuditError('bad_argument', 'no save dialog in web mode: use buildReport and download it')
-      const report = await buildReportFor(session, integrityOptionsFrom(optObj(obj(req), 'integrity')))
+      const report = await buildReportFor(session, opts)
       const path = await platform.pickSavePath(
         `bijotel-report-${report.generated_at.replace(/[:.]/g, '-')}.json`,
       )
       if (path === null) return { path: null }
       const target = resolve(path)
       const ev = report.evidence
-      if ([ev.db.path, ev.wal?.path, ...ev.side_files.map((f) => f.path)].includes(target)) {
+      const files = [ev.db, ev.wal, ...ev.side_files].filter((f) => f !== null)
+      if (files.some((f) => f.path === target || f.link_target === target)) {
         throw new AuditError('bad_argument', 'refusing to write the report over the evidence')
       }
       writeFileSync(target, JSON.stringify(report, null, 2) + '\n', { mode: 0o644 })

@@ -1,5 +1,7 @@
 // The human-readable report of `bijotel integrity` (reference §5.4), line for line as Python
-// BIJOTEL prints it, plus one line Python does not have: what the rotation detector found.
+// BIJOTEL prints it. Only when candidate keys were given (Python's rotation detector is a stub) do
+// `Rotation:` lines follow, saying what the real detector found; without keys the output ends at
+// the `Rate:` line(s), as Python's does, so scripts that compare or parse it keep working.
 import type { IntegrityReport, IntegrityRun } from '../../shared/integrity-types'
 import { compareCodePoints, pyFixed, pyFloatStr } from '../pyformat'
 
@@ -15,8 +17,7 @@ export function headerLine(r: IntegrityReport, mode: IntegrityRun['mode']): stri
 
 function rotationLines(run: IntegrityRun): string[] {
   const b = run.report.rotation_boundaries
-  if (!run.rotation_checked)
-    return ['Rotation: not checked (no candidate keys; pass --secret-hex or --secret-text)']
+  if (!run.rotation_checked) return []
   if (b.length === 0) return [`Rotation: no key change (${run.rotation_note})`]
   return [`Rotation: ${b.length} key change(s)`, ...b.map((x) => `  WARN  seq=${x.seq}  ${x.detail}`)]
 }

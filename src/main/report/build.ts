@@ -8,6 +8,9 @@ import type { VerifyVerdict } from '../../shared/verify-types'
 import type { OpenedChain } from '../chain/source/opened-chain'
 import type { RowSource } from '../chain/source/row-source'
 import { runIntegrity, type IntegrityProgress } from '../integrity/analyze'
+import { applyRecovery } from '../recovery/findings'
+import { notSearched } from '../recovery/recover'
+import { searchEvidence } from '../recovery/verdict'
 import { keyInfo, type KeyMaterial } from '../verify/secrets'
 import { verifyRows } from '../verify/verify'
 import { TOOL_NAME, TOOL_VERSION } from '../version'
@@ -24,6 +27,8 @@ export interface BuildReportInput {
   signal?: { aborted: boolean }
   /** Clock, for reproducible tests. */
   now?: () => Date
+  /** Search the files for deleted and earlier rows (default true). */
+  recover?: boolean
 }
 
 export function chainSummary(source: RowSource): AuditReport['chain'] {
@@ -48,9 +53,10 @@ export async function buildAuditReport(input: BuildReportInput): Promise<AuditRe
   const keys = input.keys ?? []
   const now = input.now ?? (() => new Date())
   const progress = input.onProgress
-  const { summary, verdict, integrity } = await input.chain.read(async (source) => {
+  const { file } = input.chain
+  const { summary, liveVerdict, integrity } = await input.chain.read(async (source) => {
     const summary = chainSummary(source)
-    const verdict =
+    const liveVerdict =
       keys.length === 0
         ? null
         : await verifyRows(source, keys, {
@@ -60,12 +66,31 @@ export async function buildAuditReport(input: BuildReportInput): Promise<AuditRe
     const integrity = await runIntegrity(source, {
       ...(input.integrityOptions ?? {}),
       keys,
-      ...(verdict ? { wholeChainVerdict: verdict } : {}),
+      ...(liveVerdict ? { wholeChainVerdict: liveVerdict } : {}),
       ...(progress ? { onProgress: progress } : {}),
       ...(input.signal ? { signal: input.signal } : {}),
     })
-    return { summary, verdict, integrity }
+    return { summary, liveVerdict, integrity }
   })
+  // The evidence itself is searched, read-only: the private copy's WAL was recovered into it.
+  const search =
+    input.recover === false
+      ? null
+      : await searchEvidence(file.snapshot.evidence, keys, {
+          ...(input.signal ? { signal: input.signal } : {}),
+          ...(file.snapshot.policy ? { policy: file.snapshot.policy } : {}),
+        })
+  const recovery = search?.result ?? notSearched('turned off')
+  let verdict = liveVerdict
+  if (liveVerdict && search?.result.summary.searched) {
+    // The findings the recovered rows prove join the verdict; the rows themselves are in `recovery`.
+    const {
+      recovered: _rows,
+      recovery: _summary,
+      ...withFindings
+    } = applyRecovery(liveVerdict, search.result, search)
+    verdict = withFindings
+  }
   return {
     $schema: REPORT_SCHEMA_ID,
     schema_version: REPORT_SCHEMA_VERSION,
@@ -82,5 +107,6 @@ export async function buildAuditReport(input: BuildReportInput): Promise<AuditRe
     verification_note: verificationNote(verdict, keys.length),
     integrity,
     replay_checks: input.replayChecks ?? [],
+    recovery,
   }
 }

@@ -2,10 +2,12 @@
 // (the common case: a reference-schema chain, WAL or not), else through SQLite on a verified
 // private copy. BIJOTEL_READER=sqlite forces the copy path (for comparisons).
 import type { VerifyVerdict } from '../../shared/verify-types'
+import { DirectSource } from '../chain/source/direct-source'
 import { readChain } from '../chain/source/open-source'
 import type { OpenedChain } from '../chain/source/opened-chain'
-import type { ReaderKind } from '../chain/source/row-source'
+import type { ReaderKind, RowSource } from '../chain/source/row-source'
 import type { SnapshotOptions } from '../chain/snapshot'
+import { startRecovery, verdictWith, withRecovery } from '../recovery/verdict'
 import type { KeyMaterial } from './secrets'
 import { verifyRows, type VerifyOptions } from './verify'
 
@@ -18,15 +20,46 @@ export interface FileVerifyResult {
   openMs: number
 }
 
+/**
+ * Verify `source`; with `recover`, search the files too and add what they prove (../recovery).
+ * Read in place, the files are searched through the source's own descriptors while the rows are
+ * verified (see startRecovery); otherwise the files of `path` are searched after the verdict.
+ */
+async function verifyAndRecover(
+  source: RowSource,
+  path: string,
+  keys: KeyMaterial[],
+  opts: VerifyOptions,
+  recover: { signal?: { aborted: boolean } } | null,
+): Promise<VerifyVerdict> {
+  if (!recover) return verifyRows(source, keys, opts)
+  const chain = source instanceof DirectSource ? source.file : null
+  if (chain === null) return withRecovery(path, await verifyRows(source, keys, opts), keys, recover)
+  const search = startRecovery(chain, keys, recover)
+  try {
+    const verdict = await verifyRows(source, keys, opts)
+    return verdictWith(verdict, await search.done())
+  } catch (e) {
+    search.abort()
+    throw e
+  }
+}
+
 export async function verifyFile(
   path: string,
   keys: KeyMaterial[],
-  opts: VerifyOptions & { copy?: SnapshotOptions; env?: Record<string, string | undefined> } = {},
+  opts: VerifyOptions & {
+    copy?: SnapshotOptions
+    env?: Record<string, string | undefined>
+    /** Search the files for deleted and earlier rows and add what they prove (../recovery). */
+    recover?: boolean
+  } = {},
 ): Promise<FileVerifyResult> {
   const t0 = performance.now()
   let reader: ReaderKind = 'direct'
   let openMs = 0
-  const verdict = await readChain(path, (source) => verifyRows(source, keys, opts), {
+  const recover = opts.recover ? { ...(opts.signal ? { signal: opts.signal } : {}) } : null
+  const verdict = await readChain(path, (source) => verifyAndRecover(source, path, keys, opts, recover), {
     ...(opts.env ? { env: opts.env } : {}),
     ...(opts.copy ? { copy: opts.copy } : {}),
     onOpen: (kind) => {
@@ -38,10 +71,19 @@ export async function verifyFile(
 }
 
 /** Verify a chain already opened through its verified private copy. */
-export function verifyOpened(
+export async function verifyOpened(
   chain: OpenedChain,
   keys: KeyMaterial[],
-  opts: VerifyOptions = {},
+  opts: VerifyOptions & { recover?: boolean } = {},
 ): Promise<VerifyVerdict> {
-  return chain.read((source) => verifyRows(source, keys, opts))
+  const verdict = await chain.read((source) => verifyRows(source, keys, opts))
+  // The private copy holds the evidence's bytes exactly: its files are searched in their place.
+  return opts.recover
+    ? await withRecovery(
+        chain.file.snapshot.dbPath,
+        verdict,
+        keys,
+        opts.signal ? { signal: opts.signal } : {},
+      )
+    : verdict
 }

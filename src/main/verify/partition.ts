@@ -25,7 +25,13 @@ export interface PartitionResult {
   lastHmac: string | null
   findings: OrdRange<FindingKind>[]
   segments: OrdRange<number>[]
-  boundary: { seq: number; kind: BoundaryKind; prev_hash: string } | null
+  /** prev_hash: the first row's stored value; predecessor: the row it is checked against, if any. */
+  boundary: {
+    seq: number
+    kind: BoundaryKind
+    prev_hash: string
+    predecessor?: { seq: number; hmac_hash: string }
+  } | null
 }
 
 export interface VerifyHooks {
@@ -123,7 +129,14 @@ export class RowChecker implements LinkOwner {
         if (spec.first) this.boundary = { seq, kind: 'trusted', prev_hash: prev ?? '' }
       }
     } else if (rows === 0 && spec.first && this.prevSeq !== null) {
-      this.boundary = { seq, kind: 'predecessor', prev_hash: this.expectedPrev }
+      // The row's own stored prev_hash, and the predecessor it must equal (a deleted row between
+      // them shows as a mismatch here, as a seq_gap and a link_mismatch in the findings).
+      this.boundary = {
+        seq,
+        kind: 'predecessor',
+        prev_hash: prev ?? '',
+        predecessor: { seq: this.prevSeq, hmac_hash: this.expectedPrev },
+      }
     }
 
     if (big) {

@@ -176,18 +176,36 @@ describe('errors and exit codes (§6.4 order)', () => {
     ).toContain('(seq=1)')
   })
   it('unreadable chains exit 1 with one line', () => {
-    for (const bad of [
-      'bad-not-sqlite',
-      'bad-empty',
-      'bad-no-chain-table',
-      'bad-missing-columns',
-      'bad-truncated-file',
-    ]) {
+    for (const bad of ['bad-not-sqlite', 'bad-empty', 'bad-no-chain-table', 'bad-truncated-file']) {
       const r = bijotel(['replay', '--db', join(FIXTURES, `${bad}.db`), '--seq', '1', '--output', 'a'])
       expect(r.code, bad).toBe(1)
       expect(r.stderr.trimEnd().split('\n')).toHaveLength(1)
       expect(r.stderr).toMatch(/^ERROR: /)
     }
+  })
+
+  it('a table with seq and canonical_body is read as the reference reads it; the row check names what is missing', () => {
+    // bad-missing-columns.db has seq, timestamp_ns and canonical_body: all a replay reads (§6.4).
+    const db = join(FIXTURES, 'bad-missing-columns.db')
+    const r = bijotel(['replay', '--db', db, '--seq', '1', '--output', 'a'])
+    expect(r.stderr).toBe('')
+    expect(r.code).toBe(3)
+    expect(r.stdout).toContain('  original_hash:  (none \u2014 entry has no replay metadata)\n')
+    const keyed = bijotel([
+      'replay',
+      '--db',
+      db,
+      '--seq',
+      '1',
+      '--output',
+      'a',
+      '--secret-hex',
+      SECRETS['primary']!,
+    ])
+    expect(keyed.stdout).toContain(
+      '  row:            row not checked: the chain table has no canonical_hash, prev_hash, hmac_hash columns\n',
+    )
+    expect(keyed.code).toBe(3)
   })
 })
 

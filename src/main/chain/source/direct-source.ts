@@ -54,7 +54,11 @@ export class DirectSource implements RowSource {
   readonly runsPerThread = 8
   readonly displayPath: string
   private readonly scanner: RowScanner
+  /** Whether closing this source gives up its chain's descriptors (see `owning`). */
+  private owns = false
   private rowCount: number | null = null
+  /** Every row's rowid in scan order and where each leaf's rows start (see rowids). */
+  private rowidTable: { rowids: BigInt64Array; leafStart: Int32Array } | null = null
   private placed: RangePlace | null = null
   private closed = false
 
@@ -76,6 +80,22 @@ export class DirectSource implements RowSource {
     return new DirectSource(layoutOf(chain), chain, displayPath, evidence)
   }
 
+  /** `of`, the source taking over the caller's hold on the chain's descriptors: `close` gives it up. */
+  static owning(
+    chain: DirectChain,
+    evidence: Evidence | null = null,
+    displayPath = chain.path,
+  ): DirectSource {
+    const source = DirectSource.of(chain, evidence, displayPath)
+    source.owns = true
+    return source
+  }
+
+  /** The opened file (its descriptors, for a search of the same files); null in a worker. */
+  get file(): DirectChain | null {
+    return this.chain
+  }
+
   private opened(): DirectChain {
     if (this.chain === null) throw new Error('DirectSource: a worker has no file of its own')
     return this.chain
@@ -84,17 +104,20 @@ export class DirectSource implements RowSource {
   facts(): FileFacts {
     const chain = this.opened()
     const stat = chain.stat
-    const file = (path: string, st: { size: number; mtimeMs: number }): EvidenceFile => ({
+    // Where a linked file leads (the open step resolved it as SQLite does).
+    const file = (path: string, st: { size: number; mtimeMs: number }, real: string): EvidenceFile => ({
       path,
       size: st.size,
       sha256: '',
       mtime: new Date(st.mtimeMs).toISOString(),
+      ...(real !== path ? { link_target: real } : {}),
     })
+    const walPath = chain.spec.walPath
     return {
       reader: 'direct',
       evidence: this.evidence ?? {
-        db: file(chain.path, stat.db),
-        wal: stat.wal && stat.wal.size > 0 ? file(chain.spec.walPath, stat.wal) : null,
+        db: file(chain.path, stat.db, chain.files.db.real),
+        wal: stat.wal && stat.wal.size > 0 ? file(walPath, stat.wal, chain.files.wal?.real ?? walPath) : null,
         side_files: [],
         method: 'read in place, read-only, by the direct file reader (no copy, no hashes)',
         unchanged_after_copy: false,
@@ -297,27 +320,65 @@ export class DirectSource implements RowSource {
       throw new AuditError('evidence_changed', `the chain changed while it was read (${this.displayPath})`)
   }
 
-  /** Leaf and cell of the row with this seq: the leaf its divider keys name, else (keys wrong) any. */
+  /**
+   * Every row's rowid in scan order (the varints after each cell's payload size, file format §1.6)
+   * and the position of each leaf's first row, read once by a pass over every leaf and kept: it
+   * answers lookups that the divider keys do not (a missing row, a key that names the wrong leaf)
+   * by a binary search instead of another pass. Rowids must ascend in scan order (else SQLite).
+   */
+  private rowids(): { rowids: BigInt64Array; leafStart: Int32Array } {
+    if (this.rowidTable !== null) return this.rowidTable
+    const rowids = new BigInt64Array(this.count())
+    const leafStart = new Int32Array(this.leafCount + 1)
+    let n = 0
+    let leaf = 0
+    this.scanner.scanLeaves(0, this.leafCount, (page, h, count) => {
+      leafStart[leaf++] = n
+      for (let k = 0; k < count; k++) {
+        const id = rowidAt(page, page.readUInt16BE(h + 8 + 2 * k))
+        if (n > 0 && id <= rowids[n - 1]!) throw new Unsupported(DISORDER)
+        rowids[n++] = id
+      }
+    })
+    leafStart[leaf] = n
+    this.rowidTable = { rowids, leafStart }
+    return this.rowidTable
+  }
+
+  /**
+   * Leaf and cell of the row with this seq: the leaf its divider keys name when it holds the row
+   * (one page read), else the rowid table of every leaf (a divider key is evidence too, and a miss
+   * is confirmed over every row, never by the keys).
+   */
   private locate(seq: bigint): { leaf: number; cell: number } | null {
     const leaves = this.layout.leaves
-    const hinted = Math.min(leafFor(leaves, seq), leaves.pages.length)
-    const search = (from: number, to: number): { leaf: number; cell: number } | null => {
-      let found: { leaf: number; cell: number } | null = null
-      for (let l = from; l < to && found === null; l++) {
-        let k = 0
-        this.scanner.scanLeaves(l, l + 1, (page, h, count) => {
-          for (; k < count; k++) {
-            if (rowidAt(page, page.readUInt16BE(h + 8 + 2 * k)) === seq) {
-              found = { leaf: l, cell: k }
-              return
-            }
-          }
-        })
-      }
-      return found
+    const hinted = leafFor(leaves, seq)
+    if (hinted < leaves.pages.length) {
+      let found = -1
+      this.scanner.scanLeaves(hinted, hinted + 1, (page, h, count) => {
+        for (let k = 0; k < count && found < 0; k++)
+          if (rowidAt(page, page.readUInt16BE(h + 8 + 2 * k)) === seq) found = k
+      })
+      if (found >= 0) return { leaf: hinted, cell: found }
     }
-    // A divider key is evidence too: when the leaf it names lacks the row, every leaf is read.
-    return search(hinted, Math.min(hinted + 1, leaves.pages.length)) ?? search(0, leaves.pages.length)
+    const { rowids, leafStart } = this.rowids()
+    let lo = 0
+    let hi = rowids.length
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if (rowids[mid]! < seq) lo = mid + 1
+      else hi = mid
+    }
+    if (lo >= rowids.length || rowids[lo] !== seq) return null
+    // The last leaf whose first row is at or before position lo (empty leaves share a start).
+    let a = 0
+    let b = this.leafCount
+    while (a < b) {
+      const mid = (a + b) >>> 1
+      if (leafStart[mid + 1]! <= lo) a = mid + 1
+      else b = mid
+    }
+    return { leaf: a, cell: lo - leafStart[a]! }
   }
 
   /** Calls `row` with cell `cell` of leaf `leaf`. */
@@ -384,6 +445,7 @@ export class DirectSource implements RowSource {
     if (this.closed) return
     this.closed = true
     this.scanner.close()
+    if (this.owns) this.chain?.close()
   }
 }
 

@@ -13,6 +13,8 @@ export interface OpenOptions {
   env?: Record<string, string | undefined>
   /** How the private copy is made. */
   copy?: SnapshotOptions
+  /** The columns the caller reads (default: all a verification needs; see ChainFile.open). */
+  required?: readonly string[]
 }
 
 /** A copy source over an opened chain's connection (closing it leaves the chain open). */
@@ -28,7 +30,8 @@ export function copySourceOf(chain: ChainFile): CopySource {
 
 /** A copy source of its own over a copy already made (a worker thread's). */
 export function copySourceAt(copyPath: string, displayPath: string): CopySource {
-  const { db, columns } = openCopy(copyPath, displayPath)
+  // The parent opened the copy first and checked the columns its caller reads.
+  const { db, columns } = openCopy(copyPath, displayPath, [])
   return new CopySource({ db, columns, copyPath, displayPath }, () => db.close())
 }
 
@@ -45,7 +48,11 @@ export class OpenedChain {
   }
 
   static async open(path: string, opts: OpenOptions = {}): Promise<OpenedChain> {
-    return new OpenedChain(await ChainFile.open(path, opts.copy ?? {}), opts.env ?? process.env)
+    const file = await ChainFile.open(path, {
+      ...opts.copy,
+      ...(opts.required ? { required: opts.required } : {}),
+    })
+    return new OpenedChain(file, opts.env ?? process.env)
   }
 
   /** Over a chain already opened (the caller keeps it; `close` closes it). */
@@ -58,7 +65,7 @@ export class OpenedChain {
       this.direct = null
       if (directAllowed(this.env)) {
         try {
-          this.direct = DirectSource.of(
+          this.direct = DirectSource.owning(
             openDirect(this.file.snapshot.dbPath),
             this.file.snapshot.evidence,
             this.file.displayPath,

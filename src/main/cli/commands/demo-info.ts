@@ -21,6 +21,10 @@ options:
   --seed S                   PRNG seed (default: ${DEMO_DEFAULT_SEED})
   --rotate-at SEQ            seal rows from SEQ on with a second key (secret rotation)
   --rotated-secret-hex HEX   that second key (default: ${DEMO_ROTATED_SECRET_HEX})
+  --secret-file PATH         read the key from a file instead (the key-file format of verify: hex, or
+                             text: for raw UTF-8 bytes); with --rotate-at, a second key in it is
+                             the rotated key. Keeps a real key out of the process list
+  --secret-stdin             read them from stdin, in the same format
   --replay-samples DIR       also write sample-replay-*.txt files for some rows (match, mismatch,
                              drift, CRLF, no metadata) and sample-replay.json describing them
   --force                    replace an existing file (and its -wal/-shm)

@@ -4,7 +4,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { AuditError } from '../../errors'
-import { decodeHexLikePython } from '../../verify/secrets'
+import { decodeHexLikePython, parseSecrets } from '../../verify/secrets'
 import { checkSecret } from '../../writer/chain-writer'
 import {
   DEMO_DEFAULT_SEED,
@@ -13,9 +13,10 @@ import {
   writeDemoChain,
   type DemoRowInfo,
 } from '../../writer/demo'
-import { parse, requireString, UsageError } from '../args'
+import { parse, requireString, UsageError, type Values } from '../args'
 import type { Run } from '../command'
-import { throttle } from '../io'
+import { throttle, type CliIO } from '../io'
+import { secretInputsFrom } from '../secret-sources'
 
 function count(flag: string, v: string): number {
   if (!/^\d+$/.test(v) || !Number.isSafeInteger(Number(v)))
@@ -31,6 +32,36 @@ function secretFrom(flag: string, v: string): Buffer {
   } catch {
     throw new AuditError('bad_secret', `${flag} must decode to at least 16 bytes (got ${b.length})`)
   }
+}
+
+/**
+ * --secret-file / --secret-stdin: the sealing key, then (with --rotate-at) the rotated key; each at
+ * least 16 bytes, hex or text: as in the key-file format. null when neither option was given.
+ */
+async function keysFromFileOrStdin(values: Values, io: CliIO, rotating: boolean): Promise<Buffer[] | null> {
+  const file = values['secret-file']
+  const stdin = values['secret-stdin'] === true
+  if (typeof file !== 'string' && !stdin) return null
+  if (typeof values['secret-hex'] === 'string' || typeof values['rotated-secret-hex'] === 'string')
+    throw new UsageError('give the keys either with --secret-hex/--rotated-secret-hex or from a file/stdin')
+  const keys = parseSecrets(
+    await secretInputsFrom({ 'secret-file': file, 'secret-stdin': stdin }, io, { useEnv: false }),
+  )
+  const most = rotating ? 2 : 1
+  if (keys.length > most)
+    throw new UsageError(
+      `the key file holds ${keys.length} keys; demo takes ${rotating ? 'two (the sealing key, then the rotated key)' : 'one (a second one needs --rotate-at)'}`,
+    )
+  return keys.map((k) => {
+    try {
+      return checkSecret(k.bytes)
+    } catch {
+      throw new AuditError(
+        'bad_secret',
+        `key #${k.index + 1} must be at least 16 bytes (got ${k.bytes.length})`,
+      )
+    }
+  })
 }
 
 /** Rows picked for the replay sample files, by kind. */
@@ -122,15 +153,13 @@ export const run: Run = async (argv, io) => {
     seed: { type: 'string' },
     'rotate-at': { type: 'string' },
     'rotated-secret-hex': { type: 'string' },
+    'secret-file': { type: 'string' },
+    'secret-stdin': { type: 'boolean' },
     'replay-samples': { type: 'string' },
     force: { type: 'boolean' },
   })
   const db = requireString(values, 'db')
   const n = count('--count', requireString(values, 'count'))
-  const secret =
-    typeof values['secret-hex'] === 'string'
-      ? secretFrom('--secret-hex', values['secret-hex'])
-      : Buffer.from(DEMO_SECRET_HEX, 'hex')
   const rotateRaw = values['rotate-at']
   const rotatedHex = values['rotated-secret-hex']
   if (typeof rotatedHex === 'string' && typeof rotateRaw !== 'string')
@@ -138,12 +167,19 @@ export const run: Run = async (argv, io) => {
   const rotateAt = typeof rotateRaw === 'string' ? count('--rotate-at', rotateRaw) : undefined
   if (rotateAt !== undefined && rotateAt < 2)
     throw new UsageError(`--rotate-at must be a seq >= 2, got '${String(rotateRaw)}'`)
+  const fileKeys = await keysFromFileOrStdin(values, io, rotateAt !== undefined)
+  const secret =
+    fileKeys?.[0] ??
+    (typeof values['secret-hex'] === 'string'
+      ? secretFrom('--secret-hex', values['secret-hex'])
+      : Buffer.from(DEMO_SECRET_HEX, 'hex'))
   const rotatedSecret =
     rotateAt === undefined
       ? undefined
-      : typeof rotatedHex === 'string'
-        ? secretFrom('--rotated-secret-hex', rotatedHex)
-        : Buffer.from(DEMO_ROTATED_SECRET_HEX, 'hex')
+      : (fileKeys?.[1] ??
+        (typeof rotatedHex === 'string'
+          ? secretFrom('--rotated-secret-hex', rotatedHex)
+          : Buffer.from(DEMO_ROTATED_SECRET_HEX, 'hex')))
   if (rotatedSecret && rotatedSecret.equals(secret))
     throw new UsageError('--rotated-secret-hex must differ from the first secret')
   const samplesDir = typeof values['replay-samples'] === 'string' ? values['replay-samples'] : undefined
@@ -165,7 +201,7 @@ export const run: Run = async (argv, io) => {
   io.out(`Wrote ${result.rows} rows to ${result.path} (${result.bytes} bytes, ${secs} s).\n`)
   if (result.lastSeq !== null) io.out(`  seq:        1-${result.lastSeq}\n  head_hmac:  ${result.head}\n`)
   io.out(
-    `  secret:     ${secret.toString('hex') === DEMO_SECRET_HEX ? `demo secret ${DEMO_SECRET_HEX} (public — demo only)` : 'the --secret-hex given'}\n`,
+    `  secret:     ${secret.toString('hex') === DEMO_SECRET_HEX ? `demo secret ${DEMO_SECRET_HEX} (public — demo only)` : fileKeys ? 'the key given' : 'the --secret-hex given'}\n`,
   )
   if (result.rotatedAt !== null) io.out(`  rotated:    seq ${result.rotatedAt}- sealed with the second key\n`)
   if (samplesDir) {
@@ -177,8 +213,12 @@ export const run: Run = async (argv, io) => {
     result.rotatedAt !== null && rotatedSecret
       ? ` --secret-hex ${shown(rotatedSecret, DEMO_ROTATED_SECRET_HEX)}`
       : ''
-  io.out(
-    `Verify it with: bijotel verify --db ${result.path} --secret-hex ${shown(secret, DEMO_SECRET_HEX)}${rotatedFlag}\n`,
-  )
+  const keyArgs =
+    typeof values['secret-file'] === 'string'
+      ? `--secret-file ${values['secret-file']}`
+      : fileKeys
+        ? '--secret-stdin'
+        : `--secret-hex ${shown(secret, DEMO_SECRET_HEX)}${rotatedFlag}`
+  io.out(`Verify it with: bijotel verify --db ${result.path} ${keyArgs}\n`)
   return 0
 }

@@ -1,12 +1,14 @@
 // `bijotel integrity`: runs the six detectors on a chain (straight from the file when the direct
 // reader takes it, else SQLite on a verified copy). Loaded only when the command runs.
 import type { IntegrityRun } from '../../../shared/integrity-types'
+import { INTEGRITY_COLUMNS, REQUIRED_COLUMNS } from '../../chain/table'
 import { runIntegrity } from '../../integrity/analyze'
 import { reportJson } from '../../integrity/report'
 import { integrityText } from '../../integrity/text'
 import { parseSecrets } from '../../verify/secrets'
-import { parse, requireString, SECRET_OPTIONS, secretInputsFrom } from '../args'
+import { parse, requireString } from '../args'
 import type { Run } from '../command'
+import { SECRET_OPTIONS, secretInputsFrom } from '../secret-sources'
 import { EXIT } from './integrity-info'
 import { INTEGRITY_OPTIONS, integrityOptionsFrom } from './integrity-options'
 import { readChainForCli } from './open-chain'
@@ -21,7 +23,7 @@ export const run: Run = async (argv, io) => {
   })
   const db = requireString(values, 'db')
   const options = integrityOptionsFrom(values)
-  const keys = parseSecrets(secretInputsFrom(values, {}))
+  const keys = parseSecrets(await secretInputsFrom(values, io, { useEnv: false }))
   const runOpts = { ...options, keys, onProgress: progressLine(io) }
   const t0 = performance.now()
   let timing = ''
@@ -30,6 +32,9 @@ export const run: Run = async (argv, io) => {
     io,
     (source) => runIntegrity(source, runOpts),
     (reader) => (timing = `reader ${reader}, open ${(performance.now() - t0).toFixed(0)} ms`),
+    // Without keys only the monitor's five columns are read (Python's own test tables have no
+    // more); with keys the rotation detector verifies the range and needs them all.
+    keys.length > 0 ? REQUIRED_COLUMNS : INTEGRITY_COLUMNS,
   )
   io.progress(null)
   if (io.env['BIJOTEL_TIMING']) io.err(`timing: ${timing}, total ${(performance.now() - t0).toFixed(0)} ms\n`)

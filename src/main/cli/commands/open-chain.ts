@@ -23,15 +23,25 @@ function missing(e: unknown, path: string): unknown {
     : e
 }
 
-/** `use` over the chain at `path` (the direct reader, else SQLite on a verified copy). */
+/**
+ * `use` over the chain at `path` (the direct reader, else SQLite on a verified copy). `required`: the
+ * columns the command reads (default: all a verification needs); a table without some other column
+ * is read through the copy, as the direct reader declines it.
+ */
 export async function readChainForCli<T>(
   path: string,
   io: CliIO,
   use: (source: RowSource) => Promise<T>,
   onOpen?: (reader: ReaderKind) => void,
+  required?: readonly string[],
 ): Promise<T> {
   try {
-    return await readChain(path, use, { env: io.env, copy: copyProgress(io), ...(onOpen ? { onOpen } : {}) })
+    return await readChain(path, use, {
+      env: io.env,
+      copy: copyProgress(io),
+      ...(onOpen ? { onOpen } : {}),
+      ...(required ? { required } : {}),
+    })
   } catch (e) {
     throw missing(e, path)
   }

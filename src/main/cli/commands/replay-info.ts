@@ -1,5 +1,6 @@
 // `bijotel replay` as the command table sees it; the check is in ./replay, loaded on use.
 import type { CommandInfo } from '../command'
+import { keySourceOptions, KEYS_OFF_COMMAND_LINE } from '../secret-help'
 
 export const EXIT = { match: 0, missing: 1, usage: 2, mismatch: 3 } as const
 
@@ -22,10 +23,16 @@ options:
   --secret-hex HEX      candidate key (hex): also verify the entry's own row (body hash, link to its
                         predecessor, HMAC); repeat for rotated keys
   --secret-text TEXT    candidate key as raw UTF-8 bytes (the Go collector's fallback); repeatable
+${keySourceOptions(24)}
   --json                print the result as JSON: match, original_hash, replay_hash, deterministic,
                         model_version, reason (+ row_verified/row_detail with a secret,
                         prompt_match/prompt_detail with a prompt)
   -h, --help            show this help
+
+A value may begin with '-': --output "- a bullet" (a Markdown list), --seq -1; a value that
+begins with '--' is given as --output=--text.
+
+${KEYS_OFF_COMMAND_LINE}
 
 exit codes: 0 match, 1 DB / file / seq missing or unreadable, 2 argument error,
             3 mismatch or no replay metadata (also: the row does not verify, or the prompt differs)`

@@ -3,13 +3,15 @@
 // Loaded only when the command runs.
 import { existsSync } from 'node:fs'
 import type { ReplayCheck } from '../../../shared/replay-types'
+import { REPLAY_COLUMNS } from '../../chain/table'
 import { AuditError } from '../../errors'
 import { checkReplayInput } from '../../replay/check'
 import { referenceReplayFields } from '../../replay/verifier'
 import { readReplayFile, textInput, type ReplayInput } from '../../replay/text'
 import { parseSecrets } from '../../verify/secrets'
-import { parse, SECRET_OPTIONS, UsageError } from '../args'
+import { parse, UsageError } from '../args'
 import type { Run } from '../command'
+import { SECRET_OPTIONS, secretInputsFrom } from '../secret-sources'
 import { toJson } from '../format'
 import { readChainForCli } from './open-chain'
 import { EXIT } from './replay-info'
@@ -25,11 +27,6 @@ export function parseSeq(v: string): number {
 
 function str(v: unknown): string | undefined {
   return typeof v === 'string' ? v : undefined
-}
-
-function strings(v: unknown): string[] {
-  if (v === undefined) return []
-  return (Array.isArray(v) ? v : [v]).filter((x): x is string => typeof x === 'string')
 }
 
 /** The ReplayResult fields in the reference's order, plus the extra checks only when they ran. */
@@ -119,13 +116,8 @@ export const run: Run = async (argv, io) => {
   if (prompt !== undefined && promptFile)
     throw new AuditError('bad_argument', '--prompt and --prompt-file are mutually exclusive.')
 
-  const secretInputs = [
-    ...strings(values['secret-hex']).map((value) => ({ encoding: 'hex' as const, value })),
-    ...strings(values['secret-text']).map((value) => ({ encoding: 'text' as const, value })),
-  ]
-  for (const s of secretInputs)
-    if (s.value === '') throw new AuditError('no_secret', `an empty --secret-${s.encoding} was given`)
-  const keys = parseSecrets(secretInputs)
+  // The row check is ours, asked for by giving a key: BIJOTEL_HMAC_SECRET alone does not turn it on.
+  const keys = parseSecrets(await secretInputsFrom(values, io, { useEnv: false }))
 
   const dbPath = db as string
   if (!existsSync(dbPath)) throw new AuditError('db_missing', `chain DB not found: ${dbPath}`)
@@ -138,12 +130,18 @@ export const run: Run = async (argv, io) => {
   if (promptFile) promptValue = readReplayFile(promptFile, mode, '--prompt-file').value
   else if (prompt !== undefined) promptValue = prompt
 
-  const check = await readChainForCli(dbPath, io, (source) =>
-    checkReplayInput(source, keys, {
-      seq,
-      output: input,
-      ...(promptValue !== undefined ? { prompt: promptValue } : {}),
-    }),
+  // seq and the body are all the reference reads; the row check says when its columns are missing.
+  const check = await readChainForCli(
+    dbPath,
+    io,
+    (source) =>
+      checkReplayInput(source, keys, {
+        seq,
+        output: input,
+        ...(promptValue !== undefined ? { prompt: promptValue } : {}),
+      }),
+    undefined,
+    REPLAY_COLUMNS,
   )
   const extras = { row: keys.length > 0, prompt: promptValue !== undefined, raw }
   io.out(values['json'] ? toJson(replayJson(check, extras)) + '\n' : replayText(check, extras))

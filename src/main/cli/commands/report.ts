@@ -4,8 +4,9 @@ import { basename, dirname, join, resolve } from 'node:path'
 import { AuditError, oneLine } from '../../errors'
 import { buildAuditReport } from '../../report/build'
 import { parseSecrets } from '../../verify/secrets'
-import { parse, requireString, SECRET_OPTIONS, secretInputsFrom, UsageError } from '../args'
+import { parse, requireString, UsageError } from '../args'
 import type { Run } from '../command'
+import { SECRET_OPTIONS, secretInputsFrom } from '../secret-sources'
 import { EXIT } from './report-info'
 import { INTEGRITY_OPTIONS, integrityOptionsFrom } from './integrity-options'
 import { openChainForCli } from './open-chain'
@@ -68,7 +69,7 @@ export const run: Run = async (argv, io) => {
   if (typeof out !== 'string' || out === '')
     throw new UsageError('the following arguments are required: -o/--output')
   const integrityOptions = integrityOptionsFrom(values)
-  const keys = parseSecrets(secretInputsFrom(values, io.env))
+  const keys = parseSecrets(await secretInputsFrom(values, io, { useEnv: true }))
   if (out !== '-') checkOutputPath(out, db)
   const chain = await openChainForCli(db, io)
   try {

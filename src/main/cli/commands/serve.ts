@@ -6,9 +6,10 @@ import { AuditSession } from '../../handlers/session'
 import { isLoopbackHost } from '../../server/auth'
 import { ListenError, startServer } from '../../server/index'
 import { parseSecrets } from '../../verify/secrets'
-import { parse, SECRET_OPTIONS, secretInputsFrom, UsageError } from '../args'
+import { parse, UsageError, type Values } from '../args'
 import type { Command, Run } from '../command'
 import type { CliIO } from '../io'
+import { readOneLineSecret, SECRET_OPTIONS, secretInputsFrom } from '../secret-sources'
 import { plural } from '../format'
 import { EXIT, serveInfo } from './serve-info'
 
@@ -44,6 +45,20 @@ function processStop(): Promise<string> {
   })
 }
 
+/**
+ * --api-key, else --api-key-file (the key off the command line, where every local user can read it
+ * in the process list), else BIJOTEL_API_KEY.
+ */
+function apiKeyFrom(values: Values, io: CliIO): string | undefined {
+  const flag =
+    typeof values['api-key'] === 'string' && values['api-key'] !== '' ? values['api-key'] : undefined
+  const file = typeof values['api-key-file'] === 'string' ? values['api-key-file'] : undefined
+  if (flag !== undefined && file !== undefined)
+    throw new UsageError('argument --api-key-file: not allowed with argument --api-key')
+  if (file !== undefined) return readOneLineSecret(file, `--api-key-file ${file}`)
+  return flag ?? (io.env['BIJOTEL_API_KEY'] || undefined)
+}
+
 export interface ServeDeps {
   /** What ends the server (default: SIGINT or SIGTERM). */
   stop?: () => Promise<string>
@@ -55,6 +70,7 @@ async function serve(argv: string[], io: CliIO, deps: ServeDeps): Promise<number
     port: { type: 'string' },
     host: { type: 'string' },
     'api-key': { type: 'string' },
+    'api-key-file': { type: 'string' },
     'open-root': { type: 'string', multiple: true },
     'static-dir': { type: 'string' },
     ...SECRET_OPTIONS,
@@ -67,10 +83,7 @@ async function serve(argv: string[], io: CliIO, deps: ServeDeps): Promise<number
     throw new UsageError(`--port must be 0..65535, got '${portText}'`)
   const port = Number(portText)
   const host = typeof values['host'] === 'string' && values['host'] !== '' ? values['host'] : '127.0.0.1'
-  const apiKey =
-    typeof values['api-key'] === 'string' && values['api-key'] !== ''
-      ? values['api-key']
-      : io.env['BIJOTEL_API_KEY'] || undefined
+  const apiKey = apiKeyFrom(values, io)
   if (!isLoopbackHost(host) && !apiKey) {
     throw new UsageError(
       `refusing to listen on ${host} without an API key (set --api-key or BIJOTEL_API_KEY, or keep the default 127.0.0.1)`,
@@ -88,12 +101,15 @@ async function serve(argv: string[], io: CliIO, deps: ServeDeps): Promise<number
   } else {
     staticDir = defaultStaticDir()
   }
-  const keys = parseSecrets(secretInputsFrom(values, io.env))
+  const keys = parseSecrets(await secretInputsFrom(values, io, { useEnv: true }))
 
   const session = new AuditSession({ initialPath: resolve(db), openRoots })
   session.keys = keys
   try {
-    const overview = await session.open(db)
+    // What the web page shows of the served chain is subject to the same policy as any chain a
+    // client opens: its side files under their own names or inside an --open-root, never a link
+    // elsewhere (whose size and hash the evidence panel would show).
+    const overview = await session.open(db, undefined, { policy: session.openPolicy() })
     let server
     try {
       server = await startServer({

@@ -2,8 +2,9 @@
 import type { ContinuityResult, ContinuitySegment } from '../../../shared/verify-types'
 import { verifyContinuity } from '../../verify/continuity'
 import { parseSecrets } from '../../verify/secrets'
-import { parse, SECRET_OPTIONS, secretInputsFrom, UsageError } from '../args'
+import { parse, UsageError } from '../args'
 import type { Run } from '../command'
+import { SECRET_OPTIONS, secretInputsFrom } from '../secret-sources'
 import { toJson } from '../format'
 import { EXIT } from './verify-continuity-info'
 
@@ -39,7 +40,7 @@ export function continuityText(r: ContinuityResult): { out: string; err: string 
 export const run: Run = async (argv, io) => {
   const { values, positionals } = parse(argv, { json: { type: 'boolean' }, ...SECRET_OPTIONS }, true)
   if (positionals.length === 0) throw new UsageError('give one or more chain DBs, oldest segment first')
-  const keys = parseSecrets(secretInputsFrom(values, io.env))
+  const keys = parseSecrets(await secretInputsFrom(values, io, { useEnv: true }))
   const result = await verifyContinuity(positionals, keys, {
     env: io.env,
     onSegment: (i, n) => io.progress(`verifying segment ${i + 1} of ${n}`),

@@ -1,9 +1,10 @@
 // `bijotel verify-export` as the command table sees it; the code is in ./verify-export.
 import type { CommandInfo } from '../command'
+import { KEY_SOURCE_OPTIONS, KEYS_OFF_COMMAND_LINE } from '../secret-help'
 
 export const EXIT = { valid: 0, invalid: 1, usage: 2 } as const
 
-const HELP = `usage: bijotel verify-export PATH [--secret-hex HEX]... [--public-key PEM]
+const HELP = `usage: bijotel verify-export PATH [keys] [--public-key PEM]
 
 Verify a Python BIJOTEL export file (bijotel-chain-v1 or -v2 JSON): its chain_signature under the
 secret, each entry's body hash, HMAC and link, and with --public-key the Ed25519 signature of a v2
@@ -15,8 +16,11 @@ authenticated, and the output says so.
 options:
   --secret-hex HEX     HMAC secret as hex (BIJOTEL_HMAC_SECRET without the flag); repeat for rotated keys
   --secret-text TEXT   HMAC secret as raw UTF-8 bytes; repeatable
+${KEY_SOURCE_OPTIONS}
   --public-key PEM     the auditor's copy of the exporter's Ed25519 public key (auditor mode, v2 only)
   -h, --help           show this help
+
+${KEYS_OFF_COMMAND_LINE}
 
 exit codes: 0 valid, 1 unreadable or invalid export (or a key alone on a v1 export), 2 no secret
 and no key, or an argument or secret error`

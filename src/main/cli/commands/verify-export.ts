@@ -8,8 +8,9 @@ import {
   type ExportFacts,
 } from '../../export/verify-export'
 import { parseSecrets } from '../../verify/secrets'
-import { parse, SECRET_OPTIONS, secretInputsFrom, UsageError } from '../args'
+import { parse, UsageError } from '../args'
 import type { Run } from '../command'
+import { SECRET_OPTIONS, secretInputsFrom } from '../secret-sources'
 import { EXIT } from './verify-export-info'
 
 function header(path: string, f: ExportFacts): string {
@@ -27,7 +28,7 @@ export const run: Run = async (argv, io) => {
   const { values, positionals } = parse(argv, { 'public-key': { type: 'string' }, ...SECRET_OPTIONS }, true)
   if (positionals.length !== 1) throw new UsageError('give exactly one export file')
   const path = positionals[0]!
-  const keys = parseSecrets(secretInputsFrom(values, io.env)).map((k) => k.bytes)
+  const keys = parseSecrets(await secretInputsFrom(values, io, { useEnv: true })).map((k) => k.bytes)
   const publicKey = typeof values['public-key'] === 'string' ? values['public-key'] : null
   if (keys.length === 0 && publicKey === null)
     throw new AuditError(

@@ -1,24 +1,18 @@
 // `bijotel verify`: verifies every row and prints the verdict. Loaded only when the command runs.
-import { readFileSync } from 'node:fs'
-import type { PriorHead, VerifyVerdict } from '../../../shared/verify-types'
+import { existsSync, readFileSync } from 'node:fs'
+import type { PriorHead, VerifyBoundary, VerifyVerdict } from '../../../shared/verify-types'
 import { AuditError } from '../../errors'
 import { describeFinding, headlineReason } from '../../verify/describe'
 import { keyInfo, parseSecrets } from '../../verify/secrets'
 import { verifyFile } from '../../verify/file'
-import {
-  parse,
-  RANGE_OPTIONS,
-  rangeFrom,
-  requireString,
-  SECRET_OPTIONS,
-  secretInputsFrom,
-  UsageError,
-} from '../args'
-import type { Run } from '../command'
+import { parse, RANGE_OPTIONS, rangeFlagsGiven, rangeFrom, requireString, UsageError } from '../args'
+import { HintedError, type Run } from '../command'
+import { SECRET_OPTIONS, secretInputsFrom } from '../secret-sources'
 import { keyLabel, plural, seqSpan, toJson } from '../format'
 import { throttle } from '../io'
 import { nativeProverActive } from '../../native/row-prover'
 import { EXIT } from './verify-info'
+import { recoveryBlock } from './recovered-text'
 
 function readPrior(path: string): PriorHead {
   let raw: unknown
@@ -40,17 +34,42 @@ function readPrior(path: string): PriorHead {
   return { last_seq: o.last_seq, head_hmac: o.head_hmac }
 }
 
+/** The reference's no-secret sentence (§4.1), word for word; our hint goes on the next line. */
+export const NO_SECRET = 'HMAC secret required. Provide via BIJOTEL_HMAC_SECRET env var or --secret-hex flag.'
+export const NO_SECRET_HINT =
+  '(or --secret-text for a raw secret; --secret-file PATH or --secret-stdin keep it out of the process list and shell history)'
+
+/**
+ * The reference's `Boundary:` line (§4.1): the first row's stored prev_hash and what it was checked
+ * against. Where it does not equal the predecessor's hmac_hash (a row deleted between them), the
+ * line says so instead of the reference's "matches".
+ */
+export function boundaryLine(b: VerifyBoundary): string {
+  const head = `Boundary: prev_hash at seq=${b.seq} = ${b.prev_hash.slice(0, 16)}...`
+  if (b.kind !== 'predecessor')
+    return `${head} (boundary — predecessor not in this DB (use verify-continuity to confirm cross-segment))`
+  const p = b.predecessor
+  if (!p || p.hmac_hash === b.prev_hash) return `${head} (matches predecessor in same DB)`
+  return `${head} (does NOT match predecessor seq=${p.seq} in same DB, whose hmac_hash is ${p.hmac_hash.slice(0, 16)}...)`
+}
+
+/**
+ * `ranged`: a range flag was given, even one that selects the whole chain (`--range :`): the
+ * reference then prints the segment line.
+ */
 export function verdictText(
   v: VerifyVerdict,
   keys: ReturnType<typeof keyInfo>[],
+  ranged = v.range !== undefined,
 ): { out: string; err: string } {
   const lines: string[] = []
   let err = ''
-  const ranged = v.range !== undefined
   if (v.valid) {
     if (ranged) {
       const span = v.first_seq === null ? 'seq None-None' : `seq ${v.first_seq}-${v.last_seq}`
-      lines.push(`Chain segment VALID: ${span} (${v.entries} entries of ${v.range!.total_in_chain} total).`)
+      // No range left after resolving (`--range :`): the whole chain was verified.
+      const total = v.range?.total_in_chain ?? v.entries
+      lines.push(`Chain segment VALID: ${span} (${v.entries} entries of ${total} total).`)
     } else {
       lines.push(`Chain VALID (${v.entries} entries).`)
     }
@@ -67,15 +86,7 @@ export function verdictText(
       )
     }
   }
-  if (v.boundary && v.first_seq !== null && v.first_seq > 1) {
-    const anchor =
-      v.boundary.kind === 'predecessor'
-        ? 'matches predecessor in same DB'
-        : 'boundary — predecessor not in this DB (use verify-continuity to confirm cross-segment)'
-    lines.push(
-      `Boundary: prev_hash at seq=${v.boundary.seq} = ${v.boundary.prev_hash.slice(0, 16)}... (${anchor})`,
-    )
-  }
+  if (v.boundary && v.first_seq !== null && v.first_seq > 1) lines.push(boundaryLine(v.boundary))
   if (v.prior_check) lines.push(`Prior head: ${v.prior_check.detail}`)
   const multiKey = keys.length > 1 || v.key_segments.length > 1
   if (multiKey && v.key_segments.length > 0) {
@@ -98,6 +109,7 @@ export function verdictText(
   if (v.entries > 0 && keys.length > 0 && v.key_segments.length === 0) {
     lines.push('No candidate key reproduces any HMAC in this range: wrong secret, or every row resealed.')
   }
+  lines.push(...recoveryBlock(v.recovery, v.recovered ?? [], keys))
   return { out: lines.join('\n') + '\n', err }
 }
 
@@ -106,24 +118,24 @@ export const run: Run = async (argv, io) => {
     db: { type: 'string' },
     json: { type: 'boolean' },
     prior: { type: 'string' },
+    'no-recover': { type: 'boolean' },
     ...SECRET_OPTIONS,
     ...RANGE_OPTIONS,
   })
   const db = requireString(values, 'db')
-  const inputs = secretInputsFrom(values, io.env)
-  if (inputs.length === 0) {
-    throw new AuditError(
-      'no_secret',
-      'HMAC secret required. Provide via BIJOTEL_HMAC_SECRET env var or --secret-hex flag (or --secret-text for a raw secret).',
-    )
-  }
+  // The reference's order (§4.1): the DB first, then the secret, then the range flags.
+  if (!existsSync(db)) throw new AuditError('db_missing', `DB not found: ${db}`)
+  const inputs = await secretInputsFrom(values, io, { useEnv: true })
+  if (inputs.length === 0) throw new HintedError('no_secret', NO_SECRET, NO_SECRET_HINT)
   const keys = parseSecrets(inputs)
+  const ranged = rangeFlagsGiven(values)
   const range = rangeFrom(values)
   const prior = typeof values['prior'] === 'string' ? readPrior(values['prior']) : undefined
   const t0 = performance.now()
   const { verdict, reader, openMs } = await verifyFile(db, keys, {
     ...(range ? { range } : {}),
     ...(prior ? { prior } : {}),
+    recover: values['no-recover'] !== true,
     env: io.env,
     copy: {
       onProgress: throttle(250, (d, t) =>
@@ -145,7 +157,7 @@ export const run: Run = async (argv, io) => {
   if (values['json']) {
     io.out(toJson(verdict) + '\n')
   } else {
-    const text = verdictText(verdict, keys.map(keyInfo))
+    const text = verdictText(verdict, keys.map(keyInfo), ranged)
     if (text.err) io.err(text.err)
     io.out(text.out)
   }

@@ -1,0 +1,147 @@
+// The deliberate departures from Python BIJOTEL that the README's differences table lists (issue 27
+// item 8), each run through the built `bin/bijotel` on chains sealed and edited in a temporary
+// folder: what the project answers instead of the reference, so the table stays true.
+import { copyFileSync, writeFileSync } from 'node:fs'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { bijotel, ensureBuilt } from '../testing/cli'
+import { KEY_HEX, SmallChains } from './testing/small-chain'
+
+let kit: SmallChains
+let chain: string
+beforeAll(() => {
+  ensureBuilt()
+  kit = new SmallChains()
+  chain = kit.write(40)
+})
+afterAll(() => kit.dispose())
+
+let copies = 0
+function edited(sql: string): string {
+  const p = kit.path(`edited-${++copies}.db`)
+  copyFileSync(chain, p)
+  kit.edit(p, sql)
+  return p
+}
+
+const verify = (db: string, ...args: string[]) =>
+  bijotel(['verify', '--db', db, '--secret-hex', KEY_HEX, ...args])
+const noTraceback = (s: string): void => {
+  expect(s).not.toMatch(/Traceback|\n\s+at |node:internal|internal error/)
+}
+
+describe('argument departures', () => {
+  it('--last 0 is refused (the reference verifies one row)', () => {
+    const r = verify(chain, '--last', '0')
+    expect(r.stderr).toBe("ERROR: --last must be a positive integer, got '0'\n")
+    expect(r.code).toBe(2)
+  })
+
+  it('an empty --secret-hex is refused even with BIJOTEL_HMAC_SECRET set (the reference uses the variable)', () => {
+    const r = bijotel(['verify', '--db', chain, '--secret-hex', ''], { BIJOTEL_HMAC_SECRET: KEY_HEX })
+    expect(r.stderr).toBe('ERROR: an empty --secret-hex was given\n')
+    expect(r.code).toBe(2)
+  })
+
+  it('an output file holding a NUL byte is refused (the reference hashes it)', () => {
+    const f = kit.path('nul.txt')
+    writeFileSync(f, Buffer.from('- a\u0000bullet'))
+    const r = bijotel(['replay', '--db', chain, '--seq', '1', '--output-file', f])
+    expect(r.stderr).toBe(
+      `ERROR: --output-file ${f} looks binary (NUL byte at offset 3); a replay output must be text\n`,
+    )
+    expect(r.code).toBe(1)
+  })
+
+  it('--window outside 2..10000 is refused (the reference: 0 = EMPTY CHAIN, negative = whole chain)', () => {
+    for (const w of ['0', '1', '10001']) {
+      const r = bijotel(['integrity', '--db', chain, '--window', w])
+      expect(r.stderr).toBe(`ERROR: --window must be an integer from 2 to 10000, got ${w}\n`)
+      expect(r.code).toBe(2)
+    }
+  })
+})
+
+describe('range and boundary departures', () => {
+  it('--range A: with rows A-1 and A gone: a trusted boundary, not a false "chain broken"', () => {
+    const p = edited('DELETE FROM chain WHERE seq <= 10')
+    for (const range of ['5:', '1:']) {
+      const r = verify(p, '--range', range)
+      expect(r.code).toBe(0)
+      expect(r.stdout.split('\n')[0]).toBe('Chain segment VALID: seq 11-40 (30 entries of 30 total).')
+      expect(r.stdout.split('\n')[1]).toMatch(
+        /^Boundary: prev_hash at seq=11 = [0-9a-f]{16}\.\.\. \(boundary — predecessor not in this DB/,
+      )
+    }
+  })
+
+  it('row A-1 deleted with earlier rows present: --range A: is broken (the reference trusts A and says VALID)', () => {
+    const p = edited('DELETE FROM chain WHERE seq = 20')
+    const r = verify(p, '--range', '21:', '--json')
+    expect(r.code).toBe(3)
+    const v = JSON.parse(r.stdout)
+    expect(v.findings.map((f: { kind: string; from_seq: number }) => [f.kind, f.from_seq])).toEqual([
+      ['seq_gap', 21],
+      ['link_mismatch', 21],
+    ])
+    expect(v.boundary).toMatchObject({ kind: 'predecessor', seq: 21, predecessor: { seq: 19 } })
+  })
+
+  it('a trimmed chain: the reference line, then a Boundary: line (the reference prints nothing more)', () => {
+    const p = edited('DELETE FROM chain WHERE seq <= 3')
+    // The live chain alone (--no-recover): what the reference sees, and the boundary it does not say.
+    const r = verify(p, '--no-recover')
+    expect(r.code).toBe(0)
+    const lines = r.stdout.trimEnd().split('\n')
+    expect(lines[0]).toBe('Chain VALID (37 entries).')
+    expect(lines[1]).toMatch(
+      /^Boundary: prev_hash at seq=4 = [0-9a-f]{16}\.\.\. \(boundary — predecessor not in this DB/,
+    )
+    // With recovery (the default), the deleted rows still in the file's free space prove the cut.
+    const rec = verify(p, '--json')
+    expect(rec.code).toBe(3)
+    const v = JSON.parse(rec.stdout) as { findings: { kind: string; from_seq: number; to_seq: number }[] }
+    expect(v.findings).toContainEqual(expect.objectContaining({ kind: 'deleted', from_seq: 1, to_seq: 3 }))
+  })
+})
+
+describe('inputs the reference crashes on get an answer', () => {
+  const hostile = () =>
+    edited(`
+      UPDATE chain SET canonical_body = X'7b2261747472696275746573223a7b7d2cff7d' WHERE seq = 31;
+      UPDATE chain SET canonical_body = CAST('{"attributes":{"gen_ai.provider.name":["a"]}}' AS BLOB) WHERE seq = 32;
+      UPDATE chain SET canonical_body = CAST('{"attributes":{"gen_ai.provider.name":{"x":1}}}' AS BLOB) WHERE seq = 33;
+      UPDATE chain SET canonical_body = CAST('[1,2]' AS BLOB) WHERE seq = 34;
+      UPDATE chain SET canonical_body = CAST(canonical_body AS TEXT) WHERE seq = 35;`)
+
+  it('integrity: invalid UTF-8 bodies and list/dict providers count as provider "unknown"', () => {
+    const p = hostile()
+    const r = bijotel(['integrity', '--db', p, '--window', '40', '--json'])
+    noTraceback(r.stderr)
+    expect(r.stderr).toBe('')
+    const report = JSON.parse(r.stdout)
+    expect(report.window).toBe(40)
+    // 4 of the newer 20 rows are "unknown": a 20-point shift, not above the threshold.
+    expect(report.provider_shift).toBeNull()
+    const low = bijotel(['integrity', '--db', p, '--window', '40', '--provider-shift-pct', '10', '--json'])
+    expect(JSON.parse(low.stdout).provider_shift.shifts.unknown).toEqual({
+      baseline_pct: 0.0,
+      current_pct: 20.0,
+      delta_pct: 20.0,
+    })
+  })
+
+  it('replay: a non-object body has no replay metadata (MISMATCH, exit 3)', () => {
+    const r = bijotel(['replay', '--db', hostile(), '--seq', '34', '--output', 'x'])
+    noTraceback(r.stderr)
+    expect(r.code).toBe(3)
+    expect(r.stdout).toContain('  original_hash:  (none — entry has no replay metadata)\n')
+  })
+
+  it('verify: a TEXT-typed body is hashed as its UTF-8 bytes (the seal still holds); the edited bodies are found', () => {
+    const r = verify(hostile(), '--json')
+    noTraceback(r.stderr)
+    expect(r.code).toBe(3)
+    const v = JSON.parse(r.stdout)
+    expect(v.findings).toEqual([{ kind: 'body_hash_mismatch', from_seq: 31, to_seq: 34, count: 4 }])
+  })
+})
