@@ -178,6 +178,24 @@ describe('a lowered divider key', () => {
     })
   })
 
+  it.each(READERS)('a single row is found by seq through %s, under the lowered key too', async (reader) => {
+    await withSource(path, reader, (source) => {
+      const mac = source.col('hmac_hash')
+      for (let seq = 1; seq <= ROWS; seq++) {
+        let got: unknown = null
+        expect(source.find(BigInt(seq), (c) => (got = [c.rowid, c.value(mac)]), ['seq', 'hmac_hash'])).toBe(
+          true,
+        )
+        expect((got as [number, unknown])[0], `seq ${seq}`).toBe(seq)
+        expect(typeof (got as [number, unknown])[1]).toBe('string')
+      }
+      // Absent seqs, below, inside the lowered key's span and above: a miss is confirmed, not assumed.
+      for (const seq of [0, -5, ROWS + 1, ROWS + 1000])
+        expect(source.find(BigInt(seq), () => undefined)).toBe(false)
+      expect(source.before(BigInt(missedFrom + 3))?.seq).toBe(BigInt(missedFrom + 2))
+    })
+  })
+
   it('the CLI, direct and through SQLite: never VALID with fewer entries than SQLite counts', () => {
     const envs: Record<string, string>[] = [
       {},
