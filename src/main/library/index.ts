@@ -56,6 +56,16 @@ export type {
   VerifyRangeInfo,
   VerifyRangeOptions,
 } from '../../shared/verify-types'
+// What a verdict's `recovered` rows, `recovery` summary and finding `evidence` hold (../recovery).
+export type {
+  RecoveredRow,
+  RecoveredLink,
+  RecoverySource,
+  RecoverySourceKind,
+  RecoveryFile,
+  RecoverySummary,
+  SeqOrigin,
+} from '../../shared/recovery-types'
 
 // Integrity (`bijotel-auditor/integrity`).
 export {

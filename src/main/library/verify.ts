@@ -18,5 +18,15 @@ export type {
   VerifyRangeInfo,
   VerifyRangeOptions,
 } from '../../shared/verify-types'
+// What a verdict's `recovered` rows, `recovery` summary and finding `evidence` hold (../recovery).
+export type {
+  RecoveredRow,
+  RecoveredLink,
+  RecoverySource,
+  RecoverySourceKind,
+  RecoveryFile,
+  RecoverySummary,
+  SeqOrigin,
+} from '../../shared/recovery-types'
 export type { ChainSecret, ChainSecrets } from './secrets'
 export { AuditError, type AuditErrorCode } from '../errors'
