@@ -23,7 +23,7 @@ export default defineConfig({
           index: resolve(__dirname, 'src/main/app/index.ts'),
           cli: resolve(__dirname, 'src/main/cli/index.ts'),
           'verify-worker': resolve(__dirname, 'src/main/verify/worker.ts'),
-          'index-worker': resolve(__dirname, 'src/main/chain/index-worker.ts'),
+          'columns-worker': resolve(__dirname, 'src/main/chain/columns/worker.ts'),
           bench: resolve(__dirname, 'test/main/bench/bench.ts'),
           // The npm package's library: CommonJS, with an ES module entry beside each (esmEntries);
           // its types come from scripts/build-lib.mjs.

@@ -4,15 +4,7 @@ import reactHooks from 'eslint-plugin-react-hooks'
 
 export default tseslint.config(
   {
-    ignores: [
-      'out/**',
-      'dist/**',
-      'node_modules/**',
-      'test-results/**',
-      'playwright-report/**',
-      // AssemblyScript (i32, load<u8>, @inline): compiled by scripts/build-wasm.mjs, not TypeScript.
-      'src/**/*.as.ts',
-    ],
+    ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**'],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,

@@ -143,7 +143,7 @@ static inline int key_is(const scan_keys *k, const uint8_t *b, size_t ks, size_t
 int json_scan(const scan_keys *k, const uint8_t *b, size_t n, int32_t starts[SCAN_MAX_KEYS],
               int32_t ends[SCAN_MAX_KEYS]) {
   if (!utf8_valid(b, n)) return SCAN_NOT_UTF8;
-  // Reads at or past the end see 0, as the wasm scanner's zero pad (the grammar rejects them).
+  // Reads at or past the end see 0, a byte the grammar rejects wherever it is met.
 #define AT(q) ((q) < end ? (unsigned)b[q] : 0u)
   const size_t end = n;
   uint8_t stack[MAX_DEPTH + 1];

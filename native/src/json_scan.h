@@ -1,6 +1,6 @@
-// The validating JSON scanner of src/main/chain/wasm/json-scan.as.ts in C (same grammar, same
-// answers; body-scan.test.ts runs its whole corpus through both), plus the UTF-8 check Node's
-// isUtf8 makes, so a body costs one call.
+// A validating JSON scanner (RFC 8259 exactly as JSON.parse accepts it; body-scan.test.ts holds it
+// to JSON.parse on its whole corpus) that records the value spans of a few wanted attributes, plus
+// the UTF-8 check Node's isUtf8 makes, so a body costs one call.
 #ifndef BIJOTEL_JSON_SCAN_H
 #define BIJOTEL_JSON_SCAN_H
 #include <stddef.h>

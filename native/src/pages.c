@@ -494,7 +494,7 @@ static int window_visit(window_walk *W, int64_t n, int depth, int64_t upper) {
  * windowFacts(fds, geometry, walPages, walOffsets, root, limit, seq, seqBig, ts, seconds, hashFp,
  * provider, leafPages, leafKeys, state, buffer): what the integrity monitor keeps of the newest
  * `limit` rows of the table b-tree rooted at `root`, read in one walk back from its right edge as
- * extractLastColumns reads them (walkLeavesBackward, then pageFacts' checks on every row), written
+ * lastLeafColumns reads them (walkLeavesBackward, then pageFacts' checks on every row), written
  * at the end of the row columns, oldest first. The provider column holds signature numbers; the
  * call returns the signatures (an array of Buffers: the verdict byte, then per provider attribute a
  * 32-bit length, 0xffffffff when absent, and the value's bytes), or null wherever TypeScript must

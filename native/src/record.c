@@ -29,7 +29,7 @@ int64_t record_integer(const uint8_t *rec, column c) {
 
 /**
  * fingerprint(hashKey(text)) of a non-empty ASCII TEXT value, as hashFingerprint in
- * src/main/chain/direct/columns.ts computes it (two FNV-1a-style lanes over "s:" + text, four bytes
+ * src/main/chain/columns/fingerprint.ts computes it (two FNV-1a-style lanes over "s:" + text, four bytes
  * a step, folded to 52 bits); 0 for non-ASCII text, which TypeScript fingerprints.
  */
 int hash_fingerprint(const uint8_t *s, size_t n, double *out) {

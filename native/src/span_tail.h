@@ -1,5 +1,5 @@
 // The sealed span's tail against the row's unsealed columns, on the record's bytes: the C twin of
-// columnsAgreeOnBytes in src/main/verify/direct-partition.ts (same grammar, same answers; the
+// columnsAgreeOnBytes in src/main/verify/record-proof.ts (same grammar, same answers; the
 // differential tests run every fixture through both).
 #ifndef BIJOTEL_SPAN_TAIL_H
 #define BIJOTEL_SPAN_TAIL_H

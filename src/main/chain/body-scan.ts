@@ -1,16 +1,15 @@
 // The integrity monitor and the index need, per row, only a few attributes of the canonical body
-// (provider, model). JSON.parse builds the whole object (~5 µs for a 1.4 KB body); a scanner — the
-// native addon's (native/src/json_scan.c), else the wasm one (wasm/json-scan.as.ts), same grammar —
-// validates the body as JSON.parse would and finds those attributes' value spans (~1–2 µs). Any
-// body it is not sure about (escaped keys where they matter, absurd nesting) goes to JSON.parse:
-// the answer is always
-// `providerOf(parseBody(body))` and `modelOf(parseBody(body))`, which a differential test holds.
+// (provider, model). JSON.parse builds the whole object; the native addon's scanner
+// (native/src/json_scan.c) validates the body as JSON.parse would (RFC 8259, and Node's strict
+// UTF-8 check) and finds only those attributes' value spans, several times faster. Any body it is not
+// sure about (escaped keys where they matter, absurd nesting) goes to JSON.parse, as does every
+// body where the addon is absent: the answer is always `providerOf(parseBody(body))` and
+// `modelOf(parseBody(body))`, which a differential test holds.
 import { isUtf8 } from 'node:buffer'
-import { NativeJsonScanner, SCAN_NOT_UTF8 } from '../native/json-scanner'
+import { NativeJsonScanner, SCAN_BAIL, SCAN_NOT_UTF8, SCAN_VALID } from '../native/json-scanner'
 import { F, factsAddon, RowFacter, type PageLayout } from '../native/row-facts'
 import { nativeAddon } from '../native/row-prover'
 import { attributesOf, modelOf, parseBody, providerOf } from './body'
-import { JsonScanner, SCAN_BAIL, SCAN_VALID } from './wasm/json-scan'
 
 const Q = 0x22
 const PROVIDER_KEYS = ['gen_ai.provider.name', 'gen_ai.system']
@@ -19,46 +18,21 @@ const REPLAY_KEY = 'bijotel.replay.output_hash'
 const WANTED = [...PROVIDER_KEYS, ...MODEL_KEYS, REPLAY_KEY]
 const REPLAY = WANTED.length - 1
 
-/** Which scanner reads the bodies: the native addon's, the wasm one, or none (JSON.parse). */
-export type BodyScannerKind = 'native' | 'wasm' | 'json'
-
-interface Scanner {
-  scan(body: Uint8Array): number
-  readonly starts: Int32Array
-  readonly ends: Int32Array
-}
+/** Which scanner reads the bodies: the native addon's, or none (JSON.parse). */
+export type BodyScannerKind = 'native' | 'json'
 
 const KEYS = ['attributes', ...WANTED].map((k) => Buffer.from(k, 'latin1'))
-let scanner: Scanner | null = null
+let scanner: NativeJsonScanner | null = null
 let active: BodyScannerKind = 'json'
 
 /**
- * Picks the scanner (each falls back to the next when it cannot be made): the native one unless
- * BIJOTEL_NATIVE=0, then wasm — which fails where V8 cannot reserve a wasm memory's ≈10 GB of
- * address space (`ulimit -v`, RLIMIT_AS) — then JSON.parse for every body. Tests and the bench
- * call it to compare them; it returns the kind now in use.
+ * Picks the scanner: the native one unless BIJOTEL_NATIVE=0 or the addon is absent, else JSON.parse
+ * for every body. Tests and the bench call it to compare them; it returns the kind now in use.
  */
 export function useBodyScanner(want: BodyScannerKind | null = null): BodyScannerKind {
-  const order: BodyScannerKind[] =
-    want !== null
-      ? [want]
-      : process.env['BIJOTEL_NATIVE'] === '0'
-        ? ['wasm', 'json']
-        : ['native', 'wasm', 'json']
-  for (const kind of order) {
-    try {
-      const addon = kind === 'native' ? nativeAddon() : null
-      if (kind === 'native' && addon === null) continue
-      scanner =
-        addon !== null ? new NativeJsonScanner(addon, KEYS) : kind === 'wasm' ? new JsonScanner(KEYS) : null
-      active = kind
-      return active
-    } catch {
-      // not available here: the next one
-    }
-  }
-  scanner = null
-  active = 'json'
+  const addon = want === 'json' || process.env['BIJOTEL_NATIVE'] === '0' ? null : nativeAddon()
+  scanner = addon === null ? null : new NativeJsonScanner(addon, KEYS)
+  active = scanner === null ? 'json' : 'native'
   return active
 }
 
@@ -151,8 +125,7 @@ function slow(body: Buffer): BodyFacts {
 /** Provider and model of a canonical body, exactly as parsing it would give. */
 export function bodyFacts(body: Buffer): BodyFacts {
   // The native scanner checks UTF-8 in the same call.
-  if (active !== 'native' && !isUtf8(body)) return NOTHING
-  if (scanner === null) return slow(body)
+  if (scanner === null) return isUtf8(body) ? slow(body) : NOTHING
   return fromScan(scanner.scan(body), body, scanner.starts, scanner.ends, () => body)
 }
 

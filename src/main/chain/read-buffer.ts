@@ -1,7 +1,7 @@
 /**
- * A buffer to read files into, starting 64 bytes past a 4 KB boundary. Measured on this project's
- * 2-core AMD VM (cached 2.3 GB chain): reads into page-aligned buffers of 256 KB or more — which
- * is what large allocations get — copy at ≈2 GB/s, the same reads into a skewed buffer at ≈8 GB/s.
+ * A buffer to read files into, starting 64 bytes past a 4 KB boundary: on some CPUs the kernel's
+ * copy into a page-aligned buffer of 256 KB or more — which is what large allocations get — is
+ * several times slower than into a skewed one (docs/performance.md has the measurements).
  * Harmless where the CPU has no such penalty.
  */
 export function readBuffer(bytes: number): Buffer {

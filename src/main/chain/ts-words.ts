@@ -8,6 +8,12 @@ import { endianness } from 'node:os'
 const HIGH = endianness() === 'LE' ? 1 : 0
 const LOW = 1 - HIGH
 
+/** Python's `ts // 1_000_000_000`: floor division (BigInt `/` truncates toward zero). */
+export function epochSecond(ts: bigint): bigint {
+  const q = ts / 1_000_000_000n
+  return ts < 0n && q * 1_000_000_000n !== ts ? q - 1n : q
+}
+
 const hiOf = (v: bigint): number => Number(BigInt.asIntN(32, v >> 32n))
 const loOf = (v: bigint): number => Number(BigInt.asUintN(32, v))
 

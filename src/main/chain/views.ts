@@ -11,8 +11,8 @@ import type {
 } from '../../shared/chain-types'
 import { AuditError, asChainReadError } from '../errors'
 import { attributesOf, isPlainObject, modelOf, parseBody, providerOf } from './body'
-import { positionOfSeq, type ChainIndex } from './index'
-import type { ChainFile } from './reader'
+import { positionOfSeq, type ChainIndex } from './chain-index'
+import type { FileFacts, RowSource } from './source/row-source'
 import { halves, TsWords } from './ts-words'
 
 /** ns since epoch → ISO-8601 UTC with nanoseconds (`2025-11-24T16:03:04.869127950Z`). */
@@ -42,11 +42,12 @@ export interface OverviewMeta {
   journal_mode: string
 }
 
-export function buildOverview(chain: ChainFile | OverviewMeta, idx: ChainIndex): ChainOverview {
-  const meta: OverviewMeta =
-    'snapshot' in chain
-      ? { evidence: chain.snapshot.evidence, columns: [...chain.columns], journal_mode: chain.journalMode() }
-      : chain
+/** The overview's account of the file, from what its source says of it. */
+export function overviewMeta(facts: FileFacts): OverviewMeta {
+  return { evidence: facts.evidence, columns: facts.columns, journal_mode: facts.journalMode }
+}
+
+export function buildOverview(meta: OverviewMeta, idx: ChainIndex): ChainOverview {
   const n = idx.rows
   const { min, max } = new TsWords(idx.ts).extremes(idx.tsValid, n)
   const minTs = min < 0 ? null : idx.ts[min]!
@@ -103,7 +104,7 @@ export function selectPositions(
   return sel
 }
 
-/** A chain row as `entryQuery` reads it (column order of the reference schema). */
+/** A chain row for the entries table (column order of the reference schema; absent columns null). */
 export type RawEntry = [
   bigint,
   unknown,
@@ -118,18 +119,6 @@ export type RawEntry = [
   unknown,
 ]
 
-function entryQuery(chain: ChainFile, where: string) {
-  return chain.db
-    .prepare(
-      `SELECT seq, timestamp_ns, ${chain.col('trace_id')}, ${chain.col('span_id')}, ${chain.col('span_name')},
-              ${chain.col('span_kind')}, CAST(canonical_body AS BLOB), canonical_hash, prev_hash, hmac_hash,
-              ${chain.col('semantic_body_hash')}
-         FROM chain ${where}`,
-    )
-    .raw(true)
-    .safeIntegers(true)
-}
-
 /** A column value as text (TEXT as is, BLOB as UTF-8, anything else stringified); null stays null. */
 export function text(v: unknown): string | null {
   if (v === null || v === undefined) return null
@@ -138,24 +127,57 @@ export function text(v: unknown): string | null {
   return String(v)
 }
 
-/**
- * Entry rows by seq (missing seqs absent): from SQLite on the verified copy (`sqlEntryRows`), or read
- * in place by the direct reader while a staged open is still making that copy (direct/entries.ts).
- */
+/** Entry rows by seq (missing seqs absent). */
 export type EntryRows = (seqs: number[]) => Map<number, RawEntry>
 
-export const sqlEntryRows =
-  (chain: ChainFile): EntryRows =>
-  (seqs) =>
-    entryRowsBySeq(chain, seqs)
+const HEAD = ['timestamp_ns', 'trace_id', 'span_id', 'span_name', 'span_kind'] as const
+const TAIL = ['canonical_hash', 'prev_hash', 'hmac_hash', 'semantic_body_hash'] as const
+const ENTRY_COLUMNS = [...HEAD, 'canonical_body', ...TAIL]
 
-/** The rows with these seqs, keyed by seq (missing seqs are absent). */
-export function entryRowsBySeq(chain: ChainFile, seqs: number[]): Map<number, RawEntry> {
-  if (seqs.length === 0) return new Map()
-  const rows = entryQuery(chain, `WHERE seq IN (${seqs.map(() => '?').join(',')})`).all(
-    ...seqs.map((s) => BigInt(s)),
-  ) as RawEntry[]
-  return new Map(rows.map((r) => [Number(r[0]), r]))
+/**
+ * Entry rows read through a source: integers as BigInt, TEXT as strings, BLOBs as Buffers, the
+ * body as its bytes, absent columns as null. `after`: a check once the rows are read (a staged
+ * open's in-place rows: the evidence must not have moved).
+ */
+export function sourceEntryRows(source: RowSource, after?: () => void): EntryRows {
+  return (seqs) => {
+    const out = new Map<number, RawEntry>()
+    const head = HEAD.map((n) => source.col(n))
+    const tail = TAIL.map((n) => source.col(n))
+    const body = source.col('canonical_body')
+    for (const seq of [...new Set(seqs)].sort((a, b) => a - b)) {
+      source.find(
+        BigInt(seq),
+        (c) => {
+          // Copied: a direct row's values are views into a page buffer the next read reuses.
+          const value = (i: number): unknown => {
+            if (i < 0) return null
+            const v = c.valueBig(i)
+            return Buffer.isBuffer(v) ? Buffer.from(v) : v
+          }
+          const blob = c.castBlob(body)
+          const [ts, trace, span, name, kind] = head.map(value)
+          const [hash, prev, hmac, semantic] = tail.map(value)
+          out.set(seq, [
+            c.rowidBig ?? BigInt(c.rowid),
+            ts,
+            trace,
+            span,
+            name,
+            kind,
+            blob === null ? null : Buffer.from(blob),
+            hash,
+            prev,
+            hmac,
+            semantic,
+          ])
+        },
+        ENTRY_COLUMNS,
+      )
+    }
+    after?.()
+    return out
+  }
 }
 
 function summarize(r: RawEntry, parsed: unknown): EntrySummary {

@@ -12,7 +12,7 @@ import {
   type KeyObject,
 } from 'node:crypto'
 import { readFileSync, statSync } from 'node:fs'
-import { GENESIS_HASH, makeSealer } from '../verify/hmac'
+import { GENESIS_HASH, makeSealer } from '../chain/seal'
 
 export const FORMAT_V1 = 'bijotel-chain-v1'
 export const FORMAT_V2 = 'bijotel-chain-v2'

@@ -3,7 +3,7 @@
 import type { IntegrityOptions, IntegrityRun } from '../../shared/integrity-types'
 import type { ReplayCheck, ReplayCheckRequest } from '../../shared/replay-types'
 import type { AuditReport } from '../../shared/report-types'
-import { runIntegrityOpened } from '../integrity/direct'
+import { runIntegrity } from '../integrity/analyze'
 import { checkReplay } from '../replay/check'
 import { buildAuditReport } from '../report'
 import type { JobContext } from './jobs'
@@ -15,7 +15,7 @@ export async function runIntegrityFor(
   job?: JobContext,
 ): Promise<IntegrityRun> {
   const opened = await session.ready()
-  return runIntegrityOpened(opened.chain, {
+  const options = {
     ...opts,
     keys: session.keys,
     ...(session.verdict && !session.verdict.range ? { wholeChainVerdict: session.verdict } : {}),
@@ -25,11 +25,13 @@ export async function runIntegrityFor(
           signal: job.signal,
         }
       : {}),
-  })
+  }
+  return opened.chain.read((source) => runIntegrity(source, options))
 }
 
 export async function checkReplayFor(session: AuditSession, req: ReplayCheckRequest): Promise<ReplayCheck> {
-  return checkReplay((await session.ready()).chain, session.keys, req)
+  const opened = await session.ready()
+  return opened.chain.read((source) => checkReplay(source, session.keys, req))
 }
 
 export async function buildReportFor(session: AuditSession, opts: IntegrityOptions): Promise<AuditReport> {

@@ -9,14 +9,13 @@ import type { ChainOverview, EntryFilter, EntrySort } from '../../shared/chain-t
 import type { IntegrityRun } from '../../shared/integrity-types'
 import type { ReplayCheck } from '../../shared/replay-types'
 import type { VerifyVerdict } from '../../shared/verify-types'
-import { directEntryRows } from '../chain/direct/entries'
-import { assertUnchangedSinceOpen, withDirect, type DirectChain } from '../chain/direct/open'
-import { RowScanner } from '../chain/direct/scan'
-import { buildChainIndex, directIndex, endWorkers, type ChainIndex } from '../chain/index'
-import { QUICK_COLUMNS, startColumnWorkers } from '../chain/direct/columns'
-import { estimateRows, layoutOf } from '../verify/direct'
-import { ChainFile } from '../chain/reader'
-import { buildOverview, selectPositions, sqlEntryRows, type EntryRows } from '../chain/views'
+import { buildChainIndex, type ChainIndex } from '../chain/chain-index'
+import { endWorkers, startColumnWorkers } from '../chain/columns/parallel'
+import { QUICK_COLUMNS } from '../chain/columns/types'
+import { directAllowed, openDirect } from '../chain/direct/open'
+import { DirectSource } from '../chain/source/direct-source'
+import { OpenedChain } from '../chain/source/opened-chain'
+import { buildOverview, overviewMeta, selectPositions, sourceEntryRows, type EntryRows } from '../chain/views'
 import { AuditError } from '../errors'
 import type { KeyMaterial } from '../verify/secrets'
 import { JobRegistry, type JobContext } from './jobs'
@@ -43,7 +42,7 @@ interface PendingOpen {
   index: ChainIndex
   done: Promise<Opened>
   /** The evidence as the first pass read it in place: rows for the table until the copy is made. */
-  direct: DirectChain
+  direct: DirectSource
   /** Gives up the first pass's hold on the evidence's descriptors (once). */
   release: () => void
 }
@@ -60,9 +59,21 @@ const STAGED_OPEN_ROWS = 100_000
 
 interface Opened {
   openId: number
-  chain: ChainFile
+  chain: OpenedChain
   index: ChainIndex
   overview: ChainOverview
+  /** Entry rows by seq, through the chain's source. */
+  rows: EntryRows
+}
+
+function openedOf(openId: number, chain: OpenedChain, index: ChainIndex): Opened {
+  return {
+    openId,
+    chain,
+    index,
+    overview: buildOverview(overviewMeta(chain.copy.facts()), index),
+    rows: (seqs) => chain.readNow((source) => sourceEntryRows(source)(seqs)),
+  }
 }
 
 const MAX_FLAGGED = 1_000_000
@@ -225,16 +236,15 @@ export class AuditSession {
     const work = (async () => {
       const staged = await this.openStaged(path, onProgress, opts)
       if (staged) return staged
-      const chain = await ChainFile.open(path, opts.policy ? { policy: opts.policy } : {})
+      const chain = await OpenedChain.open(path, { copy: opts.policy ? { policy: opts.policy } : {} })
       try {
-        const index = await buildChainIndex(chain, onProgress)
-        const overview = buildOverview(chain, index)
+        const index = await chain.read((source) => buildChainIndex(source, onProgress ? { onProgress } : {}))
         this.reset()
         const openId = ++this.opens
-        this.opened = { openId, chain, index, overview }
-        this.announce(identityOf(openId, overview))
+        this.opened = openedOf(openId, chain, index)
+        this.announce(identityOf(openId, this.opened.overview))
         this.addRecent(resolve(path))
-        return overview
+        return this.opened.overview
       } catch (e) {
         chain.close()
         throw e
@@ -259,29 +269,7 @@ export class AuditSession {
     opts: OpenOptions = {},
   ): Promise<ChainOverview | null> {
     // The first pass: small chains, and files the direct reader declines, open in one stage.
-    const first = await withDirect(
-      path,
-      async (direct) => {
-        const scanner = new RowScanner(layoutOf(direct))
-        // The first pass's workers load their code while the leaves are listed; directIndex ends them.
-        const early = startColumnWorkers(direct, QUICK_COLUMNS)
-        let staged = false
-        try {
-          const leaves = direct.leaves.pages.length
-          staged = estimateRows(scanner, 0, leaves) >= (this.options.stagedOpenRows ?? STAGED_OPEN_ROWS)
-        } finally {
-          scanner.close()
-          if (!staged) endWorkers(early)
-        }
-        if (!staged) return null
-        const index = await directIndex(direct, onProgress, undefined, false, early)
-        // The table reads rows in place until the copy is made: the descriptors stay open till then.
-        direct.files.hold()
-        return { direct, index }
-      },
-      process.env,
-      opts,
-    )
+    const first = await this.firstPass(path, onProgress, opts)
     if (!first) return null
     const { direct, index } = first
     let held = true
@@ -289,33 +277,16 @@ export class AuditSession {
       if (held) direct.close()
       held = false
     }
-    const pendingFile = (p: string, st: { size: number; mtimeMs: number }, real: string) => ({
-      path: p,
-      size: st.size,
-      sha256: '',
-      mtime: new Date(st.mtimeMs).toISOString(),
-      ...(real !== p ? { link_target: real } : {}),
-    })
+    const meta = overviewMeta(direct.facts())
     const overview: ChainOverview = {
       ...buildOverview(
         {
+          ...meta,
           evidence: {
-            db: pendingFile(direct.path, direct.stat.db, direct.files.db.real),
-            wal:
-              direct.stat.wal && direct.stat.wal.size > 0
-                ? pendingFile(
-                    direct.spec.walPath,
-                    direct.stat.wal,
-                    direct.files.wal?.real ?? direct.spec.walPath,
-                  )
-                : null,
-            side_files: [],
+            ...meta.evidence,
             method:
               'first pass read in place, read-only, by the direct file reader; the verified private copy and the evidence hashes are being made',
-            unchanged_after_copy: false,
           },
-          columns: [...direct.columns.keys()],
-          journal_mode: direct.walMode ? 'wal' : 'delete',
         },
         index,
       ),
@@ -325,10 +296,10 @@ export class AuditSession {
     const openId = ++this.opens
     const holder: { pending: PendingOpen | null } = { pending: null }
     const done = (async (): Promise<Opened> => {
-      const chain = await ChainFile.open(path, opts.policy ? { policy: opts.policy } : {})
+      const chain = await OpenedChain.open(path, { copy: opts.policy ? { policy: opts.policy } : {} })
       try {
-        const full = await buildChainIndex(chain)
-        const opened: Opened = { openId, chain, index: full, overview: buildOverview(chain, full) }
+        const full = await chain.read((source) => buildChainIndex(source))
+        const opened = openedOf(openId, chain, full)
         if (this.pendingOpen !== holder.pending)
           throw new AuditError('cancelled', 'a newer open replaced this one')
         this.pendingOpen = null
@@ -355,6 +326,41 @@ export class AuditSession {
     })
     this.addRecent(resolve(path))
     return overview
+  }
+
+  /**
+   * The first pass of a staged open: seq and timestamps of every row, read in place by the direct
+   * reader. Null when the chain is small or the direct reader declines it.
+   */
+  private async firstPass(
+    path: string,
+    onProgress: ((done: number, total: number) => void) | undefined,
+    opts: OpenOptions,
+  ): Promise<{ direct: DirectSource; index: ChainIndex } | null> {
+    if (!directAllowed()) return null
+    let direct: DirectSource
+    try {
+      direct = DirectSource.owning(openDirect(path, opts))
+    } catch (e) {
+      if (e instanceof AuditError) throw e
+      return null
+    }
+    // The first pass's workers load their code while the leaves are listed; buildChainIndex ends them.
+    const early = startColumnWorkers(direct, QUICK_COLUMNS)
+    try {
+      if (direct.estimateRows() < (this.options.stagedOpenRows ?? STAGED_OPEN_ROWS)) {
+        endWorkers(early)
+        direct.close()
+        return null
+      }
+      const index = await buildChainIndex(direct, onProgress ? { onProgress } : {}, QUICK_COLUMNS, early)
+      return { direct, index }
+    } catch (e) {
+      endWorkers(early)
+      direct.close()
+      if (e instanceof AuditError) throw e
+      return null
+    }
   }
 
   /** Close the chain (File → Close, closeChain): the renderer is told there is none. */
@@ -424,19 +430,17 @@ export class AuditSession {
         this.cachedPositions(['first pass', filter ?? {}, sort], () =>
           selectPositions(p.index, filter, sort, null),
         )
-      const read = directEntryRows(layoutOf(p.direct))
+      const read = sourceEntryRows(p.direct, () => p.direct.assertUnchanged())
       const rows: EntryRows = (seqs) => {
         // The first pass's descriptors close once the copy is made: a late call is not served.
-        if (p.direct.files.closed)
+        if (p.direct.file?.files.closed !== false)
           throw new AuditError('cancelled', 'the chain finished opening meanwhile; ask again')
-        const out = read(seqs)
-        assertUnchangedSinceOpen(p.direct)
-        return out
+        return read(seqs)
       }
       return { rows, index: p.index, positions }
     }
     const o = await this.ready()
-    return { rows: sqlEntryRows(o.chain), index: o.index, positions: (sort) => this.positions(filter, sort) }
+    return { rows: o.rows, index: o.index, positions: (sort) => this.positions(filter, sort) }
   }
 
   positions(filter: EntryFilter | undefined, sort: EntrySort): Int32Array {

@@ -7,7 +7,7 @@ import type { EntryFilter, EntrySort } from '../../shared/chain-types'
 import type { IntegrityOptions, IntegrityThresholds } from '../../shared/integrity-types'
 import type { ReplayCheckRequest } from '../../shared/replay-types'
 import type { VerifyRangeOptions } from '../../shared/verify-types'
-import { positionOfSeq } from '../chain/index'
+import { positionOfSeq } from '../chain/chain-index'
 import { buildTimeline, getEntry, listEntries } from '../chain/views'
 import { AuditError } from '../errors'
 import { TOOL_NAME, TOOL_VERSION } from '../version'
@@ -246,11 +246,14 @@ export function createHandlers(session: AuditSession, platform: Platform = {}): 
         const o = await session.readyForJob(job)
         job.progress(0, 1, 'searching the files')
         // The evidence itself, through the descriptors its snapshot holds (the copy's WAL is recovered).
-        return (await searchEvidence(o.chain.snapshot, keys, { signal: job.signal })).result
+        return (await searchEvidence(o.chain.file.snapshot, keys, { signal: job.signal })).result
       })
     },
     lastVerdict: async () => session.verdict,
-    checkRow: async (req) => checkRow((await session.ready()).chain, session.keys, int(obj(req), 'seq')),
+    checkRow: async (req) => {
+      const opened = await session.ready()
+      return opened.chain.read((source) => checkRow(source, session.keys, int(obj(req), 'seq')))
+    },
     runIntegrity: async (req) => {
       const opts = integrityOptionsFrom(req)
       const run = await runIntegrityFor(session, opts)

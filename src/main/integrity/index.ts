@@ -1,8 +1,5 @@
 // The integrity monitor's public surface.
 export {
-  analyzeAll,
-  analyzeRows,
-  analyzeWindow,
   runIntegrity,
   type IntegrityHooks,
   type IntegrityProgress,

@@ -4,7 +4,7 @@
 import type { RotationBoundary } from '../../shared/integrity-types'
 import type { KeySegment, VerifyVerdict } from '../../shared/verify-types'
 import type { KeyMaterial } from '../verify/secrets'
-import type { VerifyOptions } from '../verify/verify'
+import type { VerifyOptions } from '../verify/options'
 
 /** Verifies a seq range of the analysed chain (on whichever reader opened it). */
 export type RangeVerifier = (keys: KeyMaterial[], opts: VerifyOptions) => Promise<VerifyVerdict>

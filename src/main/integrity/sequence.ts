@@ -1,6 +1,6 @@
 // Detector 1 — sequence gaps (reference §5.3.1). Gaps before the window's first row are not seen.
 import type { SequenceGap } from '../../shared/integrity-types'
-import { seqNum } from './rows'
+import { seqNum } from './seq-num'
 
 export class SequenceGapDetector {
   readonly gaps: SequenceGap[] = []

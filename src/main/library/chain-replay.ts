@@ -2,7 +2,7 @@
 // the reference leaves out (§11.7): whether that row itself verifies under a candidate key (a match
 // against a forged row proves nothing) and whether a given prompt hashes to the sealed prompt_hash.
 import type { ReplayCheck } from '../../shared/replay-types'
-import { ChainFile } from '../chain/reader'
+import { readChain } from '../chain/source/open-source'
 import { checkReplayInput } from '../replay/check'
 import { textInput, type ReplayInput } from '../replay/text'
 import { keyMaterial, type ChainSecrets } from './secrets'
@@ -31,14 +31,11 @@ export async function checkChainReplay(path: string, options: ChainReplayOptions
           const bytes = Buffer.from(options.output)
           return { value: bytes, kind: 'text', name: null, bytes, mode: 'raw' }
         })()
-  const chain = await ChainFile.open(path)
-  try {
-    return checkReplayInput(chain, keys, {
+  return readChain(path, (source) =>
+    checkReplayInput(source, keys, {
       seq: options.seq,
       output,
       ...(options.prompt !== undefined ? { prompt: options.prompt } : {}),
-    })
-  } finally {
-    chain.close()
-  }
+    }),
+  )
 }

@@ -40,7 +40,7 @@ export {
   type ReplayAttributes,
   type ReplayContextInput,
   type ReplayPrompt,
-} from '../replay/recorder'
+} from '../writer/replay-context'
 
 // Verify (`bijotel-auditor/verify`).
 export { verifyChain, type ChainRange, type VerifyChainOptions } from './verify-chain'

@@ -4,11 +4,9 @@
 // of its `integrity --json`). Read in place by the direct reader, or through SQLite on a verified
 // private copy for files it declines.
 import type { IntegrityReport, IntegrityRun, IntegrityThresholds } from '../../shared/integrity-types'
-import { withDirect } from '../chain/direct/open'
-import { ChainFile } from '../chain/reader'
+import { readChain } from '../chain/source/open-source'
 import { AuditError } from '../errors'
 import { runIntegrity } from '../integrity/analyze'
-import { directSource } from '../integrity/direct'
 import { keyMaterial, type ChainSecrets } from './secrets'
 
 export interface IntegrityOptions {
@@ -41,21 +39,13 @@ export async function runChainIntegrity(path: string, options: IntegrityOptions 
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   }
-  const direct = await withDirect(path, (chain) => runIntegrity(directSource(chain), opts))
-  if (direct) return direct
-  let chain: ChainFile
   try {
-    chain = await ChainFile.open(path)
+    return await readChain(path, (source) => runIntegrity(source, opts))
   } catch (e) {
     // Python's wording for a missing file (reference §5.2).
     if (e instanceof AuditError && e.code === 'db_missing')
       throw new AuditError('db_missing', `chain DB not found: ${path}`)
     throw e
-  }
-  try {
-    return await runIntegrity(chain, opts)
-  } finally {
-    chain.close()
   }
 }
 

@@ -12,7 +12,7 @@ export {
   type ReplayAttributes,
   type ReplayContextInput,
   type ReplayPrompt,
-} from '../replay/recorder'
+} from '../writer/replay-context'
 export { verifyReplay } from '../replay/verifier'
 export type { ReplayResult, ReplayCheck, ReplayTextMode } from '../../shared/replay-types'
 export type { ChainSecret, ChainSecrets } from './secrets'

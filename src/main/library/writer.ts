@@ -37,5 +37,5 @@ export {
   type ReplayAttributes,
   type ReplayContextInput,
   type ReplayPrompt,
-} from '../replay/recorder'
+} from '../writer/replay-context'
 export { AuditError, type AuditErrorCode } from '../errors'

@@ -1,9 +1,15 @@
-// The JSON scanner of ../chain/wasm/json-scan.as.ts, compiled natively (native/src/json_scan.c), with
-// the UTF-8 check in the same call: the surface body-scan.ts uses for either. The addon keeps one
+// The addon's validating JSON scanner (native/src/json_scan.c: RFC 8259 as JSON.parse reads it, with
+// Node's strict UTF-8 check in the same call), as ../chain/body-scan.ts uses it. The addon keeps one
 // key table per thread, so a thread makes one of these (body-scan.ts does, at load).
 import type { NativeAddon } from './row-prover'
 
-/** What scan() returns for a body that is not UTF-8 (the others are json-scan.ts's SCAN_*). */
+/** The body is not JSON (JSON.parse would throw): provider `unknown`. */
+export const SCAN_INVALID = 0
+/** The body is JSON; the wanted attributes' value spans are in `starts`/`ends`. */
+export const SCAN_VALID = 1
+/** The body must go to JSON.parse (an escaped key where one might be wanted, absurd nesting). */
+export const SCAN_BAIL = 2
+/** The body is not UTF-8. */
 export const SCAN_NOT_UTF8 = 3
 const MAX_KEYS = 8
 
@@ -31,7 +37,7 @@ export class NativeJsonScanner {
     setScanKeys(addon, keys)
   }
 
-  /** SCAN_NOT_UTF8, or SCAN_VALID, SCAN_INVALID or SCAN_BAIL as the wasm scanner answers. */
+  /** SCAN_VALID, SCAN_INVALID, SCAN_BAIL or SCAN_NOT_UTF8. */
   scan(body: Uint8Array): number {
     return this.addon.scanBody(body, this.starts, this.ends)
   }

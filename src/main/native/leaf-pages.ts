@@ -1,16 +1,16 @@
-// The native halves of three walks over a chain's pages, each done in one call where JavaScript
-// made a call, a Buffer view and a loop per page:
-// - listing a table b-tree's leaves (../chain/direct/btree.ts collectLeaves): ≈5 ms for a 2 GB
-//   chain, against 50–180 ms;
-// - a quick index pass, seq and timestamps only (../chain/direct/columns.ts): runs of leaf pages
+// The native halves of three walks over a chain's pages (SQLite file format §1.6, table b-tree
+// pages), each done in one call where JavaScript made a call, a Buffer view and a loop per page:
+// - listing a table b-tree's leaves (../chain/direct/btree.ts collectLeaves), from the child
+//   pointers of its interior pages;
+// - a quick index pass, seq and timestamps only (../chain/direct/page-columns.ts): runs of leaf pages
 //   read with pread and their cells decoded in C, bound by the kernel copying pages;
-// - the integrity monitor's window (extractLastColumns): the newest rows' facts read in one walk
-//   back from the tree's right edge, ≈5 ms for 10,000 rows against ≈40 ms of cold JavaScript in a
-//   fresh CLI process.
+// - the integrity monitor's window (lastLeafColumns): the newest rows' facts read in one walk
+//   back from the tree's right edge.
+// They accelerate the direct reader from inside (docs/performance.md has what each one saves).
 // Whatever the addon is not sure of (a corrupt page, a cell it would not decode) it leaves to the
 // TypeScript, which decides it exactly as without the addon. All read through the caller's
 // read-only descriptors and write nothing to any file.
-import type { LeafList } from '../chain/direct/btree'
+import type { LeafList } from '../chain/direct/leaf-list'
 import type { Pager } from '../chain/direct/pager'
 import { readBuffer } from '../chain/read-buffer'
 import { nativeAddon, type NativeAddon } from './row-prover'

@@ -1,5 +1,5 @@
 // The native half of extracting a row's facts for the index and the integrity monitor
-// (../chain/direct/columns.ts): one call per row reads the timestamp (and its epoch second), the
+// (../chain/columns/builder.ts): one call per row reads the timestamp (and its epoch second), the
 // hash fingerprint and the body's attribute spans from the record where it lies, so no BigInt, no
 // body Buffer and no JS byte loop is made for a plain row. Whatever it leaves undecided (a
 // timestamp that is not an integer, non-ASCII hash text, a body that is not TEXT or BLOB)
@@ -67,7 +67,7 @@ export class RowFacter {
     addon.factsColumns(Int32Array.of(ts, body, hash, layout.ncols, layout.usable, layout.minFields ?? 0))
   }
 
-  /** The body's scan verdict (SCAN_* of ../chain/wasm/json-scan.ts, SCAN_NOT_UTF8) or FACTS_BY_TYPESCRIPT. */
+  /** The body's scan verdict (SCAN_* of ./json-scanner.ts) or FACTS_BY_TYPESCRIPT. */
   facts(record: Uint8Array, types: Int32Array, offsets: Int32Array): number {
     return this.addon.rowFacts(record, types, offsets, this.out)
   }

@@ -1,6 +1,6 @@
 // The optional native row prover (../../../native, a Node-API addon): one call per clean row proves
 // its body hash, its link and its HMAC, where the JavaScript path needs three `crypto.hash` calls
-// (each ≈0.6 µs of OpenSSL 3 set-up before a byte is hashed) and three hex compares. It only ever
+// (each paying OpenSSL 3's digest set-up before a byte is hashed) and three hex compares. It only ever
 // proves: a row it does not prove is decided by the ordinary path, so a missing or disabled addon
 // changes speed, never a verdict. BIJOTEL_NATIVE=0 turns it off.
 import { existsSync } from 'node:fs'

@@ -1,10 +1,12 @@
-// The live chain as recovery asks about it: the row at a seq (looked up in the b-tree, one leaf per
-// question, so a handful of recovered rows costs a handful of page reads on a chain of any size), and,
-// only when a recovered row cannot be placed otherwise, every row's hmac_hash and prev_hash in one pass.
+// The live chain as recovery asks about it: the row at a seq (the chain's row source: the leaf the
+// divider keys name, one page read, when it holds the row; else, once, every leaf's rowids, since a
+// missing row is confirmed over the rows and never by the keys), and, only when a recovered row
+// cannot be placed otherwise, every row's hmac_hash and prev_hash in one pass.
 import type { DirectChain } from '../chain/direct/open'
 import { headerOffset } from '../chain/direct/btree'
 import { readVarint, varint } from '../chain/direct/format'
 import { RowScanner } from '../chain/direct/scan'
+import { DirectSource } from '../chain/source/direct-source'
 
 export interface LiveRow {
   canonical: string | null
@@ -62,6 +64,7 @@ export function directLive(chain: DirectChain): LiveChain {
   const ch = scanner.col('canonical_hash')
   const prev = scanner.col('prev_hash')
   const mac = scanner.col('hmac_hash')
+  const source = DirectSource.of(chain)
   const cache = new Map<bigint, LiveRow | null>()
   const leaves = chain.leaves.pages.length
   const first = edgeRowid(scanner, chain, 'first')
@@ -72,7 +75,7 @@ export function directLive(chain: DirectChain): LiveChain {
       const hit = cache.get(seq)
       if (hit !== undefined) return hit ?? undefined
       let row: LiveRow | null = null
-      scanner.find(seq, (c) => {
+      source.find(seq, (c) => {
         row = { canonical: c.text(ch), prev: c.text(prev), hmac: c.text(mac) }
       })
       cache.set(seq, row)
@@ -98,6 +101,7 @@ export function directLive(chain: DirectChain): LiveChain {
       return index
     },
     close() {
+      source.close()
       scanner.close()
     },
   }

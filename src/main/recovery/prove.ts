@@ -8,7 +8,7 @@
 // - sha256(body) = canonical_hash? which candidate key reproduces HMAC-SHA256(key, prev ‖ canonical)?
 //   what does prev_hash link to?
 import type { RecoveredLink, RecoveredRow, RecoverySource } from '../../shared/recovery-types'
-import { GENESIS_HASH, makeSealer, sha256Hex } from '../verify/hmac'
+import { GENESIS_HASH, makeSealer, sha256Hex } from '../chain/seal'
 import type { KeyMaterial } from '../verify/secrets'
 import type { RawHit } from './carve'
 import type { LiveChain } from './live'

@@ -5,13 +5,13 @@
 import type { ReplayCheck, ReplayCheckRequest, ReplayResult } from '../../shared/replay-types'
 import type { FindingKind } from '../../shared/verify-types'
 import { attributesOf } from '../chain/body'
-import type { ChainFile } from '../chain/reader'
-import { AuditError, asChainReadError } from '../errors'
+import type { RowSource } from '../chain/source/row-source'
+import { AuditError } from '../errors'
 import { describeFinding } from '../verify/describe'
-import { sha256Hex } from '../verify/hmac'
-import { verifyPartition } from '../verify/partition'
+import { sha256Hex } from '../chain/seal'
 import type { KeyMaterial } from '../verify/secrets'
-import { pyJsonDumpsSorted, pyJsonLoads } from '../writer/python'
+import { verifyRows } from '../verify/verify'
+import { pyJsonDumpsSorted, pyJsonLoads } from '../pyformat'
 import { decodeReplayBytes, MAX_REPLAY_FILE_BYTES, textInput, type ReplayInput } from './text'
 import { entryOf, verifyReplay } from './verifier'
 
@@ -28,20 +28,12 @@ export interface PromptCheck {
 }
 
 /** The canonical_body of one row, or AuditError('not_found', `seq N not found in chain`). */
-export function readBody(chain: ChainFile, seq: number): Buffer {
-  let row: unknown[] | undefined
-  try {
-    row = chain.db
-      .prepare('SELECT CAST(canonical_body AS BLOB) FROM chain WHERE seq = ?')
-      .raw(true)
-      .safeIntegers(true)
-      .get(BigInt(seq)) as unknown[] | undefined
-  } catch (e) {
-    throw asChainReadError(e, `reading seq ${seq}`)
-  }
-  if (!row) throw new AuditError('not_found', `seq ${seq} not found in chain`)
-  const b = row[0]
-  return Buffer.isBuffer(b) ? b : Buffer.alloc(0)
+export function readBody(source: RowSource, seq: number): Buffer {
+  const body = source.col('canonical_body')
+  let bytes: Buffer | null | undefined = undefined
+  source.find(BigInt(seq), (c) => (bytes = c.castBlob(body)), ['canonical_body'])
+  if (bytes === undefined) throw new AuditError('not_found', `seq ${seq} not found in chain`)
+  return bytes ?? Buffer.alloc(0)
 }
 
 const FAILING: readonly FindingKind[] = ['body_hash_mismatch', 'link_mismatch', 'hmac_mismatch']
@@ -49,11 +41,15 @@ const FAILING: readonly FindingKind[] = ['body_hash_mismatch', 'link_mismatch', 
 /** Columns the row check reads beyond seq and the body. */
 const ROW_CHECK_COLUMNS = ['timestamp_ns', 'canonical_hash', 'prev_hash', 'hmac_hash'] as const
 
-/** Verify the single row `seq` (reuses the chain verifier on the range seq..seq). */
-export function verifyRow(chain: ChainFile, keys: KeyMaterial[], seq: number): RowVerification {
+/** Verify the single row `seq`: the chain verifier over the range seq..seq (keyless without keys). */
+export async function verifyRow(
+  source: RowSource,
+  keys: KeyMaterial[],
+  seq: number,
+): Promise<RowVerification> {
   // A table with only the columns a replay reads (a test table): say so instead of failing. With a
   // key the row was asked to be verified and could not be: not verified.
-  const absent = ROW_CHECK_COLUMNS.filter((c) => !chain.has(c))
+  const absent = ROW_CHECK_COLUMNS.filter((c) => source.col(c) < 0)
   if (absent.length > 0) {
     return {
       row_verified: keys.length > 0 ? false : null,
@@ -62,24 +58,19 @@ export function verifyRow(chain: ChainFile, keys: KeyMaterial[], seq: number): R
       key_index: null,
     }
   }
-  const part = verifyPartition(chain.db, chain.columns, keys, {
-    fromSeq: BigInt(seq),
-    toSeq: BigInt(seq),
-    firstOrd: 0,
-    first: true,
-  })
-  if (part.rows === 0) throw new AuditError('not_found', `seq ${seq} not found in chain`)
-  const findings = part.findings.map((f) => f.value)
-  const keyIndex = part.segments[0]?.value ?? null
+  const v = await verifyRows(source, keys, { range: { seq_start: seq, seq_end: seq }, keyless: true })
+  if (v.entries === 0) throw new AuditError('not_found', `seq ${seq} not found in chain`)
+  const findings = v.findings.map((f) => f.kind)
+  const keyIndex = v.key_segments[0]?.key_index ?? null
   const fail = findings.filter((k) => FAILING.includes(k))
   const notes: string[] = []
   if (findings.includes('seq_gap'))
     notes.push(
-      `${part.findings.find((f) => f.value === 'seq_gap')?.missing ?? 0} seq number(s) absent just before this row`,
+      `${v.findings.find((f) => f.kind === 'seq_gap')?.missing ?? 0} seq number(s) absent just before this row`,
     )
   if (findings.includes('column_mismatch')) notes.push('its unsealed columns disagree with the sealed body')
   const link =
-    part.boundary?.kind === 'trusted'
+    v.boundary?.kind === 'trusted'
       ? 'prev_hash accepted as a boundary (no earlier row in this file)'
       : seq <= 1 && !findings.includes('link_mismatch')
         ? 'prev_hash is GENESIS'
@@ -169,17 +160,17 @@ export interface ReplayCheckInput {
 }
 
 /** The whole check for an already-decoded output (the CLI and `checkReplay` share it). */
-export function checkReplayInput(
-  chain: ChainFile,
+export async function checkReplayInput(
+  source: RowSource,
   keys: KeyMaterial[],
   input: ReplayCheckInput,
-): ReplayCheck {
+): Promise<ReplayCheck> {
   const { seq } = input
   if (!Number.isSafeInteger(seq))
     throw new AuditError('bad_argument', `seq must be an integer, got ${String(seq)}`)
-  const body = readBody(chain, seq)
+  const body = readBody(source, seq)
   const result: ReplayResult = verifyReplay(body, input.output.value)
-  const row = verifyRow(chain, keys, seq)
+  const row = await verifyRow(source, keys, seq)
   const prompt =
     input.prompt === undefined ? { prompt_match: null, prompt_detail: null } : checkPrompt(body, input.prompt)
   return {
@@ -226,9 +217,13 @@ export function requestInput(req: ReplayCheckRequest): ReplayInput {
 }
 
 /** Library / API entry: ReplayCheckRequest → ReplayCheck. Unknown seq → AuditError('not_found'). */
-export function checkReplay(chain: ChainFile, keys: KeyMaterial[], req: ReplayCheckRequest): ReplayCheck {
+export async function checkReplay(
+  source: RowSource,
+  keys: KeyMaterial[],
+  req: ReplayCheckRequest,
+): Promise<ReplayCheck> {
   const output = requestInput(req)
-  return checkReplayInput(chain, keys, {
+  return checkReplayInput(source, keys, {
     seq: req.seq,
     output,
     ...(req.prompt !== undefined ? { prompt: req.prompt } : {}),

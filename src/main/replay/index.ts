@@ -5,7 +5,7 @@ export {
   type ReplayAttributes,
   type ReplayContextInput,
   type ReplayPrompt,
-} from './recorder'
+} from '../writer/replay-context'
 export {
   verifyReplay,
   entryOf,

@@ -2,8 +2,8 @@
 // `bijotel.replay.output_hash` of a chain entry with the SHA-256 of a replayed output. Never throws.
 import type { ReplayResult } from '../../shared/replay-types'
 import { attributesOf, pyTruthy } from '../chain/body'
-import { sha256Hex } from '../verify/hmac'
-import { pyJsonLoads, pyRepr } from '../writer/python'
+import { sha256Hex } from '../chain/seal'
+import { pyJsonLoads, pyRepr } from '../pyformat'
 
 export const REASON_NO_METADATA =
   'chain entry has no bijotel.replay.output_hash (logged before v2.7.0 or replay metadata not attached)'

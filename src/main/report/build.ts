@@ -5,19 +5,19 @@ import type { IntegrityOptions } from '../../shared/integrity-types'
 import type { ReplayCheck } from '../../shared/replay-types'
 import { REPORT_SCHEMA_ID, REPORT_SCHEMA_VERSION, type AuditReport } from '../../shared/report-types'
 import type { VerifyVerdict } from '../../shared/verify-types'
-import type { ChainFile } from '../chain/reader'
-import { asChainReadError } from '../errors'
-import { notSearched } from '../recovery/recover'
-import type { IntegrityProgress } from '../integrity/analyze'
-import { runIntegrityOpened } from '../integrity/direct'
-import { keyInfo, type KeyMaterial } from '../verify/secrets'
-import { verifyOpened } from '../verify/file'
+import type { OpenedChain } from '../chain/source/opened-chain'
+import type { RowSource } from '../chain/source/row-source'
+import { runIntegrity, type IntegrityProgress } from '../integrity/analyze'
 import { applyRecovery } from '../recovery/findings'
+import { notSearched } from '../recovery/recover'
 import { searchEvidence } from '../recovery/verdict'
+import { keyInfo, type KeyMaterial } from '../verify/secrets'
+import { verifyRows } from '../verify/verify'
 import { TOOL_NAME, TOOL_VERSION } from '../version'
 
 export interface BuildReportInput {
-  chain: ChainFile
+  /** The chain, opened through its verified private copy (the report records its evidence hashes). */
+  chain: OpenedChain
   /** Candidate keys; without them the chain's MACs are not checked (verification: null). */
   keys?: KeyMaterial[]
   integrityOptions?: IntegrityOptions
@@ -31,20 +31,12 @@ export interface BuildReportInput {
   recover?: boolean
 }
 
-export function chainSummary(chain: ChainFile): AuditReport['chain'] {
-  try {
-    const row = chain.db
-      .prepare('SELECT COUNT(*), MIN(seq), MAX(seq) FROM chain')
-      .raw(true)
-      .safeIntegers(true)
-      .get() as [bigint, bigint | null, bigint | null]
-    return {
-      entries: Number(row[0]),
-      first_seq: row[1] === null ? null : Number(row[1]),
-      last_seq: row[2] === null ? null : Number(row[2]),
-    }
-  } catch (e) {
-    throw asChainReadError(e, 'summarising the chain')
+export function chainSummary(source: RowSource): AuditReport['chain'] {
+  const ends = source.ends()
+  return {
+    entries: source.count(),
+    first_seq: ends === null ? null : Number(ends[0]),
+    last_seq: ends === null ? null : Number(ends[1]),
   }
 }
 
@@ -58,23 +50,33 @@ export function verificationNote(verdict: VerifyVerdict | null, keys: number): s
 }
 
 export async function buildAuditReport(input: BuildReportInput): Promise<AuditReport> {
-  const { chain } = input
   const keys = input.keys ?? []
   const now = input.now ?? (() => new Date())
   const progress = input.onProgress
-  const summary = chainSummary(chain)
-  const liveVerdict =
-    keys.length === 0
-      ? null
-      : await verifyOpened(chain, keys, {
-          ...(progress ? { onProgress: (d: number, t: number) => progress(d, t, 'verify') } : {}),
-          ...(input.signal ? { signal: input.signal } : {}),
-        })
+  const { file } = input.chain
+  const { summary, liveVerdict, integrity } = await input.chain.read(async (source) => {
+    const summary = chainSummary(source)
+    const liveVerdict =
+      keys.length === 0
+        ? null
+        : await verifyRows(source, keys, {
+            ...(progress ? { onProgress: (d: number, t: number) => progress(d, t, 'verify') } : {}),
+            ...(input.signal ? { signal: input.signal } : {}),
+          })
+    const integrity = await runIntegrity(source, {
+      ...(input.integrityOptions ?? {}),
+      keys,
+      ...(liveVerdict ? { wholeChainVerdict: liveVerdict } : {}),
+      ...(progress ? { onProgress: progress } : {}),
+      ...(input.signal ? { signal: input.signal } : {}),
+    })
+    return { summary, liveVerdict, integrity }
+  })
   // The evidence itself is searched, read-only: the private copy's WAL was recovered into it.
   const search =
     input.recover === false
       ? null
-      : await searchEvidence(chain.snapshot, keys, input.signal ? { signal: input.signal } : {})
+      : await searchEvidence(file.snapshot, keys, input.signal ? { signal: input.signal } : {})
   const recovery = search?.result ?? notSearched('turned off')
   let verdict = liveVerdict
   if (liveVerdict && search?.result.summary.searched) {
@@ -86,13 +88,6 @@ export async function buildAuditReport(input: BuildReportInput): Promise<AuditRe
     } = applyRecovery(liveVerdict, search.result, search)
     verdict = withFindings
   }
-  const integrity = await runIntegrityOpened(chain, {
-    ...(input.integrityOptions ?? {}),
-    keys,
-    ...(liveVerdict ? { wholeChainVerdict: liveVerdict } : {}),
-    ...(progress ? { onProgress: progress } : {}),
-    ...(input.signal ? { signal: input.signal } : {}),
-  })
   return {
     $schema: REPORT_SCHEMA_ID,
     schema_version: REPORT_SCHEMA_VERSION,
@@ -103,7 +98,7 @@ export async function buildAuditReport(input: BuildReportInput): Promise<AuditRe
       platform: `${process.platform}-${process.arch}`,
     },
     generated_at: now().toISOString(),
-    evidence: chain.snapshot.evidence,
+    evidence: input.chain.file.snapshot.evidence,
     chain: summary,
     verification: verdict ? { keys: keys.map(keyInfo), verdict } : null,
     verification_note: verificationNote(verdict, keys.length),

@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { EntryFilter } from '../../shared/chain-types'
 import type { JobStatus } from '../../shared/job-types'
 import type { VerifyRangeOptions, VerifyVerdict } from '../../shared/verify-types'
-import { entryRowsBySeq, listEntries, sqlEntryRows, text, type RawEntry } from '../chain/views'
+import { listEntries, text, type RawEntry } from '../chain/views'
 import { parseBody } from '../chain/body'
 import { errorBody } from '../handlers/dispatch'
 import { runIntegrityFor } from '../handlers/engine'
@@ -16,7 +16,7 @@ import { reportJson } from '../integrity'
 import { referenceReplayFields } from '../replay/verifier'
 import { TOOL_NAME, TOOL_VERSION } from '../version'
 import { headlineReason } from '../verify/describe'
-import { makeSealer, sha256Hex } from '../verify/hmac'
+import { makeSealer, sha256Hex } from '../chain/seal'
 import { existsSync } from 'node:fs'
 import { AuditError } from '../errors'
 import { int, obj, optBool, optInt, optNs, shown } from '../handlers/validate'
@@ -196,11 +196,8 @@ export async function chainList(
     if (since !== null) filter.from_ns = since.toString()
     if (until !== null) filter.to_ns = (until - 1n).toString() // until is exclusive, as in the reference
     const positions = deps.session.positions(Object.keys(filter).length > 0 ? filter : undefined, 'seq_desc')
-    const page = listEntries(sqlEntryRows(opened.chain), positions, opened.index, offset, limit)
-    const raw = entryRowsBySeq(
-      opened.chain,
-      page.rows.map((r) => r.seq),
-    )
+    const page = listEntries(opened.rows, positions, opened.index, offset, limit)
+    const raw = opened.rows(page.rows.map((r) => r.seq))
     const hmacValid = hmacChecker(deps.session)
     const entries = page.rows.map((s) => {
       const r = raw.get(s.seq)
@@ -240,7 +237,7 @@ export async function chainEntry(
   if (seq < 1) throw new HttpError(400, 'bad_request', 'seq must be >= 1')
   try {
     const opened = await deps.session.ready()
-    const r = entryRowsBySeq(opened.chain, [seq]).get(seq)
+    const r = opened.rows([seq]).get(seq)
     if (!r) throw new HttpError(404, 'not_found', `chain entry seq=${seq} not found`)
     const parsed = parseBody(r[6] ?? Buffer.alloc(0))
     sendJson(res, 200, {

@@ -13,7 +13,7 @@ import type {
 import { AuditError } from '../errors'
 import { describeFinding } from './describe'
 import { verifyFile } from './file'
-import { GENESIS_HASH } from './hmac'
+import { GENESIS_HASH } from '../chain/seal'
 import type { KeyMaterial } from './secrets'
 
 export interface ContinuityOptions {

@@ -2,21 +2,53 @@
 // (the common case: a reference-schema chain, WAL or not), else through SQLite on a verified
 // private copy. BIJOTEL_READER=sqlite forces the copy path (for comparisons).
 import type { VerifyVerdict } from '../../shared/verify-types'
-import { withDirect } from '../chain/direct/open'
-import { ChainFile } from '../chain/reader'
+import { CopySource } from '../chain/source/copy-source'
+import { DirectSource } from '../chain/source/direct-source'
+import { readChain } from '../chain/source/open-source'
+import type { OpenedChain } from '../chain/source/opened-chain'
+import type { ReaderKind, RowSource } from '../chain/source/row-source'
 import type { SnapshotOptions } from '../chain/snapshot'
 import { searchEvidence, startRecovery, verdictWith } from '../recovery/verdict'
-import { verifyDirect } from './direct'
 import type { KeyMaterial } from './secrets'
-import { verifyChain, type VerifyOptions } from './verify'
+import { verifyRows, type VerifyOptions } from './verify'
 
-export type ReaderKind = 'direct' | 'sqlite-copy'
+export type { ReaderKind } from '../chain/source/row-source'
 
 export interface FileVerifyResult {
   verdict: VerifyVerdict
   reader: ReaderKind
   /** Milliseconds spent opening (and, on the copy path, copying and hashing) the evidence. */
   openMs: number
+}
+
+/**
+ * Verify `source`; with `recover`, search the files too and add what they prove (../recovery).
+ * Read in place, the files are searched through the source's own descriptors while the rows are
+ * verified (see startRecovery); on the copy path, the evidence's files the open step holds are
+ * searched after the verdict (never the copy: SQLite recovered its WAL into it).
+ */
+async function verifyAndRecover(
+  source: RowSource,
+  keys: KeyMaterial[],
+  opts: VerifyOptions,
+  recover: { signal?: { aborted: boolean } } | null,
+): Promise<VerifyVerdict> {
+  if (!recover) return verifyRows(source, keys, opts)
+  const chain = source instanceof DirectSource ? source.file : null
+  if (chain === null) {
+    const verdict = await verifyRows(source, keys, opts)
+    const held = source instanceof CopySource ? source.heldEvidence : null
+    if (held === null || verdict.cancelled) return verdict
+    return verdictWith(verdict, await searchEvidence(held, keys, recover))
+  }
+  const search = startRecovery(chain, keys, recover)
+  try {
+    const verdict = await verifyRows(source, keys, opts)
+    return verdictWith(verdict, await search.done())
+  } catch (e) {
+    search.abort()
+    throw e
+  }
 }
 
 export async function verifyFile(
@@ -30,57 +62,33 @@ export async function verifyFile(
   } = {},
 ): Promise<FileVerifyResult> {
   const t0 = performance.now()
+  let reader: ReaderKind = 'direct'
+  let openMs = 0
   const recover = opts.recover ? { ...(opts.signal ? { signal: opts.signal } : {}) } : null
-  const direct = await withDirect(
-    path,
-    async (chain) => {
-      const openMs = performance.now() - t0
-      // The files are searched while the rows are verified (see startRecovery).
-      const search = recover ? startRecovery(chain, keys, recover) : null
-      try {
-        let verdict = await verifyDirect(chain, keys, opts)
-        if (search) verdict = verdictWith(verdict, await search.done())
-        return { verdict, reader: 'direct' as const, openMs }
-      } catch (e) {
-        search?.abort()
-        throw e
-      }
+  const verdict = await readChain(path, (source) => verifyAndRecover(source, keys, opts, recover), {
+    ...(opts.env ? { env: opts.env } : {}),
+    ...(opts.copy ? { copy: opts.copy } : {}),
+    onOpen: (kind) => {
+      reader = kind
+      openMs = performance.now() - t0
     },
-    opts.env,
-  )
-  if (direct) return direct
-  const t1 = performance.now()
-  const chain = await ChainFile.open(path, opts.copy ?? {})
-  const openMs = performance.now() - t1
-  try {
-    let verdict = await verifyChain(chain, keys, opts)
-    // The evidence through the descriptors the copy was made from (the copy's WAL is recovered).
-    if (recover && !verdict.cancelled)
-      verdict = verdictWith(verdict, await searchEvidence(chain.snapshot, keys, recover))
-    return { verdict, reader: 'sqlite-copy', openMs }
-  } finally {
-    chain.close()
-  }
+  })
+  return { verdict, reader, openMs }
 }
 
-/**
- * Verify a chain already opened through its verified private copy: the direct reader on the copy
- * (the same bytes SQLite sees, read several times faster), else SQLite.
- */
+/** Verify a chain already opened through its verified private copy. */
 export async function verifyOpened(
-  chain: ChainFile,
+  chain: OpenedChain,
   keys: KeyMaterial[],
   opts: VerifyOptions & { recover?: boolean } = {},
 ): Promise<VerifyVerdict> {
-  const verdict =
-    (await withDirect(chain.snapshot.dbPath, (d) => verifyDirect(d, keys, opts))) ??
-    (await verifyChain(chain, keys, opts))
+  const verdict = await chain.read((source) => verifyRows(source, keys, opts))
   // The evidence itself is searched, through the descriptors its snapshot holds: SQLite recovered
   // the copy's WAL into it, so the page versions recovery reads are gone there.
   return opts.recover && !verdict.cancelled
     ? verdictWith(
         verdict,
-        await searchEvidence(chain.snapshot, keys, opts.signal ? { signal: opts.signal } : {}),
+        await searchEvidence(chain.file.snapshot, keys, opts.signal ? { signal: opts.signal } : {}),
       )
     : verdict
 }

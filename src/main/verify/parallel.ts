@@ -1,47 +1,38 @@
-// Running verify partitions on worker threads. Used when the built worker script exists next to the
-// running bundle (out/main/verify-worker.js); from sources (unit tests) verification stays on one thread.
-import { existsSync } from 'node:fs'
-import { availableParallelism } from 'node:os'
-import { join } from 'node:path'
+// Running verify runs on worker threads (./worker.ts), each taking the next run when it finishes
+// one. Used when the built worker script exists next to the running bundle
+// (out/main/verify-worker.js); from sources (unit tests) verification stays on one thread.
 import { Worker } from 'node:worker_threads'
 import { Unsupported } from '../chain/direct/format'
+import type { Place, ResolvedRange, SourceHandle } from '../chain/source/row-source'
 import { AuditError, type AuditErrorCode } from '../errors'
-import type { PartitionResult, PartitionSpec } from './partition'
+import { builtScript } from '../workers'
+import type { PartitionResult } from './partition'
 import type { KeyMaterial } from './secrets'
-import type { WorkerInput, WorkerJob, WorkerMessage } from './worker'
 
-/** Below this many rows, starting threads costs more than it saves. */
-export const PARALLEL_MIN_ROWS = 50_000
-
-/** Locate a built worker entry beside the bundle (shared code may sit one level down in chunks/). */
-export function builtScript(name: string): string | null {
-  for (const p of [join(__dirname, name), join(__dirname, '..', name)]) if (existsSync(p)) return p
-  return null
+/** What every run of one worker shares (sent once, as workerData). */
+export interface WorkerInput {
+  handle: SourceHandle
+  /** The range's seq bounds, as decimal text. */
+  range: { fromSeq: string; toSeq: string }
+  keys: { index: number; encoding: 'hex' | 'text'; bytes: Uint8Array }[]
+  /** Int32 flag shared with the parent: set to 1 to cancel. */
+  cancel: SharedArrayBuffer
 }
+
+/** One run: where its rows are in the source's scan, and whether it is the range's first. */
+export interface WorkerJob {
+  job: number
+  place: Place
+  first: boolean
+}
+
+export type WorkerMessage =
+  | { type: 'progress'; job: number; rows: number }
+  | { type: 'done'; job: number; result: PartitionResult }
+  | { type: 'error'; job: number; code: string; message: string }
 
 export function verifyWorkerScript(): string | null {
   return builtScript('verify-worker.js')
-}
-
-export function defaultWorkerCount(): number {
-  const forced = Number(process.env['BIJOTEL_WORKERS'])
-  if (Number.isInteger(forced) && forced >= 1) return Math.min(forced, 16)
-  return Math.max(1, Math.min(8, availableParallelism()))
-}
-
-/** One partition's job: where its rows are read from, and which rows. */
-export interface PartitionJob {
-  spec: PartitionSpec
-  /** Direct mode: the partition's leaves. */
-  leaves?: { leafFrom: number; leafTo: number }
-}
-
-/** Where every job's rows are read from. */
-export interface PartitionSource {
-  copyPath: string
-  displayPath: string
-  /** Direct mode: the chain's layout. */
-  layout?: WorkerInput['layout']
 }
 
 /**
@@ -50,8 +41,9 @@ export interface PartitionSource {
  */
 export async function runPartitionsOnWorkers(
   script: string,
-  source: PartitionSource,
-  jobs: PartitionJob[],
+  handle: SourceHandle,
+  jobs: { place: Place; first: boolean }[],
+  range: ResolvedRange,
   keys: KeyMaterial[],
   onRows: (rowsDone: number) => void,
   signal?: { aborted: boolean },
@@ -65,9 +57,8 @@ export async function runPartitionsOnWorkers(
     if (signal?.aborted) Atomics.store(flag, 0, 1)
   }, 20)
   const input: WorkerInput = {
-    copyPath: source.copyPath,
-    displayPath: source.displayPath,
-    ...(source.layout ? { layout: source.layout } : {}),
+    handle,
+    range: { fromSeq: range.fromSeq.toString(), toSeq: range.toSeq.toString() },
     keys: keys.map((k) => ({ index: k.index, encoding: k.encoding, bytes: new Uint8Array(k.bytes) })),
     cancel,
   }
@@ -76,14 +67,7 @@ export async function runPartitionsOnWorkers(
   const send = (w: Worker): boolean => {
     if (next >= jobs.length) return false
     const i = next++
-    const j = jobs[i]!
-    const { fromSeq, toSeq, firstOrd, first } = j.spec
-    const message: WorkerJob = {
-      job: i,
-      spec: { fromSeq: fromSeq.toString(), toSeq: toSeq.toString(), firstOrd, first },
-      ...(j.leaves ? { leaves: j.leaves } : {}),
-    }
-    w.postMessage(message)
+    w.postMessage({ job: i, place: jobs[i]!.place, first: jobs[i]!.first } satisfies WorkerJob)
     return true
   }
   try {

@@ -1,23 +1,17 @@
-// Verifying one contiguous run of rows. Every row is checked on its own (body hash, link to the row
-// before it in the file, HMAC under each candidate key, seq contiguity, unsealed columns against the
-// sealed body): nothing stops at the first failure. A partition needs only its predecessor row, so
-// partitions can be verified in parallel and merged (see ./ranges.ts).
-import type Database from 'better-sqlite3'
+// The per-row checks of one contiguous run of rows. Every row is checked on its own (body hash, link
+// to the row before it in the file, HMAC under each candidate key, seq contiguity, unsealed columns
+// against the sealed body): nothing stops at the first failure. A run needs only its predecessor
+// row, so runs can be verified in parallel and merged (see ./ranges.ts).
 import type { BoundaryKind, FindingKind } from '../../shared/verify-types'
 import { columnMismatches, sealedSpanFields, spanColumnsAgreeFast } from '../chain/body'
-import { AuditError, asChainReadError } from '../errors'
+import type { Predecessor } from '../chain/source/row-source'
+import { AuditError } from '../errors'
 import type { LinkOwner, RowProver } from '../native/row-prover'
-import { GENESIS_HASH, makeSealer, sha256Hex, type Sealer } from './hmac'
+import { GENESIS_HASH, makeSealer, sha256Hex, type Sealer } from '../chain/seal'
 import { RangeBuilder, type OrdRange } from './ranges'
 import type { KeyMaterial } from './secrets'
 
-export const INT64_MIN = -(2n ** 63n)
-export const INT64_MAX = 2n ** 63n - 1n
-
 export interface PartitionSpec {
-  /** Inclusive seq bounds of the rows to verify. */
-  fromSeq: bigint
-  toSeq: bigint
   /** Ordinal of the first row within the whole verified range. */
   firstOrd: number
   /** Whether this partition is the first of the range (its boundary is reported). */
@@ -53,29 +47,9 @@ function str(v: unknown): string | null {
   return typeof v === 'string' ? v : null
 }
 
-export function rowQuery(db: Database.Database, columns: Set<string>): Database.Statement {
-  const col = (c: string): string => (columns.has(c) ? c : `NULL AS ${c}`)
-  // Integers come as JS numbers, with exact text beside them where a number could be wrong: seq
-  // outside ±2^53, and timestamp_ns (≈1.7×10^18) only as text, never as a rounded number.
-  return db
-    .prepare(
-      `SELECT seq, CASE WHEN seq NOT BETWEEN -9007199254740991 AND 9007199254740991 THEN CAST(seq AS TEXT) END,
-              CASE WHEN typeof(timestamp_ns) = 'integer' THEN CAST(timestamp_ns AS TEXT) END,
-              ${col('span_name')}, ${col('span_kind')}, CAST(canonical_body AS BLOB),
-              canonical_hash, prev_hash, hmac_hash
-         FROM chain WHERE seq >= ? AND seq <= ? ORDER BY seq`,
-    )
-    .raw(true)
-}
-
-export interface Predecessor {
-  seq: bigint
-  hmac: unknown
-}
-
 /**
- * The per-row checks of one partition, fed row by row by either reader (SQLite on a copy, or the
- * direct file reader): both hand over the same values, so both give the same verdict.
+ * The per-row checks of one partition, fed row by row by either source (SQLite on a copy, or the
+ * direct file reader; ./part.ts): both hand over the same values, so both give the same verdict.
  */
 export class RowChecker implements LinkOwner {
   private readonly sealers: Sealer[]
@@ -116,7 +90,8 @@ export class RowChecker implements LinkOwner {
   }
 
   /**
-   * One row, as `rowQuery` selects it. `columnsProven`: the caller has already proven, on the raw
+   * One row: seq, its exact text beyond ±2^53, timestamp_ns as decimal text when it is an integer,
+   * span_name and span_kind as values, the body's bytes, and the three hash columns. `columnsProven`: the caller has already proven, on the raw
    * bytes, what `spanColumnsAgreeFast` proves (the direct reader does, without building strings).
    */
   push(
@@ -311,36 +286,4 @@ export class RowChecker implements LinkOwner {
       boundary: this.boundary,
     }
   }
-}
-
-export function verifyPartition(
-  db: Database.Database,
-  columns: Set<string>,
-  keys: KeyMaterial[],
-  spec: PartitionSpec,
-  hooks: VerifyHooks = {},
-): PartitionResult {
-  const has = { span_name: columns.has('span_name'), span_kind: columns.has('span_kind') }
-  let pred: Predecessor | null
-  try {
-    const row = db
-      .prepare('SELECT seq, hmac_hash FROM chain WHERE seq < ? ORDER BY seq DESC LIMIT 1')
-      .raw(true)
-      .safeIntegers(true)
-      .get(spec.fromSeq) as [bigint, unknown] | undefined
-    pred = row ? { seq: row[0], hmac: row[1] } : null
-  } catch (e) {
-    throw asChainReadError(e, 'looking up the predecessor row')
-  }
-  const checker = new RowChecker(keys, has, spec, pred, hooks)
-  const stmt = rowQuery(db, columns)
-  try {
-    for (const r of stmt.iterate(spec.fromSeq, spec.toSeq) as IterableIterator<unknown[]>) {
-      checker.push(r[0] as number, r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8])
-    }
-  } catch (e) {
-    if (e instanceof AuditError) throw e
-    throw asChainReadError(e, `while verifying rows from seq ${spec.fromSeq}`)
-  }
-  return checker.finish()
 }

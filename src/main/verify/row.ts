@@ -1,37 +1,61 @@
 // One row's own status, for the entry detail view and the replay checker.
 import type { RowCheck } from '../../shared/verify-types'
 import { columnMismatches, sealedSpanFields } from '../chain/body'
-import type { ChainFile } from '../chain/reader'
+import type { RowSource } from '../chain/source/row-source'
 import { toBigIntOrNull } from '../chain/table'
-import { AuditError, asChainReadError } from '../errors'
-import { GENESIS_HASH, makeSealer, sha256Hex } from './hmac'
+import { AuditError } from '../errors'
+import { GENESIS_HASH, makeSealer, sha256Hex } from '../chain/seal'
 import type { KeyMaterial } from './secrets'
 
-export function checkRow(chain: ChainFile, keys: KeyMaterial[], seq: number): RowCheck {
-  let row: unknown[] | undefined
-  let pred: unknown[] | undefined
-  try {
-    row = chain.db
-      .prepare(
-        `SELECT seq, timestamp_ns, ${chain.col('span_name')}, ${chain.col('span_kind')}, CAST(canonical_body AS BLOB),
-                canonical_hash, prev_hash, hmac_hash FROM chain WHERE seq = ?`,
-      )
-      .raw(true)
-      .safeIntegers(true)
-      .get(BigInt(seq)) as unknown[] | undefined
-    pred = chain.db
-      .prepare('SELECT seq, hmac_hash FROM chain WHERE seq < ? ORDER BY seq DESC LIMIT 1')
-      .raw(true)
-      .safeIntegers(true)
-      .get(BigInt(seq)) as unknown[] | undefined
-  } catch (e) {
-    throw asChainReadError(e, `checking seq ${seq}`)
-  }
-  if (!row) throw new AuditError('not_found', `seq ${seq} not found in chain`)
-  const [, ts, name, kind, bodyRaw, ch, prev, mac] = row
-  const body = Buffer.isBuffer(bodyRaw) ? bodyRaw : Buffer.alloc(0)
+const ROW_COLUMNS = [
+  'timestamp_ns',
+  'span_name',
+  'span_kind',
+  'canonical_body',
+  'canonical_hash',
+  'prev_hash',
+  'hmac_hash',
+] as const
+
+/** The row's own checks, against the row before it in the scan (its predecessor in the file). */
+export function checkRow(source: RowSource, keys: KeyMaterial[], seq: number): RowCheck {
+  const col = (n: string): number => source.col(n)
+  let row: {
+    ts: unknown
+    name: unknown
+    kind: unknown
+    body: Buffer
+    ch: unknown
+    prev: unknown
+    mac: unknown
+  } | null = null
+  source.find(
+    BigInt(seq),
+    (c) => {
+      const v = (i: number): unknown => (i < 0 ? null : c.valueBig(i))
+      row = {
+        ts: v(col('timestamp_ns')),
+        name: v(col('span_name')),
+        kind: v(col('span_kind')),
+        body: c.castBlob(col('canonical_body')) ?? Buffer.alloc(0),
+        ch: v(col('canonical_hash')),
+        prev: v(col('prev_hash')),
+        mac: v(col('hmac_hash')),
+      }
+    },
+    ROW_COLUMNS,
+  )
+  if (row === null) throw new AuditError('not_found', `seq ${seq} not found in chain`)
+  const { ts, name, kind, body, ch, prev, mac } = row
+  const pred = source.before(BigInt(seq))
   const computed = sha256Hex(body)
-  const expectedPrev = pred ? String(pred[1]) : seq <= 1 ? GENESIS_HASH : typeof prev === 'string' ? prev : ''
+  const expectedPrev = pred
+    ? String(pred.hmac)
+    : seq <= 1
+      ? GENESIS_HASH
+      : typeof prev === 'string'
+        ? prev
+        : ''
   let keyIndex: number | null = null
   if (typeof prev === 'string' && typeof ch === 'string' && typeof mac === 'string') {
     for (const k of keys) {
@@ -44,8 +68,8 @@ export function checkRow(chain: ChainFile, keys: KeyMaterial[], seq: number): Ro
   const fields = sealedSpanFields(body)
   const mism = fields
     ? columnMismatches(fields, toBigIntOrNull(ts), name, kind, {
-        span_name: chain.has('span_name'),
-        span_kind: chain.has('span_kind'),
+        span_name: col('span_name') >= 0,
+        span_kind: col('span_kind') >= 0,
       })
     : []
   return {

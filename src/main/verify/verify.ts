@@ -1,294 +1,85 @@
-// Whole-chain or segment verification: resolves the range, verifies it (in one pass or in parallel
-// partitions), and assembles the verdict in the shape of the fixtures' `verify` object.
-import type Database from 'better-sqlite3'
-import type {
-  FindingKind,
-  PriorHead,
-  VerifyBoundary,
-  VerifyRangeOptions,
-  VerifyVerdict,
-} from '../../shared/verify-types'
-import type { ChainFile } from '../chain/reader'
-import { AuditError, asChainReadError } from '../errors'
-import { INT64_MAX, INT64_MIN, verifyPartition, type PartitionResult, type PartitionSpec } from './partition'
-import { mergeAdjacent, toFindings, toKeySegments, type OrdRange } from './ranges'
-import { defaultWorkerCount, PARALLEL_MIN_ROWS, runPartitionsOnWorkers, verifyWorkerScript } from './parallel'
+// Whole-chain or segment verification over any row source: the range resolved and placed by the
+// source (by scanning, never by seeking), its rows verified in one run on this thread or in runs on
+// worker threads, every row of the range confirmed seen, and the verdict assembled.
+import type { VerifyVerdict } from '../../shared/verify-types'
+import type { Place, ResolvedRange, RowSource } from '../chain/source/row-source'
+import { defaultWorkerCount, PARALLEL_MIN_ROWS } from '../workers'
+import { hasRange, requireKeys, type VerifyOptions } from './options'
+import { runPartitionsOnWorkers, verifyWorkerScript } from './parallel'
+import { verifyPart } from './part'
+import type { PartitionResult } from './partition'
 import type { KeyMaterial } from './secrets'
+import { assembleVerdict, shiftOrdinals } from './verdict'
 
-export interface ResolvedRange {
-  fromSeq: bigint
-  toSeq: bigint
-  rows: number
-  empty: boolean
-}
+export { hasRange, requireKeys, type VerifyOptions } from './options'
 
-export interface VerifyOptions {
-  range?: VerifyRangeOptions
-  prior?: PriorHead
-  onProgress?: (done: number, total: number) => void
-  signal?: { aborted: boolean }
-  /** Worker threads to use for large ranges (default: the cores available; 1 = this thread only). */
-  workers?: number
-  /**
-   * Allow an empty key set: body hashes, links, seqs and columns are checked, HMACs are not (no
-   * hmac_mismatch, no key segments). Only verify-continuity asks for it, and says so in its output.
-   */
-  keyless?: boolean
-}
-
-/** The refusal of an empty key set, unless the caller asked for a keyless check. */
-export function requireKeys(keys: KeyMaterial[], opts: VerifyOptions): void {
-  if (keys.length === 0 && !opts.keyless)
-    throw new AuditError('no_secret', 'no candidate key: an HMAC chain cannot be verified without its secret')
-}
-
-export function hasRange(r: VerifyRangeOptions | undefined): boolean {
-  return (
-    r !== undefined &&
-    (r.seq_start !== undefined ||
-      r.seq_end !== undefined ||
-      r.since_ns !== undefined ||
-      r.until_ns !== undefined ||
-      r.last_n !== undefined)
-  )
-}
-
-function big(v: number | string | undefined, dflt: bigint): bigint {
-  if (v === undefined) return dflt
-  return BigInt(v)
-}
-
-/**
- * Resolve range options to one contiguous seq range. Time bounds select the seqs of the first and
- * last rows inside the window and verify everything between them, linked to the row before: unlike
- * the reference (§3.3), a window that skips the chain's first rows is not a false "chain broken".
- */
-export function resolveRange(db: Database.Database, range: VerifyRangeOptions | undefined): ResolvedRange {
-  let from = big(range?.seq_start, INT64_MIN)
-  let to = big(range?.seq_end, INT64_MAX)
-  const q = (sql: string, ...params: unknown[]): unknown[] | undefined =>
-    db
-      .prepare(sql)
-      .raw(true)
-      .safeIntegers(true)
-      .get(...params) as unknown[] | undefined
-  try {
-    if (range?.since_ns !== undefined || range?.until_ns !== undefined) {
-      // A date outside the years timestamp_ns can hold (1677-2262 as int64 nanoseconds) selects
-      // nothing or everything; SQLite cannot bind such a number (Python raises OverflowError).
-      const since = big(range.since_ns, INT64_MIN)
-      const until = big(range.until_ns, INT64_MAX)
-      if (since > INT64_MAX || until < INT64_MIN || since > until)
-        return { fromSeq: 0n, toSeq: -1n, rows: 0, empty: true }
-      const row = q(
-        `SELECT MIN(seq), MAX(seq) FROM chain
-          WHERE seq >= ? AND seq <= ? AND timestamp_ns >= ? AND timestamp_ns <= ?`,
-        from,
-        to,
-        since < INT64_MIN ? INT64_MIN : since,
-        until > INT64_MAX ? INT64_MAX : until,
-      )
-      if (!row || row[0] === null) return { fromSeq: 0n, toSeq: -1n, rows: 0, empty: true }
-      from = row[0] as bigint
-      to = row[1] as bigint
-    }
-    if (range?.last_n !== undefined) {
-      const n = Math.max(1, Math.floor(range.last_n))
-      const row = q(
-        'SELECT seq FROM chain WHERE seq >= ? AND seq <= ? ORDER BY seq DESC LIMIT 1 OFFSET ?',
-        from,
-        to,
-        n - 1,
-      )
-      if (row) from = row[0] as bigint
-    }
-    const count = q('SELECT COUNT(*) FROM chain WHERE seq >= ? AND seq <= ?', from, to)
-    const rows = Number((count?.[0] as bigint | undefined) ?? 0n)
-    return { fromSeq: from, toSeq: to, rows, empty: rows === 0 }
-  } catch (e) {
-    throw asChainReadError(e, 'resolving the verify range')
-  }
-}
-
-/**
- * Split a range into `n` partitions by seq value (chains are dense in seq, so this balances rows
- * without an O(n) OFFSET scan). Ordinals are fixed up after the partitions return (`shiftOrdinals`).
- */
-export function planPartitions(db: Database.Database, r: ResolvedRange, n: number): PartitionSpec[] {
-  if (r.empty || n <= 1) return [{ fromSeq: r.fromSeq, toSeq: r.toSeq, firstOrd: 0, first: true }]
-  const bounds = db
-    .prepare('SELECT MIN(seq), MAX(seq) FROM chain WHERE seq >= ? AND seq <= ?')
-    .raw(true)
-    .safeIntegers(true)
-    .get(r.fromSeq, r.toSeq) as [bigint, bigint]
-  const lo = bounds[0]
-  const hi = bounds[1]
-  const span = hi - lo + 1n
-  const parts = BigInt(n)
-  const specs: PartitionSpec[] = []
-  for (let i = 0n; i < parts; i++) {
-    const from = i === 0n ? r.fromSeq : lo + (span * i) / parts
-    const to = i === parts - 1n ? r.toSeq : lo + (span * (i + 1n)) / parts - 1n
-    if (to >= from) specs.push({ fromSeq: from, toSeq: to, firstOrd: 0, first: specs.length === 0 })
-  }
-  return specs
-}
-
-/** Give each partition's rows their ordinals in the whole range (partitions are in seq order). */
-export function shiftOrdinals(parts: PartitionResult[]): PartitionResult[] {
-  let base = 0
-  return parts.map((p) => {
-    const shift = <T>(rs: OrdRange<T>[]) =>
-      rs.map((r) => ({ ...r, firstOrd: r.firstOrd + base, lastOrd: r.lastOrd + base }))
-    const out = { ...p, findings: shift(p.findings), segments: shift(p.segments) }
-    base += p.rows
-    return out
-  })
-}
-
-const BOUNDARY_DETAIL = {
-  genesis: 'first row links to GENESIS (64 zeros)',
-  predecessor: 'first row of the segment is linked to its predecessor in this file',
-  trusted:
-    'no predecessor in this file: the stored prev_hash is trusted as the boundary (rows before it were archived or deleted; use an archive segment to confirm)',
-} as const
-
-export function assembleVerdict(
-  parts: PartitionResult[],
-  /** The stored hmac_hash of the row with this seq (undefined when there is none), for the prior check. */
-  lookupHmac: (seq: number) => unknown,
-  opts: VerifyOptions,
-  resolved: ResolvedRange,
-  totalInChain: number,
-): VerifyVerdict {
-  const findingRanges: OrdRange<FindingKind>[] = mergeAdjacent(parts.flatMap((p) => p.findings))
-  const segments = toKeySegments(mergeAdjacent(parts.flatMap((p) => p.segments)))
-  const withRows = parts.filter((p) => p.rows > 0)
-  const first = withRows[0]
-  const last = withRows[withRows.length - 1]
-  const entries = parts.reduce((n, p) => n + p.rows, 0)
-  const findings = toFindings(findingRanges)
-
-  let prior_check: VerifyVerdict['prior_check']
-  if (opts.prior) {
-    prior_check = checkPrior(lookupHmac, opts.prior, last?.lastSeq ?? null)
-    if (!prior_check.found) {
-      const lastSeq = last?.lastSeq ?? 0
-      const cut = opts.prior.last_seq > lastSeq
-      findings.push({
-        kind: 'truncated',
-        from_seq: cut ? lastSeq + 1 : opts.prior.last_seq,
-        to_seq: opts.prior.last_seq,
-        count: cut ? opts.prior.last_seq - lastSeq : 1,
-        missing: cut ? opts.prior.last_seq - lastSeq : 0,
-      })
-    }
-  }
-
-  // A loop, not Math.min(...spread): a chain with >~120k separate findings would overflow the stack.
-  let firstBad: number | null = null
-  for (const f of findings) if (firstBad === null || f.from_seq < firstBad) firstBad = f.from_seq
-  const verdict: VerifyVerdict = {
-    valid: findings.length === 0,
-    entries,
-    first_seq: first?.firstSeq ?? null,
-    last_seq: last?.lastSeq ?? null,
-    head_hmac: last?.lastHmac ?? null,
-    first_bad_seq: firstBad,
-    findings,
-    key_segments: segments,
-  }
-  if (hasRange(opts.range)) {
-    verdict.range = {
-      requested: opts.range!,
-      from_seq: resolved.empty ? null : (first?.firstSeq ?? null),
-      to_seq: resolved.empty ? null : (last?.lastSeq ?? null),
-      total_in_chain: totalInChain,
-    }
-  }
-  const b = parts.find((p) => p.rows > 0)?.boundary
-  if (b) {
-    const boundary: VerifyBoundary = { ...b, detail: BOUNDARY_DETAIL[b.kind] }
-    verdict.boundary = boundary
-  }
-  if (prior_check) verdict.prior_check = prior_check
-  return verdict
-}
-
-function checkPrior(
-  lookupHmac: (seq: number) => unknown,
-  prior: PriorHead,
-  lastSeq: number | null,
-): NonNullable<VerifyVerdict['prior_check']> {
-  const row = lookupHmac(prior.last_seq)
-  if (row === undefined) {
-    return {
-      prior,
-      found: false,
-      detail:
-        lastSeq !== null && prior.last_seq > lastSeq
-          ? `chain truncated: the prior head seq=${prior.last_seq} is gone; the chain now ends at seq=${lastSeq}`
-          : `the prior head seq=${prior.last_seq} is no longer in the chain`,
-    }
-  }
-  if (row !== prior.head_hmac) {
-    return {
-      prior,
-      found: false,
-      detail: `the row at the prior head seq=${prior.last_seq} no longer carries the prior head_hmac`,
-    }
-  }
-  return {
-    prior,
-    found: true,
-    detail: `the prior head seq=${prior.last_seq} is still in the chain, unchanged`,
-  }
-}
-
-export function countRows(db: Database.Database): number {
-  try {
-    return Number(db.prepare('SELECT COUNT(*) FROM chain').pluck().safeIntegers(true).get() as bigint)
-  } catch (e) {
-    throw asChainReadError(e, 'counting rows')
-  }
-}
-
-/** Verify a chain (or a segment of it) against a candidate key set. */
-export async function verifyChain(
-  chain: ChainFile,
+/** Verify a chain (or a segment of it) read through `source` against a candidate key set. */
+export async function verifyRows(
+  source: RowSource,
   keys: KeyMaterial[],
   opts: VerifyOptions = {},
 ): Promise<VerifyVerdict> {
   requireKeys(keys, opts)
-  const total = countRows(chain.db)
-  const resolved = resolveRange(chain.db, opts.range)
-  let parts: PartitionResult[]
+  const range = source.resolve(opts.range)
+  const { place, estimate } = source.place(range)
+  const progress = (done: number): void => opts.onProgress?.(done, Math.max(done, estimate))
   const workers = opts.workers ?? defaultWorkerCount()
   const script = verifyWorkerScript()
-  if (script && workers > 1 && resolved.rows >= PARALLEL_MIN_ROWS) {
-    const specs = planPartitions(chain.db, resolved, workers)
+  let parts: PartitionResult[]
+  if (script && workers > 1 && estimate >= PARALLEL_MIN_ROWS) {
+    const runs = source.split(place, workers * source.runsPerThread)
     parts = shiftOrdinals(
       await runPartitionsOnWorkers(
         script,
-        { copyPath: chain.snapshot.dbPath, displayPath: chain.displayPath },
-        specs.map((spec) => ({ spec })),
+        source.handle().handle,
+        runs.map((run, i) => ({ place: run, first: i === 0 })),
+        range,
         keys,
-        (n) => opts.onProgress?.(n, resolved.rows),
+        progress,
         opts.signal,
+        workers,
       ),
     )
   } else {
-    const spec: PartitionSpec = { fromSeq: resolved.fromSeq, toSeq: resolved.toSeq, firstOrd: 0, first: true }
-    parts = resolved.empty
-      ? []
-      : [
-          verifyPartition(chain.db, chain.columns, keys, spec, {
-            onRows: (n) => opts.onProgress?.(n, resolved.rows),
-            signal: opts.signal,
-          }),
-        ]
+    parts = shiftOrdinals(onThisThread(source, keys, range, place, opts, progress))
   }
-  const lookup = (seq: number): unknown =>
-    chain.db.prepare('SELECT hmac_hash FROM chain WHERE seq = ?').pluck().get(seq) as unknown
-  return assembleVerdict(parts, lookup, opts, resolved, total)
+  const rows = parts.reduce((s, p) => s + p.rows, 0)
+  source.confirmSeen(range, rows)
+  const total = hasRange(opts.range) ? source.count() : rows
+  const mac = source.col('hmac_hash')
+  const lookup = (seq: number): unknown => {
+    let v: unknown = undefined
+    source.find(BigInt(seq), (c) => (v = c.value(mac)), ['hmac_hash'])
+    return v
+  }
+  const verdict = assembleVerdict(parts, lookup, opts, total)
+  source.assertUnchanged()
+  return verdict
+}
+
+function onThisThread(
+  source: RowSource,
+  keys: KeyMaterial[],
+  range: ResolvedRange,
+  place: Place,
+  opts: VerifyOptions,
+  progress: (done: number) => void,
+): PartitionResult[] {
+  const runs = opts.runs !== undefined && opts.runs > 1 ? source.split(place, opts.runs) : [place]
+  let before = 0
+  return runs.map((run, i) => {
+    const part = verifyPart(
+      source,
+      keys,
+      range,
+      run,
+      { firstOrd: 0, first: i === 0 },
+      {
+        onRows: (n) => progress(before + n),
+        ...(opts.signal ? { signal: opts.signal } : {}),
+      },
+    )
+    before += part.rows
+    return part
+  })
 }

@@ -2,9 +2,9 @@
 // (reference §2.1–2.3). The dict is then JCS-encoded (./jcs.ts) and hashed.
 import type { HrTime } from '@opentelemetry/api'
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base'
-import { sha256Hex } from '../verify/hmac'
+import { sha256Hex } from '../chain/seal'
 import { canonicalBytes } from './jcs'
-import { pyJsonLoads } from './python'
+import { pyJsonLoads } from '../pyformat'
 
 /** Attributes holding JSON text that Python parses before sealing (§2.2). */
 export const JSON_STRINGIFIED_ATTRS: ReadonlySet<string> = new Set([

@@ -8,7 +8,7 @@ import Database from 'better-sqlite3'
 import { chmodSync, closeSync, existsSync, openSync, statSync } from 'node:fs'
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base'
 import { AuditError, oneLine } from '../errors'
-import { makeSealer, sha256Hex, type Sealer } from '../verify/hmac'
+import { makeSealer, sha256Hex, type Sealer } from '../chain/seal'
 import { canonicalizeSpan, spanRecordOf, type SpanRecord } from './canonical'
 import { canonicalBytes } from './jcs'
 import {

@@ -52,7 +52,7 @@ export {
   pyReprStr,
   compareCodePoints,
   PyJsonDecodeError,
-} from './python'
+} from '../pyformat'
 export {
   writeDemoChain,
   DemoGenerator,

@@ -7,7 +7,7 @@
 // arrays, functions…). `undefined` is treated as JSON.stringify does: an object member holding it is
 // left out, an array element becomes null.
 
-import { hasLoneSurrogate } from './python'
+import { hasLoneSurrogate } from '../pyformat'
 
 export class CanonicalizationError extends Error {
   constructor(message: string) {

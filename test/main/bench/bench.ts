@@ -10,8 +10,8 @@ import { existsSync, mkdirSync, statSync } from 'node:fs'
 import { cpus, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { withDirect } from '../../../src/main/chain/direct/open'
+import { DirectSource } from '../../../src/main/chain/source/direct-source'
 import { runIntegrity } from '../../../src/main/integrity/analyze'
-import { directSource } from '../../../src/main/integrity/direct'
 
 const SECRET = '6d7f8e9a0b1c2d3e4f5061728394a5b6c7d8e9f00112233445566778899aabbc'
 const ROOT = resolve(__dirname, '../..')
@@ -137,12 +137,16 @@ function hashingFloor(path: string): { ms: number; bulkMs: number; bytes: number
 async function warmWindow(path: string, window: number): Promise<Measure> {
   const times: number[] = []
   const done = await withDirect(path, async (chain) => {
-    const source = directSource(chain)
-    await runIntegrity(source, { window })
-    for (let i = 0; i < 5; i++) {
-      const t = performance.now()
+    const source = DirectSource.of(chain)
+    try {
       await runIntegrity(source, { window })
-      times.push(performance.now() - t)
+      for (let i = 0; i < 5; i++) {
+        const t = performance.now()
+        await runIntegrity(source, { window })
+        times.push(performance.now() - t)
+      }
+    } finally {
+      source.close()
     }
     return true
   })

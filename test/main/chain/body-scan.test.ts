@@ -115,8 +115,8 @@ const HANDMADE = [
 ]
 
 // Every scanner through the whole corpus: the native one (skipped only where the addon is not built
-// and not required), the wasm one, and none (JSON.parse itself, the fallback).
-const KINDS: BodyScannerKind[] = ['native', 'wasm', 'json']
+// and not required) and none (JSON.parse itself, the fallback where the addon is absent).
+const KINDS: BodyScannerKind[] = ['native', 'json']
 const nativeMissing = nativeAddon() === null && process.env['BIJOTEL_REQUIRE_NATIVE'] !== '1'
 
 describe.each(KINDS)('bodyFacts agrees with JSON.parse, %s scanner', (kind) => {
@@ -204,7 +204,7 @@ describe.each(KINDS)('bodyFacts agrees with JSON.parse, %s scanner', (kind) => {
   })
 
   it('with a special byte at every offset of a 16-byte SIMD block', () => {
-    // The wasm scanner skips string content 16 bytes at a time: a quote, backslash or control byte
+    // The native scanner skips string content 16 bytes at a time: a quote, backslash or control byte
     // must be seen wherever it falls in a block, and near the end of the body.
     const specials = ['\\"', '\\n', '\\u00e9', '\\x', '\x01', '\x1f', '\x7f', '\u00e9', '"', '\\']
     let checked = 0
@@ -223,7 +223,7 @@ describe.each(KINDS)('bodyFacts agrees with JSON.parse, %s scanner', (kind) => {
         }
     expect(checked).toBeGreaterThan(17_000)
   })
-  it('on bodies that outgrow the scanner memory, and on small ones after them', () => {
+  it('on bodies of up to 20 MB, and on small ones after them', () => {
     const big = (filler: string, tail: string): Buffer =>
       Buffer.from(`{"attributes":{"x":"${filler}","gen_ai.provider.name":"after-${tail}"}}`)
     const cases = [

@@ -3,7 +3,7 @@
 // (where doubles round), for spans of a few ns, with invalid rows, filters and every bucket count.
 import { describe, expect, it } from 'vitest'
 import type { Timeline, TimelineRequest } from '../../../src/shared/chain-types'
-import type { ChainIndex } from '../../../src/main/chain/index'
+import type { ChainIndex } from '../../../src/main/chain/chain-index'
 import { buildTimeline } from '../../../src/main/chain/views'
 import { halves, TsWords } from '../../../src/main/chain/ts-words'
 

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { copyFixture, scratchDir } from '../reliability/chainkit'
 import { bijotel, ensureBuilt } from '../testing/cli'
 import { SECRETS } from '../testing/fixtures'
-import { GENESIS_HASH } from '../../../src/main/verify/hmac'
+import { GENESIS_HASH } from '../../../src/main/chain/seal'
 import { chainSignature, MAX_EXPORT_BYTES, pyRepr } from '../../../src/main/export/verify-export'
 
 const scratch = scratchDir('verify-export')

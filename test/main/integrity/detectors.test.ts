@@ -3,14 +3,10 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import type { IntegrityRun } from '../../../src/shared/integrity-types'
 import { ChainFile } from '../../../src/main/chain/reader'
-import {
-  analyzeAll,
-  analyzeRows,
-  runIntegrity,
-  type RunIntegrityOptions,
-} from '../../../src/main/integrity/analyze'
+import { runIntegrity, type RunIntegrityOptions } from '../../../src/main/integrity/analyze'
 import { assembleReport, reportJson } from '../../../src/main/integrity/report'
-import { loadWindow } from '../../../src/main/integrity/rows'
+import { analyzeRows, loadRows } from './row-detectors'
+import { READERS, withSource } from '../testing/sources'
 import { BASE_TS, bodyFor, SEC, seeded, TempChains, type SynthRow } from './testchain'
 import { integrityText } from '../../../src/main/integrity/text'
 import {
@@ -31,15 +27,21 @@ async function run(
   rows: SynthRow[],
   opts: RunIntegrityOptions = {},
 ): Promise<IntegrityRun & { json: string; text: string; allJson: string }> {
-  const chain = await ChainFile.open(chains.write(rows))
-  try {
-    const r = await runIntegrity(chain, { window: opts.all ? undefined : (opts.window ?? 100), ...opts })
-    // Every case is also run in --all mode: with the window covering the chain it must agree.
-    const all = await runIntegrity(chain, { ...opts, all: true })
-    return { ...r, json: reportJson(r.report), text: integrityText(r), allJson: reportJson(all.report) }
-  } finally {
-    chain.close()
+  const path = chains.write(rows)
+  const out = []
+  // Through both row sources, which must agree.
+  for (const reader of READERS) {
+    out.push(
+      await withSource(path, reader, async (source) => {
+        const r = await runIntegrity(source, { window: opts.all ? undefined : (opts.window ?? 100), ...opts })
+        // Every case is also run in --all mode: with the window covering the chain it must agree.
+        const all = await runIntegrity(source, { ...opts, all: true })
+        return { ...r, json: reportJson(r.report), text: integrityText(r), allJson: reportJson(all.report) }
+      }),
+    )
   }
+  expect(out[0]).toEqual(out[1])
+  return out[1]!
 }
 
 const ns = (sec: number): bigint => BigInt(Math.round(sec * 1e9))
@@ -400,17 +402,16 @@ describe('window edges', () => {
     expect(r.report).toMatchObject({ window: 10, first_seq: 21, last_seq: 30 })
   })
   it('window out of range is rejected as bad_argument (1, 10001, 0, -5, 2.5)', async () => {
-    const chain = await ChainFile.open(chains.write(seeded(3)))
-    try {
-      for (const w of [1, 10_001, 0, -5, 2.5, NaN]) {
-        await expect(runIntegrity(chain, { window: w })).rejects.toMatchObject({ code: 'bad_argument' })
-      }
-      expect((await runIntegrity(chain, { window: 2 })).report.window).toBe(2)
-      expect((await runIntegrity(chain, { window: 10_000 })).report.window).toBe(3)
-      expect((await runIntegrity(chain, {})).report.window).toBe(3) // default 100
-    } finally {
-      chain.close()
-    }
+    const path = chains.write(seeded(3))
+    for (const reader of READERS)
+      await withSource(path, reader, async (chain) => {
+        for (const w of [1, 10_001, 0, -5, 2.5, NaN]) {
+          await expect(runIntegrity(chain, { window: w })).rejects.toMatchObject({ code: 'bad_argument' })
+        }
+        expect((await runIntegrity(chain, { window: 2 })).report.window).toBe(2)
+        expect((await runIntegrity(chain, { window: 10_000 })).report.window).toBe(3)
+        expect((await runIntegrity(chain, {})).report.window).toBe(3) // default 100
+      })
   })
 })
 
@@ -520,20 +521,18 @@ describe('robustness where Python crashes or is unspecified', () => {
     const w = new Database(path)
     w.prepare("UPDATE chain SET timestamp_ns = 'soon' WHERE seq = 2").run()
     w.close()
-    const c2 = await ChainFile.open(path)
-    try {
-      await expect(runIntegrity(c2, { window: 10 })).rejects.toMatchObject({
-        code: 'corrupt',
-        message: expect.stringContaining('seq=2'),
+    for (const reader of READERS)
+      await withSource(path, reader, async (c2) => {
+        await expect(runIntegrity(c2, { window: 10 })).rejects.toMatchObject({
+          code: 'corrupt',
+          message: expect.stringContaining('seq=2'),
+        })
+        await expect(runIntegrity(c2, { all: true })).rejects.toMatchObject({ code: 'corrupt' })
       })
-      await expect(runIntegrity(c2, { all: true })).rejects.toMatchObject({ code: 'corrupt' })
-    } finally {
-      c2.close()
-    }
   })
 })
 
-describe('--all on a chain larger than any window equals the in-memory algorithm', () => {
+describe('--all on a chain larger than any window equals the in-memory algorithm (row-detectors.ts)', () => {
   it('12 000 rows with every kind of anomaly', async () => {
     const rows: SynthRow[] = []
     let seq = 0
@@ -553,8 +552,10 @@ describe('--all on a chain larger than any window equals the in-memory algorithm
     const chain = await ChainFile.open(chains.write(rows))
     try {
       const t = resolveThresholds()
-      const all = assembleReport(analyzeAll(chain.db, t))
-      const mem = assembleReport(analyzeRows(loadWindow(chain.db, 1_000_000), t))
+      const all = (
+        await withSource(chain.snapshot.dbPath, 'sqlite-copy', (s) => runIntegrity(s, { all: true }))
+      ).report
+      const mem = assembleReport(analyzeRows(loadRows(chain.db), t))
       expect(all).toEqual(mem)
       expect(reportJson(all)).toBe(reportJson(mem))
       expect(all.window).toBe(12_000)

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { dbPath, expected, FIXTURES, fingerprintFolder, fixtureNames, SECRETS } from '../testing/fixtures'
-import { pyJsonDumps, pyJsonLoads } from '../../../src/main/integrity/pyformat'
+import { pyJsonDumps, pyJsonLoads } from '../../../src/main/pyformat'
 import { bijotel, ensureBuilt } from './testcli'
 import { seeded, TempChains } from './testchain'
 
@@ -20,7 +20,9 @@ afterAll(() => {
 })
 
 function pythonLine(name: string, key: 'integrity_window_100' | 'integrity_window_500'): string {
-  const doc = pyJsonLoads(readFileSync(join(FIXTURES, `${name}.expected.json`), 'utf8')) as Map<string, never>
+  const doc = pyJsonLoads(readFileSync(join(FIXTURES, `${name}.expected.json`), 'utf8'), {
+    typed: true,
+  }) as Map<string, never>
   return pyJsonDumps(doc.get(key)!) + '\n'
 }
 

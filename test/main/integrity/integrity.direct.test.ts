@@ -1,14 +1,13 @@
-// The integrity monitor read directly from the file must give exactly the SQLite path's run, on
+// The integrity monitor read by the direct reader must give exactly the SQLite source's run, on
 // every fixture, in window and --all mode (windows that begin inside a leaf included), with and
 // without keys.
 import Database from 'better-sqlite3'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { RunIntegrityOptions } from '../../../src/main/integrity/analyze'
 import { runIntegrity } from '../../../src/main/integrity/analyze'
-import { directSource } from '../../../src/main/integrity/direct'
-import { openDirect } from '../../../src/main/chain/direct/open'
-import { ChainFile } from '../../../src/main/chain/reader'
+import { OpenedChain } from '../../../src/main/chain/source/opened-chain'
 import { dbPath, expected, fixtureNames, secretInputs } from '../testing/fixtures'
+import { withSource } from '../testing/sources'
 import { parseSecrets } from '../../../src/main/verify/secrets'
 import { seeded, TempChains } from './testchain'
 
@@ -30,19 +29,19 @@ describe('integrity: direct reader = SQLite on a copy', () => {
         { window: 50, keys },
         { all: true, thresholds: { burst_threshold: 1, large_gap_sec: 60 } },
       ]
-      const chain = await ChainFile.open(dbPath(name))
+      const chain = await OpenedChain.open(dbPath(name))
       try {
         for (const opts of cases) {
-          const classic = await runIntegrity(chain, opts)
-          const direct = await runIntegrity(directSource(openDirect(dbPath(name))), opts)
+          const classic = await runIntegrity(chain.copy, opts)
+          const direct = await withSource(dbPath(name), 'direct', (d) => runIntegrity(d, opts))
           expect(direct, JSON.stringify(opts)).toEqual(classic)
         }
         // Without the addon, cells are decoded and bodies scanned in TypeScript.
         process.env['BIJOTEL_NATIVE'] = '0'
         try {
           for (const opts of [{ window: 3 }, { window: 101 }, { window: 10000 }, { all: true }]) {
-            const classic = await runIntegrity(chain, opts)
-            const direct = await runIntegrity(directSource(openDirect(dbPath(name))), opts)
+            const classic = await runIntegrity(chain.copy, opts)
+            const direct = await withSource(dbPath(name), 'direct', (d) => runIntegrity(d, opts))
             expect(direct, `without the addon: ${JSON.stringify(opts)}`).toEqual(classic)
           }
         } finally {
@@ -84,12 +83,12 @@ describe('integrity window read backward: timestamps that are not plain integers
   }
 
   async function compare(path: string, windows: number[]): Promise<Set<string>> {
-    const chain = await ChainFile.open(path)
+    const chain = await OpenedChain.open(path)
     const seen = new Set<string>()
     try {
       for (const window of windows) {
-        const classic = await outcome(runIntegrity(chain, { window }))
-        const direct = await outcome(runIntegrity(directSource(openDirect(path)), { window }))
+        const classic = await outcome(runIntegrity(chain.copy, { window }))
+        const direct = await outcome(withSource(path, 'direct', (d) => runIntegrity(d, { window })))
         expect(direct, `window ${window}`).toEqual(classic)
         seen.add(typeof classic === 'string' ? classic.replace(/[^=]*seq=(\d+).*/, 'bad $1') : 'run')
       }

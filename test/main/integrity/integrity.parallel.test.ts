@@ -1,9 +1,10 @@
 // `integrity --all` over a chain large enough for worker threads: the parts each worker extracts and
 // sorts, merged for the duplicate and burst counts, must give exactly the one-thread report and the
 // SQLite path's report — with duplicates and bursts straddling the workers' boundary.
+import Database from 'better-sqlite3'
 import { statSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { EARLY_MIN_BYTES } from '../../../src/main/chain/direct/columns'
+import { EARLY_MIN_BYTES } from '../../../src/main/chain/columns/parallel'
 import { bijotel, ensureBuilt } from './testcli'
 import { BASE_TS, bodyFor, SEC, TempChains, type SynthRow } from './testchain'
 
@@ -78,5 +79,30 @@ describe('integrity --all on worker threads = one thread = SQLite', () => {
     const db = chains.write(rows(2400).slice(0, 16_000))
     expect(statSync(db).size).toBeGreaterThanOrEqual(EARLY_MIN_BYTES)
     expect(allReport(db, { BIJOTEL_WORKERS: '2' })).toBe(allReport(db, { BIJOTEL_WORKERS: '1' }))
+  })
+
+  it('a column worker that declines a row sends the pass to SQLite: the report, then a prompt exit', () => {
+    // A REAL body the direct reader will not turn into bytes (SQLite's float text is SQLite's to
+    // write): the worker reading that half declines, the other half is dropped, and the copy path
+    // reads the whole chain. The process must end as soon as the report is out.
+    const db = chains.write(rows())
+    const w = new Database(db)
+    try {
+      w.prepare('UPDATE chain SET canonical_body = 1.5 WHERE seq = ?').run(N - 1000)
+    } finally {
+      w.close()
+    }
+    const t0 = performance.now()
+    const r = bijotel(['integrity', '--db', db, '--all', '--json'], {
+      BIJOTEL_WORKERS: '2',
+      BIJOTEL_TIMING: '1',
+    })
+    const seconds = (performance.now() - t0) / 1000
+    expect(r.code, r.stderr).toBe(1)
+    expect(r.stderr).toContain('reader sqlite-copy')
+    expect(JSON.parse(r.stdout)).toMatchObject({ window: N })
+    // A generous bound: the copy and the pass take seconds; a process kept alive by a worker or a
+    // timer would run into bijotel()'s 120 s timeout (code null).
+    expect(seconds).toBeLessThan(90)
   })
 })

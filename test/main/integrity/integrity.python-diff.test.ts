@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { ChainFile } from '../../../src/main/chain/reader'
+import { sqliteSource } from '../testing/sources'
 import { runIntegrity } from '../../../src/main/integrity/analyze'
 import { reportJson } from '../../../src/main/integrity/report'
 import { TempChains } from './testchain'
@@ -27,7 +28,10 @@ describe.skipIf(!hasPython)('agrees with a Python implementation of §5 on rando
     for (const c of cases) {
       const chain = await ChainFile.open(c.path)
       try {
-        const run = await runIntegrity(chain, c.window > 10_000 ? { all: true } : { window: c.window })
+        const run = await runIntegrity(
+          sqliteSource(chain),
+          c.window > 10_000 ? { all: true } : { window: c.window },
+        )
         const got = reportJson(run.report)
         anomalies += run.report.anomaly_count
         if (got !== c.json) diffs.push(`${c.path} window ${c.window}:\n  py ${c.json}\n  ts ${got}`)

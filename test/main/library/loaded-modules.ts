@@ -42,8 +42,9 @@ export function loadedBy(specifier: string, cwd: string, as: 'require' | 'import
 /** What a writer-only service must not load: the reading layer, its workers, the app and the UI. */
 export function heavyModules(l: Loaded): string[] {
   const heavy = [
-    /^src\/main\/(chain|integrity|cli|server|handlers|report|export|native|app)\//,
-    /^src\/main\/verify\/(?!hmac\.ts$)/,
+    /^src\/main\/(integrity|cli|server|handlers|report|export|native|app|verify)\//,
+    // The chain's seal (SHA-256, HMAC, GENESIS) is what a writer seals with; the rest of chain/ reads.
+    /^src\/main\/chain\/(?!seal\.ts$)/,
     /^src\/(renderer|preload)\//,
     /^node_modules\/(react|react-dom|recharts)\//,
   ]

@@ -22,7 +22,7 @@ describe('bijotel-auditor/writer', () => {
       const loaded = loadedBy('bijotel-auditor/writer', REPO_ROOT, as)
       expect(loaded.modules).toContain('src/main/writer/chain-writer.ts')
       expect(loaded.modules).toContain('src/main/writer/processor.ts')
-      expect(loaded.modules).toContain('src/main/replay/recorder.ts')
+      expect(loaded.modules).toContain('src/main/writer/replay-context.ts')
       expect(heavyModules(loaded)).toEqual([])
       // better-sqlite3 itself is loaded when the first chain is opened, not on import.
       expect(loaded.files.filter((f) => f.includes('better-sqlite3'))).toEqual([])

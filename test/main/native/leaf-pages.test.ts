@@ -11,16 +11,15 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { collectLeavesHere } from '../../../src/main/chain/direct/btree'
 import {
-  extractColumns,
-  INDEX_COLUMNS,
-  QUICK_COLUMNS,
+  COLUMNS_WORKER,
   QUICK_ONE_THREAD_BYTES,
   quickOnThisThread,
-  type ColumnsPart,
-} from '../../../src/main/chain/direct/columns'
+  runOnWorker,
+} from '../../../src/main/chain/columns/parallel'
+import { INDEX_COLUMNS, QUICK_COLUMNS, type ColumnsPart } from '../../../src/main/chain/columns/types'
 import { openDirect } from '../../../src/main/chain/direct/open'
-import { leafSlice } from '../../../src/main/chain/direct/scan'
-import { runOnWorker } from '../../../src/main/chain/index'
+import { leafColumns } from '../../../src/main/chain/direct/page-columns'
+import { DirectSource } from '../../../src/main/chain/source/direct-source'
 import { ensureBuilt } from '../integrity/testcli'
 import { Pager } from '../../../src/main/chain/direct/pager'
 import { RowScanner } from '../../../src/main/chain/direct/scan'
@@ -31,7 +30,7 @@ import { dbPath, fixtureNames, REPO_ROOT, withSqliteCopy } from '../testing/fixt
 import { pageMutants, pagesWhere } from '../testing/mutants'
 import { passOver } from '../testing/passes'
 import { scatteredWalChain as scatteredWalAt } from '../testing/wal-chains'
-import { layoutOf } from '../../../src/main/verify/direct'
+import { layoutOf } from '../../../src/main/chain/source/direct-source'
 import {
   LEAF_TIMES,
   LeafTimer,
@@ -74,10 +73,10 @@ function quick(
   path: string,
   native: boolean,
   capacity = 16,
-  hooks: Parameters<typeof extractColumns>[4] = {},
+  hooks: Parameters<typeof leafColumns>[5] = {},
 ): { part?: ColumnsPart; error?: string; results: Result[]; rows: number } {
   const { value, error } = passOver(path, native, (scanner, leaves) =>
-    counting(() => extractColumns(scanner, 0, leaves, capacity, hooks, QUICK_COLUMNS)),
+    counting(() => leafColumns(scanner, 0, leaves, capacity, QUICK_COLUMNS, hooks)),
   )
   return value
     ? { part: value.value, results: value.results, rows: value.rows }
@@ -203,22 +202,15 @@ describe.skipIf(!leafTimesAvailable())('native leaf times', () => {
 
   it('reads the same on a worker thread (a file beyond QUICK_ONE_THREAD_BYTES)', async () => {
     ensureBuilt()
-    const script = join(REPO_ROOT, 'out', 'main', 'index-worker.js')
+    const script = join(REPO_ROOT, 'out', 'main', COLUMNS_WORKER)
     const path = scatteredWalChain()
-    const chain = openDirect(path)
-    const layout = layoutOf(chain)
-    const leaves = chain.leaves.pages.length
-    const onWorker = await runOnWorker<ColumnsPart>(
+    const source = DirectSource.of(openDirect(path))
+    const leaves = source.place({ fromSeq: -(2n ** 63n), toSeq: 2n ** 63n - 1n }).place
+    const { handle, place } = source.handle(leaves)
+    source.close()
+    const onWorker = await runOnWorker(
       script,
-      {
-        direct: {
-          layout: leafSlice(layout, 0, leaves),
-          leafFrom: 0,
-          leafTo: leaves,
-          capacity: 16,
-          wanted: QUICK_COLUMNS,
-        },
-      },
+      { handle, place: place!, capacity: 16, wanted: QUICK_COLUMNS },
       () => undefined,
     )
     expect(onWorker).toEqual(quick(path, true).part)

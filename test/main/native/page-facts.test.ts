@@ -6,7 +6,8 @@ import Database from 'better-sqlite3'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { extractColumns, type ColumnsWanted } from '../../../src/main/chain/direct/columns'
+import type { ColumnsWanted } from '../../../src/main/chain/columns/types'
+import { leafColumns } from '../../../src/main/chain/direct/page-columns'
 import { readVarint, varint } from '../../../src/main/chain/direct/format'
 import { openDirect } from '../../../src/main/chain/direct/open'
 import { BASE_TS, bodyFor, SEC, TempChains, type SynthRow } from '../integrity/testchain'
@@ -44,7 +45,7 @@ function pass(
   wanted: ColumnsWanted,
 ): { part?: unknown; error?: string; cells: number } {
   const { value, error } = passOver(path, native, (scanner, leaves) =>
-    countingPages(() => extractColumns(scanner, 0, leaves, 16, {}, wanted)),
+    countingPages(() => leafColumns(scanner, 0, leaves, 16, wanted, {})),
   )
   return value ? { part: value.result, cells: value.cells } : { error: error!, cells: 0 }
 }

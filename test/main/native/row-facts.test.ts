@@ -4,12 +4,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bodyFacts, rowBodyFacts, rowFacter } from '../../../src/main/chain/body-scan'
 import { CellReader } from '../../../src/main/chain/direct/btree'
-import { extractColumns, hashFingerprint } from '../../../src/main/chain/direct/columns'
+import { hashFingerprint } from '../../../src/main/chain/columns/fingerprint'
+import { leafColumns } from '../../../src/main/chain/direct/page-columns'
 import { openDirect } from '../../../src/main/chain/direct/open'
 import { RowScanner } from '../../../src/main/chain/direct/scan'
 import { epochSecond } from '../../../src/main/integrity/timestamps'
 import { dbPath, fingerprintFolder, fixtureNames } from '../testing/fixtures'
-import { layoutOf } from '../../../src/main/verify/direct'
+import { layoutOf } from '../../../src/main/chain/source/direct-source'
 import { F, FACTS_BY_TYPESCRIPT, factsAddon, type RowFacter } from '../../../src/main/native/row-facts'
 
 const available = factsAddon() !== null
@@ -62,7 +63,7 @@ describe.skipIf(!available)('native row facts equal the TypeScript ones', () => 
         withNative(native, () => {
           const scanner = new RowScanner(layoutOf(chain))
           try {
-            return extractColumns(scanner, 0, chain.leaves.pages.length, 16, {}, WANTED)
+            return leafColumns(scanner, 0, chain.leaves.pages.length, 16, WANTED, {})
           } finally {
             scanner.close()
           }

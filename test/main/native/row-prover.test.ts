@@ -12,10 +12,13 @@ import { openDirect } from '../../../src/main/chain/direct/open'
 import { RowScanner } from '../../../src/main/chain/direct/scan'
 import { dbPath, expected, fingerprintFolder, fixtureNames, secretInputs } from '../testing/fixtures'
 import { bijotel, ensureBuilt } from '../testing/cli'
-import { columnsAgreeOnBytes, verifyDirectPartition } from '../../../src/main/verify/direct-partition'
-import { INT64_MAX, INT64_MIN, RowChecker } from '../../../src/main/verify/partition'
-import { layoutOf, verifyDirect } from '../../../src/main/verify/direct'
-import { hmacHex, sha256Hex } from '../../../src/main/verify/hmac'
+import { columnsAgreeOnBytes } from '../../../src/main/verify/record-proof'
+import { RowChecker } from '../../../src/main/verify/partition'
+import { verifyPart } from '../../../src/main/verify/part'
+import { verifyRows } from '../../../src/main/verify/verify'
+import { DirectSource, layoutOf } from '../../../src/main/chain/source/direct-source'
+import { WHOLE } from '../../../src/main/chain/source/row-source'
+import { hmacHex, sha256Hex } from '../../../src/main/chain/seal'
 import { parseSecrets } from '../../../src/main/verify/secrets'
 import { nativeAddon, type NativeAddon } from '../../../src/main/native/row-prover'
 
@@ -379,13 +382,17 @@ describe.skipIf(addon === null)('every fixture verdict is the same with and with
         if (native) delete process.env['BIJOTEL_NATIVE']
         else process.env['BIJOTEL_NATIVE'] = '0'
         try {
-          const chain = openDirect(dbPath(name))
-          return [
-            await verifyDirect(chain, keys),
-            await verifyDirect(chain, primary),
-            await verifyDirect(chain, keys, { range: { seq_start: 5, seq_end: 40 } }),
-            await verifyDirect(chain, keys, { range: { last_n: 7 } }),
-          ]
+          const source = DirectSource.of(openDirect(dbPath(name)))
+          try {
+            return [
+              await verifyRows(source, keys),
+              await verifyRows(source, primary),
+              await verifyRows(source, keys, { range: { seq_start: 5, seq_end: 40 } }),
+              await verifyRows(source, keys, { range: { last_n: 7 } }),
+            ]
+          } finally {
+            source.close()
+          }
         } finally {
           delete process.env['BIJOTEL_NATIVE']
         }
@@ -417,20 +424,12 @@ describe.skipIf(addon === null)("two partitions sharing one thread's addon", () 
     const inner = openDirect(dbPath('rotation'))
     const outerKeys = parseSecrets([{ encoding: 'hex', value: SECRET }])
     const innerKeys = parseSecrets(secretInputs(expected('rotation').secrets))
-    const all = (chain: typeof outer) => ({
-      leafFrom: 0,
-      leafTo: chain.leaves.pages.length,
-      fromSeq: INT64_MIN,
-      toSeq: INT64_MAX,
-      firstOrd: 0,
-      first: true,
-    })
     const run = (chain: typeof outer, keys: typeof outerKeys, hooks = {}) => {
-      const scanner = new RowScanner(layoutOf(chain))
+      const source = DirectSource.of(chain)
       try {
-        return verifyDirectPartition(scanner, keys, all(chain), hooks)
+        return verifyPart(source, keys, WHOLE, source.place(WHOLE).place, { firstOrd: 0, first: true }, hooks)
       } finally {
-        scanner.close()
+        source.close()
       }
     }
     const outerAlone = run(outer, outerKeys)

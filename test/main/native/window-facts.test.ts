@@ -6,18 +6,19 @@
 import Database from 'better-sqlite3'
 import { readFileSync } from 'node:fs'
 import { afterAll, describe, expect, it } from 'vitest'
-import { extractLastColumns, type IntegrityColumns } from '../../../src/main/chain/direct/columns'
+import type { IntegrityColumns } from '../../../src/main/chain/columns/types'
+import { lastLeafColumns } from '../../../src/main/chain/direct/page-columns'
 import { openDirect } from '../../../src/main/chain/direct/open'
 import { RowScanner } from '../../../src/main/chain/direct/scan'
-import { directSource } from '../../../src/main/integrity/direct'
+import { runIntegrity } from '../../../src/main/integrity/analyze'
 import { BASE_TS, SEC, TempChains, type SynthRow } from '../integrity/testchain'
-import { DEFAULT_THRESHOLDS } from '../../../src/main/integrity/thresholds'
 import { Rng, scratchDir } from '../reliability/chainkit'
 import { dbPath, fixtureNames } from '../testing/fixtures'
 import { pageMutants, pagesWhere } from '../testing/mutants'
 import { passOver } from '../testing/passes'
 import { scatteredWalChain } from '../testing/wal-chains'
-import { layoutOf } from '../../../src/main/verify/direct'
+import { layoutOf } from '../../../src/main/chain/source/direct-source'
+import { directSource } from '../testing/sources'
 import { leafTimesAvailable, nativeWindow, type WindowAddon } from '../../../src/main/native/leaf-pages'
 import { nativeAddon } from '../../../src/main/native/row-prover'
 import { rowFacter } from '../../../src/main/chain/body-scan'
@@ -62,10 +63,9 @@ function windowOf(
       )
       byAddon = nativeWindow(scanner.pager, chain.root, limit) !== null
     }
-    const { part, leaves } = extractLastColumns(scanner, chain.root, limit, WANTED)
+    const part = lastLeafColumns(scanner, chain.root, limit, WANTED)
     // What the integrity monitor reads of the part (the TypeScript walk's has the index's columns too).
-    const read = Object.fromEntries(INTEGRITY_KEYS.map((k) => [k, part[k]]))
-    return { part: read, leaves: { pages: Array.from(leaves.pages), maxKey: Array.from(leaves.maxKey) } }
+    return { part: Object.fromEntries(INTEGRITY_KEYS.map((k) => [k, part[k]])) }
   })
   return { ...r, byAddon }
 }
@@ -75,7 +75,12 @@ async function detectorsOf(path: string, limit: number, native: boolean): Promis
   if (native) delete process.env['BIJOTEL_NATIVE']
   else process.env['BIJOTEL_NATIVE'] = '0'
   try {
-    return await directSource(openDirect(path)).window(limit, { ...DEFAULT_THRESHOLDS })
+    const source = directSource(path)
+    try {
+      return (await runIntegrity(source, { window: limit })).report
+    } finally {
+      source.close()
+    }
   } catch (e) {
     return `${(e as Error).name}: ${(e as Error).message}`
   } finally {

@@ -11,7 +11,7 @@ import { CHAIN_COLUMNS } from '../../../src/main/chain/table'
 import { FIXTURES } from '../testing/fixtures'
 import { CHAIN_TABLE_DDL, SEMHASH_INDEX_DDL, TRACE_INDEX_DDL } from '../../../src/main/writer/schema'
 
-import { GENESIS_HASH as GENESIS } from '../../../src/main/verify/hmac'
+import { GENESIS_HASH as GENESIS } from '../../../src/main/chain/seal'
 
 export { GENESIS }
 

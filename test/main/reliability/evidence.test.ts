@@ -13,7 +13,8 @@ import { ChainFile } from '../../../src/main/chain/reader'
 import { AuditError } from '../../../src/main/errors'
 import { dbPath, expected, FIXTURES, fixtureNames, SECRETS, secretInputs } from '../testing/fixtures'
 import { parseSecrets } from '../../../src/main/verify/secrets'
-import { verifyChain } from '../../../src/main/verify/verify'
+import { verifyRows } from '../../../src/main/verify/verify'
+import { sqliteSource } from '../testing/sources'
 import { appendRows, CHAIN_SCHEMA, copyFixture, GENESIS, openScratch, scratchDir, spanRows } from './chainkit'
 import { classify, cliAvailable, runCli } from './cli-runner'
 
@@ -51,8 +52,8 @@ async function libVerify(path: string, secrets = [PRIMARY]): Promise<VerifyVerdi
   try {
     const c = await ChainFile.open(path)
     try {
-      return await verifyChain(
-        c,
+      return await verifyRows(
+        sqliteSource(c),
         parseSecrets(secrets.map((value) => ({ encoding: 'hex' as const, value }))),
         { workers: 1 },
       )

@@ -10,7 +10,9 @@ import { ChainFile } from '../../../src/main/chain/reader'
 import { AuditError } from '../../../src/main/errors'
 import { SECRETS } from '../testing/fixtures'
 import { parseSecret, parseSecrets } from '../../../src/main/verify/secrets'
-import { assembleVerdict, verifyChain } from '../../../src/main/verify/verify'
+import { verifyRows } from '../../../src/main/verify/verify'
+import { assembleVerdict } from '../../../src/main/verify/verdict'
+import { sqliteSource } from '../testing/sources'
 import type { PartitionResult } from '../../../src/main/verify/partition'
 import {
   copyFixture,
@@ -51,7 +53,7 @@ async function lib(path: string, k = keys): Promise<{ verdict?: VerifyVerdict; e
   try {
     const c = await ChainFile.open(path)
     try {
-      return { verdict: await verifyChain(c, k, { workers: 1 }) }
+      return { verdict: await verifyRows(sqliteSource(c), k, { workers: 1 }) }
     } finally {
       c.close()
     }
@@ -420,13 +422,7 @@ describe('many findings', () => {
       segments: [],
       boundary: null,
     }
-    const v = assembleVerdict(
-      [part],
-      () => undefined,
-      {},
-      { fromSeq: 1n, toSeq: 600_000n, rows: 600_000, empty: false },
-      600_000,
-    )
+    const v = assembleVerdict([part], () => undefined, {}, 600_000)
     expect(v.first_bad_seq).toBe(2)
     expect(v.findings).toHaveLength(300_000)
   })
@@ -552,7 +548,7 @@ describe('a damaged -wal reads as SQLite recovers it (a truncation), visible wit
     expect(cut.verdict!.entries).toBeLessThan(240)
     const c = await ChainFile.open(p)
     try {
-      const v = await verifyChain(c, primary, {
+      const v = await verifyRows(sqliteSource(c), primary, {
         prior: { last_seq: full.verdict!.last_seq!, head_hmac: full.verdict!.head_hmac! },
       })
       expect(v.valid).toBe(false)

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ChainFile } from '../../../src/main/chain/reader'
 import { fingerprintFolder, REPO_ROOT, SECRETS } from '../testing/fixtures'
 import { parseSecrets } from '../../../src/main/verify/secrets'
-import { verifyChain } from '../../../src/main/verify/verify'
+import { verifyRows } from '../../../src/main/verify/verify'
+import { sqliteSource } from '../testing/sources'
 import { copyFixture, openScratch, scratchDir, updateRow } from './chainkit'
 import { cliAvailable, runCli } from './cli-runner'
 import {
@@ -41,7 +42,10 @@ describe('tamper corpus', () => {
   it('the untampered chain verifies with zero findings and no boundary', async () => {
     const chain = await ChainFile.open(baseFile)
     try {
-      const v = await verifyChain(chain, parseSecrets([{ encoding: 'hex', value: SECRETS['primary']! }]))
+      const v = await verifyRows(
+        sqliteSource(chain),
+        parseSecrets([{ encoding: 'hex', value: SECRETS['primary']! }]),
+      )
       expect(v.valid).toBe(true)
       expect(v.findings).toEqual([])
       expect(v.first_bad_seq).toBeNull()
@@ -139,7 +143,10 @@ describe('tamper corpus', () => {
     db.close()
     const chain = await ChainFile.open(src)
     try {
-      const v = await verifyChain(chain, parseSecrets([{ encoding: 'hex', value: SECRETS['primary']! }]))
+      const v = await verifyRows(
+        sqliteSource(chain),
+        parseSecrets([{ encoding: 'hex', value: SECRETS['primary']! }]),
+      )
       expect(v.valid).toBe(true)
     } finally {
       chain.close()

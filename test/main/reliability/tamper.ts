@@ -24,7 +24,8 @@ import { ChainFile } from '../../../src/main/chain/reader'
 import { CHAIN_COLUMNS } from '../../../src/main/chain/table'
 import { AuditError, type AuditErrorCode } from '../../../src/main/errors'
 import { parseSecrets, type KeyMaterial } from '../../../src/main/verify/secrets'
-import { verifyChain } from '../../../src/main/verify/verify'
+import { verifyRows } from '../../../src/main/verify/verify'
+import { sqliteSource } from '../testing/sources'
 import {
   GENESIS,
   Rng,
@@ -699,7 +700,7 @@ export async function runCase(
     try {
       const chain = await ChainFile.open(file)
       try {
-        verdict = await verifyChain(chain, keys, {
+        verdict = await verifyRows(sqliteSource(chain), keys, {
           workers: 1,
           ...(c.expect.prior ? { prior: c.expect.prior } : {}),
         })
@@ -780,7 +781,7 @@ export async function runCorpus(
   const clean = await ChainFile.open(o.baseFile)
   let untampered: VerifyVerdict
   try {
-    untampered = await verifyChain(clean, keys, { workers: 1 })
+    untampered = await verifyRows(sqliteSource(clean), keys, { workers: 1 })
   } finally {
     clean.close()
   }

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from '
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ChainFile } from '../../../src/main/chain/reader'
+import { READERS, openSource } from '../testing/sources'
 import {
   dbPath,
   expected,
@@ -12,7 +12,7 @@ import {
   secretInputs,
   SECRETS,
 } from '../testing/fixtures'
-import { sha256Hex } from '../../../src/main/verify/hmac'
+import { sha256Hex } from '../../../src/main/chain/seal'
 import { parseSecrets } from '../../../src/main/verify/secrets'
 import { ChainWriter } from '../../../src/main/writer/chain-writer'
 import { spanToCanonicalDict } from '../../../src/main/writer/canonical'
@@ -268,20 +268,20 @@ describe('firstInvalidUtf8 agrees with a strict decoder', () => {
   })
 })
 
-describe('every fixture replay case through the library', () => {
+describe.each(READERS)('every fixture replay case through the library, read by %s', (reader) => {
   for (const name of fixtureNames()) {
     const exp = expected(name)
     if (!exp.replay) continue
     it(`${name}: ${exp.replay.length} cases`, async () => {
-      const chain = await ChainFile.open(dbPath(name))
+      const chain = await openSource(dbPath(name), reader)
       try {
         for (const c of exp.replay!) {
           const input = readReplayFile(join(FIXTURES, c.file))
-          const check = checkReplayInput(chain, [], { seq: c.seq, output: input })
+          const check = await checkReplayInput(chain, [], { seq: c.seq, output: input })
           expect(check.result).toEqual(c.expected)
           expect(check.row_verified).toBeNull()
           // the same through the request API (file bytes as base64, as the UI sends them)
-          const viaRequest = checkReplay(chain, [], {
+          const viaRequest = await checkReplay(chain, [], {
             seq: c.seq,
             file_base64: readFileSync(join(FIXTURES, c.file)).toString('base64'),
             file_name: c.file,
@@ -299,38 +299,40 @@ describe('every fixture replay case through the library', () => {
 describe('row verification and the prompt check (§11.7)', () => {
   const primary = () => parseSecrets(secretInputs(['primary']))
   it('clean chain, primary key: the row verifies; the attacker key does not', async () => {
-    const chain = await ChainFile.open(dbPath('clean'))
+    const chain = await openSource(dbPath('clean'))
     try {
-      const ok = checkReplay(chain, primary(), { seq: 1, text: 'Answer 0: Done.' })
+      const ok = await checkReplay(chain, primary(), { seq: 1, text: 'Answer 0: Done.' })
       expect(ok.result.match).toBe(true)
       expect(ok.row_verified).toBe(true)
       expect(ok.row_detail).toMatch(/GENESIS.*key #1/)
-      const mid = checkReplay(chain, primary(), { seq: 15, text: 'x' })
+      const mid = await checkReplay(chain, primary(), { seq: 15, text: 'x' })
       expect(mid.row_verified).toBe(true)
       expect(mid.row_detail).toContain('links to the previous row')
-      const bad = checkReplay(chain, parseSecrets(secretInputs(['attacker'])), {
+      const bad = await checkReplay(chain, parseSecrets(secretInputs(['attacker'])), {
         seq: 1,
         text: 'Answer 0: Done.',
       })
       expect(bad.result.match).toBe(true)
       expect(bad.row_verified).toBe(false)
       expect(bad.row_detail).toContain('hmac_hash mismatch')
-      expect(() => checkReplay(chain, [], { seq: 999, text: 'x' })).toThrow('seq 999 not found in chain')
-      expect(() => checkReplay(chain, [], { seq: 1 })).toThrow(/exactly one/)
+      await expect(checkReplay(chain, [], { seq: 999, text: 'x' })).rejects.toThrow(
+        'seq 999 not found in chain',
+      )
+      await expect(checkReplay(chain, [], { seq: 1 })).rejects.toThrow(/exactly one/)
     } finally {
       chain.close()
     }
   })
   it('rotation: late rows verify under the second candidate key', async () => {
-    const chain = await ChainFile.open(dbPath('rotation'))
+    const chain = await openSource(dbPath('rotation'))
     try {
-      const r = checkReplay(chain, parseSecrets(secretInputs(['primary', 'rotated'])), {
+      const r = await checkReplay(chain, parseSecrets(secretInputs(['primary', 'rotated'])), {
         seq: 169,
         text: 'x',
       })
       expect(r.row_verified).toBe(true)
       expect(r.row_detail).toContain('key #2')
-      expect(checkReplay(chain, primary(), { seq: 169, text: 'x' }).row_verified).toBe(false)
+      expect((await checkReplay(chain, primary(), { seq: 169, text: 'x' })).row_verified).toBe(false)
     } finally {
       chain.close()
     }
@@ -340,13 +342,13 @@ describe('row verification and the prompt check (§11.7)', () => {
       ['hash-edit', 'hmac_hash mismatch'],
       ['body-edit', 'canonical_hash mismatch (body mutated)'],
     ] as const) {
-      const chain = await ChainFile.open(dbPath(name))
+      const chain = await openSource(dbPath(name))
       try {
-        const r = checkReplay(chain, primary(), { seq: 57, text: 'Answer 56: - a\n- b\n- c\n' })
+        const r = await checkReplay(chain, primary(), { seq: 57, text: 'Answer 56: - a\n- b\n- c\n' })
         expect(r.result.match).toBe(true)
         expect(r.row_verified).toBe(false)
         expect(r.row_detail).toContain(words)
-        const noKey = checkReplay(chain, [], { seq: 57, text: 'x' })
+        const noKey = await checkReplay(chain, [], { seq: 57, text: 'x' })
         expect(noKey.row_verified).toBeNull()
         if (name === 'body-edit') expect(noKey.row_detail).toContain('canonical_hash mismatch')
       } finally {
@@ -371,29 +373,29 @@ describe('row verification and the prompt check (§11.7)', () => {
     })
     w.appendSpan({ name: 'c', attributes: { 'gen_ai.x': 1 } })
     w.close()
-    const chain = await ChainFile.open(p)
+    const chain = await openSource(p)
     try {
       const keys = parseSecrets([{ encoding: 'hex', value: Buffer.alloc(32, 'x').toString('hex') }])
-      expect(checkReplay(chain, keys, { seq: 1, text: 'o', prompt: 'plain prompt' })).toMatchObject({
+      expect(await checkReplay(chain, keys, { seq: 1, text: 'o', prompt: 'plain prompt' })).toMatchObject({
         row_verified: true,
         prompt_match: true,
       })
-      const b = checkReplay(chain, keys, {
+      const b = await checkReplay(chain, keys, {
         seq: 2,
         text: 'o',
         prompt: '[ {"content": "hi", "role": "user"} ]',
       })
       expect(b.prompt_match).toBe(true)
       expect(b.prompt_detail).toContain('messages list')
-      const c = checkReplay(chain, keys, { seq: 1, text: 'o', prompt: 'another prompt' })
+      const c = await checkReplay(chain, keys, { seq: 1, text: 'o', prompt: 'another prompt' })
       expect(c.prompt_match).toBe(false)
       expect(c.prompt_detail).toContain(sha256Hex('another prompt'))
-      expect(checkReplay(chain, keys, { seq: 3, text: 'o', prompt: 'x' }).prompt_match).toBeNull()
-      expect(checkReplay(chain, keys, { seq: 1, text: 'o' })).toMatchObject({
+      expect((await checkReplay(chain, keys, { seq: 3, text: 'o', prompt: 'x' })).prompt_match).toBeNull()
+      expect(await checkReplay(chain, keys, { seq: 1, text: 'o' })).toMatchObject({
         prompt_match: null,
         prompt_detail: null,
       })
-      expect(checkReplayInput(chain, keys, { seq: 1, output: textInput('o') }).source).toMatchObject({
+      expect((await checkReplayInput(chain, keys, { seq: 1, output: textInput('o') })).source).toMatchObject({
         kind: 'text',
         bytes: 1,
         sha256_of_bytes: sha256Hex('o'),
@@ -418,9 +420,9 @@ describe('row verification and the prompt check (§11.7)', () => {
       endTimeNs: 2n,
     })
     w.close()
-    const chain = await ChainFile.open(p)
+    const chain = await openSource(p)
     try {
-      const r = checkReplay(chain, primary(), { seq: 1, text: out })
+      const r = await checkReplay(chain, primary(), { seq: 1, text: out })
       expect(r.result).toMatchObject({
         match: true,
         original_hash: '46ba792e111edff1809b19e39915dc8f8b6bdb4b8a92bdd31a43ca183ab8b8d1',

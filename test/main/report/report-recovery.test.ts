@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { AuditReport } from '../../../src/shared/report-types'
-import { ChainFile } from '../../../src/main/chain/reader'
+import { OpenedChain } from '../../../src/main/chain/source/opened-chain'
 import { buildAuditReport } from '../../../src/main/report/build'
 import { reportValidator } from '../../../src/main/report/schema'
 import { parseSecrets } from '../../../src/main/verify/secrets'
@@ -30,7 +30,7 @@ afterAll(() => {
 const validate = reportValidator()
 
 async function reportFor(name: string, secrets: string[]): Promise<AuditReport> {
-  const chain = await ChainFile.open(dbPath(name))
+  const chain = await OpenedChain.open(dbPath(name))
   try {
     return await buildAuditReport({ chain, keys: parseSecrets(secretInputs(secrets)) })
   } finally {

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ReplayCheck } from '../../../src/shared/replay-types'
 import { REPORT_SCHEMA_ID, REPORT_SCHEMA_VERSION, type AuditReport } from '../../../src/shared/report-types'
-import { ChainFile } from '../../../src/main/chain/reader'
+import { OpenedChain } from '../../../src/main/chain/source/opened-chain'
 import { seeded, TempChains } from '../integrity/testchain'
 import { dbPath, expected, fingerprintFolder, fixtureNames, secretInputs } from '../testing/fixtures'
 import { parseSecrets } from '../../../src/main/verify/secrets'
@@ -33,7 +33,7 @@ async function reportFor(
   path: string,
   opts: Omit<Parameters<typeof buildAuditReport>[0], 'chain'> = {},
 ): Promise<AuditReport> {
-  const chain = await ChainFile.open(path)
+  const chain = await OpenedChain.open(path)
   try {
     return await buildAuditReport({ chain, ...opts })
   } finally {

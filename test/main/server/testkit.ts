@@ -107,7 +107,7 @@ export function buildVerifyWorker(): Promise<string> {
       input: resolve(__dirname, '../../../src/main/verify/worker.ts'),
       platform: 'node',
       external: ['better-sqlite3', /^node:/],
-      output: { file: out, format: 'cjs' },
+      output: { file: out, format: 'cjs', codeSplitting: false },
       logLevel: 'silent',
     })
     return out

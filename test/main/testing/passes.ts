@@ -2,7 +2,7 @@
 // without it (BIJOTEL_NATIVE=0), for tests that hold the two to each other.
 import { openDirect, type DirectChain } from '../../../src/main/chain/direct/open'
 import { RowScanner } from '../../../src/main/chain/direct/scan'
-import { layoutOf } from '../../../src/main/verify/direct'
+import { layoutOf } from '../../../src/main/chain/source/direct-source'
 
 /** `run` with a scanner over the chain at `path`, its leaf count and the chain, or the error it ends with. */
 export function passOver<T>(

@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ChainFile } from '../../../src/main/chain/reader'
 import { dbPath, expected, fingerprintFolder, fixtureNames, secretInputs } from '../testing/fixtures'
 import { parseSecrets } from '../../../src/main/verify/secrets'
-import { openDirect } from '../../../src/main/chain/direct/open'
-import { verifyDirect } from '../../../src/main/verify/direct'
-import { verifyChain, type VerifyOptions } from '../../../src/main/verify/verify'
+import { verifyRows, type VerifyOptions } from '../../../src/main/verify/verify'
+import { READERS, bothReaders, withSource } from '../testing/sources'
 
 let before: Map<string, string>
 beforeAll(() => {
@@ -15,64 +13,49 @@ afterAll(() => {
   expect(fingerprintFolder()).toEqual(before)
 })
 
-describe('verify matches every fixture verdict (library)', () => {
+describe.each(READERS)('verify matches every fixture verdict, read by %s', (reader) => {
   for (const name of fixtureNames()) {
     const exp = expected(name)
-    it(`${name}: full key set ${exp.secrets.join('+')}`, async () => {
-      const chain = await ChainFile.open(dbPath(name))
-      try {
-        const verdict = await verifyChain(chain, parseSecrets(secretInputs(exp.secrets)))
-        expect(verdict).toEqual(exp.verify)
-      } finally {
-        chain.close()
-      }
-    })
-    it(`${name}: first secret only`, async () => {
-      const chain = await ChainFile.open(dbPath(name))
-      try {
-        const verdict = await verifyChain(chain, parseSecrets(secretInputs(exp.secrets.slice(0, 1))))
-        expect(verdict).toEqual(exp.verify_primary_only)
-      } finally {
-        chain.close()
-      }
+    it(`${name}: full key set ${exp.secrets.join('+')}, and the first secret only`, async () => {
+      await withSource(dbPath(name), reader, async (source) => {
+        expect(await verifyRows(source, parseSecrets(secretInputs(exp.secrets)))).toEqual(exp.verify)
+        expect(await verifyRows(source, parseSecrets(secretInputs(exp.secrets.slice(0, 1))))).toEqual(
+          exp.verify_primary_only,
+        )
+      })
     })
   }
 })
 
-describe('direct file reading gives the same verdicts as SQLite on a copy', () => {
+describe('both readers give the same verdicts on ranges, --prior and runs', () => {
   for (const name of fixtureNames()) {
     const exp = expected(name)
-    it(`${name}: fixture verdicts, read directly`, async () => {
-      const direct = openDirect(dbPath(name))
-      expect(await verifyDirect(direct, parseSecrets(secretInputs(exp.secrets)))).toEqual(exp.verify)
-      expect(await verifyDirect(direct, parseSecrets(secretInputs(exp.secrets.slice(0, 1))))).toEqual(
-        exp.verify_primary_only,
-      )
-    })
-    it(`${name}: ranges and --prior agree with the SQLite path`, async () => {
+    it(name, async () => {
       const keys = parseSecrets(secretInputs(exp.secrets))
-      const direct = openDirect(dbPath(name))
-      const chain = await ChainFile.open(dbPath(name))
-      try {
-        const cases: VerifyOptions[] = [
-          { range: { seq_start: 10 } },
-          { range: { seq_start: 5, seq_end: 40 } },
-          { range: { seq_end: 0 } },
-          { range: { seq_start: 1000 } },
-          { range: { last_n: 7 } },
-          { range: { last_n: 7, seq_end: 50 } },
-          { range: { last_n: 100000 } },
-          { prior: { last_seq: 20, head_hmac: 'x' } },
-          { prior: { last_seq: 500, head_hmac: 'x' } },
-        ]
-        for (const opts of cases) {
-          expect(await verifyDirect(direct, keys, opts), JSON.stringify(opts)).toEqual(
-            await verifyChain(chain, keys, opts),
-          )
-        }
-      } finally {
-        chain.close()
-      }
+      const cases: VerifyOptions[] = [
+        { range: { seq_start: 10 } },
+        { range: { seq_start: 5, seq_end: 40 } },
+        { range: { seq_end: 0 } },
+        { range: { seq_start: 1000 } },
+        { range: { last_n: 7 } },
+        { range: { last_n: 7, seq_end: 50 } },
+        { range: { last_n: 100000 } },
+        { range: { since_ns: '1763000000000000000' } },
+        { range: { until_ns: '1700000000000000000' } },
+        { prior: { last_seq: 20, head_hmac: 'x' } },
+        { prior: { last_seq: 500, head_hmac: 'x' } },
+        // Cut into runs verified one after another, each from its own predecessor.
+        { runs: 5 },
+        { runs: 3, range: { seq_start: 17, seq_end: 90 } },
+      ]
+      const got = await bothReaders(dbPath(name), async (source) => {
+        const out: unknown[] = []
+        for (const opts of cases) out.push(await verifyRows(source, keys, opts))
+        return out
+      })
+      cases.forEach((opts, i) => expect(got.direct[i], JSON.stringify(opts)).toEqual(got['sqlite-copy'][i]))
+      // Runs change nothing: the whole-chain verdict in five runs is the fixture's.
+      expect(got.direct[11]).toEqual(exp.verify)
     })
   }
 })

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ChainFile } from '../../../src/main/chain/reader'
 import { bijotel, ensureBuilt } from '../replay/testcli'
 import { parseSecrets } from '../../../src/main/verify/secrets'
-import { verifyChain } from '../../../src/main/verify/verify'
+import { verifyRows } from '../../../src/main/verify/verify'
+import { sqliteSource } from '../testing/sources'
 import { semanticOfCanonical } from '../../../src/main/writer/canonical'
 import {
   DEMO_ROTATED_SECRET_HEX,
@@ -93,7 +94,7 @@ describe('writeDemoChain', () => {
     writeDemoChain({ dbPath: b, count: 300 })
     const sha = (p: string) => createHash('sha256').update(readFileSync(p)).digest('hex')
     expect(sha(a)).toBe(sha(b))
-    const v = await open(a, (c) => verifyChain(c, keys(DEMO_SECRET_HEX), { workers: 1 }))
+    const v = await open(a, (c) => verifyRows(sqliteSource(c), keys(DEMO_SECRET_HEX), { workers: 1 }))
     expect(v.valid).toBe(true)
     expect(v.entries).toBe(300)
     expect(v.findings).toEqual([])
@@ -115,14 +116,14 @@ describe('writeDemoChain', () => {
     const p = join(tmp, 'rot.db')
     writeDemoChain({ dbPath: p, count: 250, rotateAt: 101, batchSize: 64 })
     const v = await open(p, (c) =>
-      verifyChain(c, keys(DEMO_SECRET_HEX, DEMO_ROTATED_SECRET_HEX), { workers: 1 }),
+      verifyRows(sqliteSource(c), keys(DEMO_SECRET_HEX, DEMO_ROTATED_SECRET_HEX), { workers: 1 }),
     )
     expect(v.valid).toBe(true)
     expect(v.key_segments.map((s) => [s.key_index, s.from_seq, s.to_seq])).toEqual([
       [0, 1, 100],
       [1, 101, 250],
     ])
-    const only = await open(p, (c) => verifyChain(c, keys(DEMO_SECRET_HEX), { workers: 1 }))
+    const only = await open(p, (c) => verifyRows(sqliteSource(c), keys(DEMO_SECRET_HEX), { workers: 1 }))
     expect(only.valid).toBe(false)
   })
   it('refuses to overwrite unless forced', () => {

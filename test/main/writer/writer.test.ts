@@ -7,9 +7,10 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ChainFile } from '../../../src/main/chain/reader'
 import { dbPath, fingerprintFolder, REPO_ROOT, SECRETS } from '../testing/fixtures'
-import { hmacHex, sha256Hex } from '../../../src/main/verify/hmac'
+import { hmacHex, sha256Hex } from '../../../src/main/chain/seal'
 import { parseSecrets } from '../../../src/main/verify/secrets'
-import { verifyChain } from '../../../src/main/verify/verify'
+import { verifyRows } from '../../../src/main/verify/verify'
+import { sqliteSource } from '../testing/sources'
 import { canonicalizeSpan, spanToCanonicalDict, spanToSemanticDict } from '../../../src/main/writer/canonical'
 import { appendEvent, ChainWriter } from '../../../src/main/writer/chain-writer'
 import { canonicalize } from '../../../src/main/writer/jcs'
@@ -70,8 +71,8 @@ async function schemaOf(path: string): Promise<Record<string, string>> {
 async function verify(path: string, secrets: Buffer[]) {
   const c = await ChainFile.open(path)
   try {
-    return await verifyChain(
-      c,
+    return await verifyRows(
+      sqliteSource(c),
       parseSecrets(secrets.map((s) => ({ encoding: 'hex', value: s.toString('hex') }))),
       { workers: 1 },
     )
@@ -284,7 +285,7 @@ describe('schema and file', () => {
 })
 
 describe('chains written here verify', () => {
-  it('events and spans, with a secret rotation, verify with verifyChain', async () => {
+  it('events and spans, with a secret rotation, verify with verifyRows', async () => {
     const p = join(tmp, 'mixed.db')
     const k2 = Buffer.alloc(32, 7)
     const first = appendEvent(

@@ -13,18 +13,14 @@ import {
   Unsupported,
   varint,
 } from './format'
+import type { LeafList } from './leaf-list'
+
+export type { LeafList } from './leaf-list'
 
 const INT64_MAX = 2n ** 63n - 1n
 
 /** SQLITE_MAX_LENGTH: the largest value SQLite reads (a larger record is declined). */
 const MAX_PAYLOAD = 1_000_000_000
-
-export interface LeafList {
-  /** Leaf page numbers in key order. */
-  pages: Int32Array
-  /** Upper bound of the rowids on each leaf (the divider key above it; INT64_MAX for the last). */
-  maxKey: BigInt64Array
-}
 
 /** Where a page's b-tree header starts: after the 100-byte file header on page 1. */
 export const headerOffset = (n: number): number => (n === 1 ? 100 : 0)
@@ -309,6 +305,11 @@ export class CellReader {
       next = ov.readUInt32BE(0)
     }
     return out
+  }
+
+  /** The record's own bytes (this reader), for accelerators that prove facts on them. */
+  get record(): this {
+    return this
   }
 
   isNull(c: number): boolean {

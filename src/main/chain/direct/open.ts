@@ -172,8 +172,8 @@ function readChain(files: EvidenceFiles): DirectChain {
     columns,
     ncols: layout.names.length,
     seqColumn: columns.get('seq')!,
-    // Listing the leaves reads every interior page (~0.1 s on a 2 GB chain): only when needed;
-    // the integrity window walks the tail of the tree instead.
+    // Listing the leaves reads every interior page of the table b-tree (file format §1.6): only when
+    // needed; the integrity window walks the tail of the tree from its right edge instead.
     get leaves(): LeafList {
       leaves ??= collectLeaves(new Pager(spec), root)
       return leaves

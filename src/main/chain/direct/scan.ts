@@ -1,5 +1,5 @@
 // Iterating the rows of a chain opened for direct reading, leaf by leaf, in seq (rowid) order.
-import { CellReader, headerOffset, leafCells, leafFor, walkLeavesBackward, type LeafList } from './btree'
+import { CellReader, headerOffset, leafCells, walkLeavesBackward, type LeafList } from './btree'
 import { Pager } from './pager'
 import type { DirectChain } from './open'
 
@@ -122,23 +122,6 @@ export class RowScanner {
       n += count
     })
     return n
-  }
-
-  /** The row with this rowid, passed to `row` while its cell is valid; false when absent. */
-  find(rowid: bigint, row: (cell: CellReader) => void): boolean {
-    const l = leafFor(this.chain.leaves, rowid)
-    let found = false
-    if (l >= this.chain.leaves.pages.length) return false
-    this.scan(l, l + 1, (c) => {
-      const id = c.rowidBig ?? BigInt(c.rowid)
-      if (id === rowid) {
-        row(c)
-        found = true
-        return false
-      }
-      return id < rowid
-    })
-    return found
   }
 
   close(): void {

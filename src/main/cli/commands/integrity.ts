@@ -1,9 +1,8 @@
-// `bijotel integrity`: runs the six detectors on a chain. Loaded only when the command runs.
+// `bijotel integrity`: runs the six detectors on a chain (straight from the file when the direct
+// reader takes it, else SQLite on a verified copy). Loaded only when the command runs.
 import type { IntegrityRun } from '../../../shared/integrity-types'
-import { withDirect } from '../../chain/direct/open'
 import { INTEGRITY_COLUMNS, REQUIRED_COLUMNS } from '../../chain/table'
 import { runIntegrity } from '../../integrity/analyze'
-import { directSource } from '../../integrity/direct'
 import { reportJson } from '../../integrity/report'
 import { integrityText } from '../../integrity/text'
 import { parseSecrets } from '../../verify/secrets'
@@ -12,6 +11,7 @@ import type { Run } from '../command'
 import { SECRET_OPTIONS, secretInputsFrom } from '../secret-sources'
 import { EXIT } from './integrity-info'
 import { INTEGRITY_OPTIONS, integrityOptionsFrom } from './integrity-options'
+import { readChainForCli } from './open-chain'
 import { progressLine } from './progress-line'
 
 export const run: Run = async (argv, io) => {
@@ -25,32 +25,17 @@ export const run: Run = async (argv, io) => {
   const options = integrityOptionsFrom(values)
   const keys = parseSecrets(await secretInputsFrom(values, io, { useEnv: false }))
   const runOpts = { ...options, keys, onProgress: progressLine(io) }
-  let analysis: IntegrityRun | null = null
   const t0 = performance.now()
   let timing = ''
-  // Straight from the file when the direct reader takes it; else SQLite on a verified copy.
-  analysis =
-    (await withDirect(
-      db,
-      (direct) => {
-        timing = `reader direct, open ${(performance.now() - t0).toFixed(0)} ms`
-        return runIntegrity(directSource(direct), runOpts)
-      },
-      io.env,
-    )) ?? null
-  if (analysis === null) {
-    const t1 = performance.now()
-    const { openChainForCli } = await import('./open-chain')
+  const analysis: IntegrityRun = await readChainForCli(
+    db,
+    io,
+    (source) => runIntegrity(source, runOpts),
+    (reader) => (timing = `reader ${reader}, open ${(performance.now() - t0).toFixed(0)} ms`),
     // Without keys only the monitor's five columns are read (Python's own test tables have no
     // more); with keys the rotation detector verifies the range and needs them all.
-    const chain = await openChainForCli(db, io, keys.length > 0 ? REQUIRED_COLUMNS : INTEGRITY_COLUMNS)
-    timing = `reader sqlite-copy, open ${(performance.now() - t1).toFixed(0)} ms`
-    try {
-      analysis = await runIntegrity(chain, runOpts)
-    } finally {
-      chain.close()
-    }
-  }
+    keys.length > 0 ? REQUIRED_COLUMNS : INTEGRITY_COLUMNS,
+  )
   io.progress(null)
   if (io.env['BIJOTEL_TIMING']) io.err(`timing: ${timing}, total ${(performance.now() - t0).toFixed(0)} ms\n`)
   io.out(values['json'] ? `${reportJson(analysis.report)}\n` : integrityText(analysis))

@@ -3,7 +3,6 @@
 // Loaded only when the command runs.
 import { existsSync } from 'node:fs'
 import type { ReplayCheck } from '../../../shared/replay-types'
-import { ChainFile } from '../../chain/reader'
 import { REPLAY_COLUMNS } from '../../chain/table'
 import { AuditError } from '../../errors'
 import { checkReplayInput } from '../../replay/check'
@@ -14,6 +13,7 @@ import { parse, UsageError } from '../args'
 import type { Run } from '../command'
 import { SECRET_OPTIONS, secretInputsFrom } from '../secret-sources'
 import { toJson } from '../format'
+import { readChainForCli } from './open-chain'
 import { EXIT } from './replay-info'
 
 /** argparse's `type=int`: optional sign, digits with single underscores, surrounding whitespace. */
@@ -131,17 +131,19 @@ export const run: Run = async (argv, io) => {
   else if (prompt !== undefined) promptValue = prompt
 
   // seq and the body are all the reference reads; the row check says when its columns are missing.
-  const chain = await ChainFile.open(dbPath, { required: REPLAY_COLUMNS })
-  try {
-    const check = checkReplayInput(chain, keys, {
-      seq,
-      output: input,
-      ...(promptValue !== undefined ? { prompt: promptValue } : {}),
-    })
-    const extras = { row: keys.length > 0, prompt: promptValue !== undefined, raw }
-    io.out(values['json'] ? toJson(replayJson(check, extras)) + '\n' : replayText(check, extras))
-    return replayExit(check)
-  } finally {
-    chain.close()
-  }
+  const check = await readChainForCli(
+    dbPath,
+    io,
+    (source) =>
+      checkReplayInput(source, keys, {
+        seq,
+        output: input,
+        ...(promptValue !== undefined ? { prompt: promptValue } : {}),
+      }),
+    undefined,
+    REPLAY_COLUMNS,
+  )
+  const extras = { row: keys.length > 0, prompt: promptValue !== undefined, raw }
+  io.out(values['json'] ? toJson(replayJson(check, extras)) + '\n' : replayText(check, extras))
+  return replayExit(check)
 }

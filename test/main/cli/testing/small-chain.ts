@@ -6,7 +6,7 @@ import Database from 'better-sqlite3'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { recordReplayContext } from '../../../../src/main/replay/recorder'
+import { recordReplayContext } from '../../../../src/main/writer/replay-context'
 import { ChainWriter } from '../../../../src/main/writer/chain-writer'
 
 export const KEY_HEX = '7878787878787878787878787878787878787878787878787878787878787878'

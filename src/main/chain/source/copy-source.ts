@@ -1,0 +1,368 @@
+// The rows of a chain read by SQLite on its verified private copy. Every read is a scan of the
+// table in seq order — `FROM chain NOT INDEXED` (no index b-tree stands in for the table) and
+// `+seq` in every condition (the unary plus keeps SQLite from turning it into a rowid seek,
+// optoverview §2) — and a run is found by its position in that scan (`LIMIT … OFFSET …`, which
+// steps the cursor and skips rows before any column is computed), never by seeking on a divider
+// key. A pass ends by comparing the rows it saw with SQLite's own count of the table.
+import type Database from 'better-sqlite3'
+import type { Evidence } from '../../../shared/chain-types'
+import type { VerifyRangeOptions } from '../../../shared/verify-types'
+import { AuditError, asChainReadError } from '../../errors'
+import { ColumnsBuilder } from '../columns/builder'
+import type { ColumnsPart, ColumnsWanted, IntegrityColumns } from '../columns/types'
+import {
+  INT64_MAX,
+  INT64_MIN,
+  isWhole,
+  type ChainRow,
+  type ColumnsHooks,
+  type FileFacts,
+  type Place,
+  type Predecessor,
+  type ResolvedRange,
+  type RowSource,
+  type SourceHandle,
+} from './row-source'
+import { SqlRow } from './sql-row'
+import type { Snapshot } from '../snapshot'
+
+/** What a copy source reads: a connection on the private copy and what is known of the file. */
+export interface CopyFile {
+  db: Database.Database
+  /** The chain table's columns, in declaration order. */
+  columns: Set<string>
+  copyPath: string
+  displayPath: string
+  /** The evidence's identity (absent in a worker). */
+  evidence?: Evidence
+  /** The open step's descriptors of the evidence, held by the snapshot (absent in a worker). */
+  held?: Pick<Snapshot, 'files'>
+}
+
+const ALL = '__all__'
+
+export class CopySource implements RowSource {
+  readonly kind = 'sqlite-copy' as const
+  /** A run at position k first steps past k rows (and its predecessor query past k − 1). */
+  readonly runsPerThread = 1
+  readonly displayPath: string
+  private readonly names: string[]
+  private readonly statements = new Map<string, Database.Statement>()
+  private rowCount: number | null = null
+  private closed = false
+
+  /**
+   * The evidence's own files, as the open step holds them (null in a worker): what reads the
+   * evidence itself (recovery) reads these, not the copy, whose WAL SQLite has recovered into it.
+   */
+  get heldEvidence(): Pick<Snapshot, 'files'> | null {
+    return this.file.held ?? null
+  }
+
+  /** `onClose`: what closing the source also closes (the connection, or nothing when borrowed). */
+  constructor(
+    private readonly file: CopyFile,
+    private readonly onClose: () => void = () => undefined,
+  ) {
+    this.displayPath = file.displayPath
+    this.names = [...file.columns]
+  }
+
+  private sql<T>(what: string, run: () => T): T {
+    try {
+      return run()
+    } catch (e) {
+      throw asChainReadError(e, what)
+    }
+  }
+
+  private stmt(sql: string): Database.Statement {
+    let s = this.statements.get(sql)
+    if (s === undefined) {
+      s = this.file.db.prepare(sql).raw(true).safeIntegers(true)
+      this.statements.set(sql, s)
+    }
+    return s
+  }
+
+  private one(sql: string, ...params: unknown[]): unknown[] | undefined {
+    return this.stmt(sql).get(...params) as unknown[] | undefined
+  }
+
+  facts(): FileFacts {
+    const evidence = this.file.evidence
+    if (evidence === undefined) throw new Error('CopySource: a worker has no evidence of its own')
+    const pragma = (name: string): unknown => {
+      try {
+        return this.file.db.pragma(name, { simple: true })
+      } catch {
+        return null
+      }
+    }
+    return {
+      reader: 'sqlite-copy',
+      evidence,
+      journalMode: String(pragma('journal_mode') ?? 'unknown'),
+      walFrames: 0,
+      pageSize: Number(pragma('page_size') ?? 0),
+      pageCount: Number(pragma('page_count') ?? 0),
+      bytes: evidence.db.size + (evidence.wal?.size ?? 0),
+      columns: [...this.names],
+    }
+  }
+
+  col(name: string): number {
+    return this.names.indexOf(name)
+  }
+
+  /** The select list for these columns: seq first, the body as its bytes (`CAST … AS BLOB`). */
+  private selectList(columns: readonly string[] | typeof ALL): { list: string; row: SqlRow } {
+    const wanted = columns === ALL ? this.names : columns.filter((c) => this.names.includes(c))
+    const slots = new Int32Array(this.names.length).fill(-1)
+    const parts = ['seq']
+    for (const name of wanted) {
+      const c = this.col(name)
+      if (slots[c]! >= 0) continue
+      slots[c] = parts.length
+      parts.push(name === 'canonical_body' ? 'CAST(canonical_body AS BLOB)' : name)
+    }
+    return { list: parts.join(', '), row: new SqlRow(slots, this.col('canonical_body')) }
+  }
+
+  count(): number {
+    this.rowCount ??= this.sql('counting rows', () =>
+      Number(this.one('SELECT count(*) FROM chain NOT INDEXED')![0] as bigint),
+    )
+    return this.rowCount
+  }
+
+  private countIn(r: ResolvedRange): number {
+    if (isWhole(r)) return this.count()
+    return this.sql('counting rows', () =>
+      Number(
+        this.one(
+          'SELECT count(*) FROM chain NOT INDEXED WHERE +seq BETWEEN ? AND ?',
+          r.fromSeq,
+          r.toSeq,
+        )![0] as bigint,
+      ),
+    )
+  }
+
+  ends(): [bigint, bigint] | null {
+    return this.sql('reading the first and last rows', () => {
+      const first = this.one('SELECT seq FROM chain NOT INDEXED ORDER BY seq LIMIT 1')
+      const last = this.one('SELECT seq FROM chain NOT INDEXED ORDER BY seq DESC LIMIT 1')
+      return first === undefined || last === undefined ? null : [first[0] as bigint, last[0] as bigint]
+    })
+  }
+
+  resolve(range: VerifyRangeOptions | undefined): ResolvedRange {
+    let from = range?.seq_start !== undefined ? BigInt(range.seq_start) : INT64_MIN
+    let to = range?.seq_end !== undefined ? BigInt(range.seq_end) : INT64_MAX
+    return this.sql('resolving the verify range', () => {
+      if (range?.since_ns !== undefined || range?.until_ns !== undefined) {
+        const since = range.since_ns !== undefined ? BigInt(range.since_ns) : INT64_MIN
+        const until = range.until_ns !== undefined ? BigInt(range.until_ns) : INT64_MAX
+        // A date outside the years timestamp_ns can hold (1677-2262 as int64 nanoseconds) selects
+        // nothing or everything; SQLite cannot bind such a number (Python raises OverflowError).
+        if (since > INT64_MAX || until < INT64_MIN || since > until) return { fromSeq: 0n, toSeq: -1n }
+        const row = this.one(
+          `SELECT min(seq), max(seq) FROM chain NOT INDEXED
+            WHERE +seq BETWEEN ? AND ? AND timestamp_ns >= ? AND timestamp_ns <= ?`,
+          from,
+          to,
+          since < INT64_MIN ? INT64_MIN : since,
+          until > INT64_MAX ? INT64_MAX : until,
+        )
+        if (!row || row[0] === null) return { fromSeq: 0n, toSeq: -1n }
+        from = row[0] as bigint
+        to = row[1] as bigint
+      }
+      if (range?.last_n !== undefined) {
+        const row = this.one(
+          'SELECT seq FROM chain NOT INDEXED WHERE +seq BETWEEN ? AND ? ORDER BY seq DESC LIMIT 1 OFFSET ?',
+          from,
+          to,
+          Math.max(1, Math.floor(range.last_n)) - 1,
+        )
+        if (row) from = row[0] as bigint
+      }
+      return { fromSeq: from, toSeq: to }
+    })
+  }
+
+  /** Positions are rows of the range, in scan order. */
+  place(r: ResolvedRange): { place: Place; estimate: number } {
+    const rows = r.fromSeq > r.toSeq ? 0 : this.countIn(r)
+    return { place: { from: 0, to: rows }, estimate: rows }
+  }
+
+  split(place: Place, n: number): Place[] {
+    const len = place.to - place.from
+    const count = Math.max(1, Math.min(len, n))
+    const out: Place[] = []
+    for (let i = 0; i < count; i++) {
+      const from = place.from + Math.floor((i * len) / count)
+      // The last run reads to the end of the scan, whatever the count said.
+      const to = i === count - 1 ? Infinity : place.from + Math.floor(((i + 1) * len) / count)
+      if (to > from) out.push({ from, to })
+    }
+    return out
+  }
+
+  private where(r: ResolvedRange): { clause: string; params: bigint[] } {
+    return isWhole(r)
+      ? { clause: '', params: [] }
+      : { clause: 'WHERE +seq BETWEEN ? AND ?', params: [r.fromSeq, r.toSeq] }
+  }
+
+  predecessor(place: Place, r: ResolvedRange): Predecessor | null {
+    const { clause, params } = this.where(r)
+    const row = this.sql('looking up the predecessor row', () =>
+      place.from > 0
+        ? this.one(
+            `SELECT seq, hmac_hash FROM chain NOT INDEXED ${clause} ORDER BY seq LIMIT 1 OFFSET ?`,
+            ...params,
+            place.from - 1,
+          )
+        : isWhole(r)
+          ? undefined
+          : this.one(
+              'SELECT seq, hmac_hash FROM chain NOT INDEXED WHERE +seq < ? ORDER BY seq DESC LIMIT 1',
+              r.fromSeq,
+            ),
+    )
+    return row ? { seq: row[0] as bigint, hmac: text(row[1]) } : null
+  }
+
+  scan(
+    place: Place,
+    r: ResolvedRange,
+    row: (r: ChainRow) => boolean | void,
+    columns?: readonly string[],
+  ): void {
+    const { clause, params } = this.where(r)
+    const { list, row: cur } = this.selectList(columns ?? ALL)
+    const limit = place.to === Infinity ? -1 : place.to - place.from
+    this.iterate(
+      `SELECT ${list} FROM chain NOT INDEXED ${clause} ORDER BY seq LIMIT ? OFFSET ?`,
+      [...params, limit, place.from],
+      (values) => {
+        cur.set(values)
+        return row(cur)
+      },
+      `reading rows from position ${place.from}`,
+    )
+  }
+
+  private iterate(
+    sql: string,
+    params: unknown[],
+    each: (values: unknown[]) => boolean | void,
+    what: string,
+  ): void {
+    const it = this.sql(what, () => this.stmt(sql).iterate(...params) as IterableIterator<unknown[]>)
+    try {
+      for (;;) {
+        const next = this.sql(what, () => it.next())
+        if (next.done) return
+        if (each(next.value) === false) return
+      }
+    } finally {
+      it.return?.()
+    }
+  }
+
+  confirmSeen(r: ResolvedRange, seen: number): void {
+    if (r.fromSeq > r.toSeq) return
+    const counted = this.countIn(r)
+    if (seen !== counted)
+      throw new AuditError(
+        'corrupt',
+        `database file is corrupt: a scan of ${this.displayPath} read ${seen} rows of the chain table where SQLite counts ${counted}`,
+      )
+  }
+
+  find(seq: bigint, row: (r: ChainRow) => void, columns?: readonly string[]): boolean {
+    const { list, row: cur } = this.selectList(columns ?? ALL)
+    // The seek first; a divider key is evidence too, so a miss is confirmed by a scan.
+    const values = this.sql(`reading seq ${seq}`, () => {
+      return (
+        this.one(`SELECT ${list} FROM chain NOT INDEXED WHERE seq = ? LIMIT 1`, seq) ??
+        this.one(`SELECT ${list} FROM chain NOT INDEXED WHERE +seq = ? LIMIT 1`, seq)
+      )
+    })
+    if (values === undefined) return false
+    cur.set(values)
+    row(cur)
+    return true
+  }
+
+  before(seq: bigint): Predecessor | null {
+    const row = this.sql(`looking up the row before seq ${seq}`, () =>
+      this.one('SELECT seq, hmac_hash FROM chain NOT INDEXED WHERE +seq < ? ORDER BY seq DESC LIMIT 1', seq),
+    )
+    return row ? { seq: row[0] as bigint, hmac: text(row[1]) } : null
+  }
+
+  private builder(capacity: number, wanted: ColumnsWanted, hooks: ColumnsHooks): ColumnsBuilder {
+    const cols = {
+      ts: this.col('timestamp_ns'),
+      body: this.col('canonical_body'),
+      hash: this.col('canonical_hash'),
+    }
+    return new ColumnsBuilder(capacity, wanted, cols, hooks)
+  }
+
+  private columnNames(wanted: ColumnsWanted): string[] {
+    return wanted.facts ? ['timestamp_ns', 'canonical_body', 'canonical_hash'] : ['timestamp_ns']
+  }
+
+  columns(place: Place, capacity: number, wanted: ColumnsWanted, hooks: ColumnsHooks = {}): ColumnsPart {
+    const b = this.builder(capacity, wanted, hooks)
+    this.scan(place, { fromSeq: INT64_MIN, toSeq: INT64_MAX }, (r) => b.row(r), this.columnNames(wanted))
+    hooks.onRows?.(b.position)
+    return b.finish()
+  }
+
+  lastColumns(rows: number, wanted: ColumnsWanted): IntegrityColumns {
+    const { list, row: cur } = this.selectList(this.columnNames(wanted))
+    const newest: unknown[][] = []
+    this.iterate(
+      `SELECT ${list} FROM chain NOT INDEXED ORDER BY seq DESC LIMIT ?`,
+      [rows],
+      (values) => void newest.push(values),
+      'loading the integrity window',
+    )
+    const b = this.builder(newest.length, wanted, {})
+    for (let i = newest.length - 1; i >= 0; i--) {
+      cur.set(newest[i]!)
+      b.row(cur)
+    }
+    return b.finish()
+  }
+
+  handle(place?: Place): { handle: SourceHandle; place?: Place } {
+    const handle: SourceHandle = {
+      kind: 'sqlite-copy',
+      copyPath: this.file.copyPath,
+      displayPath: this.file.displayPath,
+    }
+    return place === undefined ? { handle } : { handle, place }
+  }
+
+  /** The copy is private: what was checked when it was made still holds. */
+  assertUnchanged(): void {}
+
+  close(): void {
+    if (this.closed) return
+    this.closed = true
+    this.statements.clear()
+    this.onClose()
+  }
+}
+
+function text(v: unknown): string | null {
+  return typeof v === 'string' ? v : null
+}

@@ -1,0 +1,57 @@
+// Choosing the source for a chain: the direct file reader when it takes the file (the common case,
+// and `BIJOTEL_READER=sqlite` turns it off), else SQLite on a verified private copy. A direct read
+// that meets a shape it does not handle — at the open or anywhere during the pass (`Unsupported`,
+// or any other error that is not an AuditError) — is redone through SQLite, which gives the answer
+// or the one-line error. An AuditError (cancelled, evidence changed, a row the detectors refuse)
+// is an answer, not a refusal.
+// The SQLite side (the driver, the copy) is loaded only when it is taken: a fresh CLI process that
+// reads a chain directly never pays for it.
+import { withDirect } from '../direct/open'
+import { DirectSource } from './direct-source'
+import type { OpenOptions } from './opened-chain'
+import type { ReaderKind, RowSource, SourceHandle } from './row-source'
+
+export interface ReadOptions extends OpenOptions {
+  /** Called once the source is open, before `use` runs (the CLI's timing line). */
+  onOpen?: (reader: ReaderKind) => void
+}
+
+/**
+ * `use` over the chain at `path`: read in place by the direct reader when it takes the file, else
+ * through SQLite on a verified private copy (made here, and removed when `use` is done).
+ */
+export async function readChain<T>(
+  path: string,
+  use: (source: RowSource) => Promise<T>,
+  opts: ReadOptions = {},
+): Promise<T> {
+  const direct = await withDirect(
+    path,
+    async (chain) => {
+      const source = DirectSource.of(chain)
+      try {
+        opts.onOpen?.('direct')
+        return { value: await use(source) }
+      } finally {
+        source.close()
+      }
+    },
+    opts.env,
+  )
+  if (direct !== undefined) return direct.value
+  const { OpenedChain } = await import('./opened-chain')
+  const chain = await OpenedChain.open(path, { ...opts, env: { ...opts.env, BIJOTEL_READER: 'sqlite' } })
+  try {
+    opts.onOpen?.('sqlite-copy')
+    return await use(chain.copy)
+  } finally {
+    chain.close()
+  }
+}
+
+/** The source a worker thread reads, from the handle its parent posted. */
+export async function sourceFromHandle(h: SourceHandle): Promise<RowSource> {
+  if (h.kind === 'direct') return new DirectSource(h.layout, null, '(worker)')
+  const { copySourceAt } = await import('./opened-chain')
+  return copySourceAt(h.copyPath, h.displayPath)
+}

@@ -1,0 +1,41 @@
+// What a verification is asked for: a range, a prior head, progress and cancel, threads.
+import type { PriorHead, VerifyRangeOptions } from '../../shared/verify-types'
+import { AuditError } from '../errors'
+import type { KeyMaterial } from './secrets'
+
+export interface VerifyOptions {
+  range?: VerifyRangeOptions
+  prior?: PriorHead
+  onProgress?: (done: number, total: number) => void
+  signal?: { aborted: boolean }
+  /** Worker threads to use for large ranges (default: the cores available; 1 = this thread only). */
+  workers?: number
+  /**
+   * Runs to cut the range into when it is verified on this thread (default 1): each run checks
+   * its own predecessor and the verdict is merged as from workers. Tests use it to hold the merge
+   * to a single pass without starting threads.
+   */
+  runs?: number
+  /**
+   * Allow an empty key set: body hashes, links, seqs and columns are checked, HMACs are not (no
+   * hmac_mismatch, no key segments). Only verify-continuity asks for it, and says so in its output.
+   */
+  keyless?: boolean
+}
+
+/** The refusal of an empty key set, unless the caller asked for a keyless check. */
+export function requireKeys(keys: KeyMaterial[], opts: VerifyOptions): void {
+  if (keys.length === 0 && !opts.keyless)
+    throw new AuditError('no_secret', 'no candidate key: an HMAC chain cannot be verified without its secret')
+}
+
+export function hasRange(r: VerifyRangeOptions | undefined): boolean {
+  return (
+    r !== undefined &&
+    (r.seq_start !== undefined ||
+      r.seq_end !== undefined ||
+      r.since_ns !== undefined ||
+      r.until_ns !== undefined ||
+      r.last_n !== undefined)
+  )
+}

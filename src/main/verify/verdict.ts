@@ -1,0 +1,116 @@
+// Assembling the verdict, in the shape of the fixtures' `verify` object, from the results of the
+// runs a range was verified in (in scan order).
+import type { FindingKind, PriorHead, VerifyBoundary, VerifyVerdict } from '../../shared/verify-types'
+import type { PartitionResult } from './partition'
+import { mergeAdjacent, toFindings, toKeySegments, type OrdRange } from './ranges'
+import { hasRange, type VerifyOptions } from './options'
+
+/** Give each partition's rows their ordinals in the whole range (partitions are in seq order). */
+export function shiftOrdinals(parts: PartitionResult[]): PartitionResult[] {
+  let base = 0
+  return parts.map((p) => {
+    const shift = <T>(rs: OrdRange<T>[]) =>
+      rs.map((r) => ({ ...r, firstOrd: r.firstOrd + base, lastOrd: r.lastOrd + base }))
+    const out = { ...p, findings: shift(p.findings), segments: shift(p.segments) }
+    base += p.rows
+    return out
+  })
+}
+
+const BOUNDARY_DETAIL = {
+  genesis: 'first row links to GENESIS (64 zeros)',
+  predecessor: 'first row of the segment is linked to its predecessor in this file',
+  trusted:
+    'no predecessor in this file: the stored prev_hash is trusted as the boundary (rows before it were archived or deleted; use an archive segment to confirm)',
+} as const
+
+export function assembleVerdict(
+  parts: PartitionResult[],
+  /** The stored hmac_hash of the row with this seq (undefined when there is none), for the prior check. */
+  lookupHmac: (seq: number) => unknown,
+  opts: Pick<VerifyOptions, 'range' | 'prior'>,
+  totalInChain: number,
+): VerifyVerdict {
+  const findingRanges: OrdRange<FindingKind>[] = mergeAdjacent(parts.flatMap((p) => p.findings))
+  const segments = toKeySegments(mergeAdjacent(parts.flatMap((p) => p.segments)))
+  const withRows = parts.filter((p) => p.rows > 0)
+  const first = withRows[0]
+  const last = withRows[withRows.length - 1]
+  const entries = parts.reduce((n, p) => n + p.rows, 0)
+  const findings = toFindings(findingRanges)
+
+  let prior_check: VerifyVerdict['prior_check']
+  if (opts.prior) {
+    prior_check = checkPrior(lookupHmac, opts.prior, last?.lastSeq ?? null)
+    if (!prior_check.found) {
+      const lastSeq = last?.lastSeq ?? 0
+      const cut = opts.prior.last_seq > lastSeq
+      findings.push({
+        kind: 'truncated',
+        from_seq: cut ? lastSeq + 1 : opts.prior.last_seq,
+        to_seq: opts.prior.last_seq,
+        count: cut ? opts.prior.last_seq - lastSeq : 1,
+        missing: cut ? opts.prior.last_seq - lastSeq : 0,
+      })
+    }
+  }
+
+  // A loop, not Math.min(...spread): a chain with >~120k separate findings would overflow the stack.
+  let firstBad: number | null = null
+  for (const f of findings) if (firstBad === null || f.from_seq < firstBad) firstBad = f.from_seq
+  const verdict: VerifyVerdict = {
+    valid: findings.length === 0,
+    entries,
+    first_seq: first?.firstSeq ?? null,
+    last_seq: last?.lastSeq ?? null,
+    head_hmac: last?.lastHmac ?? null,
+    first_bad_seq: firstBad,
+    findings,
+    key_segments: segments,
+  }
+  if (hasRange(opts.range)) {
+    verdict.range = {
+      requested: opts.range!,
+      from_seq: first?.firstSeq ?? null,
+      to_seq: last?.lastSeq ?? null,
+      total_in_chain: totalInChain,
+    }
+  }
+  const b = parts.find((p) => p.rows > 0)?.boundary
+  if (b) {
+    const boundary: VerifyBoundary = { ...b, detail: BOUNDARY_DETAIL[b.kind] }
+    verdict.boundary = boundary
+  }
+  if (prior_check) verdict.prior_check = prior_check
+  return verdict
+}
+
+function checkPrior(
+  lookupHmac: (seq: number) => unknown,
+  prior: PriorHead,
+  lastSeq: number | null,
+): NonNullable<VerifyVerdict['prior_check']> {
+  const row = lookupHmac(prior.last_seq)
+  if (row === undefined) {
+    return {
+      prior,
+      found: false,
+      detail:
+        lastSeq !== null && prior.last_seq > lastSeq
+          ? `chain truncated: the prior head seq=${prior.last_seq} is gone; the chain now ends at seq=${lastSeq}`
+          : `the prior head seq=${prior.last_seq} is no longer in the chain`,
+    }
+  }
+  if (row !== prior.head_hmac) {
+    return {
+      prior,
+      found: false,
+      detail: `the row at the prior head seq=${prior.last_seq} no longer carries the prior head_hmac`,
+    }
+  }
+  return {
+    prior,
+    found: true,
+    detail: `the prior head seq=${prior.last_seq} is still in the chain, unchanged`,
+  }
+}
