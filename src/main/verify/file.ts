@@ -5,7 +5,7 @@ import type { VerifyVerdict } from '../../shared/verify-types'
 import { withDirect } from '../chain/direct/open'
 import { ChainFile } from '../chain/reader'
 import type { SnapshotOptions } from '../chain/snapshot'
-import { startRecovery, verdictWith, withRecovery } from '../recovery/verdict'
+import { searchEvidence, startRecovery, verdictWith, withRecovery } from '../recovery/verdict'
 import { verifyDirect } from './direct'
 import type { KeyMaterial } from './secrets'
 import { verifyChain, type VerifyOptions } from './verify'
@@ -73,8 +73,13 @@ export async function verifyOpened(
   const verdict =
     (await withDirect(chain.snapshot.dbPath, (d) => verifyDirect(d, keys, opts))) ??
     (await verifyChain(chain, keys, opts))
-  // The private copy holds the evidence's bytes exactly: its files are searched in their place.
-  return opts.recover
-    ? await withRecovery(chain.snapshot.dbPath, verdict, keys, opts.signal ? { signal: opts.signal } : {})
-    : verdict
+  if (!opts.recover || verdict.cancelled) return verdict
+  // The evidence itself is searched, read-only, under the policy it was opened with: SQLite recovered
+  // the private copy's WAL into the copy, so the frames and superseded pages are gone there.
+  const { policy } = chain.snapshot
+  const found = await searchEvidence(chain.snapshot.evidence, keys, {
+    ...(opts.signal ? { signal: opts.signal } : {}),
+    ...(policy ? { policy } : {}),
+  })
+  return verdictWith(verdict, found)
 }
