@@ -1,6 +1,6 @@
 // Two texts side by side, the lines and words that differ highlighted (lib/text-diff.ts). Every part
 // is a text node: a body can hold markup, and it is never interpreted.
-import { useMemo } from 'react'
+import { useMemo, useState } from 'react'
 import { sideBySide, type SideCell } from '../lib/text-diff'
 import '../recovered.css'
 
@@ -36,8 +36,31 @@ function Cell({ cell, side }: { cell: SideCell | null; side: 'left' | 'right' })
 export function SideBySideDiff({ left, right, leftTitle, rightTitle, testId = 'body-diff' }: Props) {
   const rows = useMemo(() => sideBySide(left, right), [left, right])
   const changed = rows.filter((r) => r.changed).length
+  // The entry panel is narrow: the wide view lays the two bodies over the window (Esc closes it).
+  const [wide, setWide] = useState(false)
   return (
-    <div className="diff" data-testid={testId} data-changed={changed}>
+    <div
+      className={`diff${wide ? ' wide' : ''}`}
+      data-testid={testId}
+      data-changed={changed}
+      onKeyDown={(e) => {
+        if (wide && e.key === 'Escape') {
+          e.stopPropagation()
+          setWide(false)
+        }
+      }}
+    >
+      <div className="diff-bar">
+        <button
+          type="button"
+          className="btn small"
+          onClick={() => setWide(!wide)}
+          aria-pressed={wide}
+          data-testid="diff-wide"
+        >
+          {wide ? 'close wide view' : 'wide view'}
+        </button>
+      </div>
       <table className="diff-table">
         <thead>
           <tr>
