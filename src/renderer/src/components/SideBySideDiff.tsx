@@ -62,6 +62,12 @@ export function SideBySideDiff({ left, right, leftTitle, rightTitle, testId = 'b
         </button>
       </div>
       <table className="diff-table">
+        <colgroup>
+          <col className="diff-no-col" />
+          <col />
+          <col className="diff-no-col" />
+          <col />
+        </colgroup>
         <thead>
           <tr>
             <th colSpan={2}>{leftTitle}</th>
