@@ -47,6 +47,15 @@ export interface RecoveredLink {
   seq: number | null
 }
 
+/** Where a live row is now (the page image SQLite reads for it). */
+export interface LivePlace {
+  page: number
+  /** The WAL frame of the page's current image (1-based), or null when it is the database file's page. */
+  frame: number | null
+  /** That frame's salt-1 and salt-2 as hex `xxxxxxxx-xxxxxxxx` (null for the database file's page). */
+  salt: string | null
+}
+
 /** One distinct recovered version of a row: deleted (its seq is gone) or superseded (the seq still exists, with other content). */
 export interface RecoveredRow {
   /** null when neither the rowid nor the chain's links place the row. */
@@ -69,6 +78,17 @@ export interface RecoveredRow {
   sources: RecoverySource[]
   /** The first of `sources` (what the brief's `source` names). */
   source: RecoverySource
+  /**
+   * Only for `superseded` rows: the older page versions that hold the live version of its seq (copies
+   * of the live row, not listed as rows), in file order — with `sources`, the row's page history: which
+   * page image or WAL frame still held this version and which one already held the live one.
+   */
+  live_sources?: RecoverySource[]
+  /**
+   * Only for `superseded` rows: where the live version of its seq is now — its table leaf page and,
+   * when SQLite reads that page from the `-wal`, the committed frame that holds its current image.
+   */
+  live_at?: LivePlace
   /** The recovered body, base64, when its bytes survived. */
   body_b64?: string
 }

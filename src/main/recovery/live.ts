@@ -3,7 +3,7 @@
 // missing row is confirmed over the rows and never by the keys), and, only when a recovered row
 // cannot be placed otherwise, every row's hmac_hash and prev_hash in one pass.
 import type { DirectChain } from '../chain/direct/open'
-import { headerOffset } from '../chain/direct/btree'
+import { headerOffset, leafFor } from '../chain/direct/btree'
 import { readVarint, varint } from '../chain/direct/format'
 import { RowScanner } from '../chain/direct/scan'
 import { DirectSource } from '../chain/source/direct-source'
@@ -22,6 +22,8 @@ export interface LiveIndex {
 export interface LiveChain {
   /** The live row with this seq, if there is one. */
   row(seq: bigint): LiveRow | undefined
+  /** The table leaf page that holds the live row with this seq (null when there is none). */
+  pageOf(seq: bigint): number | null
   readonly first: bigint | null
   readonly last: bigint | null
   /** Every live row's hmac_hash and prev_hash → its seq (one pass over the chain; built once). */
@@ -80,6 +82,10 @@ export function directLive(chain: DirectChain): LiveChain {
       })
       cache.set(seq, row)
       return row ?? undefined
+    },
+    pageOf(seq) {
+      if (!this.row(seq)) return null
+      return chain.leaves.pages[leafFor(chain.leaves, seq)] ?? null
     },
     first,
     last,

@@ -260,6 +260,44 @@ function linkOf(c: Candidate, live: LiveChain, byHmac: Map<string, Candidate[]>)
   return { to: 'none', seq: null }
 }
 
+/**
+ * Where the live version of each seq in `seqs` was found in older page versions: the copies whose seq
+ * is that seq and whose hmac_hash is the live row's (bodies are not read: only places are reported).
+ */
+function liveSourcesAt(
+  seqs: Set<bigint>,
+  copies: Set<Candidate>,
+  live: LiveChain,
+): Map<bigint, RecoverySource[]> {
+  const out = new Map<bigint, RecoverySource[]>()
+  if (seqs.size === 0) return out
+  for (const c of copies) {
+    if (c.seq === null || !seqs.has(c.seq) || live.row(c.seq)?.hmac !== c.hmac) continue
+    const list = out.get(c.seq)
+    if (list) list.push(...c.sources.map((f) => f.at))
+    else
+      out.set(
+        c.seq,
+        c.sources.map((f) => f.at),
+      )
+  }
+  for (const [seq, list] of out) {
+    const seen = new Set<string>()
+    out.set(
+      seq,
+      list
+        .filter((x) => {
+          const k = `${x.file}:${x.offset}`
+          if (seen.has(k)) return false
+          seen.add(k)
+          return true
+        })
+        .sort((a, b) => SOURCE_ORDER.indexOf(a.file) - SOURCE_ORDER.indexOf(b.file) || a.offset - b.offset),
+    )
+  }
+  return out
+}
+
 /** Recovered rows from the carver's hits, proven against the candidate keys. */
 export function proveHits(hits: RawHit[], live: LiveChain, keys: KeyMaterial[]): Proven {
   const cands = group(hits)
@@ -267,12 +305,16 @@ export function proveHits(hits: RawHit[], live: LiveChain, keys: KeyMaterial[]):
   const kept = merge(cands.filter((c) => !copies.has(c)))
   const keptByHmac = multimap(kept, (c) => c.hmac)
   const sealers = keys.map((k) => ({ index: k.index, sealer: makeSealer(k.bytes) }))
+  const superseded = new Set<bigint>()
+  for (const c of kept) if (c.seq !== null && live.row(c.seq)) superseded.add(c.seq)
+  const liveSources = liveSourcesAt(superseded, copies, live)
   const rows: RecoveredRow[] = []
   const uncommitted: RecoveredRow[] = []
   for (const c of kept) {
     const sources = sortSources(c.sources, c.canonical)
     const { body, ok } = bestBody(c)
     const keyIndex = sealers.find((s) => s.sealer.seal(c.prev, c.canonical) === c.hmac)?.index ?? null
+    const liveAt = c.seq !== null ? liveSources.get(c.seq) : undefined
     const row: RecoveredRow = {
       ...seqFields(c.seq),
       seq_origin: c.seq === null ? null : c.origin,
@@ -286,6 +328,7 @@ export function proveHits(hits: RawHit[], live: LiveChain, keys: KeyMaterial[]):
       timestamp_ns: c.ts === null ? null : c.ts.toString(),
       sources,
       source: sources[0]!,
+      ...(liveAt && superseded.has(c.seq!) ? { live_sources: liveAt } : {}),
       ...(body !== null ? { body_b64: body.toString('base64') } : {}),
     }
     const inFlight = sources.every((s) => s.file === 'wal' && s.generation === 0 && s.committed === false)

@@ -1,7 +1,7 @@
 // Recovery of a chain file: carve every page version (./carve.ts), prove what was found
 // (./prove.ts), and say what was searched. Reads the evidence through the descriptors of the direct
 // reader's open step, which also supplies the table layout and the live chain's rows.
-import type { RecoveryResult, RecoverySummary } from '../../shared/recovery-types'
+import type { RecoveredRow, RecoveryResult, RecoverySummary } from '../../shared/recovery-types'
 import type { DirectChain } from '../chain/direct/open'
 import type { KeyMaterial } from '../verify/secrets'
 import { Carver, type CarveOutput } from './carve'
@@ -49,12 +49,31 @@ function note(s: Omit<RecoverySummary, 'note'>, keys: number): string {
 }
 
 /**
+ * Where the live version of a superseded row's seq is now: its leaf page, and the committed WAL frame
+ * SQLite reads that page from (wal.c: the newest frame of the page up to the last commit), if any.
+ */
+function placeLive(r: RecoveredRow, live: LiveChain, store: PageStore): void {
+  const page = live.pageOf(BigInt(r.seq_exact ?? r.seq!))
+  if (page === null) return
+  const idx = store.wal.currentByPage.get(page)
+  const f = idx === undefined ? undefined : store.wal.frames[idx]
+  r.live_at = f
+    ? {
+        page,
+        frame: f.frame,
+        salt: `${f.salt1.toString(16).padStart(8, '0')}-${f.salt2.toString(16).padStart(8, '0')}`,
+      }
+    : { page, frame: null, salt: null }
+}
+
+/**
  * One search of a chain's files: opened on construction (read-only descriptors, checked to be the
  * state the chain was opened in), carved (at once, or in slices beside verify), then proven.
  */
 export class Search {
   private readonly files: EvidenceFiles
   private readonly carver: Carver
+  private readonly store: PageStore
   private out: CarveOutput | null = null
   private closed = false
 
@@ -65,6 +84,7 @@ export class Search {
       const pageSize = chain.spec.pageSize
       const layout = recordLayout(chain.columns, chain.ncols, chain.seqColumn)
       const store = new PageStore(this.files, pageSize, listWalFrames(this.files, pageSize))
+      this.store = store
       this.carver = new Carver(store, layout, pageSize - chain.reserved, chain.spec.dbPages, opts.signal)
     } catch (e) {
       this.close()
@@ -84,6 +104,8 @@ export class Search {
   prove(live: LiveChain, keys: KeyMaterial[]): RecoveryResult {
     if (!this.out) throw new Error('prove before carve')
     const proven = proveHits(this.out.hits, live, keys)
+    for (const r of proven.rows)
+      if (r.status === 'superseded' && r.seq !== null) placeLive(r, live, this.store)
     assertEvidenceUnchanged(this.files)
     const base = {
       searched: true,

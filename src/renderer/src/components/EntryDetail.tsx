@@ -15,6 +15,8 @@ interface Props {
   flaggedBy: string | null
   onLoaded?: (e: Entry) => void
   children?: ReactNode
+  /** Shown after the body, given the loaded entry (e.g. recovered earlier versions beside it). */
+  renderAfter?: (e: Entry) => ReactNode
 }
 
 function Status({ ok, label, testId }: { ok: boolean | null; label: string; testId: string }) {
@@ -31,7 +33,15 @@ function value(v: unknown): string {
   return JSON.stringify(v)
 }
 
-export function EntryDetail({ seq, checkVersion, onSelectSeq, flaggedBy, onLoaded, children }: Props) {
+export function EntryDetail({
+  seq,
+  checkVersion,
+  onSelectSeq,
+  flaggedBy,
+  onLoaded,
+  children,
+  renderAfter,
+}: Props) {
   const api = useApi()
   const [entry, setEntry] = useState<Entry | null>(null)
   const [error, setError] = useState<string | null>(null)
@@ -242,6 +252,7 @@ export function EntryDetail({ seq, checkVersion, onSelectSeq, flaggedBy, onLoade
       <pre className="body" data-testid="entry-body">
         {bodyText}
       </pre>
+      {renderAfter?.(entry)}
     </div>
   )
 }

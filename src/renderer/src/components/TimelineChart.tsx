@@ -25,6 +25,7 @@ import {
   totalCount,
   type BucketRow,
   type Mark,
+  type RecoveredMark,
 } from '../lib/chart-data'
 import { axisModeFor, axisTime, formatCount } from '../lib/format'
 
@@ -37,9 +38,13 @@ interface Props {
   selected: { seq: number; ns: string | null } | null
   rotations: { seq: number; ns: string }[]
   onSelectSeq: (seq: number, ns: string | null) => void
+  /** Recovered rows (deleted or earlier versions), drawn as dots on the axis. */
+  recovered?: RecoveredMark[]
+  onSelectRecovered?: (key: string) => void
 }
 
 const BRUSH_DEBOUNCE_MS = 200
+const NO_RECOVERED: RecoveredMark[] = []
 
 function rowOf(p: unknown): BucketRow | null {
   return p && typeof p === 'object' && 'i' in p && 'marks' in p ? (p as BucketRow) : null
@@ -63,6 +68,14 @@ function TimelineTip({ active, payload }: TooltipContentProps) {
         </div>
       ))}
       {row.marks.length > 6 ? <div className="muted">+{row.marks.length - 6} more flagged</div> : null}
+      {row.recovered.slice(0, 6).map((m) => (
+        <div key={m.key} className="rec-text">
+          recovered seq {m.seq ?? '?'}: {m.status}, {m.proven ? 'proven' : 'unproven'}
+        </div>
+      ))}
+      {row.recovered.length > 6 ? (
+        <div className="muted">+{row.recovered.length - 6} more recovered</div>
+      ) : null}
     </div>
   )
 }
@@ -76,8 +89,10 @@ export function TimelineChart({
   selected,
   rotations,
   onSelectSeq,
+  recovered = NO_RECOVERED,
+  onSelectRecovered,
 }: Props) {
-  const rows = useMemo(() => timelineRows(timeline, marks), [timeline, marks])
+  const rows = useMemo(() => timelineRows(timeline, marks, recovered), [timeline, marks, recovered])
   const [brush, setBrush] = useState<{ start: number; end: number }>({ start: 0, end: 0 })
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null)
 
@@ -140,6 +155,29 @@ export function TimelineChart({
     )
   }
 
+  const recoveredShape = (p: ScatterShapeProps) => {
+    const row = rowOf(p.payload)
+    if (!row || row.recovered.length === 0 || p.cx === undefined || p.cy === undefined) return <g />
+    const first = row.recovered[0]!
+    const proven = row.recovered.some((m) => m.proven)
+    return (
+      <g
+        className={`rmark ${proven ? 'proven' : 'unproven'}`}
+        data-testid="timeline-recovered-mark"
+        data-seq={first.seq ?? ''}
+        data-count={row.recovered.length}
+        role="button"
+        aria-label={`recovered seq ${first.seq ?? '?'}: ${first.status}${row.recovered.length > 1 ? ` and ${row.recovered.length - 1} more` : ''}`}
+        onClick={(e) => {
+          e.stopPropagation()
+          onSelectRecovered?.(first.key)
+        }}
+      >
+        <circle cx={p.cx} cy={p.cy - 6} r={5} />
+      </g>
+    )
+  }
+
   return (
     <div className="timeline" data-testid="timeline">
       <div className="chart-title">
@@ -147,8 +185,10 @@ export function TimelineChart({
         <span className="muted small">
           <span data-testid="timeline-total">{formatCount(totalCount(timeline))}</span> entries ·{' '}
           {rows.length} buckets · {marks.length > 0 ? `${marks.length} flagged` : 'no flags'}
+          {recovered.length > 0 ? ` · ${recovered.length} recovered` : ''}
         </span>
       </div>
+      <TimelineLegend recovered={recovered.length > 0} />
       <ResponsiveContainer width="100%" height={190}>
         <ComposedChart data={rows} margin={{ top: 20, right: 12, bottom: 0, left: 0 }} barCategoryGap={1}>
           <CartesianGrid vertical={false} className="grid-lines" />
@@ -157,6 +197,7 @@ export function TimelineChart({
           <Tooltip content={TimelineTip} cursor={{ className: 'tip-cursor' }} isAnimationActive={false} />
           <Bar dataKey="count" className="bar-count" isAnimationActive={false} />
           <Scatter dataKey="mark" shape={markShape} isAnimationActive={false} />
+          <Scatter dataKey="rmark" shape={recoveredShape} isAnimationActive={false} />
           {rotations.map((r) => {
             const i = bucketIndexOf(timeline, r.ns)
             return i < 0 ? null : (
@@ -188,6 +229,38 @@ export function TimelineChart({
           />
         </ComposedChart>
       </ResponsiveContainer>
+    </div>
+  )
+}
+
+/** What the glyphs on the timeline mean. */
+function TimelineLegend({ recovered }: { recovered: boolean }) {
+  return (
+    <div className="timeline-legend small muted" data-testid="timeline-legend">
+      <span className="legend-item">
+        <svg width="12" height="10" aria-hidden className="mark verify">
+          <path d="M6,10 l6,-10 h-12 z" />
+        </svg>
+        verify finding
+      </span>
+      <span className="legend-item">
+        <svg width="12" height="10" aria-hidden className="mark">
+          <path d="M6,10 l6,-10 h-12 z" />
+        </svg>
+        integrity anomaly
+      </span>
+      <span className={`legend-item${recovered ? '' : ' off'}`}>
+        <svg width="12" height="12" aria-hidden className="rmark proven">
+          <circle cx="6" cy="6" r="5" />
+        </svg>
+        recovered row (proven)
+      </span>
+      <span className={`legend-item${recovered ? '' : ' off'}`}>
+        <svg width="12" height="12" aria-hidden className="rmark unproven">
+          <circle cx="6" cy="6" r="5" />
+        </svg>
+        recovered (unproven)
+      </span>
     </div>
   )
 }

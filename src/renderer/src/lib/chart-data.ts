@@ -12,6 +12,16 @@ export interface Mark {
   severity: 'verify' | 'integrity'
 }
 
+/** A recovered row (deleted, or an earlier version) placed in time by its unsealed timestamp. */
+export interface RecoveredMark {
+  /** rowKey of the row (seq and hmac_hash). */
+  key: string
+  seq: number | null
+  ns: string
+  status: 'deleted' | 'superseded'
+  proven: boolean
+}
+
 export interface BucketRow {
   i: number
   /** Bucket start / end / middle, ms since epoch. */
@@ -24,6 +34,9 @@ export interface BucketRow {
   /** Marks in this bucket, and the y position of their glyph (null when none). */
   marks: Mark[]
   mark: number | null
+  /** Recovered rows in this bucket, and the y of their glyph (0, on the axis; null when none). */
+  recovered: RecoveredMark[]
+  rmark: number | null
   /** `p:<provider>` → count, `s:<provider>` → share of the bucket in %. */
   [key: `p:${string}` | `s:${string}`]: number
 }
@@ -55,20 +68,44 @@ export function bucketIndexOf(tl: Timeline, ns: string): number {
   return Math.min(i, tl.buckets.length - 1)
 }
 
-export function timelineRows(tl: Timeline | null, marks: Mark[] = []): BucketRow[] {
-  if (!tl) return []
-  const byBucket = new Map<number, Mark[]>()
-  for (const m of marks) {
-    const i = bucketIndexOf(tl, m.ns)
+/**
+ * The bucket of a recovered row: its timestamp's, or the nearest edge when it lies outside the live
+ * chain's span (rows after the live head were written after its last row); -1 when it has none.
+ */
+export function recoveredBucketOf(tl: Timeline, ns: string): number {
+  const i = bucketIndexOf(tl, ns)
+  if (i >= 0 || tl.buckets.length === 0) return i
+  const t = parseNs(ns)
+  const from = parseNs(tl.from_ns)
+  if (t === null || from === null) return -1
+  return t < from ? 0 : tl.buckets.length - 1
+}
+
+function byBucketOf<M extends { ns: string }>(items: M[], at: (ns: string) => number): Map<number, M[]> {
+  const out = new Map<number, M[]>()
+  for (const m of items) {
+    const i = at(m.ns)
     if (i < 0) continue
-    const list = byBucket.get(i)
+    const list = out.get(i)
     if (list) list.push(m)
-    else byBucket.set(i, [m])
+    else out.set(i, [m])
   }
+  return out
+}
+
+export function timelineRows(
+  tl: Timeline | null,
+  marks: Mark[] = [],
+  recovered: RecoveredMark[] = [],
+): BucketRow[] {
+  if (!tl) return []
+  const byBucket = byBucketOf(marks, (ns) => bucketIndexOf(tl, ns))
+  const recByBucket = byBucketOf(recovered, (ns) => recoveredBucketOf(tl, ns))
   return tl.buckets.map((b, i) => {
     const t = nsToMs(b.start_ns)
     const tEnd = nsToMs(b.end_ns)
     const inBucket = byBucket.get(i) ?? []
+    const rec = recByBucket.get(i) ?? []
     const row: BucketRow = {
       i,
       t,
@@ -78,6 +115,8 @@ export function timelineRows(tl: Timeline | null, marks: Mark[] = []): BucketRow
       rate: ratePerHour(b.count, tl.bucket_ns),
       marks: inBucket,
       mark: inBucket.length > 0 ? b.count : null,
+      recovered: rec,
+      rmark: rec.length > 0 ? 0 : null,
     }
     for (const p of tl.providers) {
       const c = b.by_provider[p] ?? 0

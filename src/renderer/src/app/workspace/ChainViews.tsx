@@ -16,6 +16,8 @@ import {
   timelineRequest,
 } from '../../lib/filter-state'
 import { isoOfNs } from '../../lib/format'
+import { recoveredMarks } from '../../lib/recovered'
+import { useStore } from '../../lib/stores/store'
 import { useHalves, useRotations, useTimeline } from '../use-chain-data'
 import { useWorkspace, useWorkspaceStore } from './context'
 import type { Flags } from './use-flags'
@@ -31,6 +33,8 @@ export function ChainViews({ flags }: { flags: Flags }) {
   const integrity = useWorkspace((s) => s.integrity)
   const flagVersion = useWorkspace((s) => s.flagVersion)
   const selected = useWorkspace((s) => s.selected)
+  const recoveredRows = useStore(ws.recovered, (s) => s.rows)
+  const recovered = useMemo(() => recoveredMarks(recoveredRows), [recoveredRows])
 
   // Flagged-only timelines are asked again when the findings behind them change.
   const stage = `${overview.pending ? 'pending' : 'final'}${view.flaggedOnly ? `:${flagVersion}` : ''}`
@@ -61,6 +65,8 @@ export function ChainViews({ flags }: { flags: Flags }) {
           selected={selected}
           rotations={rotations}
           onSelectSeq={ws.select}
+          recovered={recovered}
+          onSelectRecovered={ws.showRecovered}
         />
       </ErrorBoundary>
       <div className="charts">

@@ -8,6 +8,7 @@ import { ReplayList } from '../../components/ReplayList'
 import { ReplayResultView } from '../../components/ReplayResultView'
 import { looksLikeChain } from '../../lib/replay-format'
 import { useWorkspace, useWorkspaceStore } from './context'
+import { EntryVersions, RecoveredTab, RecoveredTabLabel } from './Recovered'
 import type { Flags } from './use-flags'
 
 function hasFiles(e: DragEvent): boolean {
@@ -66,10 +67,22 @@ export function DetailPane({ flags }: { flags: Flags }) {
         >
           Replay checks ({checks.length})
         </button>
+        <button
+          type="button"
+          role="tab"
+          aria-selected={detailTab === 'recovered'}
+          className={detailTab === 'recovered' ? 'on' : ''}
+          onClick={() => ws.setDetailTab('recovered')}
+          data-testid="tab-recovered"
+        >
+          <RecoveredTabLabel />
+        </button>
       </div>
       <ErrorBoundary where="entry detail" resetKey={selected?.seq}>
         {detailTab === 'replays' ? (
           <ReplayList checks={checks} onSelectSeq={ws.selectSeq} />
+        ) : detailTab === 'recovered' ? (
+          <RecoveredTab />
         ) : selected ? (
           <EntryDetail
             seq={selected.seq}
@@ -77,6 +90,7 @@ export function DetailPane({ flags }: { flags: Flags }) {
             onSelectSeq={ws.select}
             flaggedBy={flags.isFlagged(selected.seq)}
             onLoaded={ws.detailLoaded}
+            renderAfter={(e) => <EntryVersions entry={e} />}
           >
             {selectedCheck ? <ReplayResultView check={selectedCheck} /> : null}
             <ReplayChecker

@@ -13,6 +13,7 @@ import { initialView, viewReducer, type ViewAction, type ViewState } from '../fi
 import { errorMessage, reportFileName } from '../format'
 import { readFileBase64 } from '../replay-format'
 import { JobRunner } from './job-runner'
+import { RecoveredStore } from './recovered-store'
 import { Store } from './store'
 
 export type Notify = (text: string, kind?: 'info' | 'error') => void
@@ -23,7 +24,7 @@ export interface Selection {
   ns: string | null
 }
 
-export type DetailTab = 'entry' | 'replays'
+export type DetailTab = 'entry' | 'replays' | 'recovered'
 
 export interface WorkspaceState {
   overview: ChainOverview
@@ -61,6 +62,8 @@ export interface WorkspaceEnv {
 export class WorkspaceStore extends Store<WorkspaceState> {
   readonly verifyJob: JobRunner<VerifyVerdict>
   readonly integrityJob: JobRunner<IntegrityRun>
+  /** What the files remember (the verdict's recovered rows, or a recover job's). */
+  readonly recovered: RecoveredStore
 
   constructor(
     readonly chain: ChainIdentity,
@@ -92,6 +95,8 @@ export class WorkspaceStore extends Store<WorkspaceState> {
     })
     this.verifyJob = new JobRunner(api)
     this.integrityJob = new JobRunner(api)
+    this.recovered = new RecoveredStore(api)
+    this.subscribe(() => this.recovered.fromVerdict(this.getState().verdict))
   }
 
   /** What the engine already holds for this chain, and a first integrity run. */
@@ -119,6 +124,7 @@ export class WorkspaceStore extends Store<WorkspaceState> {
   dispose(): void {
     this.verifyJob.dispose()
     this.integrityJob.dispose()
+    this.recovered.dispose()
   }
 
   readonly dispatchView = (action: ViewAction): void => {
@@ -149,6 +155,12 @@ export class WorkspaceStore extends Store<WorkspaceState> {
   }
 
   readonly setDetailTab = (detailTab: DetailTab): void => this.update({ detailTab })
+
+  /** A recovered row (from the timeline or a link): shown in the Recovered tab. */
+  readonly showRecovered = (key: string): void => {
+    this.recovered.select(key)
+    this.update({ detailTab: 'recovered' })
+  }
   readonly setReplayMode = (replayMode: ReplayTextMode): void => this.update({ replayMode })
 
   /** `[` / `]`: the previous or next entry of the one shown. */

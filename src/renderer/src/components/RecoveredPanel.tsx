@@ -1,0 +1,170 @@
+// The Recovered panel: what the files still remember (the verdict's recovered rows, or everything a
+// search of the files found), the search's note, and the rows — seq, status, proof, body hash, link,
+// where each was found. A row selected shows its body and page history below the list.
+import type { JobState } from '../lib/stores/job-runner'
+import type { RecoveredState } from '../lib/stores/recovered-store'
+import type { RecoveredRow } from '../../../shared/recovery-types'
+import { formatCount } from '../lib/format'
+import { bodyLabel, linkLabel, proofLabel, rowKey, seqLabel, sourceLabel } from '../lib/recovered'
+import { JobProgress } from './JobProgress'
+import { RecoveredRowView } from './RecoveredRowView'
+import '../recovered.css'
+
+interface Props {
+  state: RecoveredState
+  job: JobState
+  selectedRow: RecoveredRow | null
+  onRecover: () => void
+  onCancel: () => void
+  onSelect: (key: string | null) => void
+  onSelectSeq: (seq: number) => void
+}
+
+const LIMIT_NOTE =
+  'Absence of remnants proves nothing: VACUUM, secure_delete, auto-vacuum and page reuse erase them.'
+
+function Rows({
+  rows,
+  selected,
+  onSelect,
+  testId,
+}: {
+  rows: RecoveredRow[]
+  selected: string | null
+  onSelect: (key: string | null) => void
+  testId: string
+}) {
+  return (
+    <table className="grid compact recovered-table" data-testid={testId}>
+      <thead>
+        <tr>
+          <th className="num">seq</th>
+          <th>status</th>
+          <th>proof</th>
+          <th>body</th>
+          <th>links to</th>
+          <th>found in</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((r) => {
+          const key = rowKey(r)
+          const on = key === selected
+          return (
+            <tr
+              key={key}
+              className={`clickable${on ? ' selected' : ''}`}
+              data-testid="recovered-row"
+              data-seq={r.seq ?? ''}
+              data-status={r.status}
+              data-proven={String(r.key_index !== null)}
+              aria-selected={on}
+              tabIndex={0}
+              onClick={() => onSelect(on ? null : key)}
+              onKeyDown={(e) => {
+                if (e.key === 'Enter' || e.key === ' ') {
+                  e.preventDefault()
+                  onSelect(on ? null : key)
+                }
+              }}
+            >
+              <td className="num mono">{seqLabel(r)}</td>
+              <td>
+                <span className={`pill ${r.status === 'deleted' ? 'bad' : 'warn'}`}>{r.status}</span>
+              </td>
+              <td className={r.key_index === null ? 'muted' : 'ok-text'}>{proofLabel(r)}</td>
+              <td className={r.body_ok === false ? 'bad-text' : ''}>{bodyLabel(r)}</td>
+              <td>{linkLabel(r)}</td>
+              <td className="small mono" title={r.sources.map(sourceLabel).join('\n')}>
+                {sourceLabel(r.source)}
+                {r.sources.length > 1 ? <span className="muted"> +{r.sources.length - 1}</span> : null}
+              </td>
+            </tr>
+          )
+        })}
+      </tbody>
+    </table>
+  )
+}
+
+export function RecoveredPanel({
+  state,
+  job,
+  selectedRow,
+  onRecover,
+  onCancel,
+  onSelect,
+  onSelectSeq,
+}: Props) {
+  const { summary, rows, uncommitted, origin } = state
+  return (
+    <div className="recovered-panel" data-testid="recovered-panel" data-origin={origin ?? ''}>
+      <div className="row gap wrap">
+        <button
+          type="button"
+          className="btn"
+          onClick={onRecover}
+          disabled={job.status !== null}
+          data-testid="recover-button"
+          title="Search the files for every deleted or earlier row, proven or not"
+        >
+          Search files
+        </button>
+        <span className="muted small">
+          {origin === 'verify'
+            ? 'rows from the last verify'
+            : origin === 'recover'
+              ? 'everything the search found, proven or not'
+              : 'verify the chain, or search its files'}
+        </span>
+      </div>
+      {job.status ? <JobProgress status={job.status} onCancel={onCancel} testId="recover-job" /> : null}
+      {job.error ? (
+        <p className="error-line" role="alert" data-testid="recover-error">
+          {job.error}
+        </p>
+      ) : null}
+      {summary ? (
+        <div className="recovered-summary" data-testid="recovered-summary">
+          <p data-testid="recovered-note">{summary.note}</p>
+          <p className="muted small">
+            {formatCount(summary.recovered)} recovered · {formatCount(summary.proven)} proven ·{' '}
+            {formatCount(summary.copies_of_live)} copies of live rows not listed ·{' '}
+            {formatCount(summary.uncommitted_only)} only in uncommitted WAL frames
+            {summary.searched
+              ? ` · read ${formatCount(summary.scanned.db_pages)} db pages, ${formatCount(summary.scanned.wal_frames)} WAL frames, ${formatCount(summary.scanned.freelist_pages)} freelist pages`
+              : ''}
+          </p>
+          {summary.note.includes('absence of remnants') ? null : (
+            <p className="muted small" data-testid="recovered-limits">
+              {LIMIT_NOTE}
+            </p>
+          )}
+        </div>
+      ) : null}
+      {summary && rows.length === 0 ? (
+        <p className="muted" data-testid="recovered-empty">
+          Nothing recovered.
+        </p>
+      ) : null}
+      {rows.length > 0 ? (
+        <Rows rows={rows} selected={state.selected} onSelect={onSelect} testId="recovered-table" />
+      ) : null}
+      {uncommitted.length > 0 ? (
+        <>
+          <p className="small">
+            Seen only in WAL frames after the last commit (a transaction in flight or rolled back): never
+            findings.
+          </p>
+          <Rows
+            rows={uncommitted}
+            selected={state.selected}
+            onSelect={onSelect}
+            testId="recovered-uncommitted"
+          />
+        </>
+      ) : null}
+      {selectedRow ? <RecoveredRowView row={selectedRow} onSelectSeq={onSelectSeq} /> : null}
+    </div>
+  )
+}

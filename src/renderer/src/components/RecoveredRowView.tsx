@@ -1,0 +1,95 @@
+// One recovered row: its proof, hashes, link, every place it was found, its page history, and its
+// body — as text, never as HTML.
+import type { RecoveredRow } from '../../../shared/recovery-types'
+import { isoOfNs } from '../lib/format'
+import {
+  bodyLabel,
+  bodyText,
+  linkLabel,
+  pageHistory,
+  proofLabel,
+  seqLabel,
+  sourceLabel,
+} from '../lib/recovered'
+import { Hash } from './Hash'
+import { PageHistory } from './PageHistory'
+
+interface Props {
+  row: RecoveredRow
+  onSelectSeq: (seq: number) => void
+}
+
+export function RecoveredRowView({ row, onSelectSeq }: Props) {
+  const body = bodyText(row)
+  const live = row.status === 'superseded' && row.seq !== null
+  return (
+    <div className="detail recovered-detail" data-testid="recovered-detail" data-seq={row.seq ?? ''}>
+      <div className="detail-head">
+        <h3>
+          recovered seq <span data-testid="recovered-detail-seq">{seqLabel(row)}</span>
+        </h3>
+        <span className={`pill ${row.status === 'deleted' ? 'bad' : 'warn'}`}>{row.status}</span>
+        <span className={`pill ${row.key_index === null ? 'unknown' : 'ok'}`}>{proofLabel(row)}</span>
+        <div className="grow" />
+        {live ? (
+          <button
+            type="button"
+            className="btn small"
+            onClick={() => onSelectSeq(row.seq!)}
+            data-testid="recovered-show-live"
+          >
+            live seq {row.seq} →
+          </button>
+        ) : null}
+      </div>
+      <dl className="kv">
+        <dt>seq from</dt>
+        <dd>
+          {row.seq_origin === 'rowid'
+            ? 'its rowid'
+            : row.seq_origin === 'chain'
+              ? 'the chain (links)'
+              : 'unplaced'}
+        </dd>
+        <dt>time</dt>
+        <dd className="mono">
+          {row.timestamp_ns
+            ? `${isoOfNs(row.timestamp_ns)} (${row.timestamp_ns} ns, unsealed)`
+            : 'not recovered'}
+        </dd>
+        <dt>body</dt>
+        <dd>{bodyLabel(row)}</dd>
+        <dt>links to</dt>
+        <dd>{linkLabel(row)}</dd>
+        <dt>canonical_hash</dt>
+        <dd>
+          <Hash value={row.canonical_hash} />
+        </dd>
+        <dt>prev_hash</dt>
+        <dd>
+          <Hash value={row.prev_hash} />
+        </dd>
+        <dt>hmac_hash</dt>
+        <dd>
+          <Hash value={row.hmac_hash} />
+        </dd>
+        <dt>found in</dt>
+        <dd>
+          <ul className="plain small mono" data-testid="recovered-sources">
+            {row.sources.map((s, i) => (
+              <li key={i}>{sourceLabel(s)}</li>
+            ))}
+          </ul>
+        </dd>
+      </dl>
+      <PageHistory history={pageHistory([row])} versionLabel={() => `this version (${row.status})`} />
+      <div className="body-head">
+        <span>recovered body</span>
+        <span className="muted small">{body.note ?? ''}</span>
+      </div>
+      <pre className="body" data-testid="recovered-body">
+        {body.text}
+      </pre>
+    </div>
+  )
+}
