@@ -17,6 +17,7 @@ import { errorMessage, formatCount, shortHash, shortTime } from '../lib/format'
 import { PageCache } from '../lib/page-cache'
 import { looksLikeChain } from '../lib/replay-format'
 import { VirtualList, type VirtualListHandle } from './VirtualList'
+import { useTimeZone } from '../lib/stores/settings-store'
 
 export const ROW_HEIGHT = 26
 
@@ -53,6 +54,7 @@ export function EntriesTable({
   onReplayDrop,
   description,
 }: Props) {
+  const zone = useTimeZone() // drawn again when the zone times are shown in changes
   const api = useApi()
   const listRef = useRef<VirtualListHandle | null>(null)
   const filterRef = useRef(filter)
@@ -285,7 +287,7 @@ export function EntriesTable({
           onClick={() => onSortBy('time')}
           data-testid="sort-time"
         >
-          time (UTC){arrow('time')}
+          time ({zone === 'utc' ? 'UTC' : 'local'}){arrow('time')}
         </button>
         <span className="c-provider th">provider</span>
         <span className="c-model th">model</span>

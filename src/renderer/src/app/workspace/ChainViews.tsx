@@ -8,6 +8,7 @@ import { FilterBar } from '../../components/FilterBar'
 import { ProviderShareChart } from '../../components/ProviderShareChart'
 import { RateChart } from '../../components/RateChart'
 import { TimelineChart } from '../../components/TimelineChart'
+import { TimeRangeBar } from '../../components/TimeRangeBar'
 import {
   describeView,
   entryFilter,
@@ -63,6 +64,11 @@ export function ChainViews({ flags }: { flags: Flags }) {
           onSelectSeq={ws.select}
         />
       </ErrorBoundary>
+      <TimeRangeBar
+        chain={{ first_ns: overview.first_timestamp_ns, last_ns: overview.last_timestamp_ns }}
+        range={view.range}
+        onRange={(r) => ws.dispatchView({ type: 'range', value: r })}
+      />
       <div className="charts">
         <ErrorBoundary where="rate chart">
           <RateChart
