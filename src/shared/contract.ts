@@ -30,6 +30,8 @@ export interface AppInfo {
   has_dialogs: boolean
   /** A path given on the command line to open first, if any. */
   initial_path: string | null
+  /** The row to show first in that chain (`--seq N` on the command line), if any. */
+  initial_seq?: number | null
   sample_path: string | null
   recent_paths: string[]
   open_roots: string[]
@@ -43,7 +45,8 @@ export interface SecretInput {
 
 export interface ApiContract {
   appInfo: (req: void) => AppInfo
-  openChain: (req: { path: string }) => ChainOverview
+  /** `focus_seq`: the row to show first (a deep link, `--seq N`); currentChain hands it on. */
+  openChain: (req: { path: string; focus_seq?: number }) => ChainOverview
   /** Native open dialog (Electron); resolves null when cancelled. */
   pickAndOpenChain: (req: void) => ChainOverview | null
   closeChain: (req: void) => null

@@ -24,6 +24,8 @@ import { JobRegistry, type JobContext } from './jobs'
 export interface SessionOptions {
   samplePath?: string | null
   initialPath?: string | null
+  /** The row to show first in initialPath (`--seq N`). */
+  initialSeq?: number | null
   /** Folders whose files a web client may open by path (the served --db is always allowed). */
   openRoots?: string[]
   recent?: string[]
@@ -83,6 +85,8 @@ export class AuditSession {
   verdict: VerifyVerdict | null = null
   integrity: IntegrityRun | null = null
   replayChecks: ReplayCheck[] = []
+  /** The row an open asked to be shown first (openChain's focus_seq), for that open only. */
+  focus: { open_id: number; seq: number } | null = null
   recent: string[]
   private opened: Opened | null = null
   private pendingOpen: PendingOpen | null = null

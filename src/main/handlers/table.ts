@@ -140,11 +140,20 @@ export function createHandlers(session: AuditSession, platform: Platform = {}): 
       can_open_paths: ctx.transport === 'ipc' || (session.options.openRoots?.length ?? 0) > 0,
       has_dialogs: platform.pickOpenPath !== undefined,
       initial_path: session.options.initialPath ?? null,
+      initial_seq: session.options.initialSeq ?? null,
       sample_path: session.options.samplePath ?? null,
       recent_paths: ctx.transport === 'ipc' ? session.recent : [],
       open_roots: ctx.transport === 'ipc' ? [] : (session.options.openRoots ?? []).map((r) => resolve(r)),
     }),
-    openChain: async (req, ctx) => openPath(str(obj(req), 'path', 4096), ctx),
+    openChain: async (req, ctx) => {
+      const o = obj(req)
+      const focus = optInt(o, 'focus_seq')
+      const overview = await openPath(str(o, 'path', 4096), ctx)
+      // Set in the same turn as the open's announcement: the page's currentChain comes after it.
+      const id = session.identity()
+      session.focus = focus !== undefined && id ? { open_id: id.open_id, seq: focus } : null
+      return overview
+    },
     pickAndOpenChain: async () => {
       if (!platform.pickOpenPath) throw new AuditError('bad_argument', 'no file dialog in web mode')
       const p = await platform.pickOpenPath()
@@ -159,7 +168,9 @@ export function createHandlers(session: AuditSession, platform: Platform = {}): 
       // Read together, synchronously: the identity always names the overview beside it.
       const view = session.current()
       const chain = session.identity()
-      return view && chain ? { chain, overview: view.overview } : null
+      if (!view || !chain) return null
+      const focus = session.focus?.open_id === chain.open_id ? session.focus.seq : undefined
+      return { chain, overview: view.overview, ...(focus !== undefined ? { focus_seq: focus } : {}) }
     },
     listEntries: async (req) => {
       const o = obj(req)

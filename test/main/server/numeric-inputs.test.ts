@@ -64,7 +64,7 @@ function integrityFields(prefix: string, base: Record<string, unknown>): Field[]
 /** Every call of the contract with every field it takes that is not free text or an enum. */
 const CALL_FIELDS: Record<ApiName, Field[]> = {
   appInfo: [],
-  openChain: [f('path', 'string', {})],
+  openChain: [f('path', 'string', {}), f('focus_seq', 'int', { path: dbPath('clean') }, { optional: true })],
   pickAndOpenChain: [],
   closeChain: [],
   currentChain: [],

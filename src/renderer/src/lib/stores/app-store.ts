@@ -6,6 +6,7 @@
 // for the new one.
 import type { ChainIdentity, ChainState } from '../../../../shared/app-events'
 import type { ApiClient, AppInfo } from '../../../../shared/contract'
+import type { DeepLink } from '../deep-link'
 import { errorMessage } from '../format'
 import { looksLikeChain } from '../replay-format'
 import { firstRun, loadRecent, MAX_RECENT, saveRecent } from './local-prefs'
@@ -44,6 +45,8 @@ export class AppStore extends Store<AppState> {
   private noticeTimer: ReturnType<typeof setTimeout> | null = null
   private notices = 0
   private disposed = false
+  /** A deep link read on load (web mode), applied to the workspace of the chain it names. */
+  private pendingLink: DeepLink | null = null
 
   constructor(private readonly api: ApiClient) {
     super({
@@ -59,11 +62,17 @@ export class AppStore extends Store<AppState> {
     })
   }
 
-  /** Startup: the chain the engine already holds, else the command line's, else the sample (first run). */
-  async start(): Promise<void> {
+  /**
+   * Startup: the chain a deep link names (web mode), else the chain the engine already holds, else
+   * the command line's (at its `--seq`), else the sample (first run).
+   */
+  async start(link: DeepLink | null = null): Promise<void> {
+    this.pendingLink = link
     try {
       const info = await this.api.appInfo()
       if (this.disposed) return
+      // Links are a web-mode thing: the desktop app's page address is its own.
+      if (info.transport !== 'http') this.pendingLink = null
       this.update((s) => ({
         info,
         recent: [...info.recent_paths, ...s.recent.filter((x) => !info.recent_paths.includes(x))].slice(
@@ -72,8 +81,18 @@ export class AppStore extends Store<AppState> {
         ),
       }))
       const held = await this.sync().catch(() => null)
-      if (this.disposed || held) return
-      if (info.initial_path) await this.openPath(info.initial_path)
+      if (this.disposed) return
+      const wanted = this.pendingLink?.chain ?? null
+      if (wanted !== null && this.pendingLink) {
+        // Another chain than the one held: open it; its workspace takes the link's view.
+        this.pendingLink = { ...this.pendingLink, chain: null }
+        await this.openPath(wanted, this.pendingLink.seq)
+        this.pendingLink = null
+        return
+      }
+      this.pendingLink = null
+      if (held) return
+      if (info.initial_path) await this.openPath(info.initial_path, info.initial_seq ?? null)
       else if (info.sample_path && firstRun()) await this.openPath(info.sample_path)
     } catch (e) {
       if (!this.disposed) this.update({ fatal: errorMessage(e) })
@@ -139,6 +158,8 @@ export class AppStore extends Store<AppState> {
       })
       this.update({ chain, workspace: next, openError: null })
       next.load()
+      if (state.focus_seq !== undefined) next.select(state.focus_seq)
+      this.applyLink(next)
       this.addRecent(chain.path)
     }
     if (overview.pending) this.startStagePoll()
@@ -171,10 +192,26 @@ export class AppStore extends Store<AppState> {
     })
   }
 
-  readonly openPath = async (path: string): Promise<void> => {
+  /** Whether a deep link read on load is still waiting for its chain (nothing is written back meanwhile). */
+  get linkPending(): boolean {
+    return this.pendingLink !== null
+  }
+
+  private applyLink(ws: WorkspaceStore): void {
+    const link = this.pendingLink
+    if (!link || (link.chain !== null && link.chain !== ws.chain.path)) return
+    this.pendingLink = null
+    if (link.provider !== null) ws.dispatchView({ type: 'provider', value: link.provider })
+    if (link.model !== null) ws.dispatchView({ type: 'model', value: link.model })
+    if (link.range !== null) ws.dispatchView({ type: 'range', value: link.range })
+    if (link.seq !== null) ws.select(link.seq)
+  }
+
+  /** Open a chain by path; `focusSeq`: the row to show first (a deep link, `--seq N`). */
+  readonly openPath = async (path: string, focusSeq: number | null = null): Promise<void> => {
     this.update({ opening: path, openError: null })
     try {
-      await this.api.openChain({ path })
+      await this.api.openChain(focusSeq === null ? { path } : { path, focus_seq: focusSeq })
       await this.sync()
     } catch (e) {
       this.update({ openError: errorMessage(e) })
