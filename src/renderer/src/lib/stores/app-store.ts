@@ -34,6 +34,8 @@ export interface AppState {
   recent: string[]
   notice: Notice | null
   help: boolean
+  /** A deep link read on load is still waiting for its chain: nothing is written to the URL meanwhile. */
+  linkPending: boolean
 }
 
 const STAGE_POLL_MS = 300
@@ -47,6 +49,8 @@ export class AppStore extends Store<AppState> {
   private disposed = false
   /** A deep link read on load (web mode), applied to the workspace of the chain it names. */
   private pendingLink: DeepLink | null = null
+  /** Workspaces the link was applied to (several when the chain is switched again during start). */
+  private linked = new WeakSet<WorkspaceStore>()
 
   constructor(private readonly api: ApiClient) {
     super({
@@ -59,6 +63,7 @@ export class AppStore extends Store<AppState> {
       recent: loadRecent(),
       notice: null,
       help: false,
+      linkPending: false,
     })
   }
 
@@ -67,12 +72,12 @@ export class AppStore extends Store<AppState> {
    * the command line's (at its `--seq`), else the sample (first run).
    */
   async start(link: DeepLink | null = null): Promise<void> {
-    this.pendingLink = link
+    this.setLink(link)
     try {
       const info = await this.api.appInfo()
       if (this.disposed) return
       // Links are a web-mode thing: the desktop app's page address is its own.
-      if (info.transport !== 'http') this.pendingLink = null
+      if (info.transport !== 'http') this.setLink(null)
       this.update((s) => ({
         info,
         recent: [...info.recent_paths, ...s.recent.filter((x) => !info.recent_paths.includes(x))].slice(
@@ -82,15 +87,19 @@ export class AppStore extends Store<AppState> {
       }))
       const held = await this.sync().catch(() => null)
       if (this.disposed) return
-      const wanted = this.pendingLink?.chain ?? null
-      if (wanted !== null && this.pendingLink) {
-        // Another chain than the one held: open it; its workspace takes the link's view.
-        this.pendingLink = { ...this.pendingLink, chain: null }
-        await this.openPath(wanted, this.pendingLink.seq)
-        this.pendingLink = null
+      const link = this.pendingLink
+      const ws = this.getState().workspace
+      if (link?.chain && !(ws && this.linked.has(ws))) {
+        // Another chain than the one held: open it; its workspace takes the link's view (also
+        // when the engine names it otherwise than the link does).
+        await this.openPath(link.chain, link.seq)
+        const opened = this.getState().workspace
+        if (!this.disposed && opened && !this.getState().openError && !this.linked.has(opened))
+          this.applyLink(opened, true)
+        this.setLink(null)
         return
       }
-      this.pendingLink = null
+      this.setLink(null)
       if (held) return
       if (info.initial_path) await this.openPath(info.initial_path, info.initial_seq ?? null)
       else if (info.sample_path && firstRun()) await this.openPath(info.sample_path)
@@ -192,15 +201,15 @@ export class AppStore extends Store<AppState> {
     })
   }
 
-  /** Whether a deep link read on load is still waiting for its chain (nothing is written back meanwhile). */
-  get linkPending(): boolean {
-    return this.pendingLink !== null
+  private setLink(link: DeepLink | null): void {
+    this.pendingLink = link
+    this.update({ linkPending: link !== null })
   }
 
-  private applyLink(ws: WorkspaceStore): void {
+  private applyLink(ws: WorkspaceStore, force = false): void {
     const link = this.pendingLink
-    if (!link || (link.chain !== null && link.chain !== ws.chain.path)) return
-    this.pendingLink = null
+    if (!link || (!force && link.chain !== null && link.chain !== ws.chain.path)) return
+    this.linked.add(ws)
     if (link.provider !== null) ws.dispatchView({ type: 'provider', value: link.provider })
     if (link.model !== null) ws.dispatchView({ type: 'model', value: link.model })
     if (link.range !== null) ws.dispatchView({ type: 'range', value: link.range })

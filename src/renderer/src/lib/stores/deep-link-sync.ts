@@ -54,8 +54,8 @@ export class DeepLinkSync {
   }
 
   private readonly write = (): void => {
-    const { info, chain, workspace } = this.app.getState()
-    if (info?.transport !== 'http' || this.app.linkPending) return
+    const { info, chain, workspace, linkPending } = this.app.getState()
+    if (info?.transport !== 'http' || linkPending) return
     const ws = workspace?.getState() ?? null
     const hash = formatLink(linkOf(chain?.path ?? null, ws?.selected?.seq ?? null, ws?.view ?? null))
     if (hash !== this.target.read()) this.target.write(hash)
