@@ -2,6 +2,7 @@
 // the main → renderer events, shortcuts and window drops; the opened chain is shown by Workspace.
 import { useEffect, useRef, useState } from 'react'
 import { ErrorBoundary } from '../components/ErrorBoundary'
+import { LiveRegion } from '../components/LiveRegion'
 import { OpenControls } from '../components/OpenControls'
 import { ShortcutsHelp } from '../components/ShortcutsHelp'
 import { handleAppEvent, pathOfDroppedFile, type SubscribeAppEvents } from '../lib/bridge'
@@ -187,6 +188,7 @@ function AppWindow({ store, events }: { store: AppStore; events: SubscribeAppEve
 
   return (
     <>
+      <LiveRegion />
       {body}
       {notice ? (
         <div

@@ -12,6 +12,8 @@ import { copyText, downloadJson } from '../download'
 import { initialView, viewReducer, type ViewAction, type ViewState } from '../filter-state'
 import { errorMessage, reportFileName } from '../format'
 import { readFileBase64 } from '../replay-format'
+import { integritySentence, jobEndSentence, verdictSentence } from '../announce-text'
+import { announcer } from './announcer'
 import { JobRunner } from './job-runner'
 import { Store } from './store'
 
@@ -182,6 +184,9 @@ export class WorkspaceStore extends Store<WorkspaceState> {
     const v = await this.verifyJob.run(() => this.api.startVerify(range ? { range } : {}))
     if (v)
       this.update((s) => ({ verdict: v, checkVersion: s.checkVersion + 1, flagVersion: s.flagVersion + 1 }))
+    const error = this.verifyJob.getState().error
+    if (v) announcer.announce(verdictSentence(v))
+    else if (error) announcer.announce(jobEndSentence('Verification', error))
   }
 
   readonly runIntegrity = async (opts: IntegrityOptions): Promise<void> => {
@@ -190,12 +195,18 @@ export class WorkspaceStore extends Store<WorkspaceState> {
       this.update((s) => ({ integrity: r, integrityOpts: opts, flagVersion: s.flagVersion + 1 }))
     if (opts.all) {
       const r = await this.integrityJob.run(() => this.api.startIntegrity(opts))
-      if (r) adopt(r)
+      const error = this.integrityJob.getState().error
+      if (r) {
+        adopt(r)
+        announcer.announce(integritySentence(r))
+      } else if (error) announcer.announce(jobEndSentence('Integrity monitor', error))
       return
     }
     this.update({ integrityBusy: true })
     try {
-      adopt(await this.api.runIntegrity(opts))
+      const r = await this.api.runIntegrity(opts)
+      adopt(r)
+      announcer.announce(integritySentence(r))
     } catch (e) {
       this.update({ integrityError: errorMessage(e) })
     } finally {
