@@ -3,6 +3,7 @@
 // its command runs, so `bijotel --version` or `bijotel integrity` does not load the server or writer.
 import { lazy, type Command } from '../command'
 import { demoInfo } from './demo-info'
+import { exportInfo } from './export-info'
 import { integrityInfo } from './integrity-info'
 import { replayInfo } from './replay-info'
 import { reportInfo } from './report-info'
@@ -20,4 +21,5 @@ export const COMMANDS: Command[] = [
   { ...serveInfo, run: lazy(() => import('./serve')) },
   { ...replayInfo, run: lazy(() => import('./replay')) },
   { ...demoInfo, run: lazy(() => import('./demo')) },
+  { ...exportInfo, run: lazy(() => import('./export')) },
 ]
