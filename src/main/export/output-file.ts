@@ -87,8 +87,8 @@ export function checkOutputTarget(output: string, db: string, what = 'the export
 export class AtomicOutput {
   private readonly fd: number
   private readonly tmp: string
-  private pending: string[] = []
-  private pendingBytes = 0
+  private readonly buf = Buffer.allocUnsafe(4 << 20)
+  private used = 0
   private done = false
 
   constructor(readonly target: string) {
@@ -100,21 +100,31 @@ export class AtomicOutput {
     }
   }
 
-  /** Buffered: text goes to the file in chunks of about 1 MB. */
-  write(text: string): void {
-    this.pending.push(text)
-    this.pendingBytes += text.length
-    if (this.pendingBytes >= 1 << 20) this.flush()
+  /**
+   * Append text that is ASCII only (an export is: json.dumps escapes every other character), one
+   * byte per character; buffered in 4 MB.
+   */
+  writeAscii(text: string): void {
+    if (this.used + text.length > this.buf.length) {
+      this.flush()
+      if (text.length > this.buf.length) {
+        this.writeOut(Buffer.from(text, 'latin1'))
+        return
+      }
+    }
+    this.used += this.buf.write(text, this.used, 'latin1')
   }
 
   private flush(): void {
-    if (this.pending.length === 0) return
-    const buf = Buffer.from(this.pending.join(''), 'utf8')
-    this.pending = []
-    this.pendingBytes = 0
+    if (this.used === 0) return
+    this.writeOut(this.buf.subarray(0, this.used))
+    this.used = 0
+  }
+
+  private writeOut(data: Buffer): void {
     try {
       let off = 0
-      while (off < buf.length) off += writeSync(this.fd, buf, off)
+      while (off < data.length) off += writeSync(this.fd, data, off)
     } catch (e) {
       throw new AuditError('io', `cannot write ${this.target}: ${oneLine(e)}`)
     }

@@ -25,6 +25,14 @@ export function pyJsonStringUnicode(s: string): string {
   return out + s.slice(from) + '"'
 }
 
+/** Characters `json.dumps` writes as they are with ensure_ascii: ' '..'~' but '"' and '\\'. */
+const PLAIN_ASCII = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/
+
+/** `pyJsonString` with a fast path for the common plain string (hashes, ids, names). */
+export function pyJsonStringFast(s: string): string {
+  return PLAIN_ASCII.test(s) ? `"${s}"` : pyJsonString(s)
+}
+
 function floatText(x: number): string {
   if (Number.isNaN(x)) return 'NaN'
   if (!Number.isFinite(x)) return x > 0 ? 'Infinity' : '-Infinity'

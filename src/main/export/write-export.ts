@@ -16,7 +16,7 @@ import type { KeyMaterial } from '../verify/secrets'
 import { verifyFile, verifyOpened } from '../verify/file'
 import { hasRange } from '../verify/verify'
 import { AtomicOutput, checkOutputTarget } from './output-file'
-import { pyColumnValue, pyJsonIndented } from './python-json'
+import { pyColumnValue, pyJsonIndented, pyJsonStringFast } from './python-json'
 import { signText, type SigningKey } from './sign-key'
 import { chainSignature, FORMAT_V1, FORMAT_V2 } from './verify-export'
 
@@ -69,24 +69,36 @@ function nowUs(): bigint {
   return BigInt(Math.round((performance.timeOrigin + performance.now()) * 1000))
 }
 
-/** The entry's fields in the reference's key order; `canonical_body_b64` goes between kind and hash. */
-const ENTRY_HEAD: readonly RowField[] = ['timestamp_ns', 'trace_id', 'span_id', 'span_name', 'span_kind']
-const ENTRY_TAIL: readonly RowField[] = ['canonical_hash', 'semantic_body_hash', 'prev_hash', 'hmac_hash']
-const FIELDS: readonly RowField[] = [...ENTRY_HEAD, 'canonical_body', ...ENTRY_TAIL]
+/** The columns an entry carries (its keys are written in the reference's order by entryText). */
+const FIELDS: readonly RowField[] = [
+  'timestamp_ns',
+  'trace_id',
+  'span_id',
+  'span_name',
+  'span_kind',
+  'canonical_body',
+  'canonical_hash',
+  'semantic_body_hash',
+  'prev_hash',
+  'hmac_hash',
+]
 
+/** One column's value as json.dumps writes it (strings, the common case, without a detour). */
+function columnText(v: unknown): string {
+  return typeof v === 'string' ? pyJsonStringFast(v) : pyJsonIndented(pyColumnValue(v), { level: 3 })
+}
+
+/** An entry at depth 2 of `json.dumps(payload, indent=2)`, keys in the reference's order. */
 function entryText(r: ChainRow, body: Buffer): string {
-  const line = (k: string, v: string): string => `      ${pyJsonString(k)}: ${v}`
-  const col = (f: RowField): string => line(f, pyJsonIndented(pyColumnValue(r[f]), { level: 3 }))
-  return [
-    '    {',
-    [
-      line('seq', r.seq.toString()),
-      ...ENTRY_HEAD.map(col),
-      line('canonical_body_b64', pyJsonString(body.toString('base64'))),
-      ...ENTRY_TAIL.map(col),
-    ].join(',\n'),
-    '    }',
-  ].join('\n')
+  return (
+    `    {\n      "seq": ${r.seq},\n      "timestamp_ns": ${columnText(r.timestamp_ns)},\n` +
+    `      "trace_id": ${columnText(r.trace_id)},\n      "span_id": ${columnText(r.span_id)},\n` +
+    `      "span_name": ${columnText(r.span_name)},\n      "span_kind": ${columnText(r.span_kind)},\n` +
+    `      "canonical_body_b64": "${body.toString('base64')}",\n` +
+    `      "canonical_hash": ${columnText(r.canonical_hash)},\n` +
+    `      "semantic_body_hash": ${columnText(r.semantic_body_hash)},\n` +
+    `      "prev_hash": ${columnText(r.prev_hash)},\n      "hmac_hash": ${columnText(r.hmac_hash)}\n    }`
+  )
 }
 
 async function verifySource(req: ExportRequest): Promise<VerifyVerdict> {
@@ -156,7 +168,7 @@ export async function writeExport(req: ExportRequest): Promise<ExportWritten | E
     out = new AtomicOutput(target)
     const format = req.signKey ? FORMAT_V2 : FORMAT_V1
     const top = (k: string, v: string): string => `  ${pyJsonString(k)}: ${v}`
-    out.write(
+    out.writeAscii(
       [
         '{',
         [
@@ -192,15 +204,15 @@ export async function writeExport(req: ExportRequest): Promise<ExportWritten | E
           if (hash !== r.canonical_hash || (prev === null ? rowPrev !== firstPrev : rowPrev !== prev))
             throw changed()
           prev = last = String(r.hmac_hash)
-          out!.write((written === 0 ? '\n' : ',\n') + entryText(r, body))
+          out!.writeAscii((written === 0 ? '\n' : ',\n') + entryText(r, body))
           written++
         },
       )
-      out.write('\n  ]')
+      out.writeAscii('\n  ]')
     }
     if (written !== count || (count > 0 && last !== head)) throw changed()
     rows.assertUnchanged()
-    if (segment) out.write(`,\n  "segment": ${pyJsonIndented(segment, { level: 1 })}`)
+    if (segment) out.writeAscii(`,\n  "segment": ${pyJsonIndented(segment, { level: 1 })}`)
     if (req.signKey) {
       const block = new Map([
         ['public_key', req.signKey.publicRaw.toString('base64')],
@@ -208,9 +220,9 @@ export async function writeExport(req: ExportRequest): Promise<ExportWritten | E
         ['signed_over', 'chain_signature'],
         ['algorithm', 'Ed25519'],
       ])
-      out.write(`,\n  "ed25519_signature": ${pyJsonIndented(block, { level: 1 })}`)
+      out.writeAscii(`,\n  "ed25519_signature": ${pyJsonIndented(block, { level: 1 })}`)
     }
-    out.write('\n}')
+    out.writeAscii('\n}')
     const size = out.commit()
     out = null
     return {
