@@ -78,6 +78,11 @@ export interface VerifyVerdict {
   prior_check?: PriorCheck
   /** Present only when the run was cancelled before the end (never for a finished verdict). */
   cancelled?: boolean
+  /**
+   * Present (false) only on a keyless verdict (`verify --keyless`, the app's check on open): body
+   * hashes, links, seqs and columns were checked, HMACs were not.
+   */
+  hmac_checked?: boolean
 }
 
 export interface VerifyRangeOptions {

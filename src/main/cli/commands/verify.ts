@@ -13,7 +13,7 @@ import { throttle } from '../io'
 import { nativeProverActive } from '../../native/row-prover'
 import { EXIT } from './verify-info'
 
-function readPrior(path: string): PriorHead {
+export function readPrior(path: string): PriorHead {
   let raw: unknown
   try {
     raw = JSON.parse(readFileSync(path, 'utf8'))
@@ -116,12 +116,14 @@ export const run: Run = async (argv, io) => {
     db: { type: 'string' },
     json: { type: 'boolean' },
     prior: { type: 'string' },
+    keyless: { type: 'boolean' },
     ...SECRET_OPTIONS,
     ...RANGE_OPTIONS,
   })
   const db = requireString(values, 'db')
   // The reference's order (§4.1): the DB first, then the secret, then the range flags.
   if (!existsSync(db)) throw new AuditError('db_missing', `DB not found: ${db}`)
+  if (values['keyless'] === true) return (await import('./verify-keyless')).runKeyless(db, values, io)
   const inputs = await secretInputsFrom(values, io, { useEnv: true })
   if (inputs.length === 0) throw new HintedError('no_secret', NO_SECRET, NO_SECRET_HINT)
   const keys = parseSecrets(inputs)
