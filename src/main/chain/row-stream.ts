@@ -9,6 +9,7 @@ import type { CellReader } from './direct/btree'
 import { leafFor } from './direct/btree'
 import { assertUnchangedSinceOpen, directAllowed, openDirect, type DirectChain } from './direct/open'
 import { RowScanner } from './direct/scan'
+import { scanSideTable } from './direct/side-tables'
 import { estimateRows, layoutOf } from '../verify/direct'
 import { ChainFile } from './reader'
 import type { SnapshotOptions } from './snapshot'
@@ -43,6 +44,11 @@ export interface RowSource {
   /** Columns the chain table has. */
   readonly columns: ReadonlySet<string>
   scan(opts: ScanOptions, row: (r: ChainRow) => boolean | void): Promise<void>
+  /**
+   * Every row of another table of the file (reference §1.2: `cas`, `policy_daily_state`): the values
+   * of `columns` (null for a column it lacks). Resolves false when the file has no such table.
+   */
+  scanTable(name: string, columns: readonly string[], row: (values: unknown[]) => void): Promise<boolean>
   /** Throws `evidence_changed` when the file read in place changed since it was opened. */
   assertUnchanged(): void
   close(): void
@@ -66,6 +72,7 @@ function cancelled(signal: { aborted: boolean } | undefined): void {
 export function directRowSource(chain: DirectChain, checkUnchanged = true): RowSource {
   const layout = layoutOf(chain)
   const scanner = new RowScanner(layout)
+  let copy: ChainFile | null = null
   const cols = new Map<RowField, number>()
   for (const f of CHAIN_COLUMNS) if (f !== 'seq') cols.set(f, scanner.col(f))
   const read = (c: CellReader, f: RowField): unknown => {
@@ -122,11 +129,22 @@ export function directRowSource(chain: DirectChain, checkUnchanged = true): RowS
       opts.onProgress?.(done, done)
       if (checkUnchanged) assertUnchangedSinceOpen(chain)
     },
+    async scanTable(name, columns, row) {
+      try {
+        return scanSideTable(chain, name, columns, row)
+      } catch (e) {
+        if (e instanceof AuditError) throw e
+        // A table the direct reader does not read: SQLite, on a verified private copy.
+        copy ??= await ChainFile.open(chain.path)
+        return sqlRowSource(copy).scanTable(name, columns, row)
+      }
+    },
     assertUnchanged() {
       if (checkUnchanged) assertUnchangedSinceOpen(chain)
     },
     close() {
       scanner.close()
+      copy?.close()
     },
   }
 }
@@ -192,6 +210,28 @@ export function sqlRowSource(chain: ChainFile): RowSource {
         opts.onProgress?.(done, done)
       } catch (e) {
         throw asChainReadError(e, 'reading rows')
+      }
+    },
+    async scanTable(name, columns, row) {
+      try {
+        const t = db.prepare('SELECT type FROM sqlite_master WHERE lower(name) = lower(?)').pluck().get(name)
+        if (t !== 'table') return false
+        const cols = new Set(
+          (db.prepare('SELECT name FROM pragma_table_info(?)').all(name) as { name: string }[]).map(
+            (c) => c.name,
+          ),
+        )
+        const q = (id: string): string => `"${id.replace(/"/g, '""')}"`
+        const list = columns.map((c) => (cols.has(c) ? q(c) : 'NULL')).join(', ')
+        for (const r of db
+          .prepare(`SELECT ${list} FROM ${q(name)}`)
+          .raw(true)
+          .safeIntegers(true)
+          .iterate())
+          row(r as unknown[])
+        return true
+      } catch (e) {
+        throw asChainReadError(e, `reading table ${name}`)
       }
     },
     assertUnchanged() {
