@@ -15,6 +15,7 @@ import { checkRow } from '../verify/row'
 import { keyInfo, parseSecrets } from '../verify/secrets'
 import { verifyOpened } from '../verify/file'
 import { buildReportFor, checkReplayFor, runIntegrityFor } from './engine'
+import { toolHandlers } from './tools'
 import type { AuditSession } from './session'
 import { int, num, obj, optBool, optEnum, optInt, optNs, optObj, optStr, str, type Obj } from './validate'
 
@@ -283,5 +284,6 @@ export function createHandlers(session: AuditSession, platform: Platform = {}): 
       writeFileSync(target, JSON.stringify(report, null, 2) + '\n', { mode: 0o644 })
       return { path: target }
     },
+    ...toolHandlers(session, platform),
   }
 }
