@@ -7,6 +7,7 @@ import { exportInfo } from './export-info'
 import { inspectInfo } from './inspect-info'
 import { integrityInfo } from './integrity-info'
 import { listInfo } from './list-info'
+import { regressionInfo } from './regression-info'
 import { replayInfo } from './replay-info'
 import { reportInfo } from './report-info'
 import { serveInfo } from './serve-info'
@@ -28,4 +29,5 @@ export const COMMANDS: Command[] = [
   { ...listInfo, run: lazy(() => import('./list')) },
   { ...inspectInfo, run: lazy(() => import('./inspect')) },
   { ...statsInfo, run: lazy(() => import('./stats')) },
+  { ...regressionInfo, run: lazy(() => import('./regression')) },
 ]

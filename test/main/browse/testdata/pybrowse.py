@@ -1,6 +1,6 @@
 # An independent Python re-implementation of Python BIJOTEL's read-only commands `list`, `inspect` and
 # `stats` (reference §4.10) and `regression` (§8), written from the reference spec, used as a
-# differential oracle by ../browse.cli.test.ts and ../regression.cli.test.ts: Python's own f-string
+# differential oracle by ../browse.cli.test.ts and ../../drift/regression.cli.test.ts: Python's own f-string
 # padding, float formatting, json.dumps and datetime rounding give the expected text. It is NOT
 # BIJOTEL's code. One departure, the project's: `list` applies its filters before LIMIT/OFFSET.
 #   python3 pybrowse.py list DB_COPY [--blocked] [--rule R] [--model M] [--since D] [--limit N] [--offset N]
