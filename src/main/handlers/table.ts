@@ -36,7 +36,7 @@ export type HandlerTable = { [N in ApiName]: Handler<N> }
 
 const SORTS: readonly EntrySort[] = ['seq_asc', 'seq_desc', 'time_asc', 'time_desc']
 
-function filterFrom(o: Obj | undefined): EntryFilter | undefined {
+export function filterFrom(o: Obj | undefined): EntryFilter | undefined {
   if (!o) return undefined
   const f: EntryFilter = {}
   const provider = optStr(o, 'provider', 1000)
@@ -49,6 +49,8 @@ function filterFrom(o: Obj | undefined): EntryFilter | undefined {
   if (flagged) f.flagged_only = true
   if (from !== undefined) f.from_ns = from
   if (to !== undefined) f.to_ns = to
+  const search = optStr(o, 'search_id', 100)
+  if (search !== undefined) f.search_id = search
   return f
 }
 
@@ -192,7 +194,14 @@ export function createHandlers(session: AuditSession, platform: Platform = {}): 
       if (provider !== undefined) t.provider = provider
       if (model !== undefined) t.model = model
       if (optBool(o, 'flagged_only')) t.flagged_only = true
-      return buildTimeline(session.view().index, t, t.flagged_only ? session.flaggedSeqs() : null)
+      const search = optStr(o, 'search_id', 100)
+      if (search !== undefined) t.search_id = search
+      return buildTimeline(
+        session.view().index,
+        t,
+        t.flagged_only ? session.flaggedSeqs() : null,
+        session.searchSeqs(t.search_id),
+      )
     },
     setSecrets: async (req, ctx) => {
       requireTrusted(ctx, 'a secret')
