@@ -2,10 +2,11 @@
 // bump REPORT_SCHEMA_VERSION whenever a field changes meaning.
 import type { Evidence } from './chain-types'
 import type { IntegrityRun } from './integrity-types'
+import type { RecoveryResult } from './recovery-types'
 import type { ReplayCheck } from './replay-types'
 import type { KeyInfo, VerifyVerdict } from './verify-types'
 
-export const REPORT_SCHEMA_VERSION = '1.0.0'
+export const REPORT_SCHEMA_VERSION = '1.1.0'
 export const REPORT_SCHEMA_ID = 'https://bijotel-auditor.invalid/schema/integrity-report-1.json'
 
 export interface AuditReport {
@@ -20,4 +21,9 @@ export interface AuditReport {
   verification_note: string
   integrity: IntegrityRun
   replay_checks: ReplayCheck[]
+  /**
+   * Deleted rows and earlier versions of rewritten ones recovered from the files, proven against the
+   * keys when given (the verdict's recovery findings refer to them). Since schema 1.1.0.
+   */
+  recovery: RecoveryResult
 }

@@ -1,5 +1,6 @@
 // Verdict of a chain verification. Field names and shapes are those of the shared fixtures'
 // `NAME.expected.json` (`verify`), so the `--json` output can be compared field for field.
+import type { RecoveredRow, RecoverySource, RecoverySummary } from './recovery-types'
 
 export type FindingKind =
   | 'seq_gap'
@@ -9,6 +10,10 @@ export type FindingKind =
   | 'column_mismatch'
   | 'seq_out_of_range'
   | 'truncated'
+  /** A seq whose live row differs from a proven earlier version of it (recovered from the files). */
+  | 'rewritten'
+  /** Proven rows recovered at seqs absent from the live chain, before its head. */
+  | 'deleted'
 
 /** Consecutive rows with the same kind of failure, merged into one range. */
 export interface Finding {
@@ -18,6 +23,14 @@ export interface Finding {
   count: number
   /** Only for `seq_gap` and `truncated`: how many seq numbers are absent. */
   missing?: number
+  /** Only for findings made from recovered rows: where in the files they were found. */
+  evidence?: RecoverySource[]
+  /**
+   * Only for a `deleted` finding of proven rows whose seq neither a surviving rowid nor a link to a
+   * known row gives: how many. The range is then where they can be (the live chain and as many seqs
+   * after it), not where they were.
+   */
+  unplaced?: number
 }
 
 /** A run of consecutive rows whose HMAC was reproduced by the same candidate key. */
@@ -83,6 +96,10 @@ export interface VerifyVerdict {
    * hashes, links, seqs and columns were checked, HMACs were not.
    */
   hmac_checked?: boolean
+  /** Present only when the files were searched for deleted and earlier rows (verify's default). */
+  recovery?: RecoverySummary
+  /** Deleted and superseded rows recovered from the files (rows identical to a live row are not listed). */
+  recovered?: RecoveredRow[]
 }
 
 export interface VerifyRangeOptions {

@@ -14,6 +14,7 @@ import { TOOL_NAME, TOOL_VERSION } from '../version'
 import { checkRow } from '../verify/row'
 import { keyInfo, parseSecrets } from '../verify/secrets'
 import { verifyOpened } from '../verify/file'
+import { searchEvidence } from '../recovery/verdict'
 import { buildReportFor, checkReplayFor, runIntegrityFor } from './engine'
 import { toolHandlers } from './tools'
 import type { AuditSession } from './session'
@@ -122,13 +123,16 @@ function requireTrusted(ctx: CallContext, what: string): void {
 
 export function createHandlers(session: AuditSession, platform: Platform = {}): HandlerTable {
   const openPath = async (path: string, ctx: CallContext) => {
-    if (ctx.transport === 'http' && !session.mayOpen(path)) {
+    if (ctx.transport !== 'http') return session.open(path)
+    if (!session.mayOpen(path)) {
       throw new AuditError(
         'bad_argument',
         `opening ${path} is not allowed here (start serve with --open-root for its folder)`,
       )
     }
-    return session.open(path)
+    // The check above gives the usual message early; the open step applies the same policy to the
+    // chain and every side file on the paths it opened (issue 29: no check-then-open by name).
+    return session.open(path, undefined, { policy: session.openPolicy() })
   }
 
   return {
@@ -237,12 +241,29 @@ export function createHandlers(session: AuditSession, platform: Platform = {}): 
             ...(range ? { range } : {}),
             onProgress: (d, t) => job.progress(d, t, 'verifying'),
             signal: job.signal,
+            recover: true,
           })
         },
         (v) => {
           if (opened && session.chain === opened) session.setVerdict(v)
         },
       )
+    },
+    startRecover: async () => {
+      session.view() // no chain (or a failed open): one clear error now, not a failed job
+      const keys = session.keys
+      return session.jobs.start('recover', async (job) => {
+        const o = await session.readyForJob(job)
+        job.progress(0, 1, 'searching the files')
+        // The evidence itself, under the open policy it was opened with (the copy's WAL is recovered).
+        const { policy } = o.chain.snapshot
+        return (
+          await searchEvidence(o.chain.snapshot.evidence, keys, {
+            signal: job.signal,
+            ...(policy ? { policy } : {}),
+          })
+        ).result
+      })
     },
     lastVerdict: async () => session.verdict,
     checkRow: async (req) => checkRow((await session.ready()).chain, session.keys, int(obj(req), 'seq')),
@@ -287,7 +308,8 @@ export function createHandlers(session: AuditSession, platform: Platform = {}): 
       if (path === null) return { path: null }
       const target = resolve(path)
       const ev = report.evidence
-      if ([ev.db.path, ev.wal?.path, ...ev.side_files.map((f) => f.path)].includes(target)) {
+      const files = [ev.db, ev.wal, ...ev.side_files].filter((f) => f !== null)
+      if (files.some((f) => f.path === target || f.link_target === target)) {
         throw new AuditError('bad_argument', 'refusing to write the report over the evidence')
       }
       writeFileSync(target, JSON.stringify(report, null, 2) + '\n', { mode: 0o644 })

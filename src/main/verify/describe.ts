@@ -16,7 +16,15 @@ export function describeFinding(f: Finding): string {
     case 'seq_out_of_range':
       return 'seq outside ±2^53: not a seq a BIJOTEL writer produces'
     case 'truncated':
-      return `chain truncated: the prior head (seq ${f.to_seq}) is no longer in the chain`
+      return f.evidence
+        ? `chain truncated: proven rows recovered from the files continue the chain after its head, up to seq ${f.to_seq}`
+        : `chain truncated: the prior head (seq ${f.to_seq}) is no longer in the chain`
+    case 'rewritten':
+      return 'rewritten: the live row differs from a proven earlier version recovered from the files (resealed by a key holder)'
+    case 'deleted':
+      return f.unplaced
+        ? `deleted: ${f.unplaced} proven row(s) recovered from the files are not in the live chain; neither a rowid nor a link gives their seq`
+        : 'deleted: proven rows recovered from the files at seqs absent from the live chain'
     default:
       return REFERENCE_REASON[f.kind] ?? f.kind
   }
@@ -33,6 +41,8 @@ export function headlineReason(v: VerifyVerdict): string {
     'column_mismatch',
     'seq_out_of_range',
     'truncated',
+    'rewritten',
+    'deleted',
   ]
   for (const k of order) {
     const f = at.find((x) => x.kind === k)

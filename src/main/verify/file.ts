@@ -5,6 +5,7 @@ import type { VerifyVerdict } from '../../shared/verify-types'
 import { withDirect } from '../chain/direct/open'
 import { ChainFile } from '../chain/reader'
 import type { SnapshotOptions } from '../chain/snapshot'
+import { startRecovery, verdictWith, withRecovery } from '../recovery/verdict'
 import { verifyDirect } from './direct'
 import type { KeyMaterial } from './secrets'
 import { verifyChain, type VerifyOptions } from './verify'
@@ -21,14 +22,29 @@ export interface FileVerifyResult {
 export async function verifyFile(
   path: string,
   keys: KeyMaterial[],
-  opts: VerifyOptions & { copy?: SnapshotOptions; env?: Record<string, string | undefined> } = {},
+  opts: VerifyOptions & {
+    copy?: SnapshotOptions
+    env?: Record<string, string | undefined>
+    /** Search the files for deleted and earlier rows and add what they prove (../recovery). */
+    recover?: boolean
+  } = {},
 ): Promise<FileVerifyResult> {
   const t0 = performance.now()
+  const recover = opts.recover ? { ...(opts.signal ? { signal: opts.signal } : {}) } : null
   const direct = await withDirect(
     path,
     async (chain) => {
       const openMs = performance.now() - t0
-      return { verdict: await verifyDirect(chain, keys, opts), reader: 'direct' as const, openMs }
+      // The files are searched while the rows are verified (see startRecovery).
+      const search = recover ? startRecovery(chain, keys, recover) : null
+      try {
+        let verdict = await verifyDirect(chain, keys, opts)
+        if (search) verdict = verdictWith(verdict, await search.done())
+        return { verdict, reader: 'direct' as const, openMs }
+      } catch (e) {
+        search?.abort()
+        throw e
+      }
     },
     opts.env,
   )
@@ -37,7 +53,9 @@ export async function verifyFile(
   const chain = await ChainFile.open(path, opts.copy ?? {})
   const openMs = performance.now() - t1
   try {
-    return { verdict: await verifyChain(chain, keys, opts), reader: 'sqlite-copy', openMs }
+    let verdict = await verifyChain(chain, keys, opts)
+    if (recover) verdict = await withRecovery(path, verdict, keys, recover)
+    return { verdict, reader: 'sqlite-copy', openMs }
   } finally {
     chain.close()
   }
@@ -50,10 +68,13 @@ export async function verifyFile(
 export async function verifyOpened(
   chain: ChainFile,
   keys: KeyMaterial[],
-  opts: VerifyOptions = {},
+  opts: VerifyOptions & { recover?: boolean } = {},
 ): Promise<VerifyVerdict> {
-  return (
+  const verdict =
     (await withDirect(chain.snapshot.dbPath, (d) => verifyDirect(d, keys, opts))) ??
-    verifyChain(chain, keys, opts)
-  )
+    (await verifyChain(chain, keys, opts))
+  // The private copy holds the evidence's bytes exactly: its files are searched in their place.
+  return opts.recover
+    ? await withRecovery(chain.snapshot.dbPath, verdict, keys, opts.signal ? { signal: opts.signal } : {})
+    : verdict
 }

@@ -5,17 +5,19 @@
 // CLI's `verify --keyless` and the app's check on open use it; the verdict has the shape of a keyed
 // one, with no key segments.
 //
-// Recovered rows: once the recovery post-pass (src/main/recovery, branch `recovery`) is on main,
-// verifyFile/verifyOpened take `recover: true` and prove recovered rows' body hashes and links
-// without a key as well; pass it in KEYLESS_FILE_OPTIONS below (the one place both callers read),
-// and list the recovered rows in keylessText after the findings.
+// Recovered rows (the recovery post-pass, src/main/recovery): unless the caller turns it off, the
+// files are searched for deleted and earlier rows as a keyed verify searches them; without a key
+// each recovered row's body is checked against its canonical_hash and its prev_hash placed against
+// the rows it links to, and none is proven (only an HMAC proves a row), so they are listed, never
+// made findings (recovery/findings.ts: a finding needs a key that reproduces the row's HMAC).
 import type { VerifyVerdict } from '../../shared/verify-types'
 import type { ChainFile } from '../chain/reader'
 import { verifyFile, verifyOpened, type FileVerifyResult } from './file'
 import type { VerifyOptions } from './verify'
 
-/** What every keyless run passes to the verifier (the hook for the recovery post-pass, above). */
+/** What every keyless run passes to the verifier: no key checks; the recovery post-pass by default. */
 const KEYLESS_FILE_OPTIONS = { keyless: true } as const
+const RECOVER_BY_DEFAULT = { recover: true } as const
 
 type FileOptions = NonNullable<Parameters<typeof verifyFile>[2]>
 
@@ -25,16 +27,18 @@ export function markKeyless(v: VerifyVerdict): VerifyVerdict {
 
 /** Keyless verification of the chain at `path` (read in place, or through a verified copy). */
 export async function keylessVerifyFile(path: string, opts: FileOptions = {}): Promise<FileVerifyResult> {
-  const r = await verifyFile(path, [], { ...opts, ...KEYLESS_FILE_OPTIONS })
+  const r = await verifyFile(path, [], { ...RECOVER_BY_DEFAULT, ...opts, ...KEYLESS_FILE_OPTIONS })
   return { ...r, verdict: markKeyless(r.verdict) }
 }
 
 /** Keyless verification of an opened chain (the session's), on its verified private copy. */
 export async function keylessVerifyOpened(
   chain: ChainFile,
-  opts: VerifyOptions = {},
+  opts: VerifyOptions & { recover?: boolean } = {},
 ): Promise<VerifyVerdict> {
-  return markKeyless(await verifyOpened(chain, [], { ...opts, ...KEYLESS_FILE_OPTIONS }))
+  return markKeyless(
+    await verifyOpened(chain, [], { ...RECOVER_BY_DEFAULT, ...opts, ...KEYLESS_FILE_OPTIONS }),
+  )
 }
 
 /**

@@ -3,11 +3,13 @@
 // says `Chain VALID`, always says what was not checked and what a forger without the key could and
 // could not have done; a break is exit 3. Edits that only the HMAC exposes (a body rewritten with its
 // hash, a tail resealed) pass it, as the statement says, and fail the keyed verify.
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Finding } from '../../../src/shared/verify-types'
 import { KEYLESS_STATEMENT } from '../../../src/main/verify/keyless'
 import { bijotel, ensureBuilt } from '../testing/cli'
-import { dbPath, expected, fingerprintFolder, fixtureNames, SECRETS } from '../testing/fixtures'
+import { dbPath, expected, FIXTURES, fingerprintFolder, fixtureNames, SECRETS } from '../testing/fixtures'
 
 beforeAll(() => ensureBuilt())
 const before = fingerprintFolder()
@@ -89,4 +91,69 @@ describe('verify --keyless on every fixture', () => {
     expect(env.code).toBe(0)
     expect(env.stdout).toContain('HMACs NOT checked')
   })
+})
+
+describe('verify --keyless with the recovery post-pass (src/main/recovery)', () => {
+  const cases = [
+    'rec-deleted-middle',
+    'rec-deleted-tail',
+    'rec-live-rewrite',
+    'rec-live-truncate',
+    'rec-vacuumed',
+  ]
+  interface Recovered {
+    seq: number | null
+    canonical_hash: string
+    hmac_hash: string
+    status: string
+    key_index: number | null
+    body_ok: boolean | null
+  }
+  for (const name of cases) {
+    it(`${name}: recovered rows listed with their body and link checks, none proven, none a finding`, () => {
+      const rec = JSON.parse(readFileSync(join(FIXTURES, `${name}.recovery.json`), 'utf8')) as {
+        secrets: string[]
+        recovered_required: { seq: number; canonical_hash: string; hmac_hash: string; status: string }[]
+      }
+      const r = bijotel(['verify', '--db', dbPath(name), '--keyless', '--json'])
+      const v = JSON.parse(r.stdout) as {
+        hmac_checked: boolean
+        findings: Finding[]
+        recovered?: Recovered[]
+        recovery?: { searched: boolean; proven: number }
+      }
+      expect(v.hmac_checked).toBe(false)
+      expect(v.recovery).toMatchObject({ searched: true, proven: 0 })
+      // Only a key proves a recovered row; without one none becomes a finding.
+      expect(v.findings.filter((f) => ['deleted', 'rewritten', 'truncated'].includes(f.kind))).toEqual([])
+      for (const want of rec.recovered_required) {
+        const got = (v.recovered ?? []).find((x) => x.hmac_hash === want.hmac_hash)
+        expect(got, `${name} seq ${want.seq}`).toMatchObject({
+          seq: want.seq,
+          canonical_hash: want.canonical_hash,
+          status: want.status,
+          key_index: null,
+          body_ok: true,
+        })
+      }
+      // The keyed run recovers the same rows (and proves them).
+      const keys = rec.secrets.flatMap((s) => ['--secret-hex', SECRETS[s]!])
+      const keyed = JSON.parse(bijotel(['verify', '--db', dbPath(name), ...keys, '--json']).stdout) as {
+        recovered?: Recovered[]
+      }
+      const ids = (rows: Recovered[] | undefined): string[] =>
+        (rows ?? []).map((x) => `${x.seq}:${x.hmac_hash}:${x.status}`).sort()
+      expect(ids(v.recovered)).toEqual(ids(keyed.recovered))
+
+      const text = bijotel(['verify', '--db', dbPath(name), '--keyless'])
+      if (rec.recovered_required.length > 0)
+        expect(text.stdout).toMatch(/^ {2}seq \d+ +\w+ +UNPROVEN, body ok/m)
+      const off = JSON.parse(
+        bijotel(['verify', '--db', dbPath(name), '--keyless', '--no-recover', '--json']).stdout,
+      ) as {
+        recovery?: unknown
+      }
+      expect(off.recovery).toBeUndefined()
+    })
+  }
 })

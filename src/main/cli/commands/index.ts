@@ -7,6 +7,7 @@ import { exportInfo } from './export-info'
 import { inspectInfo } from './inspect-info'
 import { integrityInfo } from './integrity-info'
 import { listInfo } from './list-info'
+import { recoverInfo } from './recover-info'
 import { regressionInfo } from './regression-info'
 import { replayInfo } from './replay-info'
 import { reportInfo } from './report-info'
@@ -22,6 +23,7 @@ export const COMMANDS: Command[] = [
   { ...verifyExportInfo, run: lazy(() => import('./verify-export')) },
   { ...integrityInfo, run: lazy(() => import('./integrity')) },
   { ...reportInfo, run: lazy(() => import('./report')) },
+  { ...recoverInfo, run: lazy(() => import('./recover')) },
   { ...serveInfo, run: lazy(() => import('./serve')) },
   { ...replayInfo, run: lazy(() => import('./replay')) },
   { ...demoInfo, run: lazy(() => import('./demo')) },

@@ -12,6 +12,11 @@ keys, seq contiguity, and the unsealed columns against the sealed span body. Eve
 merged into ranges. The chain file is read in place, read-only, by the direct file reader (files it
 declines are read by SQLite on a verified private copy); it is never modified.
 
+The files are also searched for rows they still remember (freed pages, free space, old page versions,
+WAL frames): a recovered row that a candidate key proves is a finding — truncated (the chain went on
+after its head), rewritten (a seq's live row differs from a proven earlier version) or deleted.
+Recovered rows are listed after the findings (--json: "recovered"; see bijotel recover).
+
 options:
   --db PATH            chain.db to verify (its -wal file, if any, is read too)
   --secret-hex HEX     candidate key as hex (Python BIJOTEL); repeat for rotated keys
@@ -26,6 +31,7 @@ ${KEY_SOURCE_OPTIONS}
                        date; 2023-1-5 is read as Python reads it)
   --until YYYY-MM-DD   last row whose timestamp_ns is on or before the end of that UTC day
   --prior FILE         an earlier verdict (this command's --json): fail if its head is gone (truncation)
+  --no-recover         do not search the files for deleted and earlier rows
   --keyless            first look without a key: body hashes, links, seqs and columns only; says plainly
                        that the HMACs were not checked (--json: "hmac_checked": false); exit 3 on a break
   --json               print the verdict as JSON

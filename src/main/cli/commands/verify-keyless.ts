@@ -23,6 +23,7 @@ export async function runKeyless(db: string, values: Values, io: CliIO): Promise
   const { verdict } = await keylessVerifyFile(db, {
     ...(range ? { range } : {}),
     ...(prior ? { prior } : {}),
+    recover: values['no-recover'] !== true,
     env: io.env,
     onProgress: throttle(250, (d, t) =>
       io.progress(`checking without the key ${Math.floor((100 * d) / Math.max(t, 1))}% (${d}/${t} rows)`),

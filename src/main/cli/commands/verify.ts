@@ -12,6 +12,7 @@ import { keyLabel, plural, seqSpan, toJson } from '../format'
 import { throttle } from '../io'
 import { nativeProverActive } from '../../native/row-prover'
 import { EXIT } from './verify-info'
+import { recoveryBlock } from './recovered-text'
 
 export function readPrior(path: string): PriorHead {
   let raw: unknown
@@ -108,6 +109,7 @@ export function verdictText(
   if (v.entries > 0 && keys.length > 0 && v.key_segments.length === 0) {
     lines.push('No candidate key reproduces any HMAC in this range: wrong secret, or every row resealed.')
   }
+  lines.push(...recoveryBlock(v.recovery, v.recovered ?? [], keys))
   return { out: lines.join('\n') + '\n', err }
 }
 
@@ -117,6 +119,7 @@ export const run: Run = async (argv, io) => {
     json: { type: 'boolean' },
     prior: { type: 'string' },
     keyless: { type: 'boolean' },
+    'no-recover': { type: 'boolean' },
     ...SECRET_OPTIONS,
     ...RANGE_OPTIONS,
   })
@@ -134,6 +137,7 @@ export const run: Run = async (argv, io) => {
   const { verdict, reader, openMs } = await verifyFile(db, keys, {
     ...(range ? { range } : {}),
     ...(prior ? { prior } : {}),
+    recover: values['no-recover'] !== true,
     env: io.env,
     copy: {
       onProgress: throttle(250, (d, t) =>
