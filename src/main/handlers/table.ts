@@ -16,6 +16,7 @@ import { keyInfo, parseSecrets } from '../verify/secrets'
 import { verifyOpened } from '../verify/file'
 import { searchEvidence } from '../recovery/verdict'
 import { buildReportFor, checkReplayFor, runIntegrityFor } from './engine'
+import { toolHandlers } from './tools'
 import type { AuditSession } from './session'
 import { int, num, obj, optBool, optEnum, optInt, optNs, optObj, optStr, str, type Obj } from './validate'
 
@@ -36,7 +37,7 @@ export type HandlerTable = { [N in ApiName]: Handler<N> }
 
 const SORTS: readonly EntrySort[] = ['seq_asc', 'seq_desc', 'time_asc', 'time_desc']
 
-function filterFrom(o: Obj | undefined): EntryFilter | undefined {
+export function filterFrom(o: Obj | undefined): EntryFilter | undefined {
   if (!o) return undefined
   const f: EntryFilter = {}
   const provider = optStr(o, 'provider', 1000)
@@ -49,6 +50,8 @@ function filterFrom(o: Obj | undefined): EntryFilter | undefined {
   if (flagged) f.flagged_only = true
   if (from !== undefined) f.from_ns = from
   if (to !== undefined) f.to_ns = to
+  const search = optStr(o, 'search_id', 100)
+  if (search !== undefined) f.search_id = search
   return f
 }
 
@@ -206,7 +209,14 @@ export function createHandlers(session: AuditSession, platform: Platform = {}): 
       if (provider !== undefined) t.provider = provider
       if (model !== undefined) t.model = model
       if (optBool(o, 'flagged_only')) t.flagged_only = true
-      return buildTimeline(session.view().index, t, t.flagged_only ? session.flaggedSeqs() : null)
+      const search = optStr(o, 'search_id', 100)
+      if (search !== undefined) t.search_id = search
+      return buildTimeline(
+        session.view().index,
+        t,
+        t.flagged_only ? session.flaggedSeqs() : null,
+        session.searchSeqs(t.search_id),
+      )
     },
     setSecrets: async (req, ctx) => {
       requireTrusted(ctx, 'a secret')
@@ -316,5 +326,6 @@ export function createHandlers(session: AuditSession, platform: Platform = {}): 
       writeFileSync(target, JSON.stringify(report, null, 2) + '\n', { mode: 0o644 })
       return { path: target }
     },
+    ...toolHandlers(session, platform),
   }
 }

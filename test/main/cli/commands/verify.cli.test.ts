@@ -116,6 +116,27 @@ describe('bijotel verify text output and exit codes', () => {
     expect(v.boundary.kind).toBe('predecessor')
   })
 
+  it('dates beyond the years timestamp_ns holds select nothing or everything (Python: OverflowError)', () => {
+    const run = (...range: string[]) =>
+      bijotel([
+        'verify',
+        '--db',
+        dbPath('clean'),
+        '--secret-hex',
+        SECRETS['primary']!,
+        '--no-recover',
+        ...range,
+      ])
+    const none = run('--since', '9999-01-01')
+    expect([none.code, none.stderr]).toEqual([0, ''])
+    expect(none.stdout).toContain('(0 entries of 240 total)')
+    for (const all of [run('--until', '9999-12-31'), run('--since', '0001-01-01')]) {
+      expect([all.code, all.stderr]).toEqual([0, ''])
+      expect(all.stdout).toContain('seq 1-240 (240 entries of 240 total)')
+    }
+    expect(run('--until', '0001-01-01').stdout).toContain('(0 entries of 240 total)')
+  })
+
   it('links a --range segment to its predecessor and still sees a deletion at its start', () => {
     const r = bijotel([
       'verify',
