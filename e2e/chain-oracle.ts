@@ -12,6 +12,9 @@ export interface OracleRow {
   canonical_hash: string
   prev_hash: string
   hmac_hash: string
+  trace_id: string | null
+  span_id: string | null
+  canonical_body: string
 }
 
 /** Every row of a chain file (ascending seq), read by SQLite from a private copy. */
@@ -25,7 +28,7 @@ export function chainRows(file: string): OracleRow[] {
       db.defaultSafeIntegers(true)
       const rows = db
         .prepare(
-          'SELECT seq, timestamp_ns, span_name, canonical_hash, prev_hash, hmac_hash FROM chain ORDER BY seq',
+          'SELECT seq, timestamp_ns, span_name, canonical_hash, prev_hash, hmac_hash, trace_id, span_id, CAST(canonical_body AS TEXT) AS canonical_body FROM chain ORDER BY seq',
         )
         .all() as (Omit<OracleRow, 'seq'> & { seq: bigint })[]
       return rows.map((r) => ({ ...r, seq: Number(r.seq) }))

@@ -5,6 +5,7 @@ import { useMemo } from 'react'
 import { EntriesTable } from '../../components/EntriesTable'
 import { ErrorBoundary } from '../../components/ErrorBoundary'
 import { FilterBar } from '../../components/FilterBar'
+import { FindBar } from '../../components/FindBar'
 import { ProviderShareChart } from '../../components/ProviderShareChart'
 import { RateChart } from '../../components/RateChart'
 import { TimelineChart } from '../../components/TimelineChart'
@@ -32,6 +33,8 @@ export function ChainViews({ flags }: { flags: Flags }) {
   const integrity = useWorkspace((s) => s.integrity)
   const flagVersion = useWorkspace((s) => s.flagVersion)
   const selected = useWorkspace((s) => s.selected)
+  const hasKey = useWorkspace((s) => s.keys.length > 0)
+  const filter = useMemo(() => entryFilter(view), [view])
 
   // Flagged-only timelines are asked again when the findings behind them change.
   const stage = `${overview.pending ? 'pending' : 'final'}${view.flaggedOnly ? `:${flagVersion}` : ''}`
@@ -52,6 +55,7 @@ export function ChainViews({ flags }: { flags: Flags }) {
         flaggedCount={flags.flaggedTotal}
         rangeLabel={rangeLabel}
       />
+      <FindBar find={ws.find} filter={filter} sort={view.sort} hasKey={hasKey} />
       <ErrorBoundary where="timeline">
         <TimelineChart
           timeline={full.timeline}

@@ -14,6 +14,7 @@ import { errorMessage, reportFileName } from '../format'
 import { readFileBase64 } from '../replay-format'
 import { integritySentence, jobEndSentence, verdictSentence } from '../announce-text'
 import { announcer } from './announcer'
+import { FindStore } from './find-store'
 import { JobRunner } from './job-runner'
 import { Store } from './store'
 
@@ -63,6 +64,8 @@ export interface WorkspaceEnv {
 export class WorkspaceStore extends Store<WorkspaceState> {
   readonly verifyJob: JobRunner<VerifyVerdict>
   readonly integrityJob: JobRunner<IntegrityRun>
+  /** Search and export of the rows in view (issue 26). */
+  readonly find: FindStore
 
   constructor(
     readonly chain: ChainIdentity,
@@ -94,6 +97,11 @@ export class WorkspaceStore extends Store<WorkspaceState> {
     })
     this.verifyJob = new JobRunner(api)
     this.integrityJob = new JobRunner(api)
+    this.find = new FindStore(api, {
+      hasDialogs: env.hasDialogs,
+      notify: env.notify,
+      dispatchView: this.dispatchView,
+    })
   }
 
   /** What the engine already holds for this chain, and a first integrity run. */
@@ -121,6 +129,7 @@ export class WorkspaceStore extends Store<WorkspaceState> {
   dispose(): void {
     this.verifyJob.dispose()
     this.integrityJob.dispose()
+    this.find.dispose()
   }
 
   readonly dispatchView = (action: ViewAction): void => {
