@@ -25,6 +25,8 @@ export interface ChainIdentity {
 export interface ChainState {
   chain: ChainIdentity
   overview: ChainOverview
+  /** The row to show first, when this open asked for one (openChain's focus_seq, `--seq N`). */
+  focus_seq?: number
 }
 
 export interface AppEvents {

@@ -67,6 +67,8 @@ export interface EntryFilter {
   flagged_only?: boolean
   from_ns?: string
   to_ns?: string
+  /** Only the rows a finished search found (`SearchResult.search_id`, tools-types.ts). */
+  search_id?: string
 }
 
 export interface EntryPage {
@@ -110,6 +112,8 @@ export interface TimelineRequest {
    * listEntries). The time span stays the whole chain's, so the bars line up with the unfiltered ones.
    */
   flagged_only?: boolean
+  /** Only the rows a finished search found (as EntryFilter.search_id). */
+  search_id?: string
 }
 
 export interface Timeline {

@@ -19,6 +19,15 @@ import type { ReplayCheck, ReplayCheckRequest } from './replay-types'
 import type { AuditReport } from './report-types'
 import type { ChainState } from './app-events'
 import type { KeyInfo, RowCheck, VerifyRangeOptions, VerifyVerdict } from './verify-types'
+import type { DriftSeries, DriftSeriesRequest } from './drift-types'
+import type {
+  SearchRequest,
+  SearchResult,
+  TimeRange,
+  TimeRangeRequest,
+  ViewExport,
+  ViewExportRequest,
+} from './tools-types'
 
 export interface AppInfo {
   name: string
@@ -30,6 +39,8 @@ export interface AppInfo {
   has_dialogs: boolean
   /** A path given on the command line to open first, if any. */
   initial_path: string | null
+  /** The row to show first in that chain (`--seq N` on the command line), if any. */
+  initial_seq?: number | null
   sample_path: string | null
   recent_paths: string[]
   open_roots: string[]
@@ -43,7 +54,8 @@ export interface SecretInput {
 
 export interface ApiContract {
   appInfo: (req: void) => AppInfo
-  openChain: (req: { path: string }) => ChainOverview
+  /** `focus_seq`: the row to show first (a deep link, `--seq N`); currentChain hands it on. */
+  openChain: (req: { path: string; focus_seq?: number }) => ChainOverview
   /** Native open dialog (Electron); resolves null when cancelled. */
   pickAndOpenChain: (req: void) => ChainOverview | null
   closeChain: (req: void) => null
@@ -73,6 +85,21 @@ export interface ApiContract {
   buildReport: (req: { integrity?: IntegrityOptions }) => AuditReport
   /** Native save dialog + write (Electron); resolves the path written, or null when cancelled. */
   saveReport: (req: { integrity?: IntegrityOptions }) => { path: string | null }
+  /**
+   * The keyless verify (`verify --keyless`) the engine starts whenever a chain opens: its job (poll
+   * with jobStatus), whose result is a verdict with `hmac_checked: false`; null when no chain is open.
+   */
+  keylessVerdict: (req: void) => JobStatus<VerifyVerdict> | null
+  /** Search the chain (streamed, cancellable job); the result's search_id filters table and timeline. */
+  startSearch: (req: SearchRequest) => JobStatus<SearchResult>
+  /** A typed time range or a preset as inclusive ns bounds for listEntries/timeline filters. */
+  resolveTimeRange: (req: TimeRangeRequest) => TimeRange
+  /** The rows in view as JSONL, CSV or a reference export file (web mode: download the content). */
+  exportView: (req: ViewExportRequest) => ViewExport
+  /** The same written through the native save dialog (Electron); the path written, or null. */
+  saveViewExport: (req: ViewExportRequest) => { path: string | null; rows: number }
+  /** F12 payload drift: each dimension over time per provider/model, anomalies marked (a job). */
+  startDriftSeries: (req: DriftSeriesRequest) => JobStatus<DriftSeries>
 }
 
 export type ApiName = keyof ApiContract
@@ -108,6 +135,12 @@ export const API_CALLS = [
   'listReplayChecks',
   'buildReport',
   'saveReport',
+  'keylessVerdict',
+  'startSearch',
+  'resolveTimeRange',
+  'exportView',
+  'saveViewExport',
+  'startDriftSeries',
 ] as const satisfies readonly ApiName[]
 
 // Compile-time proof that API_CALLS names every call of the contract, no more, no less.

@@ -91,6 +91,11 @@ export interface VerifyVerdict {
   prior_check?: PriorCheck
   /** Present only when the run was cancelled before the end (never for a finished verdict). */
   cancelled?: boolean
+  /**
+   * Present (false) only on a keyless verdict (`verify --keyless`, the app's check on open): body
+   * hashes, links, seqs and columns were checked, HMACs were not.
+   */
+  hmac_checked?: boolean
   /** Present only when the files were searched for deleted and earlier rows (verify's default). */
   recovery?: RecoverySummary
   /** Deleted and superseded rows recovered from the files (rows identical to a live row are not listed). */

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { AuditSession } from '../handlers/session'
 import { createHandlers, type HandlerTable } from '../handlers/table'
-import { openFromShell, pathFromArgv } from './actions'
+import { openFromShell, pathFromArgv, seqFromArgv } from './actions'
 import { pickOpenPath, pickSavePath } from './dialogs'
 import { appEventSender } from './events'
 import { registerIpc } from './ipc'
@@ -64,6 +64,7 @@ export async function startShell(opts: ShellOptions): Promise<Shell | null> {
   const session = new AuditSession({
     samplePath: opts.samplePath,
     initialPath: pathFromArgv(opts.argv, app.isPackaged),
+    initialSeq: seqFromArgv(opts.argv, app.isPackaged),
     recent: loadRecent(recentFile),
     onRecent: (paths) => {
       saveRecent(recentFile, paths)
@@ -91,8 +92,9 @@ export async function startShell(opts: ShellOptions): Promise<Shell | null> {
   menu()
   win = createMainWindow(join(opts.mainDir, '../preload'), opts.devServerUrl)
   app.on('second-instance', (_e, argv: string[]) => {
+    // `bijotel-auditor chain.db --seq 57` while the app runs: that chain, at that row.
     const p = pathFromArgv(argv, app.isPackaged)
-    if (p) void openFromShell(table, p, send)
+    if (p) void openFromShell(table, p, send, seqFromArgv(argv, app.isPackaged))
     if (win?.isMinimized()) win.restore()
     win?.focus()
   })

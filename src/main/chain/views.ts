@@ -74,6 +74,7 @@ export function selectPositions(
   filter: EntryFilter | undefined,
   sort: EntrySort,
   flagged: Set<number> | null,
+  found: Set<number> | null = null,
 ): Int32Array {
   const providerId = filter?.provider !== undefined ? idx.providerNames.indexOf(filter.provider) : -2
   const modelId = filter?.model !== undefined ? idx.modelNames.indexOf(filter.model) : -2
@@ -87,6 +88,7 @@ export function selectPositions(
     if (from !== null && (!idx.tsValid[i] || idx.ts[i]! < from)) continue
     if (to !== null && (!idx.tsValid[i] || idx.ts[i]! > to)) continue
     if (filter?.flagged_only && !flagged?.has(idx.seq[i]!)) continue
+    if (filter?.search_id !== undefined && !found?.has(idx.seq[i]!)) continue
     out[k++] = i
   }
   const sel = out.slice(0, k)
@@ -264,11 +266,15 @@ export function getEntry(rowsBySeq: EntryRows, idx: ChainIndex, seq: number): En
 /** Bucket × provider counters a timeline keeps in a typed array (16 MB); beyond, in a Map. */
 const DENSE_COUNTS = 1 << 21
 
-/** `flagged`: the seqs `req.flagged_only` keeps (rows inside a finding or an anomaly). */
+/**
+ * `flagged`: the seqs `req.flagged_only` keeps (rows inside a finding or an anomaly); `found`: the
+ * seqs of the search `req.search_id` names.
+ */
 export function buildTimeline(
   idx: ChainIndex,
   req: TimelineRequest,
   flagged: Set<number> | null = null,
+  found: Set<number> | null = null,
 ): Timeline {
   const buckets = Math.max(1, Math.min(2000, Math.floor(req.buckets)))
   const providerId = req.provider !== undefined ? idx.providerNames.indexOf(req.provider) : -2
@@ -309,6 +315,7 @@ export function buildTimeline(
     if (providerId !== -2 && idx.provider[i] !== providerId) continue
     if (modelId !== -2 && idx.model[i] !== modelId) continue
     if (req.flagged_only && !flagged?.has(idx.seq[i]!)) continue
+    if (req.search_id !== undefined && !found?.has(idx.seq[i]!)) continue
     let b = Math.min(buckets - 1, Math.max(0, Math.floor(words.offset(i, loHi, loLo) / widthD)))
     while (b > 0 && words.below(i, startHi[b]!, startLo[b]!)) b--
     while (b < buckets - 1 && !words.below(i, startHi[b + 1]!, startLo[b + 1]!)) b++

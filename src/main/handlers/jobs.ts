@@ -11,6 +11,8 @@ export interface JobContext {
 interface Job {
   status: JobStatus
   signal: { aborted: boolean }
+  /** Started by the engine itself (the keyless check on open), not by a caller: not in running(). */
+  background: boolean
 }
 
 const KEEP_FINISHED = 20
@@ -18,7 +20,12 @@ const KEEP_FINISHED = 20
 export class JobRegistry {
   private jobs = new Map<string, Job>()
 
-  start<R>(kind: string, work: (ctx: JobContext) => Promise<R>, onDone?: (r: R) => void): JobStatus<R> {
+  start<R>(
+    kind: string,
+    work: (ctx: JobContext) => Promise<R>,
+    onDone?: (r: R) => void,
+    opts: { background?: boolean } = {},
+  ): JobStatus<R> {
     const id = randomUUID()
     const progress: JobProgress = { done: 0, total: 0, phase: 'starting' }
     const job: Job = {
@@ -32,6 +39,7 @@ export class JobRegistry {
         error: null,
       },
       signal: { aborted: false },
+      background: opts.background === true,
     }
     this.jobs.set(id, job)
     this.prune()
@@ -81,10 +89,10 @@ export class JobRegistry {
     return this.status(id)
   }
 
-  /** Jobs still running (a cancelled one counts until its work stops). */
+  /** Jobs callers started still running (a cancelled one counts until its work stops). */
   running(): number {
     let n = 0
-    for (const j of this.jobs.values()) if (j.status.state === 'running') n++
+    for (const j of this.jobs.values()) if (j.status.state === 'running' && !j.background) n++
     return n
   }
 

@@ -23,6 +23,8 @@ import { JobRegistry, type JobContext } from './jobs'
 export interface SessionOptions {
   samplePath?: string | null
   initialPath?: string | null
+  /** The row to show first in initialPath (`--seq N`). */
+  initialSeq?: number | null
   /** Folders whose files a web client may open by path (the served --db is always allowed). */
   openRoots?: string[]
   recent?: string[]
@@ -92,8 +94,14 @@ export class AuditSession {
   readonly options: SessionOptions
   keys: KeyMaterial[] = []
   verdict: VerifyVerdict | null = null
+  /** The keyless verdict of the check run on open (hmac_checked: false), until the chain changes. */
+  keylessVerdict: VerifyVerdict | null = null
   integrity: IntegrityRun | null = null
   replayChecks: ReplayCheck[] = []
+  /** The row an open asked to be shown first (openChain's focus_seq), for that open only. */
+  focus: { open_id: number; seq: number } | null = null
+  /** Finished searches' matching seqs by search_id (the newest few; forgotten with the chain). */
+  readonly searches = new Map<string, Set<number>>()
   recent: string[]
   private opened: Opened | null = null
   private pendingOpen: PendingOpen | null = null
@@ -379,8 +387,10 @@ export class AuditSession {
     this.opened?.chain.close()
     this.opened = null
     this.verdict = null
+    this.keylessVerdict = null
     this.integrity = null
     this.replayChecks = []
+    this.searches.clear()
     this.positionsCache.clear()
   }
 
@@ -394,6 +404,11 @@ export class AuditSession {
     this.positionsCache.clear()
   }
 
+  setKeylessVerdict(v: VerifyVerdict | null): void {
+    this.keylessVerdict = v
+    this.positionsCache.clear()
+  }
+
   setIntegrity(r: IntegrityRun | null): void {
     this.integrity = r
     this.positionsCache.clear()
@@ -402,7 +417,8 @@ export class AuditSession {
   /** Seqs inside a verify finding or named by an integrity anomaly. */
   flaggedSeqs(): Set<number> {
     const out = new Set<number>()
-    for (const f of this.verdict?.findings ?? []) {
+    // The keyed verdict when there is one, else the keyless check's (its findings need no key).
+    for (const f of (this.verdict ?? this.keylessVerdict)?.findings ?? []) {
       if (f.kind === 'truncated') continue
       for (let s = f.from_seq; s <= f.to_seq && out.size < MAX_FLAGGED; s++) out.add(s)
     }
@@ -424,7 +440,11 @@ export class AuditSession {
    */
   async entrySource(filter?: EntryFilter): Promise<EntrySource> {
     const p = this.pendingOpen
-    const quick = filter?.provider === undefined && filter?.model === undefined && !filter?.flagged_only
+    const quick =
+      filter?.provider === undefined &&
+      filter?.model === undefined &&
+      !filter?.flagged_only &&
+      filter?.search_id === undefined
     if (p && quick) {
       const positions = (sort: EntrySort): Int32Array =>
         this.cachedPositions(['first pass', filter ?? {}, sort], () =>
@@ -445,9 +465,18 @@ export class AuditSession {
 
   positions(filter: EntryFilter | undefined, sort: EntrySort): Int32Array {
     const o = this.require()
+    const found = this.searchSeqs(filter?.search_id)
     return this.cachedPositions([filter ?? {}, sort], () =>
-      selectPositions(o.index, filter, sort, filter?.flagged_only ? this.flaggedSeqs() : null),
+      selectPositions(o.index, filter, sort, filter?.flagged_only ? this.flaggedSeqs() : null, found),
     )
+  }
+
+  /** The seqs a finished search found (null when no search is named); unknown ids are an error. */
+  searchSeqs(id: string | undefined): Set<number> | null {
+    if (id === undefined) return null
+    const found = this.searches.get(id)
+    if (!found) throw new AuditError('not_found', `no search ${id} (searches end when the chain changes)`)
+    return found
   }
 
   private cachedPositions(key: unknown[], select: () => Int32Array): Int32Array {

@@ -16,6 +16,7 @@ import { keyInfo, parseSecrets } from '../verify/secrets'
 import { verifyOpened } from '../verify/file'
 import { searchEvidence } from '../recovery/verdict'
 import { buildReportFor, checkReplayFor, runIntegrityFor } from './engine'
+import { toolHandlers } from './tools'
 import type { AuditSession } from './session'
 import { int, num, obj, optBool, optEnum, optInt, optNs, optObj, optStr, str, type Obj } from './validate'
 
@@ -36,7 +37,7 @@ export type HandlerTable = { [N in ApiName]: Handler<N> }
 
 const SORTS: readonly EntrySort[] = ['seq_asc', 'seq_desc', 'time_asc', 'time_desc']
 
-function filterFrom(o: Obj | undefined): EntryFilter | undefined {
+export function filterFrom(o: Obj | undefined): EntryFilter | undefined {
   if (!o) return undefined
   const f: EntryFilter = {}
   const provider = optStr(o, 'provider', 1000)
@@ -49,6 +50,8 @@ function filterFrom(o: Obj | undefined): EntryFilter | undefined {
   if (flagged) f.flagged_only = true
   if (from !== undefined) f.from_ns = from
   if (to !== undefined) f.to_ns = to
+  const search = optStr(o, 'search_id', 100)
+  if (search !== undefined) f.search_id = search
   return f
 }
 
@@ -140,11 +143,20 @@ export function createHandlers(session: AuditSession, platform: Platform = {}): 
       can_open_paths: ctx.transport === 'ipc' || (session.options.openRoots?.length ?? 0) > 0,
       has_dialogs: platform.pickOpenPath !== undefined,
       initial_path: session.options.initialPath ?? null,
+      initial_seq: session.options.initialSeq ?? null,
       sample_path: session.options.samplePath ?? null,
       recent_paths: ctx.transport === 'ipc' ? session.recent : [],
       open_roots: ctx.transport === 'ipc' ? [] : (session.options.openRoots ?? []).map((r) => resolve(r)),
     }),
-    openChain: async (req, ctx) => openPath(str(obj(req), 'path', 4096), ctx),
+    openChain: async (req, ctx) => {
+      const o = obj(req)
+      const focus = optInt(o, 'focus_seq')
+      const overview = await openPath(str(o, 'path', 4096), ctx)
+      // Set in the same turn as the open's announcement: the page's currentChain comes after it.
+      const id = session.identity()
+      session.focus = focus !== undefined && id ? { open_id: id.open_id, seq: focus } : null
+      return overview
+    },
     pickAndOpenChain: async () => {
       if (!platform.pickOpenPath) throw new AuditError('bad_argument', 'no file dialog in web mode')
       const p = await platform.pickOpenPath()
@@ -159,7 +171,9 @@ export function createHandlers(session: AuditSession, platform: Platform = {}): 
       // Read together, synchronously: the identity always names the overview beside it.
       const view = session.current()
       const chain = session.identity()
-      return view && chain ? { chain, overview: view.overview } : null
+      if (!view || !chain) return null
+      const focus = session.focus?.open_id === chain.open_id ? session.focus.seq : undefined
+      return { chain, overview: view.overview, ...(focus !== undefined ? { focus_seq: focus } : {}) }
     },
     listEntries: async (req) => {
       const o = obj(req)
@@ -195,7 +209,14 @@ export function createHandlers(session: AuditSession, platform: Platform = {}): 
       if (provider !== undefined) t.provider = provider
       if (model !== undefined) t.model = model
       if (optBool(o, 'flagged_only')) t.flagged_only = true
-      return buildTimeline(session.view().index, t, t.flagged_only ? session.flaggedSeqs() : null)
+      const search = optStr(o, 'search_id', 100)
+      if (search !== undefined) t.search_id = search
+      return buildTimeline(
+        session.view().index,
+        t,
+        t.flagged_only ? session.flaggedSeqs() : null,
+        session.searchSeqs(t.search_id),
+      )
     },
     setSecrets: async (req, ctx) => {
       requireTrusted(ctx, 'a secret')
@@ -302,5 +323,6 @@ export function createHandlers(session: AuditSession, platform: Platform = {}): 
       writeFileSync(target, JSON.stringify(report, null, 2) + '\n', { mode: 0o644 })
       return { path: target }
     },
+    ...toolHandlers(session, platform),
   }
 }

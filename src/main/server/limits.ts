@@ -278,6 +278,10 @@ const HEAVY_CALLS = [
   'runIntegrity',
   'buildReport',
   'saveReport',
+  'startSearch',
+  'startDriftSeries',
+  'exportView',
+  'saveViewExport',
 ] as const
 
 /** `table` with its long calls run through `gate` (the reference routes use the same table). */

@@ -262,6 +262,21 @@ describe('contract over HTTP', () => {
     expect((await call('openChain', { path: dbPath('clean') })).status).toBe(200)
   })
 
+  it('the working tools answer (issue 26; in depth in tools.test.ts)', async () => {
+    const k = await call('keylessVerdict')
+    expect(k.status).toBe(200)
+    expect(k.json).toMatchObject({ kind: 'keyless-verify' })
+    const s = await call('startSearch', { query: 'chat' })
+    expect(s.status).toBe(200)
+    expect((await untilDone((s.json as JobStatus).id)).state).toBe('done')
+    expect((await call('resolveTimeRange', { preset: 'whole_chain' })).json).toMatchObject({ rows: 240 })
+    expect((await call('exportView', { format: 'csv' })).json).toMatchObject({ format: 'csv', rows: 240 })
+    expect((await call('saveViewExport', { format: 'csv' })).status).toBe(400)
+    const d = await call('startDriftSeries', { buckets: 5 })
+    expect(d.status).toBe(200)
+    expect((await untilDone((d.json as JobStatus).id)).state).toBe('done')
+  })
+
   it('covers every call of API_CALLS', () => {
     expect([...covered].sort()).toEqual([...API_CALLS].sort())
   })

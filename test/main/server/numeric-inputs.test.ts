@@ -64,7 +64,7 @@ function integrityFields(prefix: string, base: Record<string, unknown>): Field[]
 /** Every call of the contract with every field it takes that is not free text or an enum. */
 const CALL_FIELDS: Record<ApiName, Field[]> = {
   appInfo: [],
-  openChain: [f('path', 'string', {})],
+  openChain: [f('path', 'string', {}), f('focus_seq', 'int', { path: dbPath('clean') }, { optional: true })],
   pickAndOpenChain: [],
   closeChain: [],
   currentChain: [],
@@ -106,6 +106,28 @@ const CALL_FIELDS: Record<ApiName, Field[]> = {
   listReplayChecks: [],
   buildReport: integrityFields('integrity.', {}),
   saveReport: integrityFields('integrity.', {}),
+  keylessVerdict: [],
+  startSearch: [
+    f('query', 'string', {}),
+    f('from_ns', 'ns', { query: 'x' }, { optional: true }),
+    f('to_ns', 'ns', { query: 'x' }, { optional: true }),
+  ],
+  resolveTimeRange: [f('utc_offset_minutes', 'int', {}, { min: -1440, max: 1440, optional: true })],
+  exportView: [
+    f('filter.from_ns', 'ns', { format: 'jsonl' }, { optional: true }),
+    f('filter.to_ns', 'ns', { format: 'jsonl' }, { optional: true }),
+  ],
+  saveViewExport: [
+    f('filter.from_ns', 'ns', { format: 'csv' }, { optional: true }),
+    f('filter.to_ns', 'ns', { format: 'csv' }, { optional: true }),
+  ],
+  startDriftSeries: [
+    f('buckets', 'int', {}, { min: 1, max: 2000, optional: true }),
+    f('window', 'int', {}, { min: 5, max: 10000, optional: true }),
+    f('z_threshold', 'num', {}, { min: 0, max: 100, optional: true }),
+    f('from_ns', 'ns', {}, { optional: true }),
+    f('to_ns', 'ns', {}, { optional: true }),
+  ],
 }
 
 const WRONG_TYPES = ['true', '[]', '{}', '"x"']
@@ -229,7 +251,7 @@ describe('POST /api/call/<name>: numeric fields are range-checked at the edge', 
         for (const v of good) {
           const r = await postText(`/api/call/${name}`, bodyWith(field, v))
           const what = `${name} ${label}=${v}: ${r.text.slice(0, 300)}`
-          if (name === 'saveReport') {
+          if (name === 'saveReport' || name === 'saveViewExport') {
             // Accepted, then refused for what the web lacks: the dialog, not the value.
             expect(r.json, what).toMatchObject({ error: expect.stringContaining('no save dialog') })
             continue

@@ -3,11 +3,16 @@
 // its command runs, so `bijotel --version` or `bijotel integrity` does not load the server or writer.
 import { lazy, type Command } from '../command'
 import { demoInfo } from './demo-info'
+import { exportInfo } from './export-info'
+import { inspectInfo } from './inspect-info'
 import { integrityInfo } from './integrity-info'
+import { listInfo } from './list-info'
 import { recoverInfo } from './recover-info'
+import { regressionInfo } from './regression-info'
 import { replayInfo } from './replay-info'
 import { reportInfo } from './report-info'
 import { serveInfo } from './serve-info'
+import { statsInfo } from './stats-info'
 import { verifyContinuityInfo } from './verify-continuity-info'
 import { verifyExportInfo } from './verify-export-info'
 import { verifyInfo } from './verify-info'
@@ -22,4 +27,9 @@ export const COMMANDS: Command[] = [
   { ...serveInfo, run: lazy(() => import('./serve')) },
   { ...replayInfo, run: lazy(() => import('./replay')) },
   { ...demoInfo, run: lazy(() => import('./demo')) },
+  { ...exportInfo, run: lazy(() => import('./export')) },
+  { ...listInfo, run: lazy(() => import('./list')) },
+  { ...inspectInfo, run: lazy(() => import('./inspect')) },
+  { ...statsInfo, run: lazy(() => import('./stats')) },
+  { ...regressionInfo, run: lazy(() => import('./regression')) },
 ]

@@ -5,6 +5,7 @@ import { KEY_SOURCE_OPTIONS, KEYS_OFF_COMMAND_LINE } from '../secret-help'
 export const EXIT = { valid: 0, unreadable: 1, usage: 2, broken: 3 } as const
 
 const HELP = `usage: bijotel verify --db PATH (--secret-hex HEX | --secret-text TEXT | --secret-file PATH | --secret-stdin)... [options]
+       bijotel verify --db PATH --keyless [options]
 
 Verify every row of a BIJOTEL chain.db: body hash, link to the previous row, HMAC under the candidate
 keys, seq contiguity, and the unsealed columns against the sealed span body. Every finding is reported,
@@ -31,6 +32,8 @@ ${KEY_SOURCE_OPTIONS}
   --until YYYY-MM-DD   last row whose timestamp_ns is on or before the end of that UTC day
   --prior FILE         an earlier verdict (this command's --json): fail if its head is gone (truncation)
   --no-recover         do not search the files for deleted and earlier rows
+  --keyless            first look without a key: body hashes, links, seqs and columns only; says plainly
+                       that the HMACs were not checked (--json: "hmac_checked": false); exit 3 on a break
   --json               print the verdict as JSON
   -h, --help           show this help
 

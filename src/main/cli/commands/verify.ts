@@ -14,7 +14,7 @@ import { nativeProverActive } from '../../native/row-prover'
 import { EXIT } from './verify-info'
 import { recoveryBlock } from './recovered-text'
 
-function readPrior(path: string): PriorHead {
+export function readPrior(path: string): PriorHead {
   let raw: unknown
   try {
     raw = JSON.parse(readFileSync(path, 'utf8'))
@@ -118,6 +118,7 @@ export const run: Run = async (argv, io) => {
     db: { type: 'string' },
     json: { type: 'boolean' },
     prior: { type: 'string' },
+    keyless: { type: 'boolean' },
     'no-recover': { type: 'boolean' },
     ...SECRET_OPTIONS,
     ...RANGE_OPTIONS,
@@ -125,6 +126,7 @@ export const run: Run = async (argv, io) => {
   const db = requireString(values, 'db')
   // The reference's order (§4.1): the DB first, then the secret, then the range flags.
   if (!existsSync(db)) throw new AuditError('db_missing', `DB not found: ${db}`)
+  if (values['keyless'] === true) return (await import('./verify-keyless')).runKeyless(db, values, io)
   const inputs = await secretInputsFrom(values, io, { useEnv: true })
   if (inputs.length === 0) throw new HintedError('no_secret', NO_SECRET, NO_SECRET_HINT)
   const keys = parseSecrets(inputs)

@@ -2,10 +2,13 @@
 // the main → renderer events, shortcuts and window drops; the opened chain is shown by Workspace.
 import { useEffect, useRef, useState } from 'react'
 import { ErrorBoundary } from '../components/ErrorBoundary'
+import { LiveRegion } from '../components/LiveRegion'
 import { OpenControls } from '../components/OpenControls'
 import { ShortcutsHelp } from '../components/ShortcutsHelp'
 import { handleAppEvent, pathOfDroppedFile, type SubscribeAppEvents } from '../lib/bridge'
+import { parseLink } from '../lib/deep-link'
 import { AppStore } from '../lib/stores/app-store'
+import { browserTarget, DeepLinkSync } from '../lib/stores/deep-link-sync'
 import { useStore } from '../lib/stores/store'
 import { useApi, useAppEventSource } from './api-context'
 import { appEventHandlers } from './app-events'
@@ -25,8 +28,13 @@ export function App() {
   useEffect(() => {
     const s = new AppStore(api)
     setStore(s)
-    void s.start()
-    return () => s.dispose()
+    // Web mode: the URL's hash is a deep link (chain, seq, filters), read once and kept up to date.
+    void s.start(parseLink(window.location.hash))
+    const stopLink = new DeepLinkSync(s, browserTarget()).start()
+    return () => {
+      stopLink()
+      s.dispose()
+    }
   }, [api])
   return store ? <AppWindow store={store} events={events} /> : <div className="welcome muted">starting…</div>
 }
@@ -180,6 +188,7 @@ function AppWindow({ store, events }: { store: AppStore; events: SubscribeAppEve
 
   return (
     <>
+      <LiveRegion />
       {body}
       {notice ? (
         <div

@@ -14,6 +14,7 @@ import {
 import type { Timeline } from '../../../shared/chain-types'
 import { totalCount, type BucketRow } from '../lib/chart-data'
 import { axisModeFor, axisTime, formatCount } from '../lib/format'
+import { useTimeZone } from '../lib/stores/settings-store'
 
 export interface HalvesView {
   baseline: { fromMs: number; toMs: number }
@@ -98,6 +99,7 @@ export function WindowChart({
   footTestId,
   children,
 }: WindowChartProps) {
+  useTimeZone() // drawn again when the zone times are shown in changes
   const { from, to } = rowSpan(rows)
   const mode = axisModeFor(to - from)
   return (

@@ -3,6 +3,7 @@
 import {
   useCallback,
   useEffect,
+  useId,
   useMemo,
   useRef,
   useState,
@@ -17,6 +18,7 @@ import { errorMessage, formatCount, shortHash, shortTime } from '../lib/format'
 import { PageCache } from '../lib/page-cache'
 import { looksLikeChain } from '../lib/replay-format'
 import { VirtualList, type VirtualListHandle } from './VirtualList'
+import { useTimeZone } from '../lib/stores/settings-store'
 
 export const ROW_HEIGHT = 26
 
@@ -53,7 +55,10 @@ export function EntriesTable({
   onReplayDrop,
   description,
 }: Props) {
+  const zone = useTimeZone() // drawn again when the zone times are shown in changes
   const api = useApi()
+  const gridId = useId()
+  const rowId = useCallback((i: number) => `${gridId}-row-${i}`, [gridId])
   const listRef = useRef<VirtualListHandle | null>(null)
   const filterRef = useRef(filter)
   filterRef.current = filter
@@ -167,8 +172,10 @@ export function EntriesTable({
     const r = cache.get(i)
     if (!r) {
       return (
-        <div key={i} className="trow loading" style={style} role="row" aria-rowindex={i + 1}>
-          <span className="c-seq muted">…</span>
+        <div key={i} id={rowId(i)} className="trow loading" style={style} role="row" aria-rowindex={i + 2}>
+          <span className="c-seq muted" role="gridcell">
+            …
+          </span>
         </div>
       )
     }
@@ -181,7 +188,8 @@ export function EntriesTable({
         className={`trow${isActive ? ' active' : ''}${selected ? ' selected' : ''}${flag ? ' flagged' : ''}${dropRow === i ? ' drop' : ''}`}
         style={style}
         role="row"
-        aria-rowindex={i + 1}
+        id={rowId(i)}
+        aria-rowindex={i + 2}
         aria-selected={selected}
         data-testid="entry-row"
         data-seq={r.seq}
@@ -209,21 +217,25 @@ export function EntriesTable({
           onReplayDrop(r.seq, file)
         }}
       >
-        <span className="c-seq mono">{r.seq}</span>
-        <span className="c-time mono" title={r.time}>
+        <span className="c-seq mono" role="gridcell">
+          {r.seq}
+        </span>
+        <span className="c-time mono" title={r.time} role="gridcell">
           {shortTime(r.time)}
         </span>
-        <span className="c-provider">{r.provider}</span>
-        <span className="c-model" title={r.model ?? ''}>
+        <span className="c-provider" role="gridcell">
+          {r.provider}
+        </span>
+        <span className="c-model" title={r.model ?? ''} role="gridcell">
           {r.model ?? <span className="muted">—</span>}
         </span>
-        <span className="c-span" title={r.span_name}>
+        <span className="c-span" title={r.span_name} role="gridcell">
           {r.span_name}
         </span>
-        <span className="c-hash mono muted" title={r.canonical_hash}>
+        <span className="c-hash mono muted" title={r.canonical_hash} role="gridcell">
           {shortHash(r.canonical_hash, 10)}
         </span>
-        <span className="c-flags">
+        <span className="c-flags" role="gridcell">
           {r.has_replay ? (
             <span
               className={`tag ${rs ?? ''}`}
@@ -241,6 +253,44 @@ export function EntriesTable({
       </div>
     )
   }
+
+  const ariaSort = (col: 'seq' | 'time'): 'ascending' | 'descending' | undefined =>
+    sort.startsWith(col) ? (sort.endsWith('asc') ? 'ascending' : 'descending') : undefined
+  // The grid's first row: its column headers (the sortable ones are buttons inside them).
+  const header = (
+    <div className="thead" role="row" aria-rowindex={1}>
+      <span className="c-seq" role="columnheader" aria-sort={ariaSort('seq')}>
+        <button type="button" className="th sortable" onClick={() => onSortBy('seq')} data-testid="sort-seq">
+          seq{arrow('seq')}
+        </button>
+      </span>
+      <span className="c-time" role="columnheader" aria-sort={ariaSort('time')}>
+        <button
+          type="button"
+          className="th sortable"
+          onClick={() => onSortBy('time')}
+          data-testid="sort-time"
+        >
+          time ({zone === 'utc' ? 'UTC' : 'local'}){arrow('time')}
+        </button>
+      </span>
+      <span className="c-provider th" role="columnheader">
+        provider
+      </span>
+      <span className="c-model th" role="columnheader">
+        model
+      </span>
+      <span className="c-span th" role="columnheader">
+        span
+      </span>
+      <span className="c-hash th" role="columnheader">
+        canonical hash
+      </span>
+      <span className="c-flags th" role="columnheader">
+        <span className="sr-only">flags</span>
+      </span>
+    </div>
+  )
 
   return (
     <div className="entries" data-testid="entries">
@@ -270,29 +320,6 @@ export function EntriesTable({
           </span>
         ) : null}
       </div>
-      <div className="thead" role="row">
-        <button
-          type="button"
-          className="c-seq th sortable"
-          onClick={() => onSortBy('seq')}
-          data-testid="sort-seq"
-        >
-          seq{arrow('seq')}
-        </button>
-        <button
-          type="button"
-          className="c-time th sortable"
-          onClick={() => onSortBy('time')}
-          data-testid="sort-time"
-        >
-          time (UTC){arrow('time')}
-        </button>
-        <span className="c-provider th">provider</span>
-        <span className="c-model th">model</span>
-        <span className="c-span th">span</span>
-        <span className="c-hash th">canonical hash</span>
-        <span className="c-flags th" />
-      </div>
       <VirtualList
         ref={listRef}
         count={count}
@@ -303,6 +330,9 @@ export function EntriesTable({
         onRangeChange={onRangeChange}
         renderRow={renderRow}
         ariaLabel="chain entries"
+        header={header}
+        headerHeight={ROW_HEIGHT}
+        rowId={rowId}
         testId="entries-list"
       />
     </div>

@@ -4,8 +4,10 @@ import { useEffect, useRef, useState, type ReactNode } from 'react'
 import type { EntryDetail as Entry } from '../../../shared/chain-types'
 import type { RowCheck } from '../../../shared/verify-types'
 import { useApi } from '../app/api-context'
-import { errorMessage, formatCount } from '../lib/format'
+import { errorMessage, formatCount, nsToMs, shortTime } from '../lib/format'
+import { zoneLabel } from '../lib/time-zone'
 import { Hash } from './Hash'
+import { useTimeZone } from '../lib/stores/settings-store'
 
 interface Props {
   seq: number
@@ -42,6 +44,7 @@ export function EntryDetail({
   children,
   renderAfter,
 }: Props) {
+  const zone = useTimeZone() // drawn again when the zone times are shown in changes
   const api = useApi()
   const [entry, setEntry] = useState<Entry | null>(null)
   const [error, setError] = useState<string | null>(null)
@@ -169,7 +172,14 @@ export function EntryDetail({
       <dl className="kv">
         <dt>time</dt>
         <dd className="mono">
-          {entry.time} <span className="muted">({entry.timestamp_ns} ns)</span>
+          {zone === 'utc' ? (
+            entry.time
+          ) : (
+            <span title={entry.time}>
+              {shortTime(entry.time)} {zoneLabel(nsToMs(entry.timestamp_ns))}
+            </span>
+          )}{' '}
+          <span className="muted">({entry.timestamp_ns} ns)</span>
         </dd>
         <dt>span</dt>
         <dd>

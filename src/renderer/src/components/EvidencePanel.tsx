@@ -3,6 +3,8 @@ import { useState } from 'react'
 import type { ChainOverview, EvidenceFile } from '../../../shared/chain-types'
 import { formatBytes, formatCount, formatSpan, shortTime } from '../lib/format'
 import { Hash } from './Hash'
+import { useTimeZone } from '../lib/stores/settings-store'
+import { zoneLabel } from '../lib/time-zone'
 
 function FileRows({ label, file, testId }: { label: string; file: EvidenceFile; testId: string }) {
   return (
@@ -32,7 +34,9 @@ function FileRows({ label, file, testId }: { label: string; file: EvidenceFile; 
         )}
       </dd>
       <dt>modified</dt>
-      <dd>{shortTime(file.mtime)} UTC</dd>
+      <dd>
+        {shortTime(file.mtime)} {zoneLabel(Date.parse(file.mtime))}
+      </dd>
     </>
   )
 }
@@ -48,6 +52,7 @@ export function EvidencePanel({
   onPickProvider?: (p: string) => void
   onPickModel?: (m: string) => void
 }) {
+  useTimeZone() // drawn again when the zone times are shown in changes
   const ev = overview.evidence
   const [allModels, setAllModels] = useState(false)
   const models = allModels ? overview.models : overview.models.slice(0, MODELS_SHOWN)

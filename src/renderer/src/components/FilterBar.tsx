@@ -3,6 +3,7 @@
 import type { ChainOverview } from '../../../shared/chain-types'
 import type { ViewAction, ViewState } from '../lib/filter-state'
 import { shortTime } from '../lib/format'
+import { useTimeZone } from '../lib/stores/settings-store'
 
 interface Props {
   overview: ChainOverview
@@ -13,6 +14,7 @@ interface Props {
 }
 
 export function FilterBar({ overview, view, dispatch, flaggedCount, rangeLabel }: Props) {
+  useTimeZone() // drawn again when the zone times are shown in changes
   return (
     <div className="filterbar" data-testid="filterbar">
       <label className="field inline">

@@ -7,6 +7,8 @@ import type { ProviderShift } from '../../../shared/integrity-types'
 import { providerColor, shareKey, timelineRows, type BucketRow } from '../lib/chart-data'
 import { axisTime, formatCount, pyFloat, signed } from '../lib/format'
 import { chartPlaceholder, ChartTitle, halfAreas, WindowChart, type HalvesView } from './ChartCard'
+import { useTimeZone } from '../lib/stores/settings-store'
+import { zoneLabel } from '../lib/time-zone'
 
 interface Props {
   timeline: Timeline | null
@@ -22,7 +24,9 @@ function ShareTip({ active, payload }: TooltipContentProps) {
   if (!active || !row) return null
   return (
     <div className="chart-tip">
-      <div className="mono">{axisTime(row.t, 'year')} UTC</div>
+      <div className="mono">
+        {axisTime(row.t, 'year')} {zoneLabel(row.t)}
+      </div>
       <div>{formatCount(row.count)} entries</div>
       {payload
         .filter((p) => typeof p.value === 'number' && p.value > 0)
@@ -37,6 +41,7 @@ function ShareTip({ active, payload }: TooltipContentProps) {
 }
 
 export function ProviderShareChart({ timeline, error, providers, halves, shift }: Props) {
+  useTimeZone() // drawn again when the zone times are shown in changes
   const rows = useMemo(() => timelineRows(timeline), [timeline])
   const shifts = shift
     ? Object.entries(shift.shifts).sort((a, b) => Math.abs(b[1].delta_pct) - Math.abs(a[1].delta_pct))

@@ -6,6 +6,8 @@ import type { RateAnomaly } from '../../../shared/integrity-types'
 import { timelineRows, type BucketRow } from '../lib/chart-data'
 import { axisTime, formatCount, formatRate, pyFloat, signed } from '../lib/format'
 import { chartPlaceholder, ChartTitle, halfAreas, rowSpan, WindowChart, type HalvesView } from './ChartCard'
+import { useTimeZone } from '../lib/stores/settings-store'
+import { zoneLabel } from '../lib/time-zone'
 
 interface Props {
   timeline: Timeline | null
@@ -19,7 +21,9 @@ function RateTip({ active, payload }: TooltipContentProps) {
   if (!active || !row) return null
   return (
     <div className="chart-tip">
-      <div className="mono">{axisTime(row.t, 'year')} UTC</div>
+      <div className="mono">
+        {axisTime(row.t, 'year')} {zoneLabel(row.t)}
+      </div>
       <div>
         <b>{formatRate(row.rate)}</b> ({formatCount(row.count)} entries)
       </div>
@@ -28,6 +32,7 @@ function RateTip({ active, payload }: TooltipContentProps) {
 }
 
 export function RateChart({ timeline, error, halves, rateAnomalies }: Props) {
+  useTimeZone() // drawn again when the zone times are shown in changes
   const rows = useMemo(() => timelineRows(timeline), [timeline])
   const anomaly = rateAnomalies[0] ?? null
   const title = <ChartTitle label="Rate (entries / hour)" timeline={timeline} totalTestId="rate-total" />

@@ -1,6 +1,7 @@
 // The session's replay checks (listReplayChecks), newest first; they go into the report.
 import type { ReplayCheck } from '../../../shared/replay-types'
 import { shortHash, shortTime } from '../lib/format'
+import { useTimeZone } from '../lib/stores/settings-store'
 
 export function ReplayList({
   checks,
@@ -9,6 +10,7 @@ export function ReplayList({
   checks: ReplayCheck[]
   onSelectSeq: (seq: number) => void
 }) {
+  useTimeZone() // drawn again when the zone times are shown in changes
   if (checks.length === 0)
     return (
       <p className="muted small pad">

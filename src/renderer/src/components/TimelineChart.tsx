@@ -28,6 +28,8 @@ import {
   type RecoveredMark,
 } from '../lib/chart-data'
 import { axisModeFor, axisTime, formatCount } from '../lib/format'
+import { useTimeZone } from '../lib/stores/settings-store'
+import { zoneLabel } from '../lib/time-zone'
 
 interface Props {
   timeline: Timeline | null
@@ -57,7 +59,7 @@ function TimelineTip({ active, payload }: TooltipContentProps) {
   return (
     <div className="chart-tip">
       <div className="mono">
-        {axisTime(row.t, 'year')} – {axisTime(row.tEnd, 'time')} UTC
+        {axisTime(row.t, 'year')} – {axisTime(row.tEnd, 'time')} {zoneLabel(row.t)}
       </div>
       <div>
         <b>{formatCount(row.count)}</b> entries
@@ -92,6 +94,7 @@ export function TimelineChart({
   recovered = NO_RECOVERED,
   onSelectRecovered,
 }: Props) {
+  useTimeZone() // drawn again when the zone times are shown in changes
   const rows = useMemo(() => timelineRows(timeline, marks, recovered), [timeline, marks, recovered])
   const [brush, setBrush] = useState<{ start: number; end: number }>({ start: 0, end: 0 })
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null)

@@ -1,5 +1,8 @@
 // A fixed-row-height windowed list: only the rows in view (plus a little overscan) are in the DOM,
 // whatever the row count. Keyboard: ↑ ↓ PgUp PgDn Home End move the cursor, Enter opens it.
+// It is an ARIA grid (WAI-ARIA 1.2 §grid): the header row sits inside it (sticky), aria-rowcount
+// counts every row of the listing, not just those in the DOM, and the cursor's row is the grid's
+// aria-activedescendant while it is rendered, so a screen reader follows the keyboard.
 import {
   useCallback,
   useEffect,
@@ -40,6 +43,12 @@ interface Props {
   /** For tests (jsdom has no layout): the viewport height to assume. */
   initialViewportHeight?: number
   ariaLabel: string
+  /** The grid's header row (role="row" with columnheaders), kept at the top while scrolling. */
+  header?: ReactNode
+  /** Its height in px (the rows' viewport is the list's height less this). */
+  headerHeight?: number
+  /** The DOM id of row `index`, for aria-activedescendant. */
+  rowId?: (index: number) => string
   testId?: string
   ref?: Ref<VirtualListHandle>
 }
@@ -55,6 +64,9 @@ export function VirtualList({
   renderRow,
   initialViewportHeight = 400,
   ariaLabel,
+  header,
+  headerHeight = 0,
+  rowId,
   testId,
   ref,
 }: Props) {
@@ -69,14 +81,14 @@ export function VirtualList({
     const node = el.current
     if (!node) return
     const measure = (): void => {
-      if (node.clientHeight > 0) setViewport(node.clientHeight)
+      if (node.clientHeight > 0) setViewport(Math.max(rowHeight, node.clientHeight - headerHeight))
     }
     measure()
     if (typeof ResizeObserver === 'undefined') return
     const ro = new ResizeObserver(measure)
     ro.observe(node)
     return () => ro.disconnect()
-  }, [])
+  }, [rowHeight, headerHeight])
 
   useEffect(
     () => () => {
@@ -108,12 +120,13 @@ export function VirtualList({
       const g: ListGeometry = {
         count,
         rowHeight,
-        viewportHeight: node && node.clientHeight > 0 ? node.clientHeight : viewport,
+        viewportHeight:
+          node && node.clientHeight > 0 ? Math.max(rowHeight, node.clientHeight - headerHeight) : viewport,
       }
       const top = scrollToIndex(g, node?.scrollTop ?? scrollTop, index, align)
       if (top !== null) applyScroll(top)
     },
-    [count, rowHeight, viewport, scrollTop, applyScroll],
+    [count, rowHeight, headerHeight, viewport, scrollTop, applyScroll],
   )
 
   useImperativeHandle(ref, () => ({ scrollTo, focus: () => el.current?.focus() }), [scrollTo])
@@ -154,13 +167,17 @@ export function VirtualList({
       tabIndex={0}
       role="grid"
       aria-label={ariaLabel}
-      aria-rowcount={count}
+      aria-rowcount={count + (header ? 1 : 0)}
+      aria-activedescendant={
+        rowId && activeIndex >= win.start && activeIndex < win.end ? rowId(activeIndex) : undefined
+      }
       onScroll={onScroll}
       onKeyDown={onKeyDown}
       data-testid={testId}
       data-first-visible={win.firstVisible}
       data-rendered={win.end - win.start}
     >
+      {header}
       <div className="vlist-spacer" style={{ height: win.contentHeight }}>
         <div className="vlist-rows" style={{ transform: `translateY(${win.offsetTop}px)` }}>
           {rows}

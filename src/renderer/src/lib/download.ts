@@ -13,6 +13,21 @@ export function downloadJson(fileName: string, value: unknown): void {
   setTimeout(() => URL.revokeObjectURL(url), 10_000)
 }
 
+/** Saving a text file (an export of the rows in view) from the page. */
+export function downloadText(fileName: string, content: string, mediaType: string): void {
+  const blob = new Blob([content], { type: mediaType })
+  const url = URL.createObjectURL(blob)
+  const a = document.createElement('a')
+  a.href = url
+  a.download = fileName
+  a.rel = 'noopener'
+  a.style.display = 'none'
+  document.body.appendChild(a)
+  a.click()
+  a.remove()
+  setTimeout(() => URL.revokeObjectURL(url), 10_000)
+}
+
 export async function copyText(text: string): Promise<void> {
   if (navigator.clipboard?.writeText) {
     await navigator.clipboard.writeText(text)

@@ -13,6 +13,8 @@ export interface ViewState {
   flaggedOnly: boolean
   /** Time range selected with the timeline's brush; null = the whole chain. */
   range: TimeRange | null
+  /** Only the rows a finished search found (its search_id); null = no search applied. */
+  searchId: string | null
   sort: EntrySort
 }
 
@@ -21,6 +23,7 @@ export type ViewAction =
   | { type: 'model'; value: string | null }
   | { type: 'flagged'; value: boolean }
   | { type: 'range'; value: TimeRange | null }
+  | { type: 'search'; value: string | null }
   | { type: 'sort'; value: EntrySort }
   /** Clicking a sortable column: same column flips direction, another column starts ascending. */
   | { type: 'sortBy'; column: 'seq' | 'time' }
@@ -31,6 +34,7 @@ export const initialView: ViewState = {
   model: null,
   flaggedOnly: false,
   range: null,
+  searchId: null,
   sort: 'seq_asc',
 }
 
@@ -51,6 +55,8 @@ export function viewReducer(s: ViewState, a: ViewAction): ViewState {
           s.range.to_ns === a.value.to_ns)
       return same ? s : { ...s, range: a.value }
     }
+    case 'search':
+      return s.searchId === a.value ? s : { ...s, searchId: a.value }
     case 'sort':
       return s.sort === a.value ? s : { ...s, sort: a.value }
     case 'sortBy': {
@@ -76,6 +82,7 @@ export function entryFilter(s: ViewState): EntryFilter | undefined {
     f.from_ns = s.range.from_ns
     f.to_ns = s.range.to_ns
   }
+  if (s.searchId !== null) f.search_id = s.searchId
   return Object.keys(f).length > 0 ? f : undefined
 }
 
@@ -85,6 +92,7 @@ export function timelineRequest(s: ViewState, buckets: number): TimelineRequest 
   if (s.provider !== null) r.provider = s.provider
   if (s.model !== null) r.model = s.model
   if (s.flaggedOnly) r.flagged_only = true
+  if (s.searchId !== null) r.search_id = s.searchId
   return r
 }
 
@@ -110,5 +118,6 @@ export function describeView(s: ViewState): string {
   if (s.model !== null) parts.push(`model ${s.model}`)
   if (s.flaggedOnly) parts.push('flagged only')
   if (s.range !== null) parts.push('time range')
+  if (s.searchId !== null) parts.push('search results')
   return parts.length === 0 ? 'all entries' : parts.join(' · ')
 }

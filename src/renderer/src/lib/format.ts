@@ -1,4 +1,6 @@
-// Display formatting shared by the panels. Pure functions: unit-tested in format.test.ts.
+// Display formatting shared by the panels. Pure functions: unit-tested in format.test.ts. Times are
+// shown in the zone chosen once for the whole window (time-zone.ts: UTC by default, or local).
+import { timeZoneMode, wallClock } from './time-zone'
 
 const NS_PER_MS = 1_000_000n
 
@@ -19,12 +21,18 @@ export function msToNs(ms: number): string {
   return (BigInt(Math.trunc(ms)) * NS_PER_MS).toString()
 }
 
-/** `2025-11-24T16:03:04.869127950Z` → `2025-11-24 16:03:04.869` (UTC, ms). */
+/**
+ * `2025-11-24T16:03:04.869127950Z` → `2025-11-24 16:03:04.869` (ms), in UTC or, when the window
+ * shows local time, that instant's local wall clock.
+ */
 export function shortTime(iso: string | null | undefined): string {
   if (!iso) return '—'
-  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})(\.\d{1,3})?/.exec(iso)
+  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})(\.\d{1,3})?\d*(Z|[+-]\d{2}:\d{2})?$/.exec(iso)
   if (!m) return iso
-  return `${m[1]} ${m[2]}${m[3] ?? ''}`
+  if (timeZoneMode() === 'utc' && (m[4] === undefined || m[4] === 'Z')) return `${m[1]} ${m[2]}${m[3] ?? ''}`
+  const ms = Date.parse(`${m[1]}T${m[2]}${m[3] ?? ''}${m[4] ?? 'Z'}`)
+  if (!Number.isFinite(ms)) return iso
+  return wallClock(ms, m[3] !== undefined)
 }
 
 export type AxisMode = 'time' | 'date' | 'year'
@@ -36,15 +44,15 @@ export function axisModeFor(spanMs: number): AxisMode {
   return 'time'
 }
 
-/** ms since epoch → compact UTC label for chart axes (`true` = with the day, as 'date'). */
+/** ms since epoch → compact label for chart axes in the chosen zone (`true` = with the day, as 'date'). */
 export function axisTime(ms: number, mode: AxisMode | boolean): string {
   if (!Number.isFinite(ms)) return ''
   const d = new Date(ms)
   if (Number.isNaN(d.getTime())) return ''
-  const iso = d.toISOString()
+  const w = wallClock(ms, false)
   const m: AxisMode = mode === true ? 'date' : mode === false ? 'time' : mode
-  if (m === 'year') return `${iso.slice(0, 10)} ${iso.slice(11, 16)}`
-  return m === 'date' ? `${iso.slice(5, 10)} ${iso.slice(11, 16)}` : iso.slice(11, 19)
+  if (m === 'year') return w.slice(0, 16)
+  return m === 'date' ? w.slice(5, 16) : w.slice(11, 19)
 }
 
 /** 1234567 → `1,234,567`. */

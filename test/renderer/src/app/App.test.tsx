@@ -16,6 +16,8 @@ class RO {
 
 beforeEach(() => {
   localStorage.clear()
+  // The page's URL is a deep link in web mode (the fake engine is 'http'): each test starts without one.
+  window.history.replaceState(null, '', '/')
   vi.stubGlobal('ResizeObserver', RO)
 })
 afterEach(() => {
@@ -109,6 +111,8 @@ describe('App', () => {
     )
     await waitFor(() => expect(first.calls.some((c) => c.name === 'openChain')).toBe(true))
     unmount()
+    // A later visit to the app's address (not to the link the first page wrote into its URL).
+    window.history.replaceState(null, '', '/')
     const second = fakeApi({ info: { sample_path: '/res/sample-chain.db' } })
     render(
       <ApiProvider api={second.api}>

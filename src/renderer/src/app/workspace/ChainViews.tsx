@@ -5,9 +5,11 @@ import { useMemo } from 'react'
 import { EntriesTable } from '../../components/EntriesTable'
 import { ErrorBoundary } from '../../components/ErrorBoundary'
 import { FilterBar } from '../../components/FilterBar'
+import { FindBar } from '../../components/FindBar'
 import { ProviderShareChart } from '../../components/ProviderShareChart'
 import { RateChart } from '../../components/RateChart'
 import { TimelineChart } from '../../components/TimelineChart'
+import { TimeRangeBar } from '../../components/TimeRangeBar'
 import {
   describeView,
   entryFilter,
@@ -35,6 +37,8 @@ export function ChainViews({ flags }: { flags: Flags }) {
   const selected = useWorkspace((s) => s.selected)
   const recoveredRows = useStore(ws.recovered, (s) => s.rows)
   const recovered = useMemo(() => recoveredMarks(recoveredRows), [recoveredRows])
+  const hasKey = useWorkspace((s) => s.keys.length > 0)
+  const filter = useMemo(() => entryFilter(view), [view])
 
   // Flagged-only timelines are asked again when the findings behind them change.
   const stage = `${overview.pending ? 'pending' : 'final'}${view.flaggedOnly ? `:${flagVersion}` : ''}`
@@ -55,6 +59,7 @@ export function ChainViews({ flags }: { flags: Flags }) {
         flaggedCount={flags.flaggedTotal}
         rangeLabel={rangeLabel}
       />
+      <FindBar find={ws.find} filter={filter} sort={view.sort} hasKey={hasKey} />
       <ErrorBoundary where="timeline">
         <TimelineChart
           timeline={full.timeline}
@@ -69,6 +74,11 @@ export function ChainViews({ flags }: { flags: Flags }) {
           onSelectRecovered={ws.showRecovered}
         />
       </ErrorBoundary>
+      <TimeRangeBar
+        chain={{ first_ns: overview.first_timestamp_ns, last_ns: overview.last_timestamp_ns }}
+        range={view.range}
+        onRange={(r) => ws.dispatchView({ type: 'range', value: r })}
+      />
       <div className="charts">
         <ErrorBoundary where="rate chart">
           <RateChart

@@ -6,6 +6,7 @@
 // for the new one.
 import type { ChainIdentity, ChainState } from '../../../../shared/app-events'
 import type { ApiClient, AppInfo } from '../../../../shared/contract'
+import type { DeepLink } from '../deep-link'
 import { errorMessage } from '../format'
 import { looksLikeChain } from '../replay-format'
 import { firstRun, loadRecent, MAX_RECENT, saveRecent } from './local-prefs'
@@ -33,6 +34,8 @@ export interface AppState {
   recent: string[]
   notice: Notice | null
   help: boolean
+  /** A deep link read on load is still waiting for its chain: nothing is written to the URL meanwhile. */
+  linkPending: boolean
 }
 
 const STAGE_POLL_MS = 300
@@ -44,6 +47,10 @@ export class AppStore extends Store<AppState> {
   private noticeTimer: ReturnType<typeof setTimeout> | null = null
   private notices = 0
   private disposed = false
+  /** A deep link read on load (web mode), applied to the workspace of the chain it names. */
+  private pendingLink: DeepLink | null = null
+  /** Workspaces the link was applied to (several when the chain is switched again during start). */
+  private linked = new WeakSet<WorkspaceStore>()
 
   constructor(private readonly api: ApiClient) {
     super({
@@ -56,14 +63,21 @@ export class AppStore extends Store<AppState> {
       recent: loadRecent(),
       notice: null,
       help: false,
+      linkPending: false,
     })
   }
 
-  /** Startup: the chain the engine already holds, else the command line's, else the sample (first run). */
-  async start(): Promise<void> {
+  /**
+   * Startup: the chain a deep link names (web mode), else the chain the engine already holds, else
+   * the command line's (at its `--seq`), else the sample (first run).
+   */
+  async start(link: DeepLink | null = null): Promise<void> {
+    this.setLink(link)
     try {
       const info = await this.api.appInfo()
       if (this.disposed) return
+      // Links are a web-mode thing: the desktop app's page address is its own.
+      if (info.transport !== 'http') this.setLink(null)
       this.update((s) => ({
         info,
         recent: [...info.recent_paths, ...s.recent.filter((x) => !info.recent_paths.includes(x))].slice(
@@ -72,8 +86,22 @@ export class AppStore extends Store<AppState> {
         ),
       }))
       const held = await this.sync().catch(() => null)
-      if (this.disposed || held) return
-      if (info.initial_path) await this.openPath(info.initial_path)
+      if (this.disposed) return
+      const link = this.pendingLink
+      const ws = this.getState().workspace
+      if (link?.chain && !(ws && this.linked.has(ws))) {
+        // Another chain than the one held: open it; its workspace takes the link's view (also
+        // when the engine names it otherwise than the link does).
+        await this.openPath(link.chain, link.seq)
+        const opened = this.getState().workspace
+        if (!this.disposed && opened && !this.getState().openError && !this.linked.has(opened))
+          this.applyLink(opened, true)
+        this.setLink(null)
+        return
+      }
+      this.setLink(null)
+      if (held) return
+      if (info.initial_path) await this.openPath(info.initial_path, info.initial_seq ?? null)
       else if (info.sample_path && firstRun()) await this.openPath(info.sample_path)
     } catch (e) {
       if (!this.disposed) this.update({ fatal: errorMessage(e) })
@@ -139,6 +167,8 @@ export class AppStore extends Store<AppState> {
       })
       this.update({ chain, workspace: next, openError: null })
       next.load()
+      if (state.focus_seq !== undefined) next.select(state.focus_seq)
+      this.applyLink(next)
       this.addRecent(chain.path)
     }
     if (overview.pending) this.startStagePoll()
@@ -171,10 +201,26 @@ export class AppStore extends Store<AppState> {
     })
   }
 
-  readonly openPath = async (path: string): Promise<void> => {
+  private setLink(link: DeepLink | null): void {
+    this.pendingLink = link
+    this.update({ linkPending: link !== null })
+  }
+
+  private applyLink(ws: WorkspaceStore, force = false): void {
+    const link = this.pendingLink
+    if (!link || (!force && link.chain !== null && link.chain !== ws.chain.path)) return
+    this.linked.add(ws)
+    if (link.provider !== null) ws.dispatchView({ type: 'provider', value: link.provider })
+    if (link.model !== null) ws.dispatchView({ type: 'model', value: link.model })
+    if (link.range !== null) ws.dispatchView({ type: 'range', value: link.range })
+    if (link.seq !== null) ws.select(link.seq)
+  }
+
+  /** Open a chain by path; `focusSeq`: the row to show first (a deep link, `--seq N`). */
+  readonly openPath = async (path: string, focusSeq: number | null = null): Promise<void> => {
     this.update({ opening: path, openError: null })
     try {
-      await this.api.openChain({ path })
+      await this.api.openChain(focusSeq === null ? { path } : { path, focus_seq: focusSeq })
       await this.sync()
     } catch (e) {
       this.update({ openError: errorMessage(e) })

@@ -31,3 +31,22 @@ export function firstRun(): boolean {
   }
   return true
 }
+
+const TIME_ZONE_KEY = 'bijotel.time-zone'
+
+/** The zone times are shown in, as chosen last ('utc' unless 'local' was chosen). */
+export function loadTimeZone(): 'utc' | 'local' {
+  try {
+    return localStorage.getItem(TIME_ZONE_KEY) === 'local' ? 'local' : 'utc'
+  } catch {
+    return 'utc'
+  }
+}
+
+export function saveTimeZone(zone: 'utc' | 'local'): void {
+  try {
+    localStorage.setItem(TIME_ZONE_KEY, zone)
+  } catch {
+    // storage unavailable: the choice holds for this page only
+  }
+}

@@ -12,6 +12,9 @@ import { copyText, downloadJson } from '../download'
 import { initialView, viewReducer, type ViewAction, type ViewState } from '../filter-state'
 import { errorMessage, reportFileName } from '../format'
 import { readFileBase64 } from '../replay-format'
+import { integritySentence, jobEndSentence, verdictSentence } from '../announce-text'
+import { announcer } from './announcer'
+import { FindStore } from './find-store'
 import { JobRunner } from './job-runner'
 import { RecoveredStore } from './recovered-store'
 import { Store } from './store'
@@ -64,6 +67,8 @@ export class WorkspaceStore extends Store<WorkspaceState> {
   readonly integrityJob: JobRunner<IntegrityRun>
   /** What the files remember (the verdict's recovered rows, or a recover job's). */
   readonly recovered: RecoveredStore
+  /** Search and export of the rows in view (issue 26). */
+  readonly find: FindStore
 
   constructor(
     readonly chain: ChainIdentity,
@@ -97,6 +102,11 @@ export class WorkspaceStore extends Store<WorkspaceState> {
     this.integrityJob = new JobRunner(api)
     this.recovered = new RecoveredStore(api)
     this.subscribe(() => this.recovered.fromVerdict(this.getState().verdict))
+    this.find = new FindStore(api, {
+      hasDialogs: env.hasDialogs,
+      notify: env.notify,
+      dispatchView: this.dispatchView,
+    })
   }
 
   /** What the engine already holds for this chain, and a first integrity run. */
@@ -125,6 +135,7 @@ export class WorkspaceStore extends Store<WorkspaceState> {
     this.verifyJob.dispose()
     this.integrityJob.dispose()
     this.recovered.dispose()
+    this.find.dispose()
   }
 
   readonly dispatchView = (action: ViewAction): void => {
@@ -194,6 +205,9 @@ export class WorkspaceStore extends Store<WorkspaceState> {
     const v = await this.verifyJob.run(() => this.api.startVerify(range ? { range } : {}))
     if (v)
       this.update((s) => ({ verdict: v, checkVersion: s.checkVersion + 1, flagVersion: s.flagVersion + 1 }))
+    const error = this.verifyJob.getState().error
+    if (v) announcer.announce(verdictSentence(v))
+    else if (error) announcer.announce(jobEndSentence('Verification', error))
   }
 
   readonly runIntegrity = async (opts: IntegrityOptions): Promise<void> => {
@@ -202,12 +216,18 @@ export class WorkspaceStore extends Store<WorkspaceState> {
       this.update((s) => ({ integrity: r, integrityOpts: opts, flagVersion: s.flagVersion + 1 }))
     if (opts.all) {
       const r = await this.integrityJob.run(() => this.api.startIntegrity(opts))
-      if (r) adopt(r)
+      const error = this.integrityJob.getState().error
+      if (r) {
+        adopt(r)
+        announcer.announce(integritySentence(r))
+      } else if (error) announcer.announce(jobEndSentence('Integrity monitor', error))
       return
     }
     this.update({ integrityBusy: true })
     try {
-      adopt(await this.api.runIntegrity(opts))
+      const r = await this.api.runIntegrity(opts)
+      adopt(r)
+      announcer.announce(integritySentence(r))
     } catch (e) {
       this.update({ integrityError: errorMessage(e) })
     } finally {

@@ -1,0 +1,78 @@
+// Deep links in web mode: a URL naming a chain, a row and filters opens exactly that view, and the
+// URL follows the auditor's work so that it can be sent — a second page given it shows the same.
+import { expect, test } from '@playwright/test'
+import { chainRows, countInRange } from './chain-oracle'
+import { fixture, openFixture, row } from './helpers'
+
+const rows = chainRows(fixture('clean.db'))
+const ts = (seq: number): bigint => rows.find((r) => r.seq === seq)!.timestamp_ns
+
+test.use({ timezoneId: 'UTC' })
+
+test('a link opens its chain at its row, with its time range', async ({ page }) => {
+  const from = ts(40)
+  const to = ts(80)
+  const hash = new URLSearchParams({
+    chain: fixture('clean.db'),
+    seq: '57',
+    from: from.toString(),
+    to: to.toString(),
+  }).toString()
+  await page.goto(`/#${hash}`)
+  await expect(page.getByTestId('current-file')).toHaveText('clean.db')
+  await expect(page.getByTestId('detail-seq')).toHaveText('57')
+  await expect(row(page, 57)).toHaveAttribute('aria-selected', 'true')
+  await expect(page.getByTestId('entries-count')).toContainText(`${countInRange(rows, from, to)} rows`)
+  await expect(page.getByTestId('range-from')).not.toHaveValue('')
+  // Applied, the link stays as it was (the view it describes is the one on screen).
+  expect(new URL(page.url()).hash).toBe(`#${hash}`)
+})
+
+test('the URL follows the work, and a colleague’s page given it shows the same', async ({
+  page,
+  browser,
+}) => {
+  await openFixture(page, 'clean.db')
+  await page.getByTestId('filter-provider').selectOption('xai')
+  await expect(page.getByTestId('entries-count')).toContainText('24 rows')
+  const first = page.getByTestId('entry-row').first()
+  const seq = Number(await first.getAttribute('data-seq'))
+  await first.click()
+  await expect(page.getByTestId('detail-seq')).toHaveText(String(seq))
+  await page.getByTestId('preset-last_hour').click()
+  await expect
+    .poll(() => Object.fromEntries(new URLSearchParams(new URL(page.url()).hash.slice(1))))
+    .toMatchObject({ chain: fixture('clean.db'), seq: String(seq), provider: 'xai' })
+  const link = new URLSearchParams(new URL(page.url()).hash.slice(1))
+  expect(BigInt(link.get('to')!) - BigInt(link.get('from')!)).toBe(3_600_000_000_000n)
+  const url = page.url()
+
+  // The server now holds another chain; the colleague's page opens the linked one.
+  await page.getByTestId('open-path').fill(fixture('rotation.db'))
+  await page.getByTestId('open-path-submit').click()
+  await expect(page.getByTestId('current-file')).toHaveText('rotation.db')
+  await expect.poll(() => new URL(page.url()).hash).toContain('rotation.db')
+
+  const context = await browser.newContext({ timezoneId: 'UTC' })
+  const other = await context.newPage()
+  await other.goto(url)
+  await expect(other.getByTestId('current-file')).toHaveText('clean.db')
+  await expect(other.getByTestId('filter-provider')).toHaveValue('xai')
+  await expect(other.getByTestId('detail-seq')).toHaveText(String(seq))
+  await expect(other.getByTestId('preset-last_hour')).toHaveAttribute('aria-pressed', 'true')
+  const last = rows[rows.length - 1]!.timestamp_ns
+  const xaiInLastHour = await other.getByTestId('entries-count').textContent()
+  expect(xaiInLastHour).toMatch(/^\d+ rows/)
+  expect(Number(xaiInLastHour!.split(' ')[0])).toBeLessThanOrEqual(
+    countInRange(rows, last - 3_600_000_000_000n, last),
+  )
+  await context.close()
+})
+
+test('a link to a chain this server may not open says why, and the chain held stays', async ({ page }) => {
+  await openFixture(page, 'clean.db')
+  await page.goto('/#chain=%2Fetc%2Fpasswd&seq=3')
+  await page.reload()
+  await expect(page.getByTestId('open-error')).toContainText('not allowed')
+  await expect(page.getByTestId('current-file')).toHaveText('clean.db')
+})

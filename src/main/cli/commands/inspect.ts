@@ -1,0 +1,37 @@
+// `bijotel inspect`: the reference's inspect_cmd (§4.10) and, given a key, the row's verification.
+import { existsSync } from 'node:fs'
+import { casEntry, findRow, inspectText, verifyRow } from '../../browse/inspect'
+import { openRowSource } from '../../chain/row-stream'
+import { AuditError } from '../../errors'
+import { parseSecrets } from '../../verify/secrets'
+import { parse, requireString, UsageError } from '../args'
+import type { Run } from '../command'
+import { SECRET_OPTIONS, secretInputsFrom } from '../secret-sources'
+import { EXIT } from './inspect-info'
+
+export const run: Run = async (argv, io) => {
+  const { values, positionals } = parse(argv, { db: { type: 'string' }, ...SECRET_OPTIONS }, true)
+  const db = requireString(values, 'db')
+  if (positionals.length !== 1) throw new UsageError('the following arguments are required: id')
+  const id = positionals[0]!
+  if (!existsSync(db)) throw new AuditError('db_missing', `DB not found: ${db}`)
+  // Only keys given explicitly: the reference's inspect reads none, and its output must not change
+  // because BIJOTEL_HMAC_SECRET happens to be set.
+  const keys = parseSecrets(await secretInputsFrom(values, io, { useEnv: false }))
+  const src = await openRowSource(db, { env: io.env })
+  try {
+    const row = await findRow(src, id)
+    if (!row) {
+      io.err(`No span found for: ${id}\n`)
+      return EXIT.notFound
+    }
+    const sem = row.semantic_body_hash
+    const cas = typeof sem === 'string' && sem !== '' ? await casEntry(src, sem) : null
+    const check = keys.length > 0 ? { result: await verifyRow(src, row, keys), keys } : null
+    src.assertUnchanged()
+    io.out(inspectText(row, cas, check))
+    return check && !check.result.verifies ? EXIT.broken : EXIT.ok
+  } finally {
+    src.close()
+  }
+}

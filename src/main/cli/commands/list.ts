@@ -1,0 +1,56 @@
+// `bijotel list`: the reference's list_cmd (§4.10) with its filters applied before LIMIT/OFFSET.
+import { existsSync } from 'node:fs'
+import { listSpans, listText } from '../../browse/list'
+import { openRowSource } from '../../chain/row-stream'
+import { AuditError } from '../../errors'
+import { parse, parseInstantNs, requireString, UsageError } from '../args'
+import type { Run } from '../command'
+
+function intOption(v: unknown, name: string, dflt: number): number {
+  if (typeof v !== 'string') return dflt
+  // argparse's type=int: an optional sign and digits, surrounding whitespace allowed.
+  if (!/^\s*[+-]?\d+\s*$/.test(v)) throw new UsageError(`argument --${name}: invalid int value: '${v}'`)
+  const n = Number(v.trim())
+  return Number.isSafeInteger(n) ? n : n < 0 ? -1 : Number.MAX_SAFE_INTEGER
+}
+
+export const run: Run = async (argv, io) => {
+  const { values } = parse(argv, {
+    db: { type: 'string' },
+    blocked: { type: 'boolean' },
+    rule: { type: 'string' },
+    model: { type: 'string' },
+    since: { type: 'string' },
+    limit: { type: 'string' },
+    offset: { type: 'string' },
+  })
+  const db = requireString(values, 'db')
+  const limit = intOption(values['limit'], 'limit', 50)
+  const offset = intOption(values['offset'], 'offset', 0)
+  if (!existsSync(db)) throw new AuditError('db_missing', `DB not found: ${db}`)
+  let sinceNs: bigint | undefined
+  if (typeof values['since'] === 'string' && values['since'] !== '') {
+    if (!/^\d{4}-\d{1,2}-\d{1,2}$/.test(values['since']))
+      throw new AuditError('bad_argument', '--since must be YYYY-MM-DD format')
+    try {
+      sinceNs = parseInstantNs('--since', values['since'], false)
+    } catch {
+      throw new AuditError('bad_argument', '--since must be YYYY-MM-DD format')
+    }
+  }
+  const src = await openRowSource(db, { env: io.env })
+  try {
+    const rows = await listSpans(src, {
+      ...(values['blocked'] ? { blocked: true } : {}),
+      ...(typeof values['rule'] === 'string' && values['rule'] !== '' ? { rule: values['rule'] } : {}),
+      ...(typeof values['model'] === 'string' && values['model'] !== '' ? { model: values['model'] } : {}),
+      ...(sinceNs !== undefined ? { sinceNs } : {}),
+      limit,
+      offset,
+    })
+    io.out(listText(rows))
+    return 0
+  } finally {
+    src.close()
+  }
+}

@@ -1,0 +1,65 @@
+// `bijotel regression`: the reference's regression_cmd (§8) over streamed rows; `--json` beside it.
+import { existsSync } from 'node:fs'
+import type { DriftDimension } from '../../../shared/drift-types'
+import { openRowSource } from '../../chain/row-stream'
+import { detectRegression } from '../../drift/detect'
+import { DIMENSIONS, pyFloatOf } from '../../drift/dimensions'
+import { regressionText } from '../../drift/text'
+import { AuditError } from '../../errors'
+import { parse, requireString, UsageError } from '../args'
+import type { Run } from '../command'
+import { throttle } from '../io'
+import { EXIT } from './regression-info'
+
+/** argparse's type=int: an optional sign, digits (underscores between them), whitespace around. */
+function intOption(v: unknown, name: string, dflt: number): number {
+  if (typeof v !== 'string') return dflt
+  if (!/^\s*[+-]?\d(?:_?\d)*\s*$/.test(v))
+    throw new UsageError(`argument --${name}: invalid int value: '${v}'`)
+  const n = Number(v.trim().replace(/_/g, ''))
+  return Number.isSafeInteger(n) ? n : n < 0 ? -Number.MAX_SAFE_INTEGER : Number.MAX_SAFE_INTEGER
+}
+
+/** argparse's type=float: Python's float() of the text. */
+function floatOption(v: unknown, name: string, dflt: number): number {
+  if (typeof v !== 'string') return dflt
+  const f = pyFloatOf(v)
+  if (f === null) throw new UsageError(`argument --${name}: invalid float value: '${v}'`)
+  return f
+}
+
+export const run: Run = async (argv, io) => {
+  const { values } = parse(argv, {
+    db: { type: 'string' },
+    dimension: { type: 'string' },
+    model: { type: 'string' },
+    window: { type: 'string' },
+    'z-threshold': { type: 'string' },
+    json: { type: 'boolean' },
+  })
+  const db = requireString(values, 'db')
+  const dim = values['dimension']
+  if (typeof dim === 'string' && !(DIMENSIONS as readonly string[]).includes(dim)) {
+    throw new UsageError(
+      `argument --dimension: invalid choice: '${dim}' (choose from ${DIMENSIONS.map((d) => `'${d}'`).join(', ')})`,
+    )
+  }
+  const window = intOption(values['window'], 'window', 100)
+  const zThreshold = floatOption(values['z-threshold'], 'z-threshold', 3.0)
+  if (!existsSync(db)) throw new AuditError('db_missing', `chain DB not found: ${db}`)
+  const src = await openRowSource(db, { env: io.env })
+  try {
+    const r = await detectRegression(src, {
+      dimensions: typeof dim === 'string' ? [dim as DriftDimension] : DIMENSIONS,
+      ...(typeof values['model'] === 'string' ? { model: values['model'] } : {}),
+      window,
+      zThreshold,
+      onProgress: throttle(250, (d) => io.progress(`reading (${d} rows)`)),
+    })
+    io.progress(null)
+    io.out(values['json'] ? JSON.stringify(r, null, 2) + '\n' : regressionText(r))
+    return r.total_anomalies === 0 ? EXIT.clean : EXIT.anomalies
+  } finally {
+    src.close()
+  }
+}

@@ -1,0 +1,123 @@
+// `bijotel regression` (reference §8): each dimension's last 50 seq numbers scored against a
+// baseline of the `window` values before them, by z-score and IQR, flagged when both fire (the
+// reference's default method BOTH). The reference reads the chain once per dimension and may scan
+// all of it for a baseline (§11.20); here one descending pass collects every dimension's baseline
+// (stopping when each has `window` values) and one pass reads the evaluated rows, each body parsed once.
+import type { DriftAnomaly, DriftBaseline, DriftDimension, RegressionResult } from '../../shared/drift-types'
+import type { RowSource } from '../chain/row-stream'
+import { pyFormatTime } from '../browse/py-body'
+import { attributesPy, dimensionValue, parseBodyPy, type Attrs } from './dimensions'
+import { baselineOf, score } from './stats'
+
+export interface RegressionOptions {
+  dimensions: readonly DriftDimension[]
+  /** Exact `gen_ai.request.model` filter, on baseline and evaluated rows alike. */
+  model?: string
+  window: number
+  zThreshold: number
+  signal?: { aborted: boolean }
+  onProgress?: (done: number, total: number) => void
+}
+
+/** The number of seq numbers the reference evaluates by default (`max(1, MAX(seq) − 49)`). */
+export const EVALUATED_SEQS = 50n
+
+/** A row's attributes as the detector reads them, or null when it gives no datapoint. */
+function attrsOf(body: unknown, model: string | undefined): Attrs | null {
+  const attrs = attributesPy(body)
+  if (attrs === null) return null
+  if (model !== undefined && attrs['gen_ai.request.model'] !== model) return null
+  return attrs
+}
+
+export async function detectRegression(src: RowSource, opts: RegressionOptions): Promise<RegressionResult> {
+  let maxSeq = 0n
+  await src.scan({ descending: true, fields: [] }, (r) => {
+    maxSeq = r.seq
+    return false
+  })
+  let since = maxSeq - (EVALUATED_SEQS - 1n)
+  if (since < 1n) since = 1n
+
+  // The baselines: rows before `since`, newest first, until each dimension has `window` values
+  // (the reference appends, then stops at `len >= window`: a window below 1 still takes one value).
+  const cap = Math.max(1, opts.window)
+  const values = new Map<DriftDimension, number[]>(opts.dimensions.map((d) => [d, []]))
+  let open = opts.dimensions.length
+  if (open > 0 && since > 1n) {
+    await src.scan(
+      {
+        to: since - 1n,
+        descending: true,
+        fields: ['canonical_body'],
+        ...(opts.signal ? { signal: opts.signal } : {}),
+      },
+      (r) => {
+        const attrs = attrsOf(parseBodyPy(r.canonical_body as Uint8Array | null), opts.model)
+        if (attrs === null) return
+        for (const d of opts.dimensions) {
+          const list = values.get(d)!
+          if (list.length >= cap) continue
+          const v = dimensionValue(attrs, d)
+          if (v === null) continue
+          list.push(v)
+          if (list.length >= cap) open--
+        }
+        return open > 0
+      },
+    )
+  }
+  const baselines = new Map<DriftDimension, DriftBaseline | null>(
+    opts.dimensions.map((d) => [d, baselineOf(values.get(d)!)]),
+  )
+
+  const anomalies = new Map<DriftDimension, DriftAnomaly[]>(opts.dimensions.map((d) => [d, []]))
+  const evaluated = new Map<DriftDimension, number>(opts.dimensions.map((d) => [d, 0]))
+  await src.scan(
+    {
+      from: since,
+      fields: ['timestamp_ns', 'canonical_body'],
+      ...(opts.signal ? { signal: opts.signal } : {}),
+      ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
+    },
+    (r) => {
+      const attrs = attrsOf(parseBodyPy(r.canonical_body as Uint8Array | null), opts.model)
+      if (attrs === null) return
+      for (const d of opts.dimensions) {
+        const v = dimensionValue(attrs, d)
+        if (v === null) continue
+        evaluated.set(d, evaluated.get(d)! + 1)
+        const b = baselines.get(d)
+        if (!b) continue
+        const s = score(v, b, opts.zThreshold)
+        if (!(s.zTriggered && s.iqrTriggered)) continue
+        anomalies.get(d)!.push({
+          seq: Number(r.seq),
+          timestamp: pyFormatTime(r.timestamp_ns),
+          dimension: d,
+          value: v,
+          baseline_mean: b.mean,
+          z_score: s.z,
+          iqr_distance: s.iqrDistance,
+          method_triggered: 'both',
+          severity: 'anomaly',
+        })
+      }
+    },
+  )
+
+  const dims = opts.dimensions.map((d) => ({
+    dimension: d,
+    baseline: baselines.get(d)!,
+    evaluated: evaluated.get(d)!,
+    anomalies: anomalies.get(d)!,
+  }))
+  return {
+    since_seq: Number(since),
+    window: opts.window,
+    z_threshold: opts.zThreshold,
+    model: opts.model ?? null,
+    dimensions: dims,
+    total_anomalies: dims.reduce((n, d) => n + d.anomalies.length, 0),
+  }
+}

@@ -1,0 +1,222 @@
+// F12 payload drift for the app: each dimension over time per provider/model, anomalies marked.
+// The values are the reference's (§8, ./dimensions), the judgement its rule (z-score and IQR against
+// a baseline of `window` values, both must fire; fewer than 5 values: no baseline): each group's
+// values are taken in seq order in blocks of `window`, and every value of a block is judged against
+// the block before it — the CLI's "last 50 against the window before them", carried along the whole
+// chain in one streamed pass (memory: one block per group and dimension, plus the buckets).
+import type {
+  DriftBucket,
+  DriftDimension,
+  DriftGroup,
+  DriftSeries,
+  DriftSeriesAnomaly,
+  DriftBaseline,
+} from '../../shared/drift-types'
+import type { RowSource } from '../chain/row-stream'
+import { positionOfSeq, type ChainIndex } from '../chain/chain-index'
+import { NO_MODEL } from '../chain/columns/types'
+import { pyFormatTime } from '../browse/py-body'
+import { attributesPy, dimensionValue, DIMENSIONS, parseBodyPy } from './dimensions'
+import { baselineOf, score } from './stats'
+
+export interface DriftSeriesOptions {
+  buckets: number
+  window: number
+  zThreshold: number
+  dimensions?: readonly DriftDimension[]
+  provider?: string
+  model?: string
+  /** Inclusive ns bounds (default: the chain's first and last timestamps). */
+  fromNs?: bigint
+  toNs?: bigint
+  /** Anomalies listed per group and dimension (more are counted, not listed). */
+  maxAnomalies?: number
+  signal?: { aborted: boolean }
+  onProgress?: (done: number, total: number) => void
+}
+
+interface Track {
+  dimension: DriftDimension
+  points: number
+  count: Float64Array
+  sum: Float64Array
+  min: Float64Array
+  max: Float64Array
+  block: number[]
+  baseline: DriftBaseline | null
+  anomalies: DriftSeriesAnomaly[]
+  found: number
+}
+
+interface Group {
+  provider: string
+  model: string | null
+  rows: number
+  tracks: Track[]
+}
+
+function extremes(idx: ChainIndex): { lo: bigint | null; hi: bigint | null } {
+  let lo: bigint | null = null
+  let hi: bigint | null = null
+  for (let i = 0; i < idx.rows; i++) {
+    if (!idx.tsValid[i]) continue
+    const t = idx.ts[i]!
+    if (lo === null || t < lo) lo = t
+    if (hi === null || t > hi) hi = t
+  }
+  return { lo, hi }
+}
+
+export async function driftSeries(
+  src: RowSource,
+  idx: ChainIndex,
+  opts: DriftSeriesOptions,
+): Promise<DriftSeries> {
+  const dims = opts.dimensions ?? DIMENSIONS
+  const nb = Math.max(1, Math.floor(opts.buckets))
+  const maxListed = opts.maxAnomalies ?? 500
+  const ext = extremes(idx)
+  const lo = opts.fromNs ?? ext.lo
+  const hi = opts.toNs ?? ext.hi
+  const empty: DriftSeries = {
+    from_ns: '0',
+    to_ns: '0',
+    bucket_ns: '0',
+    window: opts.window,
+    z_threshold: opts.zThreshold,
+    groups: [],
+    anomaly_count: 0,
+  }
+  if (lo === null || hi === null || hi < lo) return empty
+  const width = (hi - lo + 1n + BigInt(nb) - 1n) / BigInt(nb)
+  const providerId = opts.provider !== undefined ? idx.providerNames.indexOf(opts.provider) : -2
+  const modelId = opts.model !== undefined ? idx.modelNames.indexOf(opts.model) : -2
+  if (providerId === -1 || modelId === -1) return { ...empty, from_ns: lo.toString(), to_ns: hi.toString() }
+
+  const groups = new Map<number, Group>()
+  const groupOf = (pos: number): Group => {
+    const p = idx.provider[pos]!
+    const m = idx.model[pos]!
+    const key = p * 65536 + m
+    let g = groups.get(key)
+    if (!g) {
+      const model = idx.modelNames[m]!
+      g = {
+        provider: idx.providerNames[p]!,
+        model: model === NO_MODEL ? null : model,
+        rows: 0,
+        tracks: dims.map((dimension) => ({
+          dimension,
+          points: 0,
+          count: new Float64Array(nb),
+          sum: new Float64Array(nb),
+          min: new Float64Array(nb).fill(Infinity),
+          max: new Float64Array(nb).fill(-Infinity),
+          block: [],
+          baseline: null,
+          anomalies: [],
+          found: 0,
+        })),
+      }
+      groups.set(key, g)
+    }
+    return g
+  }
+
+  await src.scan(
+    {
+      fields: ['timestamp_ns', 'canonical_body'],
+      ...(opts.signal ? { signal: opts.signal } : {}),
+      ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
+    },
+    (r) => {
+      const pos = positionOfSeq(idx, Number(r.seq))
+      if (pos === null || !idx.tsValid[pos]) return
+      const ts = idx.ts[pos]!
+      if (ts < lo || ts > hi) return
+      if (providerId !== -2 && idx.provider[pos] !== providerId) return
+      if (modelId !== -2 && idx.model[pos] !== modelId) return
+      const attrs = attributesPy(parseBodyPy(r.canonical_body as Uint8Array | null))
+      if (attrs === null) return
+      const g = groupOf(pos)
+      g.rows++
+      const b = Math.min(nb - 1, Number((ts - lo) / width))
+      for (const t of g.tracks) {
+        const v = dimensionValue(attrs, t.dimension)
+        if (v === null) continue
+        t.points++
+        t.count[b]!++
+        t.sum[b]! += v
+        if (v < t.min[b]!) t.min[b] = v
+        if (v > t.max[b]!) t.max[b] = v
+        if (t.baseline) {
+          const s = score(v, t.baseline, opts.zThreshold)
+          if (s.zTriggered && s.iqrTriggered) {
+            t.found++
+            if (t.anomalies.length < maxListed)
+              t.anomalies.push({
+                seq: Number(r.seq),
+                timestamp: pyFormatTime(ts),
+                timestamp_ns: ts.toString(),
+                dimension: t.dimension,
+                value: v,
+                baseline_mean: t.baseline.mean,
+                z_score: s.z,
+                iqr_distance: s.iqrDistance,
+                method_triggered: 'both',
+                severity: 'anomaly',
+              })
+          }
+        }
+        t.block.push(v)
+        if (t.block.length >= opts.window) {
+          t.baseline = baselineOf(t.block)
+          t.block = []
+        }
+      }
+    },
+  )
+
+  let total = 0
+  const out: DriftGroup[] = [...groups.values()]
+    .sort(
+      (a, b) =>
+        b.rows - a.rows ||
+        a.provider.localeCompare(b.provider) ||
+        (a.model ?? '').localeCompare(b.model ?? ''),
+    )
+    .map((g) => ({
+      provider: g.provider,
+      model: g.model,
+      rows: g.rows,
+      dimensions: g.tracks.map((t) => {
+        total += t.found
+        const buckets: DriftBucket[] = Array.from({ length: nb }, (_, k) => {
+          const c = t.count[k]!
+          return {
+            start_ns: (lo + width * BigInt(k)).toString(),
+            count: c,
+            mean: c > 0 ? t.sum[k]! / c : null,
+            min: c > 0 ? t.min[k]! : null,
+            max: c > 0 ? t.max[k]! : null,
+          }
+        })
+        return {
+          dimension: t.dimension,
+          points: t.points,
+          buckets,
+          anomalies: t.anomalies,
+          anomalies_truncated: t.found > t.anomalies.length,
+        }
+      }),
+    }))
+  return {
+    from_ns: lo.toString(),
+    to_ns: hi.toString(),
+    bucket_ns: width.toString(),
+    window: opts.window,
+    z_threshold: opts.zThreshold,
+    groups: out,
+    anomaly_count: total,
+  }
+}

@@ -1,0 +1,107 @@
+// F12 payload drift (reference §8): the CLI's `regression` result and the app's series per
+// provider/model. Anomaly fields and names are the reference's `Anomaly` record.
+
+export type DriftDimension =
+  'input_tokens' | 'output_tokens' | 'cost' | 'cache_ratio' | 'reasoning_ratio' | 'ttfc_ms'
+
+/** The reference's baseline statistics of one dimension (`DimensionStats`). */
+export interface DriftBaseline {
+  samples: number
+  mean: number
+  stdev: number
+  p25: number
+  p50: number
+  p75: number
+  iqr: number
+  min: number
+  max: number
+}
+
+export interface DriftAnomaly {
+  seq: number
+  /** `%Y-%m-%dT%H:%M:%SZ`, as the reference prints it. */
+  timestamp: string
+  dimension: DriftDimension
+  value: number
+  baseline_mean: number
+  z_score: number | null
+  iqr_distance: number | null
+  method_triggered: 'z_score' | 'iqr' | 'both'
+  severity: 'anomaly' | 'warning'
+}
+
+/** `bijotel regression --json`. */
+export interface RegressionResult {
+  /** First evaluated seq (the reference's default: the last 50 seq numbers). */
+  since_seq: number
+  window: number
+  z_threshold: number
+  model: string | null
+  dimensions: {
+    dimension: DriftDimension
+    /** null: fewer than 5 baseline samples, so no anomaly can be found (the reference's rule). */
+    baseline: DriftBaseline | null
+    /** Evaluated rows that gave a value. */
+    evaluated: number
+    anomalies: DriftAnomaly[]
+  }[]
+  total_anomalies: number
+}
+
+export interface DriftSeriesRequest {
+  /** Time buckets of the series (default 100). */
+  buckets?: number
+  /** Values per baseline block (default 100, as the reference's window). */
+  window?: number
+  z_threshold?: number
+  dimensions?: DriftDimension[]
+  provider?: string
+  model?: string
+  from_ns?: string
+  to_ns?: string
+}
+
+export interface DriftBucket {
+  start_ns: string
+  count: number
+  mean: number | null
+  min: number | null
+  max: number | null
+}
+
+/** An anomaly in a series: the reference's record, and where it sits in time. */
+export interface DriftSeriesAnomaly extends DriftAnomaly {
+  timestamp_ns: string
+}
+
+export interface DriftGroupDimension {
+  dimension: DriftDimension
+  /** Rows of the group that gave a value. */
+  points: number
+  buckets: DriftBucket[]
+  anomalies: DriftSeriesAnomaly[]
+  /** True when more anomalies were found than are listed. */
+  anomalies_truncated: boolean
+}
+
+export interface DriftGroup {
+  provider: string
+  model: string | null
+  rows: number
+  dimensions: DriftGroupDimension[]
+}
+
+/**
+ * Each dimension over time per provider/model. Anomalies are judged as the reference judges them
+ * (z-score and IQR against a baseline of `window` values, both must fire), each block of `window`
+ * values of a group against the block before it.
+ */
+export interface DriftSeries {
+  from_ns: string
+  to_ns: string
+  bucket_ns: string
+  window: number
+  z_threshold: number
+  groups: DriftGroup[]
+  anomaly_count: number
+}
