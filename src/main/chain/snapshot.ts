@@ -19,7 +19,14 @@ import { tmpdir, totalmem } from 'node:os'
 import { basename, join } from 'node:path'
 import type { Evidence, EvidenceFile } from '../../shared/chain-types'
 import { AuditError, oneLine } from '../errors'
-import { openEvidence, readAt, unchangedFiles, type OpenedFile, type OpenPolicy } from './evidence-files'
+import {
+  openEvidence,
+  readAt,
+  unchangedFiles,
+  type EvidenceFiles,
+  type OpenedFile,
+  type OpenPolicy,
+} from './evidence-files'
 import { READ_SKEW, readBuffer } from './read-buffer'
 
 const CHUNK = 4 * 1024 * 1024
@@ -30,8 +37,12 @@ export interface Snapshot {
   readonly evidence: Evidence
   /** A `-wal` or `-journal` was copied beside it: SQLite must open it read-write once to apply it. */
   readonly recover: boolean
-  /** The open policy the evidence was opened under: whoever opens it again (recovery) keeps to it. */
-  readonly policy?: OpenPolicy
+  /**
+   * The open step's descriptors of the evidence, held until dispose: what reads the evidence itself
+   * later (recovery, whose page versions the copy no longer has) reads these, never a second open
+   * by name (issue 29: checked once, opened once).
+   */
+  readonly files: EvidenceFiles
   dispose(): void
 }
 
@@ -254,10 +265,21 @@ export async function chooseTempRoot(bytes: number): Promise<string> {
 /** Make the verified private copy of a chain.db and its side files. Throws AuditError, never writes beside `path`. */
 export async function takeSnapshot(path: string, opts: SnapshotOptions = {}): Promise<Snapshot> {
   const files = openEvidence(path, opts.policy ? { policy: opts.policy } : {})
+  let snap: Omit<Snapshot, 'files'>
   try {
-    return await snapshotOf(path, files, opts)
-  } finally {
+    snap = await snapshotOf(path, files, opts)
+  } catch (e) {
     files.close()
+    throw e
+  }
+  const removeCopy = snap.dispose
+  return {
+    ...snap,
+    files,
+    dispose: () => {
+      removeCopy()
+      files.close()
+    },
   }
 }
 
@@ -265,7 +287,7 @@ async function snapshotOf(
   path: string,
   files: ReturnType<typeof openEvidence>,
   opts: SnapshotOptions,
-): Promise<Snapshot> {
+): Promise<Omit<Snapshot, 'files'>> {
   const st = files.db.stat
   if (st.size === 0) throw new AuditError('empty_file', `not a chain: ${path} is empty (0 bytes)`)
   // The side files SQLite would apply: one that exists to unixAccess (os_unix.c: a regular file
@@ -371,7 +393,6 @@ async function snapshotOf(
       dbPath: copyPath,
       evidence,
       recover: wal !== null || journal !== null,
-      ...(opts.policy ? { policy: opts.policy } : {}),
       dispose,
     }
   } catch (e) {

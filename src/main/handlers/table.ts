@@ -255,14 +255,8 @@ export function createHandlers(session: AuditSession, platform: Platform = {}): 
       return session.jobs.start('recover', async (job) => {
         const o = await session.readyForJob(job)
         job.progress(0, 1, 'searching the files')
-        // The evidence itself, under the open policy it was opened with (the copy's WAL is recovered).
-        const { policy } = o.chain.snapshot
-        return (
-          await searchEvidence(o.chain.snapshot.evidence, keys, {
-            signal: job.signal,
-            ...(policy ? { policy } : {}),
-          })
-        ).result
+        // The evidence itself, through the descriptors its snapshot holds (the copy's WAL is recovered).
+        return (await searchEvidence(o.chain.snapshot, keys, { signal: job.signal })).result
       })
     },
     lastVerdict: async () => session.verdict,

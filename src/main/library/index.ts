@@ -57,6 +57,18 @@ export type {
   VerifyRangeOptions,
 } from '../../shared/verify-types'
 
+export { recoverChain, type RecoverChainOptions } from './verify-chain'
+export type {
+  RecoveryResult,
+  RecoveredRow,
+  RecoveredLink,
+  RecoverySummary,
+  RecoverySource,
+  RecoverySourceKind,
+  RecoveryFile,
+  SeqOrigin,
+} from '../../shared/recovery-types'
+
 // Integrity (`bijotel-auditor/integrity`).
 export {
   analyzeChainIntegrity,

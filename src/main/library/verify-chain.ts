@@ -1,10 +1,14 @@
 // `verifyChain(path, { secrets, range })`: Python BIJOTEL's `verify_chain` (reference §3.3) as the
 // Auditor does it — every row checked, findings merged into ranges, rotation by candidate keys,
-// truncation against a prior head — returning the verdict `bijotel verify --json` prints. The file is
+// truncation against a prior head, rows recovered from the files — returning the verdict `bijotel
+// verify --json` prints; and `recoverChain`, `bijotel recover`. The file is
 // read in place, read-only (the direct reader), or through SQLite on a verified private copy for
 // files the direct reader declines.
+import { existsSync } from 'node:fs'
+import type { RecoveryResult } from '../../shared/recovery-types'
 import type { PriorHead, VerifyRangeOptions, VerifyVerdict } from '../../shared/verify-types'
 import { AuditError } from '../errors'
+import { recoverFile } from '../recovery/verdict'
 import { verifyFile } from '../verify/file'
 import { keyMaterial, type ChainSecrets } from './secrets'
 
@@ -30,6 +34,12 @@ export interface VerifyChainOptions {
   onProgress?: (done: number, total: number) => void
   /** Set `aborted` to stop; the promise then rejects with AuditError('cancelled'). */
   signal?: { aborted: boolean }
+  /**
+   * Search the files for deleted and earlier versions of rows and add the findings the key proves
+   * (`truncated`, `rewritten`, `deleted`) and the `recovered` rows, as `bijotel verify` does by
+   * default. Default true; false gives the live chain's verdict alone (`--no-recover`).
+   */
+  recover?: boolean
 }
 
 function nsString(name: string, v: bigint | string | number): string {
@@ -74,6 +84,28 @@ export async function verifyChain(path: string, options: VerifyChainOptions): Pr
     ...(options.prior ? { prior: options.prior } : {}),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
+    recover: options.recover !== false,
   })
   return verdict
+}
+
+export interface RecoverChainOptions {
+  /** Candidate keys: a recovered row is proven when one of them reproduces its HMAC. Optional. */
+  secrets?: ChainSecrets
+}
+
+/**
+ * `bijotel recover` as a function: every row the files of `path` still remember that the live chain
+ * no longer has as it was (deleted rows, earlier versions of rewritten ones), carved from freed
+ * pages, free space, superseded pages and WAL frames, each with its body-hash check, the candidate
+ * key that proves it (if any) and where it was found. Read in place, read-only, never through
+ * SQLite; a file the carver does not read resolves with `summary.searched: false` and the reason.
+ */
+export function recoverChain(path: string, options: RecoverChainOptions = {}): Promise<RecoveryResult> {
+  try {
+    if (!existsSync(path)) throw new AuditError('db_missing', `DB not found: ${path}`)
+    return Promise.resolve(recoverFile(path, keyMaterial(options.secrets)))
+  } catch (e) {
+    return Promise.reject(e as Error)
+  }
 }

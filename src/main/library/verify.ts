@@ -18,5 +18,16 @@ export type {
   VerifyRangeInfo,
   VerifyRangeOptions,
 } from '../../shared/verify-types'
+export { recoverChain, type RecoverChainOptions } from './verify-chain'
+export type {
+  RecoveryResult,
+  RecoveredRow,
+  RecoveredLink,
+  RecoverySummary,
+  RecoverySource,
+  RecoverySourceKind,
+  RecoveryFile,
+  SeqOrigin,
+} from '../../shared/recovery-types'
 export type { ChainSecret, ChainSecrets } from './secrets'
 export { AuditError, type AuditErrorCode } from '../errors'

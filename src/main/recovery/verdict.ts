@@ -3,12 +3,11 @@
 // reader declines keeps its verdict, with a note that it was not searched. The searches that run in
 // the app and beside verify carve in slices, so the event loop keeps answering (progress, cancel,
 // verify's workers) meanwhile; `bijotel recover` searches in one go.
-import type { Evidence } from '../../shared/chain-types'
 import type { RecoveryResult } from '../../shared/recovery-types'
 import type { VerifyVerdict } from '../../shared/verify-types'
 import { Unsupported } from '../chain/direct/format'
-import { openDirect, type DirectChain } from '../chain/direct/open'
-import type { OpenOptions } from '../chain/evidence-files'
+import { directFrom, openDirect, type DirectChain } from '../chain/direct/open'
+import type { Snapshot } from '../chain/snapshot'
 import { AuditError, oneLine } from '../errors'
 import type { KeyMaterial } from '../verify/secrets'
 import { applyRecovery } from './findings'
@@ -25,9 +24,9 @@ export interface Searched {
 const unread = (why: string): Searched => ({ result: notSearched(why), first: null, last: null })
 
 /** The direct reader's view of `path`, or why the carver cannot read it. */
-function openForSearch(path: string, opts: OpenOptions = {}): DirectChain | string {
+function openForSearch(path: string): DirectChain | string {
   try {
-    return openDirect(path, opts)
+    return openDirect(path)
   } catch (e) {
     if (e instanceof AuditError) throw e
     return e instanceof Unsupported ? `the file reader does not read this file (${e.message})` : oneLine(e)
@@ -127,45 +126,24 @@ export function verdictWith(verdict: VerifyVerdict, found: Searched): VerifyVerd
   return applyRecovery(verdict, found.result, found)
 }
 
-/** Search the files of `path` in slices; a file the direct reader declines is reported as not searched. */
-export async function searchFilesInSlices(
-  path: string,
-  keys: KeyMaterial[],
-  opts: RecoverOptions = {},
-): Promise<Searched> {
-  const chain = openForSearch(path)
-  if (typeof chain === 'string') return unread(chain)
-  return startRecovery(chain, keys, opts).done()
-}
-
 /**
- * Search the evidence a chain was opened from (its path as given, under the same open policy), never
- * its private copy: SQLite recovered the copy's WAL into it when it opened it, so the frames and
- * superseded pages recovery reads are gone there. The files must still be the size they were when
- * the evidence was recorded; otherwise they are not searched (the answer would be about other bytes).
+ * Search the evidence a chain was opened from, through the descriptors its snapshot holds — never the
+ * private copy (SQLite recovered the copy's WAL into it, so the frames and superseded pages recovery
+ * reads are gone there), and never a second open by name.
  */
 export async function searchEvidence(
-  evidence: Evidence,
-  keys: KeyMaterial[],
-  opts: RecoverOptions & OpenOptions = {},
-): Promise<Searched> {
-  const chain = openForSearch(evidence.db.path, opts.policy ? { policy: opts.policy } : {})
-  if (typeof chain === 'string') return unread(chain)
-  const walSize = chain.files.wal?.stat.size ?? 0
-  if (chain.files.db.stat.size !== evidence.db.size || walSize !== (evidence.wal?.size ?? 0)) {
-    chain.close()
-    return unread('the evidence changed since it was opened (size differs); open it again')
-  }
-  return startRecovery(chain, keys, opts).done()
-}
-
-/** `verdict` after searching the files of `path` for deleted and earlier rows. */
-export async function withRecovery(
-  path: string,
-  verdict: VerifyVerdict,
+  snapshot: Pick<Snapshot, 'files'>,
   keys: KeyMaterial[],
   opts: RecoverOptions = {},
-): Promise<VerifyVerdict> {
-  if (verdict.cancelled) return verdict
-  return verdictWith(verdict, await searchFilesInSlices(path, keys, opts))
+): Promise<Searched> {
+  let chain: DirectChain
+  try {
+    chain = directFrom(snapshot.files)
+  } catch (e) {
+    if (e instanceof AuditError) throw e
+    return unread(
+      e instanceof Unsupported ? `the file reader does not read this file (${e.message})` : oneLine(e),
+    )
+  }
+  return startRecovery(chain, keys, opts).done()
 }

@@ -74,10 +74,7 @@ export async function buildAuditReport(input: BuildReportInput): Promise<AuditRe
   const search =
     input.recover === false
       ? null
-      : await searchEvidence(chain.snapshot.evidence, keys, {
-          ...(input.signal ? { signal: input.signal } : {}),
-          ...(chain.snapshot.policy ? { policy: chain.snapshot.policy } : {}),
-        })
+      : await searchEvidence(chain.snapshot, keys, input.signal ? { signal: input.signal } : {})
   const recovery = search?.result ?? notSearched('turned off')
   let verdict = liveVerdict
   if (liveVerdict && search?.result.summary.searched) {

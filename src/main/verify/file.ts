@@ -5,7 +5,7 @@ import type { VerifyVerdict } from '../../shared/verify-types'
 import { withDirect } from '../chain/direct/open'
 import { ChainFile } from '../chain/reader'
 import type { SnapshotOptions } from '../chain/snapshot'
-import { startRecovery, verdictWith, withRecovery } from '../recovery/verdict'
+import { searchEvidence, startRecovery, verdictWith } from '../recovery/verdict'
 import { verifyDirect } from './direct'
 import type { KeyMaterial } from './secrets'
 import { verifyChain, type VerifyOptions } from './verify'
@@ -54,7 +54,9 @@ export async function verifyFile(
   const openMs = performance.now() - t1
   try {
     let verdict = await verifyChain(chain, keys, opts)
-    if (recover) verdict = await withRecovery(path, verdict, keys, recover)
+    // The evidence through the descriptors the copy was made from (the copy's WAL is recovered).
+    if (recover && !verdict.cancelled)
+      verdict = verdictWith(verdict, await searchEvidence(chain.snapshot, keys, recover))
     return { verdict, reader: 'sqlite-copy', openMs }
   } finally {
     chain.close()
@@ -73,8 +75,12 @@ export async function verifyOpened(
   const verdict =
     (await withDirect(chain.snapshot.dbPath, (d) => verifyDirect(d, keys, opts))) ??
     (await verifyChain(chain, keys, opts))
-  // The private copy holds the evidence's bytes exactly: its files are searched in their place.
-  return opts.recover
-    ? await withRecovery(chain.snapshot.dbPath, verdict, keys, opts.signal ? { signal: opts.signal } : {})
+  // The evidence itself is searched, through the descriptors its snapshot holds: SQLite recovered
+  // the copy's WAL into it, so the page versions recovery reads are gone there.
+  return opts.recover && !verdict.cancelled
+    ? verdictWith(
+        verdict,
+        await searchEvidence(chain.snapshot, keys, opts.signal ? { signal: opts.signal } : {}),
+      )
     : verdict
 }

@@ -1,6 +1,9 @@
 // The audit report carries what recovery found: for every shared recovery case the report validates
 // against the schema, its `recovery` block holds the required rows (proven with the key, unproven
 // without), and the verdict carries the findings the case names.
+import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { AuditReport } from '../../../src/shared/report-types'
 import { ChainFile } from '../../../src/main/chain/reader'
@@ -61,4 +64,32 @@ describe('the report carries recovered rows', () => {
       expect(r.recovery.summary.proven).toBe(0)
     })
   }
+})
+
+describe('recovery reads the evidence through the descriptors the open step holds', () => {
+  it('a live capture replaced by other bytes after the open is still searched as it was opened', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bijotel-held-'))
+    try {
+      const name = 'rec-live-rewrite'
+      const c = recoveryCase(name)
+      const db = join(dir, 'chain.db')
+      copyFileSync(dbPath(name), db)
+      if (existsSync(dbPath(name) + '-wal')) copyFileSync(dbPath(name) + '-wal', db + '-wal')
+      const chain = await ChainFile.open(db)
+      try {
+        // The names now lead to other files: a second open by name would search those.
+        rmSync(db)
+        rmSync(db + '-wal', { force: true })
+        writeFileSync(db, 'not the evidence')
+        const r = await buildAuditReport({ chain, keys: parseSecrets(secretInputs(c.secrets)) })
+        expect(r.recovery.summary.searched).toBe(true)
+        expectRequired(r.recovery.rows, c.recovered_required)
+        expect(r.recovery.rows.length).toBeGreaterThan(0)
+      } finally {
+        chain.close()
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
 })

@@ -206,6 +206,20 @@ export function openDirect(path: string, opts: OpenOptions = {}): DirectChain {
   }
 }
 
+/**
+ * The chain for direct reading from files an open step already holds (a snapshot's): one more hold
+ * on them, given up by the chain's close. Nothing is opened again by name.
+ */
+export function directFrom(files: EvidenceFiles): DirectChain {
+  files.hold()
+  try {
+    return readChain(files)
+  } catch (e) {
+    files.close()
+    throw e
+  }
+}
+
 /** Whether the evidence is still exactly as it was opened (a writer appending would change it). */
 export function unchangedSinceOpen(chain: DirectChain): boolean {
   return unchangedFiles(chain.files)

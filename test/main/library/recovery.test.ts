@@ -1,0 +1,48 @@
+// The recovery cases through the package's public entry (`bijotel-auditor`): verifyChain gives the
+// verdict `bijotel verify --json` prints, recovered rows and their findings included (recover: false
+// gives the live chain alone), and recoverChain lists what `bijotel recover` lists.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { recoverChain, verifyChain } from '../../../src/main/library/index'
+import { dbPath, fingerprintFolder, SECRETS } from '../testing/fixtures'
+import {
+  expectAllowed,
+  expectRequired,
+  expectVerdict,
+  recoveryCase,
+  recoveryCaseNames,
+} from '../recovery/recovery-expect'
+
+let before: Map<string, string>
+beforeAll(() => {
+  before = fingerprintFolder()
+})
+afterAll(() => {
+  expect(fingerprintFolder()).toEqual(before)
+})
+
+const secretsOf = (names: string[]): string[] => names.map((n) => SECRETS[n]!)
+
+describe('recovery through the library entry', () => {
+  for (const name of recoveryCaseNames()) {
+    const c = recoveryCase(name)
+    it(`${name}: verifyChain as its .recovery.json says; recover: false sees only the live chain`, async () => {
+      const secrets = secretsOf(c.secrets)
+      expectVerdict(await verifyChain(dbPath(name), { secrets }), c)
+      const live = await verifyChain(dbPath(name), { secrets, recover: false })
+      expect(live.recovered).toBeUndefined()
+      expect(live.findings.some((f) => f.kind === 'rewritten' || f.kind === 'deleted')).toBe(false)
+    })
+    it(`${name}: recoverChain proves the required rows with the key, none without`, async () => {
+      const withKey = await recoverChain(dbPath(name), { secrets: secretsOf(c.secrets) })
+      expectRequired(withKey.rows, c.recovered_required)
+      expectAllowed(withKey.rows, c.recovered_allowed)
+      const keyless = await recoverChain(dbPath(name))
+      expect(keyless.rows.map((r) => r.hmac_hash)).toEqual(withKey.rows.map((r) => r.hmac_hash))
+      expect(keyless.summary.proven).toBe(0)
+    })
+  }
+
+  it('recoverChain rejects a missing file with a one-line AuditError', async () => {
+    await expect(recoverChain(dbPath('no-such-chain'))).rejects.toMatchObject({ code: 'db_missing' })
+  })
+})
