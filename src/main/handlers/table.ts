@@ -2,8 +2,8 @@
 // exposes it over HTTP; neither adds logic of its own.
 import { writeFileSync } from 'node:fs'
 import { resolve } from 'node:path'
-import type { ApiName, ApiResponse, AppInfo, SecretInput } from '../../shared/contract'
-import type { EntryFilter, EntrySort } from '../../shared/chain-types'
+import type { AppInfo, SecretInput } from '../../shared/contract'
+import type { EntrySort } from '../../shared/chain-types'
 import type { IntegrityOptions, IntegrityThresholds } from '../../shared/integrity-types'
 import type { ReplayCheckRequest } from '../../shared/replay-types'
 import type { VerifyRangeOptions } from '../../shared/verify-types'
@@ -16,44 +16,15 @@ import { keyInfo, parseSecrets } from '../verify/secrets'
 import { verifyOpened } from '../verify/file'
 import { searchEvidence } from '../recovery/verdict'
 import { buildReportFor, checkReplayFor, runIntegrityFor } from './engine'
+import { filterFrom } from './filter-request'
+import type { CallContext, HandlerTable, Platform } from './handler-types'
 import { toolHandlers } from './tools'
 import type { AuditSession } from './session'
 import { int, num, obj, optBool, optEnum, optInt, optNs, optObj, optStr, str, type Obj } from './validate'
 
-export interface CallContext {
-  transport: 'ipc' | 'http'
-  /** The caller is the local app (Electron renderer, or the served page holding the app token). */
-  trusted: boolean
-}
-
-/** What only a desktop shell can do (dialogs). Absent in web mode. */
-export interface Platform {
-  pickOpenPath?: () => Promise<string | null>
-  pickSavePath?: (defaultName: string) => Promise<string | null>
-}
-
-export type Handler<N extends ApiName> = (req: unknown, ctx: CallContext) => Promise<Awaited<ApiResponse<N>>>
-export type HandlerTable = { [N in ApiName]: Handler<N> }
+export type { CallContext, Handler, HandlerTable, Platform } from './handler-types'
 
 const SORTS: readonly EntrySort[] = ['seq_asc', 'seq_desc', 'time_asc', 'time_desc']
-
-export function filterFrom(o: Obj | undefined): EntryFilter | undefined {
-  if (!o) return undefined
-  const f: EntryFilter = {}
-  const provider = optStr(o, 'provider', 1000)
-  const model = optStr(o, 'model', 1000)
-  const flagged = optBool(o, 'flagged_only')
-  const from = optNs(o, 'from_ns')
-  const to = optNs(o, 'to_ns')
-  if (provider !== undefined) f.provider = provider
-  if (model !== undefined) f.model = model
-  if (flagged) f.flagged_only = true
-  if (from !== undefined) f.from_ns = from
-  if (to !== undefined) f.to_ns = to
-  const search = optStr(o, 'search_id', 100)
-  if (search !== undefined) f.search_id = search
-  return f
-}
 
 function rangeFrom(o: Obj | undefined): VerifyRangeOptions | undefined {
   if (!o) return undefined

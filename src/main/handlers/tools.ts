@@ -20,7 +20,8 @@ import { PRESETS, resolveTimeRange } from '../tools/time-range'
 import { headerText, rowsText, viewRows, writeParts } from '../tools/view-export'
 import { keylessVerifyOpened } from '../verify/keyless'
 import type { AuditSession } from './session'
-import { filterFrom, type HandlerTable, type Platform } from './table'
+import { filterFrom } from './filter-request'
+import type { HandlerTable, Platform } from './handler-types'
 import { num, obj, optBool, optEnum, optInt, optNs, optObj, optStr, str, type Obj } from './validate'
 
 type ToolCalls =

@@ -21,6 +21,7 @@ export type {
 export { recoverChain, type RecoverChainOptions } from './verify-chain'
 export type {
   RecoveryResult,
+  LivePlace,
   RecoveredRow,
   RecoveredLink,
   RecoverySummary,

@@ -6,12 +6,23 @@ import { rangeFlagsGiven, rangeFrom, UsageError, type Values } from '../args'
 import type { CliIO } from '../io'
 import { throttle } from '../io'
 import { toJson } from '../format'
-import { readPrior, verdictText } from './verify'
 import { EXIT } from './verify-info'
+import type { PriorHead, VerifyVerdict } from '../../../shared/verify-types'
 
 const KEY_FLAGS = ['secret-hex', 'secret-text', 'secret-file', 'secret-stdin'] as const
 
-export async function runKeyless(db: string, values: Values, io: CliIO): Promise<number> {
+/** What `bijotel verify` lends the keyless run (passed in, so this module does not import it back). */
+export interface VerifyText {
+  readPrior: (path: string) => PriorHead
+  verdictText: (v: VerifyVerdict, keys: [], ranged: boolean) => { out: string; err: string }
+}
+
+export async function runKeyless(
+  db: string,
+  values: Values,
+  io: CliIO,
+  { readPrior, verdictText }: VerifyText,
+): Promise<number> {
   const given = KEY_FLAGS.filter((k) => values[k] !== undefined && values[k] !== false)
   if (given.length > 0)
     throw new UsageError(

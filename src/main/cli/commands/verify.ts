@@ -126,7 +126,8 @@ export const run: Run = async (argv, io) => {
   const db = requireString(values, 'db')
   // The reference's order (§4.1): the DB first, then the secret, then the range flags.
   if (!existsSync(db)) throw new AuditError('db_missing', `DB not found: ${db}`)
-  if (values['keyless'] === true) return (await import('./verify-keyless')).runKeyless(db, values, io)
+  if (values['keyless'] === true)
+    return (await import('./verify-keyless')).runKeyless(db, values, io, { readPrior, verdictText })
   const inputs = await secretInputsFrom(values, io, { useEnv: true })
   if (inputs.length === 0) throw new HintedError('no_secret', NO_SECRET, NO_SECRET_HINT)
   const keys = parseSecrets(inputs)

@@ -1,0 +1,19 @@
+// The handler table's types: one handler per call of the contract (src/shared/contract.ts), and what
+// a call knows of its caller. Apart from the table itself so the modules that contribute handlers
+// (./tools.ts) and the transports can name them without importing the table.
+import type { ApiName, ApiResponse } from '../../shared/contract'
+
+export interface CallContext {
+  transport: 'ipc' | 'http'
+  /** The caller is the local app (Electron renderer, or the served page holding the app token). */
+  trusted: boolean
+}
+
+/** What only a desktop shell can do (dialogs). Absent in web mode. */
+export interface Platform {
+  pickOpenPath?: () => Promise<string | null>
+  pickSavePath?: (defaultName: string) => Promise<string | null>
+}
+
+export type Handler<N extends ApiName> = (req: unknown, ctx: CallContext) => Promise<Awaited<ApiResponse<N>>>
+export type HandlerTable = { [N in ApiName]: Handler<N> }
