@@ -4,6 +4,7 @@
 import { lazy, type Command } from '../command'
 import { demoInfo } from './demo-info'
 import { integrityInfo } from './integrity-info'
+import { keygenInfo } from './keygen-info'
 import { replayInfo } from './replay-info'
 import { reportInfo } from './report-info'
 import { serveInfo } from './serve-info'
@@ -20,4 +21,5 @@ export const COMMANDS: Command[] = [
   { ...serveInfo, run: lazy(() => import('./serve')) },
   { ...replayInfo, run: lazy(() => import('./replay')) },
   { ...demoInfo, run: lazy(() => import('./demo')) },
+  { ...keygenInfo, run: lazy(() => import('./keygen')) },
 ]
