@@ -1,12 +1,20 @@
 // Verifying a chain.db given by path: read directly from the file when the direct reader takes it
 // (the common case: a reference-schema chain, WAL or not), else through SQLite on a verified
 // private copy. BIJOTEL_READER=sqlite forces the copy path (for comparisons).
+import type { EvidenceStatement } from '../../shared/custody-types'
 import type { VerifyVerdict } from '../../shared/verify-types'
 import { withDirect } from '../chain/direct/open'
 import { ChainFile } from '../chain/reader'
 import type { SnapshotOptions } from '../chain/snapshot'
+import {
+  buildStatement,
+  hashEvidenceFiles,
+  statedFromEvidence,
+  timestampsDirect,
+  timestampsSql,
+} from '../custody/statement'
 import { verifyDirect } from './direct'
-import type { KeyMaterial } from './secrets'
+import { keyInfo, type KeyMaterial } from './secrets'
 import { verifyChain, type VerifyOptions } from './verify'
 
 export type ReaderKind = 'direct' | 'sqlite-copy'
@@ -16,19 +24,46 @@ export interface FileVerifyResult {
   reader: ReaderKind
   /** Milliseconds spent opening (and, on the copy path, copying and hashing) the evidence. */
   openMs: number
+  /** What the verdict judged (files, rows, keys), when asked for with `statement: true`. */
+  statement?: EvidenceStatement
+}
+
+export interface FileVerifyOptions extends VerifyOptions {
+  copy?: SnapshotOptions
+  env?: Record<string, string | undefined>
+  /**
+   * Also state the evidence judged: on the direct path the file and its -wal are hashed on their
+   * own threads while the rows are verified (the copy path hashed them while copying).
+   */
+  statement?: boolean
 }
 
 export async function verifyFile(
   path: string,
   keys: KeyMaterial[],
-  opts: VerifyOptions & { copy?: SnapshotOptions; env?: Record<string, string | undefined> } = {},
+  opts: FileVerifyOptions = {},
 ): Promise<FileVerifyResult> {
   const t0 = performance.now()
+  const infos = keys.map(keyInfo)
   const direct = await withDirect(
     path,
-    async (chain) => {
+    async (chain): Promise<FileVerifyResult> => {
       const openMs = performance.now() - t0
-      return { verdict: await verifyDirect(chain, keys, opts), reader: 'direct' as const, openMs }
+      if (!opts.statement)
+        return { verdict: await verifyDirect(chain, keys, opts), reader: 'direct' as const, openMs }
+      const abort = new AbortController()
+      const hashing = hashEvidenceFiles(path, abort.signal)
+      hashing.catch(() => undefined) // awaited below; a refusal of the file leaves it aborted
+      let verdict: VerifyVerdict
+      try {
+        verdict = await verifyDirect(chain, keys, opts)
+      } catch (e) {
+        abort.abort()
+        throw e
+      }
+      const files = await hashing
+      const ts = timestampsDirect(chain, verdict.first_seq, verdict.last_seq)
+      return { verdict, reader: 'direct', openMs, statement: buildStatement(files, verdict, ts, infos) }
     },
     opts.env,
   )
@@ -37,7 +72,11 @@ export async function verifyFile(
   const chain = await ChainFile.open(path, opts.copy ?? {})
   const openMs = performance.now() - t1
   try {
-    return { verdict: await verifyChain(chain, keys, opts), reader: 'sqlite-copy', openMs }
+    const verdict = await verifyChain(chain, keys, opts)
+    if (!opts.statement) return { verdict, reader: 'sqlite-copy', openMs }
+    const ts = timestampsSql(chain.db, verdict.first_seq, verdict.last_seq)
+    const files = statedFromEvidence(chain.snapshot.evidence)
+    return { verdict, reader: 'sqlite-copy', openMs, statement: buildStatement(files, verdict, ts, infos) }
   } finally {
     chain.close()
   }

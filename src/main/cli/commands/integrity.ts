@@ -6,7 +6,16 @@ import { runIntegrity } from '../../integrity/analyze'
 import { directSource } from '../../integrity/direct'
 import { reportJson } from '../../integrity/report'
 import { integrityText } from '../../integrity/text'
-import { parseSecrets } from '../../verify/secrets'
+import type { EvidenceStatement } from '../../../shared/custody-types'
+import {
+  buildStatement,
+  evidenceLine,
+  hashEvidenceFiles,
+  statedFromEvidence,
+  timestampsDirect,
+  timestampsSql,
+} from '../../custody/statement'
+import { keyInfo, parseSecrets } from '../../verify/secrets'
 import { parse, requireString } from '../args'
 import type { Run } from '../command'
 import { SECRET_OPTIONS, secretInputsFrom } from '../secret-sources'
@@ -26,15 +35,34 @@ export const run: Run = async (argv, io) => {
   const keys = parseSecrets(await secretInputsFrom(values, io, { useEnv: false }))
   const runOpts = { ...options, keys, onProgress: progressLine(io) }
   let analysis: IntegrityRun | null = null
+  // The text ends with the evidence judged; --json stays Python's line, byte for byte.
+  const state = !values['json']
+  const infos = keys.map(keyInfo)
+  let statement: EvidenceStatement | null = null
   const t0 = performance.now()
   let timing = ''
   // Straight from the file when the direct reader takes it; else SQLite on a verified copy.
   analysis =
     (await withDirect(
       db,
-      (direct) => {
+      async (direct) => {
         timing = `reader direct, open ${(performance.now() - t0).toFixed(0)} ms`
-        return runIntegrity(directSource(direct), runOpts)
+        if (!state) return runIntegrity(directSource(direct), runOpts)
+        // The file is hashed on its own thread while the detectors read it.
+        const abort = new AbortController()
+        const hashing = hashEvidenceFiles(db, abort.signal)
+        hashing.catch(() => undefined)
+        let run: IntegrityRun
+        try {
+          run = await runIntegrity(directSource(direct), runOpts)
+        } catch (e) {
+          abort.abort()
+          throw e
+        }
+        const r = run.report
+        const ts = timestampsDirect(direct, r.first_seq, r.last_seq)
+        statement = buildStatement(await hashing, { ...r, entries: r.window }, ts, infos)
+        return run
       },
       io.env,
     )) ?? null
@@ -47,12 +75,27 @@ export const run: Run = async (argv, io) => {
     timing = `reader sqlite-copy, open ${(performance.now() - t1).toFixed(0)} ms`
     try {
       analysis = await runIntegrity(chain, runOpts)
+      const r = analysis.report
+      if (state) {
+        const ts = timestampsSql(chain.db, r.first_seq, r.last_seq)
+        statement = buildStatement(
+          statedFromEvidence(chain.snapshot.evidence),
+          { ...r, entries: r.window },
+          ts,
+          infos,
+        )
+      }
     } finally {
       chain.close()
     }
   }
   io.progress(null)
   if (io.env['BIJOTEL_TIMING']) io.err(`timing: ${timing}, total ${(performance.now() - t0).toFixed(0)} ms\n`)
-  io.out(values['json'] ? `${reportJson(analysis.report)}\n` : integrityText(analysis))
+  const stated: EvidenceStatement | null = statement
+  io.out(
+    values['json']
+      ? `${reportJson(analysis.report)}\n`
+      : integrityText(analysis) + (stated ? `${evidenceLine(stated)}\n` : ''),
+  )
   return analysis.report.clean ? EXIT.clean : EXIT.anomalies
 }

@@ -1,6 +1,7 @@
 // `bijotel verify`: verifies every row and prints the verdict. Loaded only when the command runs.
 import { existsSync, readFileSync } from 'node:fs'
 import type { PriorHead, VerifyBoundary, VerifyVerdict } from '../../../shared/verify-types'
+import { evidenceLine } from '../../custody/statement'
 import { AuditError } from '../../errors'
 import { describeFinding, headlineReason } from '../../verify/describe'
 import { keyInfo, parseSecrets } from '../../verify/secrets'
@@ -129,7 +130,8 @@ export const run: Run = async (argv, io) => {
   const range = rangeFrom(values)
   const prior = typeof values['prior'] === 'string' ? readPrior(values['prior']) : undefined
   const t0 = performance.now()
-  const { verdict, reader, openMs } = await verifyFile(db, keys, {
+  const { verdict, reader, openMs, statement } = await verifyFile(db, keys, {
+    statement: true,
     ...(range ? { range } : {}),
     ...(prior ? { prior } : {}),
     env: io.env,
@@ -150,12 +152,13 @@ export const run: Run = async (argv, io) => {
         `prover ${reader === 'direct' && nativeProverActive(io.env) ? 'native' : 'javascript'}\n`,
     )
   }
+  // What was judged goes after the verdict: the reference's first lines stay as scripts parse them.
   if (values['json']) {
-    io.out(toJson(verdict) + '\n')
+    io.out(toJson(statement ? { ...verdict, evidence: statement } : verdict) + '\n')
   } else {
     const text = verdictText(verdict, keys.map(keyInfo), ranged)
     if (text.err) io.err(text.err)
-    io.out(text.out)
+    io.out(text.out + (statement ? `${evidenceLine(statement)}\n` : ''))
   }
   return verdict.valid ? EXIT.valid : EXIT.broken
 }

@@ -1,0 +1,163 @@
+// "Verdicts name what they judged" (issue 25): the evidence statement — the chain file and its
+// `-wal` (path, size, SHA-256), the rows judged (seq range, count, first and last timestamp_ns) and
+// the candidate keys' fingerprints — and the one `Evidence:` line the text outputs end with, which
+// an auditor pastes into a case file.
+import type { Database } from 'better-sqlite3'
+import { promises as fsp, type Stats } from 'node:fs'
+import { resolve } from 'node:path'
+import type { Evidence } from '../../shared/chain-types'
+import type { EvidenceStatement, StatedFile } from '../../shared/custody-types'
+import type { KeyInfo } from '../../shared/verify-types'
+import type { DirectChain } from '../chain/direct/open'
+import { RowScanner } from '../chain/direct/scan'
+import { nsToIso } from '../chain/ns-time'
+import { hashFileParallel } from '../chain/snapshot'
+import { AuditError } from '../errors'
+import { layoutOf } from '../verify/direct'
+
+export interface StatedFiles {
+  db: StatedFile
+  wal: StatedFile | null
+}
+
+async function statOrNull(p: string): Promise<Stats | null> {
+  try {
+    return await fsp.stat(p)
+  } catch {
+    return null
+  }
+}
+
+const same = (a: Stats | null, b: Stats | null): boolean =>
+  a === null ? b === null || b.size === 0 : b !== null && a.size === b.size && a.mtimeMs === b.mtimeMs
+
+/**
+ * SHA-256 of a chain file and of its `-wal` (when it holds bytes: an empty one holds no rows, as the
+ * snapshot treats it), each on its own worker thread when large, so the hashing runs beside a
+ * verification reading the same file. Size and mtime are checked unchanged afterwards, so the
+ * hashes are of the bytes that were judged.
+ */
+export async function hashEvidenceFiles(path: string, signal?: AbortSignal): Promise<StatedFiles> {
+  const abs = resolve(path)
+  const walPath = `${abs}-wal`
+  const [st, walSt] = await Promise.all([statOrNull(abs), statOrNull(walPath)])
+  if (st === null || !st.isFile()) throw new AuditError('db_missing', `DB not found: ${path}`)
+  const useWal = walSt !== null && walSt.isFile() && walSt.size > 0
+  const none = (): void => {}
+  const [db, wal] = await Promise.all([
+    hashFileParallel(abs, st.size, none, signal),
+    useWal ? hashFileParallel(walPath, walSt.size, none, signal) : null,
+  ])
+  const [after, walAfter] = await Promise.all([statOrNull(abs), statOrNull(walPath)])
+  if (!same(st, after) || db.bytes !== st.size || !same(useWal ? walSt : null, walAfter)) {
+    throw new AuditError(
+      'evidence_changed',
+      `evidence changed while it was being read (${path}); stop the writer or copy the file first`,
+    )
+  }
+  return {
+    db: { path: abs, size: st.size, sha256: db.sha256 },
+    wal: wal && walSt ? { path: walPath, size: walSt.size, sha256: wal.sha256 } : null,
+  }
+}
+
+/** The files as a verified private copy recorded them (the snapshot hashed them already). */
+export function statedFromEvidence(ev: Evidence): StatedFiles {
+  const f = (x: Evidence['db']): StatedFile => ({ path: x.path, size: x.size, sha256: x.sha256 })
+  return { db: f(ev.db), wal: ev.wal ? f(ev.wal) : null }
+}
+
+export interface RowSpan {
+  entries: number
+  first_seq: number | null
+  last_seq: number | null
+}
+
+export type Timestamps = [string | null, string | null]
+
+/** `timestamp_ns` of two rows read directly from the file (null where absent or not an integer). */
+export function timestampsDirect(chain: DirectChain, first: number | null, last: number | null): Timestamps {
+  const scanner = new RowScanner(layoutOf(chain))
+  try {
+    const col = scanner.col('timestamp_ns')
+    const at = (seq: number | null): string | null => {
+      if (seq === null || col < 0) return null
+      let v: string | null = null
+      scanner.find(BigInt(seq), (c) => (v = c.intBig(col)?.toString() ?? null))
+      return v
+    }
+    return [at(first), at(last)]
+  } finally {
+    scanner.close()
+  }
+}
+
+/** The same through SQLite (a verified private copy). */
+export function timestampsSql(db: Database, first: number | null, last: number | null): Timestamps {
+  const stmt = db
+    .prepare(
+      "SELECT CASE WHEN typeof(timestamp_ns) = 'integer' THEN CAST(timestamp_ns AS TEXT) END FROM chain WHERE seq = ?",
+    )
+    .pluck()
+  const at = (seq: number | null): string | null => {
+    if (seq === null) return null
+    try {
+      return (stmt.get(seq) as string | null | undefined) ?? null
+    } catch {
+      return null
+    }
+  }
+  return [at(first), at(last)]
+}
+
+export function buildStatement(
+  files: StatedFiles,
+  rows: RowSpan,
+  ts: Timestamps,
+  keys: readonly KeyInfo[],
+): EvidenceStatement {
+  return {
+    db: files.db,
+    wal: files.wal,
+    entries: rows.entries,
+    first_seq: rows.first_seq,
+    last_seq: rows.last_seq,
+    first_timestamp_ns: ts[0],
+    last_timestamp_ns: ts[1],
+    key_fingerprints: keys.map((k) => k.fingerprint),
+  }
+}
+
+/** A path as one word: JSON-quoted when it holds a space, `;`, `"`, `=`, a backslash or a control. */
+function word(p: string): string {
+  for (let i = 0; i < p.length; i++) {
+    const c = p.charCodeAt(i)
+    if (c < 0x21 || c === 0x7f || c === 0x22 || c === 0x3b || c === 0x3d || c === 0x5c)
+      return JSON.stringify(p)
+  }
+  return p
+}
+
+function file(f: StatedFile): string {
+  return `${word(f.path)} size=${f.size} sha256=${f.sha256}`
+}
+
+function time(ns: string | null): string {
+  return ns === null ? 'none' : nsToIso(BigInt(ns))
+}
+
+/**
+ * The statement as one line of `key=value` groups separated by `; `:
+ * `Evidence: db=PATH size=N sha256=HEX; wal=PATH size=N sha256=HEX|none; seq=A-B entries=N;
+ * first_time=ISO last_time=ISO; keys=FP,FP|none`.
+ */
+export function evidenceLine(s: EvidenceStatement): string {
+  const seq = s.first_seq === null ? 'none' : `${s.first_seq}-${s.last_seq}`
+  return [
+    `Evidence: db=${file(s.db)}`,
+    `wal=${s.wal ? file(s.wal) : 'none'}`,
+    `seq=${seq} entries=${s.entries}`,
+    `first_time=${time(s.first_timestamp_ns)} last_time=${time(s.last_timestamp_ns)}`,
+    `keys=${s.key_fingerprints.length > 0 ? s.key_fingerprints.join(',') : 'none'}`,
+  ].join('; ')
+}
