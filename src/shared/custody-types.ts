@@ -93,6 +93,8 @@ export interface FieldCheck {
   now: string
   /** Why a field was not checked, or where it differs. */
   note?: string
+  /** Recorded for information (a path, a time): never counts against the report. */
+  informational?: true
 }
 
 export interface SignatureCheck {

@@ -1,5 +1,6 @@
 // Verdict of a chain verification. Field names and shapes are those of the shared fixtures'
 // `NAME.expected.json` (`verify`), so the `--json` output can be compared field for field.
+import type { RowsDigest } from './custody-types'
 
 export type FindingKind =
   | 'seq_gap'
@@ -9,6 +10,10 @@ export type FindingKind =
   | 'column_mismatch'
   | 'seq_out_of_range'
   | 'truncated'
+  /** A seq whose live row differs from a proven earlier version of it (recovered from the files). */
+  | 'rewritten'
+  /** Proven rows recovered at seqs absent from the live chain, before its head. */
+  | 'deleted'
 
 /** Consecutive rows with the same kind of failure, merged into one range. */
 export interface Finding {
@@ -16,6 +21,12 @@ export interface Finding {
   from_seq: number
   to_seq: number
   count: number
+  /**
+   * Only for findings against a prior report (`verify --prior REPORT`, issue 25): `rewritten` rows
+   * differ from what the report recorded, `deleted` rows it recorded are gone. The range is that of
+   * the report's digest blocks that differ (exact when a block is one seq).
+   */
+  against_prior?: true
   /** Only for `seq_gap` and `truncated`: how many seq numbers are absent. */
   missing?: number
 }
@@ -53,12 +64,29 @@ export interface VerifyRangeInfo {
 export interface PriorHead {
   last_seq: number
   head_hmac: string
+  /** A report as the prior (issue 25): the rows it covered, to find any that is gone or changed. */
+  rows?: RowsDigest
+  /** What the prior was, for the record (verdicts echo it in prior_check). */
+  source?: PriorSource
+}
+
+/** Where a prior head came from: an earlier verdict (`verify --json`) or an exported report. */
+export interface PriorSource {
+  kind: 'verdict' | 'report'
+  /** A report's generated_at. */
+  generated_at?: string
+  /** A signed report's key fingerprint (its signature was checked when the prior was read). */
+  signed_by?: string
 }
 
 export interface PriorCheck {
+  /** The prior head (a report prior's rows digest is not repeated here). */
   prior: PriorHead
   found: boolean
   detail: string
+  /** Only for a report prior: whether every row it covered is still there and unchanged, and how that was found. */
+  rows_unchanged?: boolean
+  rows_detail?: string
 }
 
 export interface VerifyVerdict {

@@ -202,10 +202,9 @@ export async function runIntegrity(
     ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
     ...(opts.signal ? { signal: opts.signal } : {}),
   }
+  const window = mode === 'window' ? checkWindow(opts.window ?? DEFAULT_WINDOW) : null
   const results =
-    mode === 'all'
-      ? await source.all(thresholds, hooks)
-      : await source.window(checkWindow(opts.window ?? DEFAULT_WINDOW), thresholds)
+    window === null ? await source.all(thresholds, hooks) : await source.window(window, thresholds)
   const keys = opts.keys ?? []
   const progress = opts.onProgress
   const rotation = await detectRotation(source.verify, keys, results.first_seq, results.last_seq, {
@@ -220,5 +219,6 @@ export async function runIntegrity(
     thresholds,
     rotation_note: rotation.note,
     rotation_checked: keys.length > 0 && results.first_seq !== null,
+    ...(window !== null ? { window_requested: window } : {}),
   }
 }

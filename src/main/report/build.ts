@@ -6,6 +6,7 @@ import type { ReplayCheck } from '../../shared/replay-types'
 import { REPORT_SCHEMA_ID, REPORT_SCHEMA_VERSION, type AuditReport } from '../../shared/report-types'
 import type { VerifyVerdict } from '../../shared/verify-types'
 import type { ChainFile } from '../chain/reader'
+import { reportCoverage } from '../custody/coverage'
 import { asChainReadError } from '../errors'
 import type { IntegrityProgress } from '../integrity/analyze'
 import { runIntegrityOpened } from '../integrity/direct'
@@ -88,5 +89,6 @@ export async function buildAuditReport(input: BuildReportInput): Promise<AuditRe
     verification_note: verificationNote(verdict, keys.length),
     integrity,
     replay_checks: input.replayChecks ?? [],
+    coverage: await reportCoverage(chain, summary, keys.map(keyInfo)),
   }
 }

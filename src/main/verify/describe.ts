@@ -17,6 +17,14 @@ export function describeFinding(f: Finding): string {
       return 'seq outside ±2^53: not a seq a BIJOTEL writer produces'
     case 'truncated':
       return `chain truncated: the prior head (seq ${f.to_seq}) is no longer in the chain`
+    case 'rewritten':
+      return f.against_prior
+        ? 'rewritten: differs from what the prior report recorded for these seqs (resealed by a key holder, or replaced)'
+        : 'rewritten: the live row differs from an earlier version of it'
+    case 'deleted':
+      return f.against_prior
+        ? `deleted: ${f.count} row(s) the prior report recorded are no longer in the chain`
+        : 'deleted: rows known to have existed at seqs absent from the live chain'
     default:
       return REFERENCE_REASON[f.kind] ?? f.kind
   }
@@ -33,6 +41,8 @@ export function headlineReason(v: VerifyVerdict): string {
     'column_mismatch',
     'seq_out_of_range',
     'truncated',
+    'rewritten',
+    'deleted',
   ]
   for (const k of order) {
     const f = at.find((x) => x.kind === k)

@@ -10,6 +10,7 @@ import { verifyDirectPartition, type DirectPartitionSpec } from './direct-partit
 import { defaultWorkerCount, PARALLEL_MIN_ROWS, runPartitionsOnWorkers, verifyWorkerScript } from './parallel'
 import type { PartitionResult } from './partition'
 import type { KeyMaterial } from './secrets'
+import { digestRowsDirect, priorBounds } from '../custody/rows-digest'
 import { assembleVerdict, hasRange, requireKeys, shiftOrdinals, type VerifyOptions } from './verify'
 import { INT64_MAX, INT64_MIN } from './partition'
 
@@ -124,12 +125,16 @@ export async function verifyDirect(
       scanner.find(BigInt(seq), (c) => (v = c.value(macCol)))
       return v
     }
+    // A report as the prior: its rows are read again (seq and hmac_hash only) to find any gone or changed.
+    const p = opts.prior?.rows
+    const rowsNow = p ? digestRowsDirect(scanner, p.block_size, priorBounds(p)) : undefined
     const verdict = assembleVerdict(
       parts,
       lookup,
       opts,
       { fromSeq: from, toSeq: to, rows, empty: rows === 0 },
       total,
+      rowsNow,
     )
     assertUnchangedSinceOpen(chain)
     return verdict

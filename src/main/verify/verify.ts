@@ -1,7 +1,9 @@
 // Whole-chain or segment verification: resolves the range, verifies it (in one pass or in parallel
 // partitions), and assembles the verdict in the shape of the fixtures' `verify` object.
 import type Database from 'better-sqlite3'
+import type { RowsDigest } from '../../shared/custody-types'
 import type {
+  Finding,
   FindingKind,
   PriorHead,
   VerifyBoundary,
@@ -9,6 +11,7 @@ import type {
   VerifyVerdict,
 } from '../../shared/verify-types'
 import type { ChainFile } from '../chain/reader'
+import { digestRowsSql, priorBounds, priorRowFindings } from '../custody/rows-digest'
 import { AuditError, asChainReadError } from '../errors'
 import { INT64_MAX, INT64_MIN, verifyPartition, type PartitionResult, type PartitionSpec } from './partition'
 import { mergeAdjacent, toFindings, toKeySegments, type OrdRange } from './ranges'
@@ -156,6 +159,8 @@ export function assembleVerdict(
   opts: VerifyOptions,
   resolved: ResolvedRange,
   totalInChain: number,
+  /** With a report prior: the digest of the same rows as they are now (`priorRowsNow`). */
+  rowsNow?: RowsDigest,
 ): VerifyVerdict {
   const findingRanges: OrdRange<FindingKind>[] = mergeAdjacent(parts.flatMap((p) => p.findings))
   const segments = toKeySegments(mergeAdjacent(parts.flatMap((p) => p.segments)))
@@ -168,9 +173,10 @@ export function assembleVerdict(
   let prior_check: VerifyVerdict['prior_check']
   if (opts.prior) {
     prior_check = checkPrior(lookupHmac, opts.prior, last?.lastSeq ?? null)
-    if (!prior_check.found) {
-      const lastSeq = last?.lastSeq ?? 0
-      const cut = opts.prior.last_seq > lastSeq
+    const lastSeq = last?.lastSeq ?? 0
+    const cut = opts.prior.last_seq > lastSeq
+    // A report prior locates a changed or deleted head among its rows (below): only a cut is truncation.
+    if (!prior_check.found && (cut || !opts.prior.rows)) {
       findings.push({
         kind: 'truncated',
         from_seq: cut ? lastSeq + 1 : opts.prior.last_seq,
@@ -179,6 +185,8 @@ export function assembleVerdict(
         missing: cut ? opts.prior.last_seq - lastSeq : 0,
       })
     }
+    if (opts.prior.rows && rowsNow)
+      Object.assign(prior_check, compareRows(opts.prior.rows, rowsNow, findings))
   }
 
   // A loop, not Math.min(...spread): a chain with >~120k separate findings would overflow the stack.
@@ -211,12 +219,41 @@ export function assembleVerdict(
   return verdict
 }
 
+/** The rows a report prior covered, against the same rows now: findings added, and words for prior_check. */
+function compareRows(
+  prior: RowsDigest,
+  now: RowsDigest,
+  findings: Finding[],
+): { rows_unchanged: boolean; rows_detail: string } {
+  const found = priorRowFindings(prior, now)
+  for (const f of found) findings.push({ ...f, against_prior: true })
+  const span =
+    prior.first_seq === null ? 'no rows' : `${prior.count} rows, seq ${prior.first_seq}-${prior.last_seq}`
+  if (prior.digest === now.digest && prior.count === now.count)
+    return {
+      rows_unchanged: true,
+      rows_detail: `every row the report covered (${span}) is still there, unchanged`,
+    }
+  const first = found[0]
+  return {
+    rows_unchanged: false,
+    rows_detail: first
+      ? `the rows differ from the report's record (${span}): first change found in seq ${first.from_seq}-${first.to_seq} (${first.kind})`
+      : `the chain now ends at seq ${now.last_seq ?? 'none'}, before the report's head; no other change found among the rows before it`,
+  }
+}
+
 function checkPrior(
   lookupHmac: (seq: number) => unknown,
   prior: PriorHead,
   lastSeq: number | null,
 ): NonNullable<VerifyVerdict['prior_check']> {
   const row = lookupHmac(prior.last_seq)
+  prior = {
+    last_seq: prior.last_seq,
+    head_hmac: prior.head_hmac,
+    ...(prior.source ? { source: prior.source } : {}),
+  }
   if (row === undefined) {
     return {
       prior,
@@ -286,5 +323,7 @@ export async function verifyChain(
   }
   const lookup = (seq: number): unknown =>
     chain.db.prepare('SELECT hmac_hash FROM chain WHERE seq = ?').pluck().get(seq) as unknown
-  return assembleVerdict(parts, lookup, opts, resolved, total)
+  const p = opts.prior?.rows
+  const rowsNow = p ? digestRowsSql(chain.db, p.block_size, priorBounds(p)) : undefined
+  return assembleVerdict(parts, lookup, opts, resolved, total, rowsNow)
 }

@@ -9,6 +9,8 @@ export const FINDING_LABELS: Record<FindingKind, string> = {
   column_mismatch: 'column mismatch',
   seq_out_of_range: 'seq out of range',
   truncated: 'truncated',
+  rewritten: 'rewritten',
+  deleted: 'deleted',
 }
 
 export interface RotationPoint {

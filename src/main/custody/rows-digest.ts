@@ -1,0 +1,215 @@
+// The rows a report covered (issue 25 item 1): a digest of its (seq, hmac_hash) list, whole and in
+// blocks of consecutive seq numbers, so that a later audit given the report as its prior can tell
+// whether any covered row is gone or now differs, and locate the first changed block by reading
+// the chain again. Each row is the line `seq:hmac_hash\n` (exact decimal seq; a non-TEXT hmac_hash
+// as `<type>:<value>`), hashed with SHA-256 in seq order.
+import type { Database } from 'better-sqlite3'
+import { createHash, type Hash } from 'node:crypto'
+import type { RowsDigest, RowsDigestBlock } from '../../shared/custody-types'
+import type { Finding } from '../../shared/verify-types'
+import { leafFor } from '../chain/direct/btree'
+import type { RowScanner } from '../chain/direct/scan'
+import { asChainReadError } from '../errors'
+
+export const ROWS_DIGEST_ALGORITHM = 'sha256-seq-hmac-lines-v1'
+/** At most this many blocks: a report of a million rows carries ~1000 block digests (~60 KB). */
+export const MAX_BLOCKS = 1024
+
+/** The smallest power of two that cuts seqs first..last into at most MAX_BLOCKS blocks. */
+export function blockSizeFor(first: number | null, last: number | null): number {
+  if (first === null || last === null) return 1
+  const span = Math.max(1, last - first + 1)
+  let b = 1
+  while (Math.ceil(span / b) > MAX_BLOCKS && b < 2 ** 52) b *= 2
+  return b
+}
+
+function macText(v: unknown): string {
+  if (typeof v === 'string') return v
+  if (v === null || v === undefined) return 'null:'
+  if (Buffer.isBuffer(v)) return `blob:${v.toString('hex')}`
+  return `${typeof v}:${String(v)}`
+}
+
+export class RowsDigester {
+  private readonly total: Hash = createHash('sha256')
+  private readonly blocks: RowsDigestBlock[] = []
+  private block = Number.NaN
+  private blockHash: Hash | null = null
+  private blockRows = 0
+  private pending = ''
+  private first: number | null = null
+  private last: number | null = null
+  private head: string | null = null
+  private count = 0
+
+  constructor(readonly blockSize: number) {}
+
+  push(seq: number, seqText: string, hmac: unknown): void {
+    const k = Math.floor(seq / this.blockSize)
+    if (k !== this.block) {
+      this.closeBlock()
+      this.block = k
+      this.blockHash = createHash('sha256')
+    }
+    const mac = macText(hmac)
+    // Lines are gathered into one string and hashed a few KB at a time: one update per row costs
+    // more than the hashing itself.
+    this.pending += `${seqText}:${mac}\n`
+    if (this.pending.length > 16384) this.flush()
+    this.blockRows++
+    this.count++
+    if (this.first === null) this.first = seq
+    this.last = seq
+    this.head = typeof hmac === 'string' ? hmac : mac
+  }
+
+  private flush(): void {
+    if (this.pending === '') return
+    this.total.update(this.pending)
+    this.blockHash?.update(this.pending)
+    this.pending = ''
+  }
+
+  private closeBlock(): void {
+    this.flush()
+    if (this.blockHash === null) return
+    const from = this.block * this.blockSize
+    this.blocks.push({
+      from_seq: from,
+      to_seq: from + this.blockSize - 1,
+      rows: this.blockRows,
+      digest: this.blockHash.digest('hex').slice(0, 16),
+    })
+    this.blockHash = null
+    this.blockRows = 0
+  }
+
+  finish(): RowsDigest {
+    this.closeBlock()
+    return {
+      algorithm: ROWS_DIGEST_ALGORITHM,
+      first_seq: this.first,
+      last_seq: this.last,
+      count: this.count,
+      head_hmac: this.head,
+      digest: this.total.digest('hex'),
+      block_size: this.blockSize,
+      blocks: this.blocks,
+    }
+  }
+}
+
+export interface SeqBounds {
+  from?: number
+  to?: number
+}
+
+/** The seq range a digest covered. */
+export function priorBounds(d: RowsDigest): SeqBounds {
+  return {
+    ...(d.first_seq !== null ? { from: d.first_seq } : {}),
+    ...(d.last_seq !== null ? { to: d.last_seq } : {}),
+  }
+}
+
+/**
+ * The digest of the rows with seq in [from, to] (all when open), read directly from the file with
+ * the caller's scanner (verify's own, after its pass).
+ */
+export function digestRowsDirect(scanner: RowScanner, blockSize: number, bounds: SeqBounds = {}): RowsDigest {
+  const mac = scanner.col('hmac_hash')
+  const leaves = scanner.chain.leaves
+  const lo = bounds.from ?? -Infinity
+  const hi = bounds.to ?? Infinity
+  const from = bounds.from === undefined ? 0 : leafFor(leaves, BigInt(bounds.from))
+  const to =
+    bounds.to === undefined
+      ? leaves.pages.length
+      : Math.min(leaves.pages.length, leafFor(leaves, BigInt(bounds.to)) + 1)
+  const d = new RowsDigester(blockSize)
+  scanner.scan(from, to, (c) => {
+    const seq = c.rowidBig === null ? c.rowid : Number(c.rowidBig)
+    if (seq < lo) return true
+    if (seq > hi) return false
+    d.push(seq, c.rowidBig === null ? String(c.rowid) : c.rowidBig.toString(), c.value(mac))
+    return true
+  })
+  return d.finish()
+}
+
+/** The same through SQLite (a verified private copy). */
+export function digestRowsSql(db: Database, blockSize: number, bounds: SeqBounds = {}): RowsDigest {
+  const d = new RowsDigester(blockSize)
+  try {
+    const stmt = db
+      .prepare('SELECT seq, CAST(seq AS TEXT), hmac_hash FROM chain WHERE seq >= ? AND seq <= ? ORDER BY seq')
+      .raw(true)
+    const lo = bounds.from ?? -(2 ** 63)
+    const hi = bounds.to ?? 2 ** 63
+    for (const r of stmt.iterate(BigInt(lo), BigInt(hi)) as IterableIterator<[number, string, unknown]>) {
+      d.push(r[0], r[1], r[2])
+    }
+  } catch (e) {
+    throw asChainReadError(e, 'reading the rows digest')
+  }
+  return d.finish()
+}
+
+interface BlockDiff {
+  kind: 'rewritten' | 'deleted'
+  from: number
+  to: number
+  count: number
+}
+
+/**
+ * Findings against a prior report's rows: `deleted` where a block now holds fewer of the rows it
+ * covered, `rewritten` where it holds as many or more but they differ. Blocks past the end of the
+ * chain as it is now are the truncation the head check reports (`truncated`), not compared here.
+ * `now` must be the digest of the same seq range with the same block size.
+ */
+export function priorRowFindings(prior: RowsDigest, now: RowsDigest): Finding[] {
+  if (prior.digest === now.digest && prior.count === now.count) return []
+  if (prior.first_seq === null || prior.last_seq === null) return []
+  const cutAfter =
+    now.last_seq !== null && now.last_seq < prior.last_seq
+      ? now.last_seq
+      : now.last_seq === null
+        ? prior.first_seq - 1
+        : null
+  const before = new Map(prior.blocks.map((b) => [b.from_seq, b]))
+  const after = new Map(now.blocks.map((b) => [b.from_seq, b]))
+  const starts = [...new Set([...before.keys(), ...after.keys()])].sort((a, b) => a - b)
+  const diffs: BlockDiff[] = []
+  for (const s of starts) {
+    const p = before.get(s)
+    const n = after.get(s)
+    if (p && n && p.digest === n.digest && p.rows === n.rows) continue
+    const from = Math.max(s, prior.first_seq)
+    const to = Math.min(s + prior.block_size - 1, prior.last_seq)
+    // Beyond (or across) the chain's end now: the truncation, which the head check reports.
+    if (cutAfter !== null && to > cutAfter) continue
+    const pr = p?.rows ?? 0
+    const nr = n?.rows ?? 0
+    if (nr < pr) diffs.push({ kind: 'deleted', from, to, count: pr - nr })
+    else diffs.push({ kind: 'rewritten', from, to, count: Math.max(1, nr) })
+  }
+  const out: Finding[] = []
+  for (const d of diffs) {
+    const last = out[out.length - 1]
+    if (last && last.kind === d.kind && last.to_seq + 1 === d.from) {
+      last.to_seq = d.to
+      last.count += d.count
+    } else out.push({ kind: d.kind, from_seq: d.from, to_seq: d.to, count: d.count })
+  }
+  // The digest differs, yet no block says where and the chain was not cut: the whole range differs.
+  if (out.length === 0 && cutAfter === null)
+    out.push({
+      kind: 'rewritten',
+      from_seq: prior.first_seq,
+      to_seq: prior.last_seq,
+      count: Math.max(1, now.count),
+    })
+  return out
+}
