@@ -34,7 +34,7 @@ export interface RowsDigestBlock {
   from_seq: number
   to_seq: number
   rows: number
-  /** First 16 hex of SHA-256 over the block's `seq:hmac_hash\n` lines. */
+  /** First 16 hex of SHA-256 over the block's `seq:JSON(hmac_hash)\n` lines (text hmac_hash as a JSON string). */
   digest: string
 }
 
@@ -51,7 +51,7 @@ export interface RowsDigest {
   count: number
   /** hmac_hash of the last covered row (the head a later chain must still hold). */
   head_hmac: string | null
-  /** SHA-256 over `seq:hmac_hash\n` of every covered row, in seq order. */
+  /** SHA-256 over `seq:JSON(hmac_hash)\n` of every covered row, in seq order. */
   digest: string
   block_size: number
   blocks: RowsDigestBlock[]

@@ -1,8 +1,9 @@
 // The rows a report covered (issue 25 item 1): a digest of its (seq, hmac_hash) list, whole and in
 // blocks of consecutive seq numbers, so that a later audit given the report as its prior can tell
 // whether any covered row is gone or now differs, and locate the first changed block by reading
-// the chain again. Each row is the line `seq:hmac_hash\n` (exact decimal seq; a non-TEXT hmac_hash
-// as `<type>:<value>`), hashed with SHA-256 in seq order.
+// the chain again. Each row is the line `seq:JSON(hmac_hash)\n` (exact decimal seq; the hmac_hash as
+// a JSON string, or null, a number, {"blob": hex} for other column types), hashed with SHA-256 in
+// seq order.
 import type { Database } from 'better-sqlite3'
 import { createHash, type Hash } from 'node:crypto'
 import type { RowsDigest, RowsDigestBlock } from '../../shared/custody-types'
@@ -24,11 +25,13 @@ export function blockSizeFor(first: number | null, last: number | null): number 
   return b
 }
 
-function macText(v: unknown): string {
-  if (typeof v === 'string') return v
-  if (v === null || v === undefined) return 'null:'
-  if (Buffer.isBuffer(v)) return `blob:${v.toString('hex')}`
-  return `${typeof v}:${String(v)}`
+/** A value as JSON: text as a JSON string, a blob as {"blob": hex}, so no value passes for another. */
+function macJson(v: unknown): string {
+  if (typeof v === 'string') return JSON.stringify(v)
+  if (v === null || v === undefined) return 'null'
+  if (Buffer.isBuffer(v)) return `{"blob":"${v.toString('hex')}"}`
+  if (typeof v === 'bigint') return v.toString()
+  return JSON.stringify(v) ?? 'null'
 }
 
 export class RowsDigester {
@@ -52,7 +55,7 @@ export class RowsDigester {
       this.block = k
       this.blockHash = createHash('sha256')
     }
-    const mac = macText(hmac)
+    const mac = macJson(hmac)
     // Lines are gathered into one string and hashed a few KB at a time: one update per row costs
     // more than the hashing itself.
     this.pending += `${seqText}:${mac}\n`
