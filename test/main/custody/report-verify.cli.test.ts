@@ -1,7 +1,7 @@
 // Issue 25 item 4: `bijotel report verify` reproduces every fixture's signed report (replay checks
 // included) and fails, naming the field, when the report, the chain or its -wal is changed by one
 // byte, or when the signature or the key is swapped.
-import { copyFileSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
+import { copyFileSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ReportCheckResult } from '../../../src/shared/custody-types'
@@ -98,6 +98,27 @@ describe('report verify reproduces every fixture', () => {
         expect(fields).toContain('evidence.wal.sha256')
     })
   }
+})
+
+describe('the HTML report', () => {
+  it('verifies like its JSON; a hostile path cannot leave the embedded JSON or inject markup', () => {
+    const hostile = join(scratch.dir, 'x</script><img src=y onerror=alert(1)> \u2028')
+    mkdirSync(hostile, { recursive: true })
+    const db = copyFixture('clean', hostile, 'chain.db')
+    const html = writeReport(db, [...secretArgs(['primary']), '--sign-key', PRIV], 'html')
+    const page = readFileSync(html, 'utf8')
+    expect(page.match(/<\/script>/g)).toHaveLength(1)
+    expect(page).not.toContain('<img')
+    expect(page).toMatch(/^<!doctype html>\n/)
+    expect(page).toMatch(
+      /<meta http-equiv="Content-Security-Policy" content="default-src &#39;none&#39;; style-src &#39;sha256-/,
+    )
+    expect(validReport(html).evidence.db.path).toBe(db)
+    const { code, r } = check(html, db, [...secretArgs(['primary']), '--public-key', PUB])
+    expect(failing(r)).toEqual([])
+    expect(r).toMatchObject({ ok: true, format: 'html', signature: { status: 'valid' } })
+    expect(code).toBe(0)
+  })
 })
 
 describe('report verify fails, naming the field', () => {
