@@ -83,15 +83,13 @@ for (const c of CASES) {
       string,
       unknown
     >
-    const fields = await page
-      .locator('[data-field]')
-      .evaluateAll((els) =>
-        els.map((e) => ({
-          field: e.getAttribute('data-field')!,
-          value: e.getAttribute('data-value')!,
-          text: e.textContent!,
-        })),
-      )
+    const fields = await page.locator('[data-field]').evaluateAll((els) =>
+      els.map((e) => ({
+        field: e.getAttribute('data-field')!,
+        value: e.getAttribute('data-value')!,
+        text: e.textContent!,
+      })),
+    )
     expect(fields.length).toBeGreaterThan(8)
     for (const f of fields) {
       const v = at(embedded, f.field)
