@@ -115,3 +115,27 @@ export interface ReportCheckResult {
   fields: FieldCheck[]
   summary: string
 }
+
+/** The report-signing key the app holds in its main process: only its public half is shown. */
+export interface SigningKeyInfo {
+  /** First 16 hex of SHA-256 of the raw public key. */
+  fingerprint: string
+  /** The raw 32-byte public key, base64 (what signed reports carry). */
+  public_key: string
+  /** Where the private key was read from. */
+  path: string
+}
+
+/** The prior the app's next verify compares with ("compare with an earlier report…"). */
+export interface PriorInfo {
+  kind: 'verdict' | 'report'
+  last_seq: number
+  head_hmac: string
+  /** A report prior: how many rows it covered (each is checked); null for a verdict or a 1.0 report. */
+  rows: number | null
+  generated_at: string | null
+  /** A signed report: its signer's fingerprint (the signature was checked). */
+  signed_by: string | null
+}
+
+export type ReportFormat = 'json' | 'html' | 'pdf'

@@ -5,7 +5,8 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { AuditSession } from '../handlers/session'
 import { createHandlers } from '../handlers/table'
-import { pickOpenPath, pickSavePath } from './dialogs'
+import { pickKeyPath, pickOpenPath, pickSavePath } from './dialogs'
+import { printHtmlToPdf } from './pdf'
 import { registerIpc } from './ipc'
 import { installMenu } from './menu'
 import { loadRecent, saveRecent } from './recent'
@@ -44,6 +45,8 @@ app.whenReady().then(() => {
   const table = createHandlers(session, {
     pickOpenPath: () => pickOpenPath(win),
     pickSavePath: (name) => pickSavePath(win, name),
+    pickKeyPath: () => pickKeyPath(win),
+    printToPdf: (html) => printHtmlToPdf(html),
   })
   const menu = (): void =>
     installMenu(

@@ -103,3 +103,19 @@ export function verifyEd25519(key: KeyObject, data: Buffer, signature: Buffer): 
     return false
   }
 }
+
+/** A public key given as PEM text (SPKI; a private key's public half is taken too). */
+export function publicKeyFromPem(pem: string): KeyObject {
+  let key: KeyObject
+  try {
+    key = createPublicKey({ key: pem, format: 'pem' })
+  } catch (e) {
+    throw new AuditError('bad_argument', `invalid public key PEM: ${oneLine(e)}`)
+  }
+  if (key.asymmetricKeyType !== 'ed25519')
+    throw new AuditError(
+      'bad_argument',
+      `public key is not Ed25519 (got ${key.asymmetricKeyType ?? 'unknown'})`,
+    )
+  return key
+}

@@ -13,8 +13,11 @@ export const CALL_LIMITS: Record<ApiName, number> = Object.fromEntries(
   API_CALLS.map((n) => [n, n === 'checkReplay' ? LIMITS.replay : LIMITS.json]),
 ) as Record<ApiName, number>
 
-/** Calls only the local app may make over HTTP (refused with 403 before they reach the handler). */
-const APP_ONLY: ReadonlySet<ApiName> = new Set<ApiName>(['setSecrets'])
+/**
+ * Calls only the local app may make over HTTP (refused with 403 before they reach the handler): keys,
+ * and the report-signing key (issue 25), are chosen by the auditor, never by another page.
+ */
+const APP_ONLY: ReadonlySet<ApiName> = new Set<ApiName>(['setSecrets', 'setSigningKey', 'pickSigningKey'])
 
 export async function handleCall(
   table: HandlerTable,
