@@ -1,12 +1,22 @@
 import { resolve } from 'node:path'
 import { defineConfig } from 'electron-vite'
 import react from '@vitejs/plugin-react'
+import { esmEntries } from './scripts/esm-entries'
 
 // One build produces the Electron main process, the standalone `bijotel` CLI (plain Node, no Electron),
-// the verify worker they share, the benchmark, the sandboxed preload and the React renderer.
+// the library entries of the npm package (out/main/library*.js, see package.json `exports`), the
+// workers they share, the benchmark, the sandboxed preload and the React renderer.
 export default defineConfig({
   main: {
+    plugins: [esmEntries('library')],
+    resolve: {
+      // better-sqlite3 is optional at run time (src/main/sqlite-driver.ts): every import of it in the
+      // bundle goes through the loader, which loads it on first use or says in one line what to install.
+      alias: [{ find: /^better-sqlite3$/, replacement: resolve(__dirname, 'src/main/sqlite-driver.ts') }],
+    },
     build: {
+      // Not marked external by name, so the alias above applies; the loader requires it at run time.
+      externalizeDeps: { exclude: ['better-sqlite3'] },
       outDir: 'out/main',
       rollupOptions: {
         input: {
@@ -15,6 +25,13 @@ export default defineConfig({
           'verify-worker': resolve(__dirname, 'src/main/verify/worker.ts'),
           'index-worker': resolve(__dirname, 'src/main/chain/index-worker.ts'),
           bench: resolve(__dirname, 'test/main/bench/bench.ts'),
+          // The npm package's library: CommonJS, with an ES module entry beside each (esmEntries);
+          // its types come from scripts/build-lib.mjs.
+          library: resolve(__dirname, 'src/main/library/index.ts'),
+          'library-writer': resolve(__dirname, 'src/main/library/writer.ts'),
+          'library-verify': resolve(__dirname, 'src/main/library/verify.ts'),
+          'library-integrity': resolve(__dirname, 'src/main/library/integrity.ts'),
+          'library-replay': resolve(__dirname, 'src/main/library/replay.ts'),
         },
       },
     },

@@ -28,8 +28,8 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { paths: ['electron'] }] },
   },
   {
-    // Node ES module scripts, run without a build.
-    files: ['scripts/**/*.mjs'],
+    // Node ES module scripts and the library's examples, run without a build.
+    files: ['scripts/**/*.mjs', 'examples/**/*.mjs'],
     languageOptions: { globals: { process: 'readonly', Buffer: 'readonly' } },
   },
   {

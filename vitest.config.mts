@@ -1,6 +1,17 @@
+import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
 
 export default defineConfig({
+  resolve: {
+    // The shell (src/main/app, src/preload) runs against a stand-in of the electron module: no
+    // Electron binary is needed to test its wiring (test/main/app/electron-stand-in.ts).
+    alias: [
+      {
+        find: /^electron$/,
+        replacement: fileURLToPath(new URL('./test/main/app/electron-stand-in.ts', import.meta.url)),
+      },
+    ],
+  },
   test: {
     // Playwright specs live in e2e/ and must never be picked up here.
     include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],

@@ -31,4 +31,38 @@ test.describe('electron', () => {
       await app.close()
     }
   })
+
+  test('File → Close chain empties the window; Open Recent opens the chain again (menu → events)', async () => {
+    const mod = (await import('electron')) as unknown as { default?: unknown }
+    const executablePath = typeof mod.default === 'string' ? mod.default : undefined
+    const clean = path.join(FIXTURES, 'clean.db')
+    const app = await electron.launch({
+      ...(executablePath ? { executablePath } : {}),
+      args: [path.join(ROOT, 'out', 'main', 'index.js'), '--no-sandbox', clean],
+      cwd: ROOT,
+    })
+    // Click a menu item as the user would: File → <label>, or File → Open Recent → <label>.
+    const click = (labels: string[]) =>
+      app.evaluate(({ Menu }, labels) => {
+        let items = Menu.getApplicationMenu()?.items ?? []
+        let item
+        for (const l of ['&File', ...labels]) {
+          item = items.find((i) => i.label === l)
+          items = item?.submenu?.items ?? []
+        }
+        if (!item) throw new Error(`no menu item ${labels.join(' → ')}`)
+        item.click()
+      }, labels)
+    try {
+      const win = await app.firstWindow()
+      await expect(win.getByTestId('overview-entries')).toHaveText('240', { timeout: 30_000 })
+      await click(['Close chain'])
+      await expect(win.getByTestId('welcome')).toBeVisible()
+      await click(['Open Recent', clean])
+      await expect(win.getByTestId('evidence-db-path')).toHaveText(clean)
+      await expect(win.getByTestId('overview-entries')).toHaveText('240')
+    } finally {
+      await app.close()
+    }
+  })
 })

@@ -282,7 +282,8 @@ static napi_value js_scan_body(napi_env env, napi_callback_info info) {
 
 /**
  * factsColumns(columns): rowFacts' column numbers (timestamp_ns, canonical_body, canonical_hash),
- * then, for pageFacts, the table's column count and the usable page size.
+ * then, for pageFacts, the table's column count, the usable page size and (optional) the fewest
+ * record fields read here (see decode_cell).
  */
 static napi_value js_facts_columns(napi_env env, napi_callback_info info) {
   ARGS(1);
@@ -290,13 +291,15 @@ static napi_value js_facts_columns(napi_env env, napi_callback_info info) {
   int32_t *cols;
   size_t n;
   if (pr == NULL || argc < 1 || !int32s_arg(env, argv[0], &cols, &n)) return NULL;
-  if (n != 5 || cols[3] < 1 || cols[4] < 480 || cols[4] > 65536) {
-    napi_throw_range_error(env, NULL, "factsColumns takes 3 column numbers, a column count and a usable page size");
+  if ((n != 5 && n != 6) || cols[3] < 1 || cols[4] < 480 || cols[4] > 65536 || (n == 6 && cols[5] < 0)) {
+    napi_throw_range_error(env, NULL,
+                           "factsColumns takes 3 column numbers, a column count, a usable page size and the fewest fields");
     return NULL;
   }
   memcpy(pr->fcols, cols, sizeof pr->fcols);
   pr->ncols = cols[3];
   pr->usable = cols[4];
+  pr->min_fields = n == 6 ? cols[5] : 0;
   pr->fcols_set = 1;
   return NULL;
 }

@@ -13,12 +13,21 @@
 
 #include "napi_args.h"
 
-/** leafTimes' geometry slots, its state slots and its results. */
-enum { LT_PAGE_SIZE, LT_DB_PAGES, LT_USABLE, LT_NCOLS, LT_TS_COL, LT_GEOMETRY };
+/** leafTimes' geometry slots (the last, the fewest record fields, optional), its state slots and its results. */
+enum { LT_PAGE_SIZE, LT_DB_PAGES, LT_USABLE, LT_NCOLS, LT_TS_COL, LT_GEOMETRY, LT_MIN_FIELDS = LT_GEOMETRY };
 enum { LT_LEAF, LT_TO, LT_ROW, LT_ADVISED, LT_STATE };
 enum { LT_DONE = 0, LT_FOR_TYPESCRIPT = 1, LT_FULL = 2 };
-/** collectLeaves' depth limit (collectLeaves in btree.ts refuses deeper trees too). */
-enum { LL_MAX_DEPTH = 40 };
+/**
+ * The deepest page SQLite's cursor reaches (btree.c moveToChild, BTCURSOR_MAX_DEPTH - 1, the root
+ * at 0): a deeper tree is corrupt to SQLite and left to TypeScript, which declines it (MAX_DEPTH).
+ */
+enum { LL_MAX_DEPTH = 19 };
+
+/** Cells a b-tree page may hold (btree.c MX_CELL): a page claiming more is corrupt to SQLite. */
+static size_t max_cells(size_t ps) { return (ps - 8) / 6; }
+
+/** The page holding the lock bytes at 2^30 (pager.c PAGER_SJ_PGNO): never a database page. */
+static int64_t lock_page(size_t ps) { return (int64_t)(0x40000000 / ps) + 1; }
 
 /** Where page `n`'s newest image lies in the WAL (page numbers sorted ascending), or -1. */
 static double wal_offset(const int32_t *no, const double *off, size_t count, int32_t n) {
@@ -49,17 +58,19 @@ static size_t read_full(int fd, uint8_t *buf, size_t len, double pos) {
  * One table leaf's rows: rowid and integer timestamp of every cell, or 0 when any cell is one
  * pageFacts would leave to TypeScript (the caller then reads the leaf there).
  */
-static int leaf_times(const uint8_t *page, const int32_t *g, int32_t header, size_t row, size_t count,
-                      double *seq, int64_t *seq_big, int64_t *ts, uint8_t *ts_valid) {
+static int leaf_times(const uint8_t *page, const int32_t *g, int32_t min_fields, int32_t header, size_t row,
+                      size_t count, double *seq, int64_t *seq_big, int64_t *ts, uint8_t *ts_valid) {
   const size_t len = (size_t)g[LT_PAGE_SIZE];
+  // An empty leaf is corrupt unless it is the root, which only TypeScript knows.
+  if (count == 0 || count > max_cells(len)) return 0;
   int32_t types[PF_MAX_COLUMNS], offs[PF_MAX_COLUMNS];
   for (size_t i = 0; i < count; i++) {
     const size_t ptr = (size_t)header + 8 + 2 * i;
     int64_t rowid;
     column c;
     if (ptr + 2 > len ||
-        !decode_cell(page, len, (size_t)(page[ptr] << 8 | page[ptr + 1]), g[LT_USABLE], g[LT_NCOLS], &rowid, types,
-                     offs) ||
+        !decode_cell(page, len, (size_t)(page[ptr] << 8 | page[ptr + 1]), g[LT_USABLE], g[LT_NCOLS], min_fields, &rowid,
+                     types, offs) ||
         !column_at(types, offs, (size_t)g[LT_NCOLS], g[LT_TS_COL], len, &c) ||
         !((c.type >= 1 && c.type <= 6) || c.type == 8 || c.type == 9))
       return 0;
@@ -89,7 +100,7 @@ typedef struct {
 static uint32_t be32(const uint8_t *p) { return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]; }
 
 static int lister_page(const leaf_lister *L, int64_t n, uint8_t *buf) {
-  if (n < 1 || n > L->db_pages) return 0;
+  if (n < 1 || n > L->db_pages || n == lock_page(L->ps)) return 0;
   const double w = L->nwal > 0 ? wal_offset(L->wal_no, L->wal_off, L->nwal, (int32_t)n) : -1;
   const size_t got = w >= 0 ? read_full(L->wal_fd, buf, L->ps, w) : read_full(L->db_fd, buf, L->ps, ((double)n - 1) * (double)L->ps);
   return got == L->ps;
@@ -118,7 +129,8 @@ static int lister_visit(leaf_lister *L, int64_t n, int64_t upper, int depth) {
   if (page[h] == 0x0d) return lister_push(L, n, upper);
   if (page[h] != 0x05) return 0;
   const size_t cells = (size_t)(page[h + 3] << 8 | page[h + 4]);
-  if (h + 12 + 2 * cells > ps) return 0;
+  // An interior page without cells is corrupt to SQLite (moveToRoot, moveToChild).
+  if (cells == 0 || cells > max_cells(ps) || h + 12 + 2 * cells > ps) return 0;
   const int64_t right = be32(page + h + 8);
   int64_t first = right;
   if (cells > 0) {
@@ -129,6 +141,7 @@ static int lister_visit(leaf_lister *L, int64_t n, int64_t upper, int depth) {
   uint8_t *child = L->bufs[depth + 1];
   if (!lister_page(L, first, child)) return 0;
   const int children_are_leaves = child[first == 1 ? 100 : 0] == 0x0d;
+  if (children_are_leaves && depth + 1 > LL_MAX_DEPTH) return 0;
   for (size_t i = 0; i < cells; i++) {
     const size_t at = (size_t)(page[h + 12 + 2 * i] << 8 | page[h + 13 + 2 * i]);
     uint64_t key;
@@ -250,12 +263,14 @@ napi_value js_leaf_times(napi_env env, napi_callback_info info) {
     return NULL;
   }
   const size_t run_pages = nbuf / (size_t)ps;
+  const int32_t min_fields = ng > LT_MIN_FIELDS ? g[LT_MIN_FIELDS] : 0;
   size_t l = (size_t)state[LT_LEAF], row = (size_t)state[LT_ROW];
   const size_t to = (size_t)state[LT_TO];
   int result = LT_DONE;
   while (l < to && result == LT_DONE) {
     const int32_t n = leaves[l];
-    if (n < 1 || n > g[LT_DB_PAGES]) {
+    const int64_t lock = lock_page((size_t)ps);
+    if (n < 1 || n > g[LT_DB_PAGES] || n == lock) {
       result = LT_FOR_TYPESCRIPT;
       break;
     }
@@ -264,6 +279,7 @@ napi_value js_leaf_times(napi_env env, napi_callback_info info) {
     size_t k = l + 1;
     if (in_wal < 0)
       while (k < to && k - l < run_pages && leaves[k] == leaves[k - 1] + 1 && leaves[k] <= g[LT_DB_PAGES] &&
+             leaves[k] != lock &&
              (nwal == 0 || wal_offset(wal_no, wal_off, nwal, leaves[k]) < 0))
         k++;
     const size_t want = (k - l) * (size_t)ps;
@@ -287,7 +303,7 @@ napi_value js_leaf_times(napi_env env, napi_callback_info info) {
         result = LT_FULL;
         break;
       }
-      if (!leaf_times(page, g, header, row, count, seq, seq_big, ts, ts_valid)) {
+      if (!leaf_times(page, g, min_fields, header, row, count, seq, seq_big, ts, ts_valid)) {
         result = LT_FOR_TYPESCRIPT;
         break;
       }
@@ -383,7 +399,7 @@ typedef struct {
 
 /** Page `n` as Pager.pageBehind serves it (a run of the file ending at `n`, or its WAL image); NULL to give up. */
 static const uint8_t *window_page(window_walk *W, int64_t n) {
-  if (n < 1 || n > W->db_pages) return NULL;
+  if (n < 1 || n > W->db_pages || n == lock_page(W->ps)) return NULL;
   const double w = W->nwal > 0 ? wal_offset(W->wal_no, W->wal_off, W->nwal, (int32_t)n) : -1;
   if (w >= 0) return read_full(W->wal_fd, W->wal_page, W->ps, w) == W->ps ? W->wal_page : NULL;
   if (n < W->behind_first || n >= W->behind_first + W->behind_count) {
@@ -427,7 +443,8 @@ static int window_leaf(window_walk *W, const uint8_t *page, int64_t n, int64_t u
   const size_t h = n == 1 ? 100 : 0, ps = W->ps;
   const size_t count = (size_t)(page[h + 3] << 8 | page[h + 4]);
   const size_t first = count > W->left ? count - W->left : 0;
-  if (W->leaves >= W->leaf_cap) return 0;
+  // An empty leaf is corrupt unless it is the root: TypeScript decides it.
+  if (count == 0 || count > max_cells(ps) || W->leaves >= W->leaf_cap) return 0;
   W->leaf_pages[W->leaves] = (int32_t)n;
   W->leaf_keys[W->leaves++] = upper;
   double o[PF_STRIDE];
@@ -462,7 +479,7 @@ static int window_visit(window_walk *W, int64_t n, int depth, int64_t upper) {
   uint8_t *page = W->bufs[depth];
   memcpy(page, seen, ps);
   const size_t cells = (size_t)(page[h + 3] << 8 | page[h + 4]);
-  if (h + 12 + 2 * cells > ps) return -1;
+  if (cells == 0 || cells > max_cells(ps) || h + 12 + 2 * cells > ps) return -1;
   int r = window_visit(W, be32(page + h + 8), depth + 1, upper);
   for (size_t i = cells; r == 1 && i-- > 0;) {
     const size_t at = (size_t)(page[h + 12 + 2 * i] << 8 | page[h + 13 + 2 * i]);

@@ -75,16 +75,19 @@ int varint_before(const uint8_t *p, const uint8_t *end, uint64_t *v) {
 /**
  * One cell of a table leaf, decoded as CellReader.read (src/main/chain/direct/btree.ts) decodes
  * it: the rowid, and each column's serial type and offset in the page. 0 for any cell CellReader
- * would refuse or read otherwise (an overflowing payload, a rowid beyond ±2^53, a record that
- * overruns its payload, a reserved serial type, a varint past its bounds): TypeScript decides those.
+ * would refuse or read otherwise, which TypeScript then decides: an overflowing payload, a local
+ * payload past the usable size (btree.c accessPayload), a rowid beyond ±2^53, a record header not
+ * consumed exactly by its fields or fields that do not fill the payload (vdbe.c OP_Column), more
+ * fields than columns, fewer than `min_fields`, a reserved serial type, a varint past its bounds.
  */
-int decode_cell(const uint8_t *page, size_t len, size_t at, int32_t usable, int32_t ncols, int64_t *rowid,
-                int32_t *types, int32_t *offs) {
-  const uint8_t *end = page + len;
+int decode_cell(const uint8_t *page, size_t len, size_t at, int32_t usable, int32_t ncols, int32_t min_fields,
+                int64_t *rowid, int32_t *types, int32_t *offs) {
+  if (usable < 480 || (size_t)usable > len) return 0;
+  const uint8_t *end = page + usable;
   const uint8_t *p = page + at;
   uint64_t size, id, hs, t;
   int n;
-  if (at >= len || !(n = varint_before(p, end, &size)) || size > (uint64_t)(usable - 35)) return 0;
+  if (at >= (size_t)usable || !(n = varint_before(p, end, &size)) || size > (uint64_t)(usable - 35)) return 0;
   p += n;
   if (!(n = varint_before(p, end, &id))) return 0;
   p += n;
@@ -95,6 +98,7 @@ int decode_cell(const uint8_t *page, size_t len, size_t at, int32_t usable, int3
     return 0;
   const uint8_t *hp = base + n, *header_end = base + hs;
   size_t dp = hs;
+  int32_t fields = 0;
   for (int32_t c = 0; c < ncols; c++) {
     if (hp < header_end) {
       if (!(n = varint_before(hp, header_end, &t)) || t > 0x7fffffff || t == 10 || t == 11) return 0;
@@ -103,12 +107,14 @@ int decode_cell(const uint8_t *page, size_t len, size_t at, int32_t usable, int3
       offs[c] = (int32_t)(base - page + dp);
       dp += serial_size((int64_t)t);
       if (dp > size) return 0;
+      fields++;
     } else {
-      // Columns added by ALTER TABLE after the row was written are absent: NULL.
+      // Columns added by ALTER TABLE after the row was written, without a DEFAULT: NULL.
       types[c] = 0;
       offs[c] = (int32_t)(base - page + dp);
     }
   }
+  if (hp != header_end || dp != size || fields < min_fields) return 0;
   return 1;
 }
 
@@ -161,7 +167,8 @@ int leaf_cell_facts(const facts_setup *pr, const uint8_t *page, size_t len, size
   const size_t ptr = header + 8 + 2 * i;
   int64_t rowid;
   if (pr->ncols > PF_MAX_COLUMNS || ptr + 2 > len ||
-      !decode_cell(page, len, (size_t)(page[ptr] << 8 | page[ptr + 1]), pr->usable, pr->ncols, &rowid, types, offs))
+      !decode_cell(page, len, (size_t)(page[ptr] << 8 | page[ptr + 1]), pr->usable, pr->ncols, pr->min_fields, &rowid,
+                   types, offs))
     return 0;
   const int verdict = row_facts(pr, page, len, types, offs, (size_t)pr->ncols, out, with_body);
   if (out[F_TS] != 1) return 0;

@@ -19,6 +19,8 @@ typedef struct {
   /** The table's column count and the usable page size (0: not set). */
   int32_t ncols;
   int32_t usable;
+  /** Records with fewer fields are left to TypeScript (a column past them has a DEFAULT). */
+  int32_t min_fields;
 } facts_setup;
 
 /** row_facts' answer when TypeScript decides the body's facts; the slots of its `out`. */
@@ -32,8 +34,8 @@ int column_at(const int32_t *types, const int32_t *offs, size_t ncols, int32_t i
 int64_t record_integer(const uint8_t *rec, column c);
 int hash_fingerprint(const uint8_t *s, size_t n, double *out);
 int varint_before(const uint8_t *p, const uint8_t *end, uint64_t *v);
-int decode_cell(const uint8_t *page, size_t len, size_t at, int32_t usable, int32_t ncols, int64_t *rowid,
-                int32_t *types, int32_t *offs);
+int decode_cell(const uint8_t *page, size_t len, size_t at, int32_t usable, int32_t ncols, int32_t min_fields,
+                int64_t *rowid, int32_t *types, int32_t *offs);
 int row_facts(const facts_setup *pr, const uint8_t *rec, size_t len, const int32_t *types, const int32_t *offs,
               size_t ncols, double *out, int with_body);
 

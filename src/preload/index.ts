@@ -1,30 +1,21 @@
-// The sandboxed preload: exposes the API contract, and nothing else, to the renderer.
-import { contextBridge, ipcRenderer, webUtils } from 'electron'
-import { API_CALLS, IPC_CHANNEL, type ApiClient, type ApiErrorBody } from '../shared/contract'
+// The sandboxed preload: exposes the API contract and its events, and nothing else, to the renderer.
+// Calls go over IPC_CHANNEL (invoke), events come on APP_EVENT_CHANNEL (one channel for all).
+import { contextBridge, ipcRenderer, webUtils, type IpcRendererEvent } from 'electron'
+import { APP_EVENT_CHANNEL } from '../shared/app-events'
+import { IPC_CHANNEL } from '../shared/contract'
+import { createBridge, type Reply } from './bridge'
 
-type Reply = { ok: true; value: unknown } | { ok: false; error: ApiErrorBody }
-
-const api = Object.fromEntries(
-  API_CALLS.map((name) => [
-    name,
-    async (req: unknown) => {
-      const reply = (await ipcRenderer.invoke(IPC_CHANNEL, name, req)) as Reply
-      if (reply.ok) return reply.value
-      const err = new Error(reply.error.error) as Error & { code?: string }
-      err.code = reply.error.code
-      throw err
-    },
-  ]),
-) as unknown as ApiClient
-
-contextBridge.exposeInMainWorld('bijotel', {
-  api,
-  /** Paths of dropped files: the sandboxed renderer cannot see them otherwise. */
-  pathForFile: (file: File): string => webUtils.getPathForFile(file),
-  /** Menu commands (open, export, …) sent by the main process. */
-  onMenu: (listener: (command: string) => void): (() => void) => {
-    const handler = (_e: unknown, command: string): void => listener(command)
-    ipcRenderer.on('bijotel:menu', handler)
-    return () => ipcRenderer.removeListener('bijotel:menu', handler)
+const bridge = createBridge({
+  invoke: (name, req) => ipcRenderer.invoke(IPC_CHANNEL, name, req) as Promise<Reply>,
+  listen: (listener) => {
+    const handler = (_e: IpcRendererEvent, message: unknown): void => listener(message)
+    ipcRenderer.on(APP_EVENT_CHANNEL, handler)
+    return () => {
+      ipcRenderer.removeListener(APP_EVENT_CHANNEL, handler)
+    }
   },
+  /** Paths of dropped files: the sandboxed renderer cannot see them otherwise. */
+  pathForFile: (file) => webUtils.getPathForFile(file),
 })
+
+contextBridge.exposeInMainWorld('bijotel', bridge)

@@ -6,13 +6,17 @@ export interface EvidenceFile {
   sha256: string
   /** File modification time, ISO-8601 UTC, as found before reading. */
   mtime: string
+  /** Where `path` really leads (its real path) when it is, or passes through, a symbolic link. */
+  link_target?: string
+  /** For a side file: whether SQLite applies it to the chain (a `-wal`, a hot `-journal`). */
+  applied?: boolean
 }
 
 export interface Evidence {
   db: EvidenceFile
   /** The `-wal` file beside the chain, when there is one: its rows are part of the chain. */
   wal: EvidenceFile | null
-  /** Other side files found (e.g. `-journal`, `-shm`): recorded, not used. */
+  /** Other side files found (`-journal`, `-shm`): `applied` says whether SQLite used them. */
   side_files: EvidenceFile[]
   /** How the file was read without touching it. */
   method: string

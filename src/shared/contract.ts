@@ -2,6 +2,7 @@
 // Every call is `name(request) => response`. The preload exposes it over IPC, the web client over
 // HTTP (`POST /api/call/<name>`), and the main side implements it once, in src/main/handlers.
 // Adding a call: add it here and to API_CALLS, write its handler, use it in the UI.
+// The one-way events from main to the renderer are typed beside these calls, in app-events.ts.
 import type {
   ChainOverview,
   EntryDetail,
@@ -16,6 +17,7 @@ import type { IntegrityOptions, IntegrityRun } from './integrity-types'
 import type { JobStatus } from './job-types'
 import type { ReplayCheck, ReplayCheckRequest } from './replay-types'
 import type { AuditReport } from './report-types'
+import type { ChainState } from './app-events'
 import type { KeyInfo, RowCheck, VerifyRangeOptions, VerifyVerdict } from './verify-types'
 
 export interface AppInfo {
@@ -46,6 +48,8 @@ export interface ApiContract {
   pickAndOpenChain: (req: void) => ChainOverview | null
   closeChain: (req: void) => null
   overview: (req: void) => ChainOverview | null
+  /** The chain the engine holds (identity and overview, read together), or null when none is open. */
+  currentChain: (req: void) => ChainState | null
   listEntries: (req: { offset: number; limit: number; sort?: EntrySort; filter?: EntryFilter }) => EntryPage
   /** Position of a seq in a listing, so the table can scroll to it. */
   locateEntry: (req: { seq: number; sort?: EntrySort; filter?: EntryFilter }) => { index: number | null }
@@ -102,6 +106,7 @@ export const API_CALLS = [
   'pickAndOpenChain',
   'closeChain',
   'overview',
+  'currentChain',
   'listEntries',
   'locateEntry',
   'getEntry',

@@ -1,41 +1,68 @@
-import { Menu, type BrowserWindow, type MenuItemConstructorOptions } from 'electron'
+// The application menu. The template is built by a pure function (tests read it through a stand-in
+// of the electron module); every command is an event of the contract (MenuCommand), Open Recent is
+// done by the shell itself, and the Edit menu is Electron's roles, so the keyboard's undo, cut, copy,
+// paste and select all work in text fields (on macOS only menu items carry these shortcuts).
+import { Menu, type MenuItemConstructorOptions } from 'electron'
+import type { MenuCommand } from '../../shared/app-events'
 
-export type MenuCommand = 'open' | 'export' | 'copy-report' | 'verify' | 'integrity' | 'close'
+export interface MenuOptions {
+  platform: NodeJS.Platform
+  recent: string[]
+  send: (command: MenuCommand) => void
+  openRecent: (path: string) => void
+}
 
-export function installMenu(
-  getWindow: () => BrowserWindow | null,
-  recent: () => string[],
-  openRecent: (p: string) => void,
-): void {
-  const send = (command: MenuCommand) => () => getWindow()?.webContents.send('bijotel:menu', command)
-  const template: MenuItemConstructorOptions[] = [
-    ...(process.platform === 'darwin' ? [{ role: 'appMenu' as const }] : []),
+export function menuTemplate({
+  platform,
+  recent,
+  send,
+  openRecent,
+}: MenuOptions): MenuItemConstructorOptions[] {
+  const mac = platform === 'darwin'
+  const command = (c: MenuCommand) => () => send(c)
+  return [
+    ...(mac ? [{ role: 'appMenu' as const }] : []),
     {
       label: '&File',
       submenu: [
-        { label: 'Open chain.db…', accelerator: 'CmdOrCtrl+O', click: send('open') },
+        { label: 'Open chain.db…', accelerator: 'CmdOrCtrl+O', click: command('menuOpen') },
         {
           label: 'Open Recent',
-          submenu: recent().length
-            ? recent().map((p) => ({ label: p, click: () => openRecent(p) }))
+          submenu: recent.length
+            ? recent.map((p) => ({ label: p, click: () => openRecent(p) }))
             : [{ label: '(none)', enabled: false }],
         },
-        { label: 'Close chain', accelerator: 'CmdOrCtrl+W', click: send('close') },
+        { label: 'Close chain', accelerator: 'CmdOrCtrl+W', click: command('menuClose') },
         { type: 'separator' },
-        { label: 'Export integrity report…', accelerator: 'CmdOrCtrl+E', click: send('export') },
-        { label: 'Copy report as JSON', accelerator: 'CmdOrCtrl+Shift+C', click: send('copy-report') },
+        { label: 'Export integrity report…', accelerator: 'CmdOrCtrl+E', click: command('menuExport') },
+        { label: 'Copy report as JSON', accelerator: 'CmdOrCtrl+Shift+E', click: command('menuCopyReport') },
         { type: 'separator' },
-        process.platform === 'darwin' ? { role: 'close' } : { role: 'quit' },
+        // CmdOrCtrl+W is Close chain; the window keeps Electron's other shortcut for closing.
+        mac ? { role: 'close', accelerator: 'CmdOrCtrl+Shift+W' } : { role: 'quit' },
+      ],
+    },
+    {
+      label: '&Edit',
+      submenu: [
+        { role: 'undo' },
+        { role: 'redo' },
+        { type: 'separator' },
+        { role: 'cut' },
+        { role: 'copy' },
+        { role: 'paste' },
+        ...(mac ? [{ role: 'pasteAndMatchStyle' as const }] : []),
+        { role: 'delete' },
+        { type: 'separator' },
+        { role: 'selectAll' },
       ],
     },
     {
       label: '&Audit',
       submenu: [
-        { label: 'Verify chain', accelerator: 'CmdOrCtrl+Shift+V', click: send('verify') },
-        { label: 'Run integrity monitor', accelerator: 'CmdOrCtrl+I', click: send('integrity') },
+        { label: 'Verify chain', accelerator: 'CmdOrCtrl+Shift+V', click: command('menuVerify') },
+        { label: 'Run integrity monitor', accelerator: 'CmdOrCtrl+I', click: command('menuIntegrity') },
       ],
     },
-    { label: '&Edit', submenu: [{ role: 'copy' }, { role: 'selectAll' }] },
     {
       label: '&View',
       submenu: [
@@ -46,6 +73,10 @@ export function installMenu(
         { role: 'togglefullscreen' },
       ],
     },
+    ...(mac ? [{ role: 'windowMenu' as const }] : []),
   ]
-  Menu.setApplicationMenu(Menu.buildFromTemplate(template))
+}
+
+export function installMenu(options: MenuOptions): void {
+  Menu.setApplicationMenu(Menu.buildFromTemplate(menuTemplate(options)))
 }

@@ -61,7 +61,25 @@ export function isAllowedSenderUrl(url: string | undefined, devServerUrl?: strin
 
 /** Navigation away from the app page is never allowed (no remote content). */
 export function isAllowedNavigation(url: string, devServerUrl?: string): boolean {
-  return isAllowedSenderUrl(url, devServerUrl) && new URL(url).pathname === '/index.html'
+  if (!isAllowedSenderUrl(url, devServerUrl)) return false
+  const path = new URL(url).pathname
+  return (
+    path === '/index.html' ||
+    (devServerUrl !== undefined && !url.startsWith(`${APP_SCHEME}:`) && path === '/')
+  )
+}
+
+/** A request to `npm run dev`'s renderer server: its files over http, its HMR socket over ws. */
+export function isDevServerRequest(url: string, devServerUrl?: string): boolean {
+  if (!devServerUrl) return false
+  try {
+    const dev = new URL(devServerUrl)
+    const u = new URL(url)
+    if (u.host !== dev.host) return false
+    return u.protocol === dev.protocol || u.protocol === (dev.protocol === 'https:' ? 'wss:' : 'ws:')
+  } catch {
+    return false
+  }
 }
 
 export function denyWindowOpen(): { action: 'deny' } {

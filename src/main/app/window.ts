@@ -8,6 +8,7 @@ import {
   APP_SCHEME,
   denyWindowOpen,
   isAllowedNavigation,
+  isDevServerRequest,
   resolveAppFile,
   RESPONSE_HEADERS,
   webPreferences,
@@ -22,13 +23,17 @@ export function registerAppScheme(): void {
   ])
 }
 
-export function hardenDefaultSession(rendererDir: string): void {
+/** `devServerUrl`: `npm run dev`'s renderer server, the one origin allowed besides app:// (http and its HMR socket). */
+export function hardenDefaultSession(rendererDir: string, devServerUrl?: string): void {
   const ses = session.defaultSession
   ses.setPermissionRequestHandler((_wc, _permission, callback) => callback(false))
   ses.setPermissionCheckHandler(() => false)
   ses.webRequest.onBeforeRequest((details, callback) => {
     // Only the app's own files; anything else (http, https, ws, file) is cancelled.
-    const ok = details.url.startsWith(`${APP_SCHEME}://`) || details.url.startsWith('devtools://')
+    const ok =
+      details.url.startsWith(`${APP_SCHEME}://`) ||
+      details.url.startsWith('devtools://') ||
+      isDevServerRequest(details.url, devServerUrl)
     callback({ cancel: !ok })
   })
   protocol.handle(APP_SCHEME, async (request) => {
@@ -41,7 +46,7 @@ export function hardenDefaultSession(rendererDir: string): void {
   })
   app.on('web-contents-created', (_e, contents) => {
     contents.on('will-navigate', (event, url) => {
-      if (!isAllowedNavigation(url)) event.preventDefault()
+      if (!isAllowedNavigation(url, devServerUrl)) event.preventDefault()
     })
     contents.on('will-redirect', (event) => event.preventDefault())
     contents.on('will-attach-webview', (event) => event.preventDefault())
@@ -53,7 +58,7 @@ export function hardenDefaultSession(rendererDir: string): void {
   })
 }
 
-export function createMainWindow(preloadDir: string): BrowserWindow {
+export function createMainWindow(preloadDir: string, devServerUrl?: string): BrowserWindow {
   const win = new BrowserWindow({
     width: 1360,
     height: 880,
@@ -65,6 +70,6 @@ export function createMainWindow(preloadDir: string): BrowserWindow {
     webPreferences: webPreferences(join(preloadDir, 'index.js')),
   })
   win.once('ready-to-show', () => win.show())
-  void win.loadURL(APP_ENTRY_URL)
+  void win.loadURL(devServerUrl ?? APP_ENTRY_URL)
   return win
 }

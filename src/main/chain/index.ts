@@ -277,6 +277,9 @@ export function runOnWorker<P extends IndexPart>(
       }
     }, 50)
     const done = (): void => clearInterval(poll)
+    // A worker ended from outside (endWorkers, when another part failed first) posts nothing more:
+    // its poll must stop with it, or the timer keeps the process alive after the answer is out.
+    w.once('exit', done)
     w.on('message', (m: IndexWorkerMessage) => {
       if (m.type === 'progress') onRows(m.rows)
       else if (m.type === 'done') {
@@ -285,6 +288,7 @@ export function runOnWorker<P extends IndexPart>(
         void w.terminate()
       } else {
         done()
+        void w.terminate()
         reject(
           m.code === 'unsupported'
             ? new Unsupported(m.message)
@@ -326,6 +330,8 @@ export async function directIndex(
   const direct = typeof path === 'string' ? openDirect(path) : path
   const wanted = facts ? INDEX_COLUMNS : QUICK_COLUMNS
   const early = started ?? []
+  // A chain opened here is closed here; one given is its caller's to close.
+  const owned = typeof path === 'string'
   try {
     const scanner = new RowScanner(layoutOf(direct))
     try {
@@ -346,6 +352,7 @@ export async function directIndex(
     }
   } finally {
     endWorkers(early) // those not given work, when an error came first
+    if (owned) direct.close()
   }
 }
 

@@ -98,6 +98,26 @@ export function mmapBytes(): number {
   return Number.isFinite(mb) && mb >= 0 ? Math.min(Math.floor(mb), 2047) * 1024 * 1024 : 0
 }
 
+/**
+ * Let SQLite apply the side files copied beside a private copy, as the writer's next connection
+ * would: a read-write connection rolls a hot journal back when it first reads (pager.c
+ * sqlite3PagerSharedLock: a read-only one refuses with SQLITE_READONLY_ROLLBACK) and recovers the
+ * WAL (wal.c walIndexRecover); closing it checkpoints the WAL into the copy. Only ever the copy.
+ */
+export function recoverCopy(copyPath: string, displayPath: string): void {
+  let db: Database.Database | null = null
+  try {
+    db = new Database(copyPath, { fileMustExist: true })
+    db.pragma('schema_version')
+  } catch (e) {
+    // The header's own words first (not SQLite, truncated…), else SQLite's.
+    inspectHeader(copyPath, displayPath)
+    throw asChainReadError(e, `opening ${displayPath}`)
+  } finally {
+    db?.close()
+  }
+}
+
 /** Open an already-made private copy (also used by worker threads). Never the original evidence. */
 export function openCopy(
   copyPath: string,
@@ -163,6 +183,7 @@ export class ChainFile {
   private constructor(snapshot: Snapshot, displayPath: string, required: readonly string[]) {
     this.snapshot = snapshot
     this.displayPath = displayPath
+    if (snapshot.recover) recoverCopy(snapshot.dbPath, displayPath)
     const { db, columns } = openCopy(snapshot.dbPath, displayPath, required)
     this.db = db
     this.columns = columns

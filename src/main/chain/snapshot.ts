@@ -2,19 +2,24 @@
 //
 // SQLite cannot be trusted to leave a file alone: even a read-only connection creates `-wal`/`-shm`
 // beside a WAL-mode database, fails in a read-only folder, and better-sqlite3 takes no
-// `immutable=1` URI. So the chain is never opened where it lies. It (and its `-wal`, whose
-// un-checkpointed rows are part of the chain) is copied into a private temporary folder; then the
-// original and the copy are hashed (in parallel, on worker threads for large files) and must agree,
-// and the original's size and mtime must not have moved — so every later answer is about exactly
-// the bytes recorded in the evidence block. SQLite then works on the copy, where its side files do
-// no harm.
+// `immutable=1` URI. So the chain is never opened where it lies. The open step
+// (./evidence-files.ts) opens the chain and its side files once; through those descriptors the
+// chain and every side file SQLite would apply — its `-wal` (un-checkpointed rows are part of the
+// chain) and its `-journal` (a hot journal SQLite rolls back before reading) — are copied into a
+// private temporary folder, under the names SQLite looks for beside the copy. Original and copy are
+// hashed (in parallel, on worker threads for large files) and must agree, and the originals' size
+// and mtime must not have moved — so every later answer is about exactly the bytes recorded in the
+// evidence block. SQLite then opens the copy as the writer would (./reader.ts: read-write once, so
+// it recovers the WAL or rolls the journal back), where its side files do no harm.
 import { createHash } from 'node:crypto'
-import { constants as fsc, promises as fsp, rmSync, type Stats } from 'node:fs'
+import { constants as fsc, promises as fsp, read as readCb, rmSync, type Stats } from 'node:fs'
+import { promisify } from 'node:util'
 import { Worker } from 'node:worker_threads'
 import { tmpdir, totalmem } from 'node:os'
-import { basename, join, resolve } from 'node:path'
+import { basename, join } from 'node:path'
 import type { Evidence, EvidenceFile } from '../../shared/chain-types'
 import { AuditError, oneLine } from '../errors'
+import { openEvidence, readAt, unchangedFiles, type OpenedFile, type OpenPolicy } from './evidence-files'
 import { READ_SKEW, readBuffer } from './read-buffer'
 
 const CHUNK = 4 * 1024 * 1024
@@ -23,6 +28,8 @@ export interface Snapshot {
   /** Path of the private copy SQLite may open. */
   readonly dbPath: string
   readonly evidence: Evidence
+  /** A `-wal` or `-journal` was copied beside it: SQLite must open it read-write once to apply it. */
+  readonly recover: boolean
   dispose(): void
 }
 
@@ -32,6 +39,8 @@ export interface SnapshotOptions {
   /** Called with bytes copied so far, for progress bars on large files. */
   onProgress?: (done: number, total: number) => void
   signal?: AbortSignal
+  /** Which real paths may be opened (the server's --open-root): every file of the chain must pass. */
+  policy?: OpenPolicy
 }
 
 const live = new Set<string>()
@@ -73,34 +82,34 @@ function installExitHook(): void {
   })
 }
 
-async function statOrNull(path: string): Promise<Stats | null> {
-  try {
-    return await fsp.stat(path)
-  } catch {
-    return null
-  }
+const readFd = promisify(readCb)
+
+function toEvidenceFile(
+  path: string,
+  st: Stats,
+  sha256: string,
+  extra: Partial<EvidenceFile> = {},
+): EvidenceFile {
+  return { path, size: st.size, sha256, mtime: new Date(st.mtimeMs).toISOString(), ...extra }
 }
 
-function toEvidenceFile(path: string, st: Stats, sha256: string): EvidenceFile {
-  return { path, size: st.size, sha256, mtime: new Date(st.mtimeMs).toISOString() }
-}
-
-/** Stream `src` into `dst` (or only hash it when `dst` is null), returning the SHA-256 of what was read. */
+/** Stream a descriptor (or a file of ours, by path) into `dst` or only hash it: SHA-256 and bytes read. */
 async function copyHashing(
-  src: string,
+  src: number | string,
   dst: string | null,
   progress: (n: number) => void,
   signal?: AbortSignal,
 ): Promise<{ sha256: string; bytes: number }> {
   const hash = createHash('sha256')
-  const input = await fsp.open(src, fsc.O_RDONLY)
+  const own = typeof src === 'string' ? await fsp.open(src, fsc.O_RDONLY) : null
+  const fd = own ? own.fd : (src as number)
   const output = dst ? await fsp.open(dst, 'wx', 0o600) : null
   try {
     const buf = readBuffer(CHUNK)
     let total = 0
     for (;;) {
       if (signal?.aborted) throw new AuditError('cancelled', 'cancelled while copying the evidence')
-      const { bytesRead } = await input.read(buf, 0, CHUNK, total)
+      const { bytesRead } = await readFd(fd, buf, 0, CHUNK, total)
       if (bytesRead === 0) break
       const chunk = buf.subarray(0, bytesRead)
       hash.update(chunk)
@@ -110,26 +119,25 @@ async function copyHashing(
     }
     return { sha256: hash.digest('hex'), bytes: total }
   } finally {
-    await input.close()
+    await own?.close()
     await output?.close()
   }
 }
 
-async function copyChunked(src: string, dst: string, signal?: AbortSignal): Promise<void> {
-  const input = await fsp.open(src, fsc.O_RDONLY)
+/** Copy what the descriptor reads into a new private file `dst`. */
+async function copyChunked(fd: number, dst: string, signal?: AbortSignal): Promise<void> {
   const output = await fsp.open(dst, 'wx', 0o600)
   try {
     const buf = readBuffer(8 * 1024 * 1024)
     let pos = 0
     for (;;) {
       if (signal?.aborted) throw new AuditError('cancelled', 'cancelled while copying the evidence')
-      const { bytesRead } = await input.read(buf, 0, buf.length, pos)
+      const { bytesRead } = await readFd(fd, buf, 0, buf.length, pos)
       if (bytesRead === 0) break
       await output.write(buf, 0, bytesRead, pos)
       pos += bytesRead
     }
   } finally {
-    await input.close()
     await output.close()
   }
 }
@@ -141,11 +149,14 @@ export async function hashFile(path: string): Promise<string> {
 /** Files above this are hashed on a worker thread, so two files hash in parallel. */
 const WORKER_HASH_MIN = 16 * 1024 * 1024
 
+// A worker reads through the descriptor it is given (threads share descriptors), or opens a file
+// of ours (the private copy) by path.
 const HASH_WORKER = `
 const { parentPort, workerData } = require('node:worker_threads')
 const fs = require('node:fs')
 const { createHash } = require('node:crypto')
-const fd = fs.openSync(workerData.path, 'r')
+const own = workerData.fd === undefined
+const fd = own ? fs.openSync(workerData.path, 'r') : workerData.fd
 const h = createHash('sha256')
 // Skewed off a page boundary, as readBuffer() does (see read-buffer.ts).
 const buf = Buffer.allocUnsafeSlow(8 * 1024 * 1024 + ${READ_SKEW}).subarray(${READ_SKEW})
@@ -156,20 +167,22 @@ while ((n = fs.readSync(fd, buf, 0, buf.length, pos)) > 0) {
   pos += n
   parentPort.postMessage({ progress: n })
 }
-fs.closeSync(fd)
+if (own) fs.closeSync(fd)
 parentPort.postMessage({ sha256: h.digest('hex'), bytes: pos })
 `
 
-/** SHA-256 of a file, on a worker thread when it is large; cancellable. */
+/** SHA-256 of an evidence descriptor or a private file, on a worker thread when large; cancellable. */
 export function hashFileParallel(
-  path: string,
+  src: number | string,
   size: number,
   progress: (n: number) => void,
   signal?: AbortSignal,
 ): Promise<{ sha256: string; bytes: number }> {
-  if (size < WORKER_HASH_MIN) return copyHashing(path, null, progress, signal)
+  if (size < WORKER_HASH_MIN) return copyHashing(src, null, progress, signal)
+  const what = typeof src === 'string' ? src : 'the evidence'
   return new Promise((resolvePromise, reject) => {
-    const w = new Worker(HASH_WORKER, { eval: true, workerData: { path } })
+    const data = typeof src === 'string' ? { path: src } : { fd: src }
+    const w = new Worker(HASH_WORKER, { eval: true, workerData: data })
     const onAbort = (): void => {
       void w.terminate()
       reject(new AuditError('cancelled', 'cancelled while hashing the evidence'))
@@ -182,11 +195,38 @@ export function hashFileParallel(
         resolvePromise({ sha256: m.sha256, bytes: m.bytes ?? 0 })
       }
     })
-    w.on('error', (e) => reject(new AuditError('io', `cannot read ${path}: ${oneLine(e)}`)))
+    w.on('error', (e) => reject(new AuditError('io', `cannot read ${what}: ${oneLine(e)}`)))
     w.on('exit', (code) => {
-      if (code !== 0) reject(new AuditError('io', `hashing ${path} stopped (exit ${code})`))
+      if (code !== 0) reject(new AuditError('io', `hashing ${what} stopped (exit ${code})`))
     })
   })
+}
+
+const JOURNAL_MAGIC = Buffer.from([0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7])
+
+/**
+ * The super-journal a journal names (pager.c `readSuperJournal`), or null. A hot journal naming one
+ * is rolled back only if that file exists (`pager_playback`): on the writer's machine, not here.
+ * The checksum sums the name's bytes as C `char`s, signed on some machines and unsigned on others:
+ * a name valid either way counts.
+ */
+function superJournal(j: OpenedFile): string | null {
+  const size = j.stat.size
+  if (size < 16) return null
+  const tail = Buffer.alloc(16)
+  if (readAt(j.fd, tail, 0, 16, size - 16) < 16 || !tail.subarray(8).equals(JOURNAL_MAGIC)) return null
+  const len = tail.readUInt32BE(0)
+  // mxPathname + 1 of the unix VFS (MAX_PATHNAME 512).
+  if (len === 0 || len >= 513 || len > size - 16) return null
+  const name = Buffer.alloc(len)
+  if (readAt(j.fd, name, 0, len, size - 16 - len) < len || name[0] === 0) return null
+  let unsigned = tail.readUInt32BE(4)
+  let signed = unsigned
+  for (const b of name) {
+    unsigned = (unsigned - b) >>> 0
+    signed = (signed - (b >= 0x80 ? b - 256 : b)) >>> 0
+  }
+  return unsigned === 0 || signed === 0 ? name.toString('latin1').split('\0')[0]! : null
 }
 
 /**
@@ -209,24 +249,39 @@ export async function chooseTempRoot(bytes: number): Promise<string> {
   return tmpdir()
 }
 
-/** Make the verified private copy of a chain.db (and its -wal). Throws AuditError, never writes beside `path`. */
+/** Make the verified private copy of a chain.db and its side files. Throws AuditError, never writes beside `path`. */
 export async function takeSnapshot(path: string, opts: SnapshotOptions = {}): Promise<Snapshot> {
-  const abs = resolve(path)
-  const st = await statOrNull(abs)
-  if (!st) throw new AuditError('db_missing', `DB not found: ${path}`)
-  if (!st.isFile()) throw new AuditError('not_a_file', `not a regular file: ${path}`)
-  if (st.size === 0) throw new AuditError('empty_file', `not a chain: ${path} is empty (0 bytes)`)
-
-  const walPath = `${abs}-wal`
-  const walSt = await statOrNull(walPath)
-  const sideFiles: { path: string; st: Stats }[] = []
-  for (const suffix of ['-shm', '-journal']) {
-    const p = `${abs}${suffix}`
-    const s = await statOrNull(p)
-    if (s?.isFile()) sideFiles.push({ path: p, st: s })
+  const files = openEvidence(path, opts.policy ? { policy: opts.policy } : {})
+  try {
+    return await snapshotOf(path, files, opts)
+  } finally {
+    files.close()
   }
-  const useWal = walSt !== null && walSt.isFile() && walSt.size > 0
-  const total = st.size + (useWal ? walSt.size : 0)
+}
+
+async function snapshotOf(
+  path: string,
+  files: ReturnType<typeof openEvidence>,
+  opts: SnapshotOptions,
+): Promise<Snapshot> {
+  const st = files.db.stat
+  if (st.size === 0) throw new AuditError('empty_file', `not a chain: ${path} is empty (0 bytes)`)
+  // The side files SQLite would apply: one that exists to unixAccess (os_unix.c: a regular file
+  // of 0 bytes does not). SQLite itself then decides on the copy whether the journal is hot.
+  const wal = files.wal && files.wal.stat.size > 0 ? files.wal : null
+  const journal = files.journal && files.journal.stat.size > 0 ? files.journal : null
+  const first = Buffer.alloc(1)
+  const hot = journal !== null && readAt(journal.fd, first, 0, 1, 0) === 1 && first[0] !== 0
+  if (hot) {
+    const name = superJournal(journal)
+    if (name !== null)
+      throw new AuditError(
+        'corrupt',
+        `${journal.name} is the hot journal of a multi-file transaction (super-journal ${name}): SQLite rolls it back only if that file exists on the machine that opens it, so what the chain holds cannot be settled here`,
+      )
+  }
+  const copied = [files.db, wal, journal].filter((f): f is OpenedFile => f !== null)
+  const total = copied.reduce((n, f) => n + f.stat.size, 0)
 
   const root = opts.tempRoot ?? (await chooseTempRoot(total))
   try {
@@ -256,49 +311,61 @@ export async function takeSnapshot(path: string, opts: SnapshotOptions = {}): Pr
       done += n
       opts.onProgress?.(done, total)
     }
-    const name = basename(abs)
-    const copyPath = join(dir, name)
-    // Plain chunked copy (libuv's copyfile is ~8× slower into tmpfs here); then original and copy
-    // are hashed side by side.
-    await copyChunked(abs, copyPath, opts.signal)
-    if (useWal) await copyChunked(walPath, `${copyPath}-wal`, opts.signal)
+    const copyPath = join(dir, basename(files.db.name))
+    // The names SQLite gives the copy's side files: the copy's path plus the same suffix.
+    const copyOf = (f: OpenedFile): string => copyPath + f.name.slice(files.db.name.length)
+    // Plain chunked copy (libuv's copyfile is ~8× slower into tmpfs here), through the open step's
+    // descriptors; then original and copy are hashed side by side.
+    for (const f of copied) await copyChunked(f.fd, copyOf(f), opts.signal)
     if (opts.signal?.aborted) throw new AuditError('cancelled', 'cancelled while copying the evidence')
     const none = (): void => {}
-    const [db, dbCopy, wal, walCopy] = await Promise.all([
-      hashFileParallel(abs, st.size, progress, opts.signal),
-      hashFileParallel(copyPath, st.size, none, opts.signal),
-      useWal ? hashFileParallel(walPath, walSt.size, progress, opts.signal) : null,
-      useWal ? hashFileParallel(`${copyPath}-wal`, walSt.size, none, opts.signal) : null,
-    ])
-
+    const hashes = await Promise.all(
+      copied.flatMap((f) => [
+        hashFileParallel(f.fd, f.stat.size, progress, opts.signal),
+        hashFileParallel(copyOf(f), f.stat.size, none, opts.signal),
+      ]),
+    )
     // The evidence must not have moved under us: a writer still appending would make the copy a
     // mixture of two states.
-    const after = await statOrNull(abs)
-    const walAfter = useWal ? await statOrNull(walPath) : null
-    const unchanged =
-      after !== null &&
-      after.size === st.size &&
-      after.mtimeMs === st.mtimeMs &&
-      db.bytes === st.size &&
-      (!useWal || (walAfter !== null && walAfter.size === walSt.size && walAfter.mtimeMs === walSt.mtimeMs))
-    if (!unchanged || dbCopy.sha256 !== db.sha256 || (wal && walCopy && walCopy.sha256 !== wal.sha256)) {
+    const agree = copied.every(
+      (f, i) => hashes[2 * i]!.sha256 === hashes[2 * i + 1]!.sha256 && hashes[2 * i]!.bytes === f.stat.size,
+    )
+    if (!agree || !unchangedFiles(files)) {
       throw new AuditError(
         'evidence_changed',
         `evidence changed while it was being read (${path}); stop the writer or copy the file first`,
       )
     }
-
+    const sha = (f: OpenedFile): string => hashes[2 * copied.indexOf(f)]!.sha256
+    const link = (f: OpenedFile): Partial<EvidenceFile> => (f.real !== f.name ? { link_target: f.real } : {})
     const side: EvidenceFile[] = []
-    for (const s of sideFiles) side.push(toEvidenceFile(s.path, s.st, await hashFile(s.path)))
+    if (journal)
+      side.push(toEvidenceFile(journal.name, journal.stat, sha(journal), { ...link(journal), applied: hot }))
+    for (const f of [files.journal === journal ? null : files.journal, files.shm]) {
+      // Recorded only (an empty journal, the -shm, which the first connection discards):
+      // hashed through its descriptor all the same.
+      if (f)
+        side.push(
+          toEvidenceFile(f.name, f.stat, (await copyHashing(f.fd, null, none)).sha256, {
+            ...link(f),
+            applied: false,
+          }),
+        )
+    }
+    const given = files.given
     const evidence: Evidence = {
-      db: toEvidenceFile(abs, st, db.sha256),
-      wal: wal && walSt ? toEvidenceFile(walPath, walSt, wal.sha256) : null,
+      db: toEvidenceFile(
+        given,
+        st,
+        sha(files.db),
+        given !== files.db.real ? { link_target: files.db.real } : {},
+      ),
+      wal: wal ? toEvidenceFile(wal.name, wal.stat, sha(wal), { ...link(wal), applied: true }) : null,
       side_files: side,
-      method:
-        'copied into a private temporary folder; original and copy hashed and compared, original size and mtime re-checked, then SQLite opened only the copy, read-only',
+      method: `copied into a private temporary folder${hot ? ' with its hot journal' : ''}${wal ? ' with its -wal' : ''}; original and copy hashed and compared, original size and mtime re-checked, then SQLite opened only the copy${wal || hot ? ', read-write once to apply the side files as the writer would, then read-only' : ', read-only'}`,
       unchanged_after_copy: true,
     }
-    return { dbPath: copyPath, evidence, dispose }
+    return { dbPath: copyPath, evidence, recover: wal !== null || journal !== null, dispose }
   } catch (e) {
     dispose()
     if (e instanceof AuditError) throw e

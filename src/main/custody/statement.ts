@@ -3,13 +3,12 @@
 // the candidate keys' fingerprints — and the one `Evidence:` line the text outputs end with, which
 // an auditor pastes into a case file.
 import type { Database } from 'better-sqlite3'
-import { promises as fsp, type Stats } from 'node:fs'
-import { resolve } from 'node:path'
 import type { Evidence } from '../../shared/chain-types'
 import type { EvidenceStatement, StatedFile } from '../../shared/custody-types'
 import type { KeyInfo } from '../../shared/verify-types'
 import type { DirectChain } from '../chain/direct/open'
 import { RowScanner } from '../chain/direct/scan'
+import { unchangedFiles, type EvidenceFiles } from '../chain/evidence-files'
 import { nsToIso } from '../chain/ns-time'
 import { hashFileParallel } from '../chain/snapshot'
 import { AuditError } from '../errors'
@@ -20,44 +19,33 @@ export interface StatedFiles {
   wal: StatedFile | null
 }
 
-async function statOrNull(p: string): Promise<Stats | null> {
-  try {
-    return await fsp.stat(p)
-  } catch {
-    return null
-  }
-}
-
-const same = (a: Stats | null, b: Stats | null): boolean =>
-  a === null ? b === null || b.size === 0 : b !== null && a.size === b.size && a.mtimeMs === b.mtimeMs
-
 /**
  * SHA-256 of a chain file and of its `-wal` (when it holds bytes: an empty one holds no rows, as the
- * snapshot treats it), each on its own worker thread when large, so the hashing runs beside a
- * verification reading the same file. Size and mtime are checked unchanged afterwards, so the
- * hashes are of the bytes that were judged.
+ * snapshot treats it), read through the open step's descriptors (../chain/evidence-files.ts: the
+ * very files the reader judged, named as the copy path names them), each on its own worker thread
+ * when large, so the hashing runs beside a verification reading the same file. The files are then
+ * checked unchanged (size, mtime, names), so the hashes are of the bytes that were judged.
  */
-export async function hashEvidenceFiles(path: string, signal?: AbortSignal): Promise<StatedFiles> {
-  const abs = resolve(path)
-  const walPath = `${abs}-wal`
-  const [st, walSt] = await Promise.all([statOrNull(abs), statOrNull(walPath)])
-  if (st === null || !st.isFile()) throw new AuditError('db_missing', `DB not found: ${path}`)
-  const useWal = walSt !== null && walSt.isFile() && walSt.size > 0
+export async function hashEvidenceFiles(files: EvidenceFiles, signal?: AbortSignal): Promise<StatedFiles> {
+  const wal = files.wal && files.wal.stat.size > 0 ? files.wal : null
   const none = (): void => {}
-  const [db, wal] = await Promise.all([
-    hashFileParallel(abs, st.size, none, signal),
-    useWal ? hashFileParallel(walPath, walSt.size, none, signal) : null,
+  const [db, walHash] = await Promise.all([
+    hashFileParallel(files.db.fd, files.db.stat.size, none, signal),
+    wal ? hashFileParallel(wal.fd, wal.stat.size, none, signal) : null,
   ])
-  const [after, walAfter] = await Promise.all([statOrNull(abs), statOrNull(walPath)])
-  if (!same(st, after) || db.bytes !== st.size || !same(useWal ? walSt : null, walAfter)) {
+  if (
+    db.bytes !== files.db.stat.size ||
+    (wal && walHash?.bytes !== wal.stat.size) ||
+    !unchangedFiles(files)
+  ) {
     throw new AuditError(
       'evidence_changed',
-      `evidence changed while it was being read (${path}); stop the writer or copy the file first`,
+      `evidence changed while it was being read (${files.given}); stop the writer or copy the file first`,
     )
   }
   return {
-    db: { path: abs, size: st.size, sha256: db.sha256 },
-    wal: wal && walSt ? { path: walPath, size: walSt.size, sha256: wal.sha256 } : null,
+    db: { path: files.given, size: files.db.stat.size, sha256: db.sha256 },
+    wal: wal && walHash ? { path: wal.name, size: wal.stat.size, sha256: walHash.sha256 } : null,
   }
 }
 

@@ -81,6 +81,13 @@ export class JobRegistry {
     return this.status(id)
   }
 
+  /** Jobs still running (a cancelled one counts until its work stops). */
+  running(): number {
+    let n = 0
+    for (const j of this.jobs.values()) if (j.status.state === 'running') n++
+    return n
+  }
+
   cancelAll(): void {
     for (const j of this.jobs.values()) if (j.status.state === 'running') j.signal.aborted = true
   }

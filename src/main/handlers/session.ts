@@ -3,6 +3,8 @@
 // replay checks made in this session.
 import { realpathSync } from 'node:fs'
 import { resolve, sep } from 'node:path'
+import type { ChainIdentity } from '../../shared/app-events'
+import { SIDE_SUFFIX, type OpenOptions, type OpenPolicy } from '../chain/evidence-files'
 import type { ChainOverview, EntryFilter, EntrySort } from '../../shared/chain-types'
 import type { IntegrityRun } from '../../shared/integrity-types'
 import type { ReplayCheck } from '../../shared/replay-types'
@@ -36,11 +38,14 @@ export interface SessionOptions {
 
 /** A chain being opened in stages: what the first pass gives, and the rest to come. */
 interface PendingOpen {
+  openId: number
   overview: ChainOverview
   index: ChainIndex
   done: Promise<Opened>
   /** The evidence as the first pass read it in place: rows for the table until the copy is made. */
   direct: DirectChain
+  /** Gives up the first pass's hold on the evidence's descriptors (once). */
+  release: () => void
 }
 
 /** What the entries table reads: rows by seq, the index, and the filter's positions in an order. */
@@ -54,6 +59,7 @@ export interface EntrySource {
 const STAGED_OPEN_ROWS = 100_000
 
 interface Opened {
+  openId: number
   chain: ChainFile
   index: ChainIndex
   overview: ChainOverview
@@ -61,6 +67,14 @@ interface Opened {
 
 const MAX_FLAGGED = 1_000_000
 const MAX_RECENT = 10
+
+/** Told whenever the chain the session holds changes (see AppEvents.chainChanged). */
+export type ChainListener = (chain: ChainIdentity | null) => void
+
+function identityOf(openId: number, overview: ChainOverview): ChainIdentity {
+  const db = overview.evidence.db
+  return { open_id: openId, path: db.path, sha256: db.sha256 ? db.sha256 : null }
+}
 
 export class AuditSession {
   readonly jobs = new JobRegistry()
@@ -75,6 +89,9 @@ export class AuditSession {
   private pendingError: unknown = null
   private positionsCache = new Map<string, Int32Array>()
   private opening: Promise<ChainOverview> | null = null
+  private opens = 0
+  private held: ChainIdentity | null = null
+  private readonly chainListeners = new Set<ChainListener>()
 
   constructor(options: SessionOptions = {}) {
     this.options = options
@@ -83,6 +100,31 @@ export class AuditSession {
 
   get chain(): Opened | null {
     return this.opened
+  }
+
+  /** The chain this session holds, as the renderer knows it; null when none is open. */
+  identity(): ChainIdentity | null {
+    return this.held
+  }
+
+  /**
+   * Listen to changes of the chain held: called synchronously at the moment the session swaps, so
+   * over IPC the event is sent before any answer computed from the new chain (one ordered channel).
+   */
+  onChainChanged(listener: ChainListener): () => void {
+    this.chainListeners.add(listener)
+    return () => this.chainListeners.delete(listener)
+  }
+
+  private announce(chain: ChainIdentity | null): void {
+    this.held = chain
+    for (const l of [...this.chainListeners]) {
+      try {
+        l(chain)
+      } catch {
+        // A listener that fails (a closed window, a broken stream) must not disturb the session.
+      }
+    }
   }
 
   require(): Opened {
@@ -136,46 +178,61 @@ export class AuditSession {
     return v
   }
 
-  /** Whether a web client may open `path`: inside an --open-root, or the served chain itself. */
+  /**
+   * The open policy of a web client, on real paths: inside an --open-root, or the served chain (or
+   * the sample) itself and its side files under their own names. It is applied by the open step to
+   * the chain and to every side file (a `-wal` linked outside the roots is refused), on the paths
+   * it has resolved and checked after opening them.
+   */
+  openPolicy(): OpenPolicy {
+    const real = (p: string): string | null => {
+      try {
+        return realpathSync.native(p)
+      } catch {
+        return null
+      }
+    }
+    const exact = new Set<string>()
+    for (const p of [this.options.initialPath, this.options.samplePath]) {
+      const r = p ? real(p) : null
+      if (r === null) continue
+      exact.add(r)
+      for (const suffix of Object.values(SIDE_SUFFIX)) exact.add(r + suffix)
+    }
+    const roots = (this.options.openRoots ?? [])
+      .map(real)
+      .filter((r): r is string => r !== null)
+      .map((r) => (r.endsWith(sep) ? r : r + sep))
+    return (p) => exact.has(p) || roots.some((r) => p.startsWith(r))
+  }
+
+  /** Whether a web client may open `path` (its real path passes openPolicy). */
   mayOpen(path: string): boolean {
-    let real: string
     try {
-      real = realpathSync(path)
+      return this.openPolicy()(realpathSync.native(path))
     } catch {
       return false
     }
-    const allowed = [this.options.initialPath, this.options.samplePath].filter((p): p is string => !!p)
-    for (const p of allowed) {
-      try {
-        if (realpathSync(p) === real) return true
-      } catch {
-        // not there
-      }
-    }
-    for (const root of this.options.openRoots ?? []) {
-      let r: string
-      try {
-        r = realpathSync(root)
-      } catch {
-        continue
-      }
-      if (real.startsWith(r.endsWith(sep) ? r : r + sep)) return true
-    }
-    return false
   }
 
-  async open(path: string, onProgress?: (done: number, total: number) => void): Promise<ChainOverview> {
+  async open(
+    path: string,
+    onProgress?: (done: number, total: number) => void,
+    opts: OpenOptions = {},
+  ): Promise<ChainOverview> {
     // One open at a time: a second request waits for the first, then replaces it.
     while (this.opening) await this.opening.catch(() => undefined)
     const work = (async () => {
-      const staged = await this.openStaged(path, onProgress)
+      const staged = await this.openStaged(path, onProgress, opts)
       if (staged) return staged
-      const chain = await ChainFile.open(path)
+      const chain = await ChainFile.open(path, opts.policy ? { policy: opts.policy } : {})
       try {
         const index = await buildChainIndex(chain, onProgress)
         const overview = buildOverview(chain, index)
-        this.close()
-        this.opened = { chain, index, overview }
+        this.reset()
+        const openId = ++this.opens
+        this.opened = { openId, chain, index, overview }
+        this.announce(identityOf(openId, overview))
         this.addRecent(resolve(path))
         return overview
       } catch (e) {
@@ -199,38 +256,58 @@ export class AuditSession {
   private async openStaged(
     path: string,
     onProgress?: (done: number, total: number) => void,
+    opts: OpenOptions = {},
   ): Promise<ChainOverview | null> {
     // The first pass: small chains, and files the direct reader declines, open in one stage.
-    const first = await withDirect(path, async (direct) => {
-      const scanner = new RowScanner(layoutOf(direct))
-      // The first pass's workers load their code while the leaves are listed; directIndex ends them.
-      const early = startColumnWorkers(direct, QUICK_COLUMNS)
-      let staged = false
-      try {
-        const leaves = direct.leaves.pages.length
-        staged = estimateRows(scanner, 0, leaves) >= (this.options.stagedOpenRows ?? STAGED_OPEN_ROWS)
-      } finally {
-        scanner.close()
-        if (!staged) endWorkers(early)
-      }
-      return staged ? { direct, index: await directIndex(direct, onProgress, undefined, false, early) } : null
-    })
+    const first = await withDirect(
+      path,
+      async (direct) => {
+        const scanner = new RowScanner(layoutOf(direct))
+        // The first pass's workers load their code while the leaves are listed; directIndex ends them.
+        const early = startColumnWorkers(direct, QUICK_COLUMNS)
+        let staged = false
+        try {
+          const leaves = direct.leaves.pages.length
+          staged = estimateRows(scanner, 0, leaves) >= (this.options.stagedOpenRows ?? STAGED_OPEN_ROWS)
+        } finally {
+          scanner.close()
+          if (!staged) endWorkers(early)
+        }
+        if (!staged) return null
+        const index = await directIndex(direct, onProgress, undefined, false, early)
+        // The table reads rows in place until the copy is made: the descriptors stay open till then.
+        direct.files.hold()
+        return { direct, index }
+      },
+      process.env,
+      opts,
+    )
     if (!first) return null
     const { direct, index } = first
-    const pendingFile = (p: string, st: { size: number; mtimeMs: number }) => ({
+    let held = true
+    const release = (): void => {
+      if (held) direct.close()
+      held = false
+    }
+    const pendingFile = (p: string, st: { size: number; mtimeMs: number }, real: string) => ({
       path: p,
       size: st.size,
       sha256: '',
       mtime: new Date(st.mtimeMs).toISOString(),
+      ...(real !== p ? { link_target: real } : {}),
     })
     const overview: ChainOverview = {
       ...buildOverview(
         {
           evidence: {
-            db: pendingFile(direct.path, direct.stat.db),
+            db: pendingFile(direct.path, direct.stat.db, direct.files.db.real),
             wal:
               direct.stat.wal && direct.stat.wal.size > 0
-                ? pendingFile(direct.spec.walPath, direct.stat.wal)
+                ? pendingFile(
+                    direct.spec.walPath,
+                    direct.stat.wal,
+                    direct.files.wal?.real ?? direct.spec.walPath,
+                  )
                 : null,
             side_files: [],
             method:
@@ -244,37 +321,52 @@ export class AuditSession {
       ),
       pending: true,
     }
-    this.close()
+    this.reset()
+    const openId = ++this.opens
     const holder: { pending: PendingOpen | null } = { pending: null }
     const done = (async (): Promise<Opened> => {
-      const chain = await ChainFile.open(path)
+      const chain = await ChainFile.open(path, opts.policy ? { policy: opts.policy } : {})
       try {
         const full = await buildChainIndex(chain)
-        const opened: Opened = { chain, index: full, overview: buildOverview(chain, full) }
+        const opened: Opened = { openId, chain, index: full, overview: buildOverview(chain, full) }
         if (this.pendingOpen !== holder.pending)
           throw new AuditError('cancelled', 'a newer open replaced this one')
         this.pendingOpen = null
+        release()
         this.opened = opened
         this.positionsCache.clear()
+        // Same chain, now with its hashes: the renderer keeps what the auditor did meanwhile.
+        this.announce(identityOf(openId, opened.overview))
         return opened
       } catch (e) {
         chain.close()
         throw e
       }
     })()
-    holder.pending = { overview, index, done, direct }
+    holder.pending = { openId, overview, index, done, direct, release }
     this.pendingOpen = holder.pending
+    this.announce(identityOf(openId, overview))
     done.catch((e: unknown) => {
       if (this.pendingOpen === holder.pending) {
         this.pendingOpen = null
         this.pendingError = e
       }
+      release()
     })
     this.addRecent(resolve(path))
     return overview
   }
 
+  /** Close the chain (File → Close, closeChain): the renderer is told there is none. */
   close(): void {
+    const had = this.held !== null || this.opened !== null || this.pendingOpen !== null
+    this.reset()
+    if (had) this.announce(null)
+  }
+
+  /** Forget the chain held, without telling anyone (an open replacing it tells). */
+  private reset(): void {
+    this.pendingOpen?.release()
     this.pendingOpen = null
     this.pendingError = null
     this.jobs.cancelAll()
@@ -334,6 +426,9 @@ export class AuditSession {
         )
       const read = directEntryRows(layoutOf(p.direct))
       const rows: EntryRows = (seqs) => {
+        // The first pass's descriptors close once the copy is made: a late call is not served.
+        if (p.direct.files.closed)
+          throw new AuditError('cancelled', 'the chain finished opening meanwhile; ask again')
         const out = read(seqs)
         assertUnchangedSinceOpen(p.direct)
         return out

@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import type { ApiName, ApiResponse, AppInfo, SecretInput } from '../../shared/contract'
 import type { EntryFilter, EntrySort } from '../../shared/chain-types'
-import type { IntegrityOptions } from '../../shared/integrity-types'
+import type { IntegrityOptions, IntegrityThresholds } from '../../shared/integrity-types'
 import type { ReplayCheckRequest } from '../../shared/replay-types'
 import type { VerifyRangeOptions } from '../../shared/verify-types'
 import { positionOfSeq } from '../chain/index'
@@ -19,7 +19,7 @@ import { custodyHandlers } from './custody'
 import { priorFor } from './custody-state'
 import { buildReportFor, checkReplayFor, runIntegrityFor } from './engine'
 import type { AuditSession } from './session'
-import { int, obj, optBool, optEnum, optInt, optNs, optObj, optStr, str, type Obj } from './validate'
+import { int, num, obj, optBool, optEnum, optInt, optNs, optObj, optStr, str, type Obj } from './validate'
 
 export interface CallContext {
   transport: 'ipc' | 'http'
@@ -74,6 +74,14 @@ function rangeFrom(o: Obj | undefined): VerifyRangeOptions | undefined {
   return Object.keys(r).length > 0 ? r : undefined
 }
 
+const THRESHOLD_RULES: readonly [keyof IntegrityThresholds, number, boolean][] = [
+  ['burst_threshold', 0, true],
+  ['large_gap_sec', 0, false],
+  ['provider_shift_pct', 0, false],
+  ['rate_tol', 0, false],
+  ['min_split_size', 1, true],
+]
+
 export function integrityOptionsFrom(req: unknown): IntegrityOptions {
   const o = obj(req)
   const opts: IntegrityOptions = {}
@@ -83,18 +91,11 @@ export function integrityOptionsFrom(req: unknown): IntegrityOptions {
   const t = optObj(o, 'thresholds')
   if (t) {
     const th: NonNullable<IntegrityOptions['thresholds']> = {}
-    for (const k of [
-      'burst_threshold',
-      'large_gap_sec',
-      'provider_shift_pct',
-      'rate_tol',
-      'min_split_size',
-    ] as const) {
-      const v = t[k]
-      if (v === undefined || v === null) continue
-      if (typeof v !== 'number' || !Number.isFinite(v) || v < 0)
-        throw new AuditError('bad_argument', `thresholds.${k} must be a non-negative number`)
-      th[k] = v
+    // The bounds of resolveThresholds (src/main/integrity/thresholds.ts), checked here so the
+    // message names the field as sent (`thresholds.rate_tol`).
+    for (const [k, min, integer] of THRESHOLD_RULES) {
+      if (t[k] === undefined || t[k] === null) continue
+      th[k] = num(t, k, { min, integer })
     }
     opts.thresholds = th
   }
@@ -125,13 +126,16 @@ function requireTrusted(ctx: CallContext, what: string): void {
 
 export function createHandlers(session: AuditSession, platform: Platform = {}): HandlerTable {
   const openPath = async (path: string, ctx: CallContext) => {
-    if (ctx.transport === 'http' && !session.mayOpen(path)) {
+    if (ctx.transport !== 'http') return session.open(path)
+    if (!session.mayOpen(path)) {
       throw new AuditError(
         'bad_argument',
         `opening ${path} is not allowed here (start serve with --open-root for its folder)`,
       )
     }
-    return session.open(path)
+    // The check above gives the usual message early; the open step applies the same policy to the
+    // chain and every side file on the paths it opened (issue 29: no check-then-open by name).
+    return session.open(path, undefined, { policy: session.openPolicy() })
   }
 
   return {
@@ -158,6 +162,12 @@ export function createHandlers(session: AuditSession, platform: Platform = {}): 
       return null
     },
     overview: async () => session.current()?.overview ?? null,
+    currentChain: async () => {
+      // Read together, synchronously: the identity always names the overview beside it.
+      const view = session.current()
+      const chain = session.identity()
+      return view && chain ? { chain, overview: view.overview } : null
+    },
     listEntries: async (req) => {
       const o = obj(req)
       const offset = int(o, 'offset', { min: 0 })
@@ -270,19 +280,21 @@ export function createHandlers(session: AuditSession, platform: Platform = {}): 
     listReplayChecks: async () => session.replayChecks,
     buildReport: async (req) => buildReportFor(session, integrityOptionsFrom(optObj(obj(req), 'integrity'))),
     saveReport: async (req) => {
+      const opts = integrityOptionsFrom(optObj(obj(req), 'integrity'))
       if (!platform.pickSavePath)
         throw new AuditError('bad_argument', 'no save dialog in web mode: use buildReport and download it')
       const format = optEnum(obj(req), 'format', ['json', 'html', 'pdf'] as const) ?? 'json'
       if (format === 'pdf' && !platform.printToPdf)
         throw new AuditError('bad_argument', 'printing to PDF needs the desktop app')
-      const report = await buildReportFor(session, integrityOptionsFrom(optObj(obj(req), 'integrity')))
+      const report = await buildReportFor(session, opts)
       const path = await platform.pickSavePath(
         `bijotel-report-${report.generated_at.replace(/[:.]/g, '-')}.${format}`,
       )
       if (path === null) return { path: null }
       const target = resolve(path)
       const ev = report.evidence
-      if ([ev.db.path, ev.wal?.path, ...ev.side_files.map((f) => f.path)].includes(target)) {
+      const files = [ev.db, ev.wal, ...ev.side_files].filter((f) => f !== null)
+      if (files.some((f) => f.path === target || f.link_target === target)) {
         throw new AuditError('bad_argument', 'refusing to write the report over the evidence')
       }
       const content =

@@ -29,7 +29,14 @@ function pageSource(pager: Pager, layout = { ncols: 0, usable: 0 }, tsColumn = -
   const order = Array.from(spec.walPagesNo.keys()).sort((a, b) => spec.walPagesNo[a]! - spec.walPagesNo[b]!)
   return {
     fds: Int32Array.of(pager.fd, pager.walFd),
-    geometry: Int32Array.of(spec.pageSize, spec.dbPages, layout.usable, layout.ncols, tsColumn),
+    geometry: Int32Array.of(
+      spec.pageSize,
+      spec.dbPages,
+      layout.usable,
+      layout.ncols,
+      tsColumn,
+      spec.minFields,
+    ),
     walPages: Int32Array.from(order, (k) => spec.walPagesNo[k]!),
     walOffsets: Float64Array.from(order, (k) => spec.walPagesOff[k]!),
   }

@@ -42,6 +42,8 @@ export interface PageLayout {
   ncols: number
   /** Page size less the reserved bytes at the end of each page. */
   usable: number
+  /** Records with fewer fields are left to TypeScript (see ColumnLayout.minFields); 0 when absent. */
+  minFields?: number
 }
 
 export class RowFacter {
@@ -62,7 +64,7 @@ export class RowFacter {
     layout: PageLayout,
   ) {
     setScanKeys(addon, keys)
-    addon.factsColumns(Int32Array.of(ts, body, hash, layout.ncols, layout.usable))
+    addon.factsColumns(Int32Array.of(ts, body, hash, layout.ncols, layout.usable, layout.minFields ?? 0))
   }
 
   /** The body's scan verdict (SCAN_* of ../chain/wasm/json-scan.ts, SCAN_NOT_UTF8) or FACTS_BY_TYPESCRIPT. */

@@ -1,9 +1,12 @@
-// Job progress as Server-Sent Events: `GET /api/jobs/<id>/events` sends `event: progress` with the
+// Server-Sent Events. Job progress: `GET /api/jobs/<id>/events` sends `event: progress` with the
 // JobStatus every PROGRESS_MS while the job runs (150 ms: under 250 ms even when timers run late), and one `event: done` with the final
-// status as soon as it ends (done, failed or cancelled), then closes.
+// status as soon as it ends (done, failed or cancelled), then closes. And the main → renderer
+// events of web mode (`GET /api/events`, streamAppEvents below).
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { AppEvent } from '../../shared/app-events'
 import type { JobStatus } from '../../shared/job-types'
 import type { JobRegistry } from '../handlers/jobs'
+import type { AuditSession } from '../handlers/session'
 import { BASE_HEADERS, HttpError, toJsonText } from './http'
 
 export const PROGRESS_MS = 150
@@ -80,4 +83,45 @@ export function streamJob(
   req.on('close', end)
   res.write('retry: 1000\n\n')
   send(status)
+}
+
+/**
+ * The main → renderer events of web mode (src/shared/app-events.ts): `GET /api/events` sends
+ * `event: <name>` with the payload as JSON for as long as the page listens. It starts with the chain
+ * the engine holds, so a page that connects (or reconnects) late still learns it; then every change,
+ * whichever client made it. The shell's menu events do not exist in web mode.
+ */
+export function streamAppEvents(
+  session: AuditSession,
+  req: IncomingMessage,
+  res: ServerResponse,
+  streams: EventStreams,
+): void {
+  if (req.method !== 'GET')
+    throw new HttpError(405, 'bad_request', 'events are read with GET', { Allow: 'GET' })
+  for (const [k, v] of Object.entries(BASE_HEADERS)) res.setHeader(k, v)
+  res.writeHead(200, {
+    'Content-Type': 'text/event-stream; charset=utf-8',
+    'Cache-Control': 'no-store',
+    Connection: 'keep-alive',
+    'X-Accel-Buffering': 'no',
+    'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'",
+  })
+  res.flushHeaders()
+  const send = (ev: AppEvent): void => {
+    res.write(`event: ${ev.name}\ndata: ${toJsonText(ev.payload)}\n\n`)
+  }
+  let ended = false
+  const stop = session.onChainChanged((chain) => send({ name: 'chainChanged', payload: { chain } }))
+  const end = (): void => {
+    if (ended) return
+    ended = true
+    stop()
+    streams.open.delete(end)
+    res.end()
+  }
+  streams.open.add(end)
+  req.on('close', end)
+  res.write('retry: 1000\n\n')
+  send({ name: 'chainChanged', payload: { chain: session.identity() } })
 }

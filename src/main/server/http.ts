@@ -106,17 +106,28 @@ export function sendError(
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;.*)?$/i
 
-function hasBody(req: IncomingMessage): boolean {
+/** Whether the request declares a body (a non-zero Content-Length, or a Transfer-Encoding). */
+export function hasBody(req: IncomingMessage): boolean {
   const len = req.headers['content-length']
   if (len !== undefined) return Number(len) > 0
   return req.headers['transfer-encoding'] !== undefined
 }
 
+/** What a body's bytes are charged to while they are held (limits.ts: the server's byte budget). */
+export interface BodyCharge {
+  /** Hold `n` more bytes, or throw the HttpError that refuses them. */
+  reserve(n: number): void
+}
+
+/** The charge of each request, set by the server before routing (absent: nothing is charged). */
+export const bodyCharges = new WeakMap<IncomingMessage, BodyCharge>()
+
 /**
  * Read a request body of at most `limit` bytes. A body must be declared JSON: the content types a
  * cross-site form or a no-preflight fetch can send (text/plain, form encodings, none) are refused,
  * so a browser can never post to this server from another origin without a CORS preflight (which
- * this server never answers).
+ * this server never answers). A declared Content-Length is charged in full before reading (and read
+ * into one buffer of that size: no second copy); a chunked body is charged as it arrives.
  */
 export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   if (!hasBody(req)) {
@@ -131,9 +142,13 @@ export async function readBody(req: IncomingMessage, limit: number): Promise<Buf
       'request bodies must be JSON: send Content-Type: application/json',
     )
   }
-  const declared = req.headers['content-length']
-  if (declared !== undefined && Number(declared) > limit) throw tooLarge(limit)
+  const header = req.headers['content-length']
+  const declared = header === undefined ? null : Number(header)
+  if (declared !== null && declared > limit) throw tooLarge(limit)
+  const charge = bodyCharges.get(req)
+  if (declared !== null) charge?.reserve(declared)
   return new Promise<Buffer>((resolve, reject) => {
+    const whole = declared !== null ? Buffer.allocUnsafe(declared) : null
     const chunks: Buffer[] = []
     let size = 0
     let settled = false
@@ -145,20 +160,31 @@ export async function readBody(req: IncomingMessage, limit: number): Promise<Buf
     }
     req.on('data', (c: Buffer) => {
       if (settled) return
-      size += c.length
-      if (size > limit) {
+      if (size + c.length > limit || (whole && size + c.length > whole.length)) {
         chunks.length = 0
         finish(tooLarge(limit))
         return
       }
-      chunks.push(c)
+      if (whole) c.copy(whole, size)
+      else {
+        try {
+          charge?.reserve(c.length)
+        } catch (e) {
+          chunks.length = 0
+          finish(e as Error)
+          return
+        }
+        chunks.push(c)
+      }
+      size += c.length
     })
-    req.on('end', () => finish(null, Buffer.concat(chunks, size)))
+    req.on('end', () => finish(null, whole ? whole.subarray(0, size) : Buffer.concat(chunks, size)))
     req.on('error', (e) => finish(e))
     req.on('close', () => finish(new HttpError(400, 'bad_request', 'request body incomplete')))
   })
 }
 
+/** Over the route's limit: the rest is not read, so the connection cannot carry another request. */
 function tooLarge(limit: number): HttpError {
   const mib = limit / (1024 * 1024)
   return new HttpError(413, 'bad_request', `request body is over the ${mib} MiB limit for this route`, {
@@ -185,14 +211,20 @@ export function parseJson(buf: Buffer): unknown {
 }
 
 /**
- * After a refused body (413), let the client finish sending so it can read the reply, but do not
- * keep reading for long: the socket is closed after a short grace period.
+ * After a refusal sent before the body was read (413, 503, a bad route), read and discard the rest
+ * of the body so the client can finish sending and then read the reply: closing while it still sends
+ * makes its next write fail (EPIPE, ECONNRESET), and a client then often never reads the reply (the
+ * "lingering close" of RFC 9112 §9.6). At most `maxBytes` are discarded (a longer body is cut there);
+ * a body that comes too slowly is cut by the server's body-rate guard (limits.ts). Once the body has
+ * ended, the connection may carry the next request.
  */
-export function discardRest(req: IncomingMessage, graceMs = 2000): void {
+export function discardRest(req: IncomingMessage, maxBytes = LIMITS.replay): void {
   if (req.complete) return
   req.removeAllListeners('data')
+  let discarded = 0
+  req.on('data', (c: Buffer) => {
+    discarded += c.length
+    if (discarded > maxBytes) req.socket.destroy()
+  })
   req.resume()
-  const t = setTimeout(() => req.socket.destroy(), graceMs)
-  t.unref()
-  req.once('end', () => clearTimeout(t))
 }

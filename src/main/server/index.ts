@@ -1,8 +1,10 @@
 // `bijotel serve`'s HTTP server (node:http, no framework): the API contract at /api/call/<name>,
-// job events over SSE, the reference-compatible REST routes, and the built renderer at `/`.
+// job progress and the app's events (/api/events) over SSE, the reference-compatible REST routes,
+// and the built renderer at `/`.
 // See docs/server.md for routes, auth, the secrets policy and limits.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { APP_EVENTS_PATH } from '../../shared/app-events'
 import { AuditError, oneLine } from '../errors'
 import type { AuditSession } from '../handlers/session'
 import { createHandlers, type CallContext, type HandlerTable } from '../handlers/table'
@@ -17,8 +19,22 @@ import {
   requireBearer,
 } from './auth'
 import { CALL_PREFIX, handleCall } from './calls'
-import { streamJob, type EventStreams } from './events'
-import { discardRest, HttpError, sendError } from './http'
+import { streamAppEvents, streamJob, type EventStreams } from './events'
+import { errorBody } from '../handlers/dispatch'
+import { discardRest, hasBody, HttpError, sendError, STATUS_OF } from './http'
+import {
+  admitBody,
+  admitStream,
+  ByteBudget,
+  ConnectionGate,
+  gateHeavyCalls,
+  guardBodyRate,
+  httpOptions,
+  resolveLimits,
+  tooSlow,
+  WorkGate,
+  type ServerLimits,
+} from './limits'
 import {
   chainEntry,
   chainList,
@@ -43,6 +59,8 @@ export interface ServerOptions {
   staticDir?: string
   /** Folders whose chains a client may open by path (added to the session's). */
   openRoots?: string[]
+  /** What one client may take (connections, body bytes, timeouts, streams); defaults in limits.ts. */
+  limits?: Partial<ServerLimits>
 }
 
 export interface RunningServer {
@@ -75,6 +93,8 @@ interface Context {
   hosts: Set<string> | null
   site: StaticSite | null
   streams: EventStreams
+  limits: ServerLimits
+  work: WorkGate
 }
 
 async function route(c: Context, req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -105,9 +125,16 @@ async function route(c: Context, req: IncomingMessage, res: ServerResponse): Pro
   const ctx: CallContext = { transport: 'http', trusted: isTrustedApp(req, c.appToken, c.loopback) }
 
   if (path.startsWith(CALL_PREFIX)) return handleCall(c.table, path.slice(CALL_PREFIX.length), req, res, ctx)
+  if (path === APP_EVENTS_PATH) {
+    admitStream(c.streams.open.size, c.limits)
+    return streamAppEvents(c.session, req, res, c.streams)
+  }
   const job = JOB_EVENTS.exec(path)
-  if (job) return streamJob(c.session.jobs, job[1]!, req, res, c.streams)
-  if (path === '/integrity') return integrity(deps, req, res, url)
+  if (job) {
+    admitStream(c.streams.open.size, c.limits)
+    return streamJob(c.session.jobs, job[1]!, req, res, c.streams)
+  }
+  if (path === '/integrity') return c.work.run(() => integrity(deps, req, res, url))
   if (path === '/replay/verify') return replayVerify(deps, req, res, ctx)
   if (path === '/chain') return chainList(deps, req, res, url)
   if (path === '/chain/verify') return chainVerify(deps, req, res, ctx)
@@ -131,8 +158,22 @@ function fail(req: IncomingMessage, res: ServerResponse, e: unknown): void {
     else if (!req.complete) discardRest(req)
     return
   }
-  sendError(res, 500, 'internal', `internal error: ${oneLine(e)}`)
+  // An engine error outside a handler (the long-work gate on /integrity): its own status.
+  const b = errorBody(e)
+  sendError(res, STATUS_OF[b.code], b.code, b.error)
   if (!req.complete) discardRest(req)
+}
+
+/** The raw reply to a request node:http could not take (timeouts: lib/_http_server.js onRequestTimeout). */
+function clientErrorReply(code: string | undefined): string {
+  const [status, message] =
+    code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? ['408 Request Timeout', 'request timeout: the request line and headers, or the body, came too slowly']
+      : code === 'HPE_HEADER_OVERFLOW'
+        ? ['431 Request Header Fields Too Large', 'request headers too large']
+        : ['400 Bad Request', 'bad request']
+  const body = JSON.stringify({ error: message, code: 'bad_request' })
+  return `HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`
 }
 
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {
@@ -157,29 +198,43 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     for (const r of opts.openRoots) if (!roots.includes(r)) roots.push(r)
     session.options.openRoots = roots
   }
+  const limits = resolveLimits(opts.limits)
   const appToken = newAppToken()
+  const work = new WorkGate(limits.maxHeavyWork, () => session.jobs.running())
   const c: Context = {
     session,
-    table: createHandlers(session),
+    table: gateHeavyCalls(createHandlers(session), work),
     apiKey,
     loopback,
     appToken,
     hosts: null,
     site: opts.staticDir ? new StaticSite(opts.staticDir, appToken) : null,
     streams: { open: new Set() },
+    limits,
+    work,
   }
 
-  const server: Server = createServer((req, res) => {
+  const budget = new ByteBudget(limits.maxBodyBytesInFlight)
+  const server: Server = createServer(httpOptions(limits), (req, res) => {
+    if (gate.isRefused(req.socket)) {
+      // Already answered 503 and closing: read nothing more from it.
+      req.resume()
+      return
+    }
+    admitBody(req, res, budget)
+    guardBodyRate(req, limits, (received, elapsed) => {
+      // Already answered (a GET, a refusal being drained): the response has left the socket.
+      if (res.headersSent) req.socket.destroy()
+      else fail(req, res, tooSlow(limits, received, elapsed))
+    })
+    // No GET route reads a body: drain one as it comes, so its pace is the client's alone. (Only
+    // when there is one: a drained request emits 'close', which ends an event stream.)
+    if ((req.method === 'GET' || req.method === 'HEAD') && hasBody(req)) req.resume()
     route(c, req, res).catch((e: unknown) => fail(req, res, e))
   })
-  server.headersTimeout = 30_000
-  server.requestTimeout = 10 * 60_000
-  server.keepAliveTimeout = 5_000
-  server.on('clientError', (_err, socket) => {
-    if (socket.writable)
-      socket.end(
-        'HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n{"error":"bad request","code":"bad_request"}',
-      )
+  const gate = new ConnectionGate(server, limits.maxConnections)
+  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+    if (socket.writable) socket.end(clientErrorReply(err.code))
     else socket.destroy()
   })
 

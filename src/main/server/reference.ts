@@ -18,6 +18,9 @@ import { TOOL_NAME, TOOL_VERSION } from '../version'
 import { headlineReason } from '../verify/describe'
 import { makeSealer, sha256Hex } from '../verify/hmac'
 import { existsSync } from 'node:fs'
+import { AuditError } from '../errors'
+import { int, obj, optBool, optInt, optNs, shown } from '../handlers/validate'
+import { parseExactIntegers } from './exact-json'
 import {
   HttpError,
   LIMITS,
@@ -59,14 +62,28 @@ function requireMethod(req: IncomingMessage, method: 'GET' | 'POST'): void {
     })
 }
 
+/**
+ * An integer query parameter within [min, max] (a safe integer: a 16-digit value beyond 2^53 would
+ * otherwise round to its neighbour); anything else is the reference's 422, naming the parameter.
+ */
 function intParam(url: URL, name: string, dflt: number, min: number, max: number): number {
   const raw = url.searchParams.get(name)
   if (raw === null || raw === '') return dflt
-  if (!/^[+-]?\d{1,16}$/.test(raw.trim()))
-    throw invalid(`${name} must be an integer, got '${raw.slice(0, 40)}'`)
-  const v = Number(raw.trim())
-  if (v < min || v > max) throw invalid(`${name} must be between ${min} and ${max}, got ${v}`)
+  const t = raw.trim()
+  const v = /^[+-]?\d{1,20}$/.test(t) ? Number(t) : NaN
+  if (!Number.isSafeInteger(v) || v < min || v > max)
+    throw invalid(`${name} must be an integer from ${min} to ${max}, got '${raw.slice(0, 40)}'`)
   return v
+}
+
+/** The body's fields checked by the contract's validators; their `bad_argument` is the reference's 422. */
+function validated<T>(read: () => T): T {
+  try {
+    return read()
+  } catch (e) {
+    if (e instanceof AuditError) throw invalid(e.message)
+    throw e
+  }
 }
 
 // GET /health, GET /version --------------------------------------------------------------------
@@ -119,11 +136,12 @@ export async function replayVerify(
   if (typeof body !== 'object' || body === null || Array.isArray(body))
     throw invalid('body must be a JSON object {seq, replayed_output}')
   const o = body as Record<string, unknown>
-  if (typeof o['seq'] !== 'number' || !Number.isSafeInteger(o['seq'])) throw invalid('seq must be an integer')
-  if (typeof o['replayed_output'] !== 'string') throw invalid('replayed_output must be a string')
+  const seq = validated(() => int(o, 'seq'))
+  if (typeof o['replayed_output'] !== 'string')
+    throw invalid(`replayed_output must be a string, got ${shown(o['replayed_output'])}`)
   try {
     await deps.session.ready()
-    const check = await deps.table.checkReplay({ seq: o['seq'], text: o['replayed_output'] }, ctx)
+    const check = await deps.table.checkReplay({ seq, text: o['replayed_output'] }, ctx)
     sendJson(res, 200, referenceReplayFields(check.result))
   } catch (e) {
     throw refError(e)
@@ -214,8 +232,11 @@ export async function chainEntry(
   seqText: string,
 ): Promise<void> {
   requireMethod(req, 'GET')
-  if (!/^[+-]?\d{1,16}$/.test(seqText)) throw invalid(`seq must be an integer, got '${seqText.slice(0, 40)}'`)
-  const seq = Number(seqText)
+  const seq = /^[+-]?\d{1,20}$/.test(seqText) ? Number(seqText) : NaN
+  if (!Number.isSafeInteger(seq))
+    throw invalid(
+      `seq must be an integer from 1 to ${Number.MAX_SAFE_INTEGER}, got '${seqText.slice(0, 40)}'`,
+    )
   if (seq < 1) throw new HttpError(400, 'bad_request', 'seq must be >= 1')
   try {
     const opened = await deps.session.ready()
@@ -243,44 +264,31 @@ export async function chainEntry(
 
 // POST /chain/verify ---------------------------------------------------------------------------------
 
-/** A ns bound given as a JSON integer or a decimal string; integers beyond 2^53 are re-read exactly. */
-function nsField(o: Record<string, unknown>, key: string, rawText: string): string | undefined {
-  const v = o[key]
-  if (v === undefined || v === null) return undefined
-  if (typeof v === 'string' && /^-?\d{1,20}$/.test(v)) return v
-  if (typeof v === 'number' && Number.isInteger(v)) {
-    if (Number.isSafeInteger(v)) return String(v)
-    const m = new RegExp(`"${key}"\\s*:\\s*(-?\\d{1,20})\\s*[,}]`).exec(rawText)
-    if (m) return m[1]
-  }
-  throw invalid(`${key} must be an integer (ns since epoch), or a decimal string`)
-}
-
-function intField(o: Record<string, unknown>, key: string): number | undefined {
-  const v = o[key]
-  if (v === undefined || v === null) return undefined
-  if (typeof v !== 'number' || !Number.isSafeInteger(v)) throw invalid(`${key} must be an integer`)
-  return v
-}
-
-function rangeFromBody(body: unknown, rawText: string): VerifyRangeOptions | undefined {
+/**
+ * The optional body of `POST /chain/verify`. ns bounds may be JSON integers (read exactly beyond
+ * 2^53, see exact-json.ts) or decimal strings, within int64; seqs are safe integers; `last_n` of 0 or
+ * below means 1, as in the reference.
+ */
+function rangeFromBody(body: unknown): VerifyRangeOptions | undefined {
   if (body === undefined || body === null) return undefined
-  if (typeof body !== 'object' || Array.isArray(body)) throw invalid('body must be a JSON object')
-  const o = body as Record<string, unknown>
-  if (o['full'] !== undefined && o['full'] !== null && typeof o['full'] !== 'boolean')
-    throw invalid('full must be a boolean')
-  const r: VerifyRangeOptions = {}
-  const a = intField(o, 'seq_start')
-  const b = intField(o, 'seq_end')
-  const since = nsField(o, 'since_ns', rawText)
-  const until = nsField(o, 'until_ns', rawText)
-  const last = intField(o, 'last_n')
-  if (a !== undefined) r.seq_start = a
-  if (b !== undefined) r.seq_end = b
-  if (since !== undefined) r.since_ns = since
-  if (until !== undefined) r.until_ns = until
-  if (last !== undefined) r.last_n = Math.max(1, last) // the reference treats 0 and below as 1
-  return Object.keys(r).length > 0 ? r : undefined
+  if (typeof body !== 'object' || Array.isArray(body))
+    throw invalid(`body must be a JSON object, got ${shown(body)}`)
+  return validated(() => {
+    const o = obj(body)
+    optBool(o, 'full')
+    const r: VerifyRangeOptions = {}
+    const a = optInt(o, 'seq_start')
+    const b = optInt(o, 'seq_end')
+    const since = optNs(o, 'since_ns', { numbers: true })
+    const until = optNs(o, 'until_ns', { numbers: true })
+    const last = optInt(o, 'last_n')
+    if (a !== undefined) r.seq_start = a
+    if (b !== undefined) r.seq_end = b
+    if (since !== undefined) r.since_ns = since
+    if (until !== undefined) r.until_ns = until
+    if (last !== undefined) r.last_n = Math.max(1, last)
+    return Object.keys(r).length > 0 ? r : undefined
+  })
 }
 
 function waitForJob(session: AuditSession, id: string, res: ServerResponse): Promise<JobStatus> {
@@ -320,8 +328,9 @@ export async function chainVerify(
 ): Promise<void> {
   requireMethod(req, 'POST')
   const buf = await readBody(req, LIMITS.json)
-  const body = parseJson(buf)
-  const range = rangeFromBody(body, buf.toString('utf8'))
+  const parsed = parseJson(buf)
+  const body = parsed === undefined ? undefined : parseExactIntegers(buf.toString('utf8'), parsed)
+  const range = rangeFromBody(body)
   try {
     await deps.session.ready()
     if (deps.session.keys.length === 0) {

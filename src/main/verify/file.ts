@@ -52,7 +52,7 @@ export async function verifyFile(
       if (!opts.statement)
         return { verdict: await verifyDirect(chain, keys, opts), reader: 'direct' as const, openMs }
       const abort = new AbortController()
-      const hashing = hashEvidenceFiles(path, abort.signal)
+      const hashing = hashEvidenceFiles(chain.files, abort.signal)
       hashing.catch(() => undefined) // awaited below; a refusal of the file leaves it aborted
       let verdict: VerifyVerdict
       try {

@@ -1,5 +1,5 @@
 // Every call of the API contract over real HTTP, against a real AuditSession on the shared fixtures.
-import { createPublicKey, generateKeyPairSync } from 'node:crypto'
+import { createHash, createPublicKey, generateKeyPairSync } from 'node:crypto'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -226,6 +226,25 @@ describe('contract over HTTP', () => {
     const none = await call('listEntries', { offset: 0, limit: 1 })
     expect(none.status).toBe(409)
     expect(none.json).toEqual({ error: 'no chain is open', code: 'no_chain' })
+    expect((await call('openChain', { path: dbPath('clean') })).status).toBe(200)
+  })
+
+  it('currentChain names the chain held (path, SHA-256, open count) beside its overview', async () => {
+    const r = await call('currentChain')
+    expect(r.status).toBe(200)
+    const state = r.json as { chain: { open_id: number; path: string; sha256: string }; overview: unknown }
+    const sha = createHash('sha256')
+      .update(readFileSync(dbPath('clean')))
+      .digest('hex')
+    expect(state.chain).toMatchObject({ path: dbPath('clean'), sha256: sha })
+    expect(state.overview).toEqual((await call('overview')).json)
+    // Opening the same file again is another open: the engine forgot the verdict, the id says so.
+    expect((await call('openChain', { path: dbPath('clean') })).status).toBe(200)
+    const again = (await call('currentChain')).json as typeof state
+    expect(again.chain.open_id).toBe(state.chain.open_id + 1)
+    expect(again.chain.sha256).toBe(sha)
+    expect((await call('closeChain')).status).toBe(200)
+    expect((await call('currentChain')).json).toBeNull()
     expect((await call('openChain', { path: dbPath('clean') })).status).toBe(200)
   })
 

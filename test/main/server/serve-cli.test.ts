@@ -136,6 +136,23 @@ describe('bijotel serve', () => {
     }
   })
 
+  it('a served chain whose side file links elsewhere is refused, naming the file (issue 29)', async () => {
+    const { copyFileSync, mkdirSync, symlinkSync, writeFileSync } = await import('node:fs')
+    const dir = join(tmp.dir, 'linked-side')
+    mkdirSync(dir)
+    const db = join(dir, 'chain.db')
+    copyFileSync(dbPath('clean'), db)
+    const secret = join(tmp.dir, 'secret.txt')
+    writeFileSync(secret, 'not for the web page')
+    symlinkSync(secret, `${db}-shm`)
+    const s = await serve(['--db', db, '--port', '0'])
+    expect(await s.exit).toBe(2)
+    expect(s.io.stderr).toMatch(
+      /^ERROR: [^\n]*chain\.db-shm \(a link to [^\n]*secret\.txt\) is outside the open roots[^\n]*\n$/,
+    )
+    expect(s.io.stdout).toBe('')
+  })
+
   it('argument errors exit 2 with one line, before anything is opened or bound', async () => {
     for (const [argv, pattern] of [
       [['--port', '0'], /required: --db/],

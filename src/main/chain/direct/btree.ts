@@ -16,6 +16,9 @@ import {
 
 const INT64_MAX = 2n ** 63n - 1n
 
+/** SQLITE_MAX_LENGTH: the largest value SQLite reads (a larger record is declined). */
+const MAX_PAYLOAD = 1_000_000_000
+
 export interface LeafList {
   /** Leaf page numbers in key order. */
   pages: Int32Array
@@ -25,6 +28,33 @@ export interface LeafList {
 
 /** Where a page's b-tree header starts: after the 100-byte file header on page 1. */
 export const headerOffset = (n: number): number => (n === 1 ? 100 : 0)
+
+/**
+ * The deepest page SQLite's cursor reaches: btree.c moveToChild refuses to go below depth
+ * BTCURSOR_MAX_DEPTH - 1 (19, the root being 0) as corruption.
+ */
+export const MAX_DEPTH = 19
+
+/** Most cells a page may say it has (btree.c MX_CELL; btreeInitPage calls more corruption). */
+export const maxCells = (pageSize: number): number => Math.floor((pageSize - 8) / 6)
+
+/**
+ * Cells of table b-tree page `n` as btreeInitPage and moveToChild (btree.c) accept them: at most
+ * MX_CELL, and at least one on any page but the root (an empty child is corruption to SQLite).
+ */
+export function cellCount(page: Uint8Array, n: number, pageSize: number, root: number): number {
+  const h = headerOffset(n)
+  const count = (page[h + 3]! << 8) | page[h + 4]!
+  if (count > maxCells(pageSize)) throw new Unsupported(`page ${n} claims too many cells`)
+  if (count === 0 && n !== root) throw new Unsupported(`page ${n} is an empty child page`)
+  return count
+}
+
+/** The cell count of table leaf `n` of the tree rooted at `root` (see cellCount). */
+export function leafCells(page: Uint8Array, n: number, pageSize: number, root: number): number {
+  if (page[headerOffset(n)] !== PAGE_LEAF_TABLE) throw new Unsupported(`page ${n} is not a table leaf`)
+  return cellCount(page, n, pageSize, root)
+}
 
 /**
  * Leaf pages of the table b-tree rooted at `root`, in rowid order. Only interior pages are read:
@@ -72,7 +102,7 @@ export function collectLeavesHere(pager: Pager, root: number): LeafList {
     count++
   }
   const visit = (n: number, upper: bigint, depth: number): void => {
-    if (depth > 40) throw new Unsupported('b-tree of absurd depth')
+    if (depth > MAX_DEPTH) throw new Unsupported('b-tree deeper than SQLite reads')
     claim(n)
     const page = pageAt(n, depth)
     const h = headerOffset(n)
@@ -82,7 +112,8 @@ export function collectLeavesHere(pager: Pager, root: number): LeafList {
       return
     }
     if (kind !== PAGE_INTERIOR_TABLE) throw new Unsupported(`page ${n} is not a table b-tree page`)
-    const cells = page.readUInt16BE(h + 3)
+    // An interior page with no cell is corruption to SQLite, the root included (moveToRoot).
+    const cells = cellCount(page, n, pager.pageSize, -1)
     if (h + 12 + 2 * cells > page.length) throw new Unsupported('cell count beyond the page')
     const cellAt = (i: number): number => {
       const at = page.readUInt16BE(h + 12 + 2 * i)
@@ -92,6 +123,7 @@ export function collectLeavesHere(pager: Pager, root: number): LeafList {
     const right = page.readUInt32BE(h + 8)
     const first = cells > 0 ? page.readUInt32BE(cellAt(0)) : right
     if (pageType(first, depth + 1) === PAGE_LEAF_TABLE) {
+      if (depth + 1 > MAX_DEPTH) throw new Unsupported('b-tree deeper than SQLite reads')
       for (let i = 0; i < cells; i++) {
         const at = cellAt(i)
         const child = page.readUInt32BE(at)
@@ -127,7 +159,8 @@ export function walkLeavesBackward(
 ): void {
   let steps = 0
   const visit = (n: number, depth: number, upper: bigint): boolean => {
-    if (depth > 40 || ++steps > pager.dbPages) throw new Unsupported('b-tree of absurd depth or with a cycle')
+    if (depth > MAX_DEPTH || ++steps > pager.dbPages)
+      throw new Unsupported('b-tree deeper than SQLite reads, or with a cycle')
     // Through the read-behind window, where the leaf callback will find the page again; only an
     // interior page, kept while its children are read, is copied.
     const seen = pager.pageBehind(n)
@@ -135,7 +168,7 @@ export function walkLeavesBackward(
     if (seen[h] === PAGE_LEAF_TABLE) return leaf(n, upper)
     if (seen[h] !== PAGE_INTERIOR_TABLE) throw new Unsupported(`page ${n} is not a table b-tree page`)
     const page = Buffer.from(seen)
-    const cells = page.readUInt16BE(h + 3)
+    const cells = cellCount(page, n, pager.pageSize, -1)
     if (h + 12 + 2 * cells > page.length) throw new Unsupported('cell count beyond the page')
     if (!visit(page.readUInt32BE(h + 8), depth + 1, upper)) return false
     for (let i = cells - 1; i >= 0; i--) {
@@ -174,29 +207,45 @@ export class CellReader {
   readonly offs: Int32Array
   private readonly usable: number
 
+  /**
+   * `minFields`: a record with fewer fields is declined, since a column past its end would read as
+   * that column's DEFAULT (see ColumnLayout.minFields).
+   */
   constructor(
     private readonly pager: Pager,
     readonly ncols: number,
     reserved: number,
+    readonly minFields = 0,
   ) {
     this.types = new Int32Array(ncols)
     this.offs = new Int32Array(ncols)
     this.usable = pager.pageSize - reserved
   }
 
+  /**
+   * Decodes the cell at `at` of a table leaf as SQLite reads it (btree.c btreeParseCellPtr and
+   * accessPayload, vdbe.c OP_Column; file format §1.6 "B-tree Pages" and §2.1 "Record Format"),
+   * declining every cell SQLite would call corrupt or read otherwise: a cell past the page, local
+   * payload past the usable size, a record header that is not consumed exactly by its fields, field
+   * sizes that do not add up to the payload, more fields than the table has, fewer than `minFields`.
+   */
   read(page: Buffer, at: number): void {
+    // findCell masks the pointer to the page: one beyond it is declined rather than wrapped.
+    if (at >= page.length) throw new Unsupported('cell pointer beyond the page')
     let p = at
     p += readVarint(page, p)
     const size = varint.value
-    if (varint.big !== null || size < 0) throw new Unsupported('absurd payload size')
+    // Payload sizes are 32-bit in btreeParseCellPtr, and no value may exceed SQLITE_MAX_LENGTH.
+    if (varint.big !== null || size < 0 || size > MAX_PAYLOAD) throw new Unsupported('absurd payload size')
     p += readVarint(page, p)
     this.rowid = varint.value
     this.rowidBig = varint.big
     const local = localPayload(size, this.usable)
+    // accessPayload: the local part must end within the usable size, else SQLITE_CORRUPT.
+    if (p + local > this.usable) throw new Unsupported('cell runs past the usable page')
     let buf: Buffer
     let base: number
     if (local === size) {
-      if (p + size > page.length) throw new Unsupported('cell runs past its page')
       buf = page
       base = p
     } else {
@@ -204,29 +253,48 @@ export class CellReader {
       base = 0
     }
     this.buf = buf
+    const end = base + size
     let hp = base
     hp += readVarint(buf, hp)
-    const headerEnd = base + varint.value
+    const headerSize = varint.value
+    // A header of 0 bytes (read by SQLite as all NULL), or shorter than its own size varint, or
+    // longer than the payload: declined.
+    if (varint.big !== null || headerSize < hp - base || headerSize > size)
+      throw new Unsupported('record header size')
+    const headerEnd = base + headerSize
     let dp = headerEnd
-    const end = base + size
+    let fields = 0
+    let real = false
     for (let c = 0; c < this.ncols; c++) {
       if (hp < headerEnd) {
         hp += readVarint(buf, hp)
         const t = varint.value
+        if (varint.big !== null || t > 0x7fffffff) throw new Unsupported('absurd serial type')
+        if (t === 7) real = true
         this.types[c] = t
         this.offs[c] = dp
         dp += serialSize(t)
+        fields++
       } else {
-        // Columns added by ALTER TABLE after the row was written are absent: NULL.
+        // A column added by ALTER TABLE after the row was written: NULL, as it has no DEFAULT
+        // (minFields says where one has).
         this.types[c] = 0
         this.offs[c] = dp
       }
     }
-    if (dp > end || hp > headerEnd) throw new Unsupported('record overruns its payload')
+    // OP_Column: the header used up but not all data, or data past the record, is corruption;
+    // more fields than columns are left to SQLite.
+    if (hp !== headerEnd) throw new Unsupported('record header with more fields than the table, or overrun')
+    if (dp !== end) throw new Unsupported('record fields do not fill its payload')
+    if (fields < this.minFields) throw new Unsupported('short record where a DEFAULT would be read')
+    // serialGet (vdbeaux.c): a REAL that is a NaN reads as NULL.
+    if (real)
+      for (let c = 0; c < this.ncols; c++)
+        if (this.types[c] === 7 && Number.isNaN(buf.readDoubleBE(this.offs[c]!))) this.types[c] = 0
   }
 
   private assemble(page: Buffer, p: number, local: number, size: number): Buffer {
-    if (p + local + 4 > page.length) throw new Unsupported('cell runs past its page')
+    if (p + local + 4 > this.usable) throw new Unsupported('overflow pointer past the usable page')
     const out = Buffer.allocUnsafe(size)
     page.copy(out, 0, p, p + local)
     let got = local

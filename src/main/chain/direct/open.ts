@@ -1,21 +1,27 @@
 // Opening a chain.db for direct reading, in place and strictly read-only: no SQLite connection
 // touches the evidence (so no -wal/-shm is created and a read-only folder is fine), and nothing is
-// copied. The file's own header, its sqlite_master and its WAL are parsed here; the table's column
-// layout comes from ./layout.ts.
-// Any shape this reader does not handle throws `Unsupported`; callers then use the verified-copy
-// path (../snapshot.ts), which also produces the one-line errors for files that are not chains.
-import { closeSync, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs'
-import { resolve } from 'node:path'
+// copied. The open step (../evidence-files.ts) resolves the path and opens the file and its side
+// files once; everything here reads through those descriptors. What is read is what SQLite would
+// read after opening the folder as the writer left it: page 1 and every header field as the WAL
+// presents them, the WAL's frames by SQLite's recovery rules (./wal.ts), the schema as SQLite
+// interprets it (./layout.ts). Any file SQLite might read otherwise — a hot journal it would roll
+// back, a header field it would refuse or read differently — throws `Unsupported`; callers then use
+// the verified-copy path (../snapshot.ts), where SQLite itself opens a private copy.
+import type { Stats } from 'node:fs'
 import { AuditError } from '../../errors'
+import { openEvidence, readAt, unchangedFiles, type EvidenceFiles, type OpenOptions } from '../evidence-files'
 import { REQUIRED_COLUMNS } from '../table'
-import { CellReader, collectLeaves, headerOffset, type LeafList } from './btree'
-import { PAGE_LEAF_TABLE, Unsupported } from './format'
-import { columnLayout } from './layout'
+import { CellReader, collectLeaves, headerOffset, leafCells, type LeafList } from './btree'
+import { Unsupported } from './format'
+import { chainTable, type MasterRow } from './layout'
 import { Pager, pagerSpec, type PagerSpec } from './pager'
 import { indexWal, NO_WAL, type WalIndex } from './wal'
 
 export interface DirectChain {
+  /** The path as given, made absolute (for messages and the evidence record). */
   path: string
+  /** The open step's descriptors: the chain's reads go through them. */
+  files: EvidenceFiles
   spec: PagerSpec
   reserved: number
   root: number
@@ -26,128 +32,183 @@ export interface DirectChain {
   /** Leaf pages of the chain table, in seq order (listed on first use). */
   readonly leaves: LeafList
   wal: WalIndex
-  /** The header says WAL mode (read/write versions 2). */
+  /** Page 1 (as the WAL presents it) says WAL mode (read/write versions 2). */
   walMode: boolean
   stat: { db: Stats; wal: Stats | null }
+  /** Gives up this holder's use of the descriptors (see EvidenceFiles.close). */
+  close(): void
 }
 
-function statOrNull(p: string): Stats | null {
-  try {
-    return statSync(p)
-  } catch {
-    return null
-  }
+/** The header fields of page 1 that decide how every other page is read. */
+export interface PageOneFacts {
+  /** Usable bytes of a page: the page size less the reserved bytes (offset 20). */
+  usable: number
+  reserved: number
+  /** Pages of the b-tree layer (btree.c `btreePagecount`). */
+  nPage: number
+  walMode: boolean
 }
 
-interface MasterRow {
-  type: unknown
-  name: unknown
-  rootpage: unknown
-  sql: unknown
+const MAGIC = Buffer.from('SQLite format 3\0', 'latin1')
+
+/** Page size of a database header as btree.c reads it, or 0 when SQLite would not accept it. */
+export function headerPageSize(h: Uint8Array): number {
+  // btree.c lockBtree: (byte 16 << 8) | (byte 17 << 16), so the stored 1 means 65536.
+  const size = (h[16]! << 8) | (h[17]! << 16)
+  return size >= 512 && size <= 65536 && (size & (size - 1)) === 0 ? size : 0
 }
 
+/**
+ * Page 1 as SQLite checks it when it locks the b-tree (btree.c `lockBtree`, `sqlite3InitOne` in
+ * prepare.c; file format §1.3 "The Database Header"), read from the copy SQLite uses: the WAL's
+ * newest committed image when there is one. `pagerPages` is the pager's page count (the WAL's
+ * database size after its last commit, else the file's pages). Anything SQLite refuses, or reads
+ * in a way this reader does not follow, is Unsupported.
+ */
+export function pageOneFacts(page1: Uint8Array, pageSize: number, pagerPages: number): PageOneFacts {
+  const be32 = (o: number): number =>
+    ((page1[o]! << 24) | (page1[o + 1]! << 16) | (page1[o + 2]! << 8) | page1[o + 3]!) >>> 0
+  if (!MAGIC.equals(page1.subarray(0, 16))) throw new Unsupported('page 1 has no SQLite header')
+  // Read/write versions: above 2 SQLite refuses to write or to read at all; 0 is left to it.
+  const write = page1[18]!
+  const read = page1[19]!
+  if (write < 1 || write > 2 || read < 1 || read > 2) throw new Unsupported('file format version')
+  // Payload fractions: fixed at 64, 32, 32 since 3.6.0, else SQLITE_NOTADB.
+  if (page1[21] !== 64 || page1[22] !== 32 || page1[23] !== 32) throw new Unsupported('payload fractions')
+  // A page size on page 1 other than the one the file was opened with makes SQLite start again
+  // with it: left to SQLite.
+  if (headerPageSize(page1) !== pageSize) throw new Unsupported('page size of page 1 differs')
+  const reserved = page1[20]!
+  const usable = pageSize - reserved
+  if (usable < 480) throw new Unsupported('usable page size below 480')
+  // In-header page count: valid when nonzero and "version-valid-for" equals the change counter;
+  // else the pager's count. More pages than the pager has is corruption to SQLite.
+  let nPage = be32(28)
+  if (nPage === 0 || be32(24) !== be32(92)) nPage = pagerPages
+  if (nPage > pagerPages) throw new Unsupported('header page count beyond the file')
+  // Auto-vacuum: getOverflowPage (btree.c) may take the next overflow page from the pointer map
+  // instead of the page's own link; this reader follows links only.
+  if (be32(52) !== 0 || be32(64) !== 0) throw new Unsupported('auto-vacuum')
+  // Text encoding (meta 4 & 3 in sqlite3InitOne): only UTF-8 is read here.
+  if (be32(56) !== 1) throw new Unsupported('text encoding is not UTF-8')
+  // Schema format: above 4 SQLite refuses ("unsupported file format").
+  const format = be32(44)
+  if (format < 1 || format > 4) throw new Unsupported('schema format')
+  return { usable, reserved, nPage, walMode: read === 2 || write === 2 }
+}
+
+/** sqlite_master's rows in rowid order (the order `sqlite3InitOne` parses them in). */
 function readMaster(pager: Pager, reserved: number): MasterRow[] {
   const leaves = collectLeaves(pager, 1)
   const cell = new CellReader(pager, 5, reserved)
   const rows: MasterRow[] = []
   for (const n of leaves.pages) {
     const page = pager.pageCopy(n)
-    const h = headerOffset(n)
-    if (page[h] !== PAGE_LEAF_TABLE) throw new Unsupported('sqlite_master leaf is not a leaf')
-    const count = page.readUInt16BE(h + 3)
-    for (let i = 0; i < count; i++) {
-      cell.read(page, page.readUInt16BE(h + 8 + 2 * i))
-      rows.push({ type: cell.value(0), name: cell.value(1), rootpage: cell.value(3), sql: cell.value(4) })
+    const count = leafCells(page, n, pager.pageSize, 1)
+    for (let k = 0; k < count; k++) {
+      cell.read(page, page.readUInt16BE(headerOffset(n) + 8 + 2 * k))
+      rows.push({
+        type: cell.value(0),
+        name: cell.value(1),
+        tblName: cell.value(2),
+        rootpage: cell.isInt(3) ? (cell.value(3) as number) : null,
+        sql: cell.value(4),
+      })
     }
   }
   return rows
 }
 
-export function openDirect(path: string): DirectChain {
-  const abs = resolve(path)
-  const dbStat = statOrNull(abs)
-  if (!dbStat?.isFile() || dbStat.size < 512) throw new Unsupported('not a regular file of a database')
-  const walPath = `${abs}-wal`
-  const walStat = statOrNull(walPath)
-  // A hot rollback journal would be replayed by SQLite: leave that file to SQLite.
-  if (statOrNull(`${abs}-journal`)?.size) throw new Unsupported('hot journal')
+/** A hot rollback journal (pager.c `hasHotJournal`): present, not empty, its first byte not 0. */
+function hotJournal(files: EvidenceFiles): boolean {
+  const j = files.journal
+  if (!j || j.stat.size === 0) return false
+  const first = Buffer.alloc(1)
+  return readAt(j.fd, first, 0, 1, 0) === 1 && first[0] !== 0
+}
 
+function readChain(files: EvidenceFiles): DirectChain {
+  const dbStat = files.db.stat
+  if (dbStat.size < 512) throw new Unsupported('not a regular file of a database')
   const header = Buffer.alloc(100)
-  const fd = openSync(abs, 'r')
-  try {
-    if (readSync(fd, header, 0, 100, 0) < 100) throw new Unsupported('short header')
-    if (fstatSync(fd).size !== dbStat.size) throw new Unsupported('file changed')
-  } finally {
-    closeSync(fd)
-  }
-  if (header.toString('latin1', 0, 16) !== 'SQLite format 3\0') throw new Unsupported('not SQLite')
-  const raw = header.readUInt16BE(16)
-  const pageSize = raw === 1 ? 65536 : raw
-  if (pageSize < 512 || (pageSize & (pageSize - 1)) !== 0) throw new Unsupported('page size')
+  if (readAt(files.db.fd, header, 0, 100, 0) < 100) throw new Unsupported('short header')
+  if (!MAGIC.equals(header.subarray(0, 16))) throw new Unsupported('not SQLite')
+  // The page size SQLite opens the file with (btree.c sqlite3BtreeOpen reads the file's header).
+  const pageSize = headerPageSize(header)
+  if (pageSize === 0) throw new Unsupported('page size')
   if (dbStat.size % pageSize !== 0) throw new Unsupported('partial page')
-  const reserved = header[20]!
-  if (header.readUInt32BE(56) !== 1) throw new Unsupported('text encoding is not UTF-8')
-  const filePages = dbStat.size / pageSize
-  const headerPages = header.readUInt32BE(28)
-  const headerValid = headerPages > 0 && header.readUInt32BE(92) === header.readUInt32BE(24)
-  if (headerValid && headerPages > filePages) throw new Unsupported('truncated')
-
-  const wal = walStat?.isFile() && walStat.size > 0 ? indexWal(walPath, pageSize) : NO_WAL
-  const dbPages = wal.dbPages > 0 ? wal.dbPages : headerValid ? headerPages : filePages
-  const spec = pagerSpec(abs, walPath, pageSize, dbPages, wal)
+  // A hot journal is rolled back by SQLite before anything is read (pager.c sqlite3PagerSharedLock):
+  // left to SQLite on the private copy.
+  if (hotJournal(files)) throw new Unsupported('hot journal')
+  // A -wal is opened whenever one exists (pager.c pagerOpenWalIfPresent; os_unix.c unixAccess: a
+  // regular file of 0 bytes does not), whatever the header's version bytes say.
+  const walFile = files.wal
+  const wal = walFile && walFile.stat.size > 0 ? indexWal(walFile.fd, walFile.stat.size, pageSize) : NO_WAL
+  // The pager's page count (pager.c pagerPagecount): the WAL's after its last commit, else the file's.
+  const pagerPages = wal.dbPages > 0 ? wal.dbPages : dbStat.size / pageSize
+  const fds = {
+    dbPath: files.db.name,
+    walPath: walFile?.name ?? `${files.db.name}-wal`,
+    dbFd: files.db.fd,
+    walFd: walFile?.fd ?? -1,
+  }
+  const page1 = new Pager(pagerSpec(fds, pageSize, pagerPages, wal)).pageCopy(1)
+  const facts = pageOneFacts(page1, pageSize, pagerPages)
+  const spec = pagerSpec(fds, pageSize, facts.nPage, wal)
   const pager = new Pager(spec)
+  const { root, layout } = chainTable(readMaster(pager, facts.reserved), facts.nPage)
+  if (!layout.seqIsRowid) throw new Unsupported('seq is not the rowid')
+  const columns = new Map(layout.names.map((n, i) => [n, i]))
+  if (REQUIRED_COLUMNS.some((c) => !columns.has(c))) throw new Unsupported('missing columns')
+  spec.root = root
+  spec.minFields = layout.minFields
+  let leaves: LeafList | null = null
+  return {
+    path: files.given,
+    files,
+    spec,
+    reserved: facts.reserved,
+    root,
+    columns,
+    ncols: layout.names.length,
+    seqColumn: columns.get('seq')!,
+    // Listing the leaves reads every interior page (~0.1 s on a 2 GB chain): only when needed;
+    // the integrity window walks the tail of the tree instead.
+    get leaves(): LeafList {
+      leaves ??= collectLeaves(new Pager(spec), root)
+      return leaves
+    },
+    wal,
+    walMode: facts.walMode,
+    stat: { db: dbStat, wal: walFile && walFile.stat.size > 0 ? walFile.stat : null },
+    close: () => files.close(),
+  }
+}
+
+/**
+ * The chain at `path` for direct reading. A missing chain is Unsupported (the copy path says so in
+ * its own words); a side file refused by the open step or the policy is an AuditError, the same one
+ * the copy path would give.
+ */
+export function openDirect(path: string, opts: OpenOptions = {}): DirectChain {
+  let files: EvidenceFiles
   try {
-    // With the WAL applied, page 1 (and so the schema) may be newer than the file's header.
-    const master = readMaster(pager, reserved).filter(
-      (r) => typeof r.name === 'string' && r.name.toLowerCase() === 'chain',
-    )
-    if (master.length !== 1 || master[0]!.name !== 'chain' || master[0]!.type !== 'table')
-      throw new Unsupported('no single stored chain table')
-    const { rootpage, sql } = master[0]!
-    if (typeof rootpage !== 'number' || !Number.isInteger(rootpage) || typeof sql !== 'string')
-      throw new Unsupported('bad chain table entry')
-    const layout = columnLayout(sql)
-    if (!layout.seqIsRowid) throw new Unsupported('seq is not the rowid')
-    const columns = new Map(layout.names.map((n, i) => [n, i]))
-    if (REQUIRED_COLUMNS.some((c) => !columns.has(c))) throw new Unsupported('missing columns')
-    let leaves: LeafList | null = null
-    return {
-      path: abs,
-      spec,
-      reserved,
-      root: rootpage,
-      columns,
-      ncols: layout.names.length,
-      seqColumn: columns.get('seq')!,
-      // Listing the leaves reads every interior page (~0.1 s on a 2 GB chain): only when needed;
-      // the integrity window walks the tail of the tree instead.
-      get leaves(): LeafList {
-        if (leaves === null) {
-          const p = new Pager(spec)
-          try {
-            leaves = collectLeaves(p, rootpage)
-          } finally {
-            p.close()
-          }
-        }
-        return leaves
-      },
-      wal,
-      walMode: header[18] === 2 || header[19] === 2,
-      stat: { db: dbStat, wal: walStat?.isFile() ? walStat : null },
-    }
-  } finally {
-    pager.close()
+    files = openEvidence(path, opts)
+  } catch (e) {
+    if (e instanceof AuditError && e.code === 'db_missing') throw new Unsupported('no such file')
+    throw e
+  }
+  try {
+    return readChain(files)
+  } catch (e) {
+    files.close()
+    throw e
   }
 }
 
 /** Whether the evidence is still exactly as it was opened (a writer appending would change it). */
 export function unchangedSinceOpen(chain: DirectChain): boolean {
-  const db = statOrNull(chain.path)
-  const wal = statOrNull(chain.spec.walPath)
-  const same = (a: Stats | null, b: Stats | null): boolean =>
-    a === null ? b === null || b.size === 0 : b !== null && a.size === b.size && a.mtimeMs === b.mtimeMs
-  return same(chain.stat.db, db) && same(chain.stat.wal, wal)
+  return unchangedFiles(chain.files)
 }
 
 /** Throws `evidence_changed` unless the evidence is still exactly as it was opened. */
@@ -168,18 +229,30 @@ export function directAllowed(env: Record<string, string | undefined> = process.
  * `use` on the chain at `path` read by the direct reader, or undefined when the reader is off,
  * declines the file, or trips anywhere on a shape it did not foresee (a malformed page): the caller
  * then takes the SQLite path, which gives the verdict or the one-line error. An AuditError
- * (cancelled, evidence changed, a row the detectors refuse) is an answer, not a refusal: it passes.
+ * (cancelled, evidence changed, a row the detectors refuse, a side file refused) is an answer, not
+ * a refusal: it passes. The descriptors are closed when `use` ends, unless it held them
+ * (`chain.files.hold()`) for later.
  */
 export async function withDirect<T>(
   path: string,
   use: (chain: DirectChain) => Promise<T>,
   env: Record<string, string | undefined> = process.env,
+  opts: OpenOptions = {},
 ): Promise<T | undefined> {
   if (!directAllowed(env)) return undefined
+  let chain: DirectChain
   try {
-    return await use(openDirect(path))
+    chain = openDirect(path, opts)
   } catch (e) {
     if (e instanceof AuditError) throw e
     return undefined
+  }
+  try {
+    return await use(chain)
+  } catch (e) {
+    if (e instanceof AuditError) throw e
+    return undefined
+  } finally {
+    chain.close()
   }
 }

@@ -1,6 +1,8 @@
 // Pages of a database file as SQLite would see them: the newest committed WAL image of a page if
-// there is one, else the page in the main file. The file is opened O_RDONLY and only ever read.
-import { closeSync, openSync, readSync } from 'node:fs'
+// there is one, else the page in the main file. Pages are read through the descriptors the open
+// step made (../evidence-files.ts), read-only, never by name: a worker thread is given the same
+// descriptor numbers (threads share them) and the owner keeps them open until the pass ends.
+import { readSync } from 'node:fs'
 import { Unsupported } from './format'
 import type { WalIndex } from './wal'
 import { readBuffer } from '../read-buffer'
@@ -9,19 +11,29 @@ import { readBuffer } from '../read-buffer'
 const WINDOW_BYTES = 128 * 1024
 
 export interface PagerSpec {
+  /** For messages only: files are read through the descriptors. */
   dbPath: string
   walPath: string
+  /** Read-only descriptors of the file and of its WAL (-1 without one), owned by the open step. */
+  dbFd: number
+  walFd: number
   pageSize: number
-  /** Pages in the database as of the last commit. */
+  /**
+   * Pages of the b-tree layer (btree.c `btreePagecount`): the page count of page 1 as SQLite sees
+   * it, or the pager's count where that field is not valid; a page beyond it is corrupt to SQLite.
+   */
   dbPages: number
+  /** Root page of the table the rows are read from (0 until the schema is read). */
+  root: number
+  /** Records of that table with fewer fields than this are declined (see ColumnLayout.minFields). */
+  minFields: number
   /** From the WAL index: page numbers and their offsets, as parallel arrays (cheap to post to a worker). */
   walPagesNo: Int32Array
   walPagesOff: Float64Array
 }
 
 export function pagerSpec(
-  dbPath: string,
-  walPath: string,
+  files: { dbPath: string; walPath: string; dbFd: number; walFd: number },
   pageSize: number,
   dbPages: number,
   wal: WalIndex,
@@ -33,13 +45,16 @@ export function pagerSpec(
     walPagesNo[i] = p
     walPagesOff[i++] = o
   }
-  return { dbPath, walPath, pageSize, dbPages, walPagesNo, walPagesOff }
+  return { ...files, pageSize, dbPages, root: 0, minFields: 0, walPagesNo, walPagesOff }
 }
+
+/** The page holding the lock bytes at offset 2^30 (PENDING_BYTE; pager.c PAGER_SJ_PGNO). */
+export const lockPage = (pageSize: number): number => Math.floor(0x40000000 / pageSize) + 1
 
 export class Pager {
   readonly pageSize: number
   readonly dbPages: number
-  /** Read-only descriptors of the file and (-1 without one) its WAL. */
+  /** Read-only descriptors of the file and (-1 without one) its WAL: the open step's, not closed here. */
   readonly fd: number
   readonly walFd: number
   private readonly wal = new Map<number, number>()
@@ -57,9 +72,10 @@ export class Pager {
   constructor(readonly spec: PagerSpec) {
     this.pageSize = spec.pageSize
     this.dbPages = spec.dbPages
-    this.fd = openSync(spec.dbPath, 'r')
+    this.fd = spec.dbFd
     for (let i = 0; i < spec.walPagesNo.length; i++) this.wal.set(spec.walPagesNo[i]!, spec.walPagesOff[i]!)
-    this.walFd = this.wal.size > 0 ? openSync(spec.walPath, 'r') : -1
+    this.walFd = this.wal.size > 0 ? spec.walFd : -1
+    if (this.fd < 0 || (this.wal.size > 0 && this.walFd < 0)) throw new Unsupported('no descriptor to read')
     this.windowPages = Math.max(1, Math.floor(WINDOW_BYTES / spec.pageSize))
     this.window = readBuffer(this.windowPages * spec.pageSize)
     this.walPage = Buffer.allocUnsafe(spec.pageSize)
@@ -67,6 +83,9 @@ export class Pager {
 
   private check(n: number): void {
     if (!Number.isInteger(n) || n < 1 || n > this.dbPages) throw new Unsupported(`page ${n} out of range`)
+    // The page holding the lock bytes is never part of a database (pager.c getPageNormal: reading it
+    // is SQLITE_CORRUPT).
+    if (n === lockPage(this.pageSize)) throw new Unsupported(`page ${n} is the lock-byte page`)
   }
 
   private readFull(fd: number, buf: Buffer, off: number, len: number, pos: number): number {
@@ -147,8 +166,6 @@ export class Pager {
     return buf
   }
 
-  close(): void {
-    closeSync(this.fd)
-    if (this.walFd >= 0) closeSync(this.walFd)
-  }
+  /** The descriptors belong to the open step, which closes them when its last holder is done. */
+  close(): void {}
 }

@@ -1,6 +1,5 @@
 // Iterating the rows of a chain opened for direct reading, leaf by leaf, in seq (rowid) order.
-import { CellReader, headerOffset, leafFor, walkLeavesBackward, type LeafList } from './btree'
-import { PAGE_LEAF_TABLE, Unsupported } from './format'
+import { CellReader, headerOffset, leafCells, leafFor, walkLeavesBackward, type LeafList } from './btree'
 import { Pager } from './pager'
 import type { DirectChain } from './open'
 
@@ -29,12 +28,13 @@ export class RowScanner {
 
   constructor(readonly chain: DirectChainLayout) {
     this.pager = new Pager(chain.spec)
-    this.cell = new CellReader(this.pager, chain.ncols, chain.reserved)
+    this.cell = new CellReader(this.pager, chain.ncols, chain.reserved, chain.spec.minFields)
   }
 
   /** The record layout the native page facts decode cells with. */
-  get pageLayout(): { ncols: number; usable: number } {
-    return { ncols: this.chain.ncols, usable: this.chain.spec.pageSize - this.chain.reserved }
+  get pageLayout(): { ncols: number; usable: number; minFields: number } {
+    const { spec, ncols, reserved } = this.chain
+    return { ncols, usable: spec.pageSize - reserved, minFields: spec.minFields }
   }
 
   col(name: string): number {
@@ -54,9 +54,8 @@ export class RowScanner {
     for (let l = from; l < to; l++) {
       const n = pages[l]!
       const page = this.pager.page(n)
-      const h = headerOffset(n)
-      if (page[h] !== PAGE_LEAF_TABLE) throw new Unsupported(`page ${n} is not a table leaf`)
-      if (leaf(page, h, page.readUInt16BE(h + 3), 0) === false) return
+      const count = leafCells(page, n, this.pager.pageSize, this.chain.spec.root)
+      if (leaf(page, headerOffset(n), count, 0) === false) return
     }
   }
 
@@ -87,7 +86,7 @@ export class RowScanner {
     walkLeavesBackward(this.pager, root, (n, upper) => {
       const page = this.pager.pageBehind(n)
       const h = headerOffset(n)
-      const count = page.readUInt16BE(h + 3)
+      const count = leafCells(page, n, this.pager.pageSize, root)
       const first = Math.max(0, count - left)
       left -= count - first
       leaf(page, h, count, first)
@@ -108,8 +107,7 @@ export class RowScanner {
     // The read-behind window: the callback may read pages through page() meanwhile.
     const page = this.pager.pageBehind(n)
     const h = headerOffset(n)
-    if (page[h] !== PAGE_LEAF_TABLE) throw new Unsupported(`page ${n} is not a table leaf`)
-    const count = page.readUInt16BE(h + 3)
+    const count = leafCells(page, n, this.pager.pageSize, this.chain.spec.root)
     for (let i = count - 1; i >= 0; i--) {
       this.cell.read(page, page.readUInt16BE(h + 8 + 2 * i))
       if (row(this.cell) === false) return false

@@ -50,7 +50,7 @@ export const run: Run = async (argv, io) => {
         if (!state) return runIntegrity(directSource(direct), runOpts)
         // The file is hashed on its own thread while the detectors read it.
         const abort = new AbortController()
-        const hashing = hashEvidenceFiles(db, abort.signal)
+        const hashing = hashEvidenceFiles(direct.files, abort.signal)
         hashing.catch(() => undefined)
         let run: IntegrityRun
         try {

@@ -106,7 +106,10 @@ async function serve(argv: string[], io: CliIO, deps: ServeDeps): Promise<number
   const session = new AuditSession({ initialPath: resolve(db), openRoots })
   session.keys = keys
   try {
-    const overview = await session.open(db)
+    // What the web page shows of the served chain is subject to the same policy as any chain a
+    // client opens: its side files under their own names or inside an --open-root, never a link
+    // elsewhere (whose size and hash the evidence panel would show).
+    const overview = await session.open(db, undefined, { policy: session.openPolicy() })
     let server
     try {
       server = await startServer({

@@ -11,6 +11,14 @@ function FileRows({ label, file, testId }: { label: string; file: EvidenceFile; 
       <dd className="path" title={file.path} data-testid={`${testId}-path`}>
         {file.path}
       </dd>
+      {file.link_target ? (
+        <>
+          <dt>link to</dt>
+          <dd className="path" title={file.link_target}>
+            {file.link_target}
+          </dd>
+        </>
+      ) : null}
       <dt>size</dt>
       <dd data-testid={`${testId}-size`}>{formatBytes(file.size)}</dd>
       <dt>SHA-256</dt>
@@ -57,7 +65,14 @@ export function EvidencePanel({
         {ev.side_files.length > 0 ? (
           <>
             <dt>side files</dt>
-            <dd>{ev.side_files.map((f) => f.path.split(/[\\/]/).pop()).join(', ')} (recorded, not used)</dd>
+            <dd>
+              {ev.side_files
+                .map(
+                  (f) =>
+                    `${f.path.split(/[\\/]/).pop()} (${f.applied ? 'applied by SQLite' : 'recorded, not used'})`,
+                )
+                .join(', ')}
+            </dd>
           </>
         ) : null}
         <dt>read by</dt>

@@ -1,14 +1,21 @@
-// What the Electron preload adds to window (absent in web mode). Typed locally, without a global
-// augmentation, so it cannot clash with the API module's own declarations.
+// What the Electron preload adds to window (absent in web mode), and the renderer's one way to
+// receive main → renderer events (src/shared/app-events.ts): the preload's channel in the desktop
+// app, the server's event stream (`GET /api/events`, Server-Sent Events) in web mode. Typed
+// locally, without a global augmentation, so it cannot clash with the API module's declarations.
+import { APP_EVENTS, APP_EVENTS_PATH, type AppEvent, type AppEventHandlers } from '../../../shared/app-events'
 import type { ApiClient } from '../../../shared/contract'
 
 export interface BijotelBridge {
   api: ApiClient
   pathForFile?: (file: File) => string
-  onMenu?: (listener: (command: string) => void) => () => void
+  onEvent?: (listener: (event: AppEvent) => void) => () => void
 }
 
+export type AppEventListener = (event: AppEvent) => void
+export type SubscribeAppEvents = (listener: AppEventListener) => () => void
+
 export function bridge(): BijotelBridge | null {
+  if (typeof window === 'undefined') return null
   const b = (window as unknown as { bijotel?: BijotelBridge }).bijotel
   return b && typeof b === 'object' ? b : null
 }
@@ -25,12 +32,39 @@ export function pathOfDroppedFile(file: File): string | null {
   }
 }
 
-export type MenuCommand = 'open' | 'export' | 'verify' | 'copy-report'
+/** Call the handler of an event: the table has one for every name (AppEventHandlers). */
+export function handleAppEvent(handlers: AppEventHandlers, event: AppEvent): void {
+  ;(handlers[event.name] as (payload: AppEvent['payload']) => void)(event.payload)
+}
 
-export function onMenu(listener: (c: MenuCommand) => void): () => void {
-  const sub = bridge()?.onMenu
-  if (!sub) return () => undefined
-  return sub((c) => {
-    if (c === 'open' || c === 'export' || c === 'verify' || c === 'copy-report') listener(c)
-  })
+/**
+ * Web mode's events: one EventSource on the server's stream, a listener per event name. It
+ * reconnects by itself (the stream says `retry: 1000`) and starts again with the chain held.
+ */
+export function subscribeServerEvents(
+  listener: AppEventListener,
+  ES: typeof EventSource | undefined = typeof EventSource === 'undefined' ? undefined : EventSource,
+  baseUrl = '',
+): () => void {
+  if (!ES) return () => undefined
+  const es = new ES(`${baseUrl.replace(/\/+$/, '')}${APP_EVENTS_PATH}`)
+  for (const name of APP_EVENTS) {
+    es.addEventListener(name, ((ev: MessageEvent<string>) => {
+      let payload: unknown
+      try {
+        payload = JSON.parse(ev.data) as unknown
+      } catch {
+        return
+      }
+      listener({ name, payload } as AppEvent)
+    }) as EventListener)
+  }
+  return () => es.close()
+}
+
+/** Every main → renderer event, by whichever transport this page has. */
+export const subscribeAppEvents: SubscribeAppEvents = (listener) => {
+  const b = bridge()
+  if (b?.api) return b.onEvent ? b.onEvent(listener) : () => undefined
+  return subscribeServerEvents(listener)
 }

@@ -36,10 +36,27 @@ describe('column layouts', () => {
     expect(columnLayout(other)).toEqual({
       names: ['timestamp_ns', 'seq', 'canonical_body'],
       seqIsRowid: true,
+      minFields: 0,
     })
-    // SQLite's quirk: a column's own PRIMARY KEY DESC is no rowid alias, nor is INT.
-    for (const notAlias of ['seq INTEGER PRIMARY KEY DESC, b BLOB', 'seq INT PRIMARY KEY, b BLOB'])
+    // SQLite's quirk: a column's own PRIMARY KEY DESC is no rowid alias, nor is INT; comments,
+    // quoting and case are SQLite's to read, not a pattern's.
+    for (const notAlias of [
+      'seq INTEGER PRIMARY KEY DESC, b BLOB',
+      'seq INT PRIMARY KEY, b BLOB',
+      'seq INTEGER PRIMARY/**/KEY DESC, b BLOB',
+      'seq INTEGER PRIMARY -- a comment\n KEY DESC, b BLOB',
+      '"seq" INTEGER, b BLOB, PRIMARY KEY (seq DESC, b)',
+    ])
       expect(columnLayout(`CREATE TABLE chain (${notAlias})`).seqIsRowid).toBe(false)
+    for (const alias of [
+      'seq INTEGER PRIMARY/**/KEY, b BLOB',
+      '"seq" integer primary key asc, b BLOB',
+      'seq INTEGER, b BLOB, PRIMARY KEY (seq)',
+      'seq INTEGER, b BLOB, PRIMARY KEY (seq DESC)',
+    ])
+      expect(columnLayout(`CREATE TABLE chain (${alias})`).seqIsRowid).toBe(true)
+    // A DEFAULT is read for records shorter than the table: those records are left to SQLite.
+    expect(columnLayout('CREATE TABLE chain (seq INTEGER PRIMARY KEY, x DEFAULT 3, y)').minFields).toBe(2)
     const [sql] = [...KNOWN_LAYOUTS.keys()]
     columnLayout(sql!).names.pop()
     expect(columnLayout(sql!)).toEqual(KNOWN_LAYOUTS.get(sql!))
@@ -49,9 +66,15 @@ describe('column layouts', () => {
     for (const sql of [
       'CREATE TABLE chain AS SELECT 1',
       'CREATE TABLE chain (seq INTEGER PRIMARY KEY) WITHOUT ROWID',
+      'CREATE TABLE chain (seq INTEGER PRIMARY KEY) /* x */ WITHOUT/**/ROWID',
       'DROP TABLE chain',
-      'CREATE TABLE chain (seq INTEGER PRIMARY KEY, x DEFAULT 3)',
       'CREATE TABLE chain (seq INTEGER PRIMARY KEY, x AS (seq + 1))',
+      'CREATE TABLE chain (seq INTEGER PRIMARY KEY, x REAL)',
+      'CREATE TABLE chain (seq INTEGER PRIMARY KEY, x FLOAT)',
+      'CREATE VIRTUAL TABLE chain USING fts5(a)',
+      'CREATE VIEW chain AS SELECT 1',
+      'CREATE TEMP TABLE chain (seq INTEGER PRIMARY KEY)',
+      'CREATE TABLE other (seq INTEGER PRIMARY KEY)',
       'CREATE TABLE chain (seq',
     ])
       expect(() => columnLayout(sql)).toThrow(Unsupported)

@@ -1,6 +1,8 @@
 // @vitest-environment jsdom
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import type { AppEvent } from '../../../../src/shared/app-events'
+import type { ChainOverview } from '../../../../src/shared/chain-types'
 import { fakeApi, overviewOf } from '../test/fake-api'
 import { ApiProvider } from '../../../../src/renderer/src/app/api-context'
 import { App } from '../../../../src/renderer/src/app/App'
@@ -40,17 +42,18 @@ describe('App', () => {
 
   it('a staged open shows the first overview, then the final one once the engine has it', async () => {
     let polls = 0
+    // The first stage has no hashes yet (the engine's sha256 is '' until the copy is hashed).
+    const pending = {
+      ...overviewOf(240),
+      pending: true,
+      evidence: { ...overviewOf(240).evidence, db: { ...overviewOf(240).evidence.db, sha256: '' } },
+    }
     const { api } = fakeApi({
       info: { initial_path: '/evidence/chain.db' },
       overrides: {
-        openChain: async () => ({
-          ...overviewOf(240),
-          pending: true,
-          evidence: { ...overviewOf(240).evidence, db: { ...overviewOf(240).evidence.db, sha256: '' } },
-        }),
+        openChain: async () => pending,
         // 1st call: startup (nothing open yet); then pending once; then the final overview.
-        overview: async () =>
-          ++polls === 1 ? null : polls === 2 ? { ...overviewOf(240), pending: true } : overviewOf(241),
+        overview: async () => (++polls === 1 ? null : polls === 2 ? pending : overviewOf(241)),
       },
     })
     render(
@@ -171,6 +174,49 @@ describe('App', () => {
       expect(screen.getByTestId('open-error').textContent).toContain('Web mode opens chains by path'),
     )
     expect(calls.some((c) => c.name === 'openChain')).toBe(false)
+  })
+
+  it('follows the engine: another chain’s event replaces the workspace, menuClose closes', async () => {
+    let listener: ((e: AppEvent) => void) | null = null
+    const events = (l: (e: AppEvent) => void) => ((listener = l), () => (listener = null))
+    // The engine: what it holds, and the identity of its last open.
+    let held: ChainOverview | null = null
+    let openId = 0
+    const { api, calls } = fakeApi({
+      info: { initial_path: '/evidence/chain.db' },
+      overrides: {
+        openChain: async () => ((openId = 1), (held = overviewOf(240))),
+        currentChain: async () =>
+          held
+            ? {
+                chain: { open_id: openId, path: held.evidence.db.path, sha256: 'a'.repeat(64) },
+                overview: held,
+              }
+            : null,
+        closeChain: async () => ((held = null), null),
+      },
+    })
+    render(
+      <ApiProvider api={api} events={events}>
+        <App />
+      </ApiProvider>,
+    )
+    await waitFor(() => expect(screen.getByTestId('current-file').textContent).toBe('chain.db'))
+    // Another caller (Open Recent in the main process) opened another chain.
+    held = overviewOf(12, '/evidence/other.db')
+    openId = 9
+    act(() =>
+      listener!({
+        name: 'chainChanged',
+        payload: { chain: { open_id: 9, path: '/evidence/other.db', sha256: 'a'.repeat(64) } },
+      }),
+    )
+    await waitFor(() => expect(screen.getByTestId('current-file').textContent).toBe('other.db'))
+    expect(screen.getByTestId('workspace').getAttribute('data-open-id')).toBe('9')
+    expect(screen.getByTestId('overview-entries').textContent).toBe('12')
+    act(() => listener!({ name: 'menuClose', payload: null }))
+    await waitFor(() => expect(screen.getByTestId('welcome')).toBeTruthy())
+    expect(calls.some((c) => c.name === 'closeChain')).toBe(true)
   })
 
   it('reports an unreachable engine instead of a blank window', async () => {

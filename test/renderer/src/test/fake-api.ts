@@ -72,12 +72,29 @@ export function fakeApi(opts: FakeOptions = {}): { api: ApiClient; calls: Calls 
     ...opts.info,
   }
   const wait = (): Promise<void> => new Promise((r) => setTimeout(r, opts.delayMs ?? 0))
+  // The engine's chain, as the fake holds it: the last successful open (or pick), none after close.
+  let opens = 0
+  let held: ChainOverview | null = null
+  const overrides = (opts.overrides ?? {}) as Record<string, ((r: unknown) => Promise<unknown>) | undefined>
+  const call = (name: string, req: unknown): Promise<unknown> => {
+    const f = overrides[name] ?? base[name]
+    return f ? f(req) : unavailable()
+  }
   const unavailable = (): Promise<never> =>
     Promise.reject(Object.assign(new Error('not in the fake'), { code: 'unavailable' }))
   const base: Record<string, (req: unknown) => Promise<unknown>> = {
     appInfo: async () => info,
-    overview: async () => null,
+    overview: async () => held,
     openChain: async () => overviewOf(rows),
+    closeChain: async () => ((held = null), null),
+    // Identity and overview together, as the engine answers them: the overview is whatever
+    // `overview` (possibly overridden) says the engine holds now.
+    currentChain: async () => {
+      const ov = (await call('overview', undefined)) as ChainOverview | null
+      if (!ov) return null
+      const db = ov.evidence.db
+      return { chain: { open_id: opens, path: db.path, sha256: db.sha256 || null }, overview: ov }
+    },
     listEntries: async (req) => {
       const { offset, limit, sort } = req as { offset: number; limit: number; sort?: string }
       await wait()
@@ -131,12 +148,18 @@ export function fakeApi(opts: FakeOptions = {}): { api: ApiClient; calls: Calls 
     get(_t, name: string) {
       return (req: unknown) => {
         calls.push({ name: name as ApiName, req })
-        const o = (
-          opts.overrides as Record<string, ((r: unknown) => Promise<unknown>) | undefined> | undefined
-        )?.[name]
-        if (o) return o(req)
-        const f = base[name]
-        return f ? f(req) : unavailable()
+        const answer = call(name, req)
+        if (name === 'openChain' || name === 'pickAndOpenChain')
+          void answer.then(
+            (ov) => {
+              if (ov) {
+                opens++
+                held = ov as ChainOverview
+              }
+            },
+            () => undefined,
+          )
+        return answer
       }
     },
   })

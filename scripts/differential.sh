@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Long differential run (issue 23): the direct reader against SQLite on seeded mutants of generated
+# chain folders, with many more cases than the suite's short run.
+#
+#   scripts/differential.sh 5000            # 5000 cases, seed from the clock
+#   DIFF_SEED=7 scripts/differential.sh 20000
+#
+# Prints the counts per mutation (same rows, declined, refused, SQLite errors, verdict pairs) and
+# fails, listing the cases, if any mutant was read differently without a decline or any verdict said
+# VALID over fewer rows than SQLite sees. A case is reproduced with its seed and number.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+CASES="${1:-5000}"
+SEED="${DIFF_SEED:-$(date +%s)}"
+echo "differential: $CASES cases, seed $SEED" >&2
+BIJOTEL_DIFF_CASES="$CASES" BIJOTEL_DIFF_SEED="$SEED" BIJOTEL_DIFF_BUDGET_MS=$((CASES * 2000)) \
+  npx vitest run test/main/chain/direct/differential.test.ts --reporter=verbose

@@ -1,0 +1,69 @@
+// The sidebar of an opened chain: the evidence, keys and verification, the integrity monitor.
+import { ErrorBoundary } from '../../components/ErrorBoundary'
+import { EvidencePanel } from '../../components/EvidencePanel'
+import { IntegrityPanel } from '../../components/IntegrityPanel'
+import { SecretsForm } from '../../components/SecretsForm'
+import { Section } from '../../components/Section'
+import { VerifyPanel } from '../../components/VerifyPanel'
+import { useStore } from '../../lib/stores/store'
+import { useWorkspace, useWorkspaceStore } from './context'
+
+export function Sidebar() {
+  const ws = useWorkspaceStore()
+  const overview = useWorkspace((s) => s.overview)
+  const keys = useWorkspace((s) => s.keys)
+  const keysError = useWorkspace((s) => s.keysError)
+  const verdict = useWorkspace((s) => s.verdict)
+  const integrity = useWorkspace((s) => s.integrity)
+  const integrityOpts = useWorkspace((s) => s.integrityOpts)
+  const integrityBusy = useWorkspace((s) => s.integrityBusy)
+  const integrityError = useWorkspace((s) => s.integrityError)
+  const verifyJob = useStore(ws.verifyJob, (s) => s)
+  const integrityJob = useStore(ws.integrityJob, (s) => s)
+  return (
+    <aside className="sidebar">
+      <ErrorBoundary where="evidence panel">
+        <Section title="Evidence" testId="section-evidence">
+          <EvidencePanel
+            overview={overview}
+            onPickProvider={(p) => ws.dispatchView({ type: 'provider', value: p })}
+            onPickModel={(m) => ws.dispatchView({ type: 'model', value: m })}
+          />
+        </Section>
+      </ErrorBoundary>
+      <ErrorBoundary where="verification panel">
+        <Section title="Keys & verification" testId="section-verify">
+          <SecretsForm keys={keys} onSubmit={ws.submitSecrets} />
+          {keysError ? (
+            <p className="error-line" role="alert" data-testid="secrets-error">
+              {keysError}
+            </p>
+          ) : null}
+          <VerifyPanel
+            keys={keys}
+            verdict={verdict}
+            status={verifyJob.status}
+            error={verifyJob.error}
+            onVerify={(r) => void ws.verify(r)}
+            onCancel={ws.verifyJob.cancel}
+            onSelectSeq={ws.selectSeq}
+          />
+        </Section>
+      </ErrorBoundary>
+      <ErrorBoundary where="integrity panel">
+        <Section title="Integrity monitor" testId="section-integrity">
+          <IntegrityPanel
+            run={integrity}
+            options={integrityOpts}
+            busy={integrityBusy || integrityJob.status !== null}
+            status={integrityJob.status}
+            error={integrityError ?? integrityJob.error}
+            onRun={(o) => void ws.runIntegrity(o)}
+            onCancel={ws.integrityJob.cancel}
+            onSelectSeq={ws.selectSeq}
+          />
+        </Section>
+      </ErrorBoundary>
+    </aside>
+  )
+}

@@ -1,0 +1,56 @@
+// The header of an opened chain: the file, the open controls, Verify, Export and Copy as JSON.
+import type { ReactNode } from 'react'
+import { useStore } from '../../lib/stores/store'
+import { useWorkspace, useWorkspaceStore } from './context'
+
+export function Topbar({ hasDialogs, openControls }: { hasDialogs: boolean; openControls: ReactNode }) {
+  const ws = useWorkspaceStore()
+  const path = useWorkspace((s) => s.overview.evidence.db.path)
+  const exporting = useWorkspace((s) => s.exporting)
+  const verifying = useStore(ws.verifyJob, (s) => s.status !== null)
+  const file = path.split(/[\\/]/).pop() ?? path
+  return (
+    <header className="topbar">
+      <div className="brand">
+        <span className="logo" aria-hidden>
+          ◆
+        </span>
+        BIJOTEL Auditor
+      </div>
+      <div className="current-file" title={path} data-testid="current-file">
+        {file}
+      </div>
+      {openControls}
+      <div className="grow" />
+      <button
+        type="button"
+        className="btn"
+        onClick={() => void ws.verify()}
+        disabled={verifying}
+        title="Ctrl/⌘+Shift+V"
+      >
+        Verify
+      </button>
+      <button
+        type="button"
+        className="btn"
+        onClick={() => void ws.exportReport()}
+        disabled={exporting}
+        data-testid="export-report"
+        title="Ctrl/⌘+E"
+      >
+        {hasDialogs ? 'Save report…' : 'Export report'}
+      </button>
+      <button
+        type="button"
+        className="btn"
+        onClick={() => void ws.copyReport()}
+        disabled={exporting}
+        data-testid="copy-report"
+        title="Ctrl/⌘+Shift+E"
+      >
+        Copy as JSON
+      </button>
+    </header>
+  )
+}

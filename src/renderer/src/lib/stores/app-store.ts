@@ -1,0 +1,248 @@
+// The window's state: the engine's info, the chain the engine holds (its identity, as the engine
+// last told it) and that chain's workspace store, opening, errors, recent paths, the notice line.
+// The chain the engine holds is the only truth: every change of it — an open from this page, from
+// another client, Open Recent, a second instance, close — arrives as chainChanged (or is read with
+// currentChain), and the workspace of any other chain is dropped at once, before anything is read
+// for the new one.
+import type { ChainIdentity, ChainState } from '../../../../shared/app-events'
+import type { ApiClient, AppInfo } from '../../../../shared/contract'
+import { errorMessage } from '../format'
+import { looksLikeChain } from '../replay-format'
+import { firstRun, loadRecent, MAX_RECENT, saveRecent } from './local-prefs'
+import { scopedApi } from './scoped-api'
+import { Store } from './store'
+import { WorkspaceStore } from './workspace-store'
+
+export interface Notice {
+  text: string
+  kind: 'info' | 'error'
+  id: number
+}
+
+export interface AppState {
+  info: AppInfo | null
+  /** The engine cannot be reached at all. */
+  fatal: string | null
+  /** The chain the engine holds; null when none is open. */
+  chain: ChainIdentity | null
+  /** The workspace of `chain`, once its overview is read; null while switching or with no chain. */
+  workspace: WorkspaceStore | null
+  /** The path being opened, '…' for the dialog, null when no open is under way. */
+  opening: string | null
+  openError: string | null
+  recent: string[]
+  notice: Notice | null
+  help: boolean
+}
+
+const STAGE_POLL_MS = 300
+const NOTICE_MS = 8000
+
+export class AppStore extends Store<AppState> {
+  private syncs = 0
+  private stagePoll: ReturnType<typeof setInterval> | null = null
+  private noticeTimer: ReturnType<typeof setTimeout> | null = null
+  private notices = 0
+  private disposed = false
+
+  constructor(private readonly api: ApiClient) {
+    super({
+      info: null,
+      fatal: null,
+      chain: null,
+      workspace: null,
+      opening: null,
+      openError: null,
+      recent: loadRecent(),
+      notice: null,
+      help: false,
+    })
+  }
+
+  /** Startup: the chain the engine already holds, else the command line's, else the sample (first run). */
+  async start(): Promise<void> {
+    try {
+      const info = await this.api.appInfo()
+      if (this.disposed) return
+      this.update((s) => ({
+        info,
+        recent: [...info.recent_paths, ...s.recent.filter((x) => !info.recent_paths.includes(x))].slice(
+          0,
+          MAX_RECENT,
+        ),
+      }))
+      const held = await this.sync().catch(() => null)
+      if (this.disposed || held) return
+      if (info.initial_path) await this.openPath(info.initial_path)
+      else if (info.sample_path && firstRun()) await this.openPath(info.sample_path)
+    } catch (e) {
+      if (!this.disposed) this.update({ fatal: errorMessage(e) })
+    }
+  }
+
+  dispose(): void {
+    this.disposed = true
+    this.syncs++
+    this.stopStagePoll()
+    if (this.noticeTimer) clearTimeout(this.noticeTimer)
+    this.getState().workspace?.dispose()
+  }
+
+  /** AppEvents.chainChanged: the engine holds `chain` now. */
+  chainChanged(chain: ChainIdentity | null): void {
+    const held = this.getState().chain
+    if (chain === null) {
+      this.syncs++ // an answer still on its way describes a chain that is gone
+      this.adopt(null)
+      return
+    }
+    if (held?.open_id !== chain.open_id) this.switchTo(chain)
+    if (held?.open_id !== chain.open_id || held.sha256 !== chain.sha256)
+      void this.sync().catch((e: unknown) => this.update({ openError: errorMessage(e) }))
+  }
+
+  /** Read the chain the engine holds (identity and overview together) and show it. */
+  async sync(): Promise<ChainState | null> {
+    const n = ++this.syncs
+    const state = await this.api.currentChain()
+    if (n === this.syncs && !this.disposed) this.adopt(state)
+    return state
+  }
+
+  /** Drop the shown chain's workspace at once: its data must not stay on screen for another chain. */
+  private switchTo(chain: ChainIdentity): void {
+    this.stopStagePoll()
+    this.getState().workspace?.dispose()
+    this.update({ chain, workspace: null })
+  }
+
+  private adopt(state: ChainState | null): void {
+    const s = this.getState()
+    if (state === null) {
+      this.stopStagePoll()
+      s.workspace?.dispose()
+      this.update({ chain: null, workspace: null })
+      return
+    }
+    const { chain, overview } = state
+    const ws = s.workspace
+    if (ws && ws.chain.open_id === chain.open_id) {
+      // The same open, further on (a staged open's final stage): what the auditor did is kept.
+      ws.setOverview(overview)
+      this.update({ chain })
+    } else {
+      ws?.dispose()
+      const isCurrent = (): boolean => !this.disposed && this.getState().chain?.open_id === chain.open_id
+      const next = new WorkspaceStore(chain, scopedApi(this.api, isCurrent), overview, {
+        hasDialogs: s.info?.has_dialogs ?? false,
+        notify: this.notify,
+      })
+      this.update({ chain, workspace: next, openError: null })
+      next.load()
+      this.addRecent(chain.path)
+    }
+    if (overview.pending) this.startStagePoll()
+    else this.stopStagePoll()
+  }
+
+  // A large chain opens in stages: until its overview stops being pending, ask again (the event of
+  // the final stage says so too; polling also covers a web page whose event stream is cut).
+  private startStagePoll(): void {
+    if (this.stagePoll) return
+    this.stagePoll = setInterval(() => {
+      this.sync().catch((e: unknown) => {
+        // The background stage failed: say why, and stop asking.
+        this.stopStagePoll()
+        this.update({ openError: errorMessage(e) })
+      })
+    }, STAGE_POLL_MS)
+  }
+
+  private stopStagePoll(): void {
+    if (this.stagePoll) clearInterval(this.stagePoll)
+    this.stagePoll = null
+  }
+
+  private addRecent(p: string): void {
+    this.update((s) => {
+      const recent = [p, ...s.recent.filter((x) => x !== p)].slice(0, MAX_RECENT)
+      saveRecent(recent)
+      return { recent }
+    })
+  }
+
+  readonly openPath = async (path: string): Promise<void> => {
+    this.update({ opening: path, openError: null })
+    try {
+      await this.api.openChain({ path })
+      await this.sync()
+    } catch (e) {
+      this.update({ openError: errorMessage(e) })
+    } finally {
+      this.update({ opening: null })
+    }
+  }
+
+  readonly pick = async (): Promise<void> => {
+    this.update({ opening: '…', openError: null })
+    try {
+      if (await this.api.pickAndOpenChain()) await this.sync()
+    } catch (e) {
+      this.update({ openError: errorMessage(e) })
+    } finally {
+      this.update({ opening: null })
+    }
+  }
+
+  /** File → Open…: the dialog in the desktop app; in web mode, the path box (`focusPathBox`). */
+  openCommand(focusPathBox: () => void): void {
+    if (this.getState().info?.has_dialogs) void this.pick()
+    else focusPathBox()
+  }
+
+  readonly close = async (): Promise<void> => {
+    try {
+      await this.api.closeChain()
+      this.chainChanged(null)
+    } catch (e) {
+      this.notify(`Close failed: ${errorMessage(e)}`, 'error')
+    }
+  }
+
+  /** AppEvents.openFailed: an open the shell started (Open Recent, a second instance) failed. */
+  openFailed(path: string, message: string): void {
+    this.update({ openError: message.includes(path) ? message : `${path}: ${message}` })
+  }
+
+  /** A file dropped on the window: a chain opens (by its path, desktop only); anything else is a replay. */
+  dropFile(file: File, path: string | null): void {
+    const { workspace, info } = this.getState()
+    if (looksLikeChain(file.name) || !workspace) {
+      if (path) {
+        void this.openPath(path)
+        return
+      }
+      const roots = info?.open_roots.length ? ` (allowed under ${info.open_roots.join(', ')})` : ''
+      const msg = `Web mode opens chains by path: type the path of ${file.name} in the Open box${roots}`
+      this.update({ openError: workspace ? null : msg })
+      this.notify(msg, 'error')
+      return
+    }
+    workspace.dropReplay(file)
+  }
+
+  readonly dismissOpenError = (): void => this.update({ openError: null })
+
+  readonly notify = (text: string, kind: 'info' | 'error' = 'info'): void => {
+    if (this.noticeTimer) clearTimeout(this.noticeTimer)
+    this.update({ notice: { text, kind, id: ++this.notices } })
+    this.noticeTimer = setTimeout(
+      () => this.update({ notice: null }),
+      kind === 'error' ? NOTICE_MS * 2 : NOTICE_MS,
+    )
+  }
+
+  readonly clearNotice = (): void => this.update({ notice: null })
+  readonly setHelp = (help: boolean): void => this.update({ help })
+  readonly toggleHelp = (): void => this.update((s) => ({ help: !s.help }))
+}

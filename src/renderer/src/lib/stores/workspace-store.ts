@@ -1,0 +1,281 @@
+// Everything about one opened chain: what the auditor does with it (filters, selection, keys, the
+// verdict, integrity runs, replay checks, export) and what the engine answered. One store per
+// chain identity: when the engine holds another chain the app store drops this one, and its API
+// (scopedApi) stops delivering answers, so nothing here can be shown for another chain.
+import type { ChainIdentity } from '../../../../shared/app-events'
+import type { ChainOverview, EntryDetail, EntrySummary } from '../../../../shared/chain-types'
+import type { ApiClient, SecretInput } from '../../../../shared/contract'
+import type { IntegrityOptions, IntegrityRun } from '../../../../shared/integrity-types'
+import type { ReplayCheck, ReplayCheckRequest, ReplayTextMode } from '../../../../shared/replay-types'
+import type { KeyInfo, VerifyRangeOptions, VerifyVerdict } from '../../../../shared/verify-types'
+import { copyText, downloadJson } from '../download'
+import { initialView, viewReducer, type ViewAction, type ViewState } from '../filter-state'
+import { errorMessage, reportFileName } from '../format'
+import { readFileBase64 } from '../replay-format'
+import { JobRunner } from './job-runner'
+import { Store } from './store'
+
+export type Notify = (text: string, kind?: 'info' | 'error') => void
+
+export interface Selection {
+  seq: number
+  /** Its timestamp, once known (the timeline draws the selected entry). */
+  ns: string | null
+}
+
+export type DetailTab = 'entry' | 'replays'
+
+export interface WorkspaceState {
+  overview: ChainOverview
+  view: ViewState
+  selected: Selection | null
+  neighbours: { prev: number | null; next: number | null }
+  keys: KeyInfo[]
+  keysError: string | null
+  verdict: VerifyVerdict | null
+  integrity: IntegrityRun | null
+  integrityOpts: IntegrityOptions
+  integrityBusy: boolean
+  integrityError: string | null
+  checks: ReplayCheck[]
+  replayMode: ReplayTextMode
+  replayBusy: boolean
+  replayError: string | null
+  /** Bumped when a row's own check may have changed (new keys, a new verdict). */
+  checkVersion: number
+  /** Bumped when the flagged rows may have changed (a verdict, an integrity run, new keys). */
+  flagVersion: number
+  detailTab: DetailTab
+  exporting: boolean
+}
+
+export const DEFAULT_INTEGRITY: IntegrityOptions = { window: 100 }
+export const MAX_REPLAY_BYTES = 64 * 1024 * 1024
+
+export interface WorkspaceEnv {
+  /** The desktop app saves reports with its dialog; web mode downloads them. */
+  hasDialogs: boolean
+  notify: Notify
+}
+
+export class WorkspaceStore extends Store<WorkspaceState> {
+  readonly verifyJob: JobRunner<VerifyVerdict>
+  readonly integrityJob: JobRunner<IntegrityRun>
+
+  constructor(
+    readonly chain: ChainIdentity,
+    /** Bound to this chain (scopedApi): answers for another chain never arrive. */
+    readonly api: ApiClient,
+    overview: ChainOverview,
+    private readonly env: WorkspaceEnv,
+  ) {
+    super({
+      overview,
+      view: initialView,
+      selected: null,
+      neighbours: { prev: null, next: null },
+      keys: [],
+      keysError: null,
+      verdict: null,
+      integrity: null,
+      integrityOpts: DEFAULT_INTEGRITY,
+      integrityBusy: false,
+      integrityError: null,
+      checks: [],
+      replayMode: 'python',
+      replayBusy: false,
+      replayError: null,
+      checkVersion: 0,
+      flagVersion: 0,
+      detailTab: 'entry',
+      exporting: false,
+    })
+    this.verifyJob = new JobRunner(api)
+    this.integrityJob = new JobRunner(api)
+  }
+
+  /** What the engine already holds for this chain, and a first integrity run. */
+  load(): void {
+    this.api.listKeys().then(
+      (keys) => this.update({ keys }),
+      () => undefined,
+    )
+    this.api.lastVerdict().then(
+      (verdict) => this.update({ verdict }),
+      () => undefined,
+    )
+    this.api.listReplayChecks().then(
+      (checks) => this.update({ checks }),
+      () => undefined,
+    )
+    void this.runIntegrity(DEFAULT_INTEGRITY)
+  }
+
+  /** The same chain's overview again (a staged open's final stage: hashes, providers, models). */
+  setOverview(overview: ChainOverview): void {
+    this.update({ overview })
+  }
+
+  dispose(): void {
+    this.verifyJob.dispose()
+    this.integrityJob.dispose()
+  }
+
+  readonly dispatchView = (action: ViewAction): void => {
+    this.update((s) => ({ view: viewReducer(s.view, action) }))
+  }
+
+  readonly select = (seq: number, ns: string | null = null): void => {
+    this.update((s) => ({
+      selected:
+        s.selected && s.selected.seq === seq && (ns === null || s.selected.ns === ns)
+          ? s.selected
+          : { seq, ns: ns ?? (s.selected?.seq === seq ? s.selected.ns : null) },
+      detailTab: 'entry',
+    }))
+  }
+
+  readonly selectRow = (r: EntrySummary): void => this.select(r.seq, r.timestamp_ns)
+  readonly selectSeq = (seq: number): void => this.select(seq)
+
+  readonly detailLoaded = (e: EntryDetail): void => {
+    this.update((s) => ({
+      neighbours: { prev: e.prev_seq, next: e.next_seq },
+      selected:
+        s.selected && s.selected.seq === e.seq && s.selected.ns === null
+          ? { ...s.selected, ns: e.timestamp_ns }
+          : s.selected,
+    }))
+  }
+
+  readonly setDetailTab = (detailTab: DetailTab): void => this.update({ detailTab })
+  readonly setReplayMode = (replayMode: ReplayTextMode): void => this.update({ replayMode })
+
+  /** `[` / `]`: the previous or next entry of the one shown. */
+  step(dir: -1 | 1): void {
+    const { neighbours } = this.getState()
+    const s = dir < 0 ? neighbours.prev : neighbours.next
+    if (s !== null) this.select(s)
+  }
+
+  resetZoom(): void {
+    this.dispatchView({ type: 'range', value: null })
+  }
+
+  readonly submitSecrets = async (secrets: SecretInput[]): Promise<void> => {
+    this.update({ keysError: null })
+    try {
+      const keys = await this.api.setSecrets({ secrets })
+      this.update((s) => ({
+        keys,
+        verdict: null,
+        checkVersion: s.checkVersion + 1,
+        flagVersion: s.flagVersion + 1,
+      }))
+    } catch (e) {
+      this.update({ keysError: errorMessage(e) })
+    }
+  }
+
+  readonly verify = async (range?: VerifyRangeOptions): Promise<void> => {
+    if (this.verifyJob.running) return
+    const v = await this.verifyJob.run(() => this.api.startVerify(range ? { range } : {}))
+    if (v)
+      this.update((s) => ({ verdict: v, checkVersion: s.checkVersion + 1, flagVersion: s.flagVersion + 1 }))
+  }
+
+  readonly runIntegrity = async (opts: IntegrityOptions): Promise<void> => {
+    this.update({ integrityError: null })
+    const adopt = (r: IntegrityRun): void =>
+      this.update((s) => ({ integrity: r, integrityOpts: opts, flagVersion: s.flagVersion + 1 }))
+    if (opts.all) {
+      const r = await this.integrityJob.run(() => this.api.startIntegrity(opts))
+      if (r) adopt(r)
+      return
+    }
+    this.update({ integrityBusy: true })
+    try {
+      adopt(await this.api.runIntegrity(opts))
+    } catch (e) {
+      this.update({ integrityError: errorMessage(e) })
+    } finally {
+      this.update({ integrityBusy: false })
+    }
+  }
+
+  /** Audit → Run integrity monitor: again, with the window and thresholds of the last run. */
+  rerunIntegrity(): void {
+    if (this.getState().integrityBusy || this.integrityJob.running) return
+    void this.runIntegrity(this.getState().integrityOpts)
+  }
+
+  readonly runReplay = async (req: ReplayCheckRequest): Promise<void> => {
+    this.update({ replayBusy: true, replayError: null })
+    try {
+      const c = await this.api.checkReplay(req)
+      this.update((s) => ({ checks: [...s.checks, c], detailTab: 'entry' }))
+    } catch (e) {
+      this.update({ replayError: errorMessage(e) })
+    } finally {
+      this.update({ replayBusy: false })
+    }
+  }
+
+  readonly replayFile = async (seq: number, file: File): Promise<void> => {
+    if (file.size > MAX_REPLAY_BYTES) {
+      this.update({
+        replayError: `${file.name} is ${file.size} bytes: replay files above 64 MiB are not read`,
+      })
+      return
+    }
+    try {
+      const b64 = await readFileBase64(file)
+      await this.runReplay({ seq, file_base64: b64, file_name: file.name, mode: this.getState().replayMode })
+    } catch (e) {
+      this.update({ replayError: errorMessage(e) })
+    }
+  }
+
+  /** A replay file dropped on the window: checked against the selected entry. */
+  dropReplay(file: File): void {
+    const { selected } = this.getState()
+    if (!selected) {
+      this.env.notify(`Select an entry first, or drop ${file.name} on a row`, 'error')
+      return
+    }
+    void this.replayFile(selected.seq, file)
+  }
+
+  readonly exportReport = async (): Promise<void> => {
+    const req = { integrity: this.getState().integrityOpts }
+    this.update({ exporting: true })
+    try {
+      if (this.env.hasDialogs) {
+        const { path } = await this.api.saveReport(req)
+        this.env.notify(path ? `Report saved to ${path}` : 'Export cancelled')
+      } else {
+        const report = await this.api.buildReport(req)
+        const name = reportFileName(report.generated_at)
+        downloadJson(name, report)
+        this.env.notify(`Report downloaded as ${name}`)
+      }
+    } catch (e) {
+      this.env.notify(`Export failed: ${errorMessage(e)}`, 'error')
+    } finally {
+      this.update({ exporting: false })
+    }
+  }
+
+  readonly copyReport = async (): Promise<void> => {
+    this.update({ exporting: true })
+    try {
+      const report = await this.api.buildReport({ integrity: this.getState().integrityOpts })
+      await copyText(JSON.stringify(report, null, 2))
+      this.env.notify('Report copied to the clipboard as JSON')
+    } catch (e) {
+      this.env.notify(`Copy failed: ${errorMessage(e)}`, 'error')
+    } finally {
+      this.update({ exporting: false })
+    }
+  }
+}
