@@ -11,7 +11,7 @@ import { fingerprintOf, loadPrivateKey, publicKeyFromPem, rawPublicKey } from '.
 import { renderReportHtml } from '../custody/html/render'
 import { parseReportText, priorFrom, readReportFile, type ReadReport } from '../custody/report-file'
 import { AuditError } from '../errors'
-import { custodyOf, openChainPath } from './custody-state'
+import { custodyOf, openChainId } from './custody-state'
 import { buildReportFor } from './engine'
 import type { AuditSession } from './session'
 import type { CallContext, HandlerTable, Platform } from './table'
@@ -105,13 +105,13 @@ export function custodyHandlers(
         state.prior = null
         return null
       }
-      const chainPath = openChainPath(session)
-      if (chainPath === null)
+      const openId = openChainId(session)
+      if (openId === null)
         throw new AuditError('no_chain', 'open the chain first: a prior belongs to one chain')
       const read = readGiven(req, ctx, 'prior')
       const head = priorFrom(read, 'prior')
       const info = priorInfo(head)
-      state.prior = { head, info, chainPath }
+      state.prior = { head, info, openId }
       return info
     },
     checkReport: async (req, ctx) => {

@@ -124,7 +124,7 @@ describe('chain-of-custody calls in the desktop app', () => {
     expect(value<AuditReport>(await call('buildReport', {})).signature).toBeUndefined()
   })
 
-  it('a prior chosen for one chain is not applied to another; a report file is a prior and is checked again', async () => {
+  it('a prior chosen for one open chain is not applied to another, nor to a later open of it; a report file is a prior and is checked again', async () => {
     const reportFile = join(tmp.dir, 'report.html')
     const prior = value<{ kind: string; last_seq: number }>(await call('setPrior', { path: reportFile }))
     expect(prior).toMatchObject({ kind: 'report', last_seq: 240 })
@@ -132,9 +132,13 @@ describe('chain-of-custody calls in the desktop app', () => {
 
     await session.open(dbPath('provider-shift'))
     expect((await verifyJob()).prior_check).toBeUndefined()
+    // Another open of the same file is another chain (a new workspace in the app): no prior.
     await session.open(dbPath('clean'))
+    expect((await verifyJob()).prior_check).toBeUndefined()
+    expect(value(await call('setPrior', { path: reportFile }))).toMatchObject({ kind: 'report' })
     expect((await verifyJob()).prior_check).toMatchObject({ found: true })
     expect(value(await call('setPrior', { clear: true }))).toBeNull()
+    expect((await verifyJob()).prior_check).toBeUndefined()
 
     const pem = createPublicKey(pair.privateKey).export({ type: 'spki', format: 'pem' }).toString()
     const checked = value<{ ok: boolean; signature: { status: string } }>(
