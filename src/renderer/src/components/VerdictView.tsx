@@ -66,7 +66,21 @@ export function VerdictView({ verdict, keys = [], onSelectSeq }: Props) {
         {verdict.prior_check ? (
           <>
             <dt>prior head</dt>
-            <dd className={verdict.prior_check.found ? '' : 'bad-text'}>{verdict.prior_check.detail}</dd>
+            <dd className={verdict.prior_check.found ? '' : 'bad-text'} data-testid="prior-check-detail">
+              {verdict.prior_check.detail}
+            </dd>
+            {verdict.prior_check.rows_detail !== undefined ? (
+              <>
+                <dt>prior rows</dt>
+                <dd
+                  className={verdict.prior_check.rows_unchanged ? '' : 'bad-text'}
+                  data-testid="prior-check-rows"
+                  data-unchanged={String(verdict.prior_check.rows_unchanged)}
+                >
+                  {verdict.prior_check.rows_detail}
+                </dd>
+              </>
+            ) : null}
           </>
         ) : null}
       </dl>
