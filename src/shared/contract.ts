@@ -15,6 +15,7 @@ import type {
 import type { PriorInfo, ReportCheckResult, ReportFormat, SigningKeyInfo } from './custody-types'
 import type { IntegrityOptions, IntegrityRun } from './integrity-types'
 import type { JobStatus } from './job-types'
+import type { RecoveryResult } from './recovery-types'
 import type { ReplayCheck, ReplayCheckRequest } from './replay-types'
 import type { AuditReport } from './report-types'
 import type { ChainState } from './app-events'
@@ -58,7 +59,10 @@ export interface ApiContract {
   /** Keys live in main-process memory only; what comes back never contains them. */
   setSecrets: (req: { secrets: SecretInput[] }) => KeyInfo[]
   listKeys: (req: void) => KeyInfo[]
+  /** The verdict includes what the files remember (`recovered`, and the findings it proves). */
   startVerify: (req: { range?: VerifyRangeOptions }) => JobStatus<VerifyVerdict>
+  /** Every deleted or earlier version of a row the files still hold, proven with the keys set (if any). */
+  startRecover: (req: void) => JobStatus<RecoveryResult>
   lastVerdict: (req: void) => VerifyVerdict | null
   checkRow: (req: { seq: number }) => RowCheck
   runIntegrity: (req: IntegrityOptions) => IntegrityRun
@@ -114,6 +118,7 @@ export const API_CALLS = [
   'setSecrets',
   'listKeys',
   'startVerify',
+  'startRecover',
   'lastVerdict',
   'checkRow',
   'runIntegrity',

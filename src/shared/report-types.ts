@@ -3,10 +3,11 @@
 import type { Evidence } from './chain-types'
 import type { ReportCoverage, ReportSignature } from './custody-types'
 import type { IntegrityRun } from './integrity-types'
+import type { RecoveryResult } from './recovery-types'
 import type { ReplayCheck } from './replay-types'
 import type { KeyInfo, VerifyVerdict } from './verify-types'
 
-export const REPORT_SCHEMA_VERSION = '1.1.0'
+export const REPORT_SCHEMA_VERSION = '1.2.0'
 export const REPORT_SCHEMA_ID = 'https://bijotel-auditor.invalid/schema/integrity-report-1.json'
 
 export interface AuditReport {
@@ -22,7 +23,12 @@ export interface AuditReport {
   integrity: IntegrityRun
   replay_checks: ReplayCheck[]
   /**
-   * What the report covered (since schema 1.1.0): the evidence line and statement, and the digest of
+   * Deleted rows and earlier versions of rewritten ones recovered from the files, proven against the
+   * keys when given (the verdict's recovery findings refer to them). Since schema 1.1.0.
+   */
+  recovery: RecoveryResult
+  /**
+   * What the report covered (since schema 1.2.0): the evidence line and statement, and the digest of
    * its (seq, hmac_hash) rows that makes the report the next audit's prior (`verify --prior`).
    */
   coverage?: ReportCoverage

@@ -1,6 +1,7 @@
 // Verdict of a chain verification. Field names and shapes are those of the shared fixtures'
 // `NAME.expected.json` (`verify`), so the `--json` output can be compared field for field.
 import type { RowsDigest } from './custody-types'
+import type { RecoveredRow, RecoverySource, RecoverySummary } from './recovery-types'
 
 export type FindingKind =
   | 'seq_gap'
@@ -29,6 +30,14 @@ export interface Finding {
   against_prior?: true
   /** Only for `seq_gap` and `truncated`: how many seq numbers are absent. */
   missing?: number
+  /** Only for findings made from recovered rows: where in the files they were found. */
+  evidence?: RecoverySource[]
+  /**
+   * Only for a `deleted` finding of proven rows whose seq neither a surviving rowid nor a link to a
+   * known row gives: how many. The range is then where they can be (the live chain and as many seqs
+   * after it), not where they were.
+   */
+  unplaced?: number
 }
 
 /** A run of consecutive rows whose HMAC was reproduced by the same candidate key. */
@@ -106,6 +115,10 @@ export interface VerifyVerdict {
   prior_check?: PriorCheck
   /** Present only when the run was cancelled before the end (never for a finished verdict). */
   cancelled?: boolean
+  /** Present only when the files were searched for deleted and earlier rows (verify's default). */
+  recovery?: RecoverySummary
+  /** Deleted and superseded rows recovered from the files (rows identical to a live row are not listed). */
+  recovered?: RecoveredRow[]
 }
 
 export interface VerifyRangeOptions {

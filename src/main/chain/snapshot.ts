@@ -30,6 +30,8 @@ export interface Snapshot {
   readonly evidence: Evidence
   /** A `-wal` or `-journal` was copied beside it: SQLite must open it read-write once to apply it. */
   readonly recover: boolean
+  /** The open policy the evidence was opened under: whoever opens it again (recovery) keeps to it. */
+  readonly policy?: OpenPolicy
   dispose(): void
 }
 
@@ -365,7 +367,13 @@ async function snapshotOf(
       method: `copied into a private temporary folder${hot ? ' with its hot journal' : ''}${wal ? ' with its -wal' : ''}; original and copy hashed and compared, original size and mtime re-checked, then SQLite opened only the copy${wal || hot ? ', read-write once to apply the side files as the writer would, then read-only' : ', read-only'}`,
       unchanged_after_copy: true,
     }
-    return { dbPath: copyPath, evidence, recover: wal !== null || journal !== null, dispose }
+    return {
+      dbPath: copyPath,
+      evidence,
+      recover: wal !== null || journal !== null,
+      ...(opts.policy ? { policy: opts.policy } : {}),
+      dispose,
+    }
   } catch (e) {
     dispose()
     if (e instanceof AuditError) throw e

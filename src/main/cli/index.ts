@@ -21,7 +21,11 @@ runCli(process.argv.slice(2), processIO()).then(
   (code) => {
     process.exitCode = code
     if (process.env['BIJOTEL_TIMING']) {
-      process.stderr.write(`timing: maxrss ${peakRssMb()} MB\n`)
+      // CPU of every thread of the process (workers included): steadier than wall time on a busy machine.
+      const cpu = process.cpuUsage()
+      process.stderr.write(
+        `timing: maxrss ${peakRssMb()} MB, cpu ${Math.round((cpu.user + cpu.system) / 1000)} ms\n`,
+      )
     }
   },
   (e: unknown) => {

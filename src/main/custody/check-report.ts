@@ -2,7 +2,8 @@
 // against the chain file it names. The signature (against the auditor's key, or only the report's
 // own), the evidence files re-hashed, the chain's extent, the verdict re-run with the same key set,
 // the integrity run with the same mode, window and thresholds, each replay check from its recorded
-// output hash, and the coverage (statement and rows digest): what reproduces and what does not.
+// output hash, the recovered rows (the files searched again), and the coverage (statement and rows
+// digest): what reproduces and what does not.
 import type { KeyObject } from 'node:crypto'
 import type { Evidence } from '../../shared/chain-types'
 import type { ReportCheckResult, RowsDigest } from '../../shared/custody-types'
@@ -20,6 +21,7 @@ import { chainSummary, verificationNote } from '../report/build'
 import { verifyOpened } from '../verify/file'
 import { keyInfo, type KeyMaterial } from '../verify/secrets'
 import { FieldList } from './check-fields'
+import { checkRecovery, rerunRecovery, verdictWithRecovery } from './check-recovery'
 import { reportCoverage } from './coverage'
 import { isReport, rowsDigestOf, type ReadReport } from './report-file'
 import { priorRowFindings } from './rows-digest'
@@ -48,6 +50,7 @@ const KNOWN = new Set([
   'verification_note',
   'integrity',
   'replay_checks',
+  'recovery',
   'coverage',
   'signature',
 ])
@@ -185,7 +188,7 @@ function checkCoverage(
     f.notChecked(
       'coverage',
       undefined,
-      'the report has no coverage block (written before schema 1.1.0)',
+      'the report has no coverage block (written before schema 1.2.0)',
       true,
     )
     return
@@ -248,6 +251,9 @@ export async function checkReport(input: CheckReportInput): Promise<ReportCheckR
     const v = report.verification
     const keyed = v !== null && v !== undefined
     let verdict: VerifyVerdict | null = null
+    let liveVerdict: VerifyVerdict | null = null
+    // Recovery is re-run as the report ran it: proven rows join the verdict's findings.
+    const search = await rerunRecovery(doc, chain, keyed ? keys : [])
     if (!keyed) {
       f.compare(
         'verification',
@@ -266,11 +272,12 @@ export async function checkReport(input: CheckReportInput): Promise<ReportCheckR
               'no key given: the verdict cannot be re-run',
             )
       } else {
-        verdict = await verifyOpened(
+        liveVerdict = await verifyOpened(
           chain,
           keys,
           progress ? { onProgress: (d, t) => progress(d, t, 'verify') } : {},
         )
+        verdict = verdictWithRecovery(liveVerdict, search)
         for (const k of VERDICT_FIELDS)
           if (v.verdict[k] !== undefined || verdict[k] !== undefined)
             f.compare(`verification.verdict.${k}`, v.verdict[k], verdict[k])
@@ -289,13 +296,15 @@ export async function checkReport(input: CheckReportInput): Promise<ReportCheckR
     const integrity = await runIntegrityOpened(chain, {
       ...integrityOptionsOf(report.integrity),
       keys: keyed ? keys : [],
-      ...(verdict ? { wholeChainVerdict: verdict } : {}),
+      ...(liveVerdict ? { wholeChainVerdict: liveVerdict } : {}),
       ...(progress ? { onProgress: progress } : {}),
     })
     checkIntegrity(f, report.integrity, integrity, rotationCheckable)
 
     const replays = Array.isArray(report.replay_checks) ? report.replay_checks : []
     replays.forEach((r, i) => checkReplay(f, i, r, chain, keyed ? keys : [], keyed ? keys.length > 0 : true))
+
+    checkRecovery(f, doc, search)
 
     const summary = chainSummary(chain)
     checkCoverage(f, doc, label, await reportCoverage(chain, summary, keyed ? given : []))

@@ -17,6 +17,7 @@ import { verifyOpened } from '../verify/file'
 import { renderReportHtml } from '../custody/html/render'
 import { custodyHandlers } from './custody'
 import { priorFor } from './custody-state'
+import { searchEvidence } from '../recovery/verdict'
 import { buildReportFor, checkReplayFor, runIntegrityFor } from './engine'
 import type { AuditSession } from './session'
 import { int, num, obj, optBool, optEnum, optInt, optNs, optObj, optStr, str, type Obj } from './validate'
@@ -240,12 +241,29 @@ export function createHandlers(session: AuditSession, platform: Platform = {}): 
             ...(prior ? { prior } : {}),
             onProgress: (d, t) => job.progress(d, t, 'verifying'),
             signal: job.signal,
+            recover: true,
           })
         },
         (v) => {
           if (opened && session.chain === opened) session.setVerdict(v)
         },
       )
+    },
+    startRecover: async () => {
+      session.view() // no chain (or a failed open): one clear error now, not a failed job
+      const keys = session.keys
+      return session.jobs.start('recover', async (job) => {
+        const o = await session.readyForJob(job)
+        job.progress(0, 1, 'searching the files')
+        // The evidence itself, under the open policy it was opened with (the copy's WAL is recovered).
+        const { policy } = o.chain.snapshot
+        return (
+          await searchEvidence(o.chain.snapshot.evidence, keys, {
+            signal: job.signal,
+            ...(policy ? { policy } : {}),
+          })
+        ).result
+      })
     },
     lastVerdict: async () => session.verdict,
     checkRow: async (req) => checkRow((await session.ready()).chain, session.keys, int(obj(req), 'seq')),

@@ -8,10 +8,13 @@ import type { VerifyVerdict } from '../../shared/verify-types'
 import type { ChainFile } from '../chain/reader'
 import { reportCoverage } from '../custody/coverage'
 import { asChainReadError } from '../errors'
+import { notSearched } from '../recovery/recover'
 import type { IntegrityProgress } from '../integrity/analyze'
 import { runIntegrityOpened } from '../integrity/direct'
 import { keyInfo, type KeyMaterial } from '../verify/secrets'
 import { verifyOpened } from '../verify/file'
+import { applyRecovery } from '../recovery/findings'
+import { searchEvidence } from '../recovery/verdict'
 import { TOOL_NAME, TOOL_VERSION } from '../version'
 
 export interface BuildReportInput {
@@ -25,6 +28,8 @@ export interface BuildReportInput {
   signal?: { aborted: boolean }
   /** Clock, for reproducible tests. */
   now?: () => Date
+  /** Search the files for deleted and earlier rows (default true). */
+  recover?: boolean
 }
 
 export function chainSummary(chain: ChainFile): AuditReport['chain'] {
@@ -59,17 +64,36 @@ export async function buildAuditReport(input: BuildReportInput): Promise<AuditRe
   const now = input.now ?? (() => new Date())
   const progress = input.onProgress
   const summary = chainSummary(chain)
-  const verdict =
+  const liveVerdict =
     keys.length === 0
       ? null
       : await verifyOpened(chain, keys, {
           ...(progress ? { onProgress: (d: number, t: number) => progress(d, t, 'verify') } : {}),
           ...(input.signal ? { signal: input.signal } : {}),
         })
+  // The evidence itself is searched, read-only: the private copy's WAL was recovered into it.
+  const search =
+    input.recover === false
+      ? null
+      : await searchEvidence(chain.snapshot.evidence, keys, {
+          ...(input.signal ? { signal: input.signal } : {}),
+          ...(chain.snapshot.policy ? { policy: chain.snapshot.policy } : {}),
+        })
+  const recovery = search?.result ?? notSearched('turned off')
+  let verdict = liveVerdict
+  if (liveVerdict && search?.result.summary.searched) {
+    // The findings the recovered rows prove join the verdict; the rows themselves are in `recovery`.
+    const {
+      recovered: _rows,
+      recovery: _summary,
+      ...withFindings
+    } = applyRecovery(liveVerdict, search.result, search)
+    verdict = withFindings
+  }
   const integrity = await runIntegrityOpened(chain, {
     ...(input.integrityOptions ?? {}),
     keys,
-    ...(verdict ? { wholeChainVerdict: verdict } : {}),
+    ...(liveVerdict ? { wholeChainVerdict: liveVerdict } : {}),
     ...(progress ? { onProgress: progress } : {}),
     ...(input.signal ? { signal: input.signal } : {}),
   })
@@ -89,6 +113,7 @@ export async function buildAuditReport(input: BuildReportInput): Promise<AuditRe
     verification_note: verificationNote(verdict, keys.length),
     integrity,
     replay_checks: input.replayChecks ?? [],
+    recovery,
     coverage: await reportCoverage(chain, summary, keys.map(keyInfo)),
   }
 }

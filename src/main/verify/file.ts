@@ -13,6 +13,7 @@ import {
   timestampsDirect,
   timestampsSql,
 } from '../custody/statement'
+import { startRecovery, verdictWith, withRecovery } from '../recovery/verdict'
 import { verifyDirect } from './direct'
 import { keyInfo, type KeyMaterial } from './secrets'
 import { verifyChain, type VerifyOptions } from './verify'
@@ -36,6 +37,8 @@ export interface FileVerifyOptions extends VerifyOptions {
    * own threads while the rows are verified (the copy path hashed them while copying).
    */
   statement?: boolean
+  /** Search the files for deleted and earlier rows and add what they prove (../recovery). */
+  recover?: boolean
 }
 
 export async function verifyFile(
@@ -45,25 +48,29 @@ export async function verifyFile(
 ): Promise<FileVerifyResult> {
   const t0 = performance.now()
   const infos = keys.map(keyInfo)
+  const recover = opts.recover ? { ...(opts.signal ? { signal: opts.signal } : {}) } : null
   const direct = await withDirect(
     path,
     async (chain): Promise<FileVerifyResult> => {
       const openMs = performance.now() - t0
-      if (!opts.statement)
-        return { verdict: await verifyDirect(chain, keys, opts), reader: 'direct' as const, openMs }
-      const abort = new AbortController()
-      const hashing = hashEvidenceFiles(chain.files, abort.signal)
-      hashing.catch(() => undefined) // awaited below; a refusal of the file leaves it aborted
-      let verdict: VerifyVerdict
+      // The files are searched (see startRecovery) and, for the statement, hashed on their own
+      // threads while the rows are verified.
+      const search = recover ? startRecovery(chain, keys, recover) : null
+      const abort = opts.statement ? new AbortController() : null
+      const hashing = abort ? hashEvidenceFiles(chain.files, abort.signal) : null
+      hashing?.catch(() => undefined) // awaited below; a refusal of the file leaves it aborted
       try {
-        verdict = await verifyDirect(chain, keys, opts)
+        let verdict = await verifyDirect(chain, keys, opts)
+        if (search) verdict = verdictWith(verdict, await search.done())
+        if (!hashing) return { verdict, reader: 'direct' as const, openMs }
+        const files = await hashing
+        const ts = timestampsDirect(chain, verdict.first_seq, verdict.last_seq)
+        return { verdict, reader: 'direct', openMs, statement: buildStatement(files, verdict, ts, infos) }
       } catch (e) {
-        abort.abort()
+        search?.abort()
+        abort?.abort()
         throw e
       }
-      const files = await hashing
-      const ts = timestampsDirect(chain, verdict.first_seq, verdict.last_seq)
-      return { verdict, reader: 'direct', openMs, statement: buildStatement(files, verdict, ts, infos) }
     },
     opts.env,
   )
@@ -72,7 +79,8 @@ export async function verifyFile(
   const chain = await ChainFile.open(path, opts.copy ?? {})
   const openMs = performance.now() - t1
   try {
-    const verdict = await verifyChain(chain, keys, opts)
+    let verdict = await verifyChain(chain, keys, opts)
+    if (recover) verdict = await withRecovery(path, verdict, keys, recover)
     if (!opts.statement) return { verdict, reader: 'sqlite-copy', openMs }
     const ts = timestampsSql(chain.db, verdict.first_seq, verdict.last_seq)
     const files = statedFromEvidence(chain.snapshot.evidence)
@@ -89,10 +97,13 @@ export async function verifyFile(
 export async function verifyOpened(
   chain: ChainFile,
   keys: KeyMaterial[],
-  opts: VerifyOptions = {},
+  opts: VerifyOptions & { recover?: boolean } = {},
 ): Promise<VerifyVerdict> {
-  return (
+  const verdict =
     (await withDirect(chain.snapshot.dbPath, (d) => verifyDirect(d, keys, opts))) ??
-    verifyChain(chain, keys, opts)
-  )
+    (await verifyChain(chain, keys, opts))
+  // The private copy holds the evidence's bytes exactly: its files are searched in their place.
+  return opts.recover
+    ? await withRecovery(chain.snapshot.dbPath, verdict, keys, opts.signal ? { signal: opts.signal } : {})
+    : verdict
 }

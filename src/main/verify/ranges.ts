@@ -74,6 +74,8 @@ export const KIND_ORDER: readonly FindingKind[] = [
   'hmac_mismatch',
   'column_mismatch',
   'truncated',
+  'rewritten',
+  'deleted',
 ]
 
 export function toFindings(ranges: OrdRange<FindingKind>[]): Finding[] {

@@ -77,15 +77,19 @@ export function resolveRange(db: Database.Database, range: VerifyRangeOptions | 
       .get(...params) as unknown[] | undefined
   try {
     if (range?.since_ns !== undefined || range?.until_ns !== undefined) {
+      // A date outside the years timestamp_ns can hold (1677-2262 as int64 nanoseconds) selects
+      // nothing or everything; SQLite cannot bind such a number (Python raises OverflowError).
       const since = big(range.since_ns, INT64_MIN)
       const until = big(range.until_ns, INT64_MAX)
+      if (since > INT64_MAX || until < INT64_MIN || since > until)
+        return { fromSeq: 0n, toSeq: -1n, rows: 0, empty: true }
       const row = q(
         `SELECT MIN(seq), MAX(seq) FROM chain
           WHERE seq >= ? AND seq <= ? AND timestamp_ns >= ? AND timestamp_ns <= ?`,
         from,
         to,
-        since,
-        until,
+        since < INT64_MIN ? INT64_MIN : since,
+        until > INT64_MAX ? INT64_MAX : until,
       )
       if (!row || row[0] === null) return { fromSeq: 0n, toSeq: -1n, rows: 0, empty: true }
       from = row[0] as bigint

@@ -23,6 +23,8 @@ interface Measure {
   ms: number
   rows: number
   rssMb: number | null
+  /** CPU of every thread of the CLI process, when it printed it (BIJOTEL_TIMING). */
+  cpuMs?: number | null
   note?: string
 }
 
@@ -41,6 +43,11 @@ function run(
     maxBuffer: 64 * 1024 * 1024,
   })
   return { ms: performance.now() - t, code: r.status, stdout: r.stdout, stderr: r.stderr }
+}
+
+function cpuFrom(stderr: string): number | null {
+  const m = /, cpu (\d+) ms/.exec(stderr)
+  return m ? Number(m[1]) : null
 }
 
 function rssFrom(stderr: string): number | null {
@@ -199,11 +206,40 @@ function cli(
     ms: r.ms,
     rows,
     rssMb: rssFrom(r.stderr),
+    cpuMs: cpuFrom(r.stderr),
     note:
       spread +
       (open ? `${open[1]} reader, open ${fmt(Number(open[2]))} ms` : '') +
       (prover ? `, ${prover[1]} prover` : ''),
   }
+}
+
+/**
+ * verify with and without the search for recoverable rows, in alternating fresh processes (this
+ * VM's speed drifts within minutes): the median of each, and what recovery adds.
+ */
+function recoveryPair(path: string, rows: number, runs = 5): { off: Measure; on: Measure; line: string } {
+  const args = ['verify', '--db', path, '--secret-hex', SECRET]
+  const offs: Measure[] = []
+  const ons: Measure[] = []
+  for (let i = 0; i < runs; i++) {
+    offs.push(cli('bijotel verify --no-recover', [...args, '--no-recover'], rows))
+    ons.push(cli('bijotel verify (searching the files, the default)', args, rows))
+  }
+  const median = (ms: Measure[]): Measure => [...ms].sort((a, b) => a.ms - b.ms)[Math.floor(runs / 2)]!
+  const off = median(offs)
+  const on = median(ons)
+  const note = `median of ${runs}, alternating`
+  off.note = `${note}; ${off.note ?? ''}`
+  on.note = `${note}; ${on.note ?? ''}`
+  // CPU time as well: on this shared VM wall time drifts by more than recovery costs.
+  const cpu = (ms: Measure[]): number =>
+    [...ms].map((m) => m.cpuMs ?? NaN).sort((a, b) => a - b)[Math.floor(runs / 2)]!
+  const pct = (a: number, b: number): string => `${fmt((100 * (a - b)) / b, 1)}%`
+  const line =
+    `recovery adds ${fmt(on.ms - off.ms)} ms wall to verify (${pct(on.ms, off.ms)}), ` +
+    `${fmt(cpu(ons) - cpu(offs))} ms CPU (${pct(cpu(ons), cpu(offs))}; medians; target < 25%)`
+  return { off, on, line }
 }
 
 async function main(): Promise<void> {
@@ -220,13 +256,18 @@ async function main(): Promise<void> {
     const size = statSync(path).size
     const floor = hashingFloor(path)
     const naive = naiveVerify(path)
+    const recovery = recoveryPair(path, rows)
     const results: Measure[] = [
       naive,
-      cli('bijotel verify', ['verify', '--db', path, '--secret-hex', SECRET], rows),
+      recovery.on,
+      recovery.off,
       // Without the native row prover (not built, another CPU, or turned off), for comparison.
-      cli('bijotel verify (BIJOTEL_NATIVE=0)', ['verify', '--db', path, '--secret-hex', SECRET], rows, {
-        BIJOTEL_NATIVE: '0',
-      }),
+      cli(
+        'bijotel verify --no-recover (BIJOTEL_NATIVE=0)',
+        ['verify', '--db', path, '--secret-hex', SECRET, '--no-recover'],
+        rows,
+        { BIJOTEL_NATIVE: '0' },
+      ),
       cli('bijotel integrity --all', ['integrity', '--db', path, '--all', '--json'], rows),
       cli(
         'bijotel integrity --window 10000',
@@ -238,8 +279,8 @@ async function main(): Promise<void> {
       await warmWindow(path, 10000),
       // The fallback path (SQLite on a verified private copy), for comparison.
       cli(
-        'bijotel verify (BIJOTEL_READER=sqlite)',
-        ['verify', '--db', path, '--secret-hex', SECRET],
+        'bijotel verify --no-recover (BIJOTEL_READER=sqlite)',
+        ['verify', '--db', path, '--secret-hex', SECRET, '--no-recover'],
         rows,
         SQLITE,
       ),
@@ -271,6 +312,7 @@ async function main(): Promise<void> {
           (m.note ? `  (${m.note})` : ''),
       )
     }
+    console.log(`   ${recovery.line}`)
     console.log()
   }
 }

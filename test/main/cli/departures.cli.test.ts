@@ -88,13 +88,19 @@ describe('range and boundary departures', () => {
 
   it('a trimmed chain: the reference line, then a Boundary: line (the reference prints nothing more)', () => {
     const p = edited('DELETE FROM chain WHERE seq <= 3')
-    const r = verify(p)
+    // The live chain alone (--no-recover): what the reference sees, and the boundary it does not say.
+    const r = verify(p, '--no-recover')
     expect(r.code).toBe(0)
     const lines = r.stdout.trimEnd().split('\n')
     expect(lines[0]).toBe('Chain VALID (37 entries).')
     expect(lines[1]).toMatch(
       /^Boundary: prev_hash at seq=4 = [0-9a-f]{16}\.\.\. \(boundary — predecessor not in this DB/,
     )
+    // With recovery (the default), the deleted rows still in the file's free space prove the cut.
+    const rec = verify(p, '--json')
+    expect(rec.code).toBe(3)
+    const v = JSON.parse(rec.stdout) as { findings: { kind: string; from_seq: number; to_seq: number }[] }
+    expect(v.findings).toContainEqual(expect.objectContaining({ kind: 'deleted', from_seq: 1, to_seq: 3 }))
   })
 })
 

@@ -1,7 +1,10 @@
 // Issue 25 item 1: the exported report is the next audit's prior. A report taken before a
 // truncation, a key holder's rewrite, a deletion or a body edit makes `verify --prior REPORT` fail
 // with the right finding; a report as HTML works the same; a signed prior changed after signing is
-// refused; a verdict prior and a report without coverage still give the head check.
+// refused; a verdict prior and a report without coverage still give the head check. Recovery is
+// turned off (--no-recover) in these verifies: the scratch copies still hold the deleted and
+// overwritten rows in their free space, which recovery would prove on its own; here the question is
+// what the prior alone proves (as for a VACUUMed file, which remembers nothing). One test runs both.
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -40,7 +43,10 @@ function verify(
   prior: string,
   env: Record<string, string> = {},
 ): { code: number | null; v: Record<string, unknown> } {
-  const r = bijotel(['verify', '--db', db, '--secret-hex', KEY, '--prior', prior, '--json'], env)
+  const r = bijotel(
+    ['verify', '--db', db, '--no-recover', '--secret-hex', KEY, '--prior', prior, '--json'],
+    env,
+  )
   return { code: r.code, v: verdictOnly(r.stdout) }
 }
 
@@ -55,7 +61,7 @@ describe('verify --prior REPORT', () => {
       rows_unchanged: true,
       prior: { last_seq: 240, source: { kind: 'report' } },
     })
-    const text = bijotel(['verify', '--db', db, '--secret-hex', KEY, '--prior', report])
+    const text = bijotel(['verify', '--db', db, '--no-recover', '--secret-hex', KEY, '--prior', report])
     expect(text.stdout).toContain(
       'Prior rows: every row the report covered (240 rows, seq 1-240) is still there, unchanged\n',
     )
@@ -65,18 +71,29 @@ describe('verify --prior REPORT', () => {
     const { db, report } = chainWithReport()
     deleteRows(db, 'seq > 210')
     // On its own the cut chain is valid: only the prior shows the loss.
-    expect(bijotel(['verify', '--db', db, '--secret-hex', KEY]).code).toBe(0)
+    expect(bijotel(['verify', '--db', db, '--no-recover', '--secret-hex', KEY]).code).toBe(0)
     const { code, v } = verify(db, report)
     expect(code).toBe(3)
     expect(v['findings']).toEqual([{ kind: 'truncated', from_seq: 211, to_seq: 240, count: 30, missing: 30 }])
     expect(v['first_bad_seq']).toBe(211)
     expect(v['prior_check']).toMatchObject({ found: false, rows_unchanged: false })
+    // With recovery (the default) the cut rows still in the file's free pages prove it without a
+    // prior; with the prior, the same cut is one truncated finding.
+    const alone = bijotel(['verify', '--db', db, '--secret-hex', KEY, '--json'])
+    expect(alone.code).toBe(3)
+    const recovered = verdictOnly(alone.stdout)['findings'] as { kind: string; evidence?: unknown }[]
+    expect(recovered.some((f) => f.kind === 'truncated' && f.evidence !== undefined)).toBe(true)
+    const both = bijotel(['verify', '--db', db, '--secret-hex', KEY, '--prior', report, '--json'])
+    expect(both.code).toBe(3)
+    expect(verdictOnly(both.stdout)['findings']).toContainEqual(
+      expect.objectContaining({ kind: 'truncated', from_seq: 211, to_seq: 240 }),
+    )
   })
 
   it("a key holder's rewrite (body edited, every later row resealed) is a rewritten finding from the edited row", () => {
     const { db, report } = chainWithReport()
     rewriteFrom(db, Buffer.from(KEY, 'hex'), 100n)
-    expect(bijotel(['verify', '--db', db, '--secret-hex', KEY]).code).toBe(0)
+    expect(bijotel(['verify', '--db', db, '--no-recover', '--secret-hex', KEY]).code).toBe(0)
     const envs: Record<string, string>[] = [{}, { BIJOTEL_READER: 'sqlite' }]
     for (const env of envs) {
       const { code, v } = verify(db, report, env)
@@ -90,7 +107,7 @@ describe('verify --prior REPORT', () => {
         'first change found in seq 100-240 (rewritten)',
       )
     }
-    const text = bijotel(['verify', '--db', db, '--secret-hex', KEY, '--prior', report])
+    const text = bijotel(['verify', '--db', db, '--no-recover', '--secret-hex', KEY, '--prior', report])
     expect(text.stderr).toBe(
       'Chain BROKEN at seq=100: rewritten: differs from what the prior report recorded for these seqs (resealed by a key holder, or replaced)\n',
     )
@@ -152,7 +169,7 @@ describe('verify --prior REPORT', () => {
     const forged = JSON.parse(readFileSync(report, 'utf8')) as AuditReport
     forged.coverage!.rows.head_hmac = '0'.repeat(64)
     writeFileSync(report, JSON.stringify(forged, null, 2))
-    const r = bijotel(['verify', '--db', db, '--secret-hex', KEY, '--prior', report])
+    const r = bijotel(['verify', '--db', db, '--no-recover', '--secret-hex', KEY, '--prior', report])
     expect(r.code).toBe(2)
     expect(r.stderr).toMatch(/^bijotel verify: error: --prior .*Ed25519 signature does NOT match the report/)
   })
@@ -183,7 +200,7 @@ describe('verify --prior REPORT', () => {
   it('a file that is neither is one line, exit 2', () => {
     const p = join(scratch.dir, 'nothing.json')
     writeFileSync(p, '{"hello": 1}')
-    const r = bijotel(['verify', '--db', dbPath('clean'), '--secret-hex', KEY, '--prior', p])
+    const r = bijotel(['verify', '--db', dbPath('clean'), '--no-recover', '--secret-hex', KEY, '--prior', p])
     expect(r.code).toBe(2)
     expect(r.stderr.split('\n')[0]).toBe(
       `bijotel verify: error: --prior ${p}: neither a verdict (integer last_seq and string head_hmac) nor an audit report`,

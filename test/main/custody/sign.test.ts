@@ -13,7 +13,7 @@ const other = generateKeyPairSync('ed25519')
 // A small report-shaped document (the fields the signature treats like any other).
 const report = {
   $schema: 'x',
-  schema_version: '1.1.0',
+  schema_version: '1.2.0',
   generated_at: '2025-01-01T00:00:00.000Z',
   chain: { entries: 3, first_seq: 1, last_seq: 3 },
   integrity: { report: { rate_anomalies: [{ baseline_rate: 21.05, current_rate: 5.26, change_pct: -75 }] } },

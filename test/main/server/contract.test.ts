@@ -145,8 +145,12 @@ describe('contract over HTTP', () => {
     expect(job).toMatchObject({ kind: 'verify', state: 'running' })
     const done = await untilDone(job.id)
     expect(done.state).toBe('done')
-    expect(done.result).toEqual(clean.verify)
-    expect((await call('lastVerdict')).json).toEqual(clean.verify)
+    // The app's verdict also says what the files remember: nothing, on the clean fixture.
+    const { recovered, recovery, ...verdict } = done.result as Record<string, unknown>
+    expect(verdict).toEqual(clean.verify)
+    expect(recovered).toEqual([])
+    expect(recovery).toMatchObject({ searched: true, recovered: 0 })
+    expect((await call('lastVerdict')).json).toEqual(done.result)
     const c = await call('cancelJob', { id: job.id })
     expect(c.status).toBe(200)
     expect((c.json as JobStatus).state).toBe('done')
@@ -227,6 +231,18 @@ describe('contract over HTTP', () => {
     expect(none.status).toBe(409)
     expect(none.json).toEqual({ error: 'no chain is open', code: 'no_chain' })
     expect((await call('openChain', { path: dbPath('clean') })).status).toBe(200)
+  })
+
+  it('startRecover searches the opened chain: nothing on the clean fixture', async () => {
+    const started = await call('startRecover')
+    expect(started.status).toBe(200)
+    const done = await untilDone((started.json as JobStatus).id)
+    expect(done.state).toBe('done')
+    expect(done.result).toMatchObject({
+      rows: [],
+      uncommitted: [],
+      summary: { searched: true, recovered: 0 },
+    })
   })
 
   it('currentChain names the chain held (path, SHA-256, open count) beside its overview', async () => {

@@ -68,6 +68,7 @@ const CALL_FIELDS: Record<ApiName, Field[]> = {
   pickAndOpenChain: [],
   closeChain: [],
   currentChain: [],
+  startRecover: [],
   overview: [],
   listEntries: [
     f('offset', 'int', { limit: 5 }, { min: 0 }),

@@ -5,6 +5,7 @@ import { lazy, type Command } from '../command'
 import { demoInfo } from './demo-info'
 import { integrityInfo } from './integrity-info'
 import { keygenInfo } from './keygen-info'
+import { recoverInfo } from './recover-info'
 import { replayInfo } from './replay-info'
 import { reportInfo } from './report-info'
 import { serveInfo } from './serve-info'
@@ -18,6 +19,7 @@ export const COMMANDS: Command[] = [
   { ...verifyExportInfo, run: lazy(() => import('./verify-export')) },
   { ...integrityInfo, run: lazy(() => import('./integrity')) },
   { ...reportInfo, run: lazy(() => import('./report')) },
+  { ...recoverInfo, run: lazy(() => import('./recover')) },
   { ...serveInfo, run: lazy(() => import('./serve')) },
   { ...replayInfo, run: lazy(() => import('./replay')) },
   { ...demoInfo, run: lazy(() => import('./demo')) },

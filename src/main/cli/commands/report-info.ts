@@ -12,9 +12,10 @@ const HELP = `usage: bijotel report --db PATH -o FILE [keys] [--window N | --all
 Write the audit report as JSON (schema/integrity-report.schema.json): the evidence record (SHA-256,
 size and mtime of the chain file and its -wal), the chain's extent, the verification verdict when a
 key is given, the integrity monitor's run (with rotation boundaries when keys are given), the
-replay checks, and what it covered: the evidence line and a digest of every row's (seq, hmac_hash),
-so the report can be the next audit's prior (bijotel verify --prior REPORT). The chain file is read
-through a verified private copy and never modified.
+replay checks, the rows the files still remember (deleted rows, earlier versions: "recovery",
+proven with the keys; their findings join the verdict), and what it covered: the evidence line and
+a digest of every row's (seq, hmac_hash), so the report can be the next audit's prior (bijotel
+verify --prior REPORT). The chain file is read through a verified private copy and never modified.
 
 options:
   --db PATH            chain.db to report on

@@ -11,6 +11,11 @@ keys, seq contiguity, and the unsealed columns against the sealed span body. Eve
 merged into ranges. The chain file is read in place, read-only, by the direct file reader (files it
 declines are read by SQLite on a verified private copy); it is never modified.
 
+The files are also searched for rows they still remember (freed pages, free space, old page versions,
+WAL frames): a recovered row that a candidate key proves is a finding — truncated (the chain went on
+after its head), rewritten (a seq's live row differs from a proven earlier version) or deleted.
+Recovered rows are listed after the findings (--json: "recovered"; see bijotel recover).
+
 options:
   --db PATH            chain.db to verify (its -wal file, if any, is read too)
   --secret-hex HEX     candidate key as hex (Python BIJOTEL); repeat for rotated keys
@@ -28,6 +33,7 @@ ${KEY_SOURCE_OPTIONS}
                        (truncation); or an exported report (bijotel report, JSON or HTML): also
                        fail if any row it covered is gone or now differs (rewritten, deleted). A
                        signed report must still match its signature
+  --no-recover         do not search the files for deleted and earlier rows
   --json               print the verdict as JSON
   -h, --help           show this help
 

@@ -14,6 +14,7 @@ import { keyLabel, plural, seqSpan, toJson } from '../format'
 import { throttle } from '../io'
 import { nativeProverActive } from '../../native/row-prover'
 import { EXIT } from './verify-info'
+import { recoveryBlock } from './recovered-text'
 
 /** An earlier verdict (`--json`) or an exported report, JSON or HTML (issue 25). */
 function readPrior(path: string): PriorHead {
@@ -104,6 +105,7 @@ export function verdictText(
   if (v.entries > 0 && keys.length > 0 && v.key_segments.length === 0) {
     lines.push('No candidate key reproduces any HMAC in this range: wrong secret, or every row resealed.')
   }
+  lines.push(...recoveryBlock(v.recovery, v.recovered ?? [], keys))
   return { out: lines.join('\n') + '\n', err }
 }
 
@@ -112,6 +114,7 @@ export const run: Run = async (argv, io) => {
     db: { type: 'string' },
     json: { type: 'boolean' },
     prior: { type: 'string' },
+    'no-recover': { type: 'boolean' },
     ...SECRET_OPTIONS,
     ...RANGE_OPTIONS,
   })
@@ -129,6 +132,7 @@ export const run: Run = async (argv, io) => {
     statement: true,
     ...(range ? { range } : {}),
     ...(prior ? { prior } : {}),
+    recover: values['no-recover'] !== true,
     env: io.env,
     copy: {
       onProgress: throttle(250, (d, t) =>

@@ -1,7 +1,7 @@
 // A verify verdict: VALID / BROKEN, where it first broke, the findings, the key segments.
 import type { KeyInfo, VerifyVerdict } from '../../../shared/verify-types'
 import { formatCount } from '../lib/format'
-import { FINDING_LABELS, findingRange, rotationPoints, verdictWord } from '../lib/verdict'
+import { findingLabel, findingRange, rotationPoints, verdictWord } from '../lib/verdict'
 import { Hash } from './Hash'
 
 interface Props {
@@ -98,7 +98,7 @@ export function VerdictView({ verdict, keys = [], onSelectSeq }: Props) {
             {verdict.findings.map((f, i) => (
               <tr key={i} data-testid="finding-row" data-kind={f.kind}>
                 <td>
-                  <span className="pill bad">{FINDING_LABELS[f.kind]}</span>
+                  <span className="pill bad">{findingLabel(f)}</span>
                 </td>
                 <td>
                   <SeqLink seq={f.from_seq} onSelectSeq={onSelectSeq} />

@@ -9,8 +9,13 @@ export const FINDING_LABELS: Record<FindingKind, string> = {
   column_mismatch: 'column mismatch',
   seq_out_of_range: 'seq out of range',
   truncated: 'truncated',
-  rewritten: 'rewritten',
-  deleted: 'deleted',
+  rewritten: 'rewritten (recovered)',
+  deleted: 'deleted (recovered)',
+}
+
+/** A finding's label: one against a prior report (issue 25) says so, not "recovered". */
+export function findingLabel(f: Finding): string {
+  return f.against_prior ? `${f.kind} (vs prior report)` : FINDING_LABELS[f.kind]
 }
 
 export interface RotationPoint {

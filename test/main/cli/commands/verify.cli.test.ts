@@ -1,6 +1,7 @@
 // `bin/bijotel verify` end to end on every shared fixture: the --json verdict equals the fixture's
 // expected verdict field for field, the text and exit codes are the reference's, bad files give one
-// line and exit 1, and nothing in the fixtures folder changes.
+// line and exit 1, and nothing in the fixtures folder changes. Every one of these fixtures is
+// searched for recoverable rows, and none is found (their files hold no remnants).
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -30,7 +31,12 @@ describe('bijotel verify --json on every fixture', () => {
     it(`${name} (${exp.secrets.join('+')})`, () => {
       const r = bijotel(['verify', '--db', dbPath(name), ...secretArgs(exp.secrets), '--json'])
       expect(r.stderr).toBe('')
-      expect(verdictOnly(r.stdout)).toEqual(exp.verify)
+      const { recovery, recovered, ...verdict } = verdictOnly(r.stdout) as Record<string, unknown> & {
+        recovery: { searched: boolean }
+      }
+      expect(verdict).toEqual(exp.verify)
+      expect(recovery.searched).toBe(true)
+      expect(recovered).toEqual([])
       expect(r.code).toBe(exp.verify['valid'] ? 0 : 3)
       const s = (JSON.parse(r.stdout) as { evidence: EvidenceStatement }).evidence
       expectStatementOf(s, dbPath(name), {
@@ -42,7 +48,9 @@ describe('bijotel verify --json on every fixture', () => {
     })
     it(`${name} (first secret only)`, () => {
       const r = bijotel(['verify', '--db', dbPath(name), ...secretArgs(exp.secrets.slice(0, 1)), '--json'])
-      expect(verdictOnly(r.stdout)).toEqual(exp.verify_primary_only)
+      const { recovered, recovery: _r, ...verdict } = verdictOnly(r.stdout)
+      expect(verdict).toEqual(exp.verify_primary_only)
+      expect(recovered).toEqual([])
       expect(r.code).toBe(exp.verify_primary_only['valid'] ? 0 : 3)
     })
   }
@@ -116,6 +124,27 @@ describe('bijotel verify text output and exit codes', () => {
     expect(v.valid).toBe(true)
     expect(v.first_seq).toBeGreaterThan(1)
     expect(v.boundary.kind).toBe('predecessor')
+  })
+
+  it('dates beyond the years timestamp_ns holds select nothing or everything (Python: OverflowError)', () => {
+    const run = (...range: string[]) =>
+      bijotel([
+        'verify',
+        '--db',
+        dbPath('clean'),
+        '--secret-hex',
+        SECRETS['primary']!,
+        '--no-recover',
+        ...range,
+      ])
+    const none = run('--since', '9999-01-01')
+    expect([none.code, none.stderr]).toEqual([0, ''])
+    expect(none.stdout).toContain('(0 entries of 240 total)')
+    for (const all of [run('--until', '9999-12-31'), run('--since', '0001-01-01')]) {
+      expect([all.code, all.stderr]).toEqual([0, ''])
+      expect(all.stdout).toContain('seq 1-240 (240 entries of 240 total)')
+    }
+    expect(run('--until', '0001-01-01').stdout).toContain('(0 entries of 240 total)')
   })
 
   it('links a --range segment to its predecessor and still sees a deletion at its start', () => {

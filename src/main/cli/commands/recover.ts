@@ -1,0 +1,64 @@
+// `bijotel recover`: every deleted or earlier version of a row the files still hold, proven or not.
+// Loaded only when the command runs.
+import { statSync } from 'node:fs'
+import { AuditError } from '../../errors'
+import { writeCaseFile } from '../../recovery/case-file'
+import { recoverFile } from '../../recovery/verdict'
+import { keyInfo, parseSecrets } from '../../verify/secrets'
+import { parse, requireString } from '../args'
+import type { Run } from '../command'
+import { plural, toJson } from '../format'
+import { recoveredLines } from './recovered-text'
+import { EXIT } from './recover-info'
+import { SECRET_OPTIONS, secretInputsFrom } from '../secret-sources'
+
+export const run: Run = async (argv, io) => {
+  const { values } = parse(argv, {
+    db: { type: 'string' },
+    json: { type: 'boolean' },
+    out: { type: 'string' },
+    ...SECRET_OPTIONS,
+  })
+  const db = requireString(values, 'db')
+  const out = values['out']
+  if (out !== undefined && (typeof out !== 'string' || out === ''))
+    throw new AuditError('bad_argument', '--out needs a folder')
+  let st
+  try {
+    st = statSync(db)
+  } catch {
+    throw new AuditError('db_missing', `DB not found: ${db}`)
+  }
+  if (!st.isFile()) throw new AuditError('not_a_file', `not a regular file: ${db}`)
+  const keys = parseSecrets(await secretInputsFrom(values, io, { useEnv: true }))
+  const result = recoverFile(db, keys)
+  if (!result.summary.searched) throw new AuditError('corrupt', `${db}: ${result.summary.note}`)
+  const infos = keys.map(keyInfo)
+  if (typeof out === 'string') {
+    const written = writeCaseFile(out, db, [
+      ...result.rows.map((r) => ({ ...r, uncommitted_only: false })),
+      ...result.uncommitted.map((r) => ({ ...r, uncommitted_only: true })),
+    ])
+    io.err(`case file written to ${out} (${plural(written.length, 'file')})\n`)
+  }
+  const s = result.summary
+  if (values['json']) {
+    io.out(toJson({ ...result, keys: infos }) + '\n')
+  } else {
+    const lines = [
+      `Searched ${plural(s.scanned.db_pages, 'database page')}, ${plural(s.scanned.wal_frames, 'WAL frame')} ` +
+        `(${plural(s.scanned.freelist_pages, 'freelist page')}); ${plural(s.copies_of_live, 'copy', 'copies')} of live rows not listed.`,
+    ]
+    if (result.rows.length > 0)
+      lines.push(`Recovered rows (${result.rows.length}):`, ...recoveredLines(result.rows, infos))
+    if (result.uncommitted.length > 0)
+      lines.push(
+        `Rows only in WAL frames after the last commit (a transaction in flight or rolled back; not findings) (${result.uncommitted.length}):`,
+        ...recoveredLines(result.uncommitted, infos),
+      )
+    lines.push(`Recovery: ${s.note}`)
+    io.out(lines.join('\n') + '\n')
+  }
+  if (s.proven > 0) return EXIT.proven
+  return result.rows.length + result.uncommitted.length > 0 ? EXIT.unproven : EXIT.none
+}

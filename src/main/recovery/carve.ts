@@ -1,0 +1,375 @@
+// Carving chain records out of every page version the files hold. What is read, and how much of it:
+// - pages of the database file that committed WAL frames supersede, pages past the database's end,
+//   and WAL frames that are not the newest committed image of their page: older versions, carved
+//   whole (their cells were the rows of their time);
+// - freelist pages (file-format §1.5) in the current view: carved whole (a trunk page after its list);
+// - every other b-tree page in the current view: only its free space (the gap and the freeblocks,
+//   ./regions.ts), and only where that space contains the anchor's first byte; live cells are never
+//   parsed again (verify has read them);
+// - any other page in the current view (overflow pages, whose slack keeps an older page's bytes):
+//   whole, where it contains the anchor's first byte.
+// The database file is read in 1 MB runs through one descriptor; the pass is linear in the file's
+// size and each candidate is checked in time bounded by the record's size, so a 2 GB file costs one
+// read of it.
+import type { RecoveryFile, RecoverySource, RecoverySourceKind } from '../../shared/recovery-types'
+import { readBuffer } from '../chain/read-buffer'
+import { AuditError } from '../errors'
+import { readAt } from './files'
+import { readFreelist, type Freelist } from './freelist'
+import type { RecordLayout } from './layout'
+import type { PageStore, PageView } from './pages'
+import { matchRecord, type CarvedRecord, type OverflowChain, type OverflowReader } from './record'
+import { freeblocksOf, gapOf, headerAt, isBtreePage, mayHoldRecord, type Region } from './regions'
+
+export interface RawHit {
+  rec: CarvedRecord
+  source: RecoverySource
+  /** Rowids of the cells of the same page version: where a row without its rowid may sit. */
+  neighbours: bigint[]
+}
+
+export interface CarveScan {
+  db_pages: number
+  wal_frames: number
+  freelist_pages: number
+  carved_regions: number
+}
+
+export interface CarveOutput {
+  hits: RawHit[]
+  scanned: CarveScan
+  freelist: Freelist
+}
+
+/** Bytes read from the database file per call. */
+const RUN_BYTES = 1 << 20
+
+/** Page marks (Carver.pageMarks): an older version carved whole, a freelist page carved whole. */
+const SUPERSEDED = 1
+const FREE = 2
+
+interface Version {
+  file: RecoveryFile
+  page: number
+  /** Byte offset of the page image in its file. */
+  at: number
+  frame?: { frame: number; salt: string; generation: number | null; committed: boolean | null }
+  /** Where the overflow pages of its records are looked for, in order. */
+  views: PageView[]
+}
+
+export class Carver {
+  readonly hits: RawHit[] = []
+  readonly scanned: CarveScan = { db_pages: 0, wal_frames: 0, freelist_pages: 0, carved_regions: 0 }
+  readonly freelist: Freelist
+  private readonly anchorByte: number
+  private readonly maxPage: number
+  private runBuf: Buffer | null = null
+  /** Overflow pages the walks may still read (see overflow()). */
+  private overflowBudget: number
+  private marks: Uint8Array | null = null
+
+  constructor(
+    private readonly store: PageStore,
+    private readonly layout: RecordLayout,
+    private readonly usable: number,
+    private readonly dbPagesNow: number,
+    private readonly signal?: { aborted: boolean },
+  ) {
+    this.freelist = readFreelist(store.current, store.pageSize, dbPagesNow)
+    this.anchorByte = layout.anchor[0]!
+    this.maxPage = Math.max(store.filePages, store.wal.dbPages, dbPagesNow)
+    this.overflowBudget = 4 * (this.maxPage + store.wal.frames.length) + 65536
+  }
+
+  run(): CarveOutput {
+    for (let next = 1; next > 0;) next = this.mainFile(next, Infinity)
+    this.walFrames()
+    return this.output()
+  }
+
+  /**
+   * The same, giving the event loop a turn after every `sliceBytes` of the database file: run on the
+   * main thread while verify's worker threads hash (the main thread only hands them their jobs),
+   * recovery costs the cores only what it computes.
+   */
+  async runInSlices(sliceBytes = 8 << 20): Promise<CarveOutput> {
+    const pages = Math.max(1, Math.floor(sliceBytes / this.store.pageSize))
+    for (let next = 1; next > 0;) {
+      next = this.mainFile(next, pages)
+      await new Promise<void>((resolve) => setImmediate(resolve))
+    }
+    this.walFrames()
+    return this.output()
+  }
+
+  private output(): CarveOutput {
+    return { hits: this.hits, scanned: this.scanned, freelist: this.freelist }
+  }
+
+  private checkCancel(): void {
+    if (this.signal?.aborted) throw new AuditError('cancelled', 'recovery cancelled')
+  }
+
+  /**
+   * What each page number is in the current view, for the run loop: 0 a page in use (only its free
+   * space is looked at), or one of the marks below.
+   */
+  private pageMarks(): Uint8Array {
+    const marks = new Uint8Array(this.store.filePages + 1)
+    for (const n of this.store.wal.currentByPage.keys()) if (n < marks.length) marks[n] = SUPERSEDED
+    for (let n = this.dbPagesNow + 1; n < marks.length; n++) marks[n] = SUPERSEDED
+    for (const n of this.freelist.leaves) if (n < marks.length && marks[n] === 0) marks[n] = FREE
+    for (const n of this.freelist.trunks.keys()) if (n < marks.length && marks[n] === 0) marks[n] = FREE
+    return marks
+  }
+
+  /**
+   * Pages [from, from + max) of the database file, in runs; a page in use costs a look at its header
+   * and gap. Returns the next page to read, or 0 at the end of the file.
+   */
+  private mainFile(from: number, max: number): number {
+    const { pageSize, files } = this.store
+    const perRun = Math.max(1, Math.floor(RUN_BYTES / pageSize))
+    const run = (this.runBuf ??= readBuffer(perRun * pageSize))
+    const marks = (this.marks ??= this.pageMarks())
+    const anchorByte = this.anchorByte
+    const usable = this.usable
+    const end = Math.min(this.store.filePages + 1, from + max)
+    for (let first = from; first < end; first += perRun) {
+      this.checkCancel()
+      const count = Math.min(perRun, end - first)
+      const got = Math.floor(readAt(files.dbFd, run, 0, count * pageSize, (first - 1) * pageSize) / pageSize)
+      this.scanned.db_pages += got
+      // The next anchor byte at or after the last place looked from: searches only move forward, so
+      // a run is scanned once however many pages have no anchor byte in their free space.
+      let next = -1
+      const anchorFrom = (at: number): number => {
+        if (next < at) {
+          next = run.indexOf(anchorByte, at)
+          if (next < 0) next = run.length
+        }
+        return next
+      }
+      for (let i = 0; i < got; i++) {
+        const n = first + i
+        const base = i * pageSize
+        const mark = marks[n]!
+        if (mark === SUPERSEDED) {
+          const version = this.dbVersion(n, [this.store.main, this.store.current])
+          this.whole(run.subarray(base, base + pageSize), version, 'superseded_page', headerAt(n))
+          continue
+        }
+        if (mark === 0) {
+          // The common case, inlined: not a b-tree page, or no anchor byte in its gap and no freeblock.
+          const h = base + (n === 1 ? 100 : 0)
+          const type = run[h]!
+          if (type !== 0x0d && type !== 0x05 && type !== 0x0a && type !== 0x02) {
+            // An overflow (or other) page: its slack after the data may hold an older page's bytes.
+            if (anchorFrom(base) >= base + usable) continue
+            this.current(run, base, this.dbVersion(n, [this.store.current, this.store.main]))
+            continue
+          }
+          const cells = (run[h + 3]! << 8) | run[h + 4]!
+          const gapFrom = h + (type === 0x05 || type === 0x02 ? 12 : 8) + 2 * cells
+          const gapTo = base + Math.min((run[h + 5]! << 8) | run[h + 6]! || 65536, usable)
+          const inGap = gapTo > gapFrom && anchorFrom(gapFrom) < gapTo
+          if (!inGap && (run[h + 1]! | run[h + 2]!) === 0) continue
+        }
+        this.current(run, base, this.dbVersion(n, [this.store.current, this.store.main]))
+      }
+    }
+    return end > this.store.filePages ? 0 : end
+  }
+
+  private dbVersion(n: number, views: PageView[]): Version {
+    return { file: 'db', page: n, at: (n - 1) * this.store.pageSize, views }
+  }
+
+  /** Every WAL frame: the current image of a page like a database page, any other whole. */
+  private walFrames(): void {
+    const { wal } = this.store
+    wal.frames.forEach((f, idx) => {
+      if (idx % 256 === 0) this.checkCancel()
+      const page = this.store.framePage(idx)
+      if (!page) return
+      this.scanned.wal_frames++
+      const version: Version = {
+        file: 'wal',
+        page: f.page,
+        at: f.offset + 24,
+        frame: {
+          frame: f.frame,
+          salt: `${f.salt1.toString(16).padStart(8, '0')}-${f.salt2.toString(16).padStart(8, '0')}`,
+          generation: f.generation,
+          committed: f.committed,
+        },
+        views: [],
+      }
+      if (f.current) {
+        version.views = [this.store.current, this.store.main]
+        this.current(page, 0, version)
+      } else {
+        version.views =
+          f.generation === 0
+            ? [this.store.asOfFrame(idx), this.store.current]
+            : [this.store.main, this.store.current]
+        this.whole(page, version, 'wal_frame', headerAt(f.page))
+      }
+    })
+  }
+
+  /** A page in the current view: whole when free, else its free space where it may hold a record. */
+  private current(buf: Buffer, base: number, version: Version): void {
+    const n = version.page
+    const page = (): Buffer => buf.subarray(base, base + this.store.pageSize)
+    if (this.freelist.leaves.has(n)) {
+      this.scanned.freelist_pages++
+      this.whole(page(), version, 'freelist', 0)
+      return
+    }
+    const trunkList = this.freelist.trunks.get(n)
+    if (trunkList !== undefined) {
+      this.scanned.freelist_pages++
+      this.whole(page(), version, 'freelist', trunkList)
+      return
+    }
+    const h = headerAt(n)
+    if (!isBtreePage(buf, base + h)) {
+      // Not a b-tree page: an overflow page of a live row (its slack past the data is old bytes), a
+      // pointer-map or the lock-byte page. JCS bodies never hold the anchor (a raw 0x0D): carved whole.
+      this.whole(page(), version, 'unallocated', 0)
+      return
+    }
+    const regions: Region[] = []
+    const gap = gapOf(buf, base, h, this.usable)
+    if (gap && mayHoldRecord(buf, base, gap, this.anchorByte)) regions.push(gap)
+    if (buf[base + h + 1]! | buf[base + h + 2]!)
+      for (const fb of freeblocksOf(buf, base, h, this.usable))
+        if (mayHoldRecord(buf, base, fb, this.anchorByte)) regions.push(fb)
+    if (regions.length > 0) this.regions(page(), version, regions)
+  }
+
+  private whole(page: Buffer, version: Version, kind: RecoverySourceKind, from: number): void {
+    this.regions(page, version, [{ from, to: this.usable, kind }])
+  }
+
+  /** Every anchor in the regions of one page version, matched into records. */
+  private regions(view: Buffer, version: Version, regions: Region[]): void {
+    // A page of its own: a database page is a view into the run buffer the next read overwrites, and
+    // a record's body is read from its page only when it is reported.
+    const page = Buffer.from(view)
+    let neighbours: bigint[] | null = null
+    const anchor = this.layout.anchor
+    for (const r of regions) {
+      this.scanned.carved_regions++
+      for (
+        let a = page.indexOf(this.anchorByte, r.from);
+        a >= 0 && a < r.to;
+        a = page.indexOf(this.anchorByte, a + 1)
+      ) {
+        if (
+          a + anchor.length > this.usable ||
+          page.compare(anchor, 0, anchor.length, a, a + anchor.length) !== 0
+        )
+          continue
+        const rec = this.match(page, a, version.views)
+        if (!rec) continue
+        neighbours ??= cellRowids(page, headerAt(version.page), this.usable)
+        this.hits.push({ rec, source: this.source(version, r.kind, rec.start), neighbours })
+      }
+    }
+  }
+
+  /**
+   * The record at anchor `a`, its overflow pages looked for in each view in turn: the first in which
+   * the chain holds and the hashes at its end read as hashes.
+   */
+  private match(page: Buffer, a: number, views: PageView[]): CarvedRecord | null {
+    for (const view of views) {
+      let used = false
+      const more: OverflowReader = (p, need) => {
+        used = true
+        return this.overflow(view, p, need)
+      }
+      const rec = matchRecord(page, a, this.usable, this.layout, more)
+      if (rec || !used) return rec
+    }
+    return null
+  }
+
+  /**
+   * The overflow chain of `need` bytes from page `p` in `view` (file-format §1.6: each page starts
+   * with the next page's number, then usable − 4 bytes of payload), or null where it breaks. Only the
+   * pages' numbers are kept; bytes are read again when asked for.
+   */
+  private overflow(view: PageView, p: number, need: number): OverflowChain | null {
+    const chunk = this.usable - 4
+    const count = Math.ceil(need / chunk)
+    // A chain visits each page once and cannot be longer than the file; all walks together read at
+    // most a few times the file's pages (hostile files with many long junk chains stay linear).
+    if (count > this.maxPage || count > this.overflowBudget) return null
+    const pages = new Int32Array(count)
+    const seen = new Set<number>()
+    for (let i = 0; i < count; i++) {
+      if (p < 1 || p > this.maxPage || seen.has(p) || --this.overflowBudget < 0) return null
+      const ov = view(p)
+      if (!ov) return null
+      seen.add(p)
+      pages[i] = p
+      p = ov.readUInt32BE(0)
+    }
+    return {
+      read(from, len) {
+        if (from < 0 || from + len > need) return null
+        const out = Buffer.allocUnsafe(len)
+        for (let got = 0; got < len;) {
+          const at = from + got
+          const ov = view(pages[Math.floor(at / chunk)]!)
+          if (!ov) return null
+          const inPage = at % chunk
+          const take = Math.min(len - got, chunk - inPage)
+          ov.copy(out, got, 4 + inPage, 4 + inPage + take)
+          got += take
+        }
+        return out
+      },
+    }
+  }
+
+  private source(version: Version, kind: RecoverySourceKind, start: number): RecoverySource {
+    const s: RecoverySource = { file: version.file, kind, page: version.page, offset: version.at + start }
+    if (version.frame) {
+      s.frame = version.frame.frame
+      s.salt = version.frame.salt
+      if (version.frame.generation !== null) s.generation = version.frame.generation
+      s.committed = version.frame.committed
+    }
+    return s
+  }
+}
+
+/** Rowids of the cells a table leaf page points to (its live cells in that version). */
+function cellRowids(page: Buffer, h: number, usable: number): bigint[] {
+  if (page[h] !== 0x0d) return []
+  const cells = page.readUInt16BE(h + 3)
+  const out: bigint[] = []
+  for (let i = 0; i < cells && h + 8 + 2 * i + 2 <= usable; i++) {
+    let p = page.readUInt16BE(h + 8 + 2 * i)
+    if (p < h + 8 || p >= usable) continue
+    while (p < usable && page[p]! >= 0x80) p++
+    p++
+    let v = 0n
+    for (let k = 0; k < 9 && p + k < usable; k++) {
+      const b = page[p + k]!
+      if (k === 8) {
+        v = (v << 8n) | BigInt(b)
+        break
+      }
+      v = (v << 7n) | BigInt(b & 0x7f)
+      if (b < 0x80) break
+    }
+    out.push(BigInt.asIntN(64, v))
+  }
+  return out
+}

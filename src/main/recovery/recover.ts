@@ -1,0 +1,124 @@
+// Recovery of a chain file: carve every page version (./carve.ts), prove what was found
+// (./prove.ts), and say what was searched. Reads the evidence through the descriptors of the direct
+// reader's open step, which also supplies the table layout and the live chain's rows.
+import type { RecoveryResult, RecoverySummary } from '../../shared/recovery-types'
+import type { DirectChain } from '../chain/direct/open'
+import type { KeyMaterial } from '../verify/secrets'
+import { Carver, type CarveOutput } from './carve'
+import { assertEvidenceUnchanged, closeEvidence, evidenceOf, type EvidenceFiles } from './files'
+import { recordLayout } from './layout'
+import type { LiveChain } from './live'
+import { PageStore } from './pages'
+import { proveHits } from './prove'
+import { listWalFrames } from './wal-frames'
+
+export interface RecoverOptions {
+  signal?: { aborted: boolean }
+}
+
+/** What a search that did not happen reports. */
+export function notSearched(why: string): RecoveryResult {
+  return {
+    summary: {
+      searched: false,
+      note: `not searched for recoverable rows: ${why}`,
+      recovered: 0,
+      proven: 0,
+      copies_of_live: 0,
+      uncommitted_only: 0,
+      scanned: { db_pages: 0, wal_frames: 0, freelist_pages: 0, carved_regions: 0 },
+    },
+    rows: [],
+    uncommitted: [],
+  }
+}
+
+function note(s: Omit<RecoverySummary, 'note'>, keys: number): string {
+  if (s.recovered === 0)
+    return (
+      'no deleted or earlier versions of rows found in free space, freelist, old page versions or WAL frames ' +
+      '(absence of remnants proves nothing: VACUUM, secure_delete and page reuse erase them)'
+    )
+  const rows = `${s.recovered} recovered row${s.recovered === 1 ? '' : 's'}`
+  if (keys === 0)
+    return `${rows}, unproven: no candidate key was given, so only body hashes and links are checked (a row is proven only when a key reproduces its HMAC)`
+  const unproven = s.recovered - s.proven
+  return unproven === 0
+    ? `${rows}, all proven (a candidate key reproduces each HMAC: the row was sealed in this chain)`
+    : `${rows}: ${s.proven} proven, ${unproven} unproven (no candidate key reproduces their HMAC: not findings)`
+}
+
+/**
+ * One search of a chain's files: opened on construction (read-only descriptors, checked to be the
+ * state the chain was opened in), carved (at once, or in slices beside verify), then proven.
+ */
+export class Search {
+  private readonly files: EvidenceFiles
+  private readonly carver: Carver
+  private out: CarveOutput | null = null
+  private closed = false
+
+  constructor(chain: DirectChain, opts: RecoverOptions = {}) {
+    this.files = evidenceOf(chain.files)
+    try {
+      assertEvidenceUnchanged(this.files)
+      const pageSize = chain.spec.pageSize
+      const layout = recordLayout(chain.columns, chain.ncols, chain.seqColumn)
+      const store = new PageStore(this.files, pageSize, listWalFrames(this.files, pageSize))
+      this.carver = new Carver(store, layout, pageSize - chain.reserved, chain.spec.dbPages, opts.signal)
+    } catch (e) {
+      this.close()
+      throw e
+    }
+  }
+
+  carve(): void {
+    this.out = this.carver.run()
+  }
+
+  async carveInSlices(): Promise<void> {
+    this.out = await this.carver.runInSlices()
+  }
+
+  /** The recovered rows, proven against the keys and placed against the live chain. */
+  prove(live: LiveChain, keys: KeyMaterial[]): RecoveryResult {
+    if (!this.out) throw new Error('prove before carve')
+    const proven = proveHits(this.out.hits, live, keys)
+    assertEvidenceUnchanged(this.files)
+    const base = {
+      searched: true,
+      recovered: proven.rows.length,
+      proven: proven.rows.filter((r) => r.key_index !== null).length,
+      copies_of_live: proven.copiesOfLive,
+      uncommitted_only: proven.uncommitted.length,
+      scanned: this.out.scanned,
+    }
+    return {
+      summary: { ...base, note: note(base, keys.length) },
+      rows: proven.rows,
+      uncommitted: proven.uncommitted,
+    }
+  }
+
+  close(): void {
+    if (this.closed) return
+    this.closed = true
+    closeEvidence(this.files)
+  }
+}
+
+/** Search the files of a chain opened by the direct reader, using `live` for the live rows. */
+export function recoverWith(
+  chain: DirectChain,
+  live: LiveChain,
+  keys: KeyMaterial[],
+  opts: RecoverOptions = {},
+): RecoveryResult {
+  const search = new Search(chain, opts)
+  try {
+    search.carve()
+    return search.prove(live, keys)
+  } finally {
+    search.close()
+  }
+}

@@ -1,0 +1,171 @@
+// Recovery as a post-pass on a finished verdict: search the files of the chain the verdict is
+// about, and add the recovered rows and the findings they prove (./findings.ts). A file the direct
+// reader declines keeps its verdict, with a note that it was not searched. The searches that run in
+// the app and beside verify carve in slices, so the event loop keeps answering (progress, cancel,
+// verify's workers) meanwhile; `bijotel recover` searches in one go.
+import type { Evidence } from '../../shared/chain-types'
+import type { RecoveryResult } from '../../shared/recovery-types'
+import type { VerifyVerdict } from '../../shared/verify-types'
+import { Unsupported } from '../chain/direct/format'
+import { openDirect, type DirectChain } from '../chain/direct/open'
+import type { OpenOptions } from '../chain/evidence-files'
+import { AuditError, oneLine } from '../errors'
+import type { KeyMaterial } from '../verify/secrets'
+import { applyRecovery } from './findings'
+import { directLive, type LiveChain } from './live'
+import { notSearched, recoverWith, Search, type RecoverOptions } from './recover'
+
+export interface Searched {
+  result: RecoveryResult
+  /** The live chain's first and last seq (null when empty or not searched). */
+  first: bigint | null
+  last: bigint | null
+}
+
+const unread = (why: string): Searched => ({ result: notSearched(why), first: null, last: null })
+
+/** The direct reader's view of `path`, or why the carver cannot read it. */
+function openForSearch(path: string, opts: OpenOptions = {}): DirectChain | string {
+  try {
+    return openDirect(path, opts)
+  } catch (e) {
+    if (e instanceof AuditError) throw e
+    return e instanceof Unsupported ? `the file reader does not read this file (${e.message})` : oneLine(e)
+  }
+}
+
+/** Search the files of `path` (or of `chain`, already open on it) in one go. */
+export function searchFiles(
+  path: string,
+  keys: KeyMaterial[],
+  opts: RecoverOptions & { chain?: DirectChain } = {},
+): Searched {
+  const chain = opts.chain ?? openForSearch(path)
+  if (typeof chain === 'string') return unread(chain)
+  let live: LiveChain | null = null
+  try {
+    live = directLive(chain)
+    return { result: recoverWith(chain, live, keys, opts), first: live.first, last: live.last }
+  } catch (e) {
+    if (e instanceof AuditError) throw e
+    return unread(`a page could not be read (${oneLine(e)})`)
+  } finally {
+    live?.close()
+  }
+}
+
+/** Search a chain file given by path in one go; a file the direct reader declines is reported as not searched. */
+export function recoverFile(path: string, keys: KeyMaterial[], opts: RecoverOptions = {}): RecoveryResult {
+  return searchFiles(path, keys, opts).result
+}
+
+export interface RunningSearch {
+  /** What the search found (waits for the carving to end), the files released. */
+  done(): Promise<Searched>
+  /** Stop the search and release its files. */
+  abort(): void
+}
+
+/**
+ * Start searching the files of `chain`: the carving runs on this thread in slices, between the
+ * moments the event loop is needed (verify's workers, progress, cancel); the live chain is asked
+ * about the recovered rows once `done` is awaited (after verify, whose leaf list it reuses).
+ */
+export function startRecovery(
+  chain: DirectChain,
+  keys: KeyMaterial[],
+  opts: RecoverOptions = {},
+): RunningSearch {
+  let stopped = false
+  const signal = {
+    get aborted(): boolean {
+      return stopped || (opts.signal?.aborted ?? false)
+    },
+  }
+  let search: Search
+  try {
+    search = new Search(chain, { signal })
+  } catch (e) {
+    if (e instanceof AuditError) throw e
+    const why = oneLine(e)
+    return { done: async () => unread(why), abort: () => undefined }
+  }
+  const carving = search.carveInSlices().then(
+    () => null,
+    (e: unknown) => e,
+  )
+  return {
+    async done() {
+      const failed = await carving
+      let live: LiveChain | null = null
+      try {
+        if (failed) {
+          if (failed instanceof AuditError) throw failed
+          return unread(`a page could not be read (${oneLine(failed)})`)
+        }
+        live = directLive(chain)
+        return { result: search.prove(live, keys), first: live.first, last: live.last }
+      } catch (e) {
+        if (e instanceof AuditError) throw e
+        return unread(`a page could not be read (${oneLine(e)})`)
+      } finally {
+        live?.close()
+        search.close()
+      }
+    },
+    abort() {
+      stopped = true
+      void carving.then(() => search.close())
+    },
+  }
+}
+
+/** `verdict` with what `found` proves (unchanged when the files were not searched, but for the note). */
+export function verdictWith(verdict: VerifyVerdict, found: Searched): VerifyVerdict {
+  if (verdict.cancelled) return verdict
+  if (!found.result.summary.searched) return { ...verdict, recovery: found.result.summary, recovered: [] }
+  return applyRecovery(verdict, found.result, found)
+}
+
+/** Search the files of `path` in slices; a file the direct reader declines is reported as not searched. */
+export async function searchFilesInSlices(
+  path: string,
+  keys: KeyMaterial[],
+  opts: RecoverOptions = {},
+): Promise<Searched> {
+  const chain = openForSearch(path)
+  if (typeof chain === 'string') return unread(chain)
+  return startRecovery(chain, keys, opts).done()
+}
+
+/**
+ * Search the evidence a chain was opened from (its path as given, under the same open policy), never
+ * its private copy: SQLite recovered the copy's WAL into it when it opened it, so the frames and
+ * superseded pages recovery reads are gone there. The files must still be the size they were when
+ * the evidence was recorded; otherwise they are not searched (the answer would be about other bytes).
+ */
+export async function searchEvidence(
+  evidence: Evidence,
+  keys: KeyMaterial[],
+  opts: RecoverOptions & OpenOptions = {},
+): Promise<Searched> {
+  const chain = openForSearch(evidence.db.path, opts.policy ? { policy: opts.policy } : {})
+  if (typeof chain === 'string') return unread(chain)
+  const walSize = chain.files.wal?.stat.size ?? 0
+  if (chain.files.db.stat.size !== evidence.db.size || walSize !== (evidence.wal?.size ?? 0)) {
+    chain.close()
+    return unread('the evidence changed since it was opened (size differs); open it again')
+  }
+  return startRecovery(chain, keys, opts).done()
+}
+
+/** `verdict` after searching the files of `path` for deleted and earlier rows. */
+export async function withRecovery(
+  path: string,
+  verdict: VerifyVerdict,
+  keys: KeyMaterial[],
+  opts: RecoverOptions = {},
+): Promise<VerifyVerdict> {
+  if (verdict.cancelled) return verdict
+  return verdictWith(verdict, await searchFilesInSlices(path, keys, opts))
+}

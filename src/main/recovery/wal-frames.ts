@@ -1,0 +1,133 @@
+// Every frame a `-wal` file holds, placed in its history (file-format §4, SQLite's wal.c):
+// - the current generation: frames whose salts equal the header's and whose cumulative checksum holds
+//   (what SQLite's WAL recovery accepts); those up to the last commit frame are committed, those
+//   after it belong to a transaction in flight or rolled back;
+// - frames after the first that fails (salt or checksum) are left over from before: a frame with the
+//   header's salts is from a rolled-back or torn write of this generation, a frame whose salt-1 is
+//   smaller by k is from k checkpoints ago (each restart of the WAL adds one to salt-1 and draws a
+//   new salt-2: wal.c walRestartHdr). Their checksums chain from a header that is gone: they are
+//   carved, never trusted, and their commit state is unknowable.
+import { readAt, type EvidenceFiles } from './files'
+
+export interface WalFrame {
+  /** 1-based frame number in file order. */
+  frame: number
+  /** Byte offset of the frame header in the WAL; the page image follows 24 bytes later. */
+  offset: number
+  page: number
+  salt1: number
+  salt2: number
+  /** 0 for the header's generation, -k for k checkpoints before; null when the header is unreadable. */
+  generation: number | null
+  /** true / false for the current generation; null for earlier ones. */
+  committed: boolean | null
+  /** The newest committed image of its page: what SQLite reads for that page now. */
+  current: boolean
+}
+
+export interface WalFrames {
+  frames: WalFrame[]
+  /** Database size in pages after the last commit (0: no commit in the WAL). */
+  dbPages: number
+  /** Page number → frame (index into `frames`) of its current image. */
+  currentByPage: Map<number, number>
+  headerValid: boolean
+}
+
+export const NO_FRAMES: WalFrames = { frames: [], dbPages: 0, currentByPage: new Map(), headerValid: false }
+
+function checksum(buf: Uint8Array, off: number, len: number, bigEndian: boolean, s: [number, number]): void {
+  const view = new DataView(buf.buffer, buf.byteOffset + off, len)
+  let s0 = s[0]
+  let s1 = s[1]
+  for (let i = 0; i < len; i += 8) {
+    s0 = (s0 + view.getUint32(i, !bigEndian) + s1) >>> 0
+    s1 = (s1 + view.getUint32(i + 4, !bigEndian) + s0) >>> 0
+  }
+  s[0] = s0
+  s[1] = s1
+}
+
+/** Largest page number a frame may name before it is taken for garbage (SQLite's own limit). */
+const MAX_PAGE = 0xfffffffe
+
+/** All frames of the WAL, with their place in its history. `pageSize` is the database's. */
+export function listWalFrames(files: EvidenceFiles, pageSize: number): WalFrames {
+  if (files.walFd < 0 || files.walSize < 32) return NO_FRAMES
+  const header = Buffer.alloc(32)
+  readAt(files.walFd, header, 0, 32, 0)
+  const magic = header.readUInt32BE(0)
+  const bigEndian = magic === 0x377f0683
+  const s: [number, number] = [0, 0]
+  checksum(header, 0, 24, bigEndian, s)
+  const headerValid =
+    (magic === 0x377f0682 || bigEndian) &&
+    header.readUInt32BE(8) === pageSize &&
+    s[0] === header.readUInt32BE(24) &&
+    s[1] === header.readUInt32BE(28)
+  const hSalt1 = header.readUInt32BE(16)
+  const hSalt2 = header.readUInt32BE(20)
+
+  const frameSize = 24 + pageSize
+  const frames: WalFrame[] = []
+  const pending = new Map<number, number>()
+  const currentByPage = new Map<number, number>()
+  let dbPages = 0
+  let chained = headerValid
+  let lastCommit = -1
+  const buf = Buffer.allocUnsafe(frameSize)
+  for (let off = 32, i = 0; off + frameSize <= files.walSize; off += frameSize, i++) {
+    if (readAt(files.walFd, buf, 0, frameSize, off) < frameSize) break
+    const page = buf.readUInt32BE(0)
+    const salt1 = buf.readUInt32BE(8)
+    const salt2 = buf.readUInt32BE(12)
+    if (chained) {
+      checksum(buf, 0, 8, bigEndian, s)
+      checksum(buf, 24, pageSize, bigEndian, s)
+      chained =
+        salt1 === hSalt1 &&
+        salt2 === hSalt2 &&
+        page !== 0 &&
+        s[0] === buf.readUInt32BE(16) &&
+        s[1] === buf.readUInt32BE(20)
+    }
+    if (page === 0 || page > MAX_PAGE) continue
+    let generation: number | null = null
+    if (headerValid) {
+      const back = (hSalt1 - salt1) >>> 0
+      // A salt-1 larger than the header's, or absurdly far behind, is not a generation of this WAL.
+      generation = back === 0 ? (salt2 === hSalt2 ? 0 : null) : back < 1 << 20 ? -back : null
+    }
+    const f: WalFrame = {
+      frame: i + 1,
+      offset: off,
+      page,
+      salt1,
+      salt2,
+      generation,
+      committed: chained || generation === 0 ? false : null,
+      current: false,
+    }
+    frames.push(f)
+    if (chained) {
+      pending.set(page, frames.length - 1)
+      const commitSize = buf.readUInt32BE(4)
+      if (commitSize !== 0) {
+        for (const [p, idx] of pending) currentByPage.set(p, idx)
+        pending.clear()
+        dbPages = commitSize
+        lastCommit = frames.length - 1
+      }
+    }
+  }
+  for (let k = 0; k <= lastCommit; k++) frames[k]!.committed = true
+  for (const idx of currentByPage.values()) frames[idx]!.current = true
+  // A page past the end of the committed database is free space now, whatever frame holds it.
+  for (const [p, idx] of currentByPage) {
+    if (p > dbPages) {
+      frames[idx]!.current = false
+      currentByPage.delete(p)
+    }
+  }
+  return { frames, dbPages, currentByPage, headerValid }
+}

@@ -1,0 +1,100 @@
+// Rows recovered from what the SQLite files still remember (deleted cells, old page versions, WAL
+// frames), with what can be proven about each. Shapes of `verify --json`'s `recovered`, of
+// `bijotel recover --json` and of the report's recovery block.
+
+/** Which file the bytes were read from: the database file or its `-wal`. */
+export type RecoveryFile = 'db' | 'wal'
+
+/**
+ * Where in the files a record was found:
+ * - `wal_frame`: a WAL frame that is not the newest committed image of its page (an older version,
+ *   a frame after the last commit, or a frame of an earlier checkpoint generation);
+ * - `superseded_page`: a page of the database file that committed WAL frames supersede (or that
+ *   lies beyond the database's current end);
+ * - `freelist`: a freelist trunk or leaf page (file-format §1.5);
+ * - `freeblock`: a freeblock of a b-tree page in use (§1.6);
+ * - `unallocated`: the gap between a b-tree page's cell pointer array and its cell content area.
+ */
+export type RecoverySourceKind = 'wal_frame' | 'superseded_page' | 'freelist' | 'freeblock' | 'unallocated'
+
+export interface RecoverySource {
+  file: RecoveryFile
+  kind: RecoverySourceKind
+  /** Page number (1-based, as SQLite numbers pages). */
+  page: number
+  /** Byte offset in that file where the record (its header) starts. */
+  offset: number
+  /** WAL frames only: the frame's number, 1-based in file order, as SQLite numbers frames. */
+  frame?: number
+  /** WAL frames only: the frame's salt-1 and salt-2, as hex `xxxxxxxx-xxxxxxxx`. */
+  salt?: string
+  /**
+   * WAL frames only: the checkpoint generation the salt places the frame in, 0 for the WAL header's
+   * (each checkpoint that restarts the WAL adds one to salt-1), -1 for the one before, and so on.
+   */
+  generation?: number
+  /** WAL frames only: whether the frame belongs to a committed transaction (null when unknowable). */
+  committed?: boolean | null
+}
+
+/** How a recovered row's seq was found. */
+export type SeqOrigin = 'rowid' | 'chain'
+
+/** What a recovered row's prev_hash links to. */
+export interface RecoveredLink {
+  to: 'genesis' | 'live' | 'recovered' | 'none'
+  /** The seq of the row it links to (null for genesis and none). */
+  seq: number | null
+}
+
+/** One distinct recovered version of a row: deleted (its seq is gone) or superseded (the seq still exists, with other content). */
+export interface RecoveredRow {
+  /** null when neither the rowid nor the chain's links place the row. */
+  seq: number | null
+  /** Only when the seq is beyond ±2^53 (`seq` is then the nearest double): its exact decimal text. */
+  seq_exact?: string
+  seq_origin: SeqOrigin | null
+  canonical_hash: string
+  prev_hash: string
+  hmac_hash: string
+  status: 'deleted' | 'superseded'
+  /** sha256(body) = canonical_hash; null when the body bytes did not survive. */
+  body_ok: boolean | null
+  /** The candidate key that reproduces hmac_hash; null when none does (or no key was given). */
+  key_index: number | null
+  links_to: RecoveredLink
+  /** The unsealed timestamp_ns column, as decimal text, when it survived. */
+  timestamp_ns: string | null
+  /** Every place this version was found (deduplicated copies). */
+  sources: RecoverySource[]
+  /** The first of `sources` (what the brief's `source` names). */
+  source: RecoverySource
+  /** The recovered body, base64, when its bytes survived. */
+  body_b64?: string
+}
+
+/** The summary a verdict (or `bijotel recover`) carries about the search. */
+export interface RecoverySummary {
+  /** false when the files were not searched (turned off, or a file shape the carver does not read). */
+  searched: boolean
+  /** One line: what was searched and what it means (unproven rows, nothing found, why not searched). */
+  note: string
+  /** Distinct rows reported (deleted or superseded). */
+  recovered: number
+  /** Of those, reproduced by a candidate key. */
+  proven: number
+  /** Records found that are copies of live rows (old page versions): not reported. */
+  copies_of_live: number
+  /** Records seen only in WAL frames after the last commit (a transaction in flight or rolled back): not reported by verify. */
+  uncommitted_only: number
+  /** What was read: page versions, WAL frames, freelist pages. */
+  scanned: { db_pages: number; wal_frames: number; freelist_pages: number; carved_regions: number }
+}
+
+/** `bijotel recover --json` and the app's recover call. */
+export interface RecoveryResult {
+  summary: RecoverySummary
+  rows: RecoveredRow[]
+  /** Rows seen only in uncommitted WAL frames (listed by `recover`, never findings). */
+  uncommitted: RecoveredRow[]
+}
