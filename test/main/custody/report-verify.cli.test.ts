@@ -96,8 +96,24 @@ describe('report verify reproduces every fixture', () => {
       )
       if (c.name.startsWith('rec-live') || c.name === 'wal-tail')
         expect(fields).toContain('evidence.wal.sha256')
+      // The files are searched again: the recovery block is compared too.
+      expect(fields).toEqual(expect.arrayContaining(['recovery.summary.proven', 'recovery.rows']))
     })
   }
+
+  it('a recovered row changed in an unsigned report: recovery.rows is named', () => {
+    const args = secretArgs(['primary'])
+    const report = writeReport(dbPath('rec-deleted-middle'), args)
+    const doc = JSON.parse(readFileSync(report, 'utf8')) as AuditReport
+    expect(doc.recovery.rows.length).toBeGreaterThan(0)
+    const row = doc.recovery.rows[0]!
+    row.hmac_hash = row.hmac_hash.replace(/^./, (c) => (c === '0' ? '1' : '0'))
+    const tampered = join(scratch.dir, 'recovered-row.json')
+    writeFileSync(tampered, JSON.stringify(doc, null, 2))
+    const { code, r } = check(tampered, dbPath('rec-deleted-middle'), args)
+    expect(code).toBe(1)
+    expect(failing(r)).toEqual(['recovery.rows'])
+  })
 })
 
 describe('the HTML report', () => {
