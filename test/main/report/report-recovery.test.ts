@@ -75,7 +75,7 @@ describe('recovery reads the evidence through the descriptors the open step hold
       const db = join(dir, 'chain.db')
       copyFileSync(dbPath(name), db)
       if (existsSync(dbPath(name) + '-wal')) copyFileSync(dbPath(name) + '-wal', db + '-wal')
-      const chain = await ChainFile.open(db)
+      const chain = await OpenedChain.open(db)
       try {
         // The names now lead to other files: a second open by name would search those.
         rmSync(db)

@@ -106,6 +106,12 @@ const CALL_FIELDS: Record<ApiName, Field[]> = {
   listReplayChecks: [],
   buildReport: integrityFields('integrity.', {}),
   saveReport: integrityFields('integrity.', {}),
+  buildReportHtml: integrityFields('integrity.', {}),
+  setSigningKey: [f('path', 'string', {}, { optional: true })],
+  pickSigningKey: [],
+  signingKey: [],
+  setPrior: [f('text', 'string', {}, { optional: true }), f('path', 'string', {}, { optional: true })],
+  checkReport: [f('text', 'string', {}, { optional: true }), f('path', 'string', {}, { optional: true })],
 }
 
 const WRONG_TYPES = ['true', '[]', '{}', '"x"']

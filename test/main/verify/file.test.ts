@@ -3,7 +3,7 @@
 // into it, so a live capture's frames and superseded pages exist only in the evidence. Every shared
 // recovery case must come out as its `.recovery.json` says, as through the library and the CLI.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ChainFile } from '../../../src/main/chain/reader'
+import { OpenedChain } from '../../../src/main/chain/source/opened-chain'
 import { verifyOpened } from '../../../src/main/verify/file'
 import { parseSecrets } from '../../../src/main/verify/secrets'
 import { expectVerdict, recoveryCase, recoveryCaseNames } from '../recovery/recovery-expect'
@@ -21,7 +21,7 @@ describe('verifyOpened with recovery searches the evidence', () => {
   for (const name of recoveryCaseNames()) {
     it(`${name}: as its .recovery.json says`, async () => {
       const c = recoveryCase(name)
-      const chain = await ChainFile.open(dbPath(name))
+      const chain = await OpenedChain.open(dbPath(name))
       try {
         const verdict = await verifyOpened(chain, parseSecrets(secretInputs(c.secrets)), { recover: true })
         expectVerdict(verdict, c)

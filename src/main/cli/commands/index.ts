@@ -4,6 +4,7 @@
 import { lazy, type Command } from '../command'
 import { demoInfo } from './demo-info'
 import { integrityInfo } from './integrity-info'
+import { keygenInfo } from './keygen-info'
 import { recoverInfo } from './recover-info'
 import { replayInfo } from './replay-info'
 import { reportInfo } from './report-info'
@@ -22,4 +23,5 @@ export const COMMANDS: Command[] = [
   { ...serveInfo, run: lazy(() => import('./serve')) },
   { ...replayInfo, run: lazy(() => import('./replay')) },
   { ...demoInfo, run: lazy(() => import('./demo')) },
+  { ...keygenInfo, run: lazy(() => import('./keygen')) },
 ]

@@ -1,6 +1,10 @@
-// Saving a JSON document from the page: a Blob and an <a download> (web mode).
+// Saving a document from the page: a Blob and an <a download> (web mode).
 export function downloadJson(fileName: string, value: unknown): void {
-  const blob = new Blob([JSON.stringify(value, null, 2) + '\n'], { type: 'application/json' })
+  downloadText(fileName, JSON.stringify(value, null, 2) + '\n', 'application/json')
+}
+
+export function downloadText(fileName: string, text: string, type: string): void {
+  const blob = new Blob([text], { type })
   const url = URL.createObjectURL(blob)
   const a = document.createElement('a')
   a.href = url
