@@ -14,7 +14,7 @@ import { AuditError } from '../errors'
 import { custodyOf, openChainId } from './custody-state'
 import { buildReportFor } from './engine'
 import type { AuditSession } from './session'
-import type { CallContext, HandlerTable, Platform } from './table'
+import type { CallContext, HandlerTable, Platform } from './handler-types'
 import { obj, optBool, optObj, optStr } from './validate'
 
 export type CustodyCall = Extract<

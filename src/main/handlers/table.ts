@@ -2,7 +2,7 @@
 // exposes it over HTTP; neither adds logic of its own.
 import { writeFileSync } from 'node:fs'
 import { resolve } from 'node:path'
-import type { ApiName, ApiResponse, AppInfo, SecretInput } from '../../shared/contract'
+import type { AppInfo, SecretInput } from '../../shared/contract'
 import type { EntryFilter, EntrySort } from '../../shared/chain-types'
 import type { IntegrityOptions, IntegrityThresholds } from '../../shared/integrity-types'
 import type { ReplayCheckRequest } from '../../shared/replay-types'
@@ -19,27 +19,11 @@ import { custodyHandlers } from './custody'
 import { priorFor } from './custody-state'
 import { searchEvidence } from '../recovery/verdict'
 import { buildReportFor, checkReplayFor, runIntegrityFor } from './engine'
+import type { CallContext, HandlerTable, Platform } from './handler-types'
 import type { AuditSession } from './session'
 import { int, num, obj, optBool, optEnum, optInt, optNs, optObj, optStr, str, type Obj } from './validate'
 
-export interface CallContext {
-  transport: 'ipc' | 'http'
-  /** The caller is the local app (Electron renderer, or the served page holding the app token). */
-  trusted: boolean
-}
-
-/** What only a desktop shell can do (dialogs). Absent in web mode. */
-export interface Platform {
-  pickOpenPath?: () => Promise<string | null>
-  pickSavePath?: (defaultName: string) => Promise<string | null>
-  /** The report-signing key's file (issue 25). */
-  pickKeyPath?: () => Promise<string | null>
-  /** An HTML page printed to PDF (Electron's printToPDF). */
-  printToPdf?: (html: string) => Promise<Buffer>
-}
-
-export type Handler<N extends ApiName> = (req: unknown, ctx: CallContext) => Promise<Awaited<ApiResponse<N>>>
-export type HandlerTable = { [N in ApiName]: Handler<N> }
+export type { CallContext, Handler, HandlerTable, Platform } from './handler-types'
 
 const SORTS: readonly EntrySort[] = ['seq_asc', 'seq_desc', 'time_asc', 'time_desc']
 

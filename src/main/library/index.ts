@@ -51,6 +51,7 @@ export type {
   KeySegment,
   PriorHead,
   PriorCheck,
+  PriorSource,
   VerifyBoundary,
   BoundaryKind,
   VerifyRangeInfo,
@@ -62,12 +63,14 @@ export type {
   RecoveryResult,
   RecoveredRow,
   RecoveredLink,
+  LivePlace,
   RecoverySummary,
   RecoverySource,
   RecoverySourceKind,
   RecoveryFile,
   SeqOrigin,
 } from '../../shared/recovery-types'
+export type { RowsDigest, RowsDigestBlock } from '../../shared/custody-types'
 
 // Integrity (`bijotel-auditor/integrity`).
 export {

@@ -13,6 +13,7 @@ export type {
   KeySegment,
   PriorHead,
   PriorCheck,
+  PriorSource,
   VerifyBoundary,
   BoundaryKind,
   VerifyRangeInfo,
@@ -23,11 +24,13 @@ export type {
   RecoveryResult,
   RecoveredRow,
   RecoveredLink,
+  LivePlace,
   RecoverySummary,
   RecoverySource,
   RecoverySourceKind,
   RecoveryFile,
   SeqOrigin,
 } from '../../shared/recovery-types'
+export type { RowsDigest, RowsDigestBlock } from '../../shared/custody-types'
 export type { ChainSecret, ChainSecrets } from './secrets'
 export { AuditError, type AuditErrorCode } from '../errors'
