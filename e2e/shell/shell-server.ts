@@ -29,6 +29,10 @@ export interface ShellServer {
   calls: string[]
   /** What the open dialog answers next (null: cancelled). */
   nextPick: string | null
+  /** What the signing-key dialog answers next (null: cancelled). */
+  nextKeyPick: string | null
+  /** Electron's printToPDF as a test provides it (null: printing fails). */
+  printToPdf: ((html: string) => Promise<Buffer>) | null
   /** Hold the answers of calls (by name) until `release()`, to make them arrive late. */
   hold: (names: string[]) => { release: () => void }
   /** Send an event to the page, as webContents.send on the event channel. */
@@ -63,6 +67,9 @@ export async function startShellServer(opts: ShellServerOptions = {}): Promise<S
   const table = createHandlers(session, {
     pickOpenPath: async () => shell.nextPick,
     pickSavePath: async (name) => join(saveDir, name),
+    pickKeyPath: async () => shell.nextKeyPick,
+    printToPdf: (html) =>
+      shell.printToPdf ? shell.printToPdf(html) : Promise.reject(new Error('no printer in this test')),
   })
   const site = new StaticSite(rendererDir, 'shell-suite')
 
@@ -111,6 +118,8 @@ export async function startShellServer(opts: ShellServerOptions = {}): Promise<S
     saveDir,
     calls: [],
     nextPick: null,
+    nextKeyPick: null,
+    printToPdf: null,
     hold: (names: string[]) => {
       for (const n of names) held.names.add(n)
       return {

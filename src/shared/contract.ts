@@ -12,6 +12,7 @@ import type {
   Timeline,
   TimelineRequest,
 } from './chain-types'
+import type { PriorInfo, ReportCheckResult, ReportFormat, SigningKeyInfo } from './custody-types'
 import type { IntegrityOptions, IntegrityRun } from './integrity-types'
 import type { JobStatus } from './job-types'
 import type { RecoveryResult } from './recovery-types'
@@ -83,8 +84,6 @@ export interface ApiContract {
   checkReplay: (req: ReplayCheckRequest) => ReplayCheck
   listReplayChecks: (req: void) => ReplayCheck[]
   buildReport: (req: { integrity?: IntegrityOptions }) => AuditReport
-  /** Native save dialog + write (Electron); resolves the path written, or null when cancelled. */
-  saveReport: (req: { integrity?: IntegrityOptions }) => { path: string | null }
   /**
    * The keyless verify (`verify --keyless`) the engine starts whenever a chain opens: its job (poll
    * with jobStatus), whose result is a verdict with `hmac_checked: false`; null when no chain is open.
@@ -100,6 +99,28 @@ export interface ApiContract {
   saveViewExport: (req: ViewExportRequest) => { path: string | null; rows: number }
   /** F12 payload drift: each dimension over time per provider/model, anomalies marked (a job). */
   startDriftSeries: (req: DriftSeriesRequest) => JobStatus<DriftSeries>
+  /**
+   * Native save dialog + write (Electron); resolves the path written, or null when cancelled.
+   * `format`: json (default), html (the self-contained page) or pdf (that page printed, Electron only).
+   */
+  saveReport: (req: { integrity?: IntegrityOptions; format?: ReportFormat }) => { path: string | null }
+  /** The report as the self-contained HTML page (web mode downloads it). */
+  buildReportHtml: (req: { integrity?: IntegrityOptions }) => { html: string; file_name: string }
+  /**
+   * The key reports are signed with on export: an Ed25519 private key (PKCS#8 PEM) read from `path`
+   * and kept in the main process; only its public half comes back. `path: null` forgets it.
+   */
+  setSigningKey: (req: { path: string | null }) => SigningKeyInfo | null
+  /** Native open dialog for the signing key (Electron); cancelled, the key held before (or null). */
+  pickSigningKey: (req: void) => SigningKeyInfo | null
+  signingKey: (req: void) => SigningKeyInfo | null
+  /**
+   * "Compare with an earlier report…": a report (JSON or HTML) or verdict, as text or by path, is
+   * the prior of the next verify (truncated / rewritten / deleted findings). `clear: true` drops it.
+   */
+  setPrior: (req: { text?: string; path?: string; clear?: boolean }) => PriorInfo | null
+  /** "Check a report…": the report (text or path) checked again against the open chain, field by field. */
+  checkReport: (req: { text?: string; path?: string; public_key_pem?: string }) => ReportCheckResult
 }
 
 export type ApiName = keyof ApiContract
@@ -141,6 +162,12 @@ export const API_CALLS = [
   'exportView',
   'saveViewExport',
   'startDriftSeries',
+  'buildReportHtml',
+  'setSigningKey',
+  'pickSigningKey',
+  'signingKey',
+  'setPrior',
+  'checkReport',
 ] as const satisfies readonly ApiName[]
 
 // Compile-time proof that API_CALLS names every call of the contract, no more, no less.

@@ -79,4 +79,6 @@ export interface IntegrityRun {
   rotation_note: string
   /** Whether candidate keys were given, so the analysed range was verified for key changes. */
   rotation_checked?: boolean
+  /** Window mode: the window asked for (`report.window` is the rows actually analysed), so the run can be repeated. */
+  window_requested?: number
 }

@@ -1,12 +1,13 @@
 // The integrity report an auditor takes away. Its JSON Schema is `schema/integrity-report.schema.json`;
 // bump REPORT_SCHEMA_VERSION whenever a field changes meaning.
 import type { Evidence } from './chain-types'
+import type { ReportCoverage, ReportSignature } from './custody-types'
 import type { IntegrityRun } from './integrity-types'
 import type { RecoveryResult } from './recovery-types'
 import type { ReplayCheck } from './replay-types'
 import type { KeyInfo, VerifyVerdict } from './verify-types'
 
-export const REPORT_SCHEMA_VERSION = '1.1.0'
+export const REPORT_SCHEMA_VERSION = '1.2.0'
 export const REPORT_SCHEMA_ID = 'https://bijotel-auditor.invalid/schema/integrity-report-1.json'
 
 export interface AuditReport {
@@ -26,4 +27,11 @@ export interface AuditReport {
    * keys when given (the verdict's recovery findings refer to them). Since schema 1.1.0.
    */
   recovery: RecoveryResult
+  /**
+   * What the report covered (since schema 1.2.0): the evidence line and statement, and the digest of
+   * its (seq, hmac_hash) rows that makes the report the next audit's prior (`verify --prior`).
+   */
+  coverage?: ReportCoverage
+  /** Ed25519 over the RFC 8785 canonical form of the report without this member (`report --sign-key`). */
+  signature?: ReportSignature
 }

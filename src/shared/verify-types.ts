@@ -1,5 +1,6 @@
 // Verdict of a chain verification. Field names and shapes are those of the shared fixtures'
 // `NAME.expected.json` (`verify`), so the `--json` output can be compared field for field.
+import type { RowsDigest } from './custody-types'
 import type { RecoveredRow, RecoverySource, RecoverySummary } from './recovery-types'
 
 export type FindingKind =
@@ -21,6 +22,12 @@ export interface Finding {
   from_seq: number
   to_seq: number
   count: number
+  /**
+   * Only for findings against a prior report (`verify --prior REPORT`, issue 25): `rewritten` rows
+   * differ from what the report recorded, `deleted` rows it recorded are gone. The range is that of
+   * the report's digest blocks that differ (exact when a block is one seq).
+   */
+  against_prior?: true
   /** Only for `seq_gap` and `truncated`: how many seq numbers are absent. */
   missing?: number
   /** Only for findings made from recovered rows: where in the files they were found. */
@@ -66,12 +73,29 @@ export interface VerifyRangeInfo {
 export interface PriorHead {
   last_seq: number
   head_hmac: string
+  /** A report as the prior (issue 25): the rows it covered, to find any that is gone or changed. */
+  rows?: RowsDigest
+  /** What the prior was, for the record (verdicts echo it in prior_check). */
+  source?: PriorSource
+}
+
+/** Where a prior head came from: an earlier verdict (`verify --json`) or an exported report. */
+export interface PriorSource {
+  kind: 'verdict' | 'report'
+  /** A report's generated_at. */
+  generated_at?: string
+  /** A signed report's key fingerprint (its signature was checked when the prior was read). */
+  signed_by?: string
 }
 
 export interface PriorCheck {
+  /** The prior head (a report prior's rows digest is not repeated here). */
   prior: PriorHead
   found: boolean
   detail: string
+  /** Only for a report prior: whether every row it covered is still there and unchanged, and how that was found. */
+  rows_unchanged?: boolean
+  rows_detail?: string
 }
 
 export interface VerifyVerdict {

@@ -9,10 +9,11 @@ import { join } from 'node:path'
 import { AuditSession } from '../handlers/session'
 import { createHandlers, type HandlerTable } from '../handlers/table'
 import { openFromShell, pathFromArgv, seqFromArgv } from './actions'
-import { pickOpenPath, pickSavePath } from './dialogs'
+import { pickKeyPath, pickOpenPath, pickSavePath } from './dialogs'
 import { appEventSender } from './events'
 import { registerIpc } from './ipc'
 import { installMenu } from './menu'
+import { printHtmlToPdf } from './pdf'
 import { loadRecent, saveRecent } from './recent'
 import { createMainWindow, hardenDefaultSession, registerAppScheme } from './window'
 
@@ -78,6 +79,8 @@ export async function startShell(opts: ShellOptions): Promise<Shell | null> {
   const table = createHandlers(session, {
     pickOpenPath: () => pickOpenPath(win),
     pickSavePath: (name) => pickSavePath(win, name),
+    pickKeyPath: () => pickKeyPath(win),
+    printToPdf: (html) => printHtmlToPdf(html),
   })
   const menu = (): void =>
     installMenu({

@@ -5,7 +5,9 @@ import type { ReplayCheck, ReplayCheckRequest } from '../../shared/replay-types'
 import type { AuditReport } from '../../shared/report-types'
 import { runIntegrity } from '../integrity/analyze'
 import { checkReplay } from '../replay/check'
+import { signReport } from '../custody/sign'
 import { buildAuditReport } from '../report'
+import { custodyOf } from './custody-state'
 import type { JobContext } from './jobs'
 import type { AuditSession } from './session'
 
@@ -36,10 +38,13 @@ export async function checkReplayFor(session: AuditSession, req: ReplayCheckRequ
 
 export async function buildReportFor(session: AuditSession, opts: IntegrityOptions): Promise<AuditReport> {
   const opened = await session.ready()
-  return buildAuditReport({
+  const report = await buildAuditReport({
     chain: opened.chain,
     keys: session.keys,
     integrityOptions: opts,
     replayChecks: session.replayChecks,
   })
+  // Signed on export when the auditor has chosen a key (kept in this process, issue 25).
+  const signing = custodyOf(session).signing
+  return signing ? signReport(report, signing.key) : report
 }

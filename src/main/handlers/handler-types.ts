@@ -1,6 +1,6 @@
 // The handler table's types: one handler per call of the contract (src/shared/contract.ts), and what
 // a call knows of its caller. Apart from the table itself so the modules that contribute handlers
-// (./tools.ts) and the transports can name them without importing the table.
+// (./tools.ts, ./custody.ts) and the transports can name them without importing the table.
 import type { ApiName, ApiResponse } from '../../shared/contract'
 
 export interface CallContext {
@@ -13,6 +13,10 @@ export interface CallContext {
 export interface Platform {
   pickOpenPath?: () => Promise<string | null>
   pickSavePath?: (defaultName: string) => Promise<string | null>
+  /** The report-signing key's file (issue 25). */
+  pickKeyPath?: () => Promise<string | null>
+  /** An HTML page printed to PDF (Electron's printToPDF). */
+  printToPdf?: (html: string) => Promise<Buffer>
 }
 
 export type Handler<N extends ApiName> = (req: unknown, ctx: CallContext) => Promise<Awaited<ApiResponse<N>>>

@@ -14,6 +14,9 @@ import { TOOL_NAME, TOOL_VERSION } from '../version'
 import { checkRow } from '../verify/row'
 import { keyInfo, parseSecrets } from '../verify/secrets'
 import { verifyOpened } from '../verify/file'
+import { renderReportHtml } from '../custody/html/render'
+import { custodyHandlers } from './custody'
+import { priorFor } from './custody-state'
 import { searchEvidence } from '../recovery/verdict'
 import { buildReportFor, checkReplayFor, runIntegrityFor } from './engine'
 import { filterFrom } from './filter-request'
@@ -107,6 +110,7 @@ export function createHandlers(session: AuditSession, platform: Platform = {}): 
   }
 
   return {
+    ...custodyHandlers(session, platform, { requireTrusted, integrityOptionsFrom }),
     appInfo: async (_req, ctx): Promise<AppInfo> => ({
       name: TOOL_NAME,
       version: TOOL_VERSION,
@@ -219,8 +223,10 @@ export function createHandlers(session: AuditSession, platform: Platform = {}): 
         async (job) => {
           const o = (opened = await session.readyForJob(job))
           job.progress(0, o.overview.entries, 'verifying')
+          const prior = priorFor(session)
           return verifyOpened(o.chain, keys, {
             ...(range ? { range } : {}),
+            ...(prior ? { prior } : {}),
             onProgress: (d, t) => job.progress(d, t, 'verifying'),
             signal: job.signal,
             recover: true,
@@ -280,9 +286,12 @@ export function createHandlers(session: AuditSession, platform: Platform = {}): 
       const opts = integrityOptionsFrom(optObj(obj(req), 'integrity'))
       if (!platform.pickSavePath)
         throw new AuditError('bad_argument', 'no save dialog in web mode: use buildReport and download it')
+      const format = optEnum(obj(req), 'format', ['json', 'html', 'pdf'] as const) ?? 'json'
+      if (format === 'pdf' && !platform.printToPdf)
+        throw new AuditError('bad_argument', 'printing to PDF needs the desktop app')
       const report = await buildReportFor(session, opts)
       const path = await platform.pickSavePath(
-        `bijotel-report-${report.generated_at.replace(/[:.]/g, '-')}.json`,
+        `bijotel-report-${report.generated_at.replace(/[:.]/g, '-')}.${format}`,
       )
       if (path === null) return { path: null }
       const target = resolve(path)
@@ -291,7 +300,13 @@ export function createHandlers(session: AuditSession, platform: Platform = {}): 
       if (files.some((f) => f.path === target || f.link_target === target)) {
         throw new AuditError('bad_argument', 'refusing to write the report over the evidence')
       }
-      writeFileSync(target, JSON.stringify(report, null, 2) + '\n', { mode: 0o644 })
+      const content =
+        format === 'json'
+          ? JSON.stringify(report, null, 2) + '\n'
+          : format === 'html'
+            ? renderReportHtml(report)
+            : await platform.printToPdf!(renderReportHtml(report))
+      writeFileSync(target, content, { mode: 0o644 })
       return { path: target }
     },
     ...toolHandlers(session, platform),

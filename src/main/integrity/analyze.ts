@@ -63,15 +63,11 @@ export async function runIntegrity(source: RowSource, opts: RunIntegrityOptions 
     ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
     ...(opts.signal ? { signal: opts.signal } : {}),
   }
+  const window = mode === 'window' ? checkWindow(opts.window ?? DEFAULT_WINDOW) : null
   const results =
-    mode === 'all'
+    window === null
       ? await allRows(source, thresholds, hooks)
-      : detect(
-          [source.lastColumns(checkWindow(opts.window ?? DEFAULT_WINDOW), INTEGRITY_COLUMNS)],
-          source,
-          thresholds,
-          {},
-        )
+      : detect([source.lastColumns(window, INTEGRITY_COLUMNS)], source, thresholds, {})
   source.assertUnchanged()
   const keys = opts.keys ?? []
   const progress = opts.onProgress
@@ -93,5 +89,6 @@ export async function runIntegrity(source: RowSource, opts: RunIntegrityOptions 
     thresholds,
     rotation_note: rotation.note,
     rotation_checked: keys.length > 0 && results.first_seq !== null,
+    ...(window !== null ? { window_requested: window } : {}),
   }
 }

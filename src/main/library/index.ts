@@ -51,6 +51,7 @@ export type {
   KeySegment,
   PriorHead,
   PriorCheck,
+  PriorSource,
   VerifyBoundary,
   BoundaryKind,
   VerifyRangeInfo,
@@ -60,15 +61,16 @@ export type {
 export { recoverChain, type RecoverChainOptions } from './verify-chain'
 export type {
   RecoveryResult,
-  LivePlace,
   RecoveredRow,
   RecoveredLink,
+  LivePlace,
   RecoverySummary,
   RecoverySource,
   RecoverySourceKind,
   RecoveryFile,
   SeqOrigin,
 } from '../../shared/recovery-types'
+export type { RowsDigest, RowsDigestBlock } from '../../shared/custody-types'
 
 // Integrity (`bijotel-auditor/integrity`).
 export {

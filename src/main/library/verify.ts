@@ -13,6 +13,7 @@ export type {
   KeySegment,
   PriorHead,
   PriorCheck,
+  PriorSource,
   VerifyBoundary,
   BoundaryKind,
   VerifyRangeInfo,
@@ -21,14 +22,15 @@ export type {
 export { recoverChain, type RecoverChainOptions } from './verify-chain'
 export type {
   RecoveryResult,
-  LivePlace,
   RecoveredRow,
   RecoveredLink,
+  LivePlace,
   RecoverySummary,
   RecoverySource,
   RecoverySourceKind,
   RecoveryFile,
   SeqOrigin,
 } from '../../shared/recovery-types'
+export type { RowsDigest, RowsDigestBlock } from '../../shared/custody-types'
 export type { ChainSecret, ChainSecrets } from './secrets'
 export { AuditError, type AuditErrorCode } from '../errors'

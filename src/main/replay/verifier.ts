@@ -59,6 +59,14 @@ export function verifyReplay(entryBody: unknown, replayedOutput: string | Uint8A
   } catch {
     replayHash = sha256Hex(Buffer.alloc(0))
   }
+  return replayResultFor(entryBody, replayHash)
+}
+
+/**
+ * `verify_replay` given the replayed output's SHA-256 instead of the output (a report records only
+ * the hash: `bijotel report verify` re-runs its replay checks from it).
+ */
+export function replayResultFor(entryBody: unknown, replayHash: string): ReplayResult {
   let attrs: Record<string, unknown> = {}
   try {
     attrs = attributesOf(entryOf(entryBody))

@@ -7,6 +7,7 @@ import { REPORT_SCHEMA_ID, REPORT_SCHEMA_VERSION, type AuditReport } from '../..
 import type { VerifyVerdict } from '../../shared/verify-types'
 import type { OpenedChain } from '../chain/source/opened-chain'
 import type { RowSource } from '../chain/source/row-source'
+import { reportCoverage } from '../custody/coverage'
 import { runIntegrity, type IntegrityProgress } from '../integrity/analyze'
 import { applyRecovery } from '../recovery/findings'
 import { notSearched } from '../recovery/recover'
@@ -105,5 +106,6 @@ export async function buildAuditReport(input: BuildReportInput): Promise<AuditRe
     integrity,
     replay_checks: input.replayChecks ?? [],
     recovery,
+    coverage: await reportCoverage(input.chain, summary, keys.map(keyInfo)),
   }
 }

@@ -8,13 +8,20 @@ import { HttpError, LIMITS, parseJson, readBody, sendError, sendJson, STATUS_OF 
 
 export const CALL_PREFIX = '/api/call/'
 
-/** Body limit per call: only checkReplay carries a file (base64, up to 64 MiB of bytes). */
+/**
+ * Body limit per call: checkReplay carries a file (base64, up to 64 MiB of bytes); setPrior and
+ * checkReport carry a report (its text, up to the handler's 64 MiB).
+ */
+const LARGE: ReadonlySet<ApiName> = new Set<ApiName>(['checkReplay', 'setPrior', 'checkReport'])
 export const CALL_LIMITS: Record<ApiName, number> = Object.fromEntries(
-  API_CALLS.map((n) => [n, n === 'checkReplay' ? LIMITS.replay : LIMITS.json]),
+  API_CALLS.map((n) => [n, LARGE.has(n) ? LIMITS.replay : LIMITS.json]),
 ) as Record<ApiName, number>
 
-/** Calls only the local app may make over HTTP (refused with 403 before they reach the handler). */
-const APP_ONLY: ReadonlySet<ApiName> = new Set<ApiName>(['setSecrets'])
+/**
+ * Calls only the local app may make over HTTP (refused with 403 before they reach the handler): keys,
+ * and the report-signing key (issue 25), are chosen by the auditor, never by another page.
+ */
+const APP_ONLY: ReadonlySet<ApiName> = new Set<ApiName>(['setSecrets', 'setSigningKey', 'pickSigningKey'])
 
 export async function handleCall(
   table: HandlerTable,

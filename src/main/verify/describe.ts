@@ -16,12 +16,18 @@ export function describeFinding(f: Finding): string {
     case 'seq_out_of_range':
       return 'seq outside ±2^53: not a seq a BIJOTEL writer produces'
     case 'truncated':
+      if (f.against_prior)
+        return `chain truncated: the prior head (seq ${f.to_seq}) is no longer in the chain`
       return f.evidence
         ? `chain truncated: proven rows recovered from the files continue the chain after its head, up to seq ${f.to_seq}`
         : `chain truncated: the prior head (seq ${f.to_seq}) is no longer in the chain`
     case 'rewritten':
-      return 'rewritten: the live row differs from a proven earlier version recovered from the files (resealed by a key holder)'
+      return f.against_prior
+        ? 'rewritten: differs from what the prior report recorded for these seqs (resealed by a key holder, or replaced)'
+        : 'rewritten: the live row differs from a proven earlier version recovered from the files (resealed by a key holder)'
     case 'deleted':
+      if (f.against_prior)
+        return `deleted: ${f.count} row(s) the prior report recorded are no longer in the chain`
       return f.unplaced
         ? `deleted: ${f.unplaced} proven row(s) recovered from the files are not in the live chain; neither a rowid nor a link gives their seq`
         : 'deleted: proven rows recovered from the files at seqs absent from the live chain'

@@ -1,6 +1,7 @@
 // Verifying a chain.db given by path: read directly from the file when the direct reader takes it
 // (the common case: a reference-schema chain, WAL or not), else through SQLite on a verified
 // private copy. BIJOTEL_READER=sqlite forces the copy path (for comparisons).
+import type { EvidenceStatement } from '../../shared/custody-types'
 import type { VerifyVerdict } from '../../shared/verify-types'
 import { CopySource } from '../chain/source/copy-source'
 import { DirectSource } from '../chain/source/direct-source'
@@ -8,8 +9,9 @@ import { readChain } from '../chain/source/open-source'
 import type { OpenedChain } from '../chain/source/opened-chain'
 import type { ReaderKind, RowSource } from '../chain/source/row-source'
 import type { SnapshotOptions } from '../chain/snapshot'
+import { buildStatement, startStating, timestampsOf } from '../custody/statement'
 import { searchEvidence, startRecovery, verdictWith } from '../recovery/verdict'
-import type { KeyMaterial } from './secrets'
+import { keyInfo, type KeyMaterial } from './secrets'
 import { verifyRows, type VerifyOptions } from './verify'
 
 export type { ReaderKind } from '../chain/source/row-source'
@@ -19,6 +21,20 @@ export interface FileVerifyResult {
   reader: ReaderKind
   /** Milliseconds spent opening (and, on the copy path, copying and hashing) the evidence. */
   openMs: number
+  /** What the verdict judged (files, rows, keys), when asked for with `statement: true`. */
+  statement?: EvidenceStatement
+}
+
+export interface FileVerifyOptions extends VerifyOptions {
+  copy?: SnapshotOptions
+  env?: Record<string, string | undefined>
+  /**
+   * Also state the evidence judged: read in place, the file and its -wal are hashed on their own
+   * threads while the rows are verified (the copy path hashed them while copying).
+   */
+  statement?: boolean
+  /** Search the files for deleted and earlier rows and add what they prove (../recovery). */
+  recover?: boolean
 }
 
 /**
@@ -51,21 +67,37 @@ async function verifyAndRecover(
   }
 }
 
+/** `verifyAndRecover`, and with `statement` the evidence judged, its files hashed beside the pass. */
+async function verifyAndState(
+  source: RowSource,
+  keys: KeyMaterial[],
+  opts: FileVerifyOptions,
+  recover: { signal?: { aborted: boolean } } | null,
+): Promise<{ verdict: VerifyVerdict; statement?: EvidenceStatement }> {
+  if (!opts.statement) return { verdict: await verifyAndRecover(source, keys, opts, recover) }
+  const stating = startStating(source)
+  let verdict: VerifyVerdict
+  try {
+    verdict = await verifyAndRecover(source, keys, opts, recover)
+  } catch (e) {
+    stating.abort()
+    throw e
+  }
+  const files = await stating.done()
+  const ts = timestampsOf(source, verdict.first_seq, verdict.last_seq)
+  return { verdict, statement: buildStatement(files, verdict, ts, keys.map(keyInfo)) }
+}
+
 export async function verifyFile(
   path: string,
   keys: KeyMaterial[],
-  opts: VerifyOptions & {
-    copy?: SnapshotOptions
-    env?: Record<string, string | undefined>
-    /** Search the files for deleted and earlier rows and add what they prove (../recovery). */
-    recover?: boolean
-  } = {},
+  opts: FileVerifyOptions = {},
 ): Promise<FileVerifyResult> {
   const t0 = performance.now()
   let reader: ReaderKind = 'direct'
   let openMs = 0
   const recover = opts.recover ? { ...(opts.signal ? { signal: opts.signal } : {}) } : null
-  const verdict = await readChain(path, (source) => verifyAndRecover(source, keys, opts, recover), {
+  const done = await readChain(path, (source) => verifyAndState(source, keys, opts, recover), {
     ...(opts.env ? { env: opts.env } : {}),
     ...(opts.copy ? { copy: opts.copy } : {}),
     onOpen: (kind) => {
@@ -73,7 +105,7 @@ export async function verifyFile(
       openMs = performance.now() - t0
     },
   })
-  return { verdict, reader, openMs }
+  return { ...done, reader, openMs }
 }
 
 /** Verify a chain already opened through its verified private copy. */

@@ -1,6 +1,14 @@
 // Assembling the verdict, in the shape of the fixtures' `verify` object, from the results of the
 // runs a range was verified in (in scan order).
-import type { FindingKind, PriorHead, VerifyBoundary, VerifyVerdict } from '../../shared/verify-types'
+import type { RowsDigest } from '../../shared/custody-types'
+import type {
+  Finding,
+  FindingKind,
+  PriorHead,
+  VerifyBoundary,
+  VerifyVerdict,
+} from '../../shared/verify-types'
+import { priorRowFindings } from '../custody/rows-digest'
 import type { PartitionResult } from './partition'
 import { mergeAdjacent, toFindings, toKeySegments, type OrdRange } from './ranges'
 import { hasRange, type VerifyOptions } from './options'
@@ -30,6 +38,8 @@ export function assembleVerdict(
   lookupHmac: (seq: number) => unknown,
   opts: Pick<VerifyOptions, 'range' | 'prior'>,
   totalInChain: number,
+  /** With a report prior: the digest of the same rows as they are now (`digestRows`). */
+  rowsNow?: RowsDigest,
 ): VerifyVerdict {
   const findingRanges: OrdRange<FindingKind>[] = mergeAdjacent(parts.flatMap((p) => p.findings))
   const segments = toKeySegments(mergeAdjacent(parts.flatMap((p) => p.segments)))
@@ -42,9 +52,10 @@ export function assembleVerdict(
   let prior_check: VerifyVerdict['prior_check']
   if (opts.prior) {
     prior_check = checkPrior(lookupHmac, opts.prior, last?.lastSeq ?? null)
-    if (!prior_check.found) {
-      const lastSeq = last?.lastSeq ?? 0
-      const cut = opts.prior.last_seq > lastSeq
+    const lastSeq = last?.lastSeq ?? 0
+    const cut = opts.prior.last_seq > lastSeq
+    // A report prior locates a changed or deleted head among its rows (below): only a cut is truncation.
+    if (!prior_check.found && (cut || !opts.prior.rows)) {
       findings.push({
         kind: 'truncated',
         from_seq: cut ? lastSeq + 1 : opts.prior.last_seq,
@@ -53,6 +64,8 @@ export function assembleVerdict(
         missing: cut ? opts.prior.last_seq - lastSeq : 0,
       })
     }
+    if (opts.prior.rows && rowsNow)
+      Object.assign(prior_check, compareRows(opts.prior.rows, rowsNow, findings))
   }
 
   // A loop, not Math.min(...spread): a chain with >~120k separate findings would overflow the stack.
@@ -85,12 +98,41 @@ export function assembleVerdict(
   return verdict
 }
 
+/** The rows a report prior covered, against the same rows now: findings added, and words for prior_check. */
+function compareRows(
+  prior: RowsDigest,
+  now: RowsDigest,
+  findings: Finding[],
+): { rows_unchanged: boolean; rows_detail: string } {
+  const found = priorRowFindings(prior, now)
+  for (const f of found) findings.push({ ...f, against_prior: true })
+  const span =
+    prior.first_seq === null ? 'no rows' : `${prior.count} rows, seq ${prior.first_seq}-${prior.last_seq}`
+  if (prior.digest === now.digest && prior.count === now.count)
+    return {
+      rows_unchanged: true,
+      rows_detail: `every row the report covered (${span}) is still there, unchanged`,
+    }
+  const first = found[0]
+  return {
+    rows_unchanged: false,
+    rows_detail: first
+      ? `the rows differ from the report's record (${span}): first change found in seq ${first.from_seq}-${first.to_seq} (${first.kind})`
+      : `the chain now ends at seq ${now.last_seq ?? 'none'}, before the report's head; no other change found among the rows before it`,
+  }
+}
+
 function checkPrior(
   lookupHmac: (seq: number) => unknown,
   prior: PriorHead,
   lastSeq: number | null,
 ): NonNullable<VerifyVerdict['prior_check']> {
   const row = lookupHmac(prior.last_seq)
+  prior = {
+    last_seq: prior.last_seq,
+    head_hmac: prior.head_hmac,
+    ...(prior.source ? { source: prior.source } : {}),
+  }
   if (row === undefined) {
     return {
       prior,

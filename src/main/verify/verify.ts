@@ -3,6 +3,7 @@
 // worker threads, every row of the range confirmed seen, and the verdict assembled.
 import type { VerifyVerdict } from '../../shared/verify-types'
 import type { Place, ResolvedRange, RowSource } from '../chain/source/row-source'
+import { digestRows, priorBounds } from '../custody/rows-digest'
 import { defaultWorkerCount, PARALLEL_MIN_ROWS } from '../workers'
 import { hasRange, requireKeys, type VerifyOptions } from './options'
 import { runPartitionsOnWorkers, verifyWorkerScript } from './parallel'
@@ -52,7 +53,10 @@ export async function verifyRows(
     source.find(BigInt(seq), (c) => (v = c.value(mac)), ['hmac_hash'])
     return v
   }
-  const verdict = assembleVerdict(parts, lookup, opts, total)
+  // A report as the prior: its rows are read again (seq and hmac_hash only) to find any gone or changed.
+  const p = opts.prior?.rows
+  const rowsNow = p ? digestRows(source, p.block_size, priorBounds(p)) : undefined
+  const verdict = assembleVerdict(parts, lookup, opts, total, rowsNow)
   source.assertUnchanged()
   return verdict
 }

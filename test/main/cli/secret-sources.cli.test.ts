@@ -11,6 +11,7 @@ import { runCommand } from '../../../src/main/cli/command'
 import { createServeCommand } from '../../../src/main/cli/commands/serve'
 import { memoryIO } from '../../../src/main/cli/io'
 import { BIN, ensureBuilt, type CliResult } from '../testing/cli'
+import { beforeEvidence } from '../testing/evidence'
 import { dbPath, fingerprintFolder, SECRETS } from '../testing/fixtures'
 import { KEY_HEX, OTHER_KEY_HEX, SmallChains } from './testing/small-chain'
 
@@ -130,7 +131,7 @@ describe('the key-file format', () => {
 describe('--secret-stdin', () => {
   it('verify reads the keys from a pipe', () => {
     const r = run(['verify', '--db', chain, '--secret-stdin'], `# piped\n${KEY_HEX}\n`)
-    expect(r.stdout).toBe('Chain VALID (40 entries).\n')
+    expect(beforeEvidence(r.stdout)).toBe('Chain VALID (40 entries).\n')
     expect(r.code).toBe(0)
   })
   it('an empty stdin is no key, in one line', () => {

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { dbPath, expected, FIXTURES, fingerprintFolder, fixtureNames, SECRETS } from '../testing/fixtures'
 import { pyJsonDumps, pyJsonLoads } from '../../../src/main/pyformat'
 import { bijotel, ensureBuilt } from './testcli'
+import { beforeEvidence, splitEvidence } from '../testing/evidence'
 import { seeded, TempChains } from './testchain'
 
 let before: Map<string, string>
@@ -56,7 +57,10 @@ describe('text output and exit codes', () => {
   it('clean: exit 0, CLEAN, Sequence: no gaps', () => {
     const r = bijotel(['integrity', '--db', dbPath('clean')])
     expect(r.code).toBe(0)
-    expect(r.stdout).toBe(
+    // The reference's lines, byte for byte, then the evidence judged (issue 25).
+    const { before, line } = splitEvidence(r.stdout)
+    expect(line).toMatch(/; seq=141-240 entries=100; first_time=\S+Z last_time=\S+Z; keys=none$/)
+    expect(before).toBe(
       [
         'Chain integrity: CLEAN (last 100 entries, seq 141..240)',
         '-------------------------------------------------------',
@@ -97,7 +101,14 @@ describe('text output and exit codes', () => {
   it('empty chain: EMPTY CHAIN, exit 0; --json clean, exit 0', () => {
     const db = chains.write([])
     const t = bijotel(['integrity', '--db', db])
-    expect(t).toEqual({ code: 0, stdout: 'Chain integrity: EMPTY CHAIN (nothing to analyze)\n', stderr: '' })
+    expect({ ...t, stdout: beforeEvidence(t.stdout) }).toEqual({
+      code: 0,
+      stdout: 'Chain integrity: EMPTY CHAIN (nothing to analyze)\n',
+      stderr: '',
+    })
+    expect(splitEvidence(t.stdout).line).toMatch(
+      /; seq=none entries=0; first_time=none last_time=none; keys=none$/,
+    )
     const j = bijotel(['integrity', '--db', db, '--json'])
     expect(j.code).toBe(0)
     expect(j.stdout).toBe(
@@ -128,9 +139,10 @@ describe('text output and exit codes', () => {
   })
   it('BIJOTEL_HMAC_SECRET is not read by integrity', () => {
     const r = bijotel(['integrity', '--db', dbPath('clean')], { BIJOTEL_HMAC_SECRET: SECRETS['primary']! })
-    // Without a key the text is Python's: it ends at the Rate line.
+    // Without a key the text is Python's (it ends at the Rate line), then the evidence line.
     expect(r.stdout).not.toContain('Rotation')
-    expect(r.stdout.trimEnd().split('\n').at(-1)).toBe('Rate: stable')
+    expect(beforeEvidence(r.stdout).trimEnd().split('\n').at(-1)).toBe('Rate: stable')
+    expect(splitEvidence(r.stdout).line).toMatch(/; keys=none$/)
   })
   it('threshold flags', () => {
     const r = bijotel(['integrity', '--db', dbPath('clean'), '--large-gap-sec', '60', '--json'])

@@ -167,6 +167,13 @@ function needsRegistry(ctx: { skip: (note?: string) => void }): void {
   }
 }
 
+/** The text output's last line, the evidence judged (issue 25), checked for its shape. */
+function evidenceLineOf(stdout: string): string {
+  const m = /\nEvidence: db=\S+ size=\d+ sha256=[0-9a-f]{64}; [^\n]+\n$/.exec(stdout)
+  expect(m).not.toBeNull()
+  return m![0].slice(1)
+}
+
 describe('the packed library in a plain Node project', () => {
   it(
     'seals spans ended on a BasicTracerProvider; verifyChain, the CLI and an independent checker accept the chain',
@@ -199,7 +206,10 @@ describe('the packed library in a plain Node project', () => {
       const bin = join(consumer, 'node_modules', '.bin', 'bijotel')
       const cli = run(bin, ['verify', '--db', chain, '--secret-hex', SECRET, '--json'], { cwd: consumer })
       expect(cli.code).toBe(0)
-      expect(JSON.parse(cli.stdout)).toEqual(check['verdict'])
+      // The CLI's --json adds the evidence judged (issue 25); the verdict beside it is the library's.
+      const { evidence, ...cliVerdict } = JSON.parse(cli.stdout) as { evidence: { db: { sha256: string } } }
+      expect(evidence.db.sha256).toMatch(/^[0-9a-f]{64}$/)
+      expect(cliVerdict).toEqual(check['verdict'])
       const integrity = run(bin, ['integrity', '--db', chain, '--json'], { cwd: consumer })
       expect(integrity.stdout.trim()).toBe(check['reportJson'])
 
@@ -286,7 +296,10 @@ describe('the packed CLI installed globally where better-sqlite3 cannot be built
         expect(JSON.parse(r.stdout)).toMatchObject(expected(name).verify)
       }
       const text = bijotel(['verify', '--db', dbPath('clean'), '--secret-hex', SECRET])
-      expect(text.stdout).toBe(`Chain VALID (${expected('clean').verify['entries'] as number} entries).\n`)
+      expect(text.stdout).toBe(
+        `Chain VALID (${expected('clean').verify['entries'] as number} entries).\n` +
+          evidenceLineOf(text.stdout),
+      )
     },
     TEST_TIMEOUT,
   )
@@ -331,7 +344,8 @@ describe('the packed CLI installed globally where better-sqlite3 cannot be built
       const UTF16_VALID =
         'Chain VALID (5 entries).\n' +
         'Recovery: not searched for recoverable rows: the file reader does not read this file (text encoding is not UTF-8)\n'
-      expect(bijotel(['verify', '--db', utf16Chain, '--secret-hex', SECRET]).stdout).toBe(UTF16_VALID)
+      const global = bijotel(['verify', '--db', utf16Chain, '--secret-hex', SECRET]).stdout
+      expect(global).toBe(UTF16_VALID + evidenceLineOf(global))
       // And in the consumer project, where better-sqlite3 was installed with the package.
       const withSqlite = run(join(consumer, 'node_modules', '.bin', 'bijotel'), [
         'verify',
@@ -340,7 +354,7 @@ describe('the packed CLI installed globally where better-sqlite3 cannot be built
         '--secret-hex',
         SECRET,
       ])
-      expect(withSqlite.stdout).toBe(UTF16_VALID)
+      expect(withSqlite.stdout).toBe(UTF16_VALID + evidenceLineOf(withSqlite.stdout))
       expect(withSqlite.code).toBe(0)
     },
     TEST_TIMEOUT,

@@ -39,7 +39,7 @@ describe('bijotel verify on the recovery cases', () => {
       const text = bijotel(['verify', '--db', dbPath(name), ...keyArgs(c.secrets)])
       expect(text.code).toBe(r.code)
       if (c.valid) {
-        expect(text.stdout).toMatch(/^Chain VALID \(\d+ entries\)\.\n$/)
+        expect(text.stdout).toMatch(/^Chain VALID \(\d+ entries\)\.\nEvidence: [^\n]+\n$/)
       } else {
         for (const f of c.findings) expect(text.stdout).toContain(`  ${f.kind.padEnd(19)} seq `)
         expect(text.stdout).toContain(`Recovered rows (`)

@@ -148,6 +148,7 @@ describe('bijotel report errors', () => {
   it('--help', () => {
     const r = bijotel(['report', '--help'])
     expect(r.code).toBe(0)
-    expect(r.stdout).toContain('exit codes: 0 report written')
+    expect(r.stdout).toContain('exit codes (report): 0 report written')
+    expect(r.stdout).toContain('exit codes (report verify): 0 every field reproduces')
   })
 })

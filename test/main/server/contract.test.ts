@@ -1,10 +1,12 @@
 // Every call of the API contract over real HTTP, against a real AuditSession on the shared fixtures.
-import { createHash } from 'node:crypto'
-import { readFileSync } from 'node:fs'
+import { createHash, createPublicKey, generateKeyPairSync } from 'node:crypto'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { API_CALLS, type ApiName } from '../../../src/shared/contract'
 import type { JobStatus } from '../../../src/shared/job-types'
+import type { AuditReport } from '../../../src/shared/report-types'
+import { checkReportSignature } from '../../../src/main/custody/sign'
 import { AuditSession } from '../../../src/main/handlers/session'
 import { dbPath, expected, FIXTURES, fingerprintFolder, SECRETS, secretInputs } from '../testing/fixtures'
 import { parseSecrets } from '../../../src/main/verify/secrets'
@@ -275,6 +277,67 @@ describe('contract over HTTP', () => {
     const d = await call('startDriftSeries', { buckets: 5 })
     expect(d.status).toBe(200)
     expect((await untilDone((d.json as JobStatus).id)).state).toBe('done')
+  })
+
+  it('chain of custody: a signing key kept in main signs the export; a report is the prior of the next verify and is checked again', async () => {
+    const keyFile = join(tmp.dir, 'signing.pem')
+    const pair = generateKeyPairSync('ed25519')
+    writeFileSync(keyFile, pair.privateKey.export({ type: 'pkcs8', format: 'pem' }))
+    expect((await call('signingKey')).json).toBeNull()
+    // Only the local app may choose it, and only its public half comes back.
+    const untrusted = await callApi(base, 'setSigningKey', { path: keyFile })
+    expect(untrusted.status).toBe(403)
+    const set = await call('setSigningKey', { path: keyFile })
+    expect(set.status).toBe(200)
+    expect(set.json).toEqual({
+      fingerprint: expect.stringMatching(/^[0-9a-f]{16}$/),
+      public_key: expect.any(String),
+      path: keyFile,
+    })
+    expect(JSON.stringify(set.json)).not.toContain('PRIVATE')
+    expect((await call('signingKey')).json).toEqual(set.json)
+    expect((await call('pickSigningKey')).status).toBe(400)
+
+    const built = await call('buildReport', {})
+    const report = built.json as AuditReport
+    expect(report.signature?.fingerprint).toBe((set.json as { fingerprint: string }).fingerprint)
+    expect(
+      checkReportSignature(report as unknown as Record<string, unknown>, createPublicKey(pair.privateKey))
+        .status,
+    ).toBe('valid')
+    const page = await call('buildReportHtml', {})
+    expect((page.json as { html: string; file_name: string }).file_name).toMatch(/^bijotel-report-.+\.html$/)
+    expect((page.json as { html: string }).html).toContain(
+      '<script type="application/json" id="bijotel-report">',
+    )
+
+    const prior = await call('setPrior', { text: JSON.stringify(report) })
+    expect(prior.json).toMatchObject({
+      kind: 'report',
+      last_seq: 240,
+      rows: 240,
+      signed_by: report.signature!.fingerprint,
+    })
+    const done = await untilDone(((await call('startVerify', {})).json as JobStatus).id)
+    expect(done.result).toMatchObject({ valid: true, prior_check: { found: true, rows_unchanged: true } })
+    expect((await call('setPrior', { path: '/etc/passwd' })).status).toBe(400)
+    expect((await call('setPrior', { clear: true })).json).toBeNull()
+    const without = (await untilDone(((await call('startVerify', {})).json as JobStatus).id)).result
+    const { recovered: _r, recovery: _s, ...noPrior } = without as Record<string, unknown>
+    expect(noPrior).toEqual(clean.verify)
+
+    const pem = createPublicKey(pair.privateKey).export({ type: 'spki', format: 'pem' }).toString()
+    const checked = await call('checkReport', { text: JSON.stringify(report), public_key_pem: pem })
+    expect(checked.status).toBe(200)
+    expect(checked.json).toMatchObject({ ok: true, signature: { status: 'valid', key: 'provided' } })
+    const tampered = { ...report, chain: { ...report.chain, entries: 241 } }
+    const bad = await call('checkReport', { text: JSON.stringify(tampered), public_key_pem: pem })
+    expect(bad.json).toMatchObject({ ok: false, signature: { status: 'invalid' } })
+    expect((bad.json as { fields: { field: string; status: string }[] }).fields).toContainEqual(
+      expect.objectContaining({ field: 'chain.entries', status: 'differs' }),
+    )
+    expect((await call('setSigningKey', { path: null })).json).toBeNull()
+    expect(((await call('buildReport', {})).json as AuditReport).signature).toBeUndefined()
   })
 
   it('covers every call of API_CALLS', () => {

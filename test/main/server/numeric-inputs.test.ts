@@ -128,6 +128,12 @@ const CALL_FIELDS: Record<ApiName, Field[]> = {
     f('from_ns', 'ns', {}, { optional: true }),
     f('to_ns', 'ns', {}, { optional: true }),
   ],
+  buildReportHtml: integrityFields('integrity.', {}),
+  setSigningKey: [f('path', 'string', {}, { optional: true })],
+  pickSigningKey: [],
+  signingKey: [],
+  setPrior: [f('text', 'string', {}, { optional: true }), f('path', 'string', {}, { optional: true })],
+  checkReport: [f('text', 'string', {}, { optional: true }), f('path', 'string', {}, { optional: true })],
 }
 
 const WRONG_TYPES = ['true', '[]', '{}', '"x"']

@@ -7,6 +7,7 @@ import { exportInfo } from './export-info'
 import { inspectInfo } from './inspect-info'
 import { integrityInfo } from './integrity-info'
 import { listInfo } from './list-info'
+import { keygenInfo } from './keygen-info'
 import { recoverInfo } from './recover-info'
 import { regressionInfo } from './regression-info'
 import { replayInfo } from './replay-info'
@@ -32,4 +33,5 @@ export const COMMANDS: Command[] = [
   { ...inspectInfo, run: lazy(() => import('./inspect')) },
   { ...statsInfo, run: lazy(() => import('./stats')) },
   { ...regressionInfo, run: lazy(() => import('./regression')) },
+  { ...keygenInfo, run: lazy(() => import('./keygen')) },
 ]

@@ -5,7 +5,10 @@ import { INTEGRITY_COLUMNS, REQUIRED_COLUMNS } from '../../chain/table'
 import { runIntegrity } from '../../integrity/analyze'
 import { reportJson } from '../../integrity/report'
 import { integrityText } from '../../integrity/text'
-import { parseSecrets } from '../../verify/secrets'
+import type { EvidenceStatement } from '../../../shared/custody-types'
+import type { RowSource } from '../../chain/source/row-source'
+import { buildStatement, evidenceLine, startStating, timestampsOf } from '../../custody/statement'
+import { keyInfo, parseSecrets } from '../../verify/secrets'
 import { parse, requireString } from '../args'
 import type { Run } from '../command'
 import { SECRET_OPTIONS, secretInputsFrom } from '../secret-sources'
@@ -25,12 +28,32 @@ export const run: Run = async (argv, io) => {
   const options = integrityOptionsFrom(values)
   const keys = parseSecrets(await secretInputsFrom(values, io, { useEnv: false }))
   const runOpts = { ...options, keys, onProgress: progressLine(io) }
+  // The text ends with the evidence judged; --json stays Python's line, byte for byte.
+  const state = !values['json']
+  const infos = keys.map(keyInfo)
+  let statement: EvidenceStatement | null = null
+  // Read in place, the file is hashed on its own threads while the detectors read it.
+  const analyse = async (source: RowSource): Promise<IntegrityRun> => {
+    if (!state) return runIntegrity(source, runOpts)
+    const stating = startStating(source)
+    let run: IntegrityRun
+    try {
+      run = await runIntegrity(source, runOpts)
+    } catch (e) {
+      stating.abort()
+      throw e
+    }
+    const r = run.report
+    const ts = timestampsOf(source, r.first_seq, r.last_seq)
+    statement = buildStatement(await stating.done(), { ...r, entries: r.window }, ts, infos)
+    return run
+  }
   const t0 = performance.now()
   let timing = ''
   const analysis: IntegrityRun = await readChainForCli(
     db,
     io,
-    (source) => runIntegrity(source, runOpts),
+    analyse,
     (reader) => (timing = `reader ${reader}, open ${(performance.now() - t0).toFixed(0)} ms`),
     // Without keys only the monitor's five columns are read (Python's own test tables have no
     // more); with keys the rotation detector verifies the range and needs them all.
@@ -38,6 +61,11 @@ export const run: Run = async (argv, io) => {
   )
   io.progress(null)
   if (io.env['BIJOTEL_TIMING']) io.err(`timing: ${timing}, total ${(performance.now() - t0).toFixed(0)} ms\n`)
-  io.out(values['json'] ? `${reportJson(analysis.report)}\n` : integrityText(analysis))
+  const stated: EvidenceStatement | null = statement
+  io.out(
+    values['json']
+      ? `${reportJson(analysis.report)}\n`
+      : integrityText(analysis) + (stated ? `${evidenceLine(stated)}\n` : ''),
+  )
   return analysis.report.clean ? EXIT.clean : EXIT.anomalies
 }

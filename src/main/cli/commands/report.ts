@@ -1,10 +1,17 @@
 // `bijotel report`: builds the audit report and writes it atomically. Loaded only when the command runs.
 import { realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { basename, dirname, join, resolve } from 'node:path'
-import { AuditError, oneLine } from '../../errors'
+import type { ReplayCheck } from '../../../shared/replay-types'
+import type { OpenedChain } from '../../chain/source/opened-chain'
+import { loadPrivateKey } from '../../custody/ed25519'
+import { renderReportHtml } from '../../custody/html/render'
+import { signReport } from '../../custody/sign'
+import { AuditError, CHAIN_FILE_ERRORS, oneLine } from '../../errors'
+import { checkReplayInput } from '../../replay/check'
+import { readReplayFile } from '../../replay/text'
 import { buildAuditReport } from '../../report/build'
-import { parseSecrets } from '../../verify/secrets'
-import { parse, requireString, UsageError } from '../args'
+import { parseSecrets, type KeyMaterial } from '../../verify/secrets'
+import { parse, requireString, UsageError, type Values } from '../args'
 import type { Run } from '../command'
 import { SECRET_OPTIONS, secretInputsFrom } from '../secret-sources'
 import { EXIT } from './report-info'
@@ -57,10 +64,47 @@ function writeAtomically(path: string, text: string): void {
   }
 }
 
+/** `--replay SEQ=FILE`: the seq and the replayed output's file (read as replay's --output-file). */
+function replaySpecs(values: Values): { seq: number; path: string }[] {
+  const given = values['replay']
+  const list = Array.isArray(given) ? given : typeof given === 'string' ? [given] : []
+  return list.map((v) => {
+    const m = typeof v === 'string' ? /^(-?\d+)=(.+)$/s.exec(v) : null
+    if (!m || !Number.isSafeInteger(Number(m[1])))
+      throw new UsageError(`argument --replay: expected SEQ=FILE, got '${String(v)}'`)
+    return { seq: Number(m[1]), path: m[2]! }
+  })
+}
+
+async function replayChecksFor(
+  chain: OpenedChain,
+  keys: KeyMaterial[],
+  specs: { seq: number; path: string }[],
+): Promise<ReplayCheck[]> {
+  const checks: ReplayCheck[] = []
+  for (const { seq, path } of specs) {
+    try {
+      const output = readReplayFile(path, 'python', '--replay')
+      checks.push(await chain.read((source) => checkReplayInput(source, keys, { seq, output })))
+    } catch (e) {
+      // A replay file or seq that is not there is an argument error here, not an unreadable chain.
+      if (e instanceof AuditError && !CHAIN_FILE_ERRORS.has(e.code))
+        throw new AuditError('bad_argument', `--replay ${seq}=${path}: ${e.message}`)
+      throw e
+    }
+  }
+  return checks
+}
+
 export const run: Run = async (argv, io) => {
+  // `bijotel report verify REPORT …`: check an exported report again (issue 25 item 4).
+  if (argv[0] === 'verify') return (await import('./report-verify')).run(argv.slice(1), io)
   const { values } = parse(argv, {
     db: { type: 'string' },
     output: { type: 'string', short: 'o' },
+    format: { type: 'string' },
+    'sign-key': { type: 'string' },
+    replay: { type: 'string', multiple: true },
     ...SECRET_OPTIONS,
     ...INTEGRITY_OPTIONS,
   })
@@ -68,20 +112,29 @@ export const run: Run = async (argv, io) => {
   const out = values['output']
   if (typeof out !== 'string' || out === '')
     throw new UsageError('the following arguments are required: -o/--output')
+  const format = values['format'] ?? 'json'
+  if (format !== 'json' && format !== 'html')
+    throw new UsageError(
+      `argument --format: invalid choice: '${String(format)}' (choose from 'json', 'html')`,
+    )
   const integrityOptions = integrityOptionsFrom(values)
   const keys = parseSecrets(await secretInputsFrom(values, io, { useEnv: true }))
+  const specs = replaySpecs(values)
+  // The signing key is read before the long work: a wrong path fails at once.
+  const signKey = typeof values['sign-key'] === 'string' ? loadPrivateKey(values['sign-key']) : null
   if (out !== '-') checkOutputPath(out, db)
   const chain = await openChainForCli(db, io)
   try {
-    const report = await buildAuditReport({
+    const built = await buildAuditReport({
       chain,
       keys,
       integrityOptions,
-      replayChecks: [],
+      replayChecks: await replayChecksFor(chain, keys, specs),
       onProgress: progressLine(io),
     })
     io.progress(null)
-    const text = JSON.stringify(report, null, 2) + '\n'
+    const report = signKey ? signReport(built, signKey) : built
+    const text = format === 'html' ? renderReportHtml(report) : JSON.stringify(report, null, 2) + '\n'
     if (out === '-') io.out(text)
     else {
       writeAtomically(out, text)

@@ -30,7 +30,10 @@ ${KEY_SOURCE_OPTIONS}
   --since YYYY-MM-DD   first row whose timestamp_ns is on or after that UTC day (a real calendar
                        date; 2023-1-5 is read as Python reads it)
   --until YYYY-MM-DD   last row whose timestamp_ns is on or before the end of that UTC day
-  --prior FILE         an earlier verdict (this command's --json): fail if its head is gone (truncation)
+  --prior FILE         an earlier verdict (this command's --json): fail if its head is gone
+                       (truncation); or an exported report (bijotel report, JSON or HTML): also
+                       fail if any row it covered is gone or now differs (rewritten, deleted). A
+                       signed report must still match its signature
   --no-recover         do not search the files for deleted and earlier rows
   --keyless            first look without a key: body hashes, links, seqs and columns only; says plainly
                        that the HMACs were not checked (--json: "hmac_checked": false); exit 3 on a break

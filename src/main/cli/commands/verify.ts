@@ -1,6 +1,8 @@
 // `bijotel verify`: verifies every row and prints the verdict. Loaded only when the command runs.
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import type { PriorHead, VerifyBoundary, VerifyVerdict } from '../../../shared/verify-types'
+import { priorFrom, readReportFile } from '../../custody/report-file'
+import { evidenceLine } from '../../custody/statement'
 import { AuditError } from '../../errors'
 import { describeFinding, headlineReason } from '../../verify/describe'
 import { keyInfo, parseSecrets } from '../../verify/secrets'
@@ -14,24 +16,15 @@ import { nativeProverActive } from '../../native/row-prover'
 import { EXIT } from './verify-info'
 import { recoveryBlock } from './recovered-text'
 
-export function readPrior(path: string): PriorHead {
-  let raw: unknown
+/** An earlier verdict (`--json`) or an exported report, JSON or HTML (issue 25). */
+function readPrior(path: string): PriorHead {
+  const label = `--prior ${path}`
   try {
-    raw = JSON.parse(readFileSync(path, 'utf8'))
+    return priorFrom(readReportFile(path, label), label)
   } catch (e) {
-    throw new UsageError(
-      `--prior ${path}: cannot read a JSON verdict (${(e as Error).message.split('\n')[0]})`,
-    )
+    if (e instanceof AuditError) throw new UsageError(e.message)
+    throw e
   }
-  const o = raw as { last_seq?: unknown; head_hmac?: unknown }
-  if (
-    typeof o?.last_seq !== 'number' ||
-    !Number.isSafeInteger(o.last_seq) ||
-    typeof o.head_hmac !== 'string'
-  ) {
-    throw new UsageError(`--prior ${path}: not a verdict (needs integer last_seq and string head_hmac)`)
-  }
-  return { last_seq: o.last_seq, head_hmac: o.head_hmac }
 }
 
 /** The reference's no-secret sentence (§4.1), word for word; our hint goes on the next line. */
@@ -87,7 +80,10 @@ export function verdictText(
     }
   }
   if (v.boundary && v.first_seq !== null && v.first_seq > 1) lines.push(boundaryLine(v.boundary))
-  if (v.prior_check) lines.push(`Prior head: ${v.prior_check.detail}`)
+  if (v.prior_check) {
+    lines.push(`Prior head: ${v.prior_check.detail}`)
+    if (v.prior_check.rows_detail) lines.push(`Prior rows: ${v.prior_check.rows_detail}`)
+  }
   const multiKey = keys.length > 1 || v.key_segments.length > 1
   if (multiKey && v.key_segments.length > 0) {
     lines.push('Key segments:')
@@ -135,7 +131,8 @@ export const run: Run = async (argv, io) => {
   const range = rangeFrom(values)
   const prior = typeof values['prior'] === 'string' ? readPrior(values['prior']) : undefined
   const t0 = performance.now()
-  const { verdict, reader, openMs } = await verifyFile(db, keys, {
+  const { verdict, reader, openMs, statement } = await verifyFile(db, keys, {
+    statement: true,
     ...(range ? { range } : {}),
     ...(prior ? { prior } : {}),
     recover: values['no-recover'] !== true,
@@ -157,12 +154,13 @@ export const run: Run = async (argv, io) => {
         `prover ${reader === 'direct' && nativeProverActive(io.env) ? 'native' : 'javascript'}\n`,
     )
   }
+  // What was judged goes after the verdict: the reference's first lines stay as scripts parse them.
   if (values['json']) {
-    io.out(toJson(verdict) + '\n')
+    io.out(toJson(statement ? { ...verdict, evidence: statement } : verdict) + '\n')
   } else {
     const text = verdictText(verdict, keys.map(keyInfo), ranged)
     if (text.err) io.err(text.err)
-    io.out(text.out)
+    io.out(text.out + (statement ? `${evidenceLine(statement)}\n` : ''))
   }
   return verdict.valid ? EXIT.valid : EXIT.broken
 }

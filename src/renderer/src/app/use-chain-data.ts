@@ -9,7 +9,7 @@ import type { HalvesView } from '../components/ChartCard'
 import type { Mark } from '../lib/chart-data'
 import { errorMessage, nsToMs, parseNs } from '../lib/format'
 import { anomalyMarks, halfRates, windowHalves } from '../lib/integrity'
-import { FINDING_LABELS, findingsAt, rotationPoints } from '../lib/verdict'
+import { findingLabel, findingsAt, rotationPoints } from '../lib/verdict'
 
 export const MAX_MARKS = 1000
 
@@ -51,7 +51,7 @@ export function flagReasons(
   let severity: 'verify' | 'integrity' = 'integrity'
   if (verdict) {
     for (const f of findingsAt(verdict.findings, seq)) {
-      kinds.push(`verify: ${FINDING_LABELS[f.kind]}`)
+      kinds.push(`verify: ${findingLabel(f)}`)
       severity = 'verify'
     }
   }

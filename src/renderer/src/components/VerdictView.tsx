@@ -1,7 +1,7 @@
 // A verify verdict: VALID / BROKEN, where it first broke, the findings, the key segments.
 import type { KeyInfo, VerifyVerdict } from '../../../shared/verify-types'
 import { formatCount } from '../lib/format'
-import { FINDING_LABELS, findingRange, rotationPoints, verdictWord } from '../lib/verdict'
+import { findingLabel, findingRange, rotationPoints, verdictWord } from '../lib/verdict'
 import { Hash } from './Hash'
 
 interface Props {
@@ -66,7 +66,21 @@ export function VerdictView({ verdict, keys = [], onSelectSeq }: Props) {
         {verdict.prior_check ? (
           <>
             <dt>prior head</dt>
-            <dd className={verdict.prior_check.found ? '' : 'bad-text'}>{verdict.prior_check.detail}</dd>
+            <dd className={verdict.prior_check.found ? '' : 'bad-text'} data-testid="prior-check-detail">
+              {verdict.prior_check.detail}
+            </dd>
+            {verdict.prior_check.rows_detail !== undefined ? (
+              <>
+                <dt>prior rows</dt>
+                <dd
+                  className={verdict.prior_check.rows_unchanged ? '' : 'bad-text'}
+                  data-testid="prior-check-rows"
+                  data-unchanged={String(verdict.prior_check.rows_unchanged)}
+                >
+                  {verdict.prior_check.rows_detail}
+                </dd>
+              </>
+            ) : null}
           </>
         ) : null}
       </dl>
@@ -84,7 +98,7 @@ export function VerdictView({ verdict, keys = [], onSelectSeq }: Props) {
             {verdict.findings.map((f, i) => (
               <tr key={i} data-testid="finding-row" data-kind={f.kind}>
                 <td>
-                  <span className="pill bad">{FINDING_LABELS[f.kind]}</span>
+                  <span className="pill bad">{findingLabel(f)}</span>
                 </td>
                 <td>
                   <SeqLink seq={f.from_seq} onSelectSeq={onSelectSeq} />

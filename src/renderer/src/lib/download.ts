@@ -1,21 +1,10 @@
-// Saving a JSON document from the page: a Blob and an <a download> (web mode).
+// Saving a document from the page: a Blob and an <a download> (web mode).
 export function downloadJson(fileName: string, value: unknown): void {
-  const blob = new Blob([JSON.stringify(value, null, 2) + '\n'], { type: 'application/json' })
-  const url = URL.createObjectURL(blob)
-  const a = document.createElement('a')
-  a.href = url
-  a.download = fileName
-  a.rel = 'noopener'
-  a.style.display = 'none'
-  document.body.appendChild(a)
-  a.click()
-  a.remove()
-  setTimeout(() => URL.revokeObjectURL(url), 10_000)
+  downloadText(fileName, JSON.stringify(value, null, 2) + '\n', 'application/json')
 }
 
-/** Saving a text file (an export of the rows in view) from the page. */
-export function downloadText(fileName: string, content: string, mediaType: string): void {
-  const blob = new Blob([content], { type: mediaType })
+export function downloadText(fileName: string, text: string, type: string): void {
+  const blob = new Blob([text], { type })
   const url = URL.createObjectURL(blob)
   const a = document.createElement('a')
   a.href = url

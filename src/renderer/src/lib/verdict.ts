@@ -13,6 +13,11 @@ export const FINDING_LABELS: Record<FindingKind, string> = {
   deleted: 'deleted (recovered)',
 }
 
+/** A finding's label: one against a prior report (issue 25) says so, not "recovered". */
+export function findingLabel(f: Finding): string {
+  return f.against_prior ? `${f.kind} (vs prior report)` : FINDING_LABELS[f.kind]
+}
+
 export interface RotationPoint {
   /** First seq sealed by the new key. */
   seq: number

@@ -6,6 +6,7 @@
 import { copyFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bijotel, ensureBuilt } from '../../testing/cli'
+import { beforeEvidence } from '../../testing/evidence'
 import { KEY_HEX, SmallChains } from '../testing/small-chain'
 
 let kit: SmallChains
@@ -29,7 +30,7 @@ describe('Boundary: line (item 6)', () => {
   it("a segment linked to its predecessor: the reference's words", () => {
     const r = bijotel(['verify', '--db', chain, '--secret-hex', KEY_HEX, '--range', '11:20'])
     expect(r.code).toBe(0)
-    expect(r.stdout).toBe(
+    expect(beforeEvidence(r.stdout)).toBe(
       [
         'Chain segment VALID: seq 11-20 (10 entries of 40 total).',
         `Boundary: prev_hash at seq=11 = ${hex16(kit.column(chain, 11, 'prev_hash'))}... (matches predecessor in same DB)`,
@@ -68,7 +69,7 @@ describe('Boundary: line (item 6)', () => {
     kit.edit(p, 'DELETE FROM chain WHERE seq <= 10')
     const r = bijotel(['verify', '--db', p, '--secret-hex', KEY_HEX, '--range', '11:'])
     expect(r.code).toBe(0)
-    expect(r.stdout).toBe(
+    expect(beforeEvidence(r.stdout)).toBe(
       [
         'Chain segment VALID: seq 11-40 (30 entries of 30 total).',
         `Boundary: prev_hash at seq=11 = ${hex16(kit.column(p, 11, 'prev_hash'))}... (boundary — predecessor not in this DB (use verify-continuity to confirm cross-segment))`,

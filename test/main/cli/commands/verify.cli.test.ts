@@ -5,7 +5,9 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { EvidenceStatement } from '../../../../src/shared/custody-types'
 import { bijotel, ensureBuilt } from '../../testing/cli'
+import { expectStatementOf, verdictOnly } from '../../testing/evidence'
 import { dbPath, expected, fingerprintFolder, FIXTURES, fixtureNames, SECRETS } from '../../testing/fixtures'
 
 function secretArgs(names: string[]): string[] {
@@ -29,16 +31,24 @@ describe('bijotel verify --json on every fixture', () => {
     it(`${name} (${exp.secrets.join('+')})`, () => {
       const r = bijotel(['verify', '--db', dbPath(name), ...secretArgs(exp.secrets), '--json'])
       expect(r.stderr).toBe('')
-      const { recovery, recovered, ...verdict } = JSON.parse(r.stdout)
+      const { recovery, recovered, ...verdict } = verdictOnly(r.stdout) as Record<string, unknown> & {
+        recovery: { searched: boolean }
+      }
       expect(verdict).toEqual(exp.verify)
       expect(recovery.searched).toBe(true)
       expect(recovered).toEqual([])
       expect(r.code).toBe(exp.verify['valid'] ? 0 : 3)
+      const s = (JSON.parse(r.stdout) as { evidence: EvidenceStatement }).evidence
+      expectStatementOf(s, dbPath(name), {
+        entries: exp.verify['entries'] as number,
+        first_seq: exp.verify['first_seq'] as number | null,
+        last_seq: exp.verify['last_seq'] as number | null,
+      })
+      expect(s.key_fingerprints).toHaveLength(exp.secrets.length)
     })
     it(`${name} (first secret only)`, () => {
       const r = bijotel(['verify', '--db', dbPath(name), ...secretArgs(exp.secrets.slice(0, 1)), '--json'])
-      const { recovered, ...verdict } = JSON.parse(r.stdout)
-      delete verdict.recovery
+      const { recovered, recovery: _r, ...verdict } = verdictOnly(r.stdout)
       expect(verdict).toEqual(exp.verify_primary_only)
       expect(recovered).toEqual([])
       expect(r.code).toBe(exp.verify_primary_only['valid'] ? 0 : 3)

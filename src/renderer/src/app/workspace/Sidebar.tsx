@@ -1,4 +1,5 @@
-// The sidebar of an opened chain: the evidence, keys and verification, the integrity monitor.
+// The sidebar of an opened chain: the evidence, keys and verification, the integrity monitor, and
+// chain of custody (signing key, prior, report check).
 import { ErrorBoundary } from '../../components/ErrorBoundary'
 import { EvidencePanel } from '../../components/EvidencePanel'
 import { IntegrityPanel } from '../../components/IntegrityPanel'
@@ -7,6 +8,7 @@ import { Section } from '../../components/Section'
 import { VerifyPanel } from '../../components/VerifyPanel'
 import { useStore } from '../../lib/stores/store'
 import { useWorkspace, useWorkspaceStore } from './context'
+import { CustodySection } from './CustodySection'
 
 export function Sidebar() {
   const ws = useWorkspaceStore()
@@ -62,6 +64,11 @@ export function Sidebar() {
             onCancel={ws.integrityJob.cancel}
             onSelectSeq={ws.selectSeq}
           />
+        </Section>
+      </ErrorBoundary>
+      <ErrorBoundary where="chain of custody panel">
+        <Section title="Chain of custody" testId="section-custody">
+          <CustodySection />
         </Section>
       </ErrorBoundary>
     </aside>

@@ -1,4 +1,5 @@
-// The header of an opened chain: the file, the open controls, Verify, Export and Copy as JSON.
+// The header of an opened chain: the file, the open controls, Verify, Export (JSON, HTML page, and
+// PDF in the desktop app) and Copy as JSON.
 import type { ReactNode } from 'react'
 import { useStore } from '../../lib/stores/store'
 import { useWorkspace, useWorkspaceStore } from './context'
@@ -41,6 +42,28 @@ export function Topbar({ hasDialogs, openControls }: { hasDialogs: boolean; open
       >
         {hasDialogs ? 'Save report…' : 'Export report'}
       </button>
+      <button
+        type="button"
+        className="btn"
+        onClick={() => void ws.exportReport('html')}
+        disabled={exporting}
+        data-testid="export-html"
+        title="the same report as one self-contained, printable page (the JSON embedded)"
+      >
+        {hasDialogs ? 'Save as HTML…' : 'Export as HTML'}
+      </button>
+      {hasDialogs ? (
+        <button
+          type="button"
+          className="btn"
+          onClick={() => void ws.exportReport('pdf')}
+          disabled={exporting}
+          data-testid="export-pdf"
+          title="the HTML report printed to PDF"
+        >
+          Print to PDF…
+        </button>
+      ) : null}
       <button
         type="button"
         className="btn"

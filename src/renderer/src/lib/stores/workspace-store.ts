@@ -5,12 +5,14 @@
 import type { ChainIdentity } from '../../../../shared/app-events'
 import type { ChainOverview, EntryDetail, EntrySummary } from '../../../../shared/chain-types'
 import type { ApiClient, SecretInput } from '../../../../shared/contract'
+import type { ReportFormat } from '../../../../shared/custody-types'
 import type { IntegrityOptions, IntegrityRun } from '../../../../shared/integrity-types'
 import type { ReplayCheck, ReplayCheckRequest, ReplayTextMode } from '../../../../shared/replay-types'
 import type { KeyInfo, VerifyRangeOptions, VerifyVerdict } from '../../../../shared/verify-types'
-import { copyText, downloadJson } from '../download'
+import { copyText, downloadJson, downloadText } from '../download'
 import { initialView, viewReducer, type ViewAction, type ViewState } from '../filter-state'
 import { errorMessage, reportFileName } from '../format'
+import { CustodyStore } from './custody-store'
 import { readFileBase64 } from '../replay-format'
 import { integritySentence, jobEndSentence, verdictSentence } from '../announce-text'
 import { announcer } from './announcer'
@@ -69,6 +71,8 @@ export class WorkspaceStore extends Store<WorkspaceState> {
   readonly recovered: RecoveredStore
   /** Search and export of the rows in view (issue 26). */
   readonly find: FindStore
+  /** Signing key, prior and report checks (chain of custody). */
+  readonly custody: CustodyStore
 
   constructor(
     readonly chain: ChainIdentity,
@@ -107,6 +111,7 @@ export class WorkspaceStore extends Store<WorkspaceState> {
       notify: env.notify,
       dispatchView: this.dispatchView,
     })
+    this.custody = new CustodyStore(api, { hasDialogs: env.hasDialogs, verify: () => this.verify() })
   }
 
   /** What the engine already holds for this chain, and a first integrity run. */
@@ -123,6 +128,7 @@ export class WorkspaceStore extends Store<WorkspaceState> {
       (checks) => this.update({ checks }),
       () => undefined,
     )
+    this.custody.load()
     void this.runIntegrity(DEFAULT_INTEGRITY)
   }
 
@@ -278,18 +284,28 @@ export class WorkspaceStore extends Store<WorkspaceState> {
     void this.replayFile(selected.seq, file)
   }
 
-  readonly exportReport = async (): Promise<void> => {
+  /**
+   * The report (signed by the engine when a signing key is chosen): the desktop app asks where to
+   * save it as JSON, as the HTML page, or printed to PDF; web mode downloads the JSON or the page.
+   */
+  readonly exportReport = async (format: ReportFormat = 'json'): Promise<void> => {
     const req = { integrity: this.getState().integrityOpts }
     this.update({ exporting: true })
     try {
       if (this.env.hasDialogs) {
-        const { path } = await this.api.saveReport(req)
+        const { path } = await this.api.saveReport({ ...req, format })
         this.env.notify(path ? `Report saved to ${path}` : 'Export cancelled')
-      } else {
+      } else if (format === 'html') {
+        const { html, file_name } = await this.api.buildReportHtml(req)
+        downloadText(file_name, html, 'text/html')
+        this.env.notify(`Report downloaded as ${file_name}`)
+      } else if (format === 'json') {
         const report = await this.api.buildReport(req)
         const name = reportFileName(report.generated_at)
         downloadJson(name, report)
         this.env.notify(`Report downloaded as ${name}`)
+      } else {
+        this.env.notify('Printing to PDF needs the desktop app: export as HTML and print it', 'error')
       }
     } catch (e) {
       this.env.notify(`Export failed: ${errorMessage(e)}`, 'error')

@@ -1,0 +1,38 @@
+// Text into HTML and SVG: every value of a report is data, escaped where it is written.
+
+export function esc(v: unknown): string {
+  return String(v)
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;')
+}
+
+/** JSON for a `<script type="application/json">` block: `<`, `>` and `&` as \u escapes, so no
+ * `</script>` or `<!--` can end or change the block; U+2028/2029 too. JSON.parse reads it back exactly. */
+export function jsonForScript(value: unknown): string {
+  return JSON.stringify(value, null, 2)
+    .replace(/</g, '\\u003c')
+    .replace(/>/g, '\\u003e')
+    .replace(/&/g, '\\u0026')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029')
+}
+
+/** A number with thousands separators (the report's own numbers stay exact in the JSON). */
+export function num(n: number | null | undefined): string {
+  if (n === null || n === undefined) return '—'
+  return Number.isInteger(n) ? n.toLocaleString('en-US') : String(n)
+}
+
+export function seqRange(a: number | null, b: number | null): string {
+  if (a === null || b === null) return '—'
+  return a === b ? `${a}` : `${a}–${b}`
+}
+
+/** `<span data-field="path">value</span>`: the page's numbers, marked with the JSON field they show. */
+export function field(path: string, value: unknown, text?: string): string {
+  const raw = value === null || value === undefined ? '' : String(value)
+  return `<span data-field="${esc(path)}" data-value="${esc(raw)}">${esc(text ?? raw)}</span>`
+}

@@ -1,0 +1,132 @@
+// The contract's chain-of-custody calls (issue 25): the signing key chosen in the app (read and kept
+// here, in the main process), "compare with an earlier report…" (the prior of the next verify),
+// "Check a report…" (report verify against the open chain), and the report as an HTML page.
+import { createPublicKey } from 'node:crypto'
+import type { PriorInfo, SigningKeyInfo } from '../../shared/custody-types'
+import type { IntegrityOptions } from '../../shared/integrity-types'
+import type { ApiName } from '../../shared/contract'
+import type { PriorHead } from '../../shared/verify-types'
+import { checkReport } from '../custody/check-report'
+import { fingerprintOf, loadPrivateKey, publicKeyFromPem, rawPublicKey } from '../custody/ed25519'
+import { renderReportHtml } from '../custody/html/render'
+import { parseReportText, priorFrom, readReportFile, type ReadReport } from '../custody/report-file'
+import { AuditError } from '../errors'
+import { custodyOf, openChainId } from './custody-state'
+import { buildReportFor } from './engine'
+import type { AuditSession } from './session'
+import type { CallContext, HandlerTable, Platform } from './handler-types'
+import { obj, optBool, optObj, optStr } from './validate'
+
+export type CustodyCall = Extract<
+  ApiName,
+  'buildReportHtml' | 'setSigningKey' | 'pickSigningKey' | 'signingKey' | 'setPrior' | 'checkReport'
+>
+
+/** Report text up to the HTTP body limit's size; a path is read in the main process. */
+const MAX_TEXT = 64 * 1024 * 1024
+
+function setKey(session: AuditSession, path: string): SigningKeyInfo {
+  const key = loadPrivateKey(path)
+  const pub = createPublicKey(key)
+  const info = { fingerprint: fingerprintOf(pub), public_key: rawPublicKey(pub).toString('base64'), path }
+  custodyOf(session).signing = { key, info }
+  return info
+}
+
+function priorInfo(head: PriorHead): PriorInfo {
+  return {
+    kind: head.source?.kind ?? 'verdict',
+    last_seq: head.last_seq,
+    head_hmac: head.head_hmac,
+    rows: head.rows?.count ?? null,
+    generated_at: head.source?.generated_at ?? null,
+    signed_by: head.source?.signed_by ?? null,
+  }
+}
+
+/** What the handler table lends these handlers (passed in, so this module imports only its types). */
+export interface TableHelpers {
+  requireTrusted: (ctx: CallContext, what: string) => void
+  integrityOptionsFrom: (req: unknown) => IntegrityOptions
+}
+
+export function custodyHandlers(
+  session: AuditSession,
+  platform: Platform,
+  { requireTrusted, integrityOptionsFrom }: TableHelpers,
+): Pick<HandlerTable, CustodyCall> {
+  /** A report given as text, or by a path the transport may read (web mode: under --open-root). */
+  const readGiven = (req: unknown, ctx: CallContext, what: string): ReadReport => {
+    const o = obj(req)
+    const text = optStr(o, 'text', MAX_TEXT)
+    const path = optStr(o, 'path', 4096)
+    if ((text === undefined) === (path === undefined))
+      throw new AuditError('bad_argument', `give exactly one of text or path for the ${what}`)
+    if (text !== undefined) return parseReportText(text, what)
+    if (ctx.transport === 'http' && !session.mayOpen(path!))
+      throw new AuditError(
+        'bad_argument',
+        `reading ${path} is not allowed here (start serve with --open-root for its folder)`,
+      )
+    return readReportFile(path!, path!)
+  }
+
+  return {
+    buildReportHtml: async (req) => {
+      const report = await buildReportFor(session, integrityOptionsFrom(optObj(obj(req), 'integrity')))
+      return {
+        html: renderReportHtml(report),
+        file_name: `bijotel-report-${report.generated_at.replace(/[:.]/g, '-')}.html`,
+      }
+    },
+    setSigningKey: async (req, ctx) => {
+      requireTrusted(ctx, 'a signing key')
+      const o = obj(req)
+      if (o['path'] === null) {
+        custodyOf(session).signing = null
+        return null
+      }
+      const path = optStr(o, 'path', 4096)
+      if (path === undefined)
+        throw new AuditError('bad_argument', 'path must be a string, or null to forget the key')
+      return setKey(session, path)
+    },
+    pickSigningKey: async (_req, ctx) => {
+      requireTrusted(ctx, 'a signing key')
+      if (!platform.pickKeyPath) throw new AuditError('bad_argument', 'no file dialog in web mode')
+      const p = await platform.pickKeyPath()
+      // Cancelling the dialog keeps the key chosen before, if any.
+      return p === null ? (custodyOf(session).signing?.info ?? null) : setKey(session, p)
+    },
+    signingKey: async () => custodyOf(session).signing?.info ?? null,
+    setPrior: async (req, ctx) => {
+      const state = custodyOf(session)
+      if (optBool(obj(req), 'clear')) {
+        state.prior = null
+        return null
+      }
+      const openId = openChainId(session)
+      if (openId === null)
+        throw new AuditError('no_chain', 'open the chain first: a prior belongs to one chain')
+      const read = readGiven(req, ctx, 'prior')
+      const head = priorFrom(read, 'prior')
+      const info = priorInfo(head)
+      state.prior = { head, info, openId }
+      return info
+    },
+    checkReport: async (req, ctx) => {
+      const o = obj(req)
+      const pem = optStr(o, 'public_key_pem', 64 * 1024)
+      const read = readGiven(req, ctx, 'report')
+      const opened = await session.ready()
+      const dbPath = opened.overview.evidence.db.path
+      return checkReport({
+        read,
+        reportPath: optStr(o, 'path', 4096) ?? 'report',
+        dbPath,
+        keys: session.keys,
+        ...(pem !== undefined ? { publicKey: publicKeyFromPem(pem) } : {}),
+      })
+    },
+  }
+}
