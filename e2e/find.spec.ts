@@ -4,7 +4,7 @@
 import { expect, test, type Page } from '@playwright/test'
 import { readFileSync } from 'node:fs'
 import { chainRows } from './chain-oracle'
-import { fixture, openFixture, row, secrets, useSecrets } from './helpers'
+import { fixture, openFixture, openFixtureWithoutKeys, row, secrets, useSecrets } from './helpers'
 
 const rows = chainRows(fixture('clean.db'))
 
@@ -80,7 +80,7 @@ test('text inside bodies, exported as JSONL and CSV: the files hold SQLite’s r
 })
 
 test('a reference export of the view needs the key, and holds the view’s rows', async ({ page }) => {
-  await openFixture(page, 'clean.db')
+  await openFixtureWithoutKeys(page, 'clean.db')
   await expect(page.getByTestId('export-reference')).toBeDisabled()
   await useSecrets(page, [secrets()['primary']!])
   await expect(page.getByTestId('export-reference')).toBeEnabled()

@@ -63,6 +63,23 @@ export async function openFixture(page: Page, name: string): Promise<void> {
   await openPath(page, fixture(name))
 }
 
+/**
+ * The served engine keeps its candidate keys across opens and across tests (one server for the
+ * suite): a test that needs "no key yet" empties them through the contract, then opens `name`.
+ */
+export async function openFixtureWithoutKeys(page: Page, name: string): Promise<void> {
+  await start(page)
+  await page.evaluate(async () => {
+    const token = document.querySelector('meta[name="bijotel-app-token"]')?.getAttribute('content') ?? ''
+    await fetch('/api/call/setSecrets', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Bijotel-App-Token': token },
+      body: '{"secrets":[]}',
+    })
+  })
+  await openPath(page, fixture(name))
+}
+
 export async function useSecrets(page: Page, hexes: string[]): Promise<void> {
   for (let i = 1; i < hexes.length; i++) await page.getByTestId('secret-add').click()
   for (const [i, h] of hexes.entries()) await page.getByTestId(`secret-input-${i}`).fill(h)
