@@ -39,13 +39,8 @@ export async function chainStats(
   src: RowSource,
   opts: { onProgress?: (done: number, total: number) => void; signal?: { aborted: boolean } } = {},
 ): Promise<ChainStats> {
-  const by: Record<PolicyStatus, number> = { ALLOWED: 0, WARN: 0, BLOCKED: 0 }
-  let total = 0
-  const body = src.col('canonical_body')
-  await streamRows(src, { columns: ['canonical_body'], ...opts }, (r) => {
-    total++
-    by[policyStatusOfBytes(bytesOf(r, body))]++
-  })
+  // The side tables first: one the direct reader leaves to SQLite (the reference's DDL has DEFAULT
+  // clauses) then sends the whole pass to the copy before the chain's rows are read, not after.
   let unique = 0
   let refs: bigint | number = 0n
   const hasCas = src.scanTable('cas', ['ref_count'], ([v]) => {
@@ -57,6 +52,13 @@ export async function chainStats(
   const days: { date: unknown; total_tokens: unknown }[] = []
   src.scanTable('policy_daily_state', ['date', 'total_tokens'], ([date, tokens]) => {
     days.push({ date, total_tokens: tokens })
+  })
+  const by: Record<PolicyStatus, number> = { ALLOWED: 0, WARN: 0, BLOCKED: 0 }
+  let total = 0
+  const body = src.col('canonical_body')
+  await streamRows(src, { columns: ['canonical_body'], ...opts }, (r) => {
+    total++
+    by[policyStatusOfBytes(bytesOf(r, body))]++
   })
   days.sort((a, b) => sqliteCompare(b.date, a.date))
   return {

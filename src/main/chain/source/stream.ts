@@ -24,6 +24,8 @@ export interface StreamOptions {
   signal?: { aborted: boolean }
   /** Rows read so far and the rows the range is expected to hold (an estimate on the direct reader). */
   onProgress?: (done: number, total: number) => void
+  /** Milliseconds of reading between two yields (default SLICE_MS; 0: after every row or leaf). */
+  sliceMs?: number
 }
 
 /** Milliseconds of reading between two yields to the event loop. */
@@ -50,6 +52,7 @@ export async function streamRows(
   // The range's size, for progress only: placing it costs a pass over the rowids (direct) or a count.
   const estimate = opts.onProgress && r.fromSeq <= r.toSeq ? source.place(r).estimate : 0
   const cursor = source.cursor(r, opts.columns, opts.descending ?? false)
+  const sliceMs = opts.sliceMs ?? SLICE_MS
   let seen = 0
   let stopped = false
   const each = (c: ChainRow): boolean | void => {
@@ -61,7 +64,7 @@ export async function streamRows(
   try {
     for (;;) {
       const t0 = performance.now()
-      if (!cursor.read(each, () => performance.now() - t0 >= SLICE_MS)) break
+      if (!cursor.read(each, () => performance.now() - t0 >= sliceMs)) break
       opts.onProgress?.(seen, Math.max(seen, estimate))
       await turn()
       if (opts.signal?.aborted) throw new AuditError('cancelled', 'cancelled')
