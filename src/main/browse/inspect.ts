@@ -3,7 +3,9 @@
 // reference's layout. The reference verifies nothing; given a key, this also says whether the row
 // verifies: its body against canonical_hash, its link to the row before it in the file, its HMAC
 // under the candidate keys, and its unsealed columns against the sealed span body.
-import type { ChainRow, RowField, RowSource } from '../chain/row-stream'
+import { INT64_MAX, type RowSource } from '../chain/source/row-source'
+import { seqOf, streamRows, valueOf } from '../chain/source/stream'
+import type { CHAIN_COLUMNS } from '../chain/table'
 import { columnMismatches, sealedSpanFields } from '../chain/body'
 import { toBigIntOrNull } from '../chain/table'
 import { pyJsonIndented } from '../export/python-json'
@@ -19,7 +21,16 @@ import {
   pyTruthy,
 } from './py-body'
 
-const ALL: readonly RowField[] = [
+/** The reference schema's columns but seq. */
+type Field = Exclude<(typeof CHAIN_COLUMNS)[number], 'seq'>
+
+/**
+ * One row in full, kept past the read: values as better-sqlite3 gives them with safeIntegers,
+ * `canonical_body` as its bytes (`CAST(canonical_body AS BLOB)`), null for a column the table lacks.
+ */
+export type InspectedRow = { seq: bigint } & { [K in Field]?: unknown }
+
+const ALL: readonly Field[] = [
   'timestamp_ns',
   'trace_id',
   'span_id',
@@ -33,26 +44,37 @@ const ALL: readonly RowField[] = [
 ]
 
 /** The row an ID names: all digits → that seq; otherwise the first row (lowest seq) with that span_id. */
-export async function findRow(src: RowSource, id: string): Promise<ChainRow | null> {
+export async function findRow(src: RowSource, id: string): Promise<InspectedRow | null> {
   let seq: bigint | null = /^[0-9]+$/.test(id) ? BigInt(id) : null
   if (seq === null) {
-    await src.scan({ fields: ['span_id'] }, (r) => {
-      if (r.span_id !== id) return
-      seq = r.seq
+    const span = src.col('span_id')
+    await streamRows(src, { columns: ['span_id'] }, (r) => {
+      if (valueOf(r, span) !== id) return
+      seq = seqOf(r)
       return false
     })
   }
-  if (seq === null) return null
-  let found: ChainRow | null = null
-  await src.scan({ from: seq, to: seq, fields: ALL }, (r) => {
-    // Copied: the direct reader's body is a view into a page it reuses.
-    found = {
-      ...r,
-      canonical_body: Buffer.isBuffer(r.canonical_body) ? Buffer.from(r.canonical_body) : r.canonical_body,
-    }
-    return false
-  })
+  // A seq no int64 holds names no row.
+  if (seq === null || seq > INT64_MAX) return null
+  let found: InspectedRow | null = null
+  src.find(
+    seq,
+    (r) => {
+      const row: InspectedRow = { seq: seqOf(r) }
+      for (const f of ALL) {
+        const c = src.col(f)
+        // Copied: the direct reader's body is a view into a page it reuses.
+        row[f] = c < 0 ? null : f === 'canonical_body' ? copied(r.castBlob(c)) : r.valueBig(c)
+      }
+      found = row
+    },
+    ALL,
+  )
   return found
+}
+
+function copied(b: Buffer | null): Buffer | null {
+  return b === null ? null : Buffer.from(b)
 }
 
 /** The CAS entry of a semantic hash: `[first_seen_ns, ref_count]`, null when none, 'no table' without a cas table. */
@@ -61,7 +83,7 @@ export async function casEntry(
   semanticHash: string,
 ): Promise<[unknown, unknown] | null | 'no table'> {
   let hit: [unknown, unknown] | null = null
-  const has = await src.scanTable('cas', ['body_hash', 'first_seen_ns', 'ref_count'], (v) => {
+  const has = src.scanTable('cas', ['body_hash', 'first_seen_ns', 'ref_count'], (v) => {
     if (hit === null && v[0] === semanticHash) hit = [v[1], v[2]]
   })
   return has ? hit : 'no table'
@@ -80,17 +102,22 @@ export interface RowVerification {
   verifies: boolean
 }
 
+/** The row before `seq` in the scan, and its hmac_hash as stored (whatever its type). */
+function predecessorOf(src: RowSource, seq: bigint): { seq: bigint; hmac: unknown } | null {
+  const before = src.before(seq)
+  if (before === null) return null
+  const mac = src.col('hmac_hash')
+  let hmac: unknown = null
+  src.find(before.seq, (r) => (hmac = valueOf(r, mac)), ['hmac_hash'])
+  return { seq: before.seq, hmac }
+}
+
 export async function verifyRow(
   src: RowSource,
-  row: ChainRow,
+  row: InspectedRow,
   keys: KeyMaterial[],
 ): Promise<RowVerification> {
-  let pred: { seq: bigint; hmac: unknown } | null = null
-  await src.scan({ to: row.seq - 1n, descending: true, fields: ['hmac_hash'] }, (r) => {
-    pred = { seq: r.seq, hmac: r.hmac_hash }
-    return false
-  })
-  const p = pred as { seq: bigint; hmac: unknown } | null
+  const p = predecessorOf(src, row.seq)
   const body = Buffer.isBuffer(row.canonical_body) ? row.canonical_body : Buffer.alloc(0)
   const computed = sha256Hex(body)
   const prev = row.prev_hash
@@ -109,8 +136,8 @@ export async function verifyRow(
   const fields = sealedSpanFields(body)
   const mism = fields
     ? columnMismatches(fields, toBigIntOrNull(row.timestamp_ns), row.span_name, row.span_kind, {
-        span_name: src.columns.has('span_name'),
-        span_kind: src.columns.has('span_kind'),
+        span_name: src.col('span_name') >= 0,
+        span_kind: src.col('span_kind') >= 0,
       })
     : null
   const bodyOk = computed === row.canonical_hash
@@ -127,7 +154,7 @@ export async function verifyRow(
 
 /** The reference's text of `inspect`, then (with a key) the row's verification. */
 export function inspectText(
-  row: ChainRow,
+  row: InspectedRow,
   cas: [unknown, unknown] | null | 'no table',
   check: { result: RowVerification; keys: KeyMaterial[] } | null,
 ): string {

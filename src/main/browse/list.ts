@@ -2,7 +2,8 @@
 // a since-date, paginated. The reference applies LIMIT/OFFSET in SQL and the filters after it, so a
 // page can come back short or empty while matching rows exist (§11.16); here every filter is
 // applied first, then OFFSET and LIMIT, reading only as far back as the page needs.
-import type { RowSource } from '../chain/row-stream'
+import type { RowSource } from '../chain/source/row-source'
+import { bytesOf, seqOf, streamRows, valueOf } from '../chain/source/stream'
 import {
   costText,
   policyStatus,
@@ -48,9 +49,14 @@ export async function listSpans(src: RowSource, f: ListFilter): Promise<ListedRo
   let skip = Math.max(0, f.offset)
   const limit = f.limit < 0 ? Infinity : f.limit
   if (limit === 0) return out
-  await src.scan({ descending: true, fields: ['timestamp_ns', 'trace_id', 'canonical_body'] }, (r) => {
-    if (f.sinceNs !== undefined && !onOrAfter(r.timestamp_ns, f.sinceNs)) return
-    const attrs = pyAttributes(pyParseBody(r.canonical_body as Buffer | null))
+  const ts = src.col('timestamp_ns')
+  const trace = src.col('trace_id')
+  const body = src.col('canonical_body')
+  const columns = ['timestamp_ns', 'trace_id', 'canonical_body']
+  await streamRows(src, { descending: true, columns }, (r) => {
+    const time = valueOf(r, ts)
+    if (f.sinceNs !== undefined && !onOrAfter(time, f.sinceNs)) return
+    const attrs = pyAttributes(pyParseBody(bytesOf(r, body)))
     if (f.blocked && attrs.get('bijotel.blocked') !== true) return
     if (
       f.rule !== undefined &&
@@ -65,10 +71,11 @@ export async function listSpans(src: RowSource, f: ListFilter): Promise<ListedRo
       return
     }
     const shown = pyTruthy(model) ? pyText(model) : '-'
+    const traceId = valueOf(r, trace)
     out.push({
-      seq: r.seq,
-      time: pyFormatTime(r.timestamp_ns),
-      trace: `${pySlice(r.trace_id === null ? 'None' : String(r.trace_id), 16)}..`,
+      seq: seqOf(r),
+      time: pyFormatTime(time),
+      trace: `${pySlice(traceId === null ? 'None' : String(traceId), 16)}..`,
       model: pySlice(shown, 27),
       status: policyStatus(attrs),
       cost: costText(attrs),

@@ -2,7 +2,8 @@
 // days of the policy's daily token state. The reference parses every body in memory at once
 // (§11.20); here the rows are streamed, and a body is parsed only when its bytes could make it
 // anything but ALLOWED.
-import type { RowSource } from '../chain/row-stream'
+import type { RowSource } from '../chain/source/row-source'
+import { bytesOf, streamRows } from '../chain/source/stream'
 import { pyFixed } from '../pyformat'
 import { policyStatusOfBytes, type PolicyStatus } from './py-body'
 
@@ -38,23 +39,26 @@ export async function chainStats(
   src: RowSource,
   opts: { onProgress?: (done: number, total: number) => void; signal?: { aborted: boolean } } = {},
 ): Promise<ChainStats> {
-  const by: Record<PolicyStatus, number> = { ALLOWED: 0, WARN: 0, BLOCKED: 0 }
-  let total = 0
-  await src.scan({ fields: ['canonical_body'], ...opts }, (r) => {
-    total++
-    by[policyStatusOfBytes(r.canonical_body as Buffer | null)]++
-  })
+  // The side tables first: one the direct reader leaves to SQLite (the reference's DDL has DEFAULT
+  // clauses) then sends the whole pass to the copy before the chain's rows are read, not after.
   let unique = 0
   let refs: bigint | number = 0n
-  const hasCas = await src.scanTable('cas', ['ref_count'], ([v]) => {
+  const hasCas = src.scanTable('cas', ['ref_count'], ([v]) => {
     unique++
     // SUM() of integers stays an integer; a REAL among them makes it a float, as in SQLite.
     if (typeof v === 'bigint') refs = typeof refs === 'bigint' ? refs + v : refs + Number(v)
     else if (typeof v === 'number') refs = Number(refs) + v
   })
   const days: { date: unknown; total_tokens: unknown }[] = []
-  await src.scanTable('policy_daily_state', ['date', 'total_tokens'], ([date, tokens]) => {
+  src.scanTable('policy_daily_state', ['date', 'total_tokens'], ([date, tokens]) => {
     days.push({ date, total_tokens: tokens })
+  })
+  const by: Record<PolicyStatus, number> = { ALLOWED: 0, WARN: 0, BLOCKED: 0 }
+  let total = 0
+  const body = src.col('canonical_body')
+  await streamRows(src, { columns: ['canonical_body'], ...opts }, (r) => {
+    total++
+    by[policyStatusOfBytes(bytesOf(r, body))]++
   })
   days.sort((a, b) => sqliteCompare(b.date, a.date))
   return {

@@ -4,7 +4,8 @@
 // all of it for a baseline (§11.20); here one descending pass collects every dimension's baseline
 // (stopping when each has `window` values) and one pass reads the evaluated rows, each body parsed once.
 import type { DriftAnomaly, DriftBaseline, DriftDimension, RegressionResult } from '../../shared/drift-types'
-import type { RowSource } from '../chain/row-stream'
+import type { RowSource } from '../chain/source/row-source'
+import { bytesOf, seqOf, streamRows, valueOf } from '../chain/source/stream'
 import { pyFormatTime } from '../browse/py-body'
 import { attributesPy, dimensionValue, parseBodyPy, type Attrs } from './dimensions'
 import { baselineOf, score } from './stats'
@@ -31,11 +32,9 @@ function attrsOf(body: unknown, model: string | undefined): Attrs | null {
 }
 
 export async function detectRegression(src: RowSource, opts: RegressionOptions): Promise<RegressionResult> {
-  let maxSeq = 0n
-  await src.scan({ descending: true, fields: [] }, (r) => {
-    maxSeq = r.seq
-    return false
-  })
+  const maxSeq = src.ends()?.[1] ?? 0n
+  const body = src.col('canonical_body')
+  const ts = src.col('timestamp_ns')
   let since = maxSeq - (EVALUATED_SEQS - 1n)
   if (since < 1n) since = 1n
 
@@ -45,15 +44,16 @@ export async function detectRegression(src: RowSource, opts: RegressionOptions):
   const values = new Map<DriftDimension, number[]>(opts.dimensions.map((d) => [d, []]))
   let open = opts.dimensions.length
   if (open > 0 && since > 1n) {
-    await src.scan(
+    await streamRows(
+      src,
       {
-        to: since - 1n,
+        range: { to: since - 1n },
         descending: true,
-        fields: ['canonical_body'],
+        columns: ['canonical_body'],
         ...(opts.signal ? { signal: opts.signal } : {}),
       },
       (r) => {
-        const attrs = attrsOf(parseBodyPy(r.canonical_body as Uint8Array | null), opts.model)
+        const attrs = attrsOf(parseBodyPy(bytesOf(r, body)), opts.model)
         if (attrs === null) return
         for (const d of opts.dimensions) {
           const list = values.get(d)!
@@ -73,15 +73,16 @@ export async function detectRegression(src: RowSource, opts: RegressionOptions):
 
   const anomalies = new Map<DriftDimension, DriftAnomaly[]>(opts.dimensions.map((d) => [d, []]))
   const evaluated = new Map<DriftDimension, number>(opts.dimensions.map((d) => [d, 0]))
-  await src.scan(
+  await streamRows(
+    src,
     {
-      from: since,
-      fields: ['timestamp_ns', 'canonical_body'],
+      range: { from: since },
+      columns: ['timestamp_ns', 'canonical_body'],
       ...(opts.signal ? { signal: opts.signal } : {}),
       ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
     },
     (r) => {
-      const attrs = attrsOf(parseBodyPy(r.canonical_body as Uint8Array | null), opts.model)
+      const attrs = attrsOf(parseBodyPy(bytesOf(r, body)), opts.model)
       if (attrs === null) return
       for (const d of opts.dimensions) {
         const v = dimensionValue(attrs, d)
@@ -92,8 +93,8 @@ export async function detectRegression(src: RowSource, opts: RegressionOptions):
         const s = score(v, b, opts.zThreshold)
         if (!(s.zTriggered && s.iqrTriggered)) continue
         anomalies.get(d)!.push({
-          seq: Number(r.seq),
-          timestamp: pyFormatTime(r.timestamp_ns),
+          seq: Number(seqOf(r)),
+          timestamp: pyFormatTime(valueOf(r, ts)),
           dimension: d,
           value: v,
           baseline_mean: b.mean,

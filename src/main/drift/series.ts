@@ -12,7 +12,8 @@ import type {
   DriftSeriesAnomaly,
   DriftBaseline,
 } from '../../shared/drift-types'
-import type { RowSource } from '../chain/row-stream'
+import type { RowSource } from '../chain/source/row-source'
+import { bytesOf, streamRows } from '../chain/source/stream'
 import { positionOfSeq, type ChainIndex } from '../chain/chain-index'
 import { NO_MODEL } from '../chain/columns/types'
 import { pyFormatTime } from '../browse/py-body'
@@ -123,20 +124,24 @@ export async function driftSeries(
     return g
   }
 
-  await src.scan(
+  const body = src.col('canonical_body')
+  await streamRows(
+    src,
     {
-      fields: ['timestamp_ns', 'canonical_body'],
+      // The time of each row is the index's (the same rows, read when the chain was opened).
+      columns: ['canonical_body'],
       ...(opts.signal ? { signal: opts.signal } : {}),
       ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
     },
     (r) => {
-      const pos = positionOfSeq(idx, Number(r.seq))
+      const seq = r.rowid
+      const pos = positionOfSeq(idx, seq)
       if (pos === null || !idx.tsValid[pos]) return
       const ts = idx.ts[pos]!
       if (ts < lo || ts > hi) return
       if (providerId !== -2 && idx.provider[pos] !== providerId) return
       if (modelId !== -2 && idx.model[pos] !== modelId) return
-      const attrs = attributesPy(parseBodyPy(r.canonical_body as Uint8Array | null))
+      const attrs = attributesPy(parseBodyPy(bytesOf(r, body)))
       if (attrs === null) return
       const g = groupOf(pos)
       g.rows++
@@ -155,7 +160,7 @@ export async function driftSeries(
             t.found++
             if (t.anomalies.length < maxListed)
               t.anomalies.push({
-                seq: Number(r.seq),
+                seq,
                 timestamp: pyFormatTime(ts),
                 timestamp_ns: ts.toString(),
                 dimension: t.dimension,

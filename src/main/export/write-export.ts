@@ -7,14 +7,15 @@
 // memory at a time) and renamed into place. The evidence is never the target (./output-file.ts).
 import { createHash } from 'node:crypto'
 import type { VerifyRangeOptions, VerifyVerdict } from '../../shared/verify-types'
-import { openRowSource, rowSourceOf, type ChainRow, type RowField, type RowSource } from '../chain/row-stream'
+import { readChain } from '../chain/source/open-source'
 import type { OpenedChain } from '../chain/source/opened-chain'
+import { WHOLE, type ChainRow, type RowSource } from '../chain/source/row-source'
+import { bytesOf, seqOf, streamRows, valueOf } from '../chain/source/stream'
 import { AuditError } from '../errors'
 import { pyJsonString } from '../pyformat'
 import { GENESIS_HASH } from '../chain/seal'
 import type { KeyMaterial } from '../verify/secrets'
-import { verifyFile, verifyOpened } from '../verify/file'
-import { hasRange } from '../verify/verify'
+import { hasRange, verifyRows } from '../verify/verify'
 import { AtomicOutput, checkOutputTarget } from './output-file'
 import { pyColumnValue, pyJsonIndented, pyJsonStringFast } from './python-json'
 import { signText, type SigningKey } from './sign-key'
@@ -70,7 +71,7 @@ function nowUs(): bigint {
 }
 
 /** The columns an entry carries (its keys are written in the reference's order by entryText). */
-const FIELDS: readonly RowField[] = [
+const FIELDS = [
   'timestamp_ns',
   'trace_id',
   'span_id',
@@ -81,7 +82,8 @@ const FIELDS: readonly RowField[] = [
   'semantic_body_hash',
   'prev_hash',
   'hmac_hash',
-]
+] as const
+type Field = (typeof FIELDS)[number]
 
 /** One column's value as json.dumps writes it (strings, the common case, without a detour). */
 function columnText(v: unknown): string {
@@ -89,32 +91,16 @@ function columnText(v: unknown): string {
 }
 
 /** An entry at depth 2 of `json.dumps(payload, indent=2)`, keys in the reference's order. */
-function entryText(r: ChainRow, body: Buffer): string {
+function entryText(v: (f: Field) => unknown, seq: bigint, body: Buffer): string {
   return (
-    `    {\n      "seq": ${r.seq},\n      "timestamp_ns": ${columnText(r.timestamp_ns)},\n` +
-    `      "trace_id": ${columnText(r.trace_id)},\n      "span_id": ${columnText(r.span_id)},\n` +
-    `      "span_name": ${columnText(r.span_name)},\n      "span_kind": ${columnText(r.span_kind)},\n` +
+    `    {\n      "seq": ${seq},\n      "timestamp_ns": ${columnText(v('timestamp_ns'))},\n` +
+    `      "trace_id": ${columnText(v('trace_id'))},\n      "span_id": ${columnText(v('span_id'))},\n` +
+    `      "span_name": ${columnText(v('span_name'))},\n      "span_kind": ${columnText(v('span_kind'))},\n` +
     `      "canonical_body_b64": "${body.toString('base64')}",\n` +
-    `      "canonical_hash": ${columnText(r.canonical_hash)},\n` +
-    `      "semantic_body_hash": ${columnText(r.semantic_body_hash)},\n` +
-    `      "prev_hash": ${columnText(r.prev_hash)},\n      "hmac_hash": ${columnText(r.hmac_hash)}\n    }`
+    `      "canonical_hash": ${columnText(v('canonical_hash'))},\n` +
+    `      "semantic_body_hash": ${columnText(v('semantic_body_hash'))},\n` +
+    `      "prev_hash": ${columnText(v('prev_hash'))},\n      "hmac_hash": ${columnText(v('hmac_hash'))}\n    }`
   )
-}
-
-async function verifySource(req: ExportRequest): Promise<VerifyVerdict> {
-  const opts = {
-    ...(req.range ? { range: req.range } : {}),
-    ...(req.signal ? { signal: req.signal } : {}),
-    onProgress: (d: number, t: number) => req.onProgress?.('verifying', d, t),
-  }
-  if ('opened' in req.source) return verifyOpened(req.source.opened, req.keys, opts)
-  return (await verifyFile(req.source.path, req.keys, { ...opts, ...(req.env ? { env: req.env } : {}) }))
-    .verdict
-}
-
-async function rowsOf(req: ExportRequest): Promise<RowSource> {
-  if ('opened' in req.source) return rowSourceOf(req.source.opened.file, req.env)
-  return openRowSource(req.source.path, req.env ? { env: req.env } : {})
 }
 
 function evidencePath(source: ExportSource): string {
@@ -124,7 +110,9 @@ function evidencePath(source: ExportSource): string {
 /**
  * Verify the rows (range resolved as `verify` resolves it), then write them as an export file.
  * Throws AuditError for an unusable key, output path, chain or write; returns `written: false` when
- * the rows do not verify.
+ * the rows do not verify. Both passes read one source: a chain given by path through `readChain`
+ * (a pass the direct reader gives up on is redone, whole, through SQLite), the session's through
+ * its opened chain.
  */
 export async function writeExport(req: ExportRequest): Promise<ExportWritten | ExportRefused> {
   if (req.keys.length === 0)
@@ -132,9 +120,27 @@ export async function writeExport(req: ExportRequest): Promise<ExportWritten | E
   if (req.keys.some((k) => k.bytes.length < 16))
     throw new AuditError('bad_secret', 'secret_key must be at least 16 bytes')
   const target = checkOutputTarget(req.output, evidencePath(req.source))
-  if ('opened' in req.source) checkOutputTarget(req.output, req.source.opened.file.snapshot.dbPath)
+  if ('opened' in req.source) {
+    checkOutputTarget(req.output, req.source.opened.file.snapshot.dbPath)
+    return req.source.opened.read((source) => exportFrom(source, req, target))
+  }
+  return readChain(
+    req.source.path,
+    (source) => exportFrom(source, req, target),
+    req.env ? { env: req.env } : {},
+  )
+}
 
-  const verdict = await verifySource(req)
+async function exportFrom(
+  source: RowSource,
+  req: ExportRequest,
+  target: string,
+): Promise<ExportWritten | ExportRefused> {
+  const verdict = await verifyRows(source, req.keys, {
+    ...(req.range ? { range: req.range } : {}),
+    ...(req.signal ? { signal: req.signal } : {}),
+    onProgress: (d: number, t: number) => req.onProgress?.('verifying', d, t),
+  })
   if (!verdict.valid) return { written: false, verdict }
 
   const count = verdict.entries
@@ -160,10 +166,10 @@ export async function writeExport(req: ExportRequest): Promise<ExportWritten | E
         ])
       : null
 
-  const rows = await rowsOf(req)
+  const at = new Map<Field, number>(FIELDS.map((f) => [f, source.col(f)]))
   let out: AtomicOutput | null = null
   try {
-    const missing = FIELDS.find((f) => !rows.columns.has(f))
+    const missing = FIELDS.find((f) => at.get(f)! < 0)
     if (missing) throw new AuditError('missing_columns', `no such column: ${missing}`)
     out = new AtomicOutput(target)
     const format = req.signKey ? FORMAT_V2 : FORMAT_V1
@@ -186,32 +192,38 @@ export async function writeExport(req: ExportRequest): Promise<ExportWritten | E
     let prev: string | null = null
     let last: string | null = null
     if (count > 0) {
-      await rows.scan(
+      // The whole table, or the verified range's rows (seq bounds: the range as verify resolved it).
+      const range = hasRange(req.range)
+        ? { from: BigInt(verdict.first_seq!), to: BigInt(verdict.last_seq!) }
+        : WHOLE
+      const body = at.get('canonical_body')!
+      await streamRows(
+        source,
         {
-          from: BigInt(verdict.first_seq!),
-          to: BigInt(verdict.last_seq!),
-          fields: FIELDS,
+          range,
+          columns: FIELDS,
           ...(req.signal ? { signal: req.signal } : {}),
           onProgress: (d) => req.onProgress?.('writing', d, count),
         },
-        (r) => {
-          const body = Buffer.isBuffer(r.canonical_body) ? r.canonical_body : Buffer.alloc(0)
+        (r: ChainRow) => {
+          const v = (f: Field): unknown => valueOf(r, at.get(f)!)
+          const bytes = bytesOf(r, body) ?? Buffer.alloc(0)
           // The rows were verified a moment ago; what is written is checked against that verdict
           // again (hash and link per row, count and head at the end), so a file that changed in
           // between is never exported under the earlier verdict.
-          const hash = createHash('sha256').update(body).digest('hex')
-          const rowPrev = String(r.prev_hash)
-          if (hash !== r.canonical_hash || (prev === null ? rowPrev !== firstPrev : rowPrev !== prev))
+          const hash = createHash('sha256').update(bytes).digest('hex')
+          const rowPrev = String(v('prev_hash'))
+          if (hash !== v('canonical_hash') || (prev === null ? rowPrev !== firstPrev : rowPrev !== prev))
             throw changed()
-          prev = last = String(r.hmac_hash)
-          out!.writeAscii((written === 0 ? '\n' : ',\n') + entryText(r, body))
+          prev = last = String(v('hmac_hash'))
+          out!.writeAscii((written === 0 ? '\n' : ',\n') + entryText(v, seqOf(r), bytes))
           written++
         },
       )
       out.writeAscii('\n  ]')
     }
     if (written !== count || (count > 0 && last !== head)) throw changed()
-    rows.assertUnchanged()
+    source.assertUnchanged()
     if (segment) out.writeAscii(`,\n  "segment": ${pyJsonIndented(segment, { level: 1 })}`)
     if (req.signKey) {
       const block = new Map([
@@ -237,7 +249,6 @@ export async function writeExport(req: ExportRequest): Promise<ExportWritten | E
     }
   } finally {
     out?.abort()
-    rows.close()
   }
 }
 

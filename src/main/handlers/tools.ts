@@ -9,7 +9,6 @@ import type { DriftDimension } from '../../shared/drift-types'
 import type { JobStatus } from '../../shared/job-types'
 import type { SearchField, ViewExport, ViewExportFormat } from '../../shared/tools-types'
 import type { VerifyVerdict } from '../../shared/verify-types'
-import { rowSourceOf } from '../chain/row-stream'
 import { DIMENSIONS } from '../drift/dimensions'
 import { driftSeries } from '../drift/series'
 import { AuditError } from '../errors'
@@ -207,9 +206,8 @@ export function toolHandlers(session: AuditSession, platform: Platform): Pick<Ha
       return session.jobs.start('search', async (job) => {
         const oc = (opened = await session.readyForJob(job))
         job.progress(0, oc.overview.entries, 'searching')
-        const src = rowSourceOf(oc.chain.file)
-        try {
-          const r = await searchChain(src, oc.index, {
+        const r = await oc.chain.read((src) =>
+          searchChain(src, oc.index, {
             query,
             fields,
             caseSensitive,
@@ -217,17 +215,15 @@ export function toolHandlers(session: AuditSession, platform: Platform): Pick<Ha
             ...(to !== undefined ? { toNs: BigInt(to) } : {}),
             signal: job.signal,
             onProgress: (d, t) => job.progress(d, t, 'searching'),
-          })
-          const search_id = `s${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`
-          if (opened && session.chain === opened) {
-            session.searches.set(search_id, new Set(r.seqs))
-            while (session.searches.size > KEEP_SEARCHES)
-              session.searches.delete(session.searches.keys().next().value!)
-          }
-          return { search_id, ...r }
-        } finally {
-          src.close()
+          }),
+        )
+        const search_id = `s${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`
+        if (opened && session.chain === opened) {
+          session.searches.set(search_id, new Set(r.seqs))
+          while (session.searches.size > KEEP_SEARCHES)
+            session.searches.delete(session.searches.keys().next().value!)
         }
+        return { search_id, ...r }
       })
     },
 
@@ -307,9 +303,8 @@ export function toolHandlers(session: AuditSession, platform: Platform): Pick<Ha
       return session.jobs.start('drift', async (job) => {
         const oc = await session.readyForJob(job)
         job.progress(0, oc.overview.entries, 'reading payloads')
-        const src = rowSourceOf(oc.chain.file)
-        try {
-          return await driftSeries(src, oc.index, {
+        return oc.chain.read((src) =>
+          driftSeries(src, oc.index, {
             buckets,
             window,
             zThreshold: z,
@@ -320,10 +315,8 @@ export function toolHandlers(session: AuditSession, platform: Platform): Pick<Ha
             ...(to !== undefined ? { toNs: BigInt(to) } : {}),
             signal: job.signal,
             onProgress: (d, t) => job.progress(d, t, 'reading payloads'),
-          })
-        } finally {
-          src.close()
-        }
+          }),
+        )
       })
     },
   }

@@ -4,7 +4,8 @@
 // inside a string is `\"` in the body), so what the auditor reads in the entry view is found.
 import type { SearchField, SearchResult } from '../../shared/tools-types'
 import type { ChainIndex } from '../chain/chain-index'
-import type { RowSource } from '../chain/row-stream'
+import type { RowSource } from '../chain/source/row-source'
+import { bytesOf, streamRows, valueOf } from '../chain/source/stream'
 import { text } from '../chain/views'
 
 export const SEARCH_FIELDS: readonly SearchField[] = ['trace_id', 'span_id', 'span_name', 'model', 'body']
@@ -66,19 +67,23 @@ export async function searchChain(
   const seqs: number[] = []
   let scanned = 0
   let pos = 0
-  await src.scan(
+  const ts = src.col('timestamp_ns')
+  const body = src.col('canonical_body')
+  const at = columns.map((c) => src.col(c))
+  await streamRows(
+    src,
     {
-      fields: ['timestamp_ns', ...columns, ...(want.has('body') ? (['canonical_body'] as const) : [])],
+      columns: ['timestamp_ns', ...columns, ...(want.has('body') ? ['canonical_body'] : [])],
       ...(opts.signal ? { signal: opts.signal } : {}),
       ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
     },
     (r) => {
       scanned++
-      if (!inRange(r.timestamp_ns, opts.fromNs, opts.toNs)) return
-      const seq = Number(r.seq)
+      if (!inRange(valueOf(r, ts), opts.fromNs, opts.toNs)) return
+      const seq = r.rowid
       let matched = false
-      for (const c of columns) {
-        const v = text(r[c])
+      for (const [i, c] of columns.entries()) {
+        const v = text(valueOf(r, at[i]!))
         if (v !== null && fold(v, opts.caseSensitive).includes(needle)) {
           hit(c)
           matched = true
@@ -93,7 +98,7 @@ export async function searchChain(
         }
       }
       if (want.has('body')) {
-        const b = r.canonical_body as Uint8Array | null
+        const b = bytesOf(r, body)
         if (b && b.length > 0) {
           let hay: Uint8Array = b
           if (!opts.caseSensitive) {

@@ -1,6 +1,6 @@
 // Test helper: a chain read through each of the two row sources — the direct file reader in place,
 // and SQLite on a verified private copy — so a test can hold every engine to the same answers on both.
-import { ChainFile } from '../../../src/main/chain/reader'
+import { ChainFile, openCopy } from '../../../src/main/chain/reader'
 import { CopySource } from '../../../src/main/chain/source/copy-source'
 import { openDirect } from '../../../src/main/chain/direct/open'
 import { DirectSource } from '../../../src/main/chain/source/direct-source'
@@ -42,9 +42,9 @@ export async function openSource(path: string, reader: ReaderKind = 'sqlite-copy
   const chain = await ChainFile.open(path)
   const { db, columns, displayPath } = chain
   const evidence = chain.snapshot.evidence
-  return new CopySource({ db, columns, copyPath: chain.snapshot.dbPath, displayPath, evidence }, () =>
-    chain.close(),
-  )
+  const copyPath = chain.snapshot.dbPath
+  const connect = () => openCopy(copyPath, displayPath, []).db
+  return new CopySource({ db, columns, copyPath, displayPath, evidence, connect }, () => chain.close())
 }
 
 /** The SQLite source over an already opened chain (the caller closes the chain). */

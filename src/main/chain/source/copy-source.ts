@@ -20,6 +20,7 @@ import {
   type Place,
   type Predecessor,
   type ResolvedRange,
+  type RowCursor,
   type RowSource,
   type SourceHandle,
 } from './row-source'
@@ -37,6 +38,11 @@ export interface CopyFile {
   evidence?: Evidence
   /** The open step's descriptors of the evidence, held by the snapshot (absent in a worker). */
   held?: Pick<Snapshot, 'files'>
+  /**
+   * A new connection of its own to the copy (see `cursor`); given by the opener, so this module
+   * does not load the SQLite driver itself.
+   */
+  connect: () => Database.Database
 }
 
 const ALL = '__all__'
@@ -254,6 +260,78 @@ export class CopySource implements RowSource {
       },
       `reading rows from position ${place.from}`,
     )
+  }
+
+  /**
+   * One statement over the range, a scan like every read here, on a connection of its own to the
+   * private copy: a statement left open between reads would make every other query of the shared
+   * connection fail (better-sqlite3 refuses a busy connection), and cutting the range into runs by
+   * position would step past every earlier row again at each run (OFFSET).
+   */
+  cursor(r: ResolvedRange, columns: readonly string[], descending: boolean): RowCursor {
+    const { clause, params } = this.where(r)
+    const { list, row: cur } = this.selectList(columns)
+    const what = 'reading rows'
+    const db = this.sql('opening the copy', () => this.file.connect())
+    let it: IterableIterator<unknown[]>
+    try {
+      it = this.sql(
+        what,
+        () =>
+          db
+            .prepare(
+              `SELECT ${list} FROM chain NOT INDEXED ${clause} ORDER BY seq ${descending ? 'DESC' : 'ASC'}`,
+            )
+            .raw(true)
+            .safeIntegers(true)
+            .iterate(...params) as IterableIterator<unknown[]>,
+      )
+    } catch (e) {
+      db.close()
+      throw e
+    }
+    let done = r.fromSeq > r.toSeq
+    return {
+      read: (row, pause) => {
+        while (!done) {
+          const next = this.sql(what, () => it.next())
+          if (next.done) done = true
+          else {
+            cur.set(next.value)
+            if (row(cur) === false) done = true
+          }
+          if (!done && pause()) return true
+        }
+        return false
+      },
+      close: () => {
+        it.return?.()
+        db.close()
+      },
+    }
+  }
+
+  /** A side table as SQLite reads it: all its rows, by a scan. */
+  scanTable(name: string, columns: readonly string[], row: (values: unknown[]) => void): boolean {
+    const db = this.file.db
+    return this.sql(`reading table ${name}`, () => {
+      const type = db.prepare('SELECT type FROM sqlite_master WHERE lower(name) = lower(?)').pluck().get(name)
+      if (type !== 'table') return false
+      const cols = new Set(
+        (db.prepare('SELECT name FROM pragma_table_info(?)').all(name) as { name: string }[]).map(
+          (c) => c.name,
+        ),
+      )
+      const q = (id: string): string => `"${id.replace(/"/g, '""')}"`
+      const list = columns.map((c) => (cols.has(c) ? q(c) : 'NULL')).join(', ')
+      for (const values of db
+        .prepare(`SELECT ${list} FROM ${q(name)}`)
+        .raw(true)
+        .safeIntegers(true)
+        .iterate())
+        row(values as unknown[])
+      return true
+    })
   }
 
   private iterate(

@@ -12,6 +12,8 @@ import { readVarint, Unsupported, varint } from '../direct/format'
 import { assertUnchangedSinceOpen, type DirectChain } from '../direct/open'
 import { lastLeafColumns, leafColumns } from '../direct/page-columns'
 import { leafSlice, RowScanner, type DirectChainLayout } from '../direct/scan'
+import { scanSideTable } from '../direct/side-tables'
+import { leafCursor } from './leaf-cursor'
 import {
   INT64_MAX,
   INT64_MIN,
@@ -22,6 +24,7 @@ import {
   type Place,
   type Predecessor,
   type ResolvedRange,
+  type RowCursor,
   type RowSource,
   type SourceHandle,
 } from './row-source'
@@ -311,6 +314,20 @@ export class DirectSource implements RowSource {
       if (big === null ? c.rowid < lo || c.rowid > hi : big < r.fromSeq || big > r.toSeq) return true
       return row(c)
     })
+  }
+
+  /** A leaf at a time, over the leaves `place` finds for `r` (every leaf for the whole table). */
+  cursor(r: ResolvedRange, _columns: readonly string[], descending: boolean): RowCursor {
+    const { place } = r.fromSeq > r.toSeq ? { place: { from: 0, to: 0 } } : this.place(r)
+    return leafCursor(this.scanner, place, r, descending)
+  }
+
+  /**
+   * Side tables are read by the same file-format reader (../direct/side-tables); one it does not
+   * take throws `Unsupported`, and the caller's pass is redone through SQLite (./open-source.ts).
+   */
+  scanTable(name: string, columns: readonly string[], row: (values: unknown[]) => void): boolean {
+    return scanSideTable(this.opened(), name, columns, row)
   }
 
   confirmSeen(r: ResolvedRange, seen: number): void {

@@ -1,6 +1,7 @@
 // A chain opened through its verified private copy (the app, `report`, and every file the direct
 // reader declines): SQLite on the copy, and the direct reader on the copy where it takes it — the
 // same bytes SQLite sees, read several times faster.
+import type Database from 'better-sqlite3'
 import { AuditError } from '../../errors'
 import { directAllowed, openDirect } from '../direct/open'
 import { ChainFile, openCopy } from '../reader'
@@ -26,6 +27,7 @@ export function copySourceOf(chain: ChainFile): CopySource {
     displayPath: chain.displayPath,
     evidence: chain.snapshot.evidence,
     held: chain.snapshot,
+    connect: () => openCopy(chain.snapshot.dbPath, chain.displayPath, []).db,
   })
 }
 
@@ -33,7 +35,8 @@ export function copySourceOf(chain: ChainFile): CopySource {
 export function copySourceAt(copyPath: string, displayPath: string): CopySource {
   // The parent opened the copy first and checked the columns its caller reads.
   const { db, columns } = openCopy(copyPath, displayPath, [])
-  return new CopySource({ db, columns, copyPath, displayPath }, () => db.close())
+  const connect = (): Database.Database => openCopy(copyPath, displayPath, []).db
+  return new CopySource({ db, columns, copyPath, displayPath, connect }, () => db.close())
 }
 
 /** A chain opened through its verified private copy, read by the direct reader on it, else SQLite. */

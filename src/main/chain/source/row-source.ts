@@ -96,6 +96,20 @@ export interface ColumnsHooks {
   signal?: { aborted: boolean }
 }
 
+/**
+ * A pass over a range's rows that can stop and go on (./stream.ts drives it, yielding to the event
+ * loop between reads).
+ */
+export interface RowCursor {
+  /**
+   * Reads rows in order until `row` returns false, the rows run out, or `pause()` — asked between
+   * rows (the copy) or between leaves (the direct reader) — says to let the event loop run.
+   * True while rows remain to read.
+   */
+  read(row: (r: ChainRow) => boolean | void, pause: () => boolean): boolean
+  close(): void
+}
+
 export interface RowSource {
   readonly kind: ReaderKind
   /** The path messages name. */
@@ -138,6 +152,18 @@ export interface RowSource {
    * never covers fewer rows than SQLite sees.
    */
   confirmSeen(r: ResolvedRange, seen: number): void
+  /**
+   * The rows of `r` in scan order, or its reverse (`descending`), as a cursor the streaming engines
+   * read a slice at a time (./stream.ts). Between reads it holds nothing another reader of this
+   * source would trip over. `columns`: the columns the rows are read for.
+   */
+  cursor(r: ResolvedRange, columns: readonly string[], descending: boolean): RowCursor
+  /**
+   * Every row of another table of the file (reference §1.2: `cas`, `policy_daily_state`): the values
+   * of `columns` (null for a column it lacks; integers as BigInt), in that table's scan order.
+   * False when the file has no such table.
+   */
+  scanTable(name: string, columns: readonly string[], row: (values: unknown[]) => void): boolean
   /** The row with this seq, passed to `row` while valid; false when there is none. */
   find(seq: bigint, row: (r: ChainRow) => void, columns?: readonly string[]): boolean
   /** The row before the row with this seq in scan order (the predecessor a single row links to). */

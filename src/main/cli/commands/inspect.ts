@@ -1,7 +1,7 @@
 // `bijotel inspect`: the reference's inspect_cmd (§4.10) and, given a key, the row's verification.
 import { existsSync } from 'node:fs'
 import { casEntry, findRow, inspectText, verifyRow } from '../../browse/inspect'
-import { openRowSource } from '../../chain/row-stream'
+import { readChain } from '../../chain/source/open-source'
 import { AuditError } from '../../errors'
 import { parseSecrets } from '../../verify/secrets'
 import { parse, requireString, UsageError } from '../args'
@@ -18,20 +18,24 @@ export const run: Run = async (argv, io) => {
   // Only keys given explicitly: the reference's inspect reads none, and its output must not change
   // because BIJOTEL_HMAC_SECRET happens to be set.
   const keys = parseSecrets(await secretInputsFrom(values, io, { useEnv: false }))
-  const src = await openRowSource(db, { env: io.env })
-  try {
-    const row = await findRow(src, id)
-    if (!row) {
-      io.err(`No span found for: ${id}\n`)
-      return EXIT.notFound
-    }
-    const sem = row.semantic_body_hash
-    const cas = typeof sem === 'string' && sem !== '' ? await casEntry(src, sem) : null
-    const check = keys.length > 0 ? { result: await verifyRow(src, row, keys), keys } : null
-    src.assertUnchanged()
-    io.out(inspectText(row, cas, check))
-    return check && !check.result.verifies ? EXIT.broken : EXIT.ok
-  } finally {
-    src.close()
+  // Read whole before anything is written: a pass the direct reader gives up on is redone by SQLite.
+  const shown = await readChain(
+    db,
+    async (src) => {
+      const row = await findRow(src, id)
+      if (!row) return null
+      const sem = row.semantic_body_hash
+      const cas = typeof sem === 'string' && sem !== '' ? await casEntry(src, sem) : null
+      const check = keys.length > 0 ? { result: await verifyRow(src, row, keys), keys } : null
+      src.assertUnchanged()
+      return { text: inspectText(row, cas, check), broken: check !== null && !check.result.verifies }
+    },
+    { env: io.env },
+  )
+  if (!shown) {
+    io.err(`No span found for: ${id}\n`)
+    return EXIT.notFound
   }
+  io.out(shown.text)
+  return shown.broken ? EXIT.broken : EXIT.ok
 }

@@ -1,7 +1,7 @@
 // `bijotel list`: the reference's list_cmd (§4.10) with its filters applied before LIMIT/OFFSET.
 import { existsSync } from 'node:fs'
 import { listSpans, listText } from '../../browse/list'
-import { openRowSource } from '../../chain/row-stream'
+import { readChain } from '../../chain/source/open-source'
 import { AuditError } from '../../errors'
 import { parse, parseInstantNs, requireString, UsageError } from '../args'
 import type { Run } from '../command'
@@ -38,19 +38,15 @@ export const run: Run = async (argv, io) => {
       throw new AuditError('bad_argument', '--since must be YYYY-MM-DD format')
     }
   }
-  const src = await openRowSource(db, { env: io.env })
-  try {
-    const rows = await listSpans(src, {
-      ...(values['blocked'] ? { blocked: true } : {}),
-      ...(typeof values['rule'] === 'string' && values['rule'] !== '' ? { rule: values['rule'] } : {}),
-      ...(typeof values['model'] === 'string' && values['model'] !== '' ? { model: values['model'] } : {}),
-      ...(sinceNs !== undefined ? { sinceNs } : {}),
-      limit,
-      offset,
-    })
-    io.out(listText(rows))
-    return 0
-  } finally {
-    src.close()
+  const filter = {
+    ...(values['blocked'] ? { blocked: true } : {}),
+    ...(typeof values['rule'] === 'string' && values['rule'] !== '' ? { rule: values['rule'] } : {}),
+    ...(typeof values['model'] === 'string' && values['model'] !== '' ? { model: values['model'] } : {}),
+    ...(sinceNs !== undefined ? { sinceNs } : {}),
+    limit,
+    offset,
   }
+  const rows = await readChain(db, (src) => listSpans(src, filter), { env: io.env })
+  io.out(listText(rows))
+  return 0
 }

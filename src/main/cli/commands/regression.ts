@@ -1,7 +1,7 @@
 // `bijotel regression`: the reference's regression_cmd (§8) over streamed rows; `--json` beside it.
 import { existsSync } from 'node:fs'
 import type { DriftDimension } from '../../../shared/drift-types'
-import { openRowSource } from '../../chain/row-stream'
+import { readChain } from '../../chain/source/open-source'
 import { detectRegression } from '../../drift/detect'
 import { DIMENSIONS, pyFloatOf } from '../../drift/dimensions'
 import { regressionText } from '../../drift/text'
@@ -47,19 +47,15 @@ export const run: Run = async (argv, io) => {
   const window = intOption(values['window'], 'window', 100)
   const zThreshold = floatOption(values['z-threshold'], 'z-threshold', 3.0)
   if (!existsSync(db)) throw new AuditError('db_missing', `chain DB not found: ${db}`)
-  const src = await openRowSource(db, { env: io.env })
-  try {
-    const r = await detectRegression(src, {
-      dimensions: typeof dim === 'string' ? [dim as DriftDimension] : DIMENSIONS,
-      ...(typeof values['model'] === 'string' ? { model: values['model'] } : {}),
-      window,
-      zThreshold,
-      onProgress: throttle(250, (d) => io.progress(`reading (${d} rows)`)),
-    })
-    io.progress(null)
-    io.out(values['json'] ? JSON.stringify(r, null, 2) + '\n' : regressionText(r))
-    return r.total_anomalies === 0 ? EXIT.clean : EXIT.anomalies
-  } finally {
-    src.close()
+  const opts = {
+    dimensions: typeof dim === 'string' ? [dim as DriftDimension] : DIMENSIONS,
+    ...(typeof values['model'] === 'string' ? { model: values['model'] } : {}),
+    window,
+    zThreshold,
+    onProgress: throttle(250, (d: number) => io.progress(`reading (${d} rows)`)),
   }
+  const r = await readChain(db, (src) => detectRegression(src, opts), { env: io.env })
+  io.progress(null)
+  io.out(values['json'] ? JSON.stringify(r, null, 2) + '\n' : regressionText(r))
+  return r.total_anomalies === 0 ? EXIT.clean : EXIT.anomalies
 }

@@ -1,7 +1,7 @@
 // `bijotel stats`: the reference's stats_cmd (§4.10) over streamed rows.
 import { existsSync } from 'node:fs'
 import { chainStats, statsText } from '../../browse/stats'
-import { openRowSource } from '../../chain/row-stream'
+import { readChain } from '../../chain/source/open-source'
 import { AuditError } from '../../errors'
 import { parse, requireString } from '../args'
 import type { Run } from '../command'
@@ -11,17 +11,11 @@ export const run: Run = async (argv, io) => {
   const { values } = parse(argv, { db: { type: 'string' } })
   const db = requireString(values, 'db')
   if (!existsSync(db)) throw new AuditError('db_missing', `DB not found: ${db}`)
-  const src = await openRowSource(db, { env: io.env })
-  try {
-    const s = await chainStats(src, {
-      onProgress: throttle(250, (d, t) =>
-        io.progress(`reading ${Math.floor((100 * d) / Math.max(t, 1))}% (${d} rows)`),
-      ),
-    })
-    io.progress(null)
-    io.out(statsText(s))
-    return 0
-  } finally {
-    src.close()
-  }
+  const onProgress = throttle(250, (d: number, t: number) =>
+    io.progress(`reading ${Math.floor((100 * d) / Math.max(t, 1))}% (${d} rows)`),
+  )
+  const s = await readChain(db, (src) => chainStats(src, { onProgress }), { env: io.env })
+  io.progress(null)
+  io.out(statsText(s))
+  return 0
 }

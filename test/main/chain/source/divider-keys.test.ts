@@ -4,114 +4,28 @@
 // BETWEEN …` seeks and misses rows. The copy path once split its work by seq value and read each
 // part with such a seek, and said VALID over fewer rows than the table holds. Both row sources must
 // read every row a scan reads: never a verdict over fewer rows than SQLite counts.
-import { closeSync, openSync, readSync, writeSync } from 'node:fs'
-import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildChainIndex } from '../../../../src/main/chain/chain-index'
-import { readVarint, varint } from '../../../../src/main/chain/direct/format'
 import { runIntegrity } from '../../../../src/main/integrity/analyze'
 import { parseSecrets } from '../../../../src/main/verify/secrets'
 import { verifyRows } from '../../../../src/main/verify/verify'
 import { bijotel, ensureBuilt } from '../../testing/cli'
-import { withSqliteCopy } from '../../testing/fixtures'
 import { READERS, withSource } from '../../testing/sources'
+import { scratchDir } from '../../reliability/chainkit'
 import {
-  appendRows,
-  CHAIN_SCHEMA,
-  GENESIS,
-  openScratch,
-  scratchDir,
-  spanRows,
-} from '../../reliability/chainkit'
+  chainRoot,
+  dividers,
+  SECRET,
+  setKey,
+  smallPageChain,
+  sqliteCounts,
+  type Divider,
+} from './divider-kit'
 
-const SECRET = 'a1'.repeat(32)
-const KEY = Buffer.from(SECRET, 'hex')
 const ROWS = 600
-const PAGE = 1024
 
 const scratch = scratchDir('divider-keys')
 afterAll(() => scratch.cleanup())
-
-/** A sealed chain of ROWS rows in 1 KB pages: two or three levels of interior pages. */
-function smallPageChain(name: string): string {
-  const path = join(scratch.dir, name)
-  const db = openScratch(path)
-  try {
-    db.pragma(`page_size = ${PAGE}`)
-    db.exec(CHAIN_SCHEMA)
-    appendRows(db, KEY, spanRows(ROWS), GENESIS)
-  } finally {
-    db.close()
-  }
-  return path
-}
-
-interface Divider {
-  page: number
-  /** File offset of the key varint, its length and value. */
-  at: number
-  len: number
-  key: number
-  depth: number
-}
-
-/** Every divider key of the table b-tree rooted at `root`, read from the file. */
-function dividers(path: string, root: number): Divider[] {
-  const fd = openSync(path, 'r')
-  const out: Divider[] = []
-  try {
-    const page = (n: number): Buffer => {
-      const b = Buffer.alloc(PAGE)
-      readSync(fd, b, 0, PAGE, (n - 1) * PAGE)
-      return b
-    }
-    const visit = (n: number, depth: number): void => {
-      const p = page(n)
-      const h = n === 1 ? 100 : 0
-      if (p[h] !== 0x05) return
-      const cells = p.readUInt16BE(h + 3)
-      for (let i = 0; i < cells; i++) {
-        const at = p.readUInt16BE(h + 12 + 2 * i)
-        const len = readVarint(p, at + 4)
-        out.push({ page: n, at: (n - 1) * PAGE + at + 4, len, key: varint.value, depth })
-        visit(p.readUInt32BE(at), depth + 1)
-      }
-      visit(p.readUInt32BE(h + 8), depth + 1)
-    }
-    visit(root, 0)
-  } finally {
-    closeSync(fd)
-  }
-  return out
-}
-
-/** Rewrite a 2-byte varint key in place (file format §1.6's varint: 7 bits a byte, high bit = more). */
-function setKey(path: string, d: Divider, key: number): void {
-  expect(d.len).toBe(2)
-  expect(key).toBeGreaterThanOrEqual(128)
-  const fd = openSync(path, 'r+')
-  try {
-    writeSync(fd, Buffer.from([0x80 | (key >> 7), key & 0x7f]), 0, 2, d.at)
-  } finally {
-    closeSync(fd)
-  }
-}
-
-/** SQLite's own counts on a copy: a scan of the whole table, a scan of a range, and a seek of it. */
-function sqliteCounts(path: string, from: number, to: number): { all: number; scan: number; seek: number } {
-  return withSqliteCopy(path, (db) => {
-    const n = (sql: string, ...p: number[]): number =>
-      db
-        .prepare(sql)
-        .pluck()
-        .get(...p) as number
-    return {
-      all: n('SELECT count(*) FROM chain'),
-      scan: n('SELECT count(*) FROM chain NOT INDEXED WHERE +seq BETWEEN ? AND ?', from, to),
-      seek: n('SELECT count(*) FROM chain WHERE seq BETWEEN ? AND ?', from, to),
-    }
-  })
-}
 
 describe('a lowered divider key', () => {
   let path = ''
@@ -121,12 +35,8 @@ describe('a lowered divider key', () => {
   let missedTo = 0
   beforeAll(() => {
     ensureBuilt()
-    path = smallPageChain('lowered.db')
-    const root = withSqliteCopy(
-      path,
-      (db) => db.prepare("SELECT rootpage FROM sqlite_master WHERE name = 'chain'").pluck().get() as number,
-    )
-    const all = dividers(path, root)
+    path = smallPageChain(scratch.dir, 'lowered.db', ROWS)
+    const all = dividers(path, chainRoot(path))
     // The tree has interior pages above interior pages, so a root divider guards a whole subtree.
     expect(Math.max(...all.map((d) => d.depth))).toBeGreaterThanOrEqual(1)
     // A divider of the root, with a 2-byte key well inside the chain: lowered by 25.
