@@ -37,7 +37,7 @@ export const DRIFT_WINDOW_MAX = 10000
 
 /** A group's key in the panel's provider/model filter (the model may be absent). */
 export function groupKey(g: Pick<DriftGroup, 'provider' | 'model'>): string {
-  return `${g.provider}\u0000${g.model ?? ''}`
+  return JSON.stringify([g.provider, g.model])
 }
 
 export function groupLabel(g: Pick<DriftGroup, 'provider' | 'model'>): string {

@@ -5,7 +5,7 @@
 import type { ApiClient } from '../../../../shared/contract'
 import type { DriftDimension, DriftSeries, DriftSeriesRequest } from '../../../../shared/drift-types'
 import { jobEndSentence } from '../announce-text'
-import { DEFAULT_DRIFT_WINDOW, DEFAULT_Z_THRESHOLD, driftSentence } from '../drift'
+import { DEFAULT_DRIFT_WINDOW, DEFAULT_Z_THRESHOLD, driftSentence, groupKey } from '../drift'
 import type { ViewState } from '../filter-state'
 import { announcer } from './announcer'
 import { JobRunner } from './job-runner'
@@ -77,7 +77,7 @@ export class DriftStore extends Store<DriftState> {
     if (s) {
       const group = this.getState().group
       // The group filter is kept only while the new series still has that group.
-      const keep = group !== null && s.groups.some((g) => `${g.provider}\u0000${g.model ?? ''}` === group)
+      const keep = group !== null && s.groups.some((g) => groupKey(g) === group)
       this.update({ series: s, request, group: keep ? group : null })
       announcer.announce(driftSentence(s))
     } else if (error) {
