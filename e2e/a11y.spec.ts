@@ -1,11 +1,24 @@
 // Accessibility (WCAG 2.1 AA and best practices, axe-core's default rules) of the main views, in the light and the dark
 // theme: the opened chain with the entries grid and an entry, a BROKEN verdict with its flagged row
-// selected, the integrity monitor's anomalies, the replay tab and the shortcuts help. No serious or
+// selected, the integrity monitor's anomalies, the replay tab, the shortcuts help, the keyless
+// check's card before a key and the payload-drift panel with its anomalies. No serious or
 // critical violation is allowed. Also: the entries table is a grid a keyboard and a screen reader
 // can follow, and verdicts and finished jobs are announced in a live region.
 import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Page } from '@playwright/test'
-import { expected, gotoSeq, openFixture, row, secrets, useSecrets, verify } from './helpers'
+import { writeDriftChain } from './drift-chain'
+import {
+  expected,
+  gotoSeq,
+  openFixture,
+  openFixtureWithoutKeys,
+  openPath,
+  row,
+  secrets,
+  start,
+  useSecrets,
+  verify,
+} from './helpers'
 
 async function expectNoSeriousViolations(page: Page, view: string): Promise<void> {
   // axe's default rule set: WCAG 2.0/2.1 A and AA (contrast among them) and best practices.
@@ -52,6 +65,23 @@ for (const scheme of ['light', 'dark'] as const) {
       await expect(page.getByRole('dialog')).toBeVisible()
       await expectNoSeriousViolations(page, 'shortcuts help')
     })
+
+    test('the keyless card before a key and the drift panel with anomalies pass axe', async ({ page }) => {
+      await openFixtureWithoutKeys(page, 'body-edit.db')
+      await expect(page.getByTestId('keyless-card')).toHaveAttribute('data-state', 'broken')
+      await expectNoSeriousViolations(page, 'keyless card with a break')
+      const chain = writeDriftChain()
+      try {
+        await start(page)
+        await openPath(page, chain.path)
+        await page.getByTestId('drift-window').fill('50')
+        await page.getByTestId('drift-run').click()
+        await expect(page.getByTestId('drift-anomaly').first()).toBeVisible()
+        await expectNoSeriousViolations(page, 'drift panel with anomalies')
+      } finally {
+        chain.cleanup()
+      }
+    })
   })
 }
 
@@ -86,7 +116,8 @@ test('verdicts and finished jobs are announced in a polite live region', async (
   await openFixture(page, 'body-edit.db')
   const live = page.getByTestId('announcer')
   await expect(live).toHaveAttribute('aria-live', 'polite')
-  await expect(live).toContainText('Integrity monitor finished')
+  // The first look's jobs end in either order: the integrity monitor and the keyless check.
+  await expect(live).toContainText(/Integrity monitor finished|Keyless check finished/)
   await useSecrets(page, [secrets()['primary']!])
   await verify(page)
   const want = expected('body-edit').verify

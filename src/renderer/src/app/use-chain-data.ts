@@ -50,8 +50,10 @@ export function flagReasons(
   const kinds: string[] = []
   let severity: 'verify' | 'integrity' = 'integrity'
   if (verdict) {
+    // The keyless check's verdict (hmac_checked: false) marks its breaks as its own.
+    const source = verdict.hmac_checked === false ? 'keyless check' : 'verify'
     for (const f of findingsAt(verdict.findings, seq)) {
-      kinds.push(`verify: ${findingLabel(f)}`)
+      kinds.push(`${source}: ${findingLabel(f)}`)
       severity = 'verify'
     }
   }

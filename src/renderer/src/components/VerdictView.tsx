@@ -1,5 +1,5 @@
 // A verify verdict: VALID / BROKEN, where it first broke, the findings, the key segments.
-import type { KeyInfo, VerifyVerdict } from '../../../shared/verify-types'
+import type { Finding, KeyInfo, VerifyVerdict } from '../../../shared/verify-types'
 import { formatCount } from '../lib/format'
 import { findingLabel, findingRange, rotationPoints, verdictWord } from '../lib/verdict'
 import { Hash } from './Hash'
@@ -84,40 +84,7 @@ export function VerdictView({ verdict, keys = [], onSelectSeq }: Props) {
           </>
         ) : null}
       </dl>
-      {verdict.findings.length > 0 ? (
-        <table className="grid compact" data-testid="findings">
-          <thead>
-            <tr>
-              <th>finding</th>
-              <th>seq</th>
-              <th className="num">rows</th>
-              <th className="num">missing</th>
-            </tr>
-          </thead>
-          <tbody>
-            {verdict.findings.map((f, i) => (
-              <tr key={i} data-testid="finding-row" data-kind={f.kind}>
-                <td>
-                  <span className="pill bad">{findingLabel(f)}</span>
-                </td>
-                <td>
-                  <SeqLink seq={f.from_seq} onSelectSeq={onSelectSeq} />
-                  {f.to_seq !== f.from_seq ? (
-                    <>
-                      –<SeqLink seq={f.to_seq} onSelectSeq={onSelectSeq} />
-                    </>
-                  ) : null}
-                  <span className="sr-only">{findingRange(f)}</span>
-                </td>
-                <td className="num">{formatCount(f.count)}</td>
-                <td className="num">{f.missing === undefined ? '' : formatCount(f.missing)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      ) : (
-        <p className="muted small">No findings.</p>
-      )}
+      <FindingsTable findings={verdict.findings} onSelectSeq={onSelectSeq} />
       {verdict.key_segments.length > 0 ? (
         <table className="grid compact" data-testid="key-segments">
           <thead>
@@ -154,5 +121,52 @@ export function VerdictView({ verdict, keys = [], onSelectSeq }: Props) {
         </ul>
       ) : null}
     </div>
+  )
+}
+
+/** The findings of a verdict (keyed, or the keyless check's), each seq a link to its row. */
+export function FindingsTable({
+  findings,
+  onSelectSeq,
+  testIdPrefix = '',
+}: {
+  findings: Finding[]
+  onSelectSeq?: ((seq: number) => void) | undefined
+  /** Prefixes the test ids (`findings`, `finding-row`) where two tables can be on screen. */
+  testIdPrefix?: string
+}) {
+  return findings.length > 0 ? (
+    <table className="grid compact" data-testid={`${testIdPrefix}findings`}>
+      <thead>
+        <tr>
+          <th>finding</th>
+          <th>seq</th>
+          <th className="num">rows</th>
+          <th className="num">missing</th>
+        </tr>
+      </thead>
+      <tbody>
+        {findings.map((f, i) => (
+          <tr key={i} data-testid={`${testIdPrefix}finding-row`} data-kind={f.kind}>
+            <td>
+              <span className="pill bad">{findingLabel(f)}</span>
+            </td>
+            <td>
+              <SeqLink seq={f.from_seq} onSelectSeq={onSelectSeq} />
+              {f.to_seq !== f.from_seq ? (
+                <>
+                  –<SeqLink seq={f.to_seq} onSelectSeq={onSelectSeq} />
+                </>
+              ) : null}
+              <span className="sr-only">{findingRange(f)}</span>
+            </td>
+            <td className="num">{formatCount(f.count)}</td>
+            <td className="num">{f.missing === undefined ? '' : formatCount(f.missing)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  ) : (
+    <p className="muted small">No findings.</p>
   )
 }

@@ -1,14 +1,17 @@
-// The sidebar of an opened chain: the evidence, keys and verification, the integrity monitor, and
-// chain of custody (signing key, prior, report check).
+// The sidebar of an opened chain: the evidence, keys and verification (with the keyless check run on
+// open), the integrity monitor beside payload drift, and chain of custody (signing key, prior,
+// report check).
 import { ErrorBoundary } from '../../components/ErrorBoundary'
 import { EvidencePanel } from '../../components/EvidencePanel'
 import { IntegrityPanel } from '../../components/IntegrityPanel'
+import { KeylessCard } from '../../components/KeylessCard'
 import { SecretsForm } from '../../components/SecretsForm'
 import { Section } from '../../components/Section'
 import { VerifyPanel } from '../../components/VerifyPanel'
 import { useStore } from '../../lib/stores/store'
 import { useWorkspace, useWorkspaceStore } from './context'
 import { CustodySection } from './CustodySection'
+import { DriftSection } from './DriftSection'
 
 export function Sidebar() {
   const ws = useWorkspaceStore()
@@ -22,6 +25,8 @@ export function Sidebar() {
   const integrityError = useWorkspace((s) => s.integrityError)
   const verifyJob = useStore(ws.verifyJob, (s) => s)
   const integrityJob = useStore(ws.integrityJob, (s) => s)
+  const keyless = useStore(ws.keyless, (s) => s.verdict)
+  const keylessJob = useStore(ws.keyless.job, (s) => s)
   return (
     <aside className="sidebar">
       <ErrorBoundary where="evidence panel">
@@ -41,6 +46,15 @@ export function Sidebar() {
               {keysError}
             </p>
           ) : null}
+          <KeylessCard
+            verdict={keyless}
+            status={keylessJob.status}
+            error={keylessJob.error}
+            hasKey={keys.length > 0}
+            superseded={verdict !== null}
+            onCancel={ws.keyless.cancel}
+            onSelectSeq={ws.selectSeq}
+          />
           <VerifyPanel
             keys={keys}
             verdict={verdict}
@@ -64,6 +78,11 @@ export function Sidebar() {
             onCancel={ws.integrityJob.cancel}
             onSelectSeq={ws.selectSeq}
           />
+        </Section>
+      </ErrorBoundary>
+      <ErrorBoundary where="payload drift panel">
+        <Section title="Payload drift" testId="section-drift">
+          <DriftSection />
         </Section>
       </ErrorBoundary>
       <ErrorBoundary where="chain of custody panel">

@@ -1,13 +1,18 @@
-// Which rows are flagged and why (verify findings, integrity anomalies), and their replay checks:
-// what the table, the timeline and the entry panel mark.
+// Which rows are flagged and why (verify findings — the keyed verdict's, else the keyless check's —
+// and integrity anomalies), and their replay checks: what the table, the timeline and the entry
+// panel mark.
 import { useCallback, useMemo } from 'react'
 import type { ReplayCheck } from '../../../../shared/replay-types'
+import { useStore } from '../../lib/stores/store'
 import { flagReasons, useMarks } from '../use-chain-data'
 import { useWorkspace, useWorkspaceStore } from './context'
 
 export function useFlags() {
   const ws = useWorkspaceStore()
-  const verdict = useWorkspace((s) => s.verdict)
+  const keyed = useWorkspace((s) => s.verdict)
+  const keyless = useStore(ws.keyless, (s) => s.verdict)
+  // The keyed verdict when there is one, else the keyless check's (as the engine flags rows).
+  const verdict = keyed ?? keyless
   const integrity = useWorkspace((s) => s.integrity)
   const checks = useWorkspace((s) => s.checks)
   const { marks, total } = useMarks(ws.api, verdict, integrity)

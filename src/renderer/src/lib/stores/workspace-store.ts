@@ -13,11 +13,13 @@ import { copyText, downloadJson, downloadText } from '../download'
 import { initialView, viewReducer, type ViewAction, type ViewState } from '../filter-state'
 import { errorMessage, reportFileName } from '../format'
 import { CustodyStore } from './custody-store'
+import { DriftStore } from './drift-store'
 import { readFileBase64 } from '../replay-format'
 import { integritySentence, jobEndSentence, verdictSentence } from '../announce-text'
 import { announcer } from './announcer'
 import { FindStore } from './find-store'
 import { JobRunner } from './job-runner'
+import { KeylessStore } from './keyless-store'
 import { RecoveredStore } from './recovered-store'
 import { Store } from './store'
 
@@ -73,6 +75,10 @@ export class WorkspaceStore extends Store<WorkspaceState> {
   readonly find: FindStore
   /** Signing key, prior and report checks (chain of custody). */
   readonly custody: CustodyStore
+  /** The keyless check the engine runs on open (issue 26): breaks before any key is typed. */
+  readonly keyless: KeylessStore
+  /** Payload drift per provider/model (F12, issue 26). */
+  readonly drift: DriftStore
 
   constructor(
     readonly chain: ChainIdentity,
@@ -112,6 +118,9 @@ export class WorkspaceStore extends Store<WorkspaceState> {
       dispatchView: this.dispatchView,
     })
     this.custody = new CustodyStore(api, { hasDialogs: env.hasDialogs, verify: () => this.verify() })
+    // The engine flags the keyless check's rows while no keyed verdict is held: the marks follow.
+    this.keyless = new KeylessStore(api, () => this.update((s) => ({ flagVersion: s.flagVersion + 1 })))
+    this.drift = new DriftStore(api)
   }
 
   /** What the engine already holds for this chain, and a first integrity run. */
@@ -129,6 +138,7 @@ export class WorkspaceStore extends Store<WorkspaceState> {
       () => undefined,
     )
     this.custody.load()
+    void this.keyless.load()
     void this.runIntegrity(DEFAULT_INTEGRITY)
   }
 
@@ -142,6 +152,8 @@ export class WorkspaceStore extends Store<WorkspaceState> {
     this.integrityJob.dispose()
     this.recovered.dispose()
     this.find.dispose()
+    this.keyless.dispose()
+    this.drift.dispose()
   }
 
   readonly dispatchView = (action: ViewAction): void => {
