@@ -120,10 +120,11 @@ describe('job progress over Server-Sent Events', () => {
     expect(events[0]!.at - t0).toBeLessThan(1000) // the first status comes as soon as the stream opens
     const g = gaps(events)
     // The server sends one every 150 ms (proven exactly with fake timers in events.test.ts); on a
-    // loaded machine timers run late, so allow stragglers, but not a stalled stream.
+    // loaded machine timers run late (a whole suite on two cores gave two gaps of 281 and 317 ms in
+    // a dozen), so allow a few stragglers, but not a stalled stream.
     const late = g.filter((x) => x > 250)
     const shown = g.map((x) => x.toFixed(0)).join(',')
-    expect(late.length, `gaps ${shown}`).toBeLessThanOrEqual(Math.floor(g.length / 10))
+    expect(late.length, `gaps ${shown}`).toBeLessThanOrEqual(Math.max(2, Math.floor(g.length / 5)))
     expect(Math.max(...g), `gaps ${shown}`).toBeLessThan(1000)
     const done = progress.map((e) => (e.data as JobStatus).progress.done)
     expect([...done].sort((a, b) => a - b)).toEqual(done)
