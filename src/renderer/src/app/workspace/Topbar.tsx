@@ -12,12 +12,13 @@ export function Topbar({ hasDialogs, openControls }: { hasDialogs: boolean; open
   const file = path.split(/[\\/]/).pop() ?? path
   return (
     <header className="topbar">
-      <div className="brand">
+      {/* The page's one top-level heading (WCAG 2.4.6; axe's page-has-heading-one). */}
+      <h1 className="brand">
         <span className="logo" aria-hidden>
           ◆
         </span>
         BIJOTEL Auditor
-      </div>
+      </h1>
       <div className="current-file" title={path} data-testid="current-file">
         {file}
       </div>
