@@ -4,6 +4,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import type { ChainIdentity } from '../../shared/app-events'
 import type { EntrySort } from '../../shared/chain-types'
 import type { DriftDimension } from '../../shared/drift-types'
 import type { JobStatus } from '../../shared/job-types'
@@ -36,34 +37,42 @@ export const MAX_VIEW_ROWS = 200_000
 const keyless = new WeakMap<AuditSession, { openId: number; jobId: string }>()
 const watched = new WeakSet<AuditSession>()
 
-/** Start the keyless verify whenever the session takes a new chain (once per open, not per stage). */
+/**
+ * Start the keyless verify whenever the session takes a new chain (once per open, not per stage),
+ * and for the chain it already holds: `bijotel serve --db` and the desktop app's command line open
+ * the chain before the handler table exists.
+ */
 function watchOpens(session: AuditSession): void {
   if (watched.has(session)) return
   watched.add(session)
-  session.onChainChanged((chain) => {
-    if (chain === null) {
-      keyless.delete(session)
-      return
-    }
-    if (keyless.get(session)?.openId === chain.open_id) return
-    let opened: Awaited<ReturnType<typeof session.ready>> | null = null
-    const job = session.jobs.start(
-      'keyless-verify',
-      async (ctx) => {
-        const o = (opened = await session.readyForJob(ctx))
-        ctx.progress(0, o.overview.entries, 'verifying without the key')
-        return keylessVerifyOpened(o.chain, {
-          onProgress: (d, t) => ctx.progress(d, t, 'verifying without the key'),
-          signal: ctx.signal,
-        })
-      },
-      (v) => {
-        if (opened && session.chain === opened) session.setKeylessVerdict(v)
-      },
-      { background: true },
-    )
-    keyless.set(session, { openId: chain.open_id, jobId: job.id })
-  })
+  session.onChainChanged((chain) => startKeyless(session, chain))
+  const held = session.identity()
+  if (held) startKeyless(session, held)
+}
+
+function startKeyless(session: AuditSession, chain: ChainIdentity | null): void {
+  if (chain === null) {
+    keyless.delete(session)
+    return
+  }
+  if (keyless.get(session)?.openId === chain.open_id) return
+  let opened: Awaited<ReturnType<typeof session.ready>> | null = null
+  const job = session.jobs.start(
+    'keyless-verify',
+    async (ctx) => {
+      const o = (opened = await session.readyForJob(ctx))
+      ctx.progress(0, o.overview.entries, 'verifying without the key')
+      return keylessVerifyOpened(o.chain, {
+        onProgress: (d, t) => ctx.progress(d, t, 'verifying without the key'),
+        signal: ctx.signal,
+      })
+    },
+    (v) => {
+      if (opened && session.chain === opened) session.setKeylessVerdict(v)
+    },
+    { background: true },
+  )
+  keyless.set(session, { openId: chain.open_id, jobId: job.id })
 }
 
 function keylessStatus(session: AuditSession): JobStatus<VerifyVerdict> | null {

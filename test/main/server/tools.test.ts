@@ -102,6 +102,30 @@ describe('keyless verify on open', () => {
     expect((await call('closeChain')).status).toBe(200)
     expect((await call('keylessVerdict')).json).toBeNull()
   })
+
+  it('runs for a chain opened before the handler table exists (serve --db, the desktop command line)', async () => {
+    const local = new AuditSession({ initialPath: dbPath('body-edit') })
+    try {
+      await local.open(dbPath('body-edit'))
+      const table = createHandlers(local)
+      const ctx = { transport: 'ipc', trusted: true } as const
+      const started = await table.keylessVerdict(undefined, ctx)
+      expect(started, 'no keyless check for the chain held at start').not.toBeNull()
+      let s = started!
+      for (let i = 0; i < 3000 && s.state === 'running'; i++) {
+        await new Promise((res) => setTimeout(res, 10))
+        s = (await table.keylessVerdict(undefined, ctx))!
+      }
+      expect(s.state, s.error ?? '').toBe('done')
+      // The CLI's `verify --keyless --json` is the reference for what the check finds.
+      const cli = bijotel(['verify', '--db', dbPath('body-edit'), '--keyless', '--json'])
+      const expected = JSON.parse(cli.stdout) as VerifyVerdict
+      expect(s.result).toMatchObject({ valid: false, hmac_checked: false, entries: expected.entries })
+      expect(s.result!.findings).toEqual(expected.findings)
+    } finally {
+      local.dispose()
+    }
+  })
 })
 
 describe('search', () => {
