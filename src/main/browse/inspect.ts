@@ -5,7 +5,7 @@
 // under the candidate keys, and its unsealed columns against the sealed span body.
 import { INT64_MAX, type RowSource } from '../chain/source/row-source'
 import { seqOf, streamRows, valueOf } from '../chain/source/stream'
-import type { CHAIN_COLUMNS } from '../chain/table'
+import { CHAIN_COLUMNS } from '../chain/table'
 import { columnMismatches, sealedSpanFields } from '../chain/body'
 import { toBigIntOrNull } from '../chain/table'
 import { pyJsonIndented } from '../export/python-json'
@@ -30,18 +30,7 @@ type Field = Exclude<(typeof CHAIN_COLUMNS)[number], 'seq'>
  */
 export type InspectedRow = { seq: bigint } & { [K in Field]?: unknown }
 
-const ALL: readonly Field[] = [
-  'timestamp_ns',
-  'trace_id',
-  'span_id',
-  'span_name',
-  'span_kind',
-  'canonical_body',
-  'canonical_hash',
-  'prev_hash',
-  'hmac_hash',
-  'semantic_body_hash',
-]
+const ALL: readonly Field[] = CHAIN_COLUMNS.filter((c): c is Field => c !== 'seq')
 
 /** The row an ID names: all digits → that seq; otherwise the first row (lowest seq) with that span_id. */
 export async function findRow(src: RowSource, id: string): Promise<InspectedRow | null> {

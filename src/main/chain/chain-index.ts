@@ -114,3 +114,16 @@ export function positionOfSeq(idx: ChainIndex, seq: number): number | null {
   }
   return null
 }
+
+/** The lowest and highest valid timestamp_ns of the index (null when no row has one). */
+export function timestampExtremes(idx: ChainIndex): { lo: bigint | null; hi: bigint | null } {
+  let lo: bigint | null = null
+  let hi: bigint | null = null
+  for (let i = 0; i < idx.rows; i++) {
+    if (!idx.tsValid[i]) continue
+    const t = idx.ts[i]!
+    if (lo === null || t < lo) lo = t
+    if (hi === null || t > hi) hi = t
+  }
+  return { lo, hi }
+}

@@ -14,7 +14,7 @@ import type {
 } from '../../shared/drift-types'
 import type { RowSource } from '../chain/source/row-source'
 import { bytesOf, streamRows } from '../chain/source/stream'
-import { positionOfSeq, type ChainIndex } from '../chain/chain-index'
+import { positionOfSeq, timestampExtremes, type ChainIndex } from '../chain/chain-index'
 import { NO_MODEL } from '../chain/columns/types'
 import { pyFormatTime } from '../browse/py-body'
 import { attributesPy, dimensionValue, DIMENSIONS, parseBodyPy } from './dimensions'
@@ -56,18 +56,6 @@ interface Group {
   tracks: Track[]
 }
 
-function extremes(idx: ChainIndex): { lo: bigint | null; hi: bigint | null } {
-  let lo: bigint | null = null
-  let hi: bigint | null = null
-  for (let i = 0; i < idx.rows; i++) {
-    if (!idx.tsValid[i]) continue
-    const t = idx.ts[i]!
-    if (lo === null || t < lo) lo = t
-    if (hi === null || t > hi) hi = t
-  }
-  return { lo, hi }
-}
-
 export async function driftSeries(
   src: RowSource,
   idx: ChainIndex,
@@ -76,7 +64,7 @@ export async function driftSeries(
   const dims = opts.dimensions ?? DIMENSIONS
   const nb = Math.max(1, Math.floor(opts.buckets))
   const maxListed = opts.maxAnomalies ?? 500
-  const ext = extremes(idx)
+  const ext = timestampExtremes(idx)
   const lo = opts.fromNs ?? ext.lo
   const hi = opts.toNs ?? ext.hi
   const empty: DriftSeries = {

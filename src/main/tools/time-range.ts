@@ -5,7 +5,7 @@
 // typed `to` covers the whole unit it names: `2025-11-24` runs to the day's last ns, `16:03` to the
 // minute's. Presets count back from the chain's last timestamp, not from now: evidence is not live.
 import type { TimePreset, TimeRange } from '../../shared/tools-types'
-import type { ChainIndex } from '../chain/chain-index'
+import { timestampExtremes, type ChainIndex } from '../chain/chain-index'
 import { nsToIso } from '../chain/views'
 import { AuditError } from '../errors'
 
@@ -86,18 +86,6 @@ export function parseTyped(
   return { start, unit }
 }
 
-function chainExtremes(idx: ChainIndex): { lo: bigint | null; hi: bigint | null } {
-  let lo: bigint | null = null
-  let hi: bigint | null = null
-  for (let i = 0; i < idx.rows; i++) {
-    if (!idx.tsValid[i]) continue
-    const t = idx.ts[i]!
-    if (lo === null || t < lo) lo = t
-    if (hi === null || t > hi) hi = t
-  }
-  return { lo, hi }
-}
-
 export interface TimeRangeInput {
   preset?: TimePreset
   from?: string
@@ -112,7 +100,7 @@ export function resolveTimeRange(idx: ChainIndex, req: TimeRangeInput): TimeRang
     if (req.from !== undefined || req.to !== undefined)
       throw new AuditError('bad_argument', 'give a preset or typed bounds, not both')
     if (req.preset !== 'whole_chain') {
-      const { hi } = chainExtremes(idx)
+      const { hi } = timestampExtremes(idx)
       if (hi !== null) {
         to = hi
         from = hi - PRESET_SPAN[req.preset] + 1n
