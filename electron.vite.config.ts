@@ -10,9 +10,11 @@ export default defineConfig({
   main: {
     plugins: [esmEntries('library')],
     resolve: {
-      // better-sqlite3 is optional at run time (src/main/sqlite-driver.ts): every import of it in the
+      // better-sqlite3 is optional at run time (src/main/base/sqlite-driver.ts): every import of it in the
       // bundle goes through the loader, which loads it on first use or says in one line what to install.
-      alias: [{ find: /^better-sqlite3$/, replacement: resolve(__dirname, 'src/main/sqlite-driver.ts') }],
+      alias: [
+        { find: /^better-sqlite3$/, replacement: resolve(__dirname, 'src/main/base/sqlite-driver.ts') },
+      ],
     },
     build: {
       // Not marked external by name, so the alias above applies; the loader requires it at run time.

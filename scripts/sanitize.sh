@@ -4,7 +4,7 @@
 # hostile-input suites with the sanitizer runtimes preloaded. Any sanitizer report fails the run.
 #
 #   bash scripts/sanitize.sh                     # native tests, hostile, tamper and fuzz suites
-#   bash scripts/sanitize.sh test/main/native     # just these test paths
+#   bash scripts/sanitize.sh test/main/chain/addon     # just these test paths
 #
 # Linux with gcc and libasan/libubsan; not part of `npm test` (≈3× slower, and the CLI suites it
 # runs drop their address-space limit, which ASan's shadow memory cannot live under).
@@ -22,7 +22,7 @@ gcc -shared -fPIC -O1 -g -std=c11 -DNAPI_VERSION=8 -fsanitize=address,undefined 
   -fno-omit-frame-pointer -I"$include" native/src/*.c -o "$release"
 
 paths=("$@")
-[ ${#paths[@]} -gt 0 ] || paths=(test/main/native test/main/reliability/hostile.test.ts test/main/reliability/tamper.test.ts test/main/reliability/fuzz.test.ts)
+[ ${#paths[@]} -gt 0 ] || paths=(test/main/chain/addon test/main/reliability/hostile.test.ts test/main/reliability/tamper.test.ts test/main/reliability/fuzz.test.ts)
 log=$(mktemp)
 LD_PRELOAD="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libubsan.so)" \
   ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \

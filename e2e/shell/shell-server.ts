@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path'
 import type { AppEvent, AppEventName, AppEvents } from '../../src/shared/app-events'
 import { openFromShell, pathFromArgv, SHELL_CALL } from '../../src/main/app/actions'
 import { dispatch } from '../../src/main/handlers/dispatch'
-import { AuditSession } from '../../src/main/handlers/session'
+import { AuditSession } from '../../src/main/session/session'
 import { createHandlers, type HandlerTable } from '../../src/main/handlers/table'
 import { StaticSite } from '../../src/main/server/static'
 

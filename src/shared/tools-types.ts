@@ -1,5 +1,5 @@
 // The auditor's working tools in the app (issue 26): search over the chain, a typed time range, and
-// export of what the table shows. Types only; the engine is src/main/tools, the calls are in
+// export of what the table shows. Types only; the engine is src/main/search (and src/main/export/view-export.ts), the calls are in
 // contract.ts.
 import type { EntryFilter, EntrySort } from './chain-types'
 

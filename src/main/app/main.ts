@@ -6,7 +6,7 @@
 import { app, BrowserWindow } from 'electron'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { AuditSession } from '../handlers/session'
+import { AuditSession } from '../session/session'
 import { createHandlers, type HandlerTable } from '../handlers/table'
 import { openFromShell, pathFromArgv, seqFromArgv } from './actions'
 import { pickKeyPath, pickOpenPath, pickSavePath } from './dialogs'

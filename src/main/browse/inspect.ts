@@ -8,9 +8,9 @@ import { seqOf, streamRows, valueOf } from '../chain/source/stream'
 import { CHAIN_COLUMNS } from '../chain/table'
 import { columnMismatches, sealedSpanFields } from '../chain/body'
 import { toBigIntOrNull } from '../chain/table'
-import { pyJsonIndented } from '../export/python-json'
+import { pyJsonIndented } from '../python/python-json'
 import { GENESIS_HASH, makeSealer, sha256Hex } from '../chain/seal'
-import { keyInfo, type KeyMaterial } from '../verify/secrets'
+import { keyInfo, type KeyMaterial } from '../chain/keys'
 import {
   costText,
   policyStatus,
@@ -19,7 +19,7 @@ import {
   pyFormatTime,
   pyParseBody,
   pyTruthy,
-} from './py-body'
+} from '../python/py-body'
 
 /** The reference schema's columns but seq. */
 type Field = Exclude<(typeof CHAIN_COLUMNS)[number], 'seq'>

@@ -14,7 +14,7 @@ import {
   pyText,
   pyTruthy,
   type PolicyStatus,
-} from './py-body'
+} from '../python/py-body'
 
 export interface ListFilter {
   blocked?: boolean

@@ -4,8 +4,8 @@
 // anything but ALLOWED.
 import type { RowSource } from '../chain/source/row-source'
 import { bytesOf, streamRows } from '../chain/source/stream'
-import { pyFixed } from '../pyformat'
-import { policyStatusOfBytes, type PolicyStatus } from './py-body'
+import { pyFixed } from '../python/pyformat'
+import { policyStatusOfBytes, type PolicyStatus } from '../python/py-body'
 
 export interface ChainStats {
   total: number

@@ -6,9 +6,9 @@
 // body where the addon is absent: the answer is always `providerOf(parseBody(body))` and
 // `modelOf(parseBody(body))`, which a differential test holds.
 import { isUtf8 } from 'node:buffer'
-import { NativeJsonScanner, SCAN_BAIL, SCAN_NOT_UTF8, SCAN_VALID } from '../native/json-scanner'
-import { F, factsAddon, RowFacter, type PageLayout } from '../native/row-facts'
-import { nativeAddon } from '../native/row-prover'
+import { NativeJsonScanner, SCAN_BAIL, SCAN_NOT_UTF8, SCAN_VALID } from './addon/json-scanner'
+import { F, factsAddon, RowFacter, type PageLayout } from './addon/row-facts'
+import { nativeAddon } from './addon/row-prover'
 import { attributesOf, modelOf, parseBody, providerOf } from './body'
 
 const Q = 0x22

@@ -19,7 +19,7 @@ import {
 } from 'node:fs'
 import type { Stats } from 'node:fs'
 import { dirname, resolve } from 'node:path'
-import { AuditError } from '../errors'
+import { AuditError } from '../base/errors'
 
 /** Which real paths may be opened (none given: any). */
 export type OpenPolicy = (realPath: string) => boolean

@@ -3,7 +3,7 @@
 // would be rounded as a JS number.
 import Database from 'better-sqlite3'
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
-import { AuditError, asChainReadError } from '../errors'
+import { AuditError, asChainReadError } from '../base/errors'
 import { takeSnapshot, type Snapshot, type SnapshotOptions } from './snapshot'
 import { REQUIRED_COLUMNS } from './table'
 

@@ -18,7 +18,7 @@ import { Worker } from 'node:worker_threads'
 import { tmpdir, totalmem } from 'node:os'
 import { basename, join } from 'node:path'
 import type { Evidence, EvidenceFile } from '../../shared/chain-types'
-import { AuditError, oneLine } from '../errors'
+import { AuditError, oneLine } from '../base/errors'
 import {
   openEvidence,
   readAt,

@@ -9,7 +9,7 @@ import type {
   Timeline,
   TimelineRequest,
 } from '../../shared/chain-types'
-import { AuditError, asChainReadError } from '../errors'
+import { AuditError, asChainReadError } from '../base/errors'
 import { attributesOf, isPlainObject, modelOf, parseBody, providerOf } from './body'
 import { positionOfSeq, type ChainIndex } from './chain-index'
 import type { FileFacts, RowSource } from './source/row-source'

@@ -2,7 +2,7 @@
 // an error (exit 2, like argparse), plus the reference's option families (secrets, ranges, dates).
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import type { VerifyRangeOptions } from '../../shared/verify-types'
-import { AuditError } from '../errors'
+import { AuditError } from '../base/errors'
 
 export class UsageError extends Error {
   constructor(message: string) {

@@ -1,5 +1,5 @@
 // A CLI command and the one place where errors become a line on stderr and an exit code.
-import { AuditError, CHAIN_FILE_ERRORS, oneLine } from '../errors'
+import { AuditError, CHAIN_FILE_ERRORS, oneLine } from '../base/errors'
 import { UsageError } from './args'
 import type { CliIO } from './io'
 

@@ -1,4 +1,4 @@
-import { TOOL_VERSION } from '../version'
+import { TOOL_VERSION } from '../base/version'
 import { runCommand } from './command'
 import { COMMANDS } from './commands'
 import type { CliIO } from './io'

@@ -3,8 +3,8 @@
 // command runs, and stays in the shell's history; --secret-file and --secret-stdin keep it off both.
 import { closeSync, openSync, readSync } from 'node:fs'
 import type { SecretInput } from '../../shared/contract'
-import { AuditError, oneLine } from '../errors'
-import { KEY_LIST_MAX_BYTES, parseKeyList } from '../verify/secrets'
+import { AuditError, oneLine } from '../base/errors'
+import { KEY_LIST_MAX_BYTES, parseKeyList } from '../chain/keys'
 import type { Options, Values } from './args'
 import type { CliIO } from './io'
 

@@ -12,7 +12,7 @@ import {
   type KeyObject,
 } from 'node:crypto'
 import { readFileSync } from 'node:fs'
-import { AuditError, oneLine } from '../errors'
+import { AuditError, oneLine } from '../base/errors'
 
 export interface Ed25519Pair {
   privatePem: string

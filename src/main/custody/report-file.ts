@@ -5,8 +5,8 @@ import { readFileSync, statSync } from 'node:fs'
 import type { RowsDigest } from '../../shared/custody-types'
 import { REPORT_SCHEMA_ID } from '../../shared/report-types'
 import type { PriorHead, PriorSource } from '../../shared/verify-types'
-import { AuditError, oneLine } from '../errors'
-import { ROWS_DIGEST_ALGORITHM } from './rows-digest'
+import { AuditError, oneLine } from '../base/errors'
+import { ROWS_DIGEST_ALGORITHM } from '../chain/rows-digest'
 import { checkReportSignature } from './sign'
 
 /** Reports above this are refused in one line (a real one is well under a megabyte per 10k findings). */

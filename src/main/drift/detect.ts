@@ -6,7 +6,7 @@
 import type { DriftAnomaly, DriftBaseline, DriftDimension, RegressionResult } from '../../shared/drift-types'
 import type { RowSource } from '../chain/source/row-source'
 import { bytesOf, seqOf, streamRows, valueOf } from '../chain/source/stream'
-import { pyFormatTime } from '../browse/py-body'
+import { pyFormatTime } from '../python/py-body'
 import { attributesPy, dimensionValue, parseBodyPy, type Attrs } from './dimensions'
 import { baselineOf, score } from './stats'
 

@@ -4,8 +4,8 @@
 // reference gives no datapoint. Where Python would raise on a value it cannot convert (a word where
 // a token count belongs), the row gives no datapoint here.
 import type { DriftDimension } from '../../shared/drift-types'
-import { PRICES } from '../browse/py-body'
-import { PyFloat, pyJsonLoads, type PyValue } from '../pyformat'
+import { PRICES } from '../python/py-body'
+import { PyFloat, pyJsonLoads, type PyValue } from '../python/pyformat'
 
 export const DIMENSIONS: readonly DriftDimension[] = [
   'input_tokens',

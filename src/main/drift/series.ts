@@ -16,7 +16,7 @@ import type { RowSource } from '../chain/source/row-source'
 import { bytesOf, streamRows } from '../chain/source/stream'
 import { positionOfSeq, timestampExtremes, type ChainIndex } from '../chain/chain-index'
 import { NO_MODEL } from '../chain/columns/types'
-import { pyFormatTime } from '../browse/py-body'
+import { pyFormatTime } from '../python/py-body'
 import { attributesPy, dimensionValue, DIMENSIONS, parseBodyPy } from './dimensions'
 import { baselineOf, score } from './stats'
 

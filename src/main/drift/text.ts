@@ -4,7 +4,7 @@
 // `N/A`, severity), then a blank line and `Total anomalies: <n>`.
 import type { DriftAnomaly, RegressionResult } from '../../shared/drift-types'
 import { padPy } from '../browse/list'
-import { pyFixed } from '../pyformat'
+import { pyFixed } from '../python/pyformat'
 
 function anomalyLine(a: DriftAnomaly): string {
   const z = a.z_score !== null ? pyFixed(a.z_score, 2, { sign: true }) : 'N/A'

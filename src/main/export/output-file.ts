@@ -19,7 +19,7 @@ import {
   type Stats,
 } from 'node:fs'
 import { basename, dirname, join, resolve } from 'node:path'
-import { AuditError, oneLine } from '../errors'
+import { AuditError, oneLine } from '../base/errors'
 
 const SIDE_SUFFIXES = ['', '-wal', '-shm', '-journal'] as const
 

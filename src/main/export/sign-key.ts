@@ -3,7 +3,7 @@
 // not Ed25519 (got <Type>)`, with the class name Python's cryptography gives each key type).
 import { createHash, createPrivateKey, createPublicKey, sign, type KeyObject } from 'node:crypto'
 import { readFileSync } from 'node:fs'
-import { AuditError, oneLine } from '../errors'
+import { AuditError, oneLine } from '../base/errors'
 
 /** Python cryptography's class names for the key types Node names (what `type(priv).__name__` prints). */
 const PY_KEY_CLASS: Record<string, string> = {

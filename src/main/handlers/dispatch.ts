@@ -1,7 +1,7 @@
 // Calling the handler table by name, for both transports: unknown names and thrown errors become
 // `{ error, code }` replies, never a stack trace.
 import { API_CALLS, type ApiErrorBody, type ApiName } from '../../shared/contract'
-import { AuditError, CHAIN_FILE_ERRORS, oneLine } from '../errors'
+import { AuditError, CHAIN_FILE_ERRORS, oneLine } from '../base/errors'
 import type { CallContext, HandlerTable } from './table'
 
 export type Reply = { ok: true; value: unknown } | { ok: false; error: ApiErrorBody }

@@ -6,10 +6,10 @@ import type { AuditReport } from '../../shared/report-types'
 import { runIntegrity } from '../integrity/analyze'
 import { checkReplay } from '../replay/check'
 import { signReport } from '../custody/sign'
-import { buildAuditReport } from '../report'
-import { custodyOf } from './custody-state'
-import type { JobContext } from './jobs'
-import type { AuditSession } from './session'
+import { buildAuditReport } from '../audit/build-report'
+import { custodyOf } from '../session/custody-state'
+import type { JobContext } from '../session/jobs'
+import type { AuditSession } from '../session/session'
 
 export async function runIntegrityFor(
   session: AuditSession,

@@ -3,7 +3,7 @@
 // and counts as safe integers, ns timestamps within SQLite's 64-bit INTEGER — sqlite3.c
 // sqlite3VdbeMemIntegerify / the "INTEGER" storage class of https://sqlite.org/datatype3.html), so
 // an out-of-range value is a one-line `bad_argument` naming the field, never an engine failure.
-import { AuditError } from '../errors'
+import { AuditError } from '../base/errors'
 
 export type Obj = Record<string, unknown>
 

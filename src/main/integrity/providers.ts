@@ -3,7 +3,7 @@
 // order) so the rounded values agree to the last bit. Python's key order is its set iteration order
 // (hash-randomised); here providers are sorted by code point, so the output is reproducible.
 import type { ProviderShift, ProviderShiftEntry } from '../../shared/integrity-types'
-import { compareCodePoints, pyRound } from '../pyformat'
+import { compareCodePoints, pyRound } from '../python/pyformat'
 
 export class ProviderSplitDetector {
   /** Rows before this index are the baseline half. */

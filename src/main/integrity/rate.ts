@@ -2,7 +2,7 @@
 // rate is its row count over the time between its own first and last row (k rows over k−1
 // intervals; the time between the halves is ignored), exactly as Python computes it.
 import type { RateAnomaly } from '../../shared/integrity-types'
-import { pyRound } from '../pyformat'
+import { pyRound } from '../python/pyformat'
 
 export class RateSplitDetector {
   private readonly mid: number

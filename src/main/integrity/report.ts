@@ -10,7 +10,7 @@ import type {
   SequenceGap,
   TimestampAnomaly,
 } from '../../shared/integrity-types'
-import { compareCodePoints, pyFloat, pyJsonDumps, type PyValue } from '../pyformat'
+import { compareCodePoints, pyFloat, pyJsonDumps, type PyValue } from '../python/pyformat'
 
 export interface DetectorResults {
   window: number

@@ -3,7 +3,7 @@
 // the key that reproduces the HMAC changes from one key segment to the next.
 import type { RotationBoundary } from '../../shared/integrity-types'
 import type { KeySegment, VerifyVerdict } from '../../shared/verify-types'
-import type { KeyMaterial } from '../verify/secrets'
+import type { KeyMaterial } from '../chain/keys'
 import type { VerifyOptions } from '../verify/options'
 
 /** Verifies a seq range of the analysed chain (on whichever reader opened it). */

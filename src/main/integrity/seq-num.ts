@@ -1,5 +1,5 @@
 // Seqs and counts go into the report as JSON numbers, which are exact only to ±2^53.
-import { AuditError } from '../errors'
+import { AuditError } from '../base/errors'
 
 /** A seq or count as a JS number, refusing values that would be rounded. */
 export function seqNum(v: bigint): number {

@@ -3,7 +3,7 @@
 // `Rotation:` lines follow, saying what the real detector found; without keys the output ends at
 // the `Rate:` line(s), as Python's does, so scripts that compare or parse it keep working.
 import type { IntegrityReport, IntegrityRun } from '../../shared/integrity-types'
-import { compareCodePoints, pyFixed, pyFloatStr } from '../pyformat'
+import { compareCodePoints, pyFixed, pyFloatStr } from '../python/pyformat'
 
 const MAX_LISTED = 5
 

@@ -1,7 +1,7 @@
 // The integrity monitor's thresholds (reference §5.1), with Python BIJOTEL's defaults. Every
 // comparison is strict: a value exactly at the threshold does not fire.
 import type { IntegrityThresholds } from '../../shared/integrity-types'
-import { AuditError } from '../errors'
+import { AuditError } from '../base/errors'
 
 /** Rows in one wall-clock second above which a burst is reported (fires when > 10). */
 export const BURST_THRESHOLD = 10

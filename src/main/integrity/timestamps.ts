@@ -2,7 +2,7 @@
 // then bursts (more than the threshold of rows in one epoch second). Float math as Python's:
 // `delta_sec = (ts[i] - ts[i-1]) / 1e9` turns the exact integer difference into a double first.
 import type { TimestampAnomaly } from '../../shared/integrity-types'
-import { pyFixed, pyRound } from '../pyformat'
+import { pyFixed, pyRound } from '../python/pyformat'
 import { epochSecond } from '../chain/ts-words'
 import { seqNum } from './seq-num'
 

@@ -25,7 +25,7 @@ export {
   type SealResult,
   type WriterMode,
 } from '../writer/chain-writer'
-export { canonicalize, canonicalBytes, CanonicalizationError } from '../writer/jcs'
+export { canonicalize, canonicalBytes, CanonicalizationError } from '../chain/jcs'
 export {
   canonicalizeSpan,
   spanToCanonicalDict,
@@ -33,7 +33,7 @@ export {
   type CanonicalSpan,
   type SpanRecord,
 } from '../writer/canonical'
-export { GENESIS, MIN_SECRET_BYTES } from '../writer/schema'
+export { GENESIS, MIN_SECRET_BYTES } from '../chain/schema'
 export {
   recordReplayContext,
   hashPrompt,
@@ -102,4 +102,4 @@ export type { ReplayResult, ReplayCheck, ReplayTextMode } from '../../shared/rep
 
 // Shared.
 export type { ChainSecret, ChainSecrets } from './secrets'
-export { AuditError, type AuditErrorCode } from '../errors'
+export { AuditError, type AuditErrorCode } from '../base/errors'

@@ -5,7 +5,7 @@
 // private copy for files it declines.
 import type { IntegrityReport, IntegrityRun, IntegrityThresholds } from '../../shared/integrity-types'
 import { readChain } from '../chain/source/open-source'
-import { AuditError } from '../errors'
+import { AuditError } from '../base/errors'
 import { runIntegrity } from '../integrity/analyze'
 import { keyMaterial, type ChainSecrets } from './secrets'
 

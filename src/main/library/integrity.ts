@@ -29,4 +29,4 @@ export type {
   RotationBoundary,
 } from '../../shared/integrity-types'
 export type { ChainSecret, ChainSecrets } from './secrets'
-export { AuditError, type AuditErrorCode } from '../errors'
+export { AuditError, type AuditErrorCode } from '../base/errors'

@@ -16,4 +16,4 @@ export {
 export { verifyReplay } from '../replay/verifier'
 export type { ReplayResult, ReplayCheck, ReplayTextMode } from '../../shared/replay-types'
 export type { ChainSecret, ChainSecrets } from './secrets'
-export { AuditError, type AuditErrorCode } from '../errors'
+export { AuditError, type AuditErrorCode } from '../base/errors'

@@ -2,8 +2,8 @@
 // CLI decodes `--secret-hex` (reference §3.1); here a string is hex, decoded as Python's
 // `bytes.fromhex`, bytes are the key itself, and `{ text }` is the Go collector's raw UTF-8 fallback
 // (§2.6 item 7) — never guessed. Error messages name a key by position only, never by content.
-import { AuditError } from '../errors'
-import { parseSecret, type KeyMaterial } from '../verify/secrets'
+import { AuditError } from '../base/errors'
+import { parseSecret, type KeyMaterial } from '../chain/keys'
 
 /** One candidate key: a hex string, the key's bytes, or `{ text }` for a raw UTF-8 secret. */
 export type ChainSecret = string | Uint8Array | { text: string }

@@ -7,9 +7,9 @@
 import { existsSync } from 'node:fs'
 import type { RecoveryResult } from '../../shared/recovery-types'
 import type { PriorHead, VerifyRangeOptions, VerifyVerdict } from '../../shared/verify-types'
-import { AuditError } from '../errors'
+import { AuditError } from '../base/errors'
 import { recoverFile } from '../recovery/verdict'
-import { verifyFile } from '../verify/file'
+import { verifyFile } from '../audit/verify-file'
 import { keyMaterial, type ChainSecrets } from './secrets'
 
 /** Python's `verify_chain` keyword arguments, in TypeScript style. All bounds are inclusive. */

@@ -33,4 +33,4 @@ export type {
 } from '../../shared/recovery-types'
 export type { RowsDigest, RowsDigestBlock } from '../../shared/custody-types'
 export type { ChainSecret, ChainSecrets } from './secrets'
-export { AuditError, type AuditErrorCode } from '../errors'
+export { AuditError, type AuditErrorCode } from '../base/errors'

@@ -22,7 +22,7 @@ export {
   type SealResult,
   type WriterMode,
 } from '../writer/chain-writer'
-export { canonicalize, canonicalBytes, CanonicalizationError } from '../writer/jcs'
+export { canonicalize, canonicalBytes, CanonicalizationError } from '../chain/jcs'
 export {
   canonicalizeSpan,
   spanToCanonicalDict,
@@ -30,7 +30,7 @@ export {
   type CanonicalSpan,
   type SpanRecord,
 } from '../writer/canonical'
-export { GENESIS, MIN_SECRET_BYTES } from '../writer/schema'
+export { GENESIS, MIN_SECRET_BYTES } from '../chain/schema'
 export {
   recordReplayContext,
   hashPrompt,
@@ -38,4 +38,4 @@ export {
   type ReplayContextInput,
   type ReplayPrompt,
 } from '../writer/replay-context'
-export { AuditError, type AuditErrorCode } from '../errors'
+export { AuditError, type AuditErrorCode } from '../base/errors'

@@ -13,7 +13,7 @@
 // read of it.
 import type { RecoveryFile, RecoverySource, RecoverySourceKind } from '../../shared/recovery-types'
 import { readBuffer } from '../chain/read-buffer'
-import { AuditError } from '../errors'
+import { AuditError } from '../base/errors'
 import { readAt } from './files'
 import { readFreelist, type Freelist } from './freelist'
 import type { RecordLayout } from './layout'

@@ -3,7 +3,7 @@
 import { mkdirSync, readdirSync, realpathSync, writeFileSync } from 'node:fs'
 import { basename, dirname, join, relative, resolve, isAbsolute } from 'node:path'
 import type { RecoveredRow } from '../../shared/recovery-types'
-import { AuditError, oneLine } from '../errors'
+import { AuditError, oneLine } from '../base/errors'
 
 function realOrResolved(p: string): string {
   try {

@@ -9,7 +9,7 @@ import {
   type EvidenceFiles as ChainFiles,
   type OpenOptions,
 } from '../chain/evidence-files'
-import { AuditError } from '../errors'
+import { AuditError } from '../base/errors'
 
 export { readAt } from '../chain/evidence-files'
 

@@ -9,7 +9,7 @@
 //   what does prev_hash link to?
 import type { RecoveredLink, RecoveredRow, RecoverySource } from '../../shared/recovery-types'
 import { GENESIS_HASH, makeSealer, sha256Hex } from '../chain/seal'
-import type { KeyMaterial } from '../verify/secrets'
+import type { KeyMaterial } from '../chain/keys'
 import type { RawHit } from './carve'
 import type { LiveChain } from './live'
 

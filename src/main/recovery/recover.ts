@@ -3,7 +3,7 @@
 // reader's open step, which also supplies the table layout and the live chain's rows.
 import type { RecoveredRow, RecoveryResult, RecoverySummary } from '../../shared/recovery-types'
 import type { DirectChain } from '../chain/direct/open'
-import type { KeyMaterial } from '../verify/secrets'
+import type { KeyMaterial } from '../chain/keys'
 import { Carver, type CarveOutput } from './carve'
 import { assertEvidenceUnchanged, closeEvidence, evidenceOf, type EvidenceFiles } from './files'
 import { recordLayout } from './layout'

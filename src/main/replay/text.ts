@@ -5,7 +5,7 @@
 // with one-line AuditErrors instead of Python's traceback.
 import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs'
 import type { ReplayTextMode } from '../../shared/replay-types'
-import { AuditError, oneLine } from '../errors'
+import { AuditError, oneLine } from '../base/errors'
 
 /** Largest replay file accepted (64 MiB): a model output is text, far below this. */
 export const MAX_REPLAY_FILE_BYTES = 64 * 1024 * 1024

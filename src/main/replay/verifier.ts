@@ -3,7 +3,7 @@
 import type { ReplayResult } from '../../shared/replay-types'
 import { attributesOf, pyTruthy } from '../chain/body'
 import { sha256Hex } from '../chain/seal'
-import { pyJsonLoads, pyRepr } from '../pyformat'
+import { pyJsonLoads, pyRepr } from '../python/pyformat'
 
 export const REASON_NO_METADATA =
   'chain entry has no bijotel.replay.output_hash (logged before v2.7.0 or replay metadata not attached)'

@@ -5,8 +5,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { AppEvent } from '../../shared/app-events'
 import type { JobStatus } from '../../shared/job-types'
-import type { JobRegistry } from '../handlers/jobs'
-import type { AuditSession } from '../handlers/session'
+import type { JobRegistry } from '../session/jobs'
+import type { AuditSession } from '../session/session'
 import { BASE_HEADERS, HttpError, toJsonText } from './http'
 
 export const PROGRESS_MS = 150

@@ -5,8 +5,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { APP_EVENTS_PATH } from '../../shared/app-events'
-import { AuditError, oneLine } from '../errors'
-import type { AuditSession } from '../handlers/session'
+import { AuditError, oneLine } from '../base/errors'
+import type { AuditSession } from '../session/session'
 import { createHandlers, type CallContext, type HandlerTable } from '../handlers/table'
 import {
   allowedHosts,

@@ -4,7 +4,7 @@
 // long work at once. Values and what a client sees beyond each: docs/server.md ("Limits").
 import type { IncomingMessage, ServerOptions as HttpServerOptions, Server, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
-import { AuditError } from '../errors'
+import { AuditError } from '../base/errors'
 import type { CallContext, HandlerTable } from '../handlers/table'
 import { bodyCharges, HttpError, LIMITS, type BodyCharge } from './http'
 

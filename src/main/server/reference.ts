@@ -10,15 +10,15 @@ import { listEntries, text, type RawEntry } from '../chain/views'
 import { parseBody } from '../chain/body'
 import { errorBody } from '../handlers/dispatch'
 import { runIntegrityFor } from '../handlers/engine'
-import type { AuditSession } from '../handlers/session'
+import type { AuditSession } from '../session/session'
 import type { CallContext, HandlerTable } from '../handlers/table'
 import { reportJson } from '../integrity'
 import { referenceReplayFields } from '../replay/verifier'
-import { TOOL_NAME, TOOL_VERSION } from '../version'
+import { TOOL_NAME, TOOL_VERSION } from '../base/version'
 import { headlineReason } from '../verify/describe'
 import { makeSealer, sha256Hex } from '../chain/seal'
 import { existsSync } from 'node:fs'
-import { AuditError } from '../errors'
+import { AuditError } from '../base/errors'
 import { int, obj, optBool, optInt, optNs, shown } from '../handlers/validate'
 import { parseExactIntegers } from './exact-json'
 import {
@@ -31,7 +31,7 @@ import {
   STATUS_OF,
   type ErrorCode,
 } from './http'
-import { parseIsoNs, pyIsoFromNs } from './time'
+import { parseIsoNs, pyIsoFromNs } from '../../shared/time'
 
 export interface RefDeps {
   session: AuditSession

@@ -4,7 +4,7 @@
 import { promises as fsp, realpathSync } from 'node:fs'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { extname, resolve, sep } from 'node:path'
-import { AuditError } from '../errors'
+import { AuditError } from '../base/errors'
 import { BASE_HEADERS, HttpError } from './http'
 
 /** Same policy as the `<meta http-equiv="Content-Security-Policy">` of src/renderer/index.html. */

@@ -1,7 +1,7 @@
 // What a verification is asked for: a range, a prior head, progress and cancel, threads.
 import type { PriorHead, VerifyRangeOptions } from '../../shared/verify-types'
-import { AuditError } from '../errors'
-import type { KeyMaterial } from './secrets'
+import { AuditError } from '../base/errors'
+import type { KeyMaterial } from '../chain/keys'
 
 export interface VerifyOptions {
   range?: VerifyRangeOptions

@@ -4,10 +4,10 @@
 import { Worker } from 'node:worker_threads'
 import { Unsupported } from '../chain/direct/format'
 import type { Place, ResolvedRange, SourceHandle } from '../chain/source/row-source'
-import { AuditError, type AuditErrorCode } from '../errors'
-import { builtScript } from '../workers'
+import { AuditError, type AuditErrorCode } from '../base/errors'
+import { builtScript } from '../base/workers'
 import type { PartitionResult } from './partition'
-import type { KeyMaterial } from './secrets'
+import type { KeyMaterial } from '../chain/keys'
 
 /** What every run of one worker shares (sent once, as workerData). */
 export interface WorkerInput {

@@ -3,11 +3,11 @@
 // a clean row may be proven on them first — by the native row prover, or in TypeScript
 // (./record-proof.ts) — which leaves exactly the state `push` would.
 import type { Place, ResolvedRange, RowSource } from '../chain/source/row-source'
-import { rowProver } from '../native/row-prover'
+import { rowProver } from '../chain/addon/row-prover'
 import { sha256Hex } from '../chain/seal'
 import { RowChecker, type PartitionResult, type PartitionSpec, type VerifyHooks } from './partition'
 import { columnsAgreeOnBytes, textIsAscii } from './record-proof'
-import type { KeyMaterial } from './secrets'
+import type { KeyMaterial } from '../chain/keys'
 
 /** The columns verification reads (a SQLite source selects only these). */
 export const VERIFY_COLUMNS = [

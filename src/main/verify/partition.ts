@@ -5,11 +5,11 @@
 import type { BoundaryKind, FindingKind } from '../../shared/verify-types'
 import { columnMismatches, sealedSpanFields, spanColumnsAgreeFast } from '../chain/body'
 import type { Predecessor } from '../chain/source/row-source'
-import { AuditError } from '../errors'
-import type { LinkOwner, RowProver } from '../native/row-prover'
+import { AuditError } from '../base/errors'
+import type { LinkOwner, RowProver } from '../chain/addon/row-prover'
 import { GENESIS_HASH, makeSealer, sha256Hex, type Sealer } from '../chain/seal'
 import { RangeBuilder, type OrdRange } from './ranges'
-import type { KeyMaterial } from './secrets'
+import type { KeyMaterial } from '../chain/keys'
 
 export interface PartitionSpec {
   /** Ordinal of the first row within the whole verified range. */

@@ -3,9 +3,9 @@ import type { RowCheck } from '../../shared/verify-types'
 import { columnMismatches, sealedSpanFields } from '../chain/body'
 import type { RowSource } from '../chain/source/row-source'
 import { toBigIntOrNull } from '../chain/table'
-import { AuditError } from '../errors'
+import { AuditError } from '../base/errors'
 import { GENESIS_HASH, makeSealer, sha256Hex } from '../chain/seal'
-import type { KeyMaterial } from './secrets'
+import type { KeyMaterial } from '../chain/keys'
 
 const ROW_COLUMNS = [
   'timestamp_ns',

@@ -8,7 +8,7 @@ import type {
   VerifyBoundary,
   VerifyVerdict,
 } from '../../shared/verify-types'
-import { priorRowFindings } from '../custody/rows-digest'
+import { priorRowFindings } from '../chain/rows-digest'
 import type { PartitionResult } from './partition'
 import { mergeAdjacent, toFindings, toKeySegments, type OrdRange } from './ranges'
 import { hasRange, type VerifyOptions } from './options'

@@ -3,13 +3,13 @@
 // worker threads, every row of the range confirmed seen, and the verdict assembled.
 import type { VerifyVerdict } from '../../shared/verify-types'
 import type { Place, ResolvedRange, RowSource } from '../chain/source/row-source'
-import { digestRows, priorBounds } from '../custody/rows-digest'
-import { defaultWorkerCount, PARALLEL_MIN_ROWS } from '../workers'
+import { digestRows, priorBounds } from '../chain/rows-digest'
+import { defaultWorkerCount, PARALLEL_MIN_ROWS } from '../base/workers'
 import { hasRange, requireKeys, type VerifyOptions } from './options'
 import { runPartitionsOnWorkers, verifyWorkerScript } from './parallel'
 import { verifyPart } from './part'
 import type { PartitionResult } from './partition'
-import type { KeyMaterial } from './secrets'
+import type { KeyMaterial } from '../chain/keys'
 import { assembleVerdict, shiftOrdinals } from './verdict'
 
 export { hasRange, requireKeys, type VerifyOptions } from './options'

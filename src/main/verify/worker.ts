@@ -4,10 +4,10 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import { sourceFromHandle } from '../chain/source/open-source'
 import type { ResolvedRange, RowSource } from '../chain/source/row-source'
-import { AuditError, oneLine } from '../errors'
+import { AuditError, oneLine } from '../base/errors'
 import type { WorkerInput, WorkerJob, WorkerMessage } from './parallel'
 import { verifyPart } from './part'
-import type { KeyMaterial } from './secrets'
+import type { KeyMaterial } from '../chain/keys'
 
 const input = workerData as WorkerInput
 const flag = new Int32Array(input.cancel)

@@ -3,8 +3,8 @@
 import type { HrTime } from '@opentelemetry/api'
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base'
 import { sha256Hex } from '../chain/seal'
-import { canonicalBytes } from './jcs'
-import { pyJsonLoads } from '../pyformat'
+import { canonicalBytes } from '../chain/jcs'
+import { pyJsonLoads } from '../python/pyformat'
 
 /** Attributes holding JSON text that Python parses before sealing (§2.2). */
 export const JSON_STRINGIFIED_ATTRS: ReadonlySet<string> = new Set([

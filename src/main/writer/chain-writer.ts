@@ -7,10 +7,10 @@
 import Database from 'better-sqlite3'
 import { chmodSync, closeSync, existsSync, openSync, statSync } from 'node:fs'
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base'
-import { AuditError, oneLine } from '../errors'
+import { AuditError, oneLine } from '../base/errors'
 import { makeSealer, sha256Hex, type Sealer } from '../chain/seal'
 import { canonicalizeSpan, spanRecordOf, type SpanRecord } from './canonical'
-import { canonicalBytes } from './jcs'
+import { canonicalBytes } from '../chain/jcs'
 import {
   BUSY_TIMEOUT_MS,
   DB_FILE_MODE,
@@ -19,7 +19,7 @@ import {
   LAST_HMAC_SQL,
   MIN_SECRET_BYTES,
   initChainSchema,
-} from './schema'
+} from '../chain/schema'
 
 /** One row to seal; the body is already canonical bytes. */
 export interface RowInput {

@@ -4,11 +4,11 @@
 // comes from a seeded PRNG, so a seed and a count always give the same rows. Fast enough for the
 // benchmark: rows are sealed in batches, one BEGIN IMMEDIATE transaction per batch.
 import { existsSync, rmSync, statSync } from 'node:fs'
-import { AuditError } from '../errors'
+import { AuditError } from '../base/errors'
 import { sha256Hex } from '../chain/seal'
 import { SEMANTIC_EXCLUDE_ATTRS, type CanonicalDict } from './canonical'
 import { ChainWriter, type RowInput } from './chain-writer'
-import { canonicalize, serializeKey } from './jcs'
+import { canonicalize, serializeKey } from '../chain/jcs'
 import { recordReplayContext } from './replay-context'
 import { exchange, MISTRAL_EVERY, Prng, PROVIDER_BLOCK, PROVIDERS, type ProviderInfo } from './demo-catalogue'
 

@@ -5,7 +5,7 @@
 // host, and the next row links to the last one that was sealed.
 import type { Context } from '@opentelemetry/api'
 import type { ReadableSpan, Span, SpanProcessor } from '@opentelemetry/sdk-trace-base'
-import { oneLine } from '../errors'
+import { oneLine } from '../base/errors'
 import { ChainWriter, checkSecret, type SealResult } from './chain-writer'
 
 export type SpanFilter = (span: ReadableSpan) => boolean

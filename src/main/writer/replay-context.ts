@@ -1,7 +1,7 @@
 // `record_replay_context` of Python BIJOTEL (reference §6.1): the `bijotel.replay.*` attributes to
 // set on the span of an LLM call, sealed with it in the canonical body.
 import { sha256Hex } from '../chain/seal'
-import { pyJsonDumpsSorted } from '../pyformat'
+import { pyJsonDumpsSorted } from '../python/pyformat'
 
 /** A prompt: the joined text, or the GenAI messages list (`[{"role": "user", "content": "..."}]`). */
 export type ReplayPrompt = string | Record<string, unknown>[]

@@ -21,7 +21,7 @@ afterAll(() => {
 beforeAll(() => ensureBuilt())
 
 const hasPython = spawnSync('python3', ['--version']).status === 0
-const PRICES_JSON = join(REPO_ROOT, 'src', 'main', 'browse', 'prices.json')
+const PRICES_JSON = join(REPO_ROOT, 'src', 'main', 'python', 'prices.json')
 
 let n = 0
 /** The oracle's output for a command, run on a private copy of the chain. */

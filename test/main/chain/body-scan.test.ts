@@ -5,7 +5,7 @@ import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { attributesOf, modelOf, parseBody, providerOf } from '../../../src/main/chain/body'
-import { nativeAddon } from '../../../src/main/native/row-prover'
+import { nativeAddon } from '../../../src/main/chain/addon/row-prover'
 import { bodyFacts, useBodyScanner, type BodyScannerKind } from '../../../src/main/chain/body-scan'
 import { FIXTURES, withSqliteCopy } from '../testing/fixtures'
 

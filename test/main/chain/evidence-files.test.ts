@@ -17,7 +17,7 @@ import { join, sep } from 'node:path'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { openEvidence, openRace, readAt, type OpenPolicy } from '../../../src/main/chain/evidence-files'
 import { takeSnapshot } from '../../../src/main/chain/snapshot'
-import { AuditError } from '../../../src/main/errors'
+import { AuditError } from '../../../src/main/base/errors'
 import { SMALL, writeChainFolder } from '../testing/exact-chains'
 
 const scratch = realpathSync(mkdtempSync(join(tmpdir(), 'bijotel-open-step-')))

@@ -20,7 +20,7 @@ import {
 } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ChainWriter } from '../../../src/main/writer'
+import { ChainWriter } from '../testing/writer'
 import { copyFixture, scratchDir, spanRow, writeChain } from '../reliability/chainkit'
 import { bijotel, ensureBuilt } from '../testing/cli'
 import { dbPath, expected, fingerprintFolder, fixtureNames, SECRETS } from '../testing/fixtures'

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type { Timeline } from '../../../src/shared/chain-types'
 import type { JobStatus } from '../../../src/shared/job-types'
 import { dbPath, expected, secretInputs } from '../testing/fixtures'
-import { AuditSession } from '../../../src/main/handlers/session'
+import { AuditSession } from '../../../src/main/session/session'
 import { createHandlers } from '../../../src/main/handlers/table'
 
 let session: AuditSession | null = null

@@ -8,7 +8,7 @@ import { runIntegrity } from '../../../src/main/integrity/analyze'
 import { OpenedChain } from '../../../src/main/chain/source/opened-chain'
 import { dbPath, expected, fixtureNames, secretInputs } from '../testing/fixtures'
 import { withSource } from '../testing/sources'
-import { parseSecrets } from '../../../src/main/verify/secrets'
+import { parseSecrets } from '../../../src/main/chain/keys'
 import { seeded, TempChains } from './testchain'
 
 describe('integrity: direct reader = SQLite on a copy', () => {

@@ -10,9 +10,9 @@ import {
   fixtureNames,
   secretInputs,
 } from '../testing/fixtures'
-import { parseSecrets } from '../../../src/main/verify/secrets'
+import { parseSecrets } from '../../../src/main/chain/keys'
 import { runIntegrity } from '../../../src/main/integrity/analyze'
-import { pyJsonDumps, pyJsonLoads } from '../../../src/main/pyformat'
+import { pyJsonDumps, pyJsonLoads } from '../../../src/main/python/pyformat'
 import { reportJson } from '../../../src/main/integrity/report'
 import { integrityText } from '../../../src/main/integrity/text'
 import { READERS, withSource } from '../testing/sources'

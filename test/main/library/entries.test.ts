@@ -10,8 +10,8 @@ import * as replay from '../../../src/main/library/replay'
 import * as verify from '../../../src/main/library/verify'
 import * as writer from '../../../src/main/library/writer'
 import { keyMaterial, type ChainSecret } from '../../../src/main/library/secrets'
-import { verifyFile } from '../../../src/main/verify/file'
-import { parseSecrets } from '../../../src/main/verify/secrets'
+import { verifyFile } from '../../../src/main/audit/verify-file'
+import { parseSecrets } from '../../../src/main/chain/keys'
 import { dbPath, expected, FIXTURES, fixtureNames, SECRETS, secretInputs } from '../testing/fixtures'
 
 /** A fixture's candidate keys as a library caller passes them: hex strings, `{ text }` for raw. */

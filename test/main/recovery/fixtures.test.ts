@@ -2,8 +2,8 @@
 // recoverFile, exactly as its `.recovery.json` says; and the fixtures are never changed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { recoverFile } from '../../../src/main/recovery/verdict'
-import { verifyFile } from '../../../src/main/verify/file'
-import { parseSecrets } from '../../../src/main/verify/secrets'
+import { verifyFile } from '../../../src/main/audit/verify-file'
+import { parseSecrets } from '../../../src/main/chain/keys'
 import { dbPath, fingerprintFolder, secretInputs } from '../testing/fixtures'
 import {
   expectAllowed,

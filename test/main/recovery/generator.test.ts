@@ -11,8 +11,8 @@ import { afterAll, describe, expect, it } from 'vitest'
 import type { RecoveredRow } from '../../../src/shared/recovery-types'
 import type { VerifyVerdict } from '../../../src/shared/verify-types'
 import { recoverFile } from '../../../src/main/recovery/verdict'
-import { verifyFile } from '../../../src/main/verify/file'
-import type { KeyMaterial } from '../../../src/main/verify/secrets'
+import { verifyFile } from '../../../src/main/audit/verify-file'
+import type { KeyMaterial } from '../../../src/main/chain/keys'
 import { generate, survives, type GenCase, type Generated, type Scenario } from './generator'
 
 function fingerprint(dir: string): string[] {

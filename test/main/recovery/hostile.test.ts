@@ -2,9 +2,9 @@
 // walk), throws nothing but a one-line AuditError, and proves no row the chain did not have.
 import { readFileSync, writeFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { AuditError } from '../../../src/main/errors'
+import { AuditError } from '../../../src/main/base/errors'
 import { recoverFile } from '../../../src/main/recovery/verdict'
-import type { KeyMaterial } from '../../../src/main/verify/secrets'
+import type { KeyMaterial } from '../../../src/main/chain/keys'
 import { Rng } from '../reliability/chainkit'
 import { generate, type Generated } from './generator'
 

@@ -7,7 +7,7 @@ import { openSync, readSync, closeSync, statSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import type { RecoveredRow } from '../../../src/shared/recovery-types'
 import { recoverFile } from '../../../src/main/recovery/verdict'
-import { parseSecrets } from '../../../src/main/verify/secrets'
+import { parseSecrets } from '../../../src/main/chain/keys'
 import { dbPath, secretInputs, withSqliteCopy } from '../testing/fixtures'
 import { recoveryCase, recoveryCaseNames } from './recovery-expect'
 

@@ -6,8 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { closeEvidence, openEvidence } from '../../../src/main/recovery/files'
 import { recoverFile } from '../../../src/main/recovery/verdict'
 import { listWalFrames } from '../../../src/main/recovery/wal-frames'
-import { verifyFile } from '../../../src/main/verify/file'
-import type { KeyMaterial } from '../../../src/main/verify/secrets'
+import { verifyFile } from '../../../src/main/audit/verify-file'
+import type { KeyMaterial } from '../../../src/main/chain/keys'
 import { generate, type Generated } from './generator'
 
 let g: Generated | null = null

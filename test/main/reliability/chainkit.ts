@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { CHAIN_COLUMNS } from '../../../src/main/chain/table'
 import { FIXTURES } from '../testing/fixtures'
-import { CHAIN_TABLE_DDL, SEMHASH_INDEX_DDL, TRACE_INDEX_DDL } from '../../../src/main/writer/schema'
+import { CHAIN_TABLE_DDL, SEMHASH_INDEX_DDL, TRACE_INDEX_DDL } from '../../../src/main/chain/schema'
 
 import { GENESIS_HASH as GENESIS } from '../../../src/main/chain/seal'
 

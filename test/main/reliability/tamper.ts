@@ -22,8 +22,8 @@ import type {
 } from '../../../src/shared/verify-types'
 import { ChainFile } from '../../../src/main/chain/reader'
 import { CHAIN_COLUMNS } from '../../../src/main/chain/table'
-import { AuditError, type AuditErrorCode } from '../../../src/main/errors'
-import { parseSecrets, type KeyMaterial } from '../../../src/main/verify/secrets'
+import { AuditError, type AuditErrorCode } from '../../../src/main/base/errors'
+import { parseSecrets, type KeyMaterial } from '../../../src/main/chain/keys'
 import { verifyRows } from '../../../src/main/verify/verify'
 import { sqliteSource } from '../testing/sources'
 import {

@@ -13,7 +13,7 @@ import {
   SECRETS,
 } from '../testing/fixtures'
 import { sha256Hex } from '../../../src/main/chain/seal'
-import { parseSecrets } from '../../../src/main/verify/secrets'
+import { parseSecrets } from '../../../src/main/chain/keys'
 import { ChainWriter } from '../../../src/main/writer/chain-writer'
 import { spanToCanonicalDict } from '../../../src/main/writer/canonical'
 import {
@@ -30,7 +30,7 @@ import {
   reasonDeterministic,
   textInput,
   verifyReplay,
-} from '../../../src/main/replay/index'
+} from '../testing/replay'
 
 let tmp: string
 let before: Map<string, string>

@@ -4,7 +4,7 @@ import { EventEmitter } from 'node:events'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { JobStatus } from '../../../src/shared/job-types'
-import type { JobRegistry } from '../../../src/main/handlers/jobs'
+import type { JobRegistry } from '../../../src/main/session/jobs'
 import { HttpError } from '../../../src/main/server/http'
 import { PROGRESS_MS, streamJob, type EventStreams } from '../../../src/main/server/events'
 

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { JobStatus } from '../../../src/shared/job-types'
 import type { VerifyVerdict } from '../../../src/shared/verify-types'
-import { AuditSession } from '../../../src/main/handlers/session'
+import { AuditSession } from '../../../src/main/session/session'
 import { fingerprintFolder } from '../testing/fixtures'
 import { startServer, type RunningServer } from '../../../src/main/server/index'
 import {

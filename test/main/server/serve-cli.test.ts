@@ -8,7 +8,7 @@ import { memoryIO } from '../../../src/main/cli/io'
 import { runCli } from '../../../src/main/cli/main'
 import { dbPath, FIXTURES, fingerprintFolder, SECRETS } from '../testing/fixtures'
 import { startServer } from '../../../src/main/server/index'
-import { AuditSession } from '../../../src/main/handlers/session'
+import { AuditSession } from '../../../src/main/session/session'
 import { callApi, fakeRenderer, fetchAppToken, http, tempDir } from './testkit'
 
 const before = fingerprintFolder()

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Rng } from '../reliability/chainkit'
-import { STORED_SCHEMA } from '../../../src/main/writer/schema'
+import { STORED_SCHEMA } from '../../../src/main/chain/schema'
 import { framePage, rechecksumWal, walLayout } from './wal-edit'
 
 /** What a base folder's chain table occupies (from SQLite's dbstat, taken once per base). */

@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { openDirect, type DirectChain } from '../../../src/main/chain/direct/open'
 import { RowScanner } from '../../../src/main/chain/direct/scan'
 import type { OpenOptions } from '../../../src/main/chain/evidence-files'
-import { AuditError } from '../../../src/main/errors'
+import { AuditError } from '../../../src/main/base/errors'
 
 export type Reading =
   | { kind: 'rows'; rows: unknown[][] }

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs'
 import { expect } from 'vitest'
 import type { AuditReport } from '../../../src/shared/report-types'
 import { parseReportText } from '../../../src/main/custody/report-file'
-import { reportValidator } from '../../../src/main/report/schema'
+import { reportValidator } from './report-schema'
 import { openScratch, readRows, seal, sha256, updateRow } from '../reliability/chainkit'
 
 const validate = reportValidator()

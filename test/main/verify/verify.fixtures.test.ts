@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { dbPath, expected, fingerprintFolder, fixtureNames, secretInputs } from '../testing/fixtures'
-import { parseSecrets } from '../../../src/main/verify/secrets'
+import { parseSecrets } from '../../../src/main/chain/keys'
 import { verifyRows, type VerifyOptions } from '../../../src/main/verify/verify'
 import { READERS, bothReaders, withSource } from '../testing/sources'
 

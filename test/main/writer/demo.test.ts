@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ChainFile } from '../../../src/main/chain/reader'
 import { bijotel, ensureBuilt } from '../replay/testcli'
 import { beforeEvidence } from '../testing/evidence'
-import { parseSecrets } from '../../../src/main/verify/secrets'
+import { parseSecrets } from '../../../src/main/chain/keys'
 import { verifyRows } from '../../../src/main/verify/verify'
 import { sqliteSource } from '../testing/sources'
 import { semanticOfCanonical } from '../../../src/main/writer/canonical'
@@ -17,8 +17,8 @@ import {
   demoBodies,
   writeDemoChain,
 } from '../../../src/main/writer/demo'
-import { canonicalBytes } from '../../../src/main/writer/jcs'
-import { STORED_SCHEMA } from '../../../src/main/writer/schema'
+import { canonicalBytes } from '../../../src/main/chain/jcs'
+import { STORED_SCHEMA } from '../../../src/main/chain/schema'
 
 let tmp: string
 beforeAll(() => {

@@ -2,8 +2,8 @@
 // place decides, per row, its seq, timestamp (integer, loose or bad), epoch second, provider, model,
 // replay flag and hash fingerprint. The direct reader's native calls write many rows at once into
 // the same arrays (`pageCells`, `timeColumns`); what they leave comes through `row`.
-import { AuditError } from '../../errors'
-import { F, FACTS_BY_TYPESCRIPT, type RowFacter } from '../../native/row-facts'
+import { AuditError } from '../../base/errors'
+import { F, FACTS_BY_TYPESCRIPT, type RowFacter } from '../addon/row-facts'
 import { bodyFacts, pageBodyFacts, rowBodyFacts, type BodyFacts } from '../body-scan'
 import type { ChainRow, ColumnsHooks } from '../source/row-source'
 import { toBigIntOrNull } from '../table'

@@ -1,9 +1,9 @@
 // The columns of a whole chain, on worker threads when it is large and the built worker is there
 // (./worker.ts): the source's runs, each read by a worker through the source's handle. Any source.
 import { Worker } from 'node:worker_threads'
-import { AuditError, type AuditErrorCode } from '../../errors'
-import { leafTimesAvailable } from '../../native/leaf-pages'
-import { builtScript, defaultWorkerCount, PARALLEL_MIN_ROWS } from '../../workers'
+import { AuditError, type AuditErrorCode } from '../../base/errors'
+import { leafTimesAvailable } from '../addon/leaf-pages'
+import { builtScript, defaultWorkerCount, PARALLEL_MIN_ROWS } from '../../base/workers'
 import { Unsupported } from '../direct/format'
 import type { ColumnsHooks, Place, ReaderKind, RowSource, SourceHandle } from '../source/row-source'
 import { INDEX_COLUMNS, type ColumnsPart, type ColumnsWanted } from './types'

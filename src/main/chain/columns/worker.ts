@@ -3,7 +3,7 @@
 // message.
 import { once } from 'node:events'
 import { parentPort, workerData } from 'node:worker_threads'
-import { AuditError, oneLine } from '../../errors'
+import { AuditError, oneLine } from '../../base/errors'
 import { sourceFromHandle } from '../source/open-source'
 import type { ColumnsWorkerInput, ColumnsWorkerMessage } from './parallel'
 

@@ -1,6 +1,6 @@
 // Walking a table b-tree: the ordered list of its leaf pages (read from the interior pages only) and
 // the decoding of leaf cells into record columns, overflow chains included.
-import { nativeLeafList } from '../../native/leaf-pages'
+import { nativeLeafList } from '../addon/leaf-pages'
 import type { Pager } from './pager'
 import {
   localPayload,

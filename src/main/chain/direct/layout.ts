@@ -7,8 +7,8 @@
 // byte for byte) has its answer precomputed, so a CLI run on such a chain never loads the SQLite
 // driver, and a build without it still reads those chains directly; layout.test.ts holds that answer
 // to SQLite's. Anything else without the driver, or anything SQLite would refuse, is declined.
-import { loadSqliteDriver } from '../../sqlite-driver'
-import { STORED_SCHEMA } from '../../writer/schema'
+import { loadSqliteDriver } from '../../base/sqlite-driver'
+import { STORED_SCHEMA } from '../schema'
 import { CHAIN_COLUMNS } from '../table'
 import { Unsupported } from './format'
 

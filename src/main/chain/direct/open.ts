@@ -8,7 +8,7 @@
 // back, a header field it would refuse or read differently — throws `Unsupported`; callers then use
 // the verified-copy path (../snapshot.ts), where SQLite itself opens a private copy.
 import type { Stats } from 'node:fs'
-import { AuditError } from '../../errors'
+import { AuditError } from '../../base/errors'
 import { openEvidence, readAt, unchangedFiles, type EvidenceFiles, type OpenOptions } from '../evidence-files'
 import { REQUIRED_COLUMNS } from '../table'
 import { CellReader, collectLeaves, headerOffset, leafCells, type LeafList } from './btree'

@@ -3,8 +3,8 @@
 // cells decoded and their facts read in one call (pageFacts), a quick pass's leaves read by pread
 // and decoded in C (leafTimes), the integrity window read in one walk back from the right edge
 // (windowFacts). Whatever the addon leaves goes through `ColumnsBuilder.row`, as any row does.
-import { LEAF_TIMES, leafTimer, nativeWindow } from '../../native/leaf-pages'
-import { F } from '../../native/row-facts'
+import { LEAF_TIMES, leafTimer, nativeWindow } from '../addon/leaf-pages'
+import { F } from '../addon/row-facts'
 import { rowFacter, signatureProvider } from '../body-scan'
 import { ColumnsBuilder } from '../columns/builder'
 import { Interner } from '../columns/interner'

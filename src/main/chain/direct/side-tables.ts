@@ -3,7 +3,7 @@
 // layout (the stored CREATE TABLE, replayed by SQLite in a throwaway in-memory database), and their
 // rows, leaf by leaf (SQLite file format §1.6 b-tree pages, §2.1 record format). Only ordinary rowid
 // tables are read; anything else is `Unsupported` and the caller uses SQLite on a verified copy.
-import { loadSqliteDriver } from '../../sqlite-driver'
+import { loadSqliteDriver } from '../../base/sqlite-driver'
 import { CellReader, collectLeaves, headerOffset } from './btree'
 import { PAGE_LEAF_TABLE, Unsupported } from './format'
 import type { DirectChain } from './open'

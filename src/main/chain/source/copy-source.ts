@@ -7,7 +7,7 @@
 import type Database from 'better-sqlite3'
 import type { Evidence } from '../../../shared/chain-types'
 import type { VerifyRangeOptions } from '../../../shared/verify-types'
-import { AuditError, asChainReadError } from '../../errors'
+import { AuditError, asChainReadError } from '../../base/errors'
 import { ColumnsBuilder } from '../columns/builder'
 import type { ColumnsPart, ColumnsWanted, IntegrityColumns } from '../columns/types'
 import {

@@ -5,7 +5,7 @@
 // caller falls back to the copy) rather than read by a rule of our own.
 import type { Evidence, EvidenceFile } from '../../../shared/chain-types'
 import type { VerifyRangeOptions } from '../../../shared/verify-types'
-import { AuditError } from '../../errors'
+import { AuditError } from '../../base/errors'
 import type { ColumnsPart, ColumnsWanted, IntegrityColumns } from '../columns/types'
 import { leafFor, type CellReader } from '../direct/btree'
 import { readVarint, Unsupported, varint } from '../direct/format'

@@ -2,7 +2,7 @@
 // reader declines): SQLite on the copy, and the direct reader on the copy where it takes it — the
 // same bytes SQLite sees, read several times faster.
 import type Database from 'better-sqlite3'
-import { AuditError } from '../../errors'
+import { AuditError } from '../../base/errors'
 import { directAllowed, openDirect } from '../direct/open'
 import { ChainFile, openCopy } from '../reader'
 import { CopySource } from './copy-source'

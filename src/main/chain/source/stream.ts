@@ -5,7 +5,7 @@
 // app answers other calls), and ends a pass that read its whole range by confirming that it saw
 // every row of the range SQLite's own scan counts: a verdict-bearing stream (export's
 // chain_signature, stats' totals) never covers fewer rows than SQLite sees.
-import { AuditError } from '../../errors'
+import { AuditError } from '../../base/errors'
 import { INT64_MAX, INT64_MIN, type ChainRow, type ResolvedRange, type RowSource } from './row-source'
 
 /** Inclusive seq bounds; absent: unbounded. */

@@ -3,8 +3,8 @@
 // Loaded only when the command runs.
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { AuditError } from '../../errors'
-import { decodeHexLikePython, parseSecrets } from '../../verify/secrets'
+import { AuditError } from '../../base/errors'
+import { decodeHexLikePython, parseSecrets } from '../../chain/keys'
 import { checkSecret } from '../../writer/chain-writer'
 import {
   DEMO_DEFAULT_SEED,

@@ -1,10 +1,10 @@
 // `bijotel export`: the reference's export_cmd (§4.6) — its checks in its order, its output lines and
 // its exit codes — over the streamed, verified writer of ../../export/write-export.ts.
 import { existsSync } from 'node:fs'
-import { AuditError } from '../../errors'
+import { AuditError } from '../../base/errors'
 import { loadSigningKey } from '../../export/sign-key'
 import { writeExport } from '../../export/write-export'
-import { keyInfo, parseSecrets } from '../../verify/secrets'
+import { keyInfo, parseSecrets } from '../../chain/keys'
 import { parse, RANGE_OPTIONS, rangeFrom, requireString } from '../args'
 import { HintedError, type Run } from '../command'
 import { throttle } from '../io'

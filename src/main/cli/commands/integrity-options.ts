@@ -1,7 +1,7 @@
 // The --window/--all and threshold flags shared by `integrity` and `report`: their table, their help
 // lines and their validation. Kept apart from the engine so the command table can show help cheaply.
 import type { IntegrityOptions, IntegrityThresholds } from '../../../shared/integrity-types'
-import { AuditError } from '../../errors'
+import { AuditError } from '../../base/errors'
 import { checkWindow, DEFAULT_WINDOW, resolveThresholds } from '../../integrity/thresholds'
 import { UsageError, type Options, type Values } from '../args'
 

@@ -1,7 +1,7 @@
 // `bijotel keygen`: the reference's `keygen_cmd` (§4.8), its files, modes and output lines.
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { createPublicKey } from 'node:crypto'
-import { AuditError, oneLine } from '../../errors'
+import { AuditError, oneLine } from '../../base/errors'
 import { fingerprintOf, generateEd25519 } from '../../custody/ed25519'
 import { parse } from '../args'
 import type { Run } from '../command'

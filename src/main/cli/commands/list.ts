@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs'
 import { listSpans, listText } from '../../browse/list'
 import { readChain } from '../../chain/source/open-source'
-import { AuditError } from '../../errors'
+import { AuditError } from '../../base/errors'
 import { parse, parseInstantNs, requireString, UsageError } from '../args'
 import type { Run } from '../command'
 

@@ -4,7 +4,7 @@
 import { readChain } from '../../chain/source/open-source'
 import type { OpenedChain } from '../../chain/source/opened-chain'
 import type { ReaderKind, RowSource } from '../../chain/source/row-source'
-import { AuditError } from '../../errors'
+import { AuditError } from '../../base/errors'
 import type { CliIO } from '../io'
 import { throttle } from '../io'
 

@@ -1,10 +1,10 @@
 // `bijotel recover`: every deleted or earlier version of a row the files still hold, proven or not.
 // Loaded only when the command runs.
 import { statSync } from 'node:fs'
-import { AuditError } from '../../errors'
+import { AuditError } from '../../base/errors'
 import { writeCaseFile } from '../../recovery/case-file'
 import { recoverFile } from '../../recovery/verdict'
-import { keyInfo, parseSecrets } from '../../verify/secrets'
+import { keyInfo, parseSecrets } from '../../chain/keys'
 import { parse, requireString } from '../args'
 import type { Run } from '../command'
 import { plural, toJson } from '../format'

@@ -1,10 +1,10 @@
 // `bijotel report verify REPORT --db PATH`: an exported report (JSON or HTML) checked again against
 // the chain, field by field (issue 25 item 4). Loaded only when the sub-command runs.
 import type { ReportCheckResult } from '../../../shared/custody-types'
-import { checkReport } from '../../custody/check-report'
+import { checkReport } from '../../audit/check-report'
 import { loadPublicKey } from '../../custody/ed25519'
 import { readReportFile } from '../../custody/report-file'
-import { parseSecrets } from '../../verify/secrets'
+import { parseSecrets } from '../../chain/keys'
 import { parse, requireString, UsageError } from '../args'
 import type { Run } from '../command'
 import { toJson } from '../format'

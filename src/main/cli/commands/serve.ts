@@ -2,10 +2,10 @@
 // copy), serves the API and the built renderer, runs until SIGINT/SIGTERM. Loaded only when it runs.
 import { existsSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { AuditSession } from '../../handlers/session'
+import { AuditSession } from '../../session/session'
 import { isLoopbackHost } from '../../server/auth'
 import { ListenError, startServer } from '../../server/index'
-import { parseSecrets } from '../../verify/secrets'
+import { parseSecrets } from '../../chain/keys'
 import { parse, UsageError, type Values } from '../args'
 import type { Command, Run } from '../command'
 import type { CliIO } from '../io'

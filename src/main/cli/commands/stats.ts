@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs'
 import { chainStats, statsText } from '../../browse/stats'
 import { readChain } from '../../chain/source/open-source'
-import { AuditError } from '../../errors'
+import { AuditError } from '../../base/errors'
 import { parse, requireString } from '../args'
 import type { Run } from '../command'
 import { throttle } from '../io'

@@ -1,7 +1,7 @@
 // `bijotel verify-continuity`: the segments' verdicts and their joins, in Python BIJOTEL's layout.
 import type { ContinuityResult, ContinuitySegment } from '../../../shared/verify-types'
-import { verifyContinuity } from '../../verify/continuity'
-import { parseSecrets } from '../../verify/secrets'
+import { verifyContinuity } from '../../audit/continuity'
+import { parseSecrets } from '../../chain/keys'
 import { parse, UsageError } from '../args'
 import type { Run } from '../command'
 import { SECRET_OPTIONS, secretInputsFrom } from '../secret-sources'

@@ -1,5 +1,5 @@
 // `bijotel verify-export`: the header lines, then the verdict, in Python BIJOTEL's words.
-import { AuditError } from '../../errors'
+import { AuditError } from '../../base/errors'
 import {
   exportFacts,
   FORMAT_V2,
@@ -7,7 +7,7 @@ import {
   verifyExportDoc,
   type ExportFacts,
 } from '../../export/verify-export'
-import { parseSecrets } from '../../verify/secrets'
+import { parseSecrets } from '../../chain/keys'
 import { parse, UsageError } from '../args'
 import type { Run } from '../command'
 import { SECRET_OPTIONS, secretInputsFrom } from '../secret-sources'

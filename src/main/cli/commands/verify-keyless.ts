@@ -1,7 +1,7 @@
 // `bijotel verify --keyless`: the first look without a key (../../verify/keyless.ts). Its first line
 // can never be read as a verification's (`Chain VALID`): it says the HMACs were not checked, and
 // what that leaves open. A break found without the key is a break: exit 3, as verify's.
-import { keylessHeadline, keylessVerifyFile, KEYLESS_STATEMENT } from '../../verify/keyless'
+import { keylessHeadline, keylessVerifyFile, KEYLESS_STATEMENT } from '../../audit/keyless'
 import { rangeFlagsGiven, rangeFrom, UsageError, type Values } from '../args'
 import type { CliIO } from '../io'
 import { throttle } from '../io'

@@ -5,7 +5,7 @@
 // to keep the process alive.
 import { Worker } from 'node:worker_threads'
 import { describe, expect, it } from 'vitest'
-import { AuditError } from '../../../../src/main/errors'
+import { AuditError } from '../../../../src/main/base/errors'
 import {
   EarlyWorker,
   runOnWorker,

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildChainIndex } from '../../../../src/main/chain/chain-index'
 import { runIntegrity } from '../../../../src/main/integrity/analyze'
-import { parseSecrets } from '../../../../src/main/verify/secrets'
+import { parseSecrets } from '../../../../src/main/chain/keys'
 import { verifyRows } from '../../../../src/main/verify/verify'
 import { bijotel, ensureBuilt } from '../../testing/cli'
 import { READERS, withSource } from '../../testing/sources'

@@ -2,8 +2,8 @@
 // the real files, for the renderer's component and store tests; and the live body of a seq as the
 // entry panel shows it (read by SQLite on a copy, pretty-printed as getEntry does).
 import { recoverFile } from '../../../../src/main/recovery/verdict'
-import { verifyFile } from '../../../../src/main/verify/file'
-import { parseSecrets } from '../../../../src/main/verify/secrets'
+import { verifyFile } from '../../../../src/main/audit/verify-file'
+import { parseSecrets } from '../../../../src/main/chain/keys'
 import type { RecoveryResult } from '../../../../src/shared/recovery-types'
 import type { VerifyVerdict } from '../../../../src/shared/verify-types'
 import { recoveryCase, type RecoveryCase } from '../../../main/recovery/recovery-expect'

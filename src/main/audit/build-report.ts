@@ -1,0 +1,111 @@
+// The audit report an auditor takes away (src/shared/report-types.ts, schema/integrity-report.schema.json):
+// what file was read (evidence hashes), whether the HMAC chain verifies with the given keys, the
+// integrity monitor's run, and any replay checks made.
+import type { IntegrityOptions } from '../../shared/integrity-types'
+import type { ReplayCheck } from '../../shared/replay-types'
+import { REPORT_SCHEMA_ID, REPORT_SCHEMA_VERSION, type AuditReport } from '../../shared/report-types'
+import type { VerifyVerdict } from '../../shared/verify-types'
+import type { OpenedChain } from '../chain/source/opened-chain'
+import type { RowSource } from '../chain/source/row-source'
+import { reportCoverage } from './coverage'
+import { runIntegrity, type IntegrityProgress } from '../integrity/analyze'
+import { applyRecovery } from '../recovery/findings'
+import { notSearched } from '../recovery/recover'
+import { searchEvidence } from '../recovery/verdict'
+import { keyInfo, type KeyMaterial } from '../chain/keys'
+import { verifyRows } from '../verify/verify'
+import { TOOL_NAME, TOOL_VERSION } from '../base/version'
+
+export interface BuildReportInput {
+  /** The chain, opened through its verified private copy (the report records its evidence hashes). */
+  chain: OpenedChain
+  /** Candidate keys; without them the chain's MACs are not checked (verification: null). */
+  keys?: KeyMaterial[]
+  integrityOptions?: IntegrityOptions
+  replayChecks?: ReplayCheck[]
+  /** Progress of the long phases: 'verify', then 'integrity' (and 'rotation' if it must verify again). */
+  onProgress?: IntegrityProgress
+  signal?: { aborted: boolean }
+  /** Clock, for reproducible tests. */
+  now?: () => Date
+  /** Search the files for deleted and earlier rows (default true). */
+  recover?: boolean
+}
+
+export function chainSummary(source: RowSource): AuditReport['chain'] {
+  const ends = source.ends()
+  return {
+    entries: source.count(),
+    first_seq: ends === null ? null : Number(ends[0]),
+    last_seq: ends === null ? null : Number(ends[1]),
+  }
+}
+
+export function verificationNote(verdict: VerifyVerdict | null, keys: number): string {
+  if (verdict === null) {
+    return 'not verified: no secret was given, so body hashes, links and HMACs were not checked; the integrity findings are structural only'
+  }
+  const with_ = `${keys} candidate key${keys === 1 ? '' : 's'}`
+  if (verdict.valid) return `every row verified with ${with_}: chain VALID (${verdict.entries} entries)`
+  return `verified with ${with_}: chain BROKEN, ${verdict.findings.length} finding${verdict.findings.length === 1 ? '' : 's'}, first at seq=${verdict.first_bad_seq}`
+}
+
+export async function buildAuditReport(input: BuildReportInput): Promise<AuditReport> {
+  const keys = input.keys ?? []
+  const now = input.now ?? (() => new Date())
+  const progress = input.onProgress
+  const { file } = input.chain
+  const { summary, liveVerdict, integrity } = await input.chain.read(async (source) => {
+    const summary = chainSummary(source)
+    const liveVerdict =
+      keys.length === 0
+        ? null
+        : await verifyRows(source, keys, {
+            ...(progress ? { onProgress: (d: number, t: number) => progress(d, t, 'verify') } : {}),
+            ...(input.signal ? { signal: input.signal } : {}),
+          })
+    const integrity = await runIntegrity(source, {
+      ...(input.integrityOptions ?? {}),
+      keys,
+      ...(liveVerdict ? { wholeChainVerdict: liveVerdict } : {}),
+      ...(progress ? { onProgress: progress } : {}),
+      ...(input.signal ? { signal: input.signal } : {}),
+    })
+    return { summary, liveVerdict, integrity }
+  })
+  // The evidence itself is searched, read-only: the private copy's WAL was recovered into it.
+  const search =
+    input.recover === false
+      ? null
+      : await searchEvidence(file.snapshot, keys, input.signal ? { signal: input.signal } : {})
+  const recovery = search?.result ?? notSearched('turned off')
+  let verdict = liveVerdict
+  if (liveVerdict && search?.result.summary.searched) {
+    // The findings the recovered rows prove join the verdict; the rows themselves are in `recovery`.
+    const {
+      recovered: _rows,
+      recovery: _summary,
+      ...withFindings
+    } = applyRecovery(liveVerdict, search.result, search)
+    verdict = withFindings
+  }
+  return {
+    $schema: REPORT_SCHEMA_ID,
+    schema_version: REPORT_SCHEMA_VERSION,
+    tool: {
+      name: TOOL_NAME,
+      version: TOOL_VERSION,
+      node: process.version,
+      platform: `${process.platform}-${process.arch}`,
+    },
+    generated_at: now().toISOString(),
+    evidence: input.chain.file.snapshot.evidence,
+    chain: summary,
+    verification: verdict ? { keys: keys.map(keyInfo), verdict } : null,
+    verification_note: verificationNote(verdict, keys.length),
+    integrity,
+    replay_checks: input.replayChecks ?? [],
+    recovery,
+    coverage: await reportCoverage(input.chain, summary, keys.map(keyInfo)),
+  }
+}

@@ -1,0 +1,83 @@
+// Field-by-field comparison of a report with what the evidence gives now (`bijotel report verify`).
+import type { FieldCheck } from '../../shared/custody-types'
+import { canonicalize } from '../chain/jcs'
+
+/** Deep equality of two JSON values, independent of key order (RFC 8785 forms compared). */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true
+  try {
+    return canonicalize(a === undefined ? null : a) === canonicalize(b === undefined ? null : b)
+  } catch {
+    return false
+  }
+}
+
+/** A value in a few words: arrays by length (and their first item), long text shortened. */
+export function brief(v: unknown, max = 72): string {
+  if (v === undefined) return '(absent)'
+  if (Array.isArray(v)) {
+    if (v.length === 0) return '[] (none)'
+    const first = brief(v[0], Math.max(24, max - 20))
+    return `${v.length} item${v.length === 1 ? '' : 's'}, first ${first}`
+  }
+  let s: string
+  try {
+    s = typeof v === 'string' ? v : JSON.stringify(v)
+  } catch {
+    s = String(v)
+  }
+  return s.length > max ? `${s.slice(0, max - 1)}\u2026` : s
+}
+
+/** Where two arrays first differ, in words (`item 3` / `length 4 vs 5`). */
+function firstDifference(a: unknown, b: unknown): string | undefined {
+  if (!Array.isArray(a) || !Array.isArray(b)) return undefined
+  const n = Math.min(a.length, b.length)
+  for (let i = 0; i < n; i++) {
+    if (!sameJson(a[i], b[i]))
+      return `first difference at item ${i}: report ${brief(a[i], 60)}, now ${brief(b[i], 60)}`
+  }
+  return a.length !== b.length ? `the report lists ${a.length}, now ${b.length}` : undefined
+}
+
+export class FieldList {
+  readonly fields: FieldCheck[] = []
+
+  /** Compare `reported` with `now` under `field`. */
+  compare(field: string, reported: unknown, now: unknown, note?: string): void {
+    const same = sameJson(reported, now)
+    const where = same ? undefined : firstDifference(reported, now)
+    const n = note ?? where
+    this.fields.push({
+      field,
+      status: same ? 'reproduces' : 'differs',
+      reported: brief(reported),
+      now: brief(now),
+      ...(n !== undefined ? { note: n } : {}),
+    })
+  }
+
+  /** Each member of two objects, as `prefix.key`; members in either are compared. */
+  compareMembers(prefix: string, reported: unknown, now: unknown, keys?: readonly string[]): void {
+    const r = (reported ?? {}) as Record<string, unknown>
+    const w = (now ?? {}) as Record<string, unknown>
+    const names = keys ?? [...new Set([...Object.keys(r), ...Object.keys(w)])]
+    for (const k of names) this.compare(`${prefix}.${k}`, r[k], w[k])
+  }
+
+  /** A field that could not be checked: counts against the result unless `informational`. */
+  notChecked(field: string, reported: unknown, note: string, informational = false): void {
+    this.fields.push({
+      field,
+      status: 'not_checked',
+      reported: brief(reported),
+      now: '',
+      note,
+      ...(informational ? { informational: true } : {}),
+    })
+  }
+
+  get failing(): FieldCheck[] {
+    return this.fields.filter((f) => f.status !== 'reproduces' && !f.informational)
+  }
+}

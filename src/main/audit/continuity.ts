@@ -1,0 +1,106 @@
+// `verify-continuity`: do archive segments and the live chain join into one chain? Each segment is
+// verified from its own rows (hashes, links, seqs, and HMACs when a secret is given), then each
+// adjacent pair must join: the earlier segment's last hmac_hash is the next one's first prev_hash,
+// and the next seq follows the last. Python BIJOTEL (reference §3.6, §11.4) reads only the first
+// and last rows, prefers the unauthenticated archive_meta table over them, and checks neither the
+// rows nor seq contiguity; archive_meta is not read here at all.
+import type {
+  ContinuityBoundary,
+  ContinuityResult,
+  ContinuitySegment,
+  VerifyVerdict,
+} from '../../shared/verify-types'
+import { AuditError } from '../base/errors'
+import { describeFinding } from '../verify/describe'
+import { verifyFile } from './verify-file'
+import { GENESIS_HASH } from '../chain/seal'
+import type { KeyMaterial } from '../chain/keys'
+
+export interface ContinuityOptions {
+  env?: Record<string, string | undefined>
+  /** Called before each segment is read (index, count). */
+  onSegment?: (index: number, count: number) => void
+}
+
+/** A segment that could not be judged from its rows. */
+function unreadable(path: string, reason: string): ContinuitySegment {
+  return {
+    db_path: path,
+    valid: false,
+    reason,
+    count: null,
+    first_seq: null,
+    last_seq: null,
+    first_prev_hash: null,
+    last_hmac_hash: null,
+    first_bad_seq: null,
+  }
+}
+
+/** The segment a verdict describes. */
+export function segmentOf(path: string, v: VerifyVerdict): ContinuitySegment {
+  if (v.entries === 0) return { ...unreadable(path, 'chain table empty'), count: 0 }
+  const first = v.findings[0]
+  return {
+    db_path: path,
+    valid: first === undefined,
+    reason: first === undefined ? null : `seq ${first.from_seq}: ${describeFinding(first)}`,
+    count: v.entries,
+    first_seq: v.first_seq,
+    last_seq: v.last_seq,
+    // A segment from seq ≤ 1 starts the chain (a stored prev_hash other than GENESIS is a finding).
+    first_prev_hash: v.boundary?.prev_hash ?? GENESIS_HASH,
+    last_hmac_hash: v.head_hmac,
+    first_bad_seq: first === undefined ? null : first.from_seq,
+  }
+}
+
+/** Whether segment `b` continues segment `a`. */
+export function boundaryOf(a: ContinuitySegment, b: ContinuitySegment): ContinuityBoundary {
+  const join = { from_db: a.db_path, to_db: b.db_path, expected: a.last_hmac_hash, actual: b.first_prev_hash }
+  if (!a.valid || !b.valid) return { ...join, matches: false, reason: 'one or both segments invalid' }
+  if (a.last_hmac_hash !== b.first_prev_hash)
+    return {
+      ...join,
+      matches: false,
+      reason: "the next segment's first prev_hash is not the last hmac_hash of this one",
+    }
+  if (b.first_seq !== a.last_seq! + 1)
+    return {
+      ...join,
+      matches: false,
+      reason: `seqs do not follow on: this segment ends at ${a.last_seq}, the next starts at ${b.first_seq}`,
+    }
+  return { ...join, matches: true }
+}
+
+export async function verifyContinuity(
+  paths: string[],
+  keys: KeyMaterial[],
+  opts: ContinuityOptions = {},
+): Promise<ContinuityResult> {
+  const hmacChecked = keys.length > 0
+  const segments: ContinuitySegment[] = []
+  for (const [i, path] of paths.entries()) {
+    opts.onSegment?.(i, paths.length)
+    try {
+      const { verdict } = await verifyFile(path, keys, {
+        keyless: true,
+        ...(opts.env ? { env: opts.env } : {}),
+      })
+      segments.push(segmentOf(path, verdict))
+    } catch (e) {
+      // A segment that is missing or not a readable chain makes the whole chain unprovable, not the
+      // command fail: the other segments and joins are still reported.
+      if (!(e instanceof AuditError)) throw e
+      segments.push(unreadable(path, e.code === 'db_missing' ? 'file not found' : e.message))
+    }
+  }
+  const boundaries = segments.slice(1).map((b, i) => boundaryOf(segments[i]!, b))
+  return {
+    valid: segments.every((s) => s.valid) && boundaries.every((b) => b.matches),
+    hmac_checked: hmacChecked,
+    segments,
+    boundaries,
+  }
+}

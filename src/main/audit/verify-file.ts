@@ -1,0 +1,126 @@
+// Verifying a chain.db given by path: read directly from the file when the direct reader takes it
+// (the common case: a reference-schema chain, WAL or not), else through SQLite on a verified
+// private copy. BIJOTEL_READER=sqlite forces the copy path (for comparisons).
+import type { EvidenceStatement } from '../../shared/custody-types'
+import type { VerifyVerdict } from '../../shared/verify-types'
+import { CopySource } from '../chain/source/copy-source'
+import { DirectSource } from '../chain/source/direct-source'
+import { readChain } from '../chain/source/open-source'
+import type { OpenedChain } from '../chain/source/opened-chain'
+import type { ReaderKind, RowSource } from '../chain/source/row-source'
+import type { SnapshotOptions } from '../chain/snapshot'
+import { buildStatement, startStating, timestampsOf } from '../chain/statement'
+import { searchEvidence, startRecovery, verdictWith } from '../recovery/verdict'
+import { keyInfo, type KeyMaterial } from '../chain/keys'
+import { verifyRows, type VerifyOptions } from '../verify/verify'
+
+export type { ReaderKind } from '../chain/source/row-source'
+
+export interface FileVerifyResult {
+  verdict: VerifyVerdict
+  reader: ReaderKind
+  /** Milliseconds spent opening (and, on the copy path, copying and hashing) the evidence. */
+  openMs: number
+  /** What the verdict judged (files, rows, keys), when asked for with `statement: true`. */
+  statement?: EvidenceStatement
+}
+
+export interface FileVerifyOptions extends VerifyOptions {
+  copy?: SnapshotOptions
+  env?: Record<string, string | undefined>
+  /**
+   * Also state the evidence judged: read in place, the file and its -wal are hashed on their own
+   * threads while the rows are verified (the copy path hashed them while copying).
+   */
+  statement?: boolean
+  /** Search the files for deleted and earlier rows and add what they prove (../recovery). */
+  recover?: boolean
+}
+
+/**
+ * Verify `source`; with `recover`, search the files too and add what they prove (../recovery).
+ * Read in place, the files are searched through the source's own descriptors while the rows are
+ * verified (see startRecovery); on the copy path, the evidence's files the open step holds are
+ * searched after the verdict (never the copy: SQLite recovered its WAL into it).
+ */
+async function verifyAndRecover(
+  source: RowSource,
+  keys: KeyMaterial[],
+  opts: VerifyOptions,
+  recover: { signal?: { aborted: boolean } } | null,
+): Promise<VerifyVerdict> {
+  if (!recover) return verifyRows(source, keys, opts)
+  const chain = source instanceof DirectSource ? source.file : null
+  if (chain === null) {
+    const verdict = await verifyRows(source, keys, opts)
+    const held = source instanceof CopySource ? source.heldEvidence : null
+    if (held === null || verdict.cancelled) return verdict
+    return verdictWith(verdict, await searchEvidence(held, keys, recover))
+  }
+  const search = startRecovery(chain, keys, recover)
+  try {
+    const verdict = await verifyRows(source, keys, opts)
+    return verdictWith(verdict, await search.done())
+  } catch (e) {
+    search.abort()
+    throw e
+  }
+}
+
+/** `verifyAndRecover`, and with `statement` the evidence judged, its files hashed beside the pass. */
+async function verifyAndState(
+  source: RowSource,
+  keys: KeyMaterial[],
+  opts: FileVerifyOptions,
+  recover: { signal?: { aborted: boolean } } | null,
+): Promise<{ verdict: VerifyVerdict; statement?: EvidenceStatement }> {
+  if (!opts.statement) return { verdict: await verifyAndRecover(source, keys, opts, recover) }
+  const stating = startStating(source)
+  let verdict: VerifyVerdict
+  try {
+    verdict = await verifyAndRecover(source, keys, opts, recover)
+  } catch (e) {
+    stating.abort()
+    throw e
+  }
+  const files = await stating.done()
+  const ts = timestampsOf(source, verdict.first_seq, verdict.last_seq)
+  return { verdict, statement: buildStatement(files, verdict, ts, keys.map(keyInfo)) }
+}
+
+export async function verifyFile(
+  path: string,
+  keys: KeyMaterial[],
+  opts: FileVerifyOptions = {},
+): Promise<FileVerifyResult> {
+  const t0 = performance.now()
+  let reader: ReaderKind = 'direct'
+  let openMs = 0
+  const recover = opts.recover ? { ...(opts.signal ? { signal: opts.signal } : {}) } : null
+  const done = await readChain(path, (source) => verifyAndState(source, keys, opts, recover), {
+    ...(opts.env ? { env: opts.env } : {}),
+    ...(opts.copy ? { copy: opts.copy } : {}),
+    onOpen: (kind) => {
+      reader = kind
+      openMs = performance.now() - t0
+    },
+  })
+  return { ...done, reader, openMs }
+}
+
+/** Verify a chain already opened through its verified private copy. */
+export async function verifyOpened(
+  chain: OpenedChain,
+  keys: KeyMaterial[],
+  opts: VerifyOptions & { recover?: boolean } = {},
+): Promise<VerifyVerdict> {
+  const verdict = await chain.read((source) => verifyRows(source, keys, opts))
+  // The evidence itself is searched, through the descriptors its snapshot holds: SQLite recovered
+  // the copy's WAL into it, so the page versions recovery reads are gone there.
+  return opts.recover && !verdict.cancelled
+    ? verdictWith(
+        verdict,
+        await searchEvidence(chain.file.snapshot, keys, opts.signal ? { signal: opts.signal } : {}),
+      )
+    : verdict
+}

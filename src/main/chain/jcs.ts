@@ -1,0 +1,119 @@
+// RFC 8785 JSON Canonicalization Scheme, as Python's `rfc8785.dumps` (what BIJOTEL seals, §2.4):
+// object keys sorted by UTF-16 code units, no whitespace, ES6 number formatting, UTF-8 output,
+// minimal string escaping (\" \\ \b \f \n \r \t, other C0 controls as \u00xx, everything else
+// literal including U+2028/U+2029). Refused, with a `CanonicalizationError`, where Python raises:
+// NaN and ±Infinity, integers outside ±(2^53−1) (given as BigInt; a JS number is always a double),
+// lone surrogates (not encodable as UTF-8), non-string keys, and any other type (Date, Map, typed
+// arrays, functions…). `undefined` is treated as JSON.stringify does: an object member holding it is
+// left out, an array element becomes null.
+
+import { hasLoneSurrogate } from '../python/pyformat'
+
+export class CanonicalizationError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'CanonicalizationError'
+  }
+}
+
+const INT_MAX = BigInt(Number.MAX_SAFE_INTEGER)
+const INT_MIN = -INT_MAX
+/** Python's recursion limit is about this deep too; a circular structure ends here as well. */
+const MAX_DEPTH = 1000
+
+const keyCache = new Map<string, string>()
+
+function serializeString(s: string): string {
+  // For well-formed strings JSON.stringify escapes exactly what RFC 8785 §3.2.2.2 requires and
+  // leaves everything else (U+007F, U+2028, U+2029, non-ASCII) literal. It writes a lone surrogate
+  // as a \udxxx escape, so the exact (slower) check is needed only when the output has one.
+  const j = JSON.stringify(s)
+  if (j.includes('\\u') && hasLoneSurrogate(s)) {
+    throw new CanonicalizationError('input contains non-UTF-8 codepoints (lone surrogate)')
+  }
+  return j
+}
+
+/** Object keys repeat across rows (attribute names): their serialization is cached. */
+export function serializeKey(k: string): string {
+  let v = keyCache.get(k)
+  if (v === undefined) {
+    v = serializeString(k)
+    if (keyCache.size < 4096 && k.length <= 128) keyCache.set(k, v)
+  }
+  return v
+}
+
+function serializeNumber(x: number): string {
+  if (!Number.isFinite(x)) throw new CanonicalizationError(`${x} is not representable in JCS`)
+  // ES6 Number::toString, which RFC 8785 §3.2.2.3 adopts; -0 becomes "0".
+  return JSON.stringify(x)
+}
+
+function isPlainRecord(v: object): boolean {
+  const p = Object.getPrototypeOf(v) as unknown
+  return p === Object.prototype || p === null
+}
+
+function write(v: unknown, depth: number): string {
+  switch (typeof v) {
+    case 'string':
+      return serializeString(v)
+    case 'number':
+      return serializeNumber(v)
+    case 'boolean':
+      return v ? 'true' : 'false'
+    case 'bigint':
+      if (v < INT_MIN || v > INT_MAX)
+        throw new CanonicalizationError(`${v} exceeds safe integer domain for JSON floats`)
+      return v.toString()
+    case 'object': {
+      if (v === null) return 'null'
+      if (depth > MAX_DEPTH)
+        throw new CanonicalizationError(`nesting deeper than ${MAX_DEPTH} levels (or a circular reference)`)
+      if (Array.isArray(v)) {
+        let out = '['
+        for (let i = 0; i < v.length; i++) {
+          if (i > 0) out += ','
+          const e: unknown = v[i]
+          out += e === undefined ? 'null' : write(e, depth + 1)
+        }
+        return out + ']'
+      }
+      if (!isPlainRecord(v)) {
+        throw new CanonicalizationError(
+          `unsupported type: ${(v as { constructor?: { name?: string } }).constructor?.name ?? 'object'}`,
+        )
+      }
+      const rec = v as Record<string, unknown>
+      // Array.prototype.sort without a comparator orders strings by UTF-16 code units: RFC 8785 §3.2.3.
+      const keys = Object.keys(rec).sort()
+      let out = '{'
+      let first = true
+      for (const k of keys) {
+        const x = rec[k]
+        if (x === undefined) continue
+        if (!first) out += ','
+        first = false
+        out += serializeKey(k) + ':' + write(x, depth + 1)
+      }
+      return out + '}'
+    }
+    case 'undefined':
+      throw new CanonicalizationError('unsupported type: undefined')
+    default:
+      throw new CanonicalizationError(`unsupported type: ${typeof v}`)
+  }
+}
+
+/** The canonical JSON text of `value`. */
+export function canonicalize(value: unknown): string {
+  if (typeof value === 'string') return serializeString(value)
+  if (typeof value === 'number') return serializeNumber(value)
+  return write(value, 0)
+}
+
+/** The canonical UTF-8 bytes of `value` (what `rfc8785.dumps` returns). */
+export function canonicalBytes(value: unknown): Buffer {
+  return Buffer.from(canonicalize(value), 'utf8')
+}

@@ -1,0 +1,135 @@
+// Export of what the table shows (issue 26): the rows in view, in the view's order, as JSON Lines
+// (one object per line, https://jsonlines.org) or CSV (RFC 4180: CRLF line ends, fields with a
+// comma, quote or line break quoted, quotes doubled), with seq, time, provider, model, the three
+// hashes and the verdict marks naming the row. Rows are read in slices of seqs from the session's
+// verified private copy; a file is written beside its target and renamed into place.
+import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs'
+import { randomBytes } from 'node:crypto'
+import { basename, dirname, join } from 'node:path'
+import type { ViewExportFormat } from '../../shared/tools-types'
+import type { ChainIndex } from '../chain/chain-index'
+import { NO_MODEL } from '../chain/columns/types'
+import type { ChainFile } from '../chain/reader'
+import { nsToIso, text } from '../chain/views'
+import { AuditError, asChainReadError, oneLine } from '../base/errors'
+
+export const VIEW_COLUMNS = [
+  'seq',
+  'timestamp_ns',
+  'time',
+  'provider',
+  'model',
+  'canonical_hash',
+  'prev_hash',
+  'hmac_hash',
+  'marks',
+] as const
+
+export interface ViewRow {
+  seq: number
+  timestamp_ns: string | null
+  time: string | null
+  provider: string
+  model: string | null
+  canonical_hash: string | null
+  prev_hash: string | null
+  hmac_hash: string | null
+  marks: string[]
+}
+
+const SLICE = 500
+
+/** The rows at `positions` of the index, in that order, a slice at a time. */
+export function* viewRows(
+  chain: ChainFile,
+  idx: ChainIndex,
+  positions: Int32Array,
+  marks: ReadonlyMap<number, string[]>,
+): Generator<ViewRow[]> {
+  for (let at = 0; at < positions.length; at += SLICE) {
+    const part = positions.subarray(at, Math.min(positions.length, at + SLICE))
+    const seqs = Array.from(part, (p) => idx.seq[p]!)
+    const hashes = new Map<number, [unknown, unknown, unknown]>()
+    try {
+      const rows = chain.db
+        .prepare(
+          `SELECT seq, canonical_hash, prev_hash, hmac_hash FROM chain WHERE seq IN (${seqs.map(() => '?').join(',')})`,
+        )
+        .raw(true)
+        .all(...seqs) as [number, unknown, unknown, unknown][]
+      for (const r of rows) hashes.set(Number(r[0]), [r[1], r[2], r[3]])
+    } catch (e) {
+      throw asChainReadError(e, 'reading rows for the export')
+    }
+    yield Array.from(part, (p, k) => {
+      const seq = seqs[k]!
+      const h = hashes.get(seq)
+      const model = idx.modelNames[idx.model[p]!]!
+      const ts = idx.tsValid[p] ? idx.ts[p]! : null
+      return {
+        seq,
+        timestamp_ns: ts === null ? null : ts.toString(),
+        time: ts === null ? null : nsToIso(ts),
+        provider: idx.providerNames[idx.provider[p]!]!,
+        model: model === NO_MODEL ? null : model,
+        canonical_hash: text(h?.[0]),
+        prev_hash: text(h?.[1]),
+        hmac_hash: text(h?.[2]),
+        marks: marks.get(seq) ?? [],
+      }
+    })
+  }
+}
+
+function csvField(v: string): string {
+  return /[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v
+}
+
+export function headerText(format: Exclude<ViewExportFormat, 'reference'>): string {
+  return format === 'csv' ? VIEW_COLUMNS.join(',') + '\r\n' : ''
+}
+
+export function rowsText(format: Exclude<ViewExportFormat, 'reference'>, rows: ViewRow[]): string {
+  if (format === 'jsonl') return rows.map((r) => JSON.stringify(r) + '\n').join('')
+  return rows
+    .map(
+      (r) =>
+        VIEW_COLUMNS.map((c) => {
+          const v = r[c]
+          return csvField(Array.isArray(v) ? v.join(';') : v === null ? '' : String(v))
+        }).join(',') + '\r\n',
+    )
+    .join('')
+}
+
+/** Streams `parts` into `target` through a temporary file beside it, renamed into place. */
+export function writeParts(target: string, parts: Iterable<string>): number {
+  const tmp = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString('hex')}.tmp`)
+  let fd: number
+  try {
+    fd = openSync(tmp, 'wx', 0o644)
+  } catch (e) {
+    throw new AuditError('io', `cannot write ${target}: ${oneLine(e)}`)
+  }
+  let size = 0
+  try {
+    for (const p of parts) {
+      const b = Buffer.from(p, 'utf8')
+      let off = 0
+      while (off < b.length) off += writeSync(fd, b, off)
+      size += b.length
+    }
+    closeSync(fd)
+    renameSync(tmp, target)
+    return size
+  } catch (e) {
+    try {
+      closeSync(fd)
+    } catch {
+      // already closed
+    }
+    rmSync(tmp, { force: true })
+    if (e instanceof AuditError) throw e
+    throw new AuditError('io', `cannot write ${target}: ${oneLine(e)}`)
+  }
+}

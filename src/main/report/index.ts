@@ -1,1 +1,0 @@
-export { buildAuditReport, chainSummary, verificationNote, type BuildReportInput } from './build'
