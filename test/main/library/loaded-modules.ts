@@ -42,9 +42,10 @@ export function loadedBy(specifier: string, cwd: string, as: 'require' | 'import
 /** What a writer-only service must not load: the reading layer, its workers, the app and the UI. */
 export function heavyModules(l: Loaded): string[] {
   const heavy = [
-    /^src\/main\/(integrity|cli|server|handlers|report|export|native|app|verify)\//,
-    // The chain's seal (SHA-256, HMAC, GENESIS) is what a writer seals with; the rest of chain/ reads.
-    /^src\/main\/chain\/(?!seal\.ts$)/,
+    /^src\/main\/(integrity|cli|server|handlers|session|audit|export|app|verify|recovery|custody|search|browse|drift|replay)\//,
+    // What a writer seals with is the chain's format: the seal (SHA-256, HMAC, GENESIS), the table's
+    // schema and JCS (RFC 8785). The rest of chain/ reads (the reader, its sources, the addon).
+    /^src\/main\/chain\/(?!(seal|schema|jcs)\.ts$)/,
     /^src\/(renderer|preload)\//,
     /^node_modules\/(react|react-dom|recharts)\//,
   ]
