@@ -3,6 +3,7 @@
 // with a non-zero exit. Each class is a generator: edits of the HTML page, duplicate member names in
 // every object of a signed report, small-order keys and R, documents over the size, depth and value
 // bounds. Honest signed reports (JSON and HTML) still verify.
+import { createPublicKey } from 'node:crypto'
 import { closeSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -294,6 +295,15 @@ describe('small-order keys and R in a report signature', () => {
       )
   })
 
+  it('even when the auditor is given the small-order key itself (--public-key): refused', () => {
+    const spki = Buffer.from('302a300506032b6570032100', 'hex')
+    const idKey = createPublicKey({ key: Buffer.concat([spki, identity]), format: 'der', type: 'spki' })
+    const doc = JSON.parse(withSignature(identity, trivial)) as Record<string, unknown>
+    const check = checkReportSignature(doc, idKey)
+    expect(check.status).toBe('invalid')
+    expect(check.detail).toMatch(/the public key is a point of small order/)
+  })
+
   it('every small-order R under the report’s own key is refused', () => {
     const doc = JSON.parse(readFileSync(R.json, 'utf8')) as {
       signature: { public_key: string; signature: string }
@@ -347,5 +357,36 @@ describe('a report knows what it is about', () => {
     )
     expect(r.stdout).not.toMatch(/REPRODUCES|DIFFERS/)
     expect(r.stderr).toMatch(/^Report verify FAILED: the report is not about the chain given: .*\n$/)
+  })
+})
+
+describe('the app’s doors given text (web mode hands the file’s text over)', () => {
+  it('checkReport and setPrior refuse crafted text in one line; honest text is taken', async () => {
+    const json = readFileSync(R.brokenJson, 'utf8')
+    const page = readFileSync(R.brokenHtml, 'utf8')
+    const crafted: [string, RegExp][] = [
+      [json.replace(/"verdict": \{/, '"verdict": {\n"valid": true,'), /duplicate member name "valid"/],
+      [page.replace(/(<title>[^<]*)BROKEN/, '$1VALID'), /the page is not the one this program draws/],
+      [
+        json.replace('"schema_version"', '"schema_version\ud800"'),
+        /lone surrogate \(an unpaired UTF-16 surrogate/,
+      ],
+      ['['.repeat(70) + ']'.repeat(70), /nesting deeper than 64 levels/],
+    ]
+    for (const [text, why] of crafted) {
+      for (const call of ['checkReport', 'setPrior'] as const) {
+        const reply = await dispatch(table, call, { text }, IPC)
+        expect(reply.ok, `${call} ${text.slice(0, 60)}`).toBe(false)
+        if (!reply.ok) {
+          expect(reply.error.error).toMatch(why)
+          expect(reply.error.error).not.toContain('\n')
+        }
+      }
+    }
+    for (const text of [readFileSync(R.json, 'utf8'), readFileSync(R.html, 'utf8')]) {
+      const reply = await dispatch(table, 'checkReport', { text }, IPC)
+      expect(reply.ok && (reply.value as { ok: boolean }).ok).toBe(true)
+    }
+    await dispatch(table, 'setPrior', { clear: true }, IPC)
   })
 })
