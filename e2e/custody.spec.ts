@@ -196,6 +196,8 @@ test('Check a report…: a signed report reproduces against its key; one changed
   await page.getByTestId('check-report-input').setInputFiles(signed)
   await expect(page.getByTestId('report-check')).toHaveAttribute('data-ok', 'true')
   await expect(page.getByTestId('report-check-word')).toHaveText('REPRODUCES')
+  // Which chain the report is about comes first (issue 38): this very file.
+  await expect(page.getByTestId('report-check-subject')).toHaveAttribute('data-status', 'same_file')
   const sig = page.getByTestId('report-check-signature')
   await expect(sig).toHaveAttribute('data-status', 'valid')
   await expect(sig).toHaveAttribute('data-key', 'provided')
@@ -224,6 +226,8 @@ test('Check a report…: a signed report reproduces against its key; one changed
   await page.getByTestId('check-public-key-clear').click()
   await page.getByTestId('check-report-input').setInputFiles(other)
   await expect(page.getByTestId('report-check')).toHaveAttribute('data-ok', 'false')
+  // body-edit is this chain with one body changed: its other rows are here, so it is this chain.
+  await expect(page.getByTestId('report-check-subject')).toHaveAttribute('data-status', 'same_chain')
   await expect(
     page.locator('[data-testid="report-check-field"][data-field="evidence.db.sha256"]'),
   ).toHaveAttribute('data-status', 'differs')

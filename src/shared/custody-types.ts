@@ -107,10 +107,19 @@ export interface SignatureCheck {
 }
 
 /** `bijotel report verify --json` and the app's "Check a report…". */
+/** Whether a report is about the chain it is checked against (`report verify`, issue 38). */
+export interface ReportSubject {
+  /** same_file: SHA-256 equal; same_chain: rows it covered still here; no_common_rows: none is. */
+  status: 'same_file' | 'same_chain' | 'no_common_rows' | 'unknown'
+  detail: string
+}
+
 export interface ReportCheckResult {
   ok: boolean
   report_path: string
   format: 'json' | 'html'
+  /** Settled first: with no_common_rows, no field is compared (fields is empty). */
+  subject?: ReportSubject
   signature: SignatureCheck
   fields: FieldCheck[]
   summary: string

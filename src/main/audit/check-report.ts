@@ -6,7 +6,7 @@
 // digest): what reproduces and what does not.
 import type { KeyObject } from 'node:crypto'
 import type { Evidence } from '../../shared/chain-types'
-import type { ReportCheckResult, RowsDigest } from '../../shared/custody-types'
+import type { ReportCheckResult, ReportSubject, RowsDigest } from '../../shared/custody-types'
 import type { IntegrityOptions, IntegrityRun } from '../../shared/integrity-types'
 import type { ReplayCheck } from '../../shared/replay-types'
 import type { AuditReport } from '../../shared/report-types'
@@ -26,6 +26,7 @@ import { reportCoverage } from './coverage'
 import { isReport, rowsDigestOf, type ReadReport } from '../custody/report-file'
 import { priorRowFindings } from '../chain/rows-digest'
 import { checkReportSignature } from '../custody/sign'
+import { reportSubject } from './report-subject'
 
 export interface CheckReportInput {
   read: ReadReport
@@ -241,6 +242,25 @@ export async function checkReport(input: CheckReportInput): Promise<ReportCheckR
   const f = new FieldList()
   const progress = input.onProgress
   const chain = await OpenedChain.open(input.dbPath, input.copy ? { copy: input.copy } : {})
+  let subject: ReportSubject
+  try {
+    subject = await reportSubject(doc, chain, label)
+  } catch (e) {
+    chain.close()
+    throw e
+  }
+  if (subject.status === 'no_common_rows') {
+    chain.close()
+    return {
+      ok: false,
+      report_path: input.reportPath,
+      format: read.format,
+      subject,
+      signature,
+      fields: [],
+      summary: subject.detail,
+    }
+  }
   try {
     f.notChecked('generated_at', report.generated_at, 'when the report was written', true)
     f.notChecked('tool', report.tool, 'the tool that wrote it', true)
@@ -335,6 +355,7 @@ export async function checkReport(input: CheckReportInput): Promise<ReportCheckR
     ok: failing.length === 0 && signatureOk,
     report_path: input.reportPath,
     format: read.format,
+    subject,
     signature,
     fields: f.fields,
     summary: `${words}; ${sigWords}`,

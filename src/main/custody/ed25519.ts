@@ -8,11 +8,11 @@ import {
   createPublicKey,
   generateKeyPairSync,
   sign,
-  verify,
   type KeyObject,
 } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { AuditError, oneLine } from '../base/errors'
+import { verifyStrict } from '../chain/ed25519-strict'
 
 export interface Ed25519Pair {
   privatePem: string
@@ -95,13 +95,12 @@ export function signEd25519(key: KeyObject, data: Buffer): Buffer {
   return sign(null, data, key)
 }
 
-/** Whether `signature` is a valid Ed25519 signature of `data` under `key`; never throws. */
+/**
+ * Whether `signature` is a valid Ed25519 signature of `data` under `key`, strictly (small-order
+ * keys and R, non-canonical keys and S refused: ../chain/ed25519-strict); never throws.
+ */
 export function verifyEd25519(key: KeyObject, data: Buffer, signature: Buffer): boolean {
-  try {
-    return signature.length === 64 && verify(null, data, key, signature)
-  } catch {
-    return false
-  }
+  return verifyStrict(key, data, signature) === null
 }
 
 /** A public key given as PEM text (SPKI; a private key's public half is taken too). */

@@ -3,47 +3,122 @@
 // earlier `verify --json` verdict) gives the next audit.
 import { readFileSync, statSync } from 'node:fs'
 import type { RowsDigest } from '../../shared/custody-types'
+import type { AuditReport } from '../../shared/report-types'
 import { REPORT_SCHEMA_ID } from '../../shared/report-types'
 import type { PriorHead, PriorSource } from '../../shared/verify-types'
 import { AuditError, oneLine } from '../base/errors'
+import { IJSON_MAX_DEPTH, IJsonError, parseIJson, type IJsonLimits } from '../chain/i-json'
 import { ROWS_DIGEST_ALGORITHM } from '../chain/rows-digest'
+import { EMBED_ID, renderReportHtml } from './html/render'
 import { checkReportSignature } from './sign'
 
-/** Reports above this are refused in one line (a real one is well under a megabyte per 10k findings). */
-export const MAX_REPORT_BYTES = 256 * 1024 * 1024
+/**
+ * Reports, priors and verdicts above this are refused in one line. A report's size is its
+ * findings: ~195 bytes and ~7.5 JSON values each (measured on generated chains of 10k and 100k
+ * rows, every other row broken); the rest is bounded (coverage holds at most 1024 row blocks):
+ * ~110 KB for a valid chain of any length up to 10M rows. 64 MiB holds ~340,000 findings.
+ */
+export const MAX_REPORT_BYTES = 64 * 1024 * 1024
+/** Values a report may hold (~26 bytes each in a real report): the parse's memory bound. */
+export const MAX_REPORT_VALUES = 3_000_000
+export const REPORT_LIMITS: IJsonLimits = { maxDepth: IJSON_MAX_DEPTH, maxValues: MAX_REPORT_VALUES }
 
-export const EMBED_ID = 'bijotel-report'
-const EMBEDDED = new RegExp(`<script type="application/json" id="${EMBED_ID}">([\\s\\S]*?)</script>`)
+export { EMBED_ID }
+const EMBEDDED = new RegExp(`<script type="application/json" id="${EMBED_ID}">\\n([\\s\\S]*?)\\n</script>`)
 
 export interface ReadReport {
   doc: Record<string, unknown>
   format: 'json' | 'html'
 }
 
-/** The JSON document of a report or verdict given as text (JSON, or a report's HTML page). */
-export function parseReportText(text: string, label: string): ReadReport {
-  const body = text.replace(/^\uFEFF/, '')
-  const html = /^\s*</.test(body)
-  let json = body
-  if (html) {
-    const m = EMBEDDED.exec(body)
-    if (!m)
-      throw new AuditError('bad_argument', `${label}: an HTML file without an embedded report (${EMBED_ID})`)
-    json = m[1]!
-  }
-  let doc: unknown
+/** The JSON value of `bytes` as I-JSON, or one line naming the first offence and its byte offset. */
+function strictJson(input: Buffer | string, label: string, base = 0): unknown {
   try {
-    doc = JSON.parse(json)
+    return parseIJson(input, REPORT_LIMITS)
   } catch (e) {
+    if (e instanceof IJsonError)
+      throw new AuditError(
+        'bad_argument',
+        `${label}: not I-JSON (RFC 7493): ${e.reason} at byte ${e.offset + base}`,
+      )
     throw new AuditError('bad_argument', `${label}: not JSON (${oneLine(e)})`)
   }
+}
+
+/** Index of the first byte where `a` and `b` differ. */
+function firstDifference(a: Buffer, b: Buffer): number {
+  const n = Math.min(a.length, b.length)
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return i
+  return n
+}
+
+/**
+ * A report page is taken only if it is, byte for byte, the page this program draws from the report
+ * embedded in it: the signature covers the embedded JSON, so this is what makes it cover what a
+ * browser shows (the words, the style, the Content-Security-Policy, the absence of scripts).
+ */
+function reportOfPage(bytes: Buffer, label: string): Record<string, unknown> {
+  const text = bytes.toString('utf8')
+  const m = EMBEDDED.exec(text)
+  if (!m)
+    throw new AuditError('bad_argument', `${label}: an HTML file without an embedded report (${EMBED_ID})`)
+  const base = Buffer.byteLength(text.slice(0, m.index + m[0].indexOf('>') + 2), 'utf8')
+  const doc = strictJson(Buffer.from(m[1]!, 'utf8'), `${label} (embedded report)`, base)
+  if (
+    typeof doc !== 'object' ||
+    doc === null ||
+    Array.isArray(doc) ||
+    !isReport(doc as Record<string, unknown>)
+  )
+    throw new AuditError('bad_argument', `${label}: the page does not embed an audit report`)
+  let drawn: Buffer
+  try {
+    drawn = Buffer.from(renderReportHtml(doc as unknown as AuditReport), 'utf8')
+  } catch (e) {
+    throw new AuditError(
+      'bad_argument',
+      `${label}: the embedded report cannot be drawn as a page (${oneLine(e)})`,
+    )
+  }
+  if (!drawn.equals(bytes))
+    throw new AuditError(
+      'bad_argument',
+      `${label}: the page is not the one this program draws from the report embedded in it (first difference at byte ${firstDifference(drawn, bytes)}): what a browser shows is not what is signed`,
+    )
+  return doc as Record<string, unknown>
+}
+
+/**
+ * The JSON document of a report or verdict: the bytes of a file, or text a client handed over
+ * (JSON, or a report's HTML page). Read as I-JSON within REPORT_LIMITS.
+ */
+export function parseReportText(input: Buffer | string, label: string): ReadReport {
+  const size = typeof input === 'string' ? Buffer.byteLength(input, 'utf8') : input.length
+  if (size > MAX_REPORT_BYTES)
+    throw new AuditError(
+      'bad_argument',
+      `${label}: ${size} bytes is over the ${MAX_REPORT_BYTES}-byte limit for a report`,
+    )
+  let i = 0
+  const at = (k: number): number => (typeof input === 'string' ? input.charCodeAt(k) : (input[k] ?? NaN))
+  while (at(i) === 0x20 || at(i) === 0x0a || at(i) === 0x0d || at(i) === 0x09) i++
+  if (at(i) === 0x3c) {
+    const bytes = typeof input === 'string' ? Buffer.from(input, 'utf8') : input
+    if (typeof input === 'string' && bytes.toString('utf8') !== input)
+      throw new AuditError(
+        'bad_argument',
+        `${label}: the page holds a lone surrogate: not text a browser would show as given`,
+      )
+    return { doc: reportOfPage(bytes, label), format: 'html' }
+  }
+  const doc = strictJson(input, label)
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc))
     throw new AuditError('bad_argument', `${label}: not a JSON object`)
-  return { doc: doc as Record<string, unknown>, format: html ? 'html' : 'json' }
+  return { doc: doc as Record<string, unknown>, format: 'json' }
 }
 
 export function readReportFile(path: string, label = path): ReadReport {
-  let text: string
+  let bytes: Buffer
   try {
     const st = statSync(path)
     if (!st.isFile()) throw new AuditError('bad_argument', `${label}: not a regular file`)
@@ -52,7 +127,7 @@ export function readReportFile(path: string, label = path): ReadReport {
         'bad_argument',
         `${label}: ${st.size} bytes is over the ${MAX_REPORT_BYTES}-byte limit for a report`,
       )
-    text = readFileSync(path, 'utf8')
+    bytes = readFileSync(path)
   } catch (e) {
     if (e instanceof AuditError) throw e
     const code = (e as { code?: string }).code
@@ -61,7 +136,7 @@ export function readReportFile(path: string, label = path): ReadReport {
       code === 'ENOENT' ? `${label}: file not found` : `${label}: cannot read (${oneLine(e)})`,
     )
   }
-  return parseReportText(text, label)
+  return parseReportText(bytes, label)
 }
 
 /** Whether a document is one of our audit reports (any 1.x schema version). */

@@ -8,6 +8,7 @@ import { createPublicKey } from 'node:crypto'
 import type { ReportSignature, SignatureCheck } from '../../shared/custody-types'
 import type { AuditReport } from '../../shared/report-types'
 import { AuditError, oneLine } from '../base/errors'
+import { publicKeyProblem, signatureProblem } from '../chain/ed25519-strict'
 import { canonicalBytes } from '../chain/jcs'
 import { fingerprintOf, publicKeyFromRaw, rawPublicKey, signEd25519, verifyEd25519 } from './ed25519'
 
@@ -78,6 +79,11 @@ export function checkReportSignature(report: Record<string, unknown>, provided?:
   if (raw === null) return bad('signature.public_key is not a base64 32-byte Ed25519 key')
   const sig = strictBase64(b['signature'], 64)
   if (sig === null) return bad('signature.signature is not a base64 64-byte Ed25519 signature')
+  // Before any equation: a key of small order or a malleable signature proves nothing (ed25519-strict).
+  const keyProblem = publicKeyProblem(raw)
+  if (keyProblem !== null) return bad(`signature.public_key refused: ${keyProblem}`)
+  const sigProblem = signatureProblem(sig)
+  if (sigProblem !== null) return bad(`signature.signature refused: ${sigProblem}`)
   let embedded: KeyObject
   try {
     embedded = publicKeyFromRaw(raw)

@@ -3,15 +3,10 @@
 // go further, each said where it applies: every candidate key is tried, per entry and for the
 // chain_signature (an export of a rotated chain verifies; §11.14), and a signature-only pass says
 // that the entries themselves are not authenticated by it (§11.6).
-import {
-  createHash,
-  createHmac,
-  createPublicKey,
-  timingSafeEqual,
-  verify as verifySignature,
-  type KeyObject,
-} from 'node:crypto'
+import { createHash, createHmac, createPublicKey, timingSafeEqual, type KeyObject } from 'node:crypto'
 import { readFileSync, statSync } from 'node:fs'
+import { publicKeyProblem, verifyStrict } from '../chain/ed25519-strict'
+import { IJSON_MAX_DEPTH, IJsonError, parseIJson } from '../chain/i-json'
 import { GENESIS_HASH, makeSealer } from '../chain/seal'
 
 export const FORMAT_V1 = 'bijotel-chain-v1'
@@ -19,6 +14,12 @@ export const FORMAT_V2 = 'bijotel-chain-v2'
 
 /** The largest export read (its JSON text becomes one string, then one object tree). */
 export const MAX_EXPORT_BYTES = 512 * 1024 * 1024
+/**
+ * Values an export may hold: the parse's memory bound. An entry is ~7 values and at least ~250
+ * bytes (three 64-hex hashes), so 512 MiB of real export holds at most ~15M values; a crafted one
+ * (`[{},{},…]`, 3 bytes a value) is refused after ~48 MB of scanning.
+ */
+export const MAX_EXPORT_VALUES = 16_000_000
 
 /** What `inspect_export` tells of a file, for the header lines. */
 export interface ExportFacts {
@@ -49,7 +50,7 @@ export function chainSignature(key: Buffer, headHash: string, count: number): st
 
 /** The file read and parsed, or the reason it could not be (the reference's wording). */
 export function readExport(path: string): { doc: Record<string, unknown>; size: number } | { error: string } {
-  let text: string
+  let bytes: Buffer
   let size: number
   try {
     size = statSync(path).size
@@ -59,17 +60,29 @@ export function readExport(path: string): { doc: Record<string, unknown>; size: 
       return {
         error: `${path} is ${size} bytes; exports over ${MAX_EXPORT_BYTES} bytes are not read into memory`,
       }
-    text = readFileSync(path, 'utf8')
+    bytes = readFileSync(path)
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code
     return { error: code === 'ENOENT' ? `File not found: ${path}` : (e as Error).message.split('\n')[0]! }
   }
+  if (bytes.length > MAX_EXPORT_BYTES)
+    return {
+      error: `${path} is ${bytes.length} bytes; exports over ${MAX_EXPORT_BYTES} bytes are not read into memory`,
+    }
   try {
-    const doc = JSON.parse(text) as unknown
+    // I-JSON (RFC 7493): a duplicate name or a lone surrogate would let the file mean one thing to
+    // this check and another to a reader of the entries. Integers are taken at any size: Python
+    // writes timestamp_ns as one, and no check here reads it.
+    const doc = parseIJson(bytes, {
+      maxDepth: IJSON_MAX_DEPTH,
+      maxValues: MAX_EXPORT_VALUES,
+      largeIntegers: true,
+    })
     if (doc === null || typeof doc !== 'object' || Array.isArray(doc))
       return { error: 'JSON parse error: the file is not a JSON object' }
     return { doc: doc as Record<string, unknown>, size }
   } catch (e) {
+    if (e instanceof IJsonError) return { error: `JSON parse error: not I-JSON (RFC 7493): ${e.message}` }
     return { error: `JSON parse error: ${(e as Error).message}` }
   }
 }
@@ -137,9 +150,14 @@ function checkSignature(doc: Record<string, unknown>, format: string, publicKeyP
   if (sig === null) return 'ed25519 signature not base64-decodable: invalid base64'
   const signed = doc['chain_signature']
   if (typeof signed !== 'string') return 'chain_signature missing or not a string'
-  return verifySignature(null, Buffer.from(signed, 'ascii'), auditor, sig)
-    ? null
-    : 'ed25519 signature does NOT match chain_signature'
+  // Strictly (../chain/ed25519-strict): a small-order key or R, or S >= L, is refused by name.
+  const keyProblem = publicKeyProblem(mine)
+  if (keyProblem !== null) return `ed25519 signature refused: ${keyProblem}`
+  const problem = verifyStrict(auditor, Buffer.from(signed, 'ascii'), sig)
+  if (problem === null) return null
+  return problem === 'the signature does not match'
+    ? 'ed25519 signature does NOT match chain_signature'
+    : `ed25519 signature refused: ${problem}`
 }
 
 /**

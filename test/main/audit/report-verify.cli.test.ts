@@ -165,7 +165,7 @@ describe('report verify fails, naming the field', () => {
       PUB,
     ])
     expect(textOut.code).toBe(1)
-    expect(textOut.stdout).toMatch(/^Report: .*\nSignature: INVALID — /)
+    expect(textOut.stdout).toMatch(/^Report: .*\nAbout: THIS CHAIN — .*\nSignature: INVALID — /)
     expect(textOut.stdout).toContain(`  DIFFERS     evidence.db.sha256: report ${flipped} | now ${sha}\n`)
     expect(textOut.stderr).toMatch(
       /^Report verify FAILED: 1 of \d+ fields do not reproduce: evidence.db.sha256; signature INVALID\n$/,

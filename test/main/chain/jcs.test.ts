@@ -1,6 +1,7 @@
 import canonicalizeRef from 'canonicalize'
 import { describe, expect, it } from 'vitest'
 import { canonicalBytes, canonicalize, CanonicalizationError } from '../../../src/main/chain/jcs'
+import { parseIJson } from '../../../src/main/chain/i-json'
 
 function fromBits(hex: string): number {
   const v = new DataView(new ArrayBuffer(8))
@@ -190,5 +191,34 @@ describe('JCS differential against the canonicalize package', () => {
       const v = randomValue(r, 0)
       expect(canonicalize(v)).toBe(canonicalizeRef(v))
     }
+  })
+})
+
+// Issue 38: the edges a signed document meets, each held to the RFC's rule and to the independent
+// `canonicalize` package, read through the I-JSON parser as `report verify` reads them.
+describe('JCS edge cases of signed documents (issue 38)', () => {
+  const cases: [string, string][] = [
+    ['[-0]', '[0]'],
+    ['[-0.0]', '[0]'],
+    ['[1e21]', '[1e+21]'],
+    ['[1e20]', '[100000000000000000000]'],
+    ['[5e-324]', '[5e-324]'],
+    ['[1E-7]', '[1e-7]'],
+    ['[0.000001]', '[0.000001]'],
+    // Keys by UTF-16 code units, not code points: U+10000 (D800 DC00) sorts before U+E000 and U+FFFF.
+    [
+      '{"\\uffff":1,"\\ue000":2,"\\ud800\\udc00":3,"\\u00ff":4}',
+      '{"\u00ff":4,"\ud800\udc00":3,"\ue000":2,"\uffff":1}',
+    ],
+    [
+      '{"\\ud83d\\ude00":1,"\\ud83d\\ude01":2,"\\ud83c\\udfff":3}',
+      '{"\ud83c\udfff":3,"\ud83d\ude00":1,"\ud83d\ude01":2}',
+    ],
+    ['{"b":1,"a":{"d":[],"c":{}},"":0}', '{"":0,"a":{"c":{},"d":[]},"b":1}'],
+  ]
+  it.each(cases)('%s → %s', (text, canonical) => {
+    const v = parseIJson(text, { maxDepth: 64, maxValues: 1000 })
+    expect(canonicalize(v)).toBe(canonical)
+    expect(canonicalizeRef(v)).toBe(canonical)
   })
 })

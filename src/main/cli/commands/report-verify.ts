@@ -24,10 +24,18 @@ export function checkText(r: ReportCheckResult, schema: string, generated: strin
           ? 'INVALID'
           : 'NOT SIGNED'
         : 'INVALID'
-  const lines = [
-    `Report: ${r.report_path} (${r.format}, schema ${schema}, generated ${generated})`,
-    `Signature: ${sig} \u2014 ${s.detail}`,
-  ]
+  const lines = [`Report: ${r.report_path} (${r.format}, schema ${schema}, generated ${generated})`]
+  // Which chain the report is about comes first: with no rows in common, nothing else is compared.
+  if (r.subject) {
+    const word = {
+      same_file: 'THIS FILE',
+      same_chain: 'THIS CHAIN',
+      no_common_rows: 'NOT THIS CHAIN',
+      unknown: 'UNKNOWN',
+    }
+    lines.push(`About: ${word[r.subject.status]} \u2014 ${r.subject.detail}`)
+  }
+  lines.push(`Signature: ${sig} \u2014 ${s.detail}`)
   for (const f of r.fields) {
     const value = f.status === 'differs' ? `report ${f.reported} | now ${f.now}` : f.reported
     const note = f.note ? ` (${f.note})` : ''

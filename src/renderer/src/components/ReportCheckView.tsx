@@ -1,4 +1,4 @@
-// The result of "Check a report…": the signature, then every field of the report, what it says and
+// The result of "Check a report…": which chain it is about, the signature, then every field of the report, what it says and
 // what the chain gives now — as `bijotel report verify` prints it. Differing fields are listed
 // open; those that reproduce or were not checked are folded, the sidebar being narrow.
 import type { FieldCheck, ReportCheckResult } from '../../../shared/custody-types'
@@ -12,6 +12,14 @@ const LABEL: Record<FieldCheck['status'], string> = {
   differs: 'differs',
   reproduces: 'reproduces',
   not_checked: 'not checked',
+}
+
+/** Which chain the report is about, settled before any field (as `report verify` prints it first). */
+const SUBJECT: Record<NonNullable<ReportCheckResult['subject']>['status'], string> = {
+  same_file: 'this file',
+  same_chain: 'this chain',
+  no_common_rows: 'not this chain',
+  unknown: 'unknown',
 }
 
 function FieldList({ fields }: { fields: FieldCheck[] }) {
@@ -52,6 +60,15 @@ export function ReportCheckView({ result, file, onDismiss }: Props) {
           close
         </button>
       </p>
+      {result.subject ? (
+        <p className="small" data-testid="report-check-subject" data-status={result.subject.status}>
+          about:{' '}
+          <span className={result.subject.status === 'no_common_rows' ? 'bad-text' : ''}>
+            {SUBJECT[result.subject.status]}
+          </span>{' '}
+          — {result.subject.detail}
+        </p>
+      ) : null}
       <p className="small" data-testid="report-check-signature" data-status={sig.status} data-key={sig.key}>
         signature: <span className={sig.status === 'invalid' ? 'bad-text' : ''}>{sig.status}</span>
         {sig.fingerprint ? ` (${sig.fingerprint})` : ''} — {sig.detail}

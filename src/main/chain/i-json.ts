@@ -1,0 +1,397 @@
+// I-JSON (RFC 7493) for documents an auditor is asked to trust: reports, priors, exports. RFC 8785
+// canonicalises only I-JSON, so a document outside it can mean one thing to the signature and
+// another to a reader (a duplicate name: JavaScript and Python keep the last, other readers the
+// first; `9007199254740993`: Python reads it exactly, JavaScript as …992). Refused, with the byte
+// offset of the first offence:
+// - bytes that are not UTF-8 (RFC 7493 §2.1, RFC 3629: overlong forms, encoded surrogates, code
+//   points past U+10FFFF), a byte order mark (RFC 8259 §8.1: a sender MUST NOT add one);
+// - a lone surrogate in a `\u` escape (RFC 7493 §2.1: strings MUST NOT hold unpaired surrogates);
+// - a duplicate member name in one object, names compared after unescaping (RFC 7493 §2.3);
+// - a number beyond what an IEEE 754 double holds (RFC 7493 §2.2): one that overflows to ±∞, a
+//   non-zero one that underflows to 0, an integer literal outside ±(2^53−1) (the range §2.2 names for
+//   exact integers), and one written with more than 17 significant digits (no double needs more
+//   to be written exactly, so more is precision a double does not have);
+// - nesting deeper than `maxDepth`, and more than `maxValues` values in all: both counted while
+//   scanning, before any object is built, so a crafted document (millions of `{}`) costs a scan,
+//   not gigabytes;
+// - anything RFC 8259's grammar refuses.
+// The scan is a check only; a document that passes is then built by JSON.parse, which reads it
+// exactly as scanned (no duplicates, no lone surrogates, numbers within range).
+
+export class IJsonError extends Error {
+  constructor(
+    readonly reason: string,
+    readonly offset: number,
+  ) {
+    super(`${reason} at byte ${offset}`)
+    this.name = 'IJsonError'
+  }
+}
+
+export interface IJsonLimits {
+  /** Deepest nesting of arrays and objects (the top level is depth 1). */
+  maxDepth: number
+  /** Most values (objects, arrays, strings, numbers, literals; member names not counted). */
+  maxValues: number
+  /**
+   * Take integer literals (no fraction, no exponent) of any size. Only for a document whose integers
+   * nothing signs or compares: Python BIJOTEL's export writes `timestamp_ns` (~1.7e18) as an
+   * integer, which JSON.parse rounds; the export check reads no such number (verify-export.ts).
+   */
+  largeIntegers?: boolean
+}
+
+/** Reports nest about 8 deep; 64 leaves room for what a report quotes, and bounds recursion. */
+export const IJSON_MAX_DEPTH = 64
+
+const enum C {
+  QUOTE = 0x22,
+  BACKSLASH = 0x5c,
+  COMMA = 0x2c,
+  COLON = 0x3a,
+  LBRACE = 0x7b,
+  RBRACE = 0x7d,
+  LBRACKET = 0x5b,
+  RBRACKET = 0x5d,
+  MINUS = 0x2d,
+  PLUS = 0x2b,
+  DOT = 0x2e,
+  ZERO = 0x30,
+  NINE = 0x39,
+}
+
+const isWs = (b: number): boolean => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09
+const isDigit = (b: number): boolean => b >= C.ZERO && b <= C.NINE
+const hexVal = (b: number): number =>
+  b >= 0x30 && b <= 0x39
+    ? b - 0x30
+    : b >= 0x61 && b <= 0x66
+      ? b - 0x57
+      : b >= 0x41 && b <= 0x46
+        ? b - 0x37
+        : -1
+
+/** One open container on the scan's stack. */
+interface Frame {
+  object: boolean
+  /** The first member name, and a set of them once there is a second (most objects are small). */
+  first: string | null
+  names: Set<string> | null
+}
+
+class Scanner {
+  private i = 0
+  private values = 0
+  private readonly stack: Frame[] = []
+
+  constructor(
+    private readonly b: Buffer,
+    private readonly limits: IJsonLimits,
+  ) {}
+
+  private fail(reason: string, at = this.i): never {
+    throw new IJsonError(reason, at)
+  }
+
+  private ws(): void {
+    const b = this.b
+    while (this.i < b.length && isWs(b[this.i]!)) this.i++
+  }
+
+  private count(): void {
+    if (++this.values > this.limits.maxValues)
+      this.fail(`more than ${this.limits.maxValues} values (the limit for a document read here)`)
+  }
+
+  /** A string token from its opening quote; returns its decoded text only when `decode`. */
+  private string(decode: boolean): string | null {
+    const b = this.b
+    const start = this.i
+    let i = this.i + 1
+    let escaped = false
+    for (;;) {
+      if (i >= b.length) this.fail('unterminated string', start)
+      const c = b[i]!
+      if (c === C.QUOTE) break
+      if (c < 0x20) this.fail('control character in a string (must be escaped)', i)
+      if (c === C.BACKSLASH) {
+        escaped = true
+        const e = b[i + 1]
+        if (e === 0x75) {
+          const unit = this.hex4(i)
+          i += 6
+          if (unit >= 0xd800 && unit <= 0xdbff) {
+            if (b[i] !== C.BACKSLASH || b[i + 1] !== 0x75)
+              this.fail('lone surrogate (a high surrogate \\u escape not followed by a low one)', i - 6)
+            const low = this.hex4(i)
+            if (low < 0xdc00 || low > 0xdfff)
+              this.fail('lone surrogate (a high surrogate \\u escape not followed by a low one)', i - 6)
+            i += 6
+          } else if (unit >= 0xdc00 && unit <= 0xdfff) {
+            this.fail('lone surrogate (a low surrogate \\u escape with no high one before it)', i - 6)
+          }
+          continue
+        }
+        if (
+          e === C.QUOTE ||
+          e === C.BACKSLASH ||
+          e === 0x2f ||
+          e === 0x62 ||
+          e === 0x66 ||
+          e === 0x6e ||
+          e === 0x72 ||
+          e === 0x74
+        ) {
+          i += 2
+          continue
+        }
+        this.fail('invalid escape in a string', i)
+      }
+      if (c < 0x80) {
+        i++
+        continue
+      }
+      i = this.utf8(i)
+    }
+    this.i = i + 1
+    if (!decode) return null
+    return escaped
+      ? (JSON.parse(b.toString('utf8', start, this.i)) as string)
+      : b.toString('utf8', start + 1, i)
+  }
+
+  private hex4(at: number): number {
+    let v = 0
+    for (let k = 2; k < 6; k++) {
+      const h = hexVal(this.b[at + k] ?? -1)
+      if (h < 0) this.fail('invalid \\u escape (four hex digits expected)', at)
+      v = (v << 4) | h
+    }
+    return v
+  }
+
+  /** One multi-byte UTF-8 sequence from `i` (RFC 3629 §4's table); returns the index after it. */
+  private utf8(i: number): number {
+    const b = this.b
+    const c = b[i]!
+    let n: number
+    let lo = 0x80
+    let hi = 0xbf
+    if (c >= 0xc2 && c <= 0xdf) n = 1
+    else if (c >= 0xe0 && c <= 0xef) {
+      n = 2
+      if (c === 0xe0) lo = 0xa0 // overlong below U+0800
+      if (c === 0xed) hi = 0x9f // U+D800..U+DFFF: a surrogate encoded raw
+    } else if (c >= 0xf0 && c <= 0xf4) {
+      n = 3
+      if (c === 0xf0) lo = 0x90 // overlong below U+10000
+      if (c === 0xf4) hi = 0x8f // past U+10FFFF
+    } else this.fail(c === 0xc0 || c === 0xc1 ? 'invalid UTF-8 (overlong form)' : 'invalid UTF-8', i)
+    const first = b[i + 1]
+    if (first === undefined || first < lo || first > hi)
+      this.fail(
+        c === 0xed && first !== undefined && first >= 0xa0 && first <= 0xbf
+          ? 'lone surrogate (a surrogate code point encoded in UTF-8)'
+          : 'invalid UTF-8',
+        i,
+      )
+    for (let k = 2; k <= n; k++) {
+      const x = b[i + k]
+      if (x === undefined || x < 0x80 || x > 0xbf) this.fail('invalid UTF-8', i)
+    }
+    return i + n + 1
+  }
+
+  private number(): void {
+    const b = this.b
+    const start = this.i
+    let i = start
+    if (b[i] === C.MINUS) i++
+    const intStart = i
+    if (b[i] === C.ZERO) i++
+    else if (b[i] !== undefined && b[i]! >= 0x31 && b[i]! <= C.NINE) while (isDigit(b[i] ?? -1)) i++
+    else this.fail('invalid number', start)
+    const intEnd = i
+    let fracStart = i
+    let fracEnd = i
+    let plain = true
+    if (b[i] === C.DOT) {
+      plain = false
+      i++
+      fracStart = i
+      if (!isDigit(b[i] ?? -1)) this.fail('invalid number (digits expected after the point)', start)
+      while (isDigit(b[i] ?? -1)) i++
+      fracEnd = i
+    }
+    if (b[i] === 0x65 || b[i] === 0x45) {
+      plain = false
+      i++
+      if (b[i] === C.PLUS || b[i] === C.MINUS) i++
+      if (!isDigit(b[i] ?? -1)) this.fail('invalid number (digits expected in the exponent)', start)
+      while (isDigit(b[i] ?? -1)) i++
+    }
+    this.i = i
+    // An integer of at most 15 digits is exact in a double: nothing more to check.
+    if (plain && (intEnd - intStart <= 15 || this.limits.largeIntegers === true)) return
+    const text = b.toString('latin1', start, i)
+    const value = Number(text)
+    if (!Number.isFinite(value))
+      this.fail(`number ${text.slice(0, 40)} is beyond an IEEE 754 double's range (RFC 7493 §2.2)`, start)
+    const digits = (b.toString('latin1', intStart, intEnd) + b.toString('latin1', fracStart, fracEnd))
+      .replace(/^0+/, '')
+      .replace(/0+$/, '')
+    if (value === 0 && digits.length > 0)
+      this.fail(`number ${text.slice(0, 40)} underflows to 0 in an IEEE 754 double (RFC 7493 §2.2)`, start)
+    if (plain && !Number.isSafeInteger(value))
+      this.fail(
+        `integer ${text.slice(0, 40)} is outside \u00b1(2^53\u22121), not exactly representable as an IEEE 754 double (RFC 7493 §2.2)`,
+        start,
+      )
+    if (digits.length > 17)
+      this.fail(
+        `number ${text.slice(0, 40)} has more than 17 significant digits, more precision than an IEEE 754 double holds (RFC 7493 §2.2)`,
+        start,
+      )
+  }
+
+  private literal(word: string): void {
+    for (let k = 0; k < word.length; k++)
+      if (this.b[this.i + k] !== word.charCodeAt(k)) this.fail('unexpected character', this.i)
+    this.i += word.length
+  }
+
+  private open(object: boolean): void {
+    if (this.stack.length >= this.limits.maxDepth)
+      this.fail(`nesting deeper than ${this.limits.maxDepth} levels`)
+    this.stack.push({ object, first: null, names: null })
+    this.i++
+  }
+
+  /** A value's start (containers are entered, not finished). Returns whether a container opened. */
+  private value(): boolean {
+    this.ws()
+    const c = this.b[this.i]
+    if (c === undefined) this.fail('unexpected end of document')
+    this.count()
+    switch (c) {
+      case C.LBRACE:
+        this.open(true)
+        return true
+      case C.LBRACKET:
+        this.open(false)
+        return true
+      case C.QUOTE:
+        this.string(false)
+        return false
+      case 0x74:
+        this.literal('true')
+        return false
+      case 0x66:
+        this.literal('false')
+        return false
+      case 0x6e:
+        this.literal('null')
+        return false
+      default:
+        if (c === C.MINUS || isDigit(c)) {
+          this.number()
+          return false
+        }
+        return this.fail('unexpected character')
+    }
+  }
+
+  /** A member name and its colon, inside the object on top of the stack. */
+  private name(frame: Frame): void {
+    this.ws()
+    const at = this.i
+    if (this.b[at] !== C.QUOTE) this.fail('a member name (a string) expected')
+    const name = this.string(true)!
+    const seen = frame.names !== null ? frame.names.has(name) : frame.first === name
+    if (seen) this.fail(`duplicate member name ${JSON.stringify(name).slice(0, 80)} (RFC 7493 §2.3)`, at)
+    if (frame.first === null) frame.first = name
+    else (frame.names ??= new Set([frame.first])).add(name)
+    this.ws()
+    if (this.b[this.i] !== C.COLON) this.fail("':' expected after a member name")
+    this.i++
+  }
+
+  scan(): void {
+    const b = this.b
+    if (b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf)
+      this.fail('byte order mark (RFC 8259 §8.1: not part of a JSON text)', 0)
+    // Iterative, so depth costs no native stack: after each value, close or continue containers.
+    let opened = this.value()
+    for (;;) {
+      const top = this.stack[this.stack.length - 1]
+      if (top === undefined) break
+      this.ws()
+      const c = b[this.i]
+      const close = top.object ? C.RBRACE : C.RBRACKET
+      if (opened) {
+        opened = false
+        if (c === close) {
+          this.stack.pop()
+          this.i++
+          continue
+        }
+        if (top.object) this.name(top)
+        opened = this.value()
+        continue
+      }
+      if (c === C.COMMA) {
+        this.i++
+        if (top.object) this.name(top)
+        opened = this.value()
+        continue
+      }
+      if (c === close) {
+        this.stack.pop()
+        this.i++
+        continue
+      }
+      this.fail(
+        c === undefined ? 'unexpected end of document' : `',' or '${String.fromCharCode(close)}' expected`,
+      )
+    }
+    this.ws()
+    if (this.i < b.length) this.fail('content after the JSON value')
+  }
+}
+
+/** Check `bytes` as I-JSON within `limits`; throws IJsonError naming the first offence. */
+export function checkIJson(bytes: Buffer, limits: IJsonLimits): void {
+  new Scanner(bytes, limits).scan()
+}
+
+/** The first unpaired surrogate of a JS string, as a UTF-8 byte offset, or -1. */
+function loneSurrogateOffset(text: string): number {
+  for (let i = 0; i < text.length; i++) {
+    const u = text.charCodeAt(i)
+    if (u >= 0xd800 && u <= 0xdbff) {
+      const next = text.charCodeAt(i + 1)
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        i++
+        continue
+      }
+      return Buffer.byteLength(text.slice(0, i), 'utf8')
+    }
+    if (u >= 0xdc00 && u <= 0xdfff) return Buffer.byteLength(text.slice(0, i), 'utf8')
+  }
+  return -1
+}
+
+/**
+ * The value of an I-JSON document (bytes as read from a file, or text handed over by a client:
+ * a raw lone surrogate in the text is refused before it could be encoded as U+FFFD).
+ */
+export function parseIJson(input: Buffer | string, limits: IJsonLimits): unknown {
+  let bytes: Buffer
+  if (typeof input === 'string') {
+    const at = loneSurrogateOffset(input)
+    if (at >= 0) throw new IJsonError('lone surrogate (an unpaired UTF-16 surrogate in the text)', at)
+    bytes = Buffer.from(input, 'utf8')
+  } else bytes = input
+  checkIJson(bytes, limits)
+  return JSON.parse(typeof input === 'string' ? input : bytes.toString('utf8')) as unknown
+}
