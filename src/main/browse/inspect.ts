@@ -9,6 +9,7 @@ import { CHAIN_COLUMNS } from '../chain/table'
 import { columnMismatches, sealedSpanFields } from '../chain/body'
 import { toBigIntOrNull } from '../chain/table'
 import { pyJsonIndented } from '../python/python-json'
+import { ragProvenanceLines } from './rag-provenance'
 import { GENESIS_HASH, makeSealer, sha256Hex } from '../chain/seal'
 import { keyInfo, type KeyMaterial } from '../chain/keys'
 import {
@@ -163,6 +164,7 @@ export function inspectText(
   const body = pyParseBody(Buffer.isBuffer(row.canonical_body) ? row.canonical_body : null)
   const attrs = pyAttributes(body)
   lines.push('', `=== Status: ${policyStatus(attrs)} ===`, `Cost (real): ${costText(attrs)}`)
+  lines.push(...ragProvenanceLines(attrs))
   lines.push('', '=== Canonical Body (decoded) ===', pyJsonIndented(body, { ascii: false }))
   if (typeof sem === 'string' && pyTruthy(sem)) {
     if (Array.isArray(cas)) {

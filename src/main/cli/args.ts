@@ -15,18 +15,28 @@ export type Options = NonNullable<ParseArgsConfig['options']>
 
 export type Values = Record<string, string | boolean | (string | boolean)[] | undefined>
 
-/** Whether a word after a value-taking option is an option itself (argparse: "expected one argument"). */
+/** argparse's `_negative_number_matcher`: such a word is a value (no option here looks like one). */
+const NEGATIVE_NUMBER = /^-\d+$|^-\d*\.\d+$/
+
+/**
+ * Whether a word after a value-taking option is an option itself, as argparse's `_parse_optional`
+ * decides it (then "expected one argument"): it begins with '-', is longer than '-', is not a
+ * negative number and holds no space. So `--seq -1` and `--output "- a bullet"` are values, and
+ * `--range -5:` or `--output -x` are refused as the reference refuses them (issue 36: a typo must
+ * not pass for a whole-chain check).
+ */
 function looksLikeOption(word: string, shorts: ReadonlySet<string>): boolean {
-  return word === '--' || (word.startsWith('--') && word.length > 2) || shorts.has(word)
+  if (shorts.has(word) || word === '--') return true
+  return word.startsWith('-') && word.length > 1 && !NEGATIVE_NUMBER.test(word) && !word.includes(' ')
 }
 
 /**
  * Join every value-taking option with the word after it (`--output X` → `--output=X`). node:util's
  * parseArgs refuses a separate value that begins with '-' as "ambiguous", where argparse (the
  * reference's parser, reference §4) takes a negative number (`--seq -1`) or a word with a space
- * (`--output "- a bullet"`, a Markdown list) as the value. Here any word is the value unless it is
- * itself an option (`--db --json`: argparse's "expected one argument"), so a replayed output that
- * begins with '-' is hashed as given. Words after `--` are left alone.
+ * (`--output "- a bullet"`, a Markdown list) as the value. Here a word is the value unless argparse
+ * would read it as an option (`--db --json`, `--range -5:`: "expected one argument"); `--opt=-x`
+ * gives any value. Words after `--` are left alone.
  */
 export function joinOptionValues(argv: string[], options: Options): string[] {
   const takesValue = new Map<string, string>()

@@ -4,7 +4,7 @@
 import { closeSync, openSync, readSync } from 'node:fs'
 import type { SecretInput } from '../../shared/contract'
 import { AuditError, oneLine } from '../base/errors'
-import { KEY_LIST_MAX_BYTES, parseKeyList } from '../chain/keys'
+import { KEY_LIST_MAX_BYTES, parseKeyList } from '../chain/key-list'
 import type { Options, Values } from './args'
 import type { CliIO } from './io'
 

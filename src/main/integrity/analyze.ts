@@ -7,7 +7,6 @@ import { endWorkers, extractAllColumns, startColumnWorkers } from '../chain/colu
 import { INTEGRITY_COLUMNS } from '../chain/columns/types'
 import { WHOLE, type RowSource } from '../chain/source/row-source'
 import type { KeyMaterial } from '../chain/keys'
-import { verifyRows } from '../verify/verify'
 import { detect } from './columns-pass'
 import type { IntegrityHooks } from './ordered-pass'
 import { assembleReport, type DetectorResults } from './report'
@@ -72,7 +71,8 @@ export async function runIntegrity(source: RowSource, opts: RunIntegrityOptions 
   const keys = opts.keys ?? []
   const progress = opts.onProgress
   const rotation = await detectRotation(
-    (k, o) => verifyRows(source, k, o),
+    // Loaded only with keys: a keyless run (a cron job's) does not pay for verify's code at start-up.
+    async (k, o) => (await import('../verify/verify')).verifyRows(source, k, o),
     keys,
     results.first_seq,
     results.last_seq,

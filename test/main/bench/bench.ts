@@ -13,6 +13,7 @@ import { withDirect } from '../../../src/main/chain/direct/open'
 import { hashFileParallel } from '../../../src/main/chain/snapshot'
 import { DirectSource } from '../../../src/main/chain/source/direct-source'
 import { runIntegrity } from '../../../src/main/integrity/analyze'
+import { hmacWorkMs, naivePython, oneStreamFileSha, verifyFloor } from './floor'
 
 const SECRET = '6d7f8e9a0b1c2d3e4f5061728394a5b6c7d8e9f00112233445566778899aabbc'
 const ROOT = resolve(__dirname, '../..')
@@ -178,7 +179,7 @@ async function warmWindow(path: string, window: number): Promise<Measure> {
  * measured with this environment and without NODE_EXTRA_CA_CERTS (Node reads that CA file at every
  * start; the packaged CLI's launcher drops it, as the CLI makes no TLS connection).
  */
-function nodeStartup(): string {
+function nodeStartup(): { line: string; ms: number } {
   const median = (env: NodeJS.ProcessEnv): number => {
     const times: number[] = []
     for (let i = 0; i < 5; i++) {
@@ -190,10 +191,37 @@ function nodeStartup(): string {
   }
   const plain = { ...process.env }
   delete plain['NODE_EXTRA_CA_CERTS']
+  const ms = median(process.env)
   const line = `node -e 0: ${fmt(median(plain))} ms`
-  return process.env['NODE_EXTRA_CA_CERTS']
-    ? `${line}; with this environment's NODE_EXTRA_CA_CERTS ${fmt(median(process.env))} ms`
-    : line
+  return {
+    ms,
+    line: process.env['NODE_EXTRA_CA_CERTS']
+      ? `${line}; with this environment's NODE_EXTRA_CA_CERTS ${fmt(ms)} ms`
+      : line,
+  }
+}
+
+/**
+ * Issue 36's start-up goal: \`integrity --window 10000\` (its text, as a cron job runs it) in a
+ * fresh process against \`node -e 0\` with the same environment, alternating, medians of seven.
+ */
+function windowStartup(path: string): string {
+  const node: number[] = []
+  const win: number[] = []
+  for (let i = 0; i < 7; i++) {
+    let t = performance.now()
+    spawnSync(process.execPath, ['-e', '0'])
+    node.push(performance.now() - t)
+    t = performance.now()
+    const r = spawnSync(process.execPath, [CLI, 'integrity', '--db', path, '--window', '10000'])
+    win.push(performance.now() - t)
+    if (r.status !== 0 && r.status !== 1) throw new Error(`integrity --window 10000: exit ${r.status}`)
+  }
+  const med = (xs: number[]): number => xs.sort((a, b) => a - b)[3]!
+  return (
+    `integrity --window 10000 (text), fresh process: ${fmt(med(win))} ms against node -e 0 ${fmt(med(node))} ms ` +
+    `= ${fmt(med(win) / med(node), 2)}x (goal <= 2x; alternating, medians of 7)`
+  )
 }
 
 /**
@@ -266,7 +294,7 @@ async function main(): Promise<void> {
   console.log(
     `BIJOTEL Auditor benchmark — Node ${process.versions.node} on ${cpus().length} cores; chains in ${dir}`,
   )
-  console.log(`Node start-up under every fresh CLI process (median of 5): ${nodeStartup()}\n`)
+  console.log(`Node start-up under every fresh CLI process (median of 5): ${nodeStartup().line}\n`)
   for (const rows of sizes) {
     const path = ensureChain(dir, rows)
     const size = statSync(path).size
@@ -274,6 +302,9 @@ async function main(): Promise<void> {
     const naive = naiveVerify(path)
     const recovery = recoveryPair(path, rows)
     const stating = await evidenceHash(path, size)
+    const oneStream = oneStreamFileSha(path)
+    const floor36 = verifyFloor(oneStream.ms, floor.bulkMs, hmacWorkMs(rows), cpus().length)
+    const python = naivePython(path, SECRET)
     const results: Measure[] = [
       naive,
       recovery.on,
@@ -334,6 +365,21 @@ async function main(): Promise<void> {
       )
     }
     console.log(`   ${recovery.line}`)
+    // Issue 36's goals, each a ratio of this run.
+    console.log(`   ${floor36.line}`)
+    const direct = recovery.on
+    const copy = results.find((m) => m.label.startsWith('bijotel verify --no-recover (BIJOTEL_READER'))!
+    console.log(
+      `   verify (default) ${fmt(direct.ms)} ms = ${fmt(direct.ms / floor36.ms, 2)}x the floor (goal <= 1.25x), ` +
+        `${fmt(naive.ms / direct.ms, 2)}x the naive Node loop (goal >= 8x)` +
+        (python
+          ? `, ${fmt(python.ms / direct.ms, 2)}x the naive Python loop (${fmt(python.ms)} ms, ${python.note}; goal >= 2x at 200k)`
+          : ', naive Python loop: python3 not found'),
+    )
+    console.log(
+      `   verify through the SQLite copy ${fmt(copy.ms)} ms = ${fmt(copy.ms / recovery.off.ms, 2)}x the direct path (--no-recover both; goal <= 3x)`,
+    )
+    console.log(`   ${windowStartup(path)}`)
     console.log()
   }
 }

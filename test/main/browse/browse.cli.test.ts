@@ -75,7 +75,7 @@ function oddChain(): string {
   const path = join(scratch.dir, `odd-${++n}.db`)
   const t0 = 1_764_000_000_999_999_500n
   const models = ['claude-haiku-4-5', 'claude-opus-4-7', 'gpt-4o', '', null, 5, 'claude-sonnet-4-6']
-  const rows: RowSpec[] = Array.from({ length: 60 }, (_, i) => {
+  const rows: RowSpec[] = Array.from({ length: 32 }, (_, i) => {
     const attrs: Record<string, unknown> = {
       'gen_ai.request.model': models[i % models.length],
       'gen_ai.usage.input_tokens': i % 9 === 0 ? null : (i * 37) % 500,
@@ -217,5 +217,118 @@ describe('errors and exit codes (reference §4.11)', () => {
       expect([r.code, r.stderr]).toEqual([2, 'ERROR: --since must be YYYY-MM-DD format\n'])
     }
     expect(bijotel(['list', '--db', dbPath('clean'), '--limit', 'x']).code).toBe(2)
+  })
+})
+
+// Issue 36: the reference's `=== RAG Provenance ===` block (v2.6.0) for rows with bijotel.rag.*.
+// A seeded generator of the attribute shapes Python formats without a traceback — counts of any
+// type, missing/empty/None retriever and embedding, context tokens or not, 0–12 sources with
+// missing, None, long, non-ASCII, list-typed ids, int/float/bool scores, sources as invalid JSON,
+// as a JSON object, as a number or list instead of text — each row compared with the oracle.
+function ragAttrs(i: number, rnd: () => number): Record<string, unknown> {
+  const pick = <T>(xs: T[]): T => xs[Math.floor(rnd() * xs.length)]!
+  const a: Record<string, unknown> = { 'gen_ai.request.model': 'gpt-4o' }
+  if (i % 7 === 6) return a // no RAG attributes: no block
+  a['bijotel.rag.source_count'] = pick<unknown>([0, 3, 12, 2.5, 'seven', true, [1]])
+  const ret = pick<unknown>([undefined, '', null, 'qdrant', 'pgvector/ß', 0])
+  if (ret !== undefined) a['bijotel.rag.retriever_id'] = ret
+  const emb = pick<unknown>([undefined, 'text-embedding-3-small', '', null])
+  if (emb !== undefined) a['bijotel.rag.embedding_model'] = emb
+  const tok = pick<unknown>([undefined, null, 720, 0, 1.5])
+  if (tok !== undefined) a['bijotel.rag.total_context_tokens'] = tok
+  const source = (): Record<string, unknown> => {
+    const s: Record<string, unknown> = {}
+    const doc = pick<unknown>([
+      undefined,
+      null,
+      '',
+      `sha256:${'ab'.repeat(40)}`,
+      'doc-é-中-😀'.repeat(6),
+      ['x', 'y'],
+    ])
+    if (doc !== undefined) s['document_id'] = doc
+    const chunk = pick<unknown>([undefined, null, 0, 3, 'c7'])
+    if (chunk !== undefined) s['chunk_index'] = chunk
+    const sim = pick<unknown>([undefined, 0.8904, 1, 0.0005, 0.12345678, true, -0.5, 1e-7])
+    if (sim !== undefined) s['similarity_score'] = sim
+    const r = pick<unknown>([undefined, null, '', 'qdrant', 'bm25'])
+    if (r !== undefined) s['retriever'] = r
+    return s
+  }
+  const kind = pick(['list', 'list', 'list', 'bad-json', 'object', 'number', 'array', 'empty', 'none'])
+  const list = Array.from({ length: Math.floor(rnd() * 13) }, source)
+  if (kind === 'list') a['bijotel.rag.sources'] = JSON.stringify(list)
+  if (kind === 'bad-json') a['bijotel.rag.sources'] = `[{"document_id": "x", ${i}`
+  if (kind === 'object') a['bijotel.rag.sources'] = JSON.stringify({ document_id: 'x' })
+  if (kind === 'number') a['bijotel.rag.sources'] = 42
+  if (kind === 'array') a['bijotel.rag.sources'] = list
+  if (kind === 'empty') a['bijotel.rag.sources'] = ''
+  if (kind === 'none') a['bijotel.rag.sources'] = null
+  return a
+}
+
+function seededRandom(seed: number): () => number {
+  let x = seed >>> 0 || 1
+  return () => {
+    x ^= x << 13
+    x ^= x >>> 17
+    x ^= x << 5
+    return (x >>> 0) / 2 ** 32
+  }
+}
+
+describe.skipIf(!hasPython)("inspect prints the reference's RAG Provenance block", () => {
+  it('generated RAG attribute shapes: the same text as the oracle, row by row', () => {
+    const rnd = seededRandom(36)
+    const path = join(scratch.dir, `rag-${++n}.db`)
+    const rows: RowSpec[] = Array.from({ length: 32 }, (_, i) =>
+      spanRow({
+        timestamp_ns: 1_764_000_000_000_000_000n + BigInt(i) * 1_000_000_000n,
+        attributes: ragAttrs(i, rnd),
+      }),
+    )
+    writeChain(path, Buffer.from(SECRETS['primary']!, 'hex'), rows)
+    let blocks = 0
+    let more = 0
+    for (let seq = 1; seq <= rows.length; seq++) {
+      const i = bijotel(['inspect', '--db', path, String(seq)])
+      const o = oracle('inspect', path, [String(seq)])
+      expect(o.code, o.stderr).toBe(0)
+      expect([i.code, i.stdout], `seq ${seq}`).toEqual([o.code, o.stdout])
+      if (i.stdout.includes('=== RAG Provenance ===')) blocks++
+      if (/\n {2}\.\.\. and \d+ more\n/.test(i.stdout)) more++
+    }
+    expect(blocks).toBeGreaterThan(20)
+    expect(more).toBeGreaterThan(0)
+  }, 600_000)
+
+  it('a source Python cannot format (not an object, a text score) gets an answer, not a traceback', () => {
+    const path = join(scratch.dir, `rag-odd-${++n}.db`)
+    const sources = JSON.stringify([
+      'plain',
+      { document_id: 'd', similarity_score: 'high' },
+      { document_id: 7 },
+    ])
+    writeChain(path, Buffer.from(SECRETS['primary']!, 'hex'), [
+      spanRow({
+        timestamp_ns: 1_764_000_000_000_000_000n,
+        attributes: { 'bijotel.rag.source_count': 3, 'bijotel.rag.sources': sources },
+      }),
+    ])
+    const r = bijotel(['inspect', '--db', path, '1'])
+    expect(r.code).toBe(0)
+    expect(r.stderr).toBe('')
+    expect(r.stdout).toContain(
+      [
+        '=== RAG Provenance ===',
+        'source_count:   3',
+        'retriever:      (none)',
+        'embedding:      (none)',
+        '  source 1: plain',
+        '  source 2: doc=d  chunk=?  retriever=-  sim=high',
+        '  source 3: doc=7  chunk=?  retriever=-  sim=0.000',
+        '',
+      ].join('\n'),
+    )
   })
 })

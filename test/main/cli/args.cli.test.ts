@@ -31,10 +31,14 @@ describe('option values that begin with "-" (item 1)', () => {
     expect(r.stdout).toContain(`  replay_hash:    ${sha('- a bullet')}\n`)
   })
 
-  it('a value of one dash word (-x) is a value too, and --opt=value still works', () => {
+  it('a dash word without a space (-x) is an option to argparse: refused; --opt=value gives any value', () => {
     const r = bijotel(['replay', '--db', chain, '--seq', '2', '--output', '-x', '--json'])
-    expect(r.code).toBe(3)
-    expect(JSON.parse(r.stdout).replay_hash).toBe(sha('-x'))
+    expect(r.code).toBe(2)
+    expect(r.stdout).toBe('')
+    expect(r.stderr.split('\n')[0]).toBe('bijotel replay: error: argument --output: expected one argument')
+    const x = bijotel(['replay', '--db', chain, '--seq', '2', '--output=-x', '--json'])
+    expect(x.code).toBe(3)
+    expect(JSON.parse(x.stdout).replay_hash).toBe(sha('-x'))
     const eq = bijotel(['replay', '--db', chain, '--seq', '1', '--output=- a bullet'])
     expect(eq.code).toBe(0)
   })
@@ -55,10 +59,30 @@ describe('option values that begin with "-" (item 1)', () => {
     for (const r of [w, l]) expect(r.stderr).not.toMatch(/ambiguous/)
   })
 
-  it('a negative --range start is a value: seq -5..3 selects rows 1..3', () => {
-    const r = verify('--range', '-5:3')
-    expect(r.code).toBe(0)
-    expect(r.stdout.split('\n')[0]).toBe('Chain segment VALID: seq 1-3 (3 entries of 40 total).')
+  // Issue 36: argparse reads `-5:` (not a negative number, no space) as an option, so the reference
+  // refuses `--range -5:` where this CLI used to verify the whole chain under a segment line. A
+  // generator of such words: every one refused with argparse's message, exit 2, nothing on stdout;
+  // negative numbers and words with a space stay values.
+  it('--range words argparse reads as options are refused, exit 2: -5:, -5:3, -:, -1e3, -a, --x', () => {
+    const words = ['-5:', '-5:3', '-:', '-1:-1', '-0:', '-1e3', '-a', '-5.', '-.', '--x', '-5:2:']
+    for (let i = 1; i <= 40; i += 7) words.push(`-${i}:`, `-${i}:${i + 3}`)
+    for (const w of words) {
+      const r = verify('--range', w)
+      expect([r.code, r.stdout], w).toEqual([2, ''])
+      expect(r.stderr.split('\n')[0], w).toBe(
+        'bijotel verify: error: argument --range: expected one argument',
+      )
+    }
+  })
+
+  it('--range values argparse takes: a negative number is a value (then the range message), =-5:3 too', () => {
+    for (const w of ['-5', '-0', '-.5', '-1.25']) {
+      const r = verify('--range', w)
+      expect(r.stderr, w).toBe(`ERROR: --range must be A:B, got '${w}'\n`)
+    }
+    const eq = verify('--range=-5:3')
+    expect(eq.code).toBe(0)
+    expect(eq.stdout.split('\n')[0]).toBe('Chain segment VALID: seq 1-3 (3 entries of 40 total).')
   })
 
   it('an option where a value should be is argparse\'s "expected one argument", exit 2', () => {

@@ -69,4 +69,29 @@ describe('bijotel start-up', () => {
     expect(fallback.code).toBe(0)
     expect(sqlite(fallback).length).toBeGreaterThan(0)
   })
+
+  // Issue 36: a keyless window (a cron job's) starts in about Node's own time — no crypto, no
+  // verify engine, no file hasher — and each is loaded as soon as keys or --evidence ask for it.
+  it('a keyless integrity window loads neither node:crypto nor the verify engine nor the hasher', () => {
+    const fixture = join(__dirname, '../../../../shared/fixtures/clean.db')
+    const sources = (r: { files: string[] }): string[] =>
+      r.files.flatMap((f) =>
+        /[\\/]out[\\/]main[\\/]chunks[\\/]/.test(f)
+          ? [...readFileSync(f, 'utf8').matchAll(/^\/\/ (src\/main\/\S+\.ts)$/gm)].map((m) => m[1]!)
+          : [],
+      )
+    const crypto = (r: { builtins: string[] }): boolean => r.builtins.includes('NativeModule crypto')
+    const plain = loaded(['integrity', '--db', fixture, '--window', '10000'])
+    expect(plain.code).toBe(0)
+    expect(crypto(plain)).toBe(false)
+    expect(sources(plain)).not.toContain('src/main/verify/verify.ts')
+    expect(sources(plain)).not.toContain('src/main/chain/statement.ts')
+    const withEvidence = loaded(['integrity', '--db', fixture, '--evidence'])
+    expect(withEvidence.code).toBe(0)
+    expect(sources(withEvidence)).toContain('src/main/chain/statement.ts')
+    const withKey = loaded(['integrity', '--db', fixture, '--secret-hex', 'ab'])
+    expect([0, 1]).toContain(withKey.code) // the wrong key: still an answer
+    expect(crypto(withKey)).toBe(true)
+    expect(sources(withKey)).toContain('src/main/verify/verify.ts')
+  })
 })

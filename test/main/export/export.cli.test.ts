@@ -23,7 +23,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ChainWriter } from '../testing/writer'
 import { copyFixture, scratchDir, spanRow, writeChain } from '../reliability/chainkit'
 import { bijotel, ensureBuilt } from '../testing/cli'
-import { dbPath, expected, fingerprintFolder, fixtureNames, SECRETS } from '../testing/fixtures'
+import {
+  dbPath,
+  expected,
+  FIXTURES as FIXTURE_DIR,
+  fingerprintFolder,
+  fixtureNames,
+  SECRETS,
+} from '../testing/fixtures'
 
 const scratch = scratchDir('export')
 afterAll(() => scratch.cleanup())
@@ -139,7 +146,9 @@ describe('range exports', () => {
       )
       expect(doc.segment['first_seq']).toBe(first)
       expect(doc.segment['is_complete_chain']).toBe(first === 1 && last === 240)
-      if (first > 1) expect(r.stdout).toContain(`Boundary: prev_hash at seq=${first} = `)
+      // The reference's lines only: its predecessor is in the file, so no Boundary line anywhere.
+      expect(r.stdout).not.toContain('Boundary')
+      expect(r.stderr).toBe('')
       expect(bijotel(['verify-export', target, '--secret-hex', hex]).code).toBe(0)
       if (hasPython) expect(check(target, 'clean', hex).problems).toEqual([])
     })
@@ -215,6 +224,32 @@ describe('range exports', () => {
     expect(r.code, r.stderr).toBe(3)
     expect(r.stdout).toContain('link_mismatch')
     expect(existsSync(target)).toBe(false)
+  })
+})
+
+describe('a ranged export prints the reference lines only (issue 36)', () => {
+  const hex = SECRETS['primary']!
+  const trimmed = join(FIXTURE_DIR, 'claims', 'claims-archived-prefix.db')
+  it('a trimmed chain (rows 1-100 archived): the trusted boundary is said on stderr, stdout is the reference', () => {
+    for (const flags of [[], ['--range', '101:'], ['--range', '120:130'], ['--last', '5']]) {
+      const target = out('trimmed')
+      const r = bijotel(['export', '--db', trimmed, '-o', target, '--secret-hex', hex, ...flags])
+      expect(r.code, r.stderr).toBe(0)
+      expect(
+        r.stdout
+          .split('\n')
+          .slice(0, -1)
+          .map((l) => l.split(':')[0]!.trim()),
+      ).toEqual(['Exported chain to ' + target, 'format', 'entries_count', 'head_hash', 'size'])
+      const first = flags.length === 0 || flags[1] === '101:' ? 101 : null
+      // Only where the first row's predecessor is absent from the file (seq 101: rows 1-100 are
+      // gone); a range starting later is linked to a row that is there, and nothing is said.
+      if (first !== null)
+        expect(r.stderr).toMatch(
+          /^Boundary: prev_hash at seq=101 = [0-9a-f]{16}\.\.\. \(boundary — predecessor not in this DB/,
+        )
+      else expect(r.stderr).toBe('')
+    }
   })
 })
 

@@ -1,5 +1,6 @@
 // `bin/bijotel integrity` end to end on the shared fixtures and on hand-made chains.
-import { readFileSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { dbPath, expected, FIXTURES, fingerprintFolder, fixtureNames, SECRETS } from '../testing/fixtures'
@@ -55,22 +56,37 @@ describe('bijotel integrity --json equals Python byte for byte on every fixture'
 
 describe('text output and exit codes', () => {
   it('clean: exit 0, CLEAN, Sequence: no gaps', () => {
+    const text = [
+      'Chain integrity: CLEAN (last 100 entries, seq 141..240)',
+      '-------------------------------------------------------',
+      'Sequence: no gaps',
+      'Timestamps: no anomalies',
+      'Hashes: no duplicates',
+      'Provider distribution: stable',
+      'Rate: stable',
+      '',
+    ].join('\n')
     const r = bijotel(['integrity', '--db', dbPath('clean')])
     expect(r.code).toBe(0)
-    // The reference's lines, byte for byte, then the evidence judged (issue 25).
-    const { before, line } = splitEvidence(r.stdout)
+    // The reference's lines, byte for byte, ending at Rate: (issue 36).
+    expect(r.stdout).toBe(text)
+    // --evidence: the same lines, then the evidence judged (issue 25).
+    const e = bijotel(['integrity', '--db', dbPath('clean'), '--evidence'])
+    expect(e.code).toBe(0)
+    const { before, line } = splitEvidence(e.stdout)
     expect(line).toMatch(/; seq=141-240 entries=100; first_time=\S+Z last_time=\S+Z; keys=none$/)
-    expect(before).toBe(
-      [
-        'Chain integrity: CLEAN (last 100 entries, seq 141..240)',
-        '-------------------------------------------------------',
-        'Sequence: no gaps',
-        'Timestamps: no anomalies',
-        'Hashes: no duplicates',
-        'Provider distribution: stable',
-        'Rate: stable',
-        '',
-      ].join('\n'),
+    expect(before).toBe(text)
+    const sha = createHash('sha256')
+      .update(readFileSync(dbPath('clean')))
+      .digest('hex')
+    expect(line).toContain(` size=${statSync(dbPath('clean')).size} sha256=${sha}; `)
+  })
+  it('--evidence with --json: refused as argparse refuses mutually exclusive options (exit 2)', () => {
+    const r = bijotel(['integrity', '--db', dbPath('clean'), '--json', '--evidence'])
+    expect(r.code).toBe(2)
+    expect(r.stdout).toBe('')
+    expect(r.stderr).toMatch(
+      /^bijotel integrity: error: argument --evidence: not allowed with argument --json\n/,
     )
   })
   it('anomalies: exit 1, ANOMALIES (plural even for one)', () => {
@@ -101,12 +117,14 @@ describe('text output and exit codes', () => {
   it('empty chain: EMPTY CHAIN, exit 0; --json clean, exit 0', () => {
     const db = chains.write([])
     const t = bijotel(['integrity', '--db', db])
-    expect({ ...t, stdout: beforeEvidence(t.stdout) }).toEqual({
+    expect(t).toEqual({
       code: 0,
       stdout: 'Chain integrity: EMPTY CHAIN (nothing to analyze)\n',
       stderr: '',
     })
-    expect(splitEvidence(t.stdout).line).toMatch(
+    const te = bijotel(['integrity', '--db', db, '--evidence'])
+    expect(beforeEvidence(te.stdout)).toBe(t.stdout)
+    expect(splitEvidence(te.stdout).line).toMatch(
       /; seq=none entries=0; first_time=none last_time=none; keys=none$/,
     )
     const j = bijotel(['integrity', '--db', db, '--json'])
@@ -141,8 +159,11 @@ describe('text output and exit codes', () => {
     const r = bijotel(['integrity', '--db', dbPath('clean')], { BIJOTEL_HMAC_SECRET: SECRETS['primary']! })
     // Without a key the text is Python's (it ends at the Rate line), then the evidence line.
     expect(r.stdout).not.toContain('Rotation')
-    expect(beforeEvidence(r.stdout).trimEnd().split('\n').at(-1)).toBe('Rate: stable')
-    expect(splitEvidence(r.stdout).line).toMatch(/; keys=none$/)
+    expect(r.stdout.trimEnd().split('\n').at(-1)).toBe('Rate: stable')
+    const e = bijotel(['integrity', '--db', dbPath('clean'), '--evidence'], {
+      BIJOTEL_HMAC_SECRET: SECRETS['primary']!,
+    })
+    expect(splitEvidence(e.stdout).line).toMatch(/; keys=none$/)
   })
   it('threshold flags', () => {
     const r = bijotel(['integrity', '--db', dbPath('clean'), '--large-gap-sec', '60', '--json'])

@@ -172,7 +172,8 @@ describe('integrity on the five-column table (§5.5, expected reports §12.4)', 
   it('18: an empty five-column table → EMPTY CHAIN, exit 0; window 0 and null seqs in JSON', () => {
     const db = minimalTable([])
     const t = integrity(db)
-    expect(beforeEvidence(t.stdout)).toBe('Chain integrity: EMPTY CHAIN (nothing to analyze)\n')
+    expect(t.stdout).toBe('Chain integrity: EMPTY CHAIN (nothing to analyze)\n')
+    expect(beforeEvidence(integrity(db, '--evidence').stdout)).toBe(t.stdout)
     expect(t.code).toBe(0)
     expect(JSON.parse(integrity(db, '--json').stdout)).toMatchObject({
       window: 0,

@@ -85,10 +85,13 @@ export const run: Run = async (argv, io) => {
       `  size:          ${result.size.toLocaleString('en-US')} bytes`,
     ]
     if (result.signed_by !== null) lines.push(`  signed by:     ${result.signed_by} (Ed25519)`)
-    // Beyond the reference, after its lines: what the first row was checked against.
-    const v = result.verdict
-    if (v.boundary && v.first_seq !== null && v.first_seq > 1) lines.push(boundaryLine(v.boundary))
     io.out(lines.join('\n') + '\n')
+    // stdout is the reference's lines only (issue 36). Where the first exported row's predecessor is
+    // not in the file, its stored prev_hash was trusted as the boundary: said on stderr, because an
+    // export of a trimmed chain must not look like one that starts at a checked link.
+    const v = result.verdict
+    if (v.boundary?.kind === 'trusted' && v.first_seq !== null && v.first_seq > 1)
+      io.err(`${boundaryLine(v.boundary)}\n`)
     return EXIT.written
   } catch (e) {
     io.progress(null)

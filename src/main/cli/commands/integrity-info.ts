@@ -5,7 +5,7 @@ import { INTEGRITY_OPTIONS_HELP } from './integrity-options'
 
 export const EXIT = { clean: 0, anomalies: 1, unreadable: 2, usage: 2 } as const
 
-const HELP = `usage: bijotel integrity --db PATH [--window N | --all] [--json] [keys] [thresholds]
+const HELP = `usage: bijotel integrity --db PATH [--window N | --all] [--json | --evidence] [keys] [thresholds]
 
 Structural integrity monitor (Python BIJOTEL's six detectors): sequence gaps, timestamps going
 backward, large gaps and bursts, duplicate canonical hashes, provider distribution shift and rate
@@ -21,6 +21,9 @@ options:
   --db PATH            chain.db to analyse (its -wal file, if any, is read too)
 ${INTEGRITY_OPTIONS_HELP}
   --json               one compact JSON line, byte for byte what Python BIJOTEL's integrity --json prints
+  --evidence           end the text with verify's Evidence: line (the SHA-256 and size of chain.db and
+                       its -wal, the rows analysed); it hashes the whole file. bijotel report always
+                       carries it
   --secret-hex HEX     candidate key as hex; with keys the analysed range is verified and every change
                        of sealing key is reported as a rotation boundary (Python never fills that list);
                        repeat for rotated keys

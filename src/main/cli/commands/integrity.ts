@@ -7,9 +7,7 @@ import { reportJson } from '../../integrity/report'
 import { integrityText } from '../../integrity/text'
 import type { EvidenceStatement } from '../../../shared/custody-types'
 import type { RowSource } from '../../chain/source/row-source'
-import { buildStatement, evidenceLine, startStating, timestampsOf } from '../../chain/statement'
-import { keyInfo, parseSecrets } from '../../chain/keys'
-import { parse, requireString } from '../args'
+import { parse, requireString, UsageError } from '../args'
 import type { Run } from '../command'
 import { SECRET_OPTIONS, secretInputsFrom } from '../secret-sources'
 import { EXIT } from './integrity-info'
@@ -21,21 +19,30 @@ export const run: Run = async (argv, io) => {
   const { values } = parse(argv, {
     db: { type: 'string' },
     json: { type: 'boolean' },
+    evidence: { type: 'boolean' },
     ...SECRET_OPTIONS,
     ...INTEGRITY_OPTIONS,
   })
   const db = requireString(values, 'db')
+  // --json is Python's line byte for byte; the evidence statement has no place in it.
+  if (values['json'] && values['evidence'])
+    throw new UsageError('argument --evidence: not allowed with argument --json')
   const options = integrityOptionsFrom(values)
-  const keys = parseSecrets(await secretInputsFrom(values, io, { useEnv: false }))
+  // The key and evidence code (node:crypto, the file hasher) is loaded only when used: a keyless
+  // window from a cron job then starts in about Node's own start-up time.
+  const inputs = await secretInputsFrom(values, io, { useEnv: false })
+  const keyCode = inputs.length > 0 ? await import('../../chain/keys') : null
+  const keys = keyCode ? keyCode.parseSecrets(inputs) : []
   const runOpts = { ...options, keys, onProgress: progressLine(io) }
-  // The text ends with the evidence judged; --json stays Python's line, byte for byte.
-  const state = !values['json']
-  const infos = keys.map(keyInfo)
+  // The text is the reference's, ending at `Rate:` (or the Rotation lines with keys); the evidence
+  // judged — a SHA-256 of the whole file, seconds on a large chain — only when asked for.
+  const infos = keyCode ? keys.map(keyCode.keyInfo) : []
+  const stated = values['evidence'] === true ? await import('../../chain/statement') : null
   let statement: EvidenceStatement | null = null
   // Read in place, the file is hashed on its own threads while the detectors read it.
   const analyse = async (source: RowSource): Promise<IntegrityRun> => {
-    if (!state) return runIntegrity(source, runOpts)
-    const stating = startStating(source)
+    if (!stated) return runIntegrity(source, runOpts)
+    const stating = stated.startStating(source)
     let run: IntegrityRun
     try {
       run = await runIntegrity(source, runOpts)
@@ -44,8 +51,8 @@ export const run: Run = async (argv, io) => {
       throw e
     }
     const r = run.report
-    const ts = timestampsOf(source, r.first_seq, r.last_seq)
-    statement = buildStatement(await stating.done(), { ...r, entries: r.window }, ts, infos)
+    const ts = stated.timestampsOf(source, r.first_seq, r.last_seq)
+    statement = stated.buildStatement(await stating.done(), { ...r, entries: r.window }, ts, infos)
     return run
   }
   const t0 = performance.now()
@@ -61,11 +68,11 @@ export const run: Run = async (argv, io) => {
   )
   io.progress(null)
   if (io.env['BIJOTEL_TIMING']) io.err(`timing: ${timing}, total ${(performance.now() - t0).toFixed(0)} ms\n`)
-  const stated: EvidenceStatement | null = statement
+  const made: EvidenceStatement | null = statement
   io.out(
     values['json']
       ? `${reportJson(analysis.report)}\n`
-      : integrityText(analysis) + (stated ? `${evidenceLine(stated)}\n` : ''),
+      : integrityText(analysis) + (stated && made ? `${stated.evidenceLine(made)}\n` : ''),
   )
   return analysis.report.clean ? EXIT.clean : EXIT.anomalies
 }

@@ -42,7 +42,7 @@ export const run: Run = async (argv, io) => {
   if (existsSync(privPath) && !values['force']) {
     io.err(
       `ERROR: ${privPath} already exists. Pass --force to overwrite ` +
-        '(this rotates your signing key \u2014 old signatures will no longer carry a matching key).\n',
+        '(this rotates your signing key \u2014 old signed exports will no longer carry a matching key).\n',
     )
     return EXIT.exists
   }

@@ -96,6 +96,35 @@ def do_list(conn, args):
     print(f"\n({len(out)} spans)")
 
 
+def rag(a):
+    # v2.6.0's RAG Provenance block: only with a source count; up to five sources, then a count of
+    # the rest. Values Python's formatting cannot take raise here as they do there.
+    if a.get("bijotel.rag.source_count") is None:
+        return
+    out = ["", "=== RAG Provenance ===", "source_count:   %s" % (a["bijotel.rag.source_count"],)]
+    out.append("retriever:      %s" % (a.get("bijotel.rag.retriever_id") or "(none)",))
+    out.append("embedding:      %s" % (a.get("bijotel.rag.embedding_model") or "(none)",))
+    if a.get("bijotel.rag.total_context_tokens") is not None:
+        out.append("context_tokens: %s" % (a["bijotel.rag.total_context_tokens"],))
+    print("\n".join(out))
+    raw = a.get("bijotel.rag.sources")
+    if not raw:
+        return
+    try:
+        items = json.loads(raw)
+    except (TypeError, ValueError):
+        print("  (sources JSON unparseable: %r)" % (raw,))
+        return
+    if type(items) is not list:
+        return
+    for n, src in enumerate(items[:5]):
+        doc = (src.get("document_id") or "")[:36]
+        sim = format(src.get("similarity_score", 0.0), ".3f")
+        print("  source %d: doc=%s  chunk=%s  retriever=%s  sim=%s" % (n + 1, doc, src.get("chunk_index", "?"), src.get("retriever") or "-", sim))
+    if len(items) > 5:
+        print("  ... and %d more" % (len(items) - 5))
+
+
 def do_inspect(conn, args):
     ident = args[0]
     q = "SELECT * FROM chain WHERE seq = ?" if ident.isdigit() else "SELECT * FROM chain WHERE span_id = ? ORDER BY seq"
@@ -117,6 +146,7 @@ def do_inspect(conn, args):
     a = attrs_of(d)
     print(f"\n=== Status: {status(a)} ===")
     print(f"Cost (real): {cost(a)}")
+    rag(a)
     print("\n=== Canonical Body (decoded) ===")
     print(json.dumps(d, indent=2, ensure_ascii=False))
     sem = r.get("semantic_body_hash")

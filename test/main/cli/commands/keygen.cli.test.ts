@@ -69,7 +69,7 @@ describe('bijotel keygen', () => {
     expect(r.code).toBe(2)
     expect(r.stdout).toBe('')
     expect(r.stderr).toBe(
-      `ERROR: ${out}/bijotel_private.pem already exists. Pass --force to overwrite (this rotates your signing key \u2014 old signatures will no longer carry a matching key).\n`,
+      `ERROR: ${out}/bijotel_private.pem already exists. Pass --force to overwrite (this rotates your signing key \u2014 old signed exports will no longer carry a matching key).\n`,
     )
     expect(readFileSync(join(out, 'bijotel_private.pem'), 'utf8')).toBe(before)
     const f = bijotel(['keygen', '--output-dir', out, '--force'])
