@@ -5,9 +5,8 @@ import Database from 'better-sqlite3'
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
 import { AuditError, asChainReadError } from '../base/errors'
 import { takeSnapshot, type Snapshot, type SnapshotOptions } from './snapshot'
+import { SQLITE_MAGIC } from './sqlite/header'
 import { REQUIRED_COLUMNS } from './table'
-
-const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1')
 
 export interface HeaderInfo {
   pageSize: number

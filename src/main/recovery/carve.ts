@@ -13,13 +13,23 @@
 // read of it.
 import type { RecoveryFile, RecoverySource, RecoverySourceKind } from '../../shared/recovery-types'
 import { readBuffer } from '../chain/read-buffer'
+import { readFreelist, type Freelist } from '../chain/sqlite/freelist'
+import { pageOffset } from '../chain/sqlite/header'
+import { WAL_FRAME_HEADER_BYTES } from '../chain/sqlite/wal'
+import {
+  btreeHeaderSize,
+  headerOffset,
+  isBtreeType,
+  leafCellRowids,
+  nextOverflowPage,
+  overflowChunk,
+} from '../chain/sqlite/page'
 import { AuditError } from '../base/errors'
 import { readAt } from './files'
-import { readFreelist, type Freelist } from './freelist'
 import type { RecordLayout } from './layout'
 import type { PageStore, PageView } from './pages'
 import { matchRecord, type CarvedRecord, type OverflowChain, type OverflowReader } from './record'
-import { freeblocksOf, gapOf, headerAt, isBtreePage, mayHoldRecord, type Region } from './regions'
+import { freeblocksOf, gapOf, mayHoldRecord, type Region } from './regions'
 
 export interface RawHit {
   rec: CarvedRecord
@@ -139,7 +149,9 @@ export class Carver {
     for (let first = from; first < end; first += perRun) {
       this.checkCancel()
       const count = Math.min(perRun, end - first)
-      const got = Math.floor(readAt(files.dbFd, run, 0, count * pageSize, (first - 1) * pageSize) / pageSize)
+      const got = Math.floor(
+        readAt(files.dbFd, run, 0, count * pageSize, pageOffset(first, pageSize)) / pageSize,
+      )
       this.scanned.db_pages += got
       // The next anchor byte at or after the last place looked from: searches only move forward, so
       // a run is scanned once however many pages have no anchor byte in their free space.
@@ -157,21 +169,21 @@ export class Carver {
         const mark = marks[n]!
         if (mark === SUPERSEDED) {
           const version = this.dbVersion(n, [this.store.main, this.store.current])
-          this.whole(run.subarray(base, base + pageSize), version, 'superseded_page', headerAt(n))
+          this.whole(run.subarray(base, base + pageSize), version, 'superseded_page', headerOffset(n))
           continue
         }
         if (mark === 0) {
           // The common case, inlined: not a b-tree page, or no anchor byte in its gap and no freeblock.
-          const h = base + (n === 1 ? 100 : 0)
+          const h = base + headerOffset(n)
           const type = run[h]!
-          if (type !== 0x0d && type !== 0x05 && type !== 0x0a && type !== 0x02) {
+          if (!isBtreeType(type)) {
             // An overflow (or other) page: its slack after the data may hold an older page's bytes.
             if (anchorFrom(base) >= base + usable) continue
             this.current(run, base, this.dbVersion(n, [this.store.current, this.store.main]))
             continue
           }
           const cells = (run[h + 3]! << 8) | run[h + 4]!
-          const gapFrom = h + (type === 0x05 || type === 0x02 ? 12 : 8) + 2 * cells
+          const gapFrom = h + btreeHeaderSize(type) + 2 * cells
           const gapTo = base + Math.min((run[h + 5]! << 8) | run[h + 6]! || 65536, usable)
           const inGap = gapTo > gapFrom && anchorFrom(gapFrom) < gapTo
           if (!inGap && (run[h + 1]! | run[h + 2]!) === 0) continue
@@ -183,7 +195,7 @@ export class Carver {
   }
 
   private dbVersion(n: number, views: PageView[]): Version {
-    return { file: 'db', page: n, at: (n - 1) * this.store.pageSize, views }
+    return { file: 'db', page: n, at: pageOffset(n, this.store.pageSize), views }
   }
 
   /** Every WAL frame: the current image of a page like a database page, any other whole. */
@@ -197,7 +209,7 @@ export class Carver {
       const version: Version = {
         file: 'wal',
         page: f.page,
-        at: f.offset + 24,
+        at: f.offset + WAL_FRAME_HEADER_BYTES,
         frame: {
           frame: f.frame,
           salt: `${f.salt1.toString(16).padStart(8, '0')}-${f.salt2.toString(16).padStart(8, '0')}`,
@@ -214,7 +226,7 @@ export class Carver {
           f.generation === 0
             ? [this.store.asOfFrame(idx), this.store.current]
             : [this.store.main, this.store.current]
-        this.whole(page, version, 'wal_frame', headerAt(f.page))
+        this.whole(page, version, 'wal_frame', headerOffset(f.page))
       }
     })
   }
@@ -234,8 +246,8 @@ export class Carver {
       this.whole(page(), version, 'freelist', trunkList)
       return
     }
-    const h = headerAt(n)
-    if (!isBtreePage(buf, base + h)) {
+    const h = headerOffset(n)
+    if (!isBtreeType(buf[base + h])) {
       // Not a b-tree page: an overflow page of a live row (its slack past the data is old bytes), a
       // pointer-map or the lock-byte page. JCS bodies never hold the anchor (a raw 0x0D): carved whole.
       this.whole(page(), version, 'unallocated', 0)
@@ -275,7 +287,7 @@ export class Carver {
           continue
         const rec = this.match(page, a, version.views)
         if (!rec) continue
-        neighbours ??= cellRowids(page, headerAt(version.page), this.usable)
+        neighbours ??= leafCellRowids(page, headerOffset(version.page), this.usable)
         this.hits.push({ rec, source: this.source(version, r.kind, rec.start), neighbours })
       }
     }
@@ -304,7 +316,7 @@ export class Carver {
    * pages' numbers are kept; bytes are read again when asked for.
    */
   private overflow(view: PageView, p: number, need: number): OverflowChain | null {
-    const chunk = this.usable - 4
+    const chunk = overflowChunk(this.usable)
     const count = Math.ceil(need / chunk)
     // A chain visits each page once and cannot be longer than the file; all walks together read at
     // most a few times the file's pages (hostile files with many long junk chains stay linear).
@@ -317,7 +329,7 @@ export class Carver {
       if (!ov) return null
       seen.add(p)
       pages[i] = p
-      p = ov.readUInt32BE(0)
+      p = nextOverflowPage(ov)
     }
     return {
       read(from, len) {
@@ -347,29 +359,4 @@ export class Carver {
     }
     return s
   }
-}
-
-/** Rowids of the cells a table leaf page points to (its live cells in that version). */
-function cellRowids(page: Buffer, h: number, usable: number): bigint[] {
-  if (page[h] !== 0x0d) return []
-  const cells = page.readUInt16BE(h + 3)
-  const out: bigint[] = []
-  for (let i = 0; i < cells && h + 8 + 2 * i + 2 <= usable; i++) {
-    let p = page.readUInt16BE(h + 8 + 2 * i)
-    if (p < h + 8 || p >= usable) continue
-    while (p < usable && page[p]! >= 0x80) p++
-    p++
-    let v = 0n
-    for (let k = 0; k < 9 && p + k < usable; k++) {
-      const b = page[p + k]!
-      if (k === 8) {
-        v = (v << 8n) | BigInt(b)
-        break
-      }
-      v = (v << 7n) | BigInt(b & 0x7f)
-      if (b < 0x80) break
-    }
-    out.push(BigInt.asIntN(64, v))
-  }
-  return out
 }
