@@ -75,8 +75,8 @@ export class Carver {
   private readonly anchorByte: number
   private readonly maxPage: number
   private runBuf: Buffer | null = null
-  /** Overflow pages the walks may still read (see overflow()). */
-  private overflowBudget: number
+  /** Overflow pages the walks may still read (see overflowChain). */
+  private readonly budget: WalkBudget
   private marks: Uint8Array | null = null
 
   constructor(
@@ -89,7 +89,7 @@ export class Carver {
     this.freelist = readFreelist(store.current, store.pageSize, dbPagesNow)
     this.anchorByte = layout.anchor[0]!
     this.maxPage = Math.max(store.filePages, store.wal.dbPages, dbPagesNow)
-    this.overflowBudget = 4 * (this.maxPage + store.wal.frames.length) + 65536
+    this.budget = { maxPage: this.maxPage, left: 4 * (this.maxPage + store.wal.frames.length) + 65536 }
   }
 
   run(): CarveOutput {
@@ -285,67 +285,11 @@ export class Carver {
           page.compare(anchor, 0, anchor.length, a, a + anchor.length) !== 0
         )
           continue
-        const rec = this.match(page, a, version.views)
+        const rec = matchAt(page, a, version.views, this.usable, this.layout, this.budget)
         if (!rec) continue
         neighbours ??= leafCellRowids(page, headerOffset(version.page), this.usable)
         this.hits.push({ rec, source: this.source(version, r.kind, rec.start), neighbours })
       }
-    }
-  }
-
-  /**
-   * The record at anchor `a`, its overflow pages looked for in each view in turn: the first in which
-   * the chain holds and the hashes at its end read as hashes.
-   */
-  private match(page: Buffer, a: number, views: PageView[]): CarvedRecord | null {
-    for (const view of views) {
-      let used = false
-      const more: OverflowReader = (p, need) => {
-        used = true
-        return this.overflow(view, p, need)
-      }
-      const rec = matchRecord(page, a, this.usable, this.layout, more)
-      if (rec || !used) return rec
-    }
-    return null
-  }
-
-  /**
-   * The overflow chain of `need` bytes from page `p` in `view` (file-format §1.6: each page starts
-   * with the next page's number, then usable − 4 bytes of payload), or null where it breaks. Only the
-   * pages' numbers are kept; bytes are read again when asked for.
-   */
-  private overflow(view: PageView, p: number, need: number): OverflowChain | null {
-    const chunk = overflowChunk(this.usable)
-    const count = Math.ceil(need / chunk)
-    // A chain visits each page once and cannot be longer than the file; all walks together read at
-    // most a few times the file's pages (hostile files with many long junk chains stay linear).
-    if (count > this.maxPage || count > this.overflowBudget) return null
-    const pages = new Int32Array(count)
-    const seen = new Set<number>()
-    for (let i = 0; i < count; i++) {
-      if (p < 1 || p > this.maxPage || seen.has(p) || --this.overflowBudget < 0) return null
-      const ov = view(p)
-      if (!ov) return null
-      seen.add(p)
-      pages[i] = p
-      p = nextOverflowPage(ov)
-    }
-    return {
-      read(from, len) {
-        if (from < 0 || from + len > need) return null
-        const out = Buffer.allocUnsafe(len)
-        for (let got = 0; got < len;) {
-          const at = from + got
-          const ov = view(pages[Math.floor(at / chunk)]!)
-          if (!ov) return null
-          const inPage = at % chunk
-          const take = Math.min(len - got, chunk - inPage)
-          ov.copy(out, got, 4 + inPage, 4 + inPage + take)
-          got += take
-        }
-        return out
-      },
     }
   }
 
@@ -358,5 +302,80 @@ export class Carver {
       s.committed = version.frame.committed
     }
     return s
+  }
+}
+
+/** The walks of one carving pass: the largest page number, and the overflow pages they may still read. */
+export interface WalkBudget {
+  readonly maxPage: number
+  left: number
+}
+
+/**
+ * The record at anchor `a` of `page` (`usable` bytes), its overflow pages looked for in each view in
+ * turn: the first in which the chain holds and the hashes at its end read as hashes.
+ */
+export function matchAt(
+  page: Buffer,
+  a: number,
+  views: PageView[],
+  usable: number,
+  layout: RecordLayout,
+  budget: WalkBudget,
+): CarvedRecord | null {
+  for (const view of views) {
+    let used = false
+    const more: OverflowReader = (p, need) => {
+      used = true
+      return overflowChain(view, p, need, usable, budget)
+    }
+    const rec = matchRecord(page, a, usable, layout, more)
+    if (rec || !used) return rec
+  }
+  return null
+}
+
+/**
+ * The overflow chain of `need` bytes from page `p` in `view` (file-format §1.6: each page starts
+ * with the next page's number, then usable − 4 bytes of payload), or null where it breaks. Only the
+ * pages' numbers are kept; bytes are read again when asked for.
+ */
+export function overflowChain(
+  view: PageView,
+  p: number,
+  need: number,
+  usable: number,
+  budget: WalkBudget,
+): OverflowChain | null {
+  const chunk = overflowChunk(usable)
+  const count = Math.ceil(need / chunk)
+  // A chain visits each page once and cannot be longer than the file; all walks together read at
+  // most a few times the file's pages (hostile files with many long junk chains stay linear).
+  if (count > budget.maxPage || count > budget.left) return null
+  const pages = new Int32Array(count)
+  const seen = new Set<number>()
+  for (let i = 0; i < count; i++) {
+    if (p < 1 || p > budget.maxPage || seen.has(p) || --budget.left < 0) return null
+    const ov = view(p)
+    if (!ov) return null
+    seen.add(p)
+    pages[i] = p
+    p = nextOverflowPage(ov)
+  }
+  return {
+    read(from, len) {
+      if (from < 0 || from + len > need) return null
+      const out = Buffer.allocUnsafe(len)
+      for (let got = 0; got < len;) {
+        const at = from + got
+        const ov = view(pages[Math.floor(at / chunk)]!)
+        if (!ov) return null
+        const inPage = at % chunk
+        const take = Math.min(len - got, chunk - inPage)
+        ov.copy(out, got, 4 + inPage, 4 + inPage + take)
+        got += take
+      }
+      return out
+    },
   }
 }
