@@ -12,7 +12,7 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { Unsupported } from '../../../../src/main/chain/sqlite/decline'
 import { readFreelist } from '../../../../src/main/chain/sqlite/freelist'
-import { freelistHead, lockPage } from '../../../../src/main/chain/sqlite/header'
+import { freelistHead, headerPageSize, lockPage } from '../../../../src/main/chain/sqlite/header'
 import {
   cellCount,
   cellGap,
@@ -354,6 +354,16 @@ describe('the freelist (§1.5) and the lock-byte page (§1.4)', () => {
     const fl = readFreelist(view, pageSize, pages)
     expect([...fl.trunks.keys()]).toEqual([3, 4])
     expect([...fl.leaves]).toEqual([5])
+  })
+
+  it('reads the header page size as §1.3 defines it, for every stored value', () => {
+    // "A power of two between 512 and 32768 inclusive, or the value 1 representing 65536."
+    const valid = new Set([1, 512, 1024, 2048, 4096, 8192, 16384, 32768])
+    const h = Buffer.alloc(100)
+    for (let raw = 0; raw < 65536; raw++) {
+      h.writeUInt16BE(raw, 16)
+      expect(headerPageSize(h)).toBe(valid.has(raw) ? (raw === 1 ? 65536 : raw) : 0)
+    }
   })
 
   it('places the lock-byte page at 2^30 for every page size', () => {
