@@ -13,7 +13,7 @@ import { openEvidence, readAt, unchangedFiles, type EvidenceFiles, type OpenOpti
 import { REQUIRED_COLUMNS } from '../table'
 import { CellReader } from '../sqlite/cell'
 import { Unsupported } from '../sqlite/decline'
-import { headerPageSize, pageOneFacts, SQLITE_MAGIC } from '../sqlite/header'
+import { DB_HEADER_BYTES, headerPageSize, pageOneFacts, SQLITE_MAGIC } from '../sqlite/header'
 import { headerOffset, leafCells } from '../sqlite/page'
 import { collectLeaves, type LeafList } from './btree'
 import { chainTable, type MasterRow } from './layout'
@@ -75,8 +75,9 @@ function hotJournal(files: EvidenceFiles): boolean {
 function readChain(files: EvidenceFiles): DirectChain {
   const dbStat = files.db.stat
   if (dbStat.size < 512) throw new Unsupported('not a regular file of a database')
-  const header = Buffer.alloc(100)
-  if (readAt(files.db.fd, header, 0, 100, 0) < 100) throw new Unsupported('short header')
+  const header = Buffer.alloc(DB_HEADER_BYTES)
+  if (readAt(files.db.fd, header, 0, DB_HEADER_BYTES, 0) < DB_HEADER_BYTES)
+    throw new Unsupported('short header')
   if (!SQLITE_MAGIC.equals(header.subarray(0, 16))) throw new Unsupported('not SQLite')
   // The page size SQLite opens the file with (btree.c sqlite3BtreeOpen reads the file's header).
   const pageSize = headerPageSize(header)

@@ -4,7 +4,7 @@
 // accelerates (no overflow) and leaves every other cell to it.
 import { Unsupported } from './decline'
 import { localPayload, nextOverflowPage, overflowChunk } from './page'
-import { readIntBig, readIntNumber, serialSize } from './record'
+import { isIntType, isTextType, readIntBig, readIntNumber, serialSize } from './record'
 import { readVarint, varint } from './varint'
 
 /** Pages of the file, for following an overflow chain (the direct reader's Pager). */
@@ -144,13 +144,11 @@ export class CellReader {
   }
 
   isText(c: number): boolean {
-    const t = this.types[c]!
-    return t >= 13 && (t & 1) === 1
+    return isTextType(this.types[c]!)
   }
 
   isInt(c: number): boolean {
-    const t = this.types[c]!
-    return (t >= 1 && t <= 6) || t === 8 || t === 9
+    return isIntType(this.types[c]!)
   }
 
   /** A TEXT column as a string; null for any other type. */
