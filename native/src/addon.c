@@ -307,7 +307,7 @@ static napi_value js_facts_columns(napi_env env, napi_callback_info info) {
 
 /**
  * rowFacts(record, types, offsets, out): what the integrity monitor and the index keep of a row,
- * from the record where it lies (see src/main/native/row-facts.ts for the layout of `out`).
+ * from the record where it lies (see src/main/chain/addon/row-facts.ts for the layout of `out`).
  * Returns the body's scan verdict (scanBody's codes, spans relative to the record), or 4 when the
  * body is not TEXT or BLOB and TypeScript decides its facts.
  */

@@ -1,4 +1,6 @@
-// Walks over a chain's pages, each done in one call (see pages.h and src/main/native/leaf-pages.ts).
+// Walks over a chain's pages, each done in one call (see pages.h and src/main/chain/addon/leaf-pages.ts).
+// An accelerator only: every SQLite file-format rule here mirrors the one TypeScript module,
+// src/main/chain/sqlite/ (named at each rule), and anything this code does not decide is left to it.
 // Pages are read with pread through the caller's descriptors, both opened read-only; nothing is
 // written to any file.
 #define _POSIX_C_SOURCE 200809L
@@ -23,10 +25,17 @@ enum { LT_DONE = 0, LT_FOR_TYPESCRIPT = 1, LT_FULL = 2 };
  */
 enum { LL_MAX_DEPTH = 19 };
 
-/** Cells a b-tree page may hold (btree.c MX_CELL): a page claiming more is corrupt to SQLite. */
+/**
+ * Cells a b-tree page may hold (btree.c MX_CELL): a page claiming more is corrupt to SQLite. Mirrors
+ * maxCells and the strict cellCount of src/main/chain/sqlite/page.ts (an interior page, the root
+ * included, with no cell is corrupt too: the checks `cells == 0 || cells > max_cells(...)` below).
+ */
 static size_t max_cells(size_t ps) { return (ps - 8) / 6; }
 
-/** The page holding the lock bytes at 2^30 (pager.c PAGER_SJ_PGNO): never a database page. */
+/**
+ * The page holding the lock bytes at 2^30 (pager.c PAGER_SJ_PGNO): never a database page. Mirrors
+ * lockPage in src/main/chain/sqlite/header.ts (file format §1.4).
+ */
 static int64_t lock_page(size_t ps) { return (int64_t)(0x40000000 / ps) + 1; }
 
 /** Where page `n`'s newest image lies in the WAL (page numbers sorted ascending), or -1. */
@@ -120,7 +129,11 @@ static int lister_push(leaf_lister *L, int64_t n, int64_t upper) {
   return 1;
 }
 
-/** collectLeaves' visit (src/main/chain/direct/btree.ts), or 0 wherever TypeScript must decide. */
+/**
+ * collectLeaves' visit (src/main/chain/direct/btree.ts), or 0 wherever TypeScript must decide. The
+ * page header offsets (100 on page 1), the 12-byte interior header and its right child at offset 8
+ * mirror src/main/chain/sqlite/page.ts (headerOffset, btreeHeaderSize).
+ */
 static int lister_visit(leaf_lister *L, int64_t n, int64_t upper, int depth) {
   if (depth > LL_MAX_DEPTH || !lister_claim(L, n)) return 0;
   uint8_t *page = L->bufs[depth];

@@ -1,7 +1,11 @@
 // Reading one row of a SQLite table where it lies (see record.h).
 #include "record.h"
 
-/** Bytes a value of serial type `t` takes in a record. */
+/**
+ * Bytes a value of serial type `t` takes in a record (file format §2.1). Mirrors serialSize in
+ * src/main/chain/sqlite/record.ts; the reserved types 10 and 11 are refused by the callers, as strict
+ * serialSize declines them.
+ */
 size_t serial_size(int64_t t) {
   static const size_t fixed[] = {0, 1, 2, 3, 4, 6, 8, 8, 0, 0, 0, 0};
   return t < 12 ? fixed[t < 0 ? 0 : t] : (size_t)((t - 12) >> 1);
@@ -16,7 +20,7 @@ int column_at(const int32_t *types, const int32_t *offs, size_t ncols, int32_t i
   return out->at <= len && serial_size(out->type) <= len - out->at;
 }
 
-/** The integer of serial type 1–6, 8 or 9 at the column (big-endian two's complement). */
+/** The integer of serial type 1–6, 8 or 9 at the column (big-endian two's complement): readIntBig in src/main/chain/sqlite/record.ts. */
 int64_t record_integer(const uint8_t *rec, column c) {
   static const int width[] = {0, 1, 2, 3, 4, 6, 8};
   if (c.type == 8 || c.type == 9) return c.type - 8;
@@ -54,7 +58,11 @@ int hash_fingerprint(const uint8_t *s, size_t n, double *out) {
   return 1;
 }
 
-/** A varint at p, all of it before `end`: its length (0 when it runs past `end`), its value in *v. */
+/**
+ * A varint at p, all of it before `end`: its length (0 when it runs past `end`), its value in *v (file
+ * format §1.3). Mirrors decodeVarint in src/main/chain/sqlite/varint.ts, unsigned: a nine-byte value
+ * is read as the 64 bits; callers refuse any value TypeScript would read as negative.
+ */
 int varint_before(const uint8_t *p, const uint8_t *end, uint64_t *v) {
   uint64_t x = 0;
   for (int i = 0; i < 9; i++) {
@@ -73,7 +81,7 @@ int varint_before(const uint8_t *p, const uint8_t *end, uint64_t *v) {
 }
 
 /**
- * One cell of a table leaf, decoded as CellReader.read (src/main/chain/direct/btree.ts) decodes
+ * One cell of a table leaf, decoded as CellReader.read (src/main/chain/sqlite/cell.ts) decodes
  * it: the rowid, and each column's serial type and offset in the page. 0 for any cell CellReader
  * would refuse or read otherwise, which TypeScript then decides: an overflowing payload, a local
  * payload past the usable size (btree.c accessPayload), a rowid beyond ±2^53, a record header not
@@ -120,7 +128,7 @@ int decode_cell(const uint8_t *page, size_t len, size_t at, int32_t usable, int3
 
 /**
  * What the integrity monitor and the index keep of a row, from the record where it lies (see
- * src/main/native/row-facts.ts for the layout of `out`): the timestamp, and with `with_body` the
+ * src/main/chain/addon/row-facts.ts for the layout of `out`): the timestamp, and with `with_body` the
  * hash fingerprint and the body's scan verdict (scanBody's codes, spans relative to the record), or
  * FACTS_JS when the body is not TEXT or BLOB (or not asked for) and TypeScript decides its facts.
  */

@@ -1,5 +1,5 @@
 // Reading one row of a SQLite table where it lies, as the direct reader does
-// (src/main/chain/direct/btree.ts CellReader): serial types, columns, integers, a table leaf's
+// (src/main/chain/sqlite/cell.ts CellReader): serial types, columns, integers, a table leaf's
 // cell, and the facts the integrity monitor and the index keep of a row.
 #ifndef BIJOTEL_RECORD_H
 #define BIJOTEL_RECORD_H

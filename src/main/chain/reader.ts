@@ -5,9 +5,8 @@ import Database from 'better-sqlite3'
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
 import { AuditError, asChainReadError } from '../base/errors'
 import { takeSnapshot, type Snapshot, type SnapshotOptions } from './snapshot'
+import { headerPageSize, SQLITE_MAGIC } from './sqlite/header'
 import { REQUIRED_COLUMNS } from './table'
-
-const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1')
 
 export interface HeaderInfo {
   pageSize: number
@@ -32,8 +31,8 @@ export function inspectHeader(path: string, displayPath: string): HeaderInfo {
         `database file truncated: ${displayPath} is ${size} bytes, shorter than its header`,
       )
     const rawPageSize = header.readUInt16BE(16)
-    const pageSize = rawPageSize === 1 ? 65536 : rawPageSize
-    if (pageSize < 512 || (pageSize & (pageSize - 1)) !== 0) {
+    const pageSize = headerPageSize(header)
+    if (pageSize === 0) {
       throw new AuditError(
         'corrupt',
         `database file corrupt: ${displayPath} has an invalid page size (${rawPageSize})`,

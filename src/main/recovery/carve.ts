@@ -13,13 +13,23 @@
 // read of it.
 import type { RecoveryFile, RecoverySource, RecoverySourceKind } from '../../shared/recovery-types'
 import { readBuffer } from '../chain/read-buffer'
+import { readFreelist, type Freelist } from '../chain/sqlite/freelist'
+import { pageOffset } from '../chain/sqlite/header'
+import { WAL_FRAME_HEADER_BYTES } from '../chain/sqlite/wal'
+import {
+  btreeHeaderSize,
+  headerOffset,
+  isBtreeType,
+  leafCellRowids,
+  nextOverflowPage,
+  overflowChunk,
+} from '../chain/sqlite/page'
 import { AuditError } from '../base/errors'
 import { readAt } from './files'
-import { readFreelist, type Freelist } from './freelist'
 import type { RecordLayout } from './layout'
 import type { PageStore, PageView } from './pages'
 import { matchRecord, type CarvedRecord, type OverflowChain, type OverflowReader } from './record'
-import { freeblocksOf, gapOf, headerAt, isBtreePage, mayHoldRecord, type Region } from './regions'
+import { freeblocksOf, gapOf, mayHoldRecord, type Region } from './regions'
 
 export interface RawHit {
   rec: CarvedRecord
@@ -65,8 +75,8 @@ export class Carver {
   private readonly anchorByte: number
   private readonly maxPage: number
   private runBuf: Buffer | null = null
-  /** Overflow pages the walks may still read (see overflow()). */
-  private overflowBudget: number
+  /** Overflow pages the walks may still read (see overflowChain). */
+  private readonly budget: WalkBudget
   private marks: Uint8Array | null = null
 
   constructor(
@@ -79,7 +89,7 @@ export class Carver {
     this.freelist = readFreelist(store.current, store.pageSize, dbPagesNow)
     this.anchorByte = layout.anchor[0]!
     this.maxPage = Math.max(store.filePages, store.wal.dbPages, dbPagesNow)
-    this.overflowBudget = 4 * (this.maxPage + store.wal.frames.length) + 65536
+    this.budget = { maxPage: this.maxPage, left: 4 * (this.maxPage + store.wal.frames.length) + 65536 }
   }
 
   run(): CarveOutput {
@@ -139,7 +149,9 @@ export class Carver {
     for (let first = from; first < end; first += perRun) {
       this.checkCancel()
       const count = Math.min(perRun, end - first)
-      const got = Math.floor(readAt(files.dbFd, run, 0, count * pageSize, (first - 1) * pageSize) / pageSize)
+      const got = Math.floor(
+        readAt(files.dbFd, run, 0, count * pageSize, pageOffset(first, pageSize)) / pageSize,
+      )
       this.scanned.db_pages += got
       // The next anchor byte at or after the last place looked from: searches only move forward, so
       // a run is scanned once however many pages have no anchor byte in their free space.
@@ -157,21 +169,21 @@ export class Carver {
         const mark = marks[n]!
         if (mark === SUPERSEDED) {
           const version = this.dbVersion(n, [this.store.main, this.store.current])
-          this.whole(run.subarray(base, base + pageSize), version, 'superseded_page', headerAt(n))
+          this.whole(run.subarray(base, base + pageSize), version, 'superseded_page', headerOffset(n))
           continue
         }
         if (mark === 0) {
           // The common case, inlined: not a b-tree page, or no anchor byte in its gap and no freeblock.
-          const h = base + (n === 1 ? 100 : 0)
+          const h = base + headerOffset(n)
           const type = run[h]!
-          if (type !== 0x0d && type !== 0x05 && type !== 0x0a && type !== 0x02) {
+          if (!isBtreeType(type)) {
             // An overflow (or other) page: its slack after the data may hold an older page's bytes.
             if (anchorFrom(base) >= base + usable) continue
             this.current(run, base, this.dbVersion(n, [this.store.current, this.store.main]))
             continue
           }
           const cells = (run[h + 3]! << 8) | run[h + 4]!
-          const gapFrom = h + (type === 0x05 || type === 0x02 ? 12 : 8) + 2 * cells
+          const gapFrom = h + btreeHeaderSize(type) + 2 * cells
           const gapTo = base + Math.min((run[h + 5]! << 8) | run[h + 6]! || 65536, usable)
           const inGap = gapTo > gapFrom && anchorFrom(gapFrom) < gapTo
           if (!inGap && (run[h + 1]! | run[h + 2]!) === 0) continue
@@ -183,7 +195,7 @@ export class Carver {
   }
 
   private dbVersion(n: number, views: PageView[]): Version {
-    return { file: 'db', page: n, at: (n - 1) * this.store.pageSize, views }
+    return { file: 'db', page: n, at: pageOffset(n, this.store.pageSize), views }
   }
 
   /** Every WAL frame: the current image of a page like a database page, any other whole. */
@@ -197,7 +209,7 @@ export class Carver {
       const version: Version = {
         file: 'wal',
         page: f.page,
-        at: f.offset + 24,
+        at: f.offset + WAL_FRAME_HEADER_BYTES,
         frame: {
           frame: f.frame,
           salt: `${f.salt1.toString(16).padStart(8, '0')}-${f.salt2.toString(16).padStart(8, '0')}`,
@@ -214,7 +226,7 @@ export class Carver {
           f.generation === 0
             ? [this.store.asOfFrame(idx), this.store.current]
             : [this.store.main, this.store.current]
-        this.whole(page, version, 'wal_frame', headerAt(f.page))
+        this.whole(page, version, 'wal_frame', headerOffset(f.page))
       }
     })
   }
@@ -234,8 +246,8 @@ export class Carver {
       this.whole(page(), version, 'freelist', trunkList)
       return
     }
-    const h = headerAt(n)
-    if (!isBtreePage(buf, base + h)) {
+    const h = headerOffset(n)
+    if (!isBtreeType(buf[base + h])) {
       // Not a b-tree page: an overflow page of a live row (its slack past the data is old bytes), a
       // pointer-map or the lock-byte page. JCS bodies never hold the anchor (a raw 0x0D): carved whole.
       this.whole(page(), version, 'unallocated', 0)
@@ -273,67 +285,11 @@ export class Carver {
           page.compare(anchor, 0, anchor.length, a, a + anchor.length) !== 0
         )
           continue
-        const rec = this.match(page, a, version.views)
+        const rec = matchAt(page, a, version.views, this.usable, this.layout, this.budget)
         if (!rec) continue
-        neighbours ??= cellRowids(page, headerAt(version.page), this.usable)
+        neighbours ??= leafCellRowids(page, headerOffset(version.page), this.usable)
         this.hits.push({ rec, source: this.source(version, r.kind, rec.start), neighbours })
       }
-    }
-  }
-
-  /**
-   * The record at anchor `a`, its overflow pages looked for in each view in turn: the first in which
-   * the chain holds and the hashes at its end read as hashes.
-   */
-  private match(page: Buffer, a: number, views: PageView[]): CarvedRecord | null {
-    for (const view of views) {
-      let used = false
-      const more: OverflowReader = (p, need) => {
-        used = true
-        return this.overflow(view, p, need)
-      }
-      const rec = matchRecord(page, a, this.usable, this.layout, more)
-      if (rec || !used) return rec
-    }
-    return null
-  }
-
-  /**
-   * The overflow chain of `need` bytes from page `p` in `view` (file-format §1.6: each page starts
-   * with the next page's number, then usable − 4 bytes of payload), or null where it breaks. Only the
-   * pages' numbers are kept; bytes are read again when asked for.
-   */
-  private overflow(view: PageView, p: number, need: number): OverflowChain | null {
-    const chunk = this.usable - 4
-    const count = Math.ceil(need / chunk)
-    // A chain visits each page once and cannot be longer than the file; all walks together read at
-    // most a few times the file's pages (hostile files with many long junk chains stay linear).
-    if (count > this.maxPage || count > this.overflowBudget) return null
-    const pages = new Int32Array(count)
-    const seen = new Set<number>()
-    for (let i = 0; i < count; i++) {
-      if (p < 1 || p > this.maxPage || seen.has(p) || --this.overflowBudget < 0) return null
-      const ov = view(p)
-      if (!ov) return null
-      seen.add(p)
-      pages[i] = p
-      p = ov.readUInt32BE(0)
-    }
-    return {
-      read(from, len) {
-        if (from < 0 || from + len > need) return null
-        const out = Buffer.allocUnsafe(len)
-        for (let got = 0; got < len;) {
-          const at = from + got
-          const ov = view(pages[Math.floor(at / chunk)]!)
-          if (!ov) return null
-          const inPage = at % chunk
-          const take = Math.min(len - got, chunk - inPage)
-          ov.copy(out, got, 4 + inPage, 4 + inPage + take)
-          got += take
-        }
-        return out
-      },
     }
   }
 
@@ -349,27 +305,77 @@ export class Carver {
   }
 }
 
-/** Rowids of the cells a table leaf page points to (its live cells in that version). */
-function cellRowids(page: Buffer, h: number, usable: number): bigint[] {
-  if (page[h] !== 0x0d) return []
-  const cells = page.readUInt16BE(h + 3)
-  const out: bigint[] = []
-  for (let i = 0; i < cells && h + 8 + 2 * i + 2 <= usable; i++) {
-    let p = page.readUInt16BE(h + 8 + 2 * i)
-    if (p < h + 8 || p >= usable) continue
-    while (p < usable && page[p]! >= 0x80) p++
-    p++
-    let v = 0n
-    for (let k = 0; k < 9 && p + k < usable; k++) {
-      const b = page[p + k]!
-      if (k === 8) {
-        v = (v << 8n) | BigInt(b)
-        break
-      }
-      v = (v << 7n) | BigInt(b & 0x7f)
-      if (b < 0x80) break
+/** The walks of one carving pass: the largest page number, and the overflow pages they may still read. */
+export interface WalkBudget {
+  readonly maxPage: number
+  left: number
+}
+
+/**
+ * The record at anchor `a` of `page` (`usable` bytes), its overflow pages looked for in each view in
+ * turn: the first in which the chain holds and the hashes at its end read as hashes.
+ */
+export function matchAt(
+  page: Buffer,
+  a: number,
+  views: PageView[],
+  usable: number,
+  layout: RecordLayout,
+  budget: WalkBudget,
+): CarvedRecord | null {
+  for (const view of views) {
+    let used = false
+    const more: OverflowReader = (p, need) => {
+      used = true
+      return overflowChain(view, p, need, usable, budget)
     }
-    out.push(BigInt.asIntN(64, v))
+    const rec = matchRecord(page, a, usable, layout, more)
+    if (rec || !used) return rec
   }
-  return out
+  return null
+}
+
+/**
+ * The overflow chain of `need` bytes from page `p` in `view` (file-format §1.6: each page starts
+ * with the next page's number, then usable − 4 bytes of payload), or null where it breaks. Only the
+ * pages' numbers are kept; bytes are read again when asked for.
+ */
+export function overflowChain(
+  view: PageView,
+  p: number,
+  need: number,
+  usable: number,
+  budget: WalkBudget,
+): OverflowChain | null {
+  const chunk = overflowChunk(usable)
+  const count = Math.ceil(need / chunk)
+  // A chain visits each page once and cannot be longer than the file; all walks together read at
+  // most a few times the file's pages (hostile files with many long junk chains stay linear).
+  if (count > budget.maxPage || count > budget.left) return null
+  const pages = new Int32Array(count)
+  const seen = new Set<number>()
+  for (let i = 0; i < count; i++) {
+    if (p < 1 || p > budget.maxPage || seen.has(p) || --budget.left < 0) return null
+    const ov = view(p)
+    if (!ov) return null
+    seen.add(p)
+    pages[i] = p
+    p = nextOverflowPage(ov)
+  }
+  return {
+    read(from, len) {
+      if (from < 0 || from + len > need) return null
+      const out = Buffer.allocUnsafe(len)
+      for (let got = 0; got < len;) {
+        const at = from + got
+        const ov = view(pages[Math.floor(at / chunk)]!)
+        if (!ov) return null
+        const inPage = at % chunk
+        const take = Math.min(len - got, chunk - inPage)
+        ov.copy(out, got, 4 + inPage, 4 + inPage + take)
+        got += take
+      }
+      return out
+    },
+  }
 }

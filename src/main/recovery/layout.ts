@@ -3,6 +3,7 @@
 // pattern carving searches for. The reference layout's three hash columns are TEXT of 64 characters,
 // serial type 13 + 2·64 = 141, the varint 0x81 0x0D (file-format §2.1): side by side in the header
 // they give the six bytes 81 0D 81 0D 81 0D, found in no other record of a chain file.
+import { TEXT64_TYPE } from '../chain/sqlite/record'
 import { REQUIRED_COLUMNS } from '../chain/table'
 
 /** How a column's serial type is checked. */
@@ -26,7 +27,7 @@ export interface RecordLayout {
 }
 
 /** Serial type of a 64-character TEXT value, as a varint. */
-export const HASH_TYPE = 13 + 2 * 64
+export const HASH_TYPE = TEXT64_TYPE
 const HASH_TYPE_BYTES = [0x81, 0x0d]
 
 /** The layout of the chain table with these columns (name → record position). */

@@ -3,8 +3,8 @@
 // missing row is confirmed over the rows and never by the keys), and, only when a recovered row
 // cannot be placed otherwise, every row's hmac_hash and prev_hash in one pass.
 import type { DirectChain } from '../chain/direct/open'
-import { headerOffset, leafFor } from '../chain/direct/btree'
-import { readVarint, varint } from '../chain/direct/format'
+import { leafFor } from '../chain/direct/btree'
+import { cellRowid, headerOffset } from '../chain/sqlite/page'
 import { RowScanner } from '../chain/direct/scan'
 import { DirectSource } from '../chain/source/direct-source'
 
@@ -45,10 +45,7 @@ function edgeRowid(scanner: RowScanner, chain: DirectChain, edge: 'first' | 'las
     const h = headerOffset(n)
     const cells = page.readUInt16BE(h + 3)
     if (cells === 0) continue
-    let p = page.readUInt16BE(h + 8 + 2 * (edge === 'first' ? 0 : cells - 1))
-    p += readVarint(page, p)
-    readVarint(page, p)
-    return varint.big ?? BigInt(varint.value)
+    return cellRowid(page, page.readUInt16BE(h + 8 + 2 * (edge === 'first' ? 0 : cells - 1)))
   }
   return null
 }

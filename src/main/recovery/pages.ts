@@ -1,6 +1,10 @@
 // Page images by version: the database file's own page, a WAL frame's image, and the views an
 // overflow chain is followed in (the database as SQLite sees it now, the database file alone, or the
-// database as it was when a given WAL frame was written).
+// database as it was when a given WAL frame was written). Pages sit where the format module says
+// (../chain/sqlite/: page n at (n−1)·pageSize, a frame's image after its 24-byte header) and are read
+// through the open step's descriptors, like the direct reader's Pager.
+import { pageOffset } from '../chain/sqlite/header'
+import { WAL_FRAME_HEADER_BYTES } from '../chain/sqlite/wal'
 import { readAt, type EvidenceFiles } from './files'
 import type { WalFrames } from './wal-frames'
 
@@ -24,7 +28,7 @@ export class PageStore {
   mainPage(n: number): Buffer | null {
     if (!Number.isInteger(n) || n < 1 || n > this.filePages) return null
     const buf = Buffer.allocUnsafe(this.pageSize)
-    return readAt(this.files.dbFd, buf, 0, this.pageSize, (n - 1) * this.pageSize) === this.pageSize
+    return readAt(this.files.dbFd, buf, 0, this.pageSize, pageOffset(n, this.pageSize)) === this.pageSize
       ? buf
       : null
   }
@@ -34,7 +38,10 @@ export class PageStore {
     const f = this.wal.frames[idx]
     if (!f) return null
     const buf = Buffer.allocUnsafe(this.pageSize)
-    return readAt(this.files.walFd, buf, 0, this.pageSize, f.offset + 24) === this.pageSize ? buf : null
+    return readAt(this.files.walFd, buf, 0, this.pageSize, f.offset + WAL_FRAME_HEADER_BYTES) ===
+      this.pageSize
+      ? buf
+      : null
   }
 
   /** Page `n` as SQLite reads it now: its newest committed WAL image, else the file's. */

@@ -12,7 +12,13 @@
 //   ("headless"), the header is as long as the columns' types;
 // - values must fit their columns (integers where integers are, 64 lowercase hex characters for the
 //   three hashes), and the rowid is taken only where the payload size before it equals the record's.
-import { localPayload } from '../chain/direct/format'
+// The bytes are decoded by the one SQLite format module (../chain/sqlite/), in its tolerant mode: a
+// varint running past its bounds, a reserved serial type, an absurd size answer 0 / -1 / null there,
+// and the candidate is dropped here.
+import { MAX_PAYLOAD } from '../chain/sqlite/cell'
+import { localPayload } from '../chain/sqlite/page'
+import { intOfType, serialSize } from '../chain/sqlite/record'
+import { decodeVarint, varint, varintBig, varintStartBefore } from '../chain/sqlite/varint'
 import { HASH_TYPE, type RecordLayout } from './layout'
 
 export interface CarvedRecord {
@@ -43,46 +49,18 @@ export interface OverflowChain {
 /** The overflow chain of `need` bytes starting at page `first`, or null when it does not hold together. */
 export type OverflowReader = (first: number, need: number) => OverflowChain | null
 
-let vNum = 0
-
-/** Varint at `off` as a number (exact below 2^53), length returned; 0 when it runs past `end`. */
+/**
+ * Tolerant: the varint at `off`, all of it before `end`, as a number: its length, or 0 when it runs
+ * past `end` or is negative (a nine-byte varint with the top bit set: no size, type or header size
+ * of a record), the value in `varint.value`.
+ */
 function varintAt(buf: Uint8Array, off: number, end: number): number {
-  let v = 0
-  for (let i = 0; i < 9; i++) {
-    if (off + i >= end) return 0
-    const b = buf[off + i]!
-    if (i === 8) {
-      vNum = v * 256 + b
-      return 9
-    }
-    v = v * 128 + (b & 0x7f)
-    if (b < 0x80) {
-      vNum = v
-      return i + 1
-    }
-  }
-  return 0
+  const n = decodeVarint(buf, off, end)
+  return n > 0 && varint.value >= 0 ? n : 0
 }
 
-/** The rowid varint at `off` as a signed 64-bit BigInt (its length is known to fit). */
-function varintBig(buf: Uint8Array, off: number, len: number): bigint {
-  let v = 0n
-  for (let i = 0; i < len; i++) {
-    const b = buf[off + i]!
-    v = i === 8 ? (v << 8n) | BigInt(b) : (v << 7n) | BigInt(b & 0x7f)
-  }
-  return BigInt.asIntN(64, v)
-}
-
-/** Bytes a value of serial type `t` takes; -1 for the reserved types 10 and 11. */
-export function typeSize(t: number): number {
-  if (t >= 12) return Math.floor((t - 12) / 2)
-  if (t <= 4) return t
-  if (t === 5) return 6
-  if (t === 6 || t === 7) return 8
-  if (t === 10 || t === 11) return -1
-  return 0
-}
+/** Bytes a value of serial type `t` takes (tolerant: -1 for the reserved types 10 and 11). */
+const typeSize = (t: number): number => serialSize(t, 'tolerant')
 
 function fits(role: RecordLayout['roles'][number], t: number): boolean {
   switch (role) {
@@ -99,14 +77,6 @@ function fits(role: RecordLayout['roles'][number], t: number): boolean {
   }
 }
 
-/** Start of the varint whose last byte is at `end - 1`, when every byte before it in that varint is bounded by a genuine varint end. */
-function varintStartBefore(buf: Uint8Array, end: number): number {
-  if (end < 1 || buf[end - 1]! >= 0x80) return -1
-  let st = end - 1
-  while (st > 0 && end - st < 9 && buf[st - 1]! >= 0x80) st--
-  return end - st <= 8 ? st : -1
-}
-
 function isLowerHex64(buf: Uint8Array, off: number): boolean {
   for (let i = off; i < off + 64; i++) {
     const b = buf[i]!
@@ -114,8 +84,6 @@ function isLowerHex64(buf: Uint8Array, off: number): boolean {
   }
   return true
 }
-
-const MAX_PAYLOAD = 1_000_000_000
 
 /**
  * The record whose anchor starts at `a` in `page` (of `usable` bytes), or null. `more` follows an
@@ -134,16 +102,16 @@ export function matchRecord(
   let q = a
   for (let c = L.anchorCol - 1; c >= 1; c--) {
     const st = varintStartBefore(page, q)
-    if (st < 0 || varintAt(page, st, q) !== q - st || !fits(L.roles[c]!, vNum)) return null
-    types[c] = vNum
+    if (st < 0 || varintAt(page, st, q) !== q - st || !fits(L.roles[c]!, varint.value)) return null
+    types[c] = varint.value
     q = st
   }
   if (L.anchorCol === 0) return withHeader(page, a, a, usable, L, types, more)
   // The first column: each length its varint may have (what precedes it may be overwritten).
   for (let len0 = 1; len0 <= 9 && len0 <= q; len0++) {
     const q0 = q - len0
-    if (varintAt(page, q0, q) !== len0 || !fits(L.roles[0]!, vNum)) continue
-    types[0] = vNum
+    if (varintAt(page, q0, q) !== len0 || !fits(L.roles[0]!, varint.value)) continue
+    types[0] = varint.value
     const found =
       withHeader(page, q0, a, usable, L, types, more) ?? headless(page, q0, a, usable, L, types, more)
     if (found) return found
@@ -166,8 +134,8 @@ function typesAfter(
   while (hdrEnd >= 0 ? p < hdrEnd : c < n) {
     if (c >= L.ncols) return -1
     const len = varintAt(page, p, limit)
-    if (len === 0 || !fits(L.roles[c]!, vNum)) return -1
-    types[c++] = vNum
+    if (len === 0 || !fits(L.roles[c]!, varint.value)) return -1
+    types[c++] = varint.value
     p += len
   }
   if (hdrEnd >= 0 && (p !== hdrEnd || c < L.minCols)) return -1
@@ -187,7 +155,7 @@ function withHeader(
   for (let k = 1; k <= 3 && k <= q0; k++) {
     const s = q0 - k
     if (varintAt(page, s, q0) !== k) continue
-    const hdrEnd = s + vNum
+    const hdrEnd = s + varint.value
     if (hdrEnd <= a || hdrEnd > usable) continue
     const t = types.slice()
     if (typesAfter(page, a, L, t, hdrEnd, 0) < 0) continue
@@ -269,7 +237,7 @@ function values(
     headless,
     payload: size,
     overflow: chain !== null,
-    ts: tsBytes === null ? null : readInt(tsBytes, 0, types[L.ts]!),
+    ts: tsBytes === null ? null : intOfType(tsBytes, 0, types[L.ts]!),
     canonical: hashes[0]!,
     prev: hashes[1]!,
     hmac: hashes[2]!,
@@ -281,23 +249,17 @@ function values(
   }
 }
 
-function readInt(buf: Buffer, off: number, t: number): bigint | null {
-  if (t === 8) return 0n
-  if (t === 9) return 1n
-  const n = typeSize(t)
-  if (t < 1 || t > 6) return null
-  let v = 0n
-  for (let i = 0; i < n; i++) v = (v << 8n) | BigInt(buf[off + i]!)
-  return BigInt.asIntN(n * 8, v)
-}
-
 /** The rowid of the cell whose record starts at `s`, when the payload size before it equals `size`. */
 function rowidBefore(page: Buffer, s: number, size: number): bigint | null {
   for (let r = 1; r <= 9 && r < s; r++) {
     const rs = s - r
-    if (varintAt(page, rs, s) !== r) continue
+    // A rowid is any signed 64-bit integer, negative ones included.
+    if (decodeVarint(page, rs, s) !== r) continue
     for (let p = 1; p <= 5 && p <= rs; p++) {
-      if (varintAt(page, rs - p, rs) === p && vNum === size) return varintBig(page, rs, r)
+      if (varintAt(page, rs - p, rs) === p && varint.value === size) {
+        decodeVarint(page, rs, s)
+        return varintBig()
+      }
     }
   }
   return null

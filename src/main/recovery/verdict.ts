@@ -5,7 +5,7 @@
 // verify's workers) meanwhile; `bijotel recover` searches in one go.
 import type { RecoveryResult } from '../../shared/recovery-types'
 import type { VerifyVerdict } from '../../shared/verify-types'
-import { Unsupported } from '../chain/direct/format'
+import { Unsupported } from '../chain/sqlite/decline'
 import { directFrom, openDirect, type DirectChain } from '../chain/direct/open'
 import type { Snapshot } from '../chain/snapshot'
 import { AuditError, oneLine } from '../base/errors'

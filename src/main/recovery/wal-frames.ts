@@ -7,6 +7,15 @@
 //   smaller by k is from k checkpoints ago (each restart of the WAL adds one to salt-1 and draws a
 //   new salt-2: wal.c walRestartHdr). Their checksums chain from a header that is gone: they are
 //   carved, never trusted, and their commit state is unknowable.
+// The header, checksum and frame rules are the format module's (../chain/sqlite/wal.ts), read
+// tolerantly: a header of another version is still read.
+import {
+  frameChains,
+  frameHeader,
+  walHeader,
+  WAL_FRAME_HEADER_BYTES,
+  WAL_HEADER_BYTES,
+} from '../chain/sqlite/wal'
 import { readAt, type EvidenceFiles } from './files'
 
 export interface WalFrame {
@@ -36,39 +45,22 @@ export interface WalFrames {
 
 export const NO_FRAMES: WalFrames = { frames: [], dbPages: 0, currentByPage: new Map(), headerValid: false }
 
-function checksum(buf: Uint8Array, off: number, len: number, bigEndian: boolean, s: [number, number]): void {
-  const view = new DataView(buf.buffer, buf.byteOffset + off, len)
-  let s0 = s[0]
-  let s1 = s[1]
-  for (let i = 0; i < len; i += 8) {
-    s0 = (s0 + view.getUint32(i, !bigEndian) + s1) >>> 0
-    s1 = (s1 + view.getUint32(i + 4, !bigEndian) + s0) >>> 0
-  }
-  s[0] = s0
-  s[1] = s1
-}
-
 /** Largest page number a frame may name before it is taken for garbage (SQLite's own limit). */
 const MAX_PAGE = 0xfffffffe
 
 /** All frames of the WAL, with their place in its history. `pageSize` is the database's. */
 export function listWalFrames(files: EvidenceFiles, pageSize: number): WalFrames {
-  if (files.walFd < 0 || files.walSize < 32) return NO_FRAMES
-  const header = Buffer.alloc(32)
-  readAt(files.walFd, header, 0, 32, 0)
-  const magic = header.readUInt32BE(0)
-  const bigEndian = magic === 0x377f0683
-  const s: [number, number] = [0, 0]
-  checksum(header, 0, 24, bigEndian, s)
-  const headerValid =
-    (magic === 0x377f0682 || bigEndian) &&
-    header.readUInt32BE(8) === pageSize &&
-    s[0] === header.readUInt32BE(24) &&
-    s[1] === header.readUInt32BE(28)
-  const hSalt1 = header.readUInt32BE(16)
-  const hSalt2 = header.readUInt32BE(20)
+  if (files.walFd < 0 || files.walSize < WAL_HEADER_BYTES) return NO_FRAMES
+  const header = Buffer.alloc(WAL_HEADER_BYTES)
+  readAt(files.walFd, header, 0, WAL_HEADER_BYTES, 0)
+  const hdr = walHeader(header, 'tolerant')
+  // Frames are read at the database's page size: a header of another one is not this WAL's.
+  const headerValid = hdr.valid && hdr.pageSize === pageSize
+  const s = hdr.sum
+  const hSalt1 = hdr.salt1
+  const hSalt2 = hdr.salt2
 
-  const frameSize = 24 + pageSize
+  const frameSize = WAL_FRAME_HEADER_BYTES + pageSize
   const frames: WalFrame[] = []
   const pending = new Map<number, number>()
   const currentByPage = new Map<number, number>()
@@ -76,21 +68,10 @@ export function listWalFrames(files: EvidenceFiles, pageSize: number): WalFrames
   let chained = headerValid
   let lastCommit = -1
   const buf = Buffer.allocUnsafe(frameSize)
-  for (let off = 32, i = 0; off + frameSize <= files.walSize; off += frameSize, i++) {
+  for (let off = WAL_HEADER_BYTES, i = 0; off + frameSize <= files.walSize; off += frameSize, i++) {
     if (readAt(files.walFd, buf, 0, frameSize, off) < frameSize) break
-    const page = buf.readUInt32BE(0)
-    const salt1 = buf.readUInt32BE(8)
-    const salt2 = buf.readUInt32BE(12)
-    if (chained) {
-      checksum(buf, 0, 8, bigEndian, s)
-      checksum(buf, 24, pageSize, bigEndian, s)
-      chained =
-        salt1 === hSalt1 &&
-        salt2 === hSalt2 &&
-        page !== 0 &&
-        s[0] === buf.readUInt32BE(16) &&
-        s[1] === buf.readUInt32BE(20)
-    }
+    const { page, salt1, salt2, commitSize } = frameHeader(buf)
+    if (chained) chained = frameChains(buf, pageSize, hdr, s)
     if (page === 0 || page > MAX_PAGE) continue
     let generation: number | null = null
     if (headerValid) {
@@ -111,7 +92,6 @@ export function listWalFrames(files: EvidenceFiles, pageSize: number): WalFrames
     frames.push(f)
     if (chained) {
       pending.set(page, frames.length - 1)
-      const commitSize = buf.readUInt32BE(4)
       if (commitSize !== 0) {
         for (const [p, idx] of pending) currentByPage.set(p, idx)
         pending.clear()

@@ -2,7 +2,7 @@
 // one. Used when the built worker script exists next to the running bundle
 // (out/main/verify-worker.js); from sources (unit tests) verification stays on one thread.
 import { Worker } from 'node:worker_threads'
-import { Unsupported } from '../chain/direct/format'
+import { Unsupported } from '../chain/sqlite/decline'
 import type { Place, ResolvedRange, SourceHandle } from '../chain/source/row-source'
 import { AuditError, type AuditErrorCode } from '../base/errors'
 import { builtScript } from '../base/workers'

@@ -3,7 +3,7 @@
 // and the rowid, and with a 1-byte rowid the header size too (matched headless); overflowing records
 // are read through their chain; anything that does not fit the layout is not a record.
 import { describe, expect, it } from 'vitest'
-import { localPayload } from '../../../src/main/chain/direct/format'
+import { localPayload } from '../../../src/main/chain/sqlite/page'
 import { CHAIN_COLUMNS } from '../../../src/main/chain/table'
 import { recordLayout } from '../../../src/main/recovery/layout'
 import { matchRecord } from '../../../src/main/recovery/record'

@@ -2,7 +2,9 @@
 // generated, copied and mutated (./mutations.ts); for every mutant the direct reader's rows (or its
 // decline) are compared with SQLite's rows from a copy of the folder opened as the writer would open
 // it (./readings.ts). A mutant the direct reader reads differently without declining is a failure;
-// so is a verdict that says VALID over fewer rows than SQLite sees, by either reader.
+// so is a verdict that says VALID over fewer rows than SQLite sees, by either reader. Recovery's
+// reading of the live pages (./live-carve.ts) is compared with SQLite's on every n-th mutant too: a
+// live record recovery reads otherwise than SQLite, or a different list of live cells, is a failure.
 import Database from 'better-sqlite3'
 import { cpSync, mkdtempSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
@@ -13,6 +15,7 @@ import { parseSecrets } from '../../../src/main/chain/keys'
 import { Rng } from '../reliability/chainkit'
 import { hotJournalFolder, KEY_HEX, SMALL, writeChainFolder, type ChainShape } from './exact-chains'
 import { basePages, MUTATIONS, type BasePages } from './mutations'
+import { compareLiveCarving } from './live-carve'
 import { directReading, sqliteReading, type Reading } from './readings'
 
 interface Base {
@@ -92,6 +95,10 @@ export interface Tally {
    * (vdbe.c OP_Column checks a record's size only once its whole header is parsed).
    */
   validOverMalformed: number
+  /** Mutants whose live pages recovery's carving path read and compared with SQLite's rows. */
+  liveCompared: number
+  /** Live chain records SQLite reads that recovery's carving path did not (a miss, not a misread). */
+  liveMisses: number
 }
 
 export interface DifferentialResult {
@@ -108,6 +115,8 @@ const tally = (): Tally => ({
   sqliteErrors: 0,
   verdicts: 0,
   validOverMalformed: 0,
+  liveCompared: 0,
+  liveMisses: 0,
 })
 
 const keys = parseSecrets([{ encoding: 'hex', value: KEY_HEX }])
@@ -137,6 +146,8 @@ export async function runDifferential(opts: {
   seed: number
   budgetMs: number
   verifyEvery: number
+  /** Compare recovery's reading of the live pages with SQLite's on every n-th case (0: never). */
+  liveEvery?: number
   /** The first case number (to reproduce one case: its number, and cases 1). */
   from?: number
   /** Keep the mutant folders (for a look at a failing case). */
@@ -174,6 +185,15 @@ export async function runDifferential(opts: {
       else
         failures.push(`${label}: direct read ${direct.rows.length} rows, SQLite ${describeReading(oracle)}`)
     } else count((x) => (direct.kind === 'refused' ? x.refused++ : x.declined++))
+    if (opts.liveEvery && k % opts.liveEvery === 0 && !m.noOracle) {
+      const live = compareLiveCarving(path, opts.root)
+      if (live.kind === 'compared') {
+        count((x) => x.liveCompared++)
+        count((x) => (x.liveMisses += live.misses.length))
+        for (const f of [...live.listing, ...live.misreads].slice(0, 3))
+          failures.push(`${label}: live pages: ${f}`)
+      }
+    }
     if (k % opts.verifyEvery === 0) {
       count((x) => x.verdicts++)
       // The rows SQLite sees: all of them read, else (a record malformed to a full read) its count.
@@ -198,6 +218,6 @@ export async function runDifferential(opts: {
 /** One line per mutation and a total, for the run's report. */
 export function report(r: DifferentialResult): string {
   const line = (name: string, t: Tally): string =>
-    `${name.padEnd(16)} ${String(t.cases).padStart(6)} cases: ${t.same} same rows, ${t.declined} declined, ${t.refused} refused, ${t.sqliteErrors} SQLite errors, ${t.verdicts} verdict pairs (${t.validOverMalformed} VALID where a full read is malformed)`
+    `${name.padEnd(16)} ${String(t.cases).padStart(6)} cases: ${t.same} same rows, ${t.declined} declined, ${t.refused} refused, ${t.sqliteErrors} SQLite errors, ${t.verdicts} verdict pairs (${t.validOverMalformed} VALID where a full read is malformed), ${t.liveCompared} live-page comparisons (${t.liveMisses} records missed)`
   return [...[...r.byMutation].sort().map(([n, t]) => line(n, t)), line('total', r.total)].join('\n')
 }

@@ -2,7 +2,7 @@
 // tests that hold the addon's page walks to the TypeScript reader on corrupt input.
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { headerOffset } from '../../../src/main/chain/direct/btree'
+import { headerOffset } from '../../../src/main/chain/sqlite/page'
 import type { Rng } from '../reliability/chainkit'
 
 /** Page numbers (from 2) of `file` that `keep` chooses, given each page's type byte. */

@@ -4,7 +4,7 @@ import { Worker } from 'node:worker_threads'
 import { AuditError, type AuditErrorCode } from '../../base/errors'
 import { leafTimesAvailable } from '../addon/leaf-pages'
 import { builtScript, defaultWorkerCount, PARALLEL_MIN_ROWS } from '../../base/workers'
-import { Unsupported } from '../direct/format'
+import { Unsupported } from '../sqlite/decline'
 import type { ColumnsHooks, Place, ReaderKind, RowSource, SourceHandle } from '../source/row-source'
 import { INDEX_COLUMNS, type ColumnsPart, type ColumnsWanted } from './types'
 

@@ -10,7 +10,7 @@
 import { loadSqliteDriver } from '../../base/sqlite-driver'
 import { STORED_SCHEMA } from '../schema'
 import { CHAIN_COLUMNS } from '../table'
-import { Unsupported } from './format'
+import { Unsupported } from '../sqlite/decline'
 
 export interface ColumnLayout {
   /** Column names in record order. */

@@ -11,8 +11,11 @@ import type { Stats } from 'node:fs'
 import { AuditError } from '../../base/errors'
 import { openEvidence, readAt, unchangedFiles, type EvidenceFiles, type OpenOptions } from '../evidence-files'
 import { REQUIRED_COLUMNS } from '../table'
-import { CellReader, collectLeaves, headerOffset, leafCells, type LeafList } from './btree'
-import { Unsupported } from './format'
+import { CellReader } from '../sqlite/cell'
+import { Unsupported } from '../sqlite/decline'
+import { DB_HEADER_BYTES, headerPageSize, pageOneFacts, SQLITE_MAGIC } from '../sqlite/header'
+import { headerOffset, leafCells } from '../sqlite/page'
+import { collectLeaves, type LeafList } from './btree'
 import { chainTable, type MasterRow } from './layout'
 import { Pager, pagerSpec, type PagerSpec } from './pager'
 import { indexWal, NO_WAL, type WalIndex } from './wal'
@@ -37,64 +40,6 @@ export interface DirectChain {
   stat: { db: Stats; wal: Stats | null }
   /** Gives up this holder's use of the descriptors (see EvidenceFiles.close). */
   close(): void
-}
-
-/** The header fields of page 1 that decide how every other page is read. */
-export interface PageOneFacts {
-  /** Usable bytes of a page: the page size less the reserved bytes (offset 20). */
-  usable: number
-  reserved: number
-  /** Pages of the b-tree layer (btree.c `btreePagecount`). */
-  nPage: number
-  walMode: boolean
-}
-
-const MAGIC = Buffer.from('SQLite format 3\0', 'latin1')
-
-/** Page size of a database header as btree.c reads it, or 0 when SQLite would not accept it. */
-export function headerPageSize(h: Uint8Array): number {
-  // btree.c lockBtree: (byte 16 << 8) | (byte 17 << 16), so the stored 1 means 65536.
-  const size = (h[16]! << 8) | (h[17]! << 16)
-  return size >= 512 && size <= 65536 && (size & (size - 1)) === 0 ? size : 0
-}
-
-/**
- * Page 1 as SQLite checks it when it locks the b-tree (btree.c `lockBtree`, `sqlite3InitOne` in
- * prepare.c; file format §1.3 "The Database Header"), read from the copy SQLite uses: the WAL's
- * newest committed image when there is one. `pagerPages` is the pager's page count (the WAL's
- * database size after its last commit, else the file's pages). Anything SQLite refuses, or reads
- * in a way this reader does not follow, is Unsupported.
- */
-export function pageOneFacts(page1: Uint8Array, pageSize: number, pagerPages: number): PageOneFacts {
-  const be32 = (o: number): number =>
-    ((page1[o]! << 24) | (page1[o + 1]! << 16) | (page1[o + 2]! << 8) | page1[o + 3]!) >>> 0
-  if (!MAGIC.equals(page1.subarray(0, 16))) throw new Unsupported('page 1 has no SQLite header')
-  // Read/write versions: above 2 SQLite refuses to write or to read at all; 0 is left to it.
-  const write = page1[18]!
-  const read = page1[19]!
-  if (write < 1 || write > 2 || read < 1 || read > 2) throw new Unsupported('file format version')
-  // Payload fractions: fixed at 64, 32, 32 since 3.6.0, else SQLITE_NOTADB.
-  if (page1[21] !== 64 || page1[22] !== 32 || page1[23] !== 32) throw new Unsupported('payload fractions')
-  // A page size on page 1 other than the one the file was opened with makes SQLite start again
-  // with it: left to SQLite.
-  if (headerPageSize(page1) !== pageSize) throw new Unsupported('page size of page 1 differs')
-  const reserved = page1[20]!
-  const usable = pageSize - reserved
-  if (usable < 480) throw new Unsupported('usable page size below 480')
-  // In-header page count: valid when nonzero and "version-valid-for" equals the change counter;
-  // else the pager's count. More pages than the pager has is corruption to SQLite.
-  let nPage = be32(28)
-  if (nPage === 0 || be32(24) !== be32(92)) nPage = pagerPages
-  if (nPage > pagerPages) throw new Unsupported('header page count beyond the file')
-  // Auto-vacuum: getOverflowPage (btree.c) may take the next overflow page from the pointer map
-  // instead of the page's own link; this reader follows links only.
-  if (be32(52) !== 0 || be32(64) !== 0) throw new Unsupported('auto-vacuum')
-  // Text encoding (meta 4 & 3 in sqlite3InitOne): only UTF-8 is read here.
-  if (be32(56) !== 1) throw new Unsupported('text encoding is not UTF-8')
-  // Schema format: above 4 SQLite refuses ("unsupported file format").
-  const format = be32(44)
-  if (format < 1 || format > 4) throw new Unsupported('schema format')
-  return { usable, reserved, nPage, walMode: read === 2 || write === 2 }
 }
 
 /** sqlite_master's rows in rowid order (the order `sqlite3InitOne` parses them in). */
@@ -130,9 +75,10 @@ function hotJournal(files: EvidenceFiles): boolean {
 function readChain(files: EvidenceFiles): DirectChain {
   const dbStat = files.db.stat
   if (dbStat.size < 512) throw new Unsupported('not a regular file of a database')
-  const header = Buffer.alloc(100)
-  if (readAt(files.db.fd, header, 0, 100, 0) < 100) throw new Unsupported('short header')
-  if (!MAGIC.equals(header.subarray(0, 16))) throw new Unsupported('not SQLite')
+  const header = Buffer.alloc(DB_HEADER_BYTES)
+  if (readAt(files.db.fd, header, 0, DB_HEADER_BYTES, 0) < DB_HEADER_BYTES)
+    throw new Unsupported('short header')
+  if (!SQLITE_MAGIC.equals(header.subarray(0, 16))) throw new Unsupported('not SQLite')
   // The page size SQLite opens the file with (btree.c sqlite3BtreeOpen reads the file's header).
   const pageSize = headerPageSize(header)
   if (pageSize === 0) throw new Unsupported('page size')

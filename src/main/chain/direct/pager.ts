@@ -2,10 +2,11 @@
 // there is one, else the page in the main file. Pages are read through the descriptors the open
 // step made (../evidence-files.ts), read-only, never by name: a worker thread is given the same
 // descriptor numbers (threads share them) and the owner keeps them open until the pass ends.
-import { readSync } from 'node:fs'
-import { Unsupported } from './format'
-import type { WalIndex } from './wal'
+import { readAt } from '../evidence-files'
 import { readBuffer } from '../read-buffer'
+import { Unsupported } from '../sqlite/decline'
+import { lockPage, pageOffset } from '../sqlite/header'
+import type { WalIndex } from './wal'
 
 /** Read-ahead window: its size barely matters; 128 KB keeps it in cache for the hashing that follows. */
 const WINDOW_BYTES = 128 * 1024
@@ -48,9 +49,6 @@ export function pagerSpec(
   return { ...files, pageSize, dbPages, root: 0, minFields: 0, walPagesNo, walPagesOff }
 }
 
-/** The page holding the lock bytes at offset 2^30 (PENDING_BYTE; pager.c PAGER_SJ_PGNO). */
-export const lockPage = (pageSize: number): number => Math.floor(0x40000000 / pageSize) + 1
-
 export class Pager {
   readonly pageSize: number
   readonly dbPages: number
@@ -83,19 +81,9 @@ export class Pager {
 
   private check(n: number): void {
     if (!Number.isInteger(n) || n < 1 || n > this.dbPages) throw new Unsupported(`page ${n} out of range`)
-    // The page holding the lock bytes is never part of a database (pager.c getPageNormal: reading it
-    // is SQLITE_CORRUPT).
+    // The page holding the lock bytes is never part of a database (file format §1.4; pager.c
+    // getPageNormal: reading it is SQLITE_CORRUPT).
     if (n === lockPage(this.pageSize)) throw new Unsupported(`page ${n} is the lock-byte page`)
-  }
-
-  private readFull(fd: number, buf: Buffer, off: number, len: number, pos: number): number {
-    let got = 0
-    while (got < len) {
-      const n = readSync(fd, buf, off + got, len - got, pos + got)
-      if (n === 0) break
-      got += n
-    }
-    return got
   }
 
   /**
@@ -106,13 +94,13 @@ export class Pager {
     this.check(n)
     const walOff = this.wal.get(n)
     if (walOff !== undefined) {
-      if (this.readFull(this.walFd, this.walPage, 0, this.pageSize, walOff) < this.pageSize)
+      if (readAt(this.walFd, this.walPage, 0, this.pageSize, walOff) < this.pageSize)
         throw new Unsupported('short read in the WAL')
       return this.walPage
     }
     if (n < this.winFirst || n >= this.winFirst + this.winCount) {
       const count = Math.min(this.windowPages, this.dbPages - n + 1)
-      const got = this.readFull(this.fd, this.window, 0, count * this.pageSize, (n - 1) * this.pageSize)
+      const got = readAt(this.fd, this.window, 0, count * this.pageSize, pageOffset(n, this.pageSize))
       if (got < this.pageSize) throw new Unsupported(`page ${n} is beyond the end of the file`)
       this.winFirst = n
       this.winCount = Math.floor(got / this.pageSize)
@@ -140,7 +128,7 @@ export class Pager {
       this.behind ??= readBuffer(this.windowPages * this.pageSize)
       const first = Math.max(1, n - this.windowPages + 1)
       const count = n - first + 1
-      const got = this.readFull(this.fd, this.behind, 0, count * this.pageSize, (first - 1) * this.pageSize)
+      const got = readAt(this.fd, this.behind, 0, count * this.pageSize, pageOffset(first, this.pageSize))
       if (got < count * this.pageSize) throw new Unsupported(`page ${n} is beyond the end of the file`)
       this.behindFirst = first
       this.behindCount = count
@@ -160,8 +148,8 @@ export class Pager {
     const walOff = this.wal.get(n)
     const got =
       walOff !== undefined
-        ? this.readFull(this.walFd, buf, 0, this.pageSize, walOff)
-        : this.readFull(this.fd, buf, 0, this.pageSize, (n - 1) * this.pageSize)
+        ? readAt(this.walFd, buf, 0, this.pageSize, walOff)
+        : readAt(this.fd, buf, 0, this.pageSize, pageOffset(n, this.pageSize))
     if (got < this.pageSize) throw new Unsupported(`page ${n} is beyond the end of the file`)
     return buf
   }

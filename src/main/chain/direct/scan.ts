@@ -1,5 +1,7 @@
 // Iterating the rows of a chain opened for direct reading, leaf by leaf, in seq (rowid) order.
-import { CellReader, headerOffset, leafCells, walkLeavesBackward, type LeafList } from './btree'
+import { CellReader } from '../sqlite/cell'
+import { headerOffset, leafCells } from '../sqlite/page'
+import { walkLeavesBackward, type LeafList } from './btree'
 import { Pager } from './pager'
 import type { DirectChain } from './open'
 

@@ -4,8 +4,10 @@
 // rows, leaf by leaf (SQLite file format §1.6 b-tree pages, §2.1 record format). Only ordinary rowid
 // tables are read; anything else is `Unsupported` and the caller uses SQLite on a verified copy.
 import { loadSqliteDriver } from '../../base/sqlite-driver'
-import { CellReader, collectLeaves, headerOffset } from './btree'
-import { PAGE_LEAF_TABLE, Unsupported } from './format'
+import { CellReader } from '../sqlite/cell'
+import { Unsupported } from '../sqlite/decline'
+import { headerOffset, PAGE_LEAF_TABLE } from '../sqlite/page'
+import { collectLeaves } from './btree'
 import type { DirectChain } from './open'
 import { Pager } from './pager'
 

@@ -2,7 +2,7 @@
 // order the table b-tree's child pointers list them (SQLite file format §1.6) or in reverse, each
 // leaf's cells in cell-pointer order or in reverse. Pauses fall between leaves: a leaf is one page,
 // so a slice never holds more than one page's rows past its time.
-import type { CellReader } from '../direct/btree'
+import type { CellReader } from '../sqlite/cell'
 import type { RowScanner } from '../direct/scan'
 import type { Place, ResolvedRange, RowCursor } from './row-source'
 

@@ -3,7 +3,7 @@
 // body bytes and serial types, and timestamps built for the floor division's edge cases.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bodyFacts, rowBodyFacts, rowFacter } from '../../../../src/main/chain/body-scan'
-import { CellReader } from '../../../../src/main/chain/direct/btree'
+import { CellReader } from '../../../../src/main/chain/sqlite/cell'
 import { hashFingerprint } from '../../../../src/main/chain/columns/fingerprint'
 import { leafColumns } from '../../../../src/main/chain/direct/page-columns'
 import { openDirect } from '../../../../src/main/chain/direct/open'

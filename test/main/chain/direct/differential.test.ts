@@ -28,6 +28,7 @@ describe('differential: the direct reader against SQLite on mutated folders', ()
         seed: SEED,
         budgetMs: BUDGET_MS,
         verifyEvery: 2,
+        liveEvery: 3,
       })
       console.log(`differential run, seed ${SEED}:\n${report(result)}`)
       expect(result.failures.slice(0, 10)).toEqual([])
@@ -36,6 +37,8 @@ describe('differential: the direct reader against SQLite on mutated folders', ()
       expect(result.total.cases).toBeGreaterThan(Math.min(CASES, 30))
       expect(result.total.same).toBeGreaterThan(0)
       expect(result.total.declined).toBeGreaterThan(0)
+      // Recovery's reading of live pages was compared with SQLite's on mutants too.
+      expect(result.total.liveCompared).toBeGreaterThan(0)
     },
     BUDGET_MS + 120_000,
   )

@@ -5,7 +5,7 @@ import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { Unsupported } from '../../../../src/main/chain/direct/format'
+import { Unsupported } from '../../../../src/main/chain/sqlite/decline'
 import { AuditError } from '../../../../src/main/base/errors'
 import { openDirect, withDirect, type DirectChain } from '../../../../src/main/chain/direct/open'
 import { RowScanner } from '../../../../src/main/chain/direct/scan'

@@ -3,7 +3,7 @@
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { Unsupported } from '../../../../src/main/chain/direct/format'
+import { Unsupported } from '../../../../src/main/chain/sqlite/decline'
 import { columnLayout, KNOWN_LAYOUTS, replayedLayout } from '../../../../src/main/chain/direct/layout'
 import { FIXTURES, withSqliteCopy } from '../../testing/fixtures'
 

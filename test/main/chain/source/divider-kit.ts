@@ -5,7 +5,7 @@
 import { closeSync, openSync, readSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect } from 'vitest'
-import { readVarint, varint } from '../../../../src/main/chain/direct/format'
+import { readVarint, varint } from '../../../../src/main/chain/sqlite/varint'
 import { withSqliteCopy } from '../../testing/fixtures'
 import { appendRows, CHAIN_SCHEMA, GENESIS, openScratch, spanRows } from '../../reliability/chainkit'
 
