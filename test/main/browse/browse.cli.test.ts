@@ -75,7 +75,7 @@ function oddChain(): string {
   const path = join(scratch.dir, `odd-${++n}.db`)
   const t0 = 1_764_000_000_999_999_500n
   const models = ['claude-haiku-4-5', 'claude-opus-4-7', 'gpt-4o', '', null, 5, 'claude-sonnet-4-6']
-  const rows: RowSpec[] = Array.from({ length: 32 }, (_, i) => {
+  const rows: RowSpec[] = Array.from({ length: 60 }, (_, i) => {
     const attrs: Record<string, unknown> = {
       'gen_ai.request.model': models[i % models.length],
       'gen_ai.usage.input_tokens': i % 9 === 0 ? null : (i * 37) % 500,
