@@ -18,8 +18,8 @@ import {
   pyColumnStr,
   pyFormatTime,
   pyParseBody,
-  pyTruthy,
 } from '../python/py-body'
+import { pyTruthy } from '../python/truthy'
 
 /** The reference schema's columns but seq. */
 type Field = Exclude<(typeof CHAIN_COLUMNS)[number], 'seq'>
