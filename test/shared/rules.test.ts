@@ -13,7 +13,7 @@ import { DIMENSIONS } from '../../src/main/drift/dimensions'
 import { checkWindow, resolveThresholds } from '../../src/main/integrity/thresholds'
 import {
   INTEGRITY_OPTIONS_HELP,
-  integrityOptionsFrom as cliOptions,
+  integrityOptionsFromFlags as cliOptions,
 } from '../../src/main/cli/commands/integrity-options'
 import { integrityOptionsFrom as callOptions } from '../../src/main/handlers/table'
 import { THRESHOLD_LABELS, WINDOW_MAX, WINDOW_MIN } from '../../src/renderer/src/lib/integrity'

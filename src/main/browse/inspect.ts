@@ -101,7 +101,7 @@ function predecessorOf(src: RowSource, seq: bigint): { seq: bigint; hmac: unknow
   return { seq: before.seq, hmac }
 }
 
-export async function verifyRow(
+export async function checkInspectedRow(
   src: RowSource,
   row: InspectedRow,
   keys: KeyMaterial[],

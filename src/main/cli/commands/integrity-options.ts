@@ -46,7 +46,7 @@ function num(values: Values, flag: string, integer: boolean): number | undefined
 }
 
 /** --window/--all and the threshold flags as IntegrityOptions, validated (AuditError bad_argument). */
-export function integrityOptionsFrom(values: Values): IntegrityOptions {
+export function integrityOptionsFromFlags(values: Values): IntegrityOptions {
   const all = values['all'] === true
   const window = num(values, 'window', true)
   if (all && window !== undefined) throw new UsageError('argument --all: not allowed with argument --window')

@@ -13,7 +13,7 @@ import { parse, requireString } from '../args'
 import type { Run } from '../command'
 import { SECRET_OPTIONS, secretInputsFrom } from '../secret-sources'
 import { EXIT } from './integrity-info'
-import { INTEGRITY_OPTIONS, integrityOptionsFrom } from './integrity-options'
+import { INTEGRITY_OPTIONS, integrityOptionsFromFlags } from './integrity-options'
 import { readChainForCli } from './open-chain'
 import { progressLine } from './progress-line'
 
@@ -25,7 +25,7 @@ export const run: Run = async (argv, io) => {
     ...INTEGRITY_OPTIONS,
   })
   const db = requireString(values, 'db')
-  const options = integrityOptionsFrom(values)
+  const options = integrityOptionsFromFlags(values)
   const keys = parseSecrets(await secretInputsFrom(values, io, { useEnv: false }))
   const runOpts = { ...options, keys, onProgress: progressLine(io) }
   // The text ends with the evidence judged; --json stays Python's line, byte for byte.
