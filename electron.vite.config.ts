@@ -5,7 +5,8 @@ import { esmEntries } from './scripts/esm-entries'
 
 // One build produces the Electron main process, the standalone `bijotel` CLI (plain Node, no Electron),
 // the library entries of the npm package (out/main/library*.js, see package.json `exports`), the
-// workers they share, the benchmark, the sandboxed preload and the React renderer.
+// workers they share, the sandboxed preload and the React renderer. The benchmark is not a product
+// entry: `npm run bench` builds it with test/main/bench/vite.config.mts.
 export default defineConfig({
   main: {
     plugins: [esmEntries('library')],
@@ -26,7 +27,6 @@ export default defineConfig({
           cli: resolve(__dirname, 'src/main/cli/index.ts'),
           'verify-worker': resolve(__dirname, 'src/main/verify/worker.ts'),
           'columns-worker': resolve(__dirname, 'src/main/chain/columns/worker.ts'),
-          bench: resolve(__dirname, 'test/main/bench/bench.ts'),
           // The npm package's library: CommonJS, with an ES module entry beside each (esmEntries);
           // its types come from scripts/build-lib.mjs.
           library: resolve(__dirname, 'src/main/library/index.ts'),

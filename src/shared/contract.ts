@@ -12,6 +12,7 @@ import type {
   Timeline,
   TimelineRequest,
 } from './chain-types'
+import type { ApiErrorCode } from './api-errors'
 import type { PriorInfo, ReportCheckResult, ReportFormat, SigningKeyInfo } from './custody-types'
 import type { IntegrityOptions, IntegrityRun } from './integrity-types'
 import type { JobStatus } from './job-types'
@@ -180,5 +181,6 @@ export const IPC_CHANNEL = 'bijotel:api'
 /** Errors cross both transports as `{ error, code }`; `code` maps to an HTTP status on the web side. */
 export interface ApiErrorBody {
   error: string
-  code: 'bad_request' | 'not_found' | 'no_chain' | 'not_a_chain' | 'forbidden' | 'unavailable' | 'internal'
+  /** One of API_ERROR_CODES (./api-errors). */
+  code: ApiErrorCode
 }

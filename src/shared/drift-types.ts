@@ -1,8 +1,9 @@
 // F12 payload drift (reference §8): the CLI's `regression` result and the app's series per
 // provider/model. Anomaly fields and names are the reference's `Anomaly` record.
+import type { DRIFT_DIMENSIONS } from './drift-rules'
 
-export type DriftDimension =
-  'input_tokens' | 'output_tokens' | 'cost' | 'cache_ratio' | 'reasoning_ratio' | 'ttfc_ms'
+/** One of the reference's six dimensions (the list: DRIFT_DIMENSIONS in ./drift-rules). */
+export type DriftDimension = (typeof DRIFT_DIMENSIONS)[number]
 
 /** The reference's baseline statistics of one dimension (`DimensionStats`). */
 export interface DriftBaseline {

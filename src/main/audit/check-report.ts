@@ -15,7 +15,7 @@ import { OpenedChain } from '../chain/source/opened-chain'
 import type { SnapshotOptions } from '../chain/snapshot'
 import { AuditError } from '../base/errors'
 import { runIntegrity } from '../integrity/analyze'
-import { readBody, verifyRow } from '../replay/check'
+import { replayBodyAt, verifyRow } from '../replay/check'
 import { replayResultFor } from '../replay/verifier'
 import { chainSummary, verificationNote } from './build-report'
 import { verifyOpened } from './verify-file'
@@ -147,7 +147,7 @@ async function checkReplay(
   const at = `replay_checks[${i}]`
   let body: Buffer
   try {
-    body = chain.readNow((source) => readBody(source, r.seq))
+    body = chain.readNow((source) => replayBodyAt(source, r.seq))
   } catch (e) {
     f.compare(`${at}.result`, r.result, null, e instanceof AuditError ? e.message : String(e))
     return

@@ -3,8 +3,6 @@
 // private copy. BIJOTEL_READER=sqlite forces the copy path (for comparisons).
 import type { EvidenceStatement } from '../../shared/custody-types'
 import type { VerifyVerdict } from '../../shared/verify-types'
-import { CopySource } from '../chain/source/copy-source'
-import { DirectSource } from '../chain/source/direct-source'
 import { readChain } from '../chain/source/open-source'
 import type { OpenedChain } from '../chain/source/opened-chain'
 import type { ReaderKind, RowSource } from '../chain/source/row-source'
@@ -50,14 +48,13 @@ async function verifyAndRecover(
   recover: { signal?: { aborted: boolean } } | null,
 ): Promise<VerifyVerdict> {
   if (!recover) return verifyRows(source, keys, opts)
-  const chain = source instanceof DirectSource ? source.file : null
-  if (chain === null) {
+  const files = source.evidenceFiles()
+  if (files === null || 'held' in files) {
     const verdict = await verifyRows(source, keys, opts)
-    const held = source instanceof CopySource ? source.heldEvidence : null
-    if (held === null || verdict.cancelled) return verdict
-    return verdictWith(verdict, await searchEvidence(held, keys, recover))
+    if (files === null || verdict.cancelled) return verdict
+    return verdictWith(verdict, await searchEvidence(files.held, keys, recover))
   }
-  const search = startRecovery(chain, keys, recover)
+  const search = startRecovery(files.inPlace, keys, recover)
   try {
     const verdict = await verifyRows(source, keys, opts)
     return verdictWith(verdict, await search.done())

@@ -19,8 +19,8 @@ import {
   pyColumnStr,
   pyFormatTime,
   pyParseBody,
-  pyTruthy,
 } from '../python/py-body'
+import { pyTruthy } from '../python/truthy'
 
 /** The reference schema's columns but seq. */
 type Field = Exclude<(typeof CHAIN_COLUMNS)[number], 'seq'>
@@ -102,7 +102,7 @@ function predecessorOf(src: RowSource, seq: bigint): { seq: bigint; hmac: unknow
   return { seq: before.seq, hmac }
 }
 
-export async function verifyRow(
+export async function checkInspectedRow(
   src: RowSource,
   row: InspectedRow,
   keys: KeyMaterial[],

@@ -12,9 +12,9 @@ import {
   pyParseBody,
   pySlice,
   pyText,
-  pyTruthy,
   type PolicyStatus,
 } from '../python/py-body'
+import { pyTruthy } from '../python/truthy'
 
 export interface ListFilter {
   blocked?: boolean

@@ -3,8 +3,10 @@
 // `bijotel.rag.source_count`, after the status and cost lines. Python crashes with a traceback on a
 // source that is not an object or on a `similarity_score` or `document_id` its format cannot take;
 // here such a value is printed as Python's str() of it instead (hostile input gets an answer).
-import { PyFloat, pyFixed, pyJsonLoads, pyRepr, pyStr } from '../python/pyformat'
-import { pySlice, pyTruthy, type PyDict } from '../python/py-body'
+import { PyFloat, pyFixed, pyJsonLoads } from '../python/pyformat'
+import { pyRepr, pyStr } from '../python/repr'
+import { pyTruthy } from '../python/truthy'
+import { pySlice, type PyDict } from '../python/py-body'
 import type { PyValue } from '../python/pyformat'
 
 const SHOWN = 5

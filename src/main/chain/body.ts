@@ -1,5 +1,17 @@
 // Reading what is sealed inside a canonical body. Bodies are untrusted bytes: they may be invalid
 // UTF-8, not JSON, not an object, or an event rather than a span (reference §2.5).
+//
+// Why this reads bodies with `JSON.parse` while python/py-body.ts uses `pyJsonLoads` (two body
+// models, kept on purpose): the engines here (verify's column check, integrity's provider, replay)
+// have always answered from JSON.parse, and pyJsonLoads would answer differently where the two
+// parsers differ — `NaN`/`Infinity` literals (json.loads takes them, JSON.parse refuses the body),
+// integers past 2^53 (BigInt there, a rounded double here), nesting past pyJsonLoads' depth (its
+// RecursionError), and key order (a Map keeps the file's order; the object model puts integer-like
+// keys first) — so one model serving both would change verdicts and printed output, which issue 33
+// forbids. py-body keeps Python's exact values for the commands that print them (inspect, list);
+// this one stays native for the per-row verify path, where the body is parsed once a row.
+
+import { pyTruthy } from '../python/truthy'
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
 
@@ -27,14 +39,6 @@ export function attributesOf(body: unknown): Record<string, unknown> {
   if (!isPlainObject(body)) return {}
   const a = body['attributes']
   return isPlainObject(a) ? a : {}
-}
-
-/** Python truthiness for JSON values. */
-export function pyTruthy(v: unknown): boolean {
-  if (v === null || v === undefined || v === false || v === 0 || v === '') return false
-  if (Array.isArray(v)) return v.length > 0
-  if (isPlainObject(v)) return Object.keys(v).length > 0
-  return true
 }
 
 /**

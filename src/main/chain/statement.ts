@@ -9,7 +9,6 @@ import { unchangedFiles, type EvidenceFiles } from './evidence-files'
 import { nsToIso } from './ns-time'
 import { hashFileParallel } from './snapshot'
 import { AuditError } from '../base/errors'
-import { DirectSource } from './source/direct-source'
 import type { RowSource } from './source/row-source'
 
 export interface StatedFiles {
@@ -89,7 +88,8 @@ export interface Stating {
  */
 export function startStating(source: RowSource): Stating {
   const ev = source.facts().evidence
-  const file = source instanceof DirectSource ? source.file : null
+  const of = source.evidenceFiles()
+  const file = of !== null && 'inPlace' in of ? of.inPlace : null
   if (ev.db.sha256 !== '' || file === null) {
     const stated = statedFromEvidence(ev)
     return { done: () => Promise.resolve(stated), abort: () => undefined }

@@ -1,20 +1,9 @@
 // The chain table's columns and how its integers are read, apart from the SQLite reader so that
 // the direct reader (which never loads SQLite for a chain of the reference schema) can use them.
 
-/** Columns of the reference schema (§1.1). */
-export const CHAIN_COLUMNS = [
-  'seq',
-  'timestamp_ns',
-  'trace_id',
-  'span_id',
-  'span_name',
-  'span_kind',
-  'canonical_body',
-  'canonical_hash',
-  'prev_hash',
-  'hmac_hash',
-  'semantic_body_hash',
-] as const
+import type { ChainColumn } from '../../shared/chain-columns'
+
+export { CHAIN_COLUMNS, type ChainColumn } from '../../shared/chain-columns'
 
 /** Without these nothing can be verified (the default requirement of every reading). */
 export const REQUIRED_COLUMNS = [
@@ -24,7 +13,7 @@ export const REQUIRED_COLUMNS = [
   'canonical_hash',
   'prev_hash',
   'hmac_hash',
-] as const
+] as const satisfies readonly ChainColumn[]
 
 /**
  * What the integrity monitor reads (reference §5.2 selects exactly these): Python BIJOTEL's own test
@@ -36,7 +25,7 @@ export const INTEGRITY_COLUMNS = [
   'canonical_hash',
   'prev_hash',
   'canonical_body',
-] as const
+] as const satisfies readonly ChainColumn[]
 
 /** What a replay check reads (§6.4): the row's seq and body; its own row check needs the rest. */
 export const REPLAY_COLUMNS = ['seq', 'canonical_body'] as const

@@ -14,6 +14,7 @@ import { attributesOf, isPlainObject, modelOf, parseBody, providerOf } from './b
 import { positionOfSeq, type ChainIndex } from './chain-index'
 import type { FileFacts, RowSource } from './source/row-source'
 import { nsToIso } from './ns-time'
+import type { ChainColumn } from './table'
 import { halves, TsWords } from './ts-words'
 
 export { nsToIso }
@@ -124,8 +125,20 @@ export function text(v: unknown): string | null {
 /** Entry rows by seq (missing seqs absent). */
 export type EntryRows = (seqs: number[]) => Map<number, RawEntry>
 
-const HEAD = ['timestamp_ns', 'trace_id', 'span_id', 'span_name', 'span_kind'] as const
-const TAIL = ['canonical_hash', 'prev_hash', 'hmac_hash', 'semantic_body_hash'] as const
+// Positions in these lists are the positions in each row the reader hands back (r[1] … r[10]).
+const HEAD = [
+  'timestamp_ns',
+  'trace_id',
+  'span_id',
+  'span_name',
+  'span_kind',
+] as const satisfies readonly ChainColumn[]
+const TAIL = [
+  'canonical_hash',
+  'prev_hash',
+  'hmac_hash',
+  'semantic_body_hash',
+] as const satisfies readonly ChainColumn[]
 const ENTRY_COLUMNS = [...HEAD, 'canonical_body', ...TAIL]
 
 /**

@@ -70,28 +70,6 @@ export function processIO(): CliIO {
   }
 }
 
-/** Collects output in memory, for in-process tests. */
-export function memoryIO(
-  env: Record<string, string | undefined> = {},
-  stdin: Buffer | string = '',
-): CliIO & { stdout: string; stderr: string } {
-  const io = {
-    stdout: '',
-    stderr: '',
-    env,
-    stderrIsTTY: false,
-    out(t: string) {
-      io.stdout += t
-    },
-    err(t: string) {
-      io.stderr += t
-    },
-    progress() {},
-    readStdin: (maxBytes: number) => Promise.resolve(Buffer.from(stdin).subarray(0, maxBytes)),
-  }
-  return io
-}
-
 /** Calls `draw` at most every `ms` milliseconds. */
 export function throttle(
   ms: number,

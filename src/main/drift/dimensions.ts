@@ -4,17 +4,11 @@
 // reference gives no datapoint. Where Python would raise on a value it cannot convert (a word where
 // a token count belongs), the row gives no datapoint here.
 import type { DriftDimension } from '../../shared/drift-types'
+import { DRIFT_DIMENSIONS } from '../../shared/drift-rules'
 import { PRICES } from '../python/py-body'
 import { PyFloat, pyJsonLoads, type PyValue } from '../python/pyformat'
 
-export const DIMENSIONS: readonly DriftDimension[] = [
-  'input_tokens',
-  'output_tokens',
-  'cost',
-  'cache_ratio',
-  'reasoning_ratio',
-  'ttfc_ms',
-]
+export const DIMENSIONS: readonly DriftDimension[] = DRIFT_DIMENSIONS
 
 export type Attrs = Record<string, unknown>
 

@@ -8,6 +8,7 @@ import { readFileSync, statSync } from 'node:fs'
 import { publicKeyProblem, verifyStrict } from '../chain/ed25519-strict'
 import { IJSON_MAX_DEPTH, IJsonError, parseIJson } from '../chain/i-json'
 import { GENESIS_HASH, makeSealer } from '../chain/seal'
+import { pyRepr } from '../python/repr'
 
 export const FORMAT_V1 = 'bijotel-chain-v1'
 export const FORMAT_V2 = 'bijotel-chain-v2'
@@ -33,14 +34,6 @@ export interface ExportFacts {
 export interface ExportVerdict {
   ok: boolean
   reason: string
-}
-
-/** Python's repr() of a JSON value read from the file (for the format error). */
-export function pyRepr(v: unknown): string {
-  if (v === undefined || v === null) return 'None'
-  if (typeof v === 'string') return `'${v.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`
-  if (typeof v === 'boolean') return v ? 'True' : 'False'
-  return JSON.stringify(v)
 }
 
 /** `chain_signature`: hex HMAC-SHA256(key, "chain:" + head_hash + ":" + entries_count). */

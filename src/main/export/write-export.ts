@@ -17,6 +17,7 @@ import { GENESIS_HASH } from '../chain/seal'
 import type { KeyMaterial } from '../chain/keys'
 import { hasRange, verifyRows } from '../verify/verify'
 import { AtomicOutput, checkOutputTarget } from './output-file'
+import type { ChainColumn } from '../../shared/chain-columns'
 import { pyColumnValue, pyJsonIndented, pyJsonStringFast } from '../python/python-json'
 import { signText, type SigningKey } from './sign-key'
 import { chainSignature, FORMAT_V1, FORMAT_V2 } from './verify-export'
@@ -82,7 +83,7 @@ const FIELDS = [
   'semantic_body_hash',
   'prev_hash',
   'hmac_hash',
-] as const
+] as const satisfies readonly ChainColumn[]
 type Field = (typeof FIELDS)[number]
 
 /** One column's value as json.dumps writes it (strings, the common case, without a detour). */

@@ -4,7 +4,8 @@ import { writeFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import type { AppInfo, SecretInput } from '../../shared/contract'
 import type { EntrySort } from '../../shared/chain-types'
-import type { IntegrityOptions, IntegrityThresholds } from '../../shared/integrity-types'
+import type { IntegrityOptions } from '../../shared/integrity-types'
+import { INTEGRITY_WINDOW, THRESHOLD_RULES } from '../../shared/integrity-rules'
 import type { ReplayCheckRequest } from '../../shared/replay-types'
 import type { VerifyRangeOptions } from '../../shared/verify-types'
 import { positionOfSeq } from '../chain/chain-index'
@@ -45,18 +46,10 @@ function rangeFrom(o: Obj | undefined): VerifyRangeOptions | undefined {
   return Object.keys(r).length > 0 ? r : undefined
 }
 
-const THRESHOLD_RULES: readonly [keyof IntegrityThresholds, number, boolean][] = [
-  ['burst_threshold', 0, true],
-  ['large_gap_sec', 0, false],
-  ['provider_shift_pct', 0, false],
-  ['rate_tol', 0, false],
-  ['min_split_size', 1, true],
-]
-
 export function integrityOptionsFrom(req: unknown): IntegrityOptions {
   const o = obj(req)
   const opts: IntegrityOptions = {}
-  const window = optInt(o, 'window', { min: 2, max: 10000 })
+  const window = optInt(o, 'window', { min: INTEGRITY_WINDOW.min, max: INTEGRITY_WINDOW.max })
   if (window !== undefined) opts.window = window
   if (optBool(o, 'all')) opts.all = true
   const t = optObj(o, 'thresholds')
@@ -64,7 +57,7 @@ export function integrityOptionsFrom(req: unknown): IntegrityOptions {
     const th: NonNullable<IntegrityOptions['thresholds']> = {}
     // The bounds of resolveThresholds (src/main/integrity/thresholds.ts), checked here so the
     // message names the field as sent (`thresholds.rate_tol`).
-    for (const [k, min, integer] of THRESHOLD_RULES) {
+    for (const { key: k, min, integer } of THRESHOLD_RULES) {
       if (t[k] === undefined || t[k] === null) continue
       th[k] = num(t, k, { min, integer })
     }

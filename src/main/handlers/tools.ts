@@ -11,6 +11,7 @@ import type { JobStatus } from '../../shared/job-types'
 import type { SearchField, ViewExport, ViewExportFormat } from '../../shared/tools-types'
 import type { VerifyVerdict } from '../../shared/verify-types'
 import { DIMENSIONS } from '../drift/dimensions'
+import { DRIFT_WINDOW, DRIFT_Z_THRESHOLD } from '../../shared/drift-rules'
 import { driftSeries } from '../drift/series'
 import { AuditError } from '../base/errors'
 import { checkOutputTarget } from '../export/output-file'
@@ -298,11 +299,12 @@ export function toolHandlers(session: AuditSession, platform: Platform): Pick<Ha
     startDriftSeries: async (req) => {
       const o = obj(req)
       const buckets = optInt(o, 'buckets', { min: 1, max: 2000 }) ?? 100
-      const window = optInt(o, 'window', { min: 5, max: 10000 }) ?? 100
+      const window =
+        optInt(o, 'window', { min: DRIFT_WINDOW.min, max: DRIFT_WINDOW.max }) ?? DRIFT_WINDOW.default
       const z =
         o['z_threshold'] === undefined || o['z_threshold'] === null
-          ? 3
-          : num(o, 'z_threshold', { min: 0, max: 100 })
+          ? DRIFT_Z_THRESHOLD.default
+          : num(o, 'z_threshold', { min: DRIFT_Z_THRESHOLD.min, max: DRIFT_Z_THRESHOLD.max })
       const dims = dimensionsFrom(o)
       const provider = optStr(o, 'provider', 1000)
       const model = optStr(o, 'model', 1000)

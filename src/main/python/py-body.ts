@@ -6,6 +6,7 @@
 import { PyFloat, pyFixed, pyFloatRepr, pyJsonLoads, type PyValue } from './pyformat'
 import { pyIsoFromNs } from '../../shared/time'
 import PRICE_TABLE from './prices.json'
+import { pyTruthy } from './truthy'
 
 export type PyDict = Map<string, PyValue>
 
@@ -47,15 +48,6 @@ export function pyText(v: PyValue | undefined): string {
   if (typeof v === 'number' || typeof v === 'bigint') return String(v)
   if (v instanceof PyFloat) return String(v.value)
   return JSON.stringify(v)
-}
-
-/** Python's truth value of a JSON value. */
-export function pyTruthy(v: PyValue | undefined): boolean {
-  if (v === undefined || v === null || v === false || v === '' || v === 0 || v === 0n) return false
-  if (v instanceof PyFloat) return v.value !== 0
-  if (Array.isArray(v)) return v.length > 0
-  if (v instanceof Map) return v.size > 0
-  return true
 }
 
 /** The first `n` characters (code points, as Python slices). */

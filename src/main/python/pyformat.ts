@@ -135,7 +135,8 @@ export function pyFloatRepr(x: number): string {
 /** Python `str(x)` of a float is its repr (Python 3). */
 export const pyFloatStr = pyFloatRepr
 
-const isPyInt = (x: number): boolean => Number.isSafeInteger(x)
+/** A JS number that is a Python int (integral and exact); others print as floats. */
+export const isPyInt = (x: number): boolean => Number.isSafeInteger(x)
 
 /** A number as `json.dumps` writes it: an int plainly, a float by repr, NaN/Infinity spelled as JS. */
 function jsonNumber(x: number, float: boolean): string {
@@ -188,11 +189,37 @@ export function pyJsonString(s: string): string {
   return out + '"'
 }
 
-/** `ensure_ascii=False`, then `.encode("utf-8")`'s refusal of lone surrogates. */
-function pyJsonStringUnicode(s: string): string {
+/**
+ * A JSON string as `json.dumps(..., ensure_ascii=False)` writes it: only `"`, `\\` and C0 escaped
+ * (Python's ESCAPE_DCT: `\\n \\r \\t \\b \\f`, the rest as lowercase `\\u00xx`), everything else
+ * literal. A lone surrogate stays in the result as it does in the `str` CPython returns; whether
+ * that is an error is the caller's to say, as it is in Python (`.encode("utf-8")` raises; see
+ * `pyJsonDumpsSorted`).
+ */
+export function pyJsonStringUnicode(s: string): string {
+  let out = '"'
+  let from = 0
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i)
+    if (c >= 0x20 && c !== 0x22 && c !== 0x5c) continue
+    out += s.slice(from, i)
+    from = i + 1
+    if (c === 0x22) out += '\\"'
+    else if (c === 0x5c) out += '\\\\'
+    else if (c === 0x0a) out += '\\n'
+    else if (c === 0x0d) out += '\\r'
+    else if (c === 0x09) out += '\\t'
+    else if (c === 0x08) out += '\\b'
+    else if (c === 0x0c) out += '\\f'
+    else out += `\\u${c.toString(16).padStart(4, '0')}`
+  }
+  return out + s.slice(from) + '"'
+}
+
+/** `ensure_ascii=False`'s string, then the `.encode("utf-8")` that refuses a lone surrogate. */
+function pyJsonStringUtf8(s: string): string {
   if (hasLoneSurrogate(s)) throw new TypeError("'utf-8' codec can't encode a lone surrogate")
-  // JSON.stringify escapes exactly \" \\ \b \f \n \r \t and other C0 as \u00xx (lowercase): Python's ESCAPE_DCT.
-  return JSON.stringify(s)
+  return pyJsonStringUnicode(s)
 }
 
 // ---- json.dumps -------------------------------------------------------------------------------
@@ -240,7 +267,7 @@ export function pyJsonDumpsSorted(value: unknown): string {
     else if (typeof v === 'bigint') out.push(v.toString())
     else if (typeof v === 'number') out.push(jsonNumber(v, false))
     else if (v instanceof PyFloat) out.push(jsonNumber(v.value, true))
-    else if (typeof v === 'string') out.push(pyJsonStringUnicode(v))
+    else if (typeof v === 'string') out.push(pyJsonStringUtf8(v))
     else if (Array.isArray(v)) {
       enter(v)
       out.push('[')
@@ -257,7 +284,7 @@ export function pyJsonDumpsSorted(value: unknown): string {
         .sort(compareCodePoints)
         .forEach((k, idx) => {
           if (idx > 0) out.push(',')
-          out.push(pyJsonStringUnicode(k), ':')
+          out.push(pyJsonStringUtf8(k), ':')
           walk(v[k])
         })
       out.push('}')
@@ -436,52 +463,4 @@ export function pyJsonLoads(text: string, opts: LoadsOptions = {}): unknown {
   skipWs()
   if (i !== n) throw new PyJsonDecodeError('Extra data', i)
   return v
-}
-
-// ---- repr -------------------------------------------------------------------------------------
-
-const NOT_PRINTABLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]/u
-
-const hex = (cp: number, width: number): string => cp.toString(16).padStart(width, '0')
-
-/** Python's `repr(str)`: single quotes unless the text has a `'` and no `"`; escapes as CPython. */
-export function pyReprStr(s: string): string {
-  const quote = s.includes("'") && !s.includes('"') ? '"' : "'"
-  let out = quote
-  for (const ch of s) {
-    const cp = ch.codePointAt(0) as number
-    if (ch === quote || ch === '\\') out += '\\' + ch
-    else if (ch === '\t') out += '\\t'
-    else if (ch === '\n') out += '\\n'
-    else if (ch === '\r') out += '\\r'
-    else if (cp < 0x20 || cp === 0x7f) out += '\\x' + hex(cp, 2)
-    else if (cp < 0x7f) out += ch
-    else if (ch !== ' ' && NOT_PRINTABLE.test(ch)) {
-      if (cp < 0x100) out += '\\x' + hex(cp, 2)
-      else if (cp < 0x10000) out += '\\u' + hex(cp, 4)
-      else out += '\\U' + hex(cp, 8)
-    } else out += ch
-  }
-  return out + quote
-}
-
-/** Python's `repr()` of a value parsed from JSON (str, int, float, bool, None, list, dict). */
-export function pyRepr(v: unknown): string {
-  if (v === null || v === undefined) return 'None'
-  if (typeof v === 'boolean') return v ? 'True' : 'False'
-  if (typeof v === 'bigint') return v.toString()
-  if (typeof v === 'number') return isPyInt(v) ? String(v === 0 ? 0 : v) : pyFloatRepr(v)
-  if (v instanceof PyFloat) return pyFloatRepr(v.value)
-  if (typeof v === 'string') return pyReprStr(v)
-  if (Array.isArray(v)) return `[${v.map(pyRepr).join(', ')}]`
-  if (typeof v === 'object') {
-    const entries = v instanceof Map ? [...v.entries()] : Object.entries(v as Record<string, unknown>)
-    return `{${entries.map(([k, x]) => `${pyReprStr(String(k))}: ${pyRepr(x)}`).join(', ')}}`
-  }
-  return String(v)
-}
-
-/** Python's `str()` of such a value (what an f-string `{x}` prints). */
-export function pyStr(v: unknown): string {
-  return typeof v === 'string' ? v : pyRepr(v)
 }

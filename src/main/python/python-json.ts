@@ -2,28 +2,7 @@
 // prints a body with it and `ensure_ascii=False`), for output that must equal Python BIJOTEL's byte
 // for byte. With an indent Python separates items with ',' and keys with ': ', puts each item on its
 // own line, and writes an empty list or object as `[]` / `{}`.
-import { PyFloat, pyFloatRepr, pyJsonString, type PyValue } from './pyformat'
-
-/** A JSON string as `json.dumps(..., ensure_ascii=False)` writes it: only `"`, `\` and C0 escaped. */
-export function pyJsonStringUnicode(s: string): string {
-  let out = '"'
-  let from = 0
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i)
-    if (c >= 0x20 && c !== 0x22 && c !== 0x5c) continue
-    out += s.slice(from, i)
-    from = i + 1
-    if (c === 0x22) out += '\\"'
-    else if (c === 0x5c) out += '\\\\'
-    else if (c === 0x0a) out += '\\n'
-    else if (c === 0x0d) out += '\\r'
-    else if (c === 0x09) out += '\\t'
-    else if (c === 0x08) out += '\\b'
-    else if (c === 0x0c) out += '\\f'
-    else out += `\\u${c.toString(16).padStart(4, '0')}`
-  }
-  return out + s.slice(from) + '"'
-}
+import { PyFloat, pyFloatRepr, pyJsonString, pyJsonStringUnicode, type PyValue } from './pyformat'
 
 /** Characters `json.dumps` writes as they are with ensure_ascii: ' '..'~' but '"' and '\\'. */
 const PLAIN_ASCII = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/
@@ -48,6 +27,9 @@ export function pyJsonIndented(
   opts: { indent?: number; ascii?: boolean; level?: number } = {},
 ): string {
   const step = opts.indent ?? 2
+  // `inspect` prints this with ensure_ascii=False; a lone surrogate (only a `\ud800` escape in the
+  // body makes one) stays in the text, where CPython's print() would raise UnicodeEncodeError and
+  // stop with a traceback: the auditor prints the rest instead (stdout shows U+FFFD for it).
   const str = opts.ascii === false ? pyJsonStringUnicode : pyJsonString
   const dump = (v: PyValue, level: number): string => {
     if (v === null) return 'null'

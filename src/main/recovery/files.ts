@@ -4,11 +4,7 @@
 // name: the carver reads the very files the live chain was read from. Size and mtime are those of
 // the open, compared again when the search ends, so an answer is about one state of the files.
 import { fstatSync, type Stats } from 'node:fs'
-import {
-  openEvidence as openChainFiles,
-  type EvidenceFiles as ChainFiles,
-  type OpenOptions,
-} from '../chain/evidence-files'
+import type { EvidenceFiles as ChainFiles } from '../chain/evidence-files'
 import { AuditError } from '../base/errors'
 
 export { readAt } from '../chain/evidence-files'
@@ -39,16 +35,6 @@ export function evidenceOf(files: ChainFiles): EvidenceFiles {
     walSize: wal ? wal.stat.size : 0,
     opened: { db: files.db.stat, wal: wal ? wal.stat : null },
     chain: files,
-  }
-}
-
-/** Open the chain at `path` through the open step and view it (tests and stand-alone use). */
-export function openEvidence(path: string, opts: OpenOptions = {}): EvidenceFiles {
-  const files = openChainFiles(path, opts)
-  try {
-    return evidenceOf(files)
-  } finally {
-    files.close()
   }
 }
 

@@ -16,7 +16,7 @@ export interface LiveExtent {
 }
 
 /** Distinct places (file, kind, page, frame) of the rows' sources, in file order. */
-export function evidenceOf(rows: RecoveredRow[]): RecoverySource[] {
+export function recoverySourcesOf(rows: RecoveredRow[]): RecoverySource[] {
   const seen = new Map<string, RecoverySource>()
   for (const r of rows)
     for (const s of r.sources) {
@@ -47,7 +47,7 @@ function runs(kind: 'rewritten' | 'deleted', rows: RecoveredRow[]): Finding[] {
       from_seq: seqs[i]!,
       to_seq: seqs[j]!,
       count: span.length,
-      evidence: evidenceOf(span.flatMap((s) => bySeq.get(s)!)),
+      evidence: recoverySourcesOf(span.flatMap((s) => bySeq.get(s)!)),
     })
     i = j + 1
   }
@@ -98,7 +98,7 @@ export function applyRecovery(
       to_seq: to,
       count: n,
       missing: n,
-      evidence: evidenceOf(after),
+      evidence: recoverySourcesOf(after),
     })
   }
   // Proven rows that nothing places are still sealed rows the live chain lost (ranges: docs/recovery.md).
@@ -112,7 +112,7 @@ export function applyRecovery(
       to_seq: Math.max(from, to),
       count: unplaced.length,
       unplaced: unplaced.length,
-      evidence: evidenceOf(unplaced),
+      evidence: recoverySourcesOf(unplaced),
     })
   }
   findings.sort((a, b) => a.from_seq - b.from_seq || KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind))

@@ -28,7 +28,7 @@ export interface PromptCheck {
 }
 
 /** The canonical_body of one row, or AuditError('not_found', `seq N not found in chain`). */
-export function readBody(source: RowSource, seq: number): Buffer {
+export function replayBodyAt(source: RowSource, seq: number): Buffer {
   const body = source.col('canonical_body')
   let bytes: Buffer | null | undefined = undefined
   source.find(BigInt(seq), (c) => (bytes = c.castBlob(body)), ['canonical_body'])
@@ -168,7 +168,7 @@ export async function checkReplayInput(
   const { seq } = input
   if (!Number.isSafeInteger(seq))
     throw new AuditError('bad_argument', `seq must be an integer, got ${String(seq)}`)
-  const body = readBody(source, seq)
+  const body = replayBodyAt(source, seq)
   const result: ReplayResult = verifyReplay(body, input.output.value)
   const row = await verifyRow(source, keys, seq)
   const prompt =

@@ -1,9 +1,11 @@
 // `verify_replay` of Python BIJOTEL (reference §6.2): compare the sealed
 // `bijotel.replay.output_hash` of a chain entry with the SHA-256 of a replayed output. Never throws.
 import type { ReplayResult } from '../../shared/replay-types'
-import { attributesOf, pyTruthy } from '../chain/body'
+import { attributesOf } from '../chain/body'
+import { pyTruthy } from '../python/truthy'
 import { sha256Hex } from '../chain/seal'
-import { pyJsonLoads, pyRepr } from '../python/pyformat'
+import { pyJsonLoads } from '../python/pyformat'
+import { pyRepr } from '../python/repr'
 
 export const REASON_NO_METADATA =
   'chain entry has no bijotel.replay.output_hash (logged before v2.7.0 or replay metadata not attached)'

@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { API_CALLS, type ApiName } from '../../shared/contract'
 import { dispatch, isApiName } from '../handlers/dispatch'
 import type { CallContext, HandlerTable } from '../handlers/table'
-import { HttpError, LIMITS, parseJson, readBody, sendError, sendJson, STATUS_OF } from './http'
+import { HttpError, LIMITS, parseJson, readRequestBody, sendError, sendJson, STATUS_OF } from './http'
 
 export const CALL_PREFIX = '/api/call/'
 
@@ -33,7 +33,7 @@ export async function handleCall(
   if (!isApiName(name)) throw new HttpError(404, 'not_found', `unknown call ${name.slice(0, 100)}`)
   if (req.method !== 'POST')
     throw new HttpError(405, 'bad_request', `${name} is called with POST`, { Allow: 'POST' })
-  const body = parseJson(await readBody(req, CALL_LIMITS[name]))
+  const body = parseJson(await readRequestBody(req, CALL_LIMITS[name]))
   if (APP_ONLY.has(name) && !ctx.trusted) {
     throw new HttpError(
       403,

@@ -129,7 +129,7 @@ export const bodyCharges = new WeakMap<IncomingMessage, BodyCharge>()
  * this server never answers). A declared Content-Length is charged in full before reading (and read
  * into one buffer of that size: no second copy); a chunked body is charged as it arrives.
  */
-export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+export async function readRequestBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   if (!hasBody(req)) {
     req.resume()
     return Buffer.alloc(0)

@@ -25,7 +25,7 @@ import {
   HttpError,
   LIMITS,
   parseJson,
-  readBody,
+  readRequestBody,
   sendJson,
   sendJsonText,
   STATUS_OF,
@@ -132,7 +132,7 @@ export async function replayVerify(
   ctx: CallContext,
 ): Promise<void> {
   requireMethod(req, 'POST')
-  const body = parseJson(await readBody(req, LIMITS.replay))
+  const body = parseJson(await readRequestBody(req, LIMITS.replay))
   if (typeof body !== 'object' || body === null || Array.isArray(body))
     throw invalid('body must be a JSON object {seq, replayed_output}')
   const o = body as Record<string, unknown>
@@ -324,7 +324,7 @@ export async function chainVerify(
   ctx: CallContext,
 ): Promise<void> {
   requireMethod(req, 'POST')
-  const buf = await readBody(req, LIMITS.json)
+  const buf = await readRequestBody(req, LIMITS.json)
   const parsed = parseJson(buf)
   const body = parsed === undefined ? undefined : parseExactIntegers(buf.toString('utf8'), parsed)
   const range = rangeFromBody(body)

@@ -16,7 +16,8 @@ import { runIntegrity } from '../../../src/main/integrity/analyze'
 import { hmacWorkMs, naivePython, oneStreamFileSha, verifyFloor } from './floor'
 
 const SECRET = '6d7f8e9a0b1c2d3e4f5061728394a5b6c7d8e9f00112233445566778899aabbc'
-const ROOT = resolve(__dirname, '../..')
+// Built to out/main/bench/bench.js (test/main/bench/vite.config.ts): the repository is three up.
+const ROOT = resolve(__dirname, '../../..')
 const CLI = join(ROOT, 'bin', 'bijotel')
 const SQLITE = { BIJOTEL_READER: 'sqlite' }
 

@@ -8,12 +8,11 @@ import { createHmac } from 'node:crypto'
 import { chmodSync, existsSync, writeFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCommand } from '../../../src/main/cli/command'
-import { createServeCommand } from '../../../src/main/cli/commands/serve'
-import { memoryIO } from '../../../src/main/cli/io'
 import { BIN, ensureBuilt, type CliResult } from '../testing/cli'
 import { beforeEvidence } from '../testing/evidence'
 import { dbPath, fingerprintFolder, SECRETS } from '../testing/fixtures'
 import { KEY_HEX, OTHER_KEY_HEX, SmallChains } from './testing/small-chain'
+import { createServeCommand, memoryIO } from '../testing/cli-io'
 
 const PRIMARY = SECRETS['primary']!
 const ROTATED = SECRETS['rotated']!

@@ -11,7 +11,8 @@ import { copyFixture, scratchDir } from '../reliability/chainkit'
 import { bijotel, ensureBuilt } from '../testing/cli'
 import { SECRETS } from '../testing/fixtures'
 import { GENESIS_HASH } from '../../../src/main/chain/seal'
-import { chainSignature, MAX_EXPORT_BYTES, pyRepr } from '../../../src/main/export/verify-export'
+import { chainSignature, MAX_EXPORT_BYTES } from '../../../src/main/export/verify-export'
+import { pyRepr } from '../../../src/main/python/repr'
 
 const scratch = scratchDir('verify-export')
 afterAll(() => scratch.cleanup())
@@ -133,7 +134,7 @@ describe('verify-export', () => {
       'None',
       "'v3'",
       '3',
-      "'it\\'s'",
+      `"it's"`,
     ])
   })
 
@@ -145,6 +146,30 @@ describe('verify-export', () => {
     expect(r.stdout).toBe(
       `File:          ${path}\n  format:        bijotel-chain-v1\n  entries_count: 240\n  size:          ${size} bytes\n\nExport VALID — HMAC chain verified.\n`,
     )
+  })
+
+  it('the header prints what inspect_export read as Python’s f-strings do (a missing key is None)', () => {
+    const clean = entriesOf('clean', 1, 3)
+    const k = key('primary')
+    const path = exportFile(clean, k, {
+      edit: (d) => {
+        delete d['entries_count']
+        d['format'] = ['v1', "it's"]
+      },
+    })
+    const r = run(path, ...withPrimary)
+    expect(r.code).toBe(1)
+    expect(r.stdout).toContain(`  format:        ['v1', "it's"]\n  entries_count: None\n`)
+    expect(r.stdout).toContain(
+      `Export INVALID: Not a bijotel-chain-v1 file (and not v2 either); got format=['v1', "it's"]`,
+    )
+    // Auditor mode on a file whose format is missing: str(None).
+    const bare = exportFile(clean, k, { edit: (d) => delete d['format'] })
+    const { pem } = keyPair()
+    const a = run(bare, '--public-key', pem)
+    expect(a.code).toBe(1)
+    expect(a.stdout).toContain('  format:        None\n')
+    expect(a.stderr).toContain('this file is None. Either provide --secret-hex')
   })
 
   it('names every tampering with the reference’s reason', () => {
@@ -184,6 +209,18 @@ describe('verify-export', () => {
     expect(
       invalid(exportFile(clean, k, { edit: (d) => (d['format'] = 'bijotel-chain-v3') }), ...withPrimary),
     ).toBe("Not a bijotel-chain-v1 file (and not v2 either); got format='bijotel-chain-v3'")
+    // Whatever the file holds there is quoted as Python's repr() would (the file is the adversary's).
+    for (const [format, shown] of [
+      ["it's", `"it's"`],
+      [['v1', 'x'], "['v1', 'x']"],
+      [null, 'None'],
+      [true, 'True'],
+      [{ a: 'b"\'' }, `{'a': 'b"\\''}`],
+      ['tab\there', "'tab\\there'"],
+    ] as const)
+      expect(invalid(exportFile(clean, k, { edit: (d) => (d['format'] = format) }), ...withPrimary)).toBe(
+        `Not a bijotel-chain-v1 file (and not v2 either); got format=${shown}`,
+      )
     expect(invalid(exportFile(clean, k), '--secret-hex', '00112233')).toBe(
       'secret_key must be at least 16 bytes',
     )

@@ -13,9 +13,8 @@ import {
   PyFloat,
   pyJsonDumpsSorted,
   PyJsonDecodeError,
-  pyRepr,
-  pyReprStr,
 } from '../../../src/main/python/pyformat'
+import { pyRepr, pyReprStr } from '../../../src/main/python/repr'
 import { sha256Hex } from '../../../src/main/chain/seal'
 
 describe('pyRound = Python round(x, n)', () => {

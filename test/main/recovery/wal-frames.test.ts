@@ -3,7 +3,7 @@
 // their rows are set apart, never findings), and frames of earlier checkpoint generations.
 import { readFileSync, writeFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
-import { closeEvidence, openEvidence } from '../../../src/main/recovery/files'
+import { closeEvidence, openRecoveryEvidence } from '../testing/recovery-files'
 import { recoverFile } from '../../../src/main/recovery/verdict'
 import { listWalFrames } from '../../../src/main/recovery/wal-frames'
 import { verifyFile } from '../../../src/main/audit/verify-file'
@@ -14,7 +14,7 @@ let g: Generated | null = null
 afterEach(() => g?.cleanup())
 
 const framesOf = (db: string): ReturnType<typeof listWalFrames> => {
-  const f = openEvidence(db)
+  const f = openRecoveryEvidence(db)
   try {
     return listWalFrames(f, 4096)
   } finally {

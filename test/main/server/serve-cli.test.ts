@@ -3,13 +3,12 @@
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { runCommand } from '../../../src/main/cli/command'
-import { createServeCommand } from '../../../src/main/cli/commands/serve'
-import { memoryIO } from '../../../src/main/cli/io'
 import { runCli } from '../../../src/main/cli/main'
 import { dbPath, FIXTURES, fingerprintFolder, SECRETS } from '../testing/fixtures'
 import { startServer } from '../../../src/main/server/index'
 import { AuditSession } from '../../../src/main/session/session'
 import { callApi, fakeRenderer, fetchAppToken, http, tempDir } from './testkit'
+import { createServeCommand, memoryIO } from '../testing/cli-io'
 
 const before = fingerprintFolder()
 const tmp = tempDir('bijotel-serve-')

@@ -27,7 +27,7 @@ export {
   checkReplayInput,
   checkPrompt,
   verifyRow,
-  readBody,
+  replayBodyAt,
   requestInput,
   type PromptCheck,
   type ReplayCheckInput,

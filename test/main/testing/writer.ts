@@ -48,11 +48,10 @@ export {
   pyJsonLoads,
   pyJsonDumpsSorted,
   pyFloatRepr,
-  pyRepr,
-  pyReprStr,
   compareCodePoints,
   PyJsonDecodeError,
 } from '../../../src/main/python/pyformat'
+export { pyRepr, pyReprStr } from '../../../src/main/python/repr'
 export {
   writeDemoChain,
   DemoGenerator,

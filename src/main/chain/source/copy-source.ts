@@ -21,6 +21,7 @@ import {
   type Predecessor,
   type ResolvedRange,
   type RowCursor,
+  type EvidenceFilesOf,
   type RowSource,
   type SourceHandle,
 } from './row-source'
@@ -63,6 +64,11 @@ export class CopySource implements RowSource {
    */
   get heldEvidence(): Pick<Snapshot, 'files'> | null {
     return this.file.held ?? null
+  }
+
+  evidenceFiles(): EvidenceFilesOf {
+    const held = this.heldEvidence
+    return held === null ? null : { held }
   }
 
   /** `onClose`: what closing the source also closes (the connection, or nothing when borrowed). */

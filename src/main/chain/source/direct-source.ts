@@ -27,6 +27,7 @@ import {
   type Predecessor,
   type ResolvedRange,
   type RowCursor,
+  type EvidenceFilesOf,
   type RowSource,
   type SourceHandle,
 } from './row-source'
@@ -99,6 +100,10 @@ export class DirectSource implements RowSource {
   /** The opened file (its descriptors, for a search of the same files); null in a worker. */
   get file(): DirectChain | null {
     return this.chain
+  }
+
+  evidenceFiles(): EvidenceFilesOf {
+    return this.chain === null ? null : { inPlace: this.chain }
   }
 
   private opened(): DirectChain {

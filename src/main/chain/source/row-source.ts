@@ -10,7 +10,9 @@
 import type { Evidence } from '../../../shared/chain-types'
 import type { VerifyRangeOptions } from '../../../shared/verify-types'
 import type { ColumnsPart, ColumnsWanted, IntegrityColumns } from '../columns/types'
+import type { DirectChain } from '../direct/open'
 import type { DirectChainLayout } from '../direct/scan'
+import type { Snapshot } from '../snapshot'
 
 export type ReaderKind = 'direct' | 'sqlite-copy'
 
@@ -179,5 +181,14 @@ export interface RowSource {
   handle(place?: Place): { handle: SourceHandle; place?: Place }
   /** Throws `evidence_changed` unless the evidence is as it was when the source was opened. */
   assertUnchanged(): void
+  /**
+   * The evidence's own files, for what reads the files themselves (recovery): `inPlace`, the very
+   * file the rows are read from (its descriptors; searched beside the pass); `held`, the files the
+   * open step holds while the rows come from a private copy (searched after the verdict — never
+   * the copy, whose WAL SQLite has recovered into it); null in a worker, or when none are held.
+   */
+  evidenceFiles(): EvidenceFilesOf
   close(): void
 }
+
+export type EvidenceFilesOf = { inPlace: DirectChain } | { held: Pick<Snapshot, 'files'> } | null

@@ -10,20 +10,8 @@ import { HintedError, type Run } from '../command'
 import { throttle } from '../io'
 import { SECRET_OPTIONS, secretInputsFrom } from '../secret-sources'
 import { EXIT } from './export-info'
+import { pyPathStr } from '../../python/pypath'
 import { boundaryLine, NO_SECRET_HINT, verdictText } from './verify'
-
-/**
- * A path as Python's `str(pathlib.Path(p))` writes it (POSIX): `.` and empty components dropped,
- * repeated and trailing slashes folded, a leading `//` kept, `.` for nothing.
- */
-export function pyPathStr(p: string): string {
-  const root = p.startsWith('//') && !p.startsWith('///') ? '//' : p.startsWith('/') ? '/' : ''
-  const body = p
-    .split('/')
-    .filter((s) => s !== '' && s !== '.')
-    .join('/')
-  return root + body || '.'
-}
 
 export const run: Run = async (argv, io) => {
   const { values } = parse(argv, {

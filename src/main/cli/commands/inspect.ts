@@ -1,6 +1,6 @@
 // `bijotel inspect`: the reference's inspect_cmd (§4.10) and, given a key, the row's verification.
 import { existsSync } from 'node:fs'
-import { casEntry, findRow, inspectText, verifyRow } from '../../browse/inspect'
+import { casEntry, findRow, inspectText, checkInspectedRow } from '../../browse/inspect'
 import { readChain } from '../../chain/source/open-source'
 import { AuditError } from '../../base/errors'
 import { parseSecrets } from '../../chain/keys'
@@ -26,7 +26,7 @@ export const run: Run = async (argv, io) => {
       if (!row) return null
       const sem = row.semantic_body_hash
       const cas = typeof sem === 'string' && sem !== '' ? await casEntry(src, sem) : null
-      const check = keys.length > 0 ? { result: await verifyRow(src, row, keys), keys } : null
+      const check = keys.length > 0 ? { result: await checkInspectedRow(src, row, keys), keys } : null
       src.assertUnchanged()
       return { text: inspectText(row, cas, check), broken: check !== null && !check.result.verifies }
     },

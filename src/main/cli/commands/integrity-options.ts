@@ -2,26 +2,32 @@
 // lines and their validation. Kept apart from the engine so the command table can show help cheaply.
 import type { IntegrityOptions, IntegrityThresholds } from '../../../shared/integrity-types'
 import { AuditError } from '../../base/errors'
-import { checkWindow, DEFAULT_WINDOW, resolveThresholds } from '../../integrity/thresholds'
+import { THRESHOLD_RULES } from '../../../shared/integrity-rules'
+import {
+  checkWindow,
+  DEFAULT_WINDOW,
+  MAX_WINDOW,
+  MIN_WINDOW,
+  resolveThresholds,
+} from '../../integrity/thresholds'
 import { UsageError, type Options, type Values } from '../args'
 
 export const INTEGRITY_OPTIONS: Options = {
   window: { type: 'string' },
   all: { type: 'boolean' },
-  'burst-threshold': { type: 'string' },
-  'large-gap-sec': { type: 'string' },
-  'provider-shift-pct': { type: 'string' },
-  'rate-tol': { type: 'string' },
-  'min-split-size': { type: 'string' },
+  ...Object.fromEntries(THRESHOLD_RULES.map((r) => [r.flag, { type: 'string' as const }])),
 }
 
-export const INTEGRITY_OPTIONS_HELP = `  --window N           analyse the last N rows by seq, 2..10000 (default ${DEFAULT_WINDOW})
-  --all                analyse the whole chain in one streaming pass (no size limit)
-  --burst-threshold N  rows in one epoch second above which a burst is reported (default 10)
-  --large-gap-sec S    seconds between rows above which a large gap is reported (default 3600)
-  --provider-shift-pct P  share change in points above which a provider shift is reported (default 20.0)
-  --rate-tol R         |second-half rate / first-half rate - 1| above which a rate change is reported (default 0.5)
-  --min-split-size N   rows each half needs for the provider and rate detectors (default 10)`
+const helpLine = (lhs: string, text: string): string => `  ${lhs}`.padEnd(21) + `  ${text}`
+
+export const INTEGRITY_OPTIONS_HELP = [
+  helpLine(
+    '--window N',
+    `analyse the last N rows by seq, ${MIN_WINDOW}..${MAX_WINDOW} (default ${DEFAULT_WINDOW})`,
+  ),
+  helpLine('--all', 'analyse the whole chain in one streaming pass (no size limit)'),
+  ...THRESHOLD_RULES.map((r) => helpLine(`--${r.flag} ${r.metavar}`, `${r.help} (default ${r.defaultText})`)),
+].join('\n')
 
 const INT = /^[+-]?\d+$/
 const FLOAT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/
@@ -40,18 +46,12 @@ function num(values: Values, flag: string, integer: boolean): number | undefined
 }
 
 /** --window/--all and the threshold flags as IntegrityOptions, validated (AuditError bad_argument). */
-export function integrityOptionsFrom(values: Values): IntegrityOptions {
+export function integrityOptionsFromFlags(values: Values): IntegrityOptions {
   const all = values['all'] === true
   const window = num(values, 'window', true)
   if (all && window !== undefined) throw new UsageError('argument --all: not allowed with argument --window')
   const overrides: Partial<IntegrityThresholds> = {}
-  const map: [string, keyof IntegrityThresholds, boolean][] = [
-    ['burst-threshold', 'burst_threshold', true],
-    ['large-gap-sec', 'large_gap_sec', false],
-    ['provider-shift-pct', 'provider_shift_pct', false],
-    ['rate-tol', 'rate_tol', false],
-    ['min-split-size', 'min_split_size', true],
-  ]
+  const map = THRESHOLD_RULES.map((r) => [r.flag, r.key, r.integer] as const)
   for (const [flag, key, integer] of map) {
     const v = num(values, flag, integer)
     if (v !== undefined) overrides[key] = v

@@ -11,7 +11,7 @@ import { parse, requireString, UsageError } from '../args'
 import type { Run } from '../command'
 import { SECRET_OPTIONS, secretInputsFrom } from '../secret-sources'
 import { EXIT } from './integrity-info'
-import { INTEGRITY_OPTIONS, integrityOptionsFrom } from './integrity-options'
+import { INTEGRITY_OPTIONS, integrityOptionsFromFlags } from './integrity-options'
 import { readChainForCli } from './open-chain'
 import { progressLine } from './progress-line'
 
@@ -27,7 +27,7 @@ export const run: Run = async (argv, io) => {
   // --json is Python's line byte for byte; the evidence statement has no place in it.
   if (values['json'] && values['evidence'])
     throw new UsageError('argument --evidence: not allowed with argument --json')
-  const options = integrityOptionsFrom(values)
+  const options = integrityOptionsFromFlags(values)
   // The key and evidence code (node:crypto, the file hasher) is loaded only when used: a keyless
   // window from a cron job then starts in about Node's own start-up time.
   const inputs = await secretInputsFrom(values, io, { useEnv: false })

@@ -6,18 +6,7 @@ import { fingerprintOf, generateEd25519 } from '../../custody/ed25519'
 import { parse } from '../args'
 import type { Run } from '../command'
 import { EXIT } from './keygen-info'
-
-/**
- * A path as Python's `str(pathlib.Path(p))` writes it (POSIX): empty and `.` components dropped,
- * repeated and trailing slashes folded, a leading `//` kept (POSIX leaves it implementation
- * defined, and pathlib keeps exactly two), `.` for nothing.
- */
-export function pyPathStr(p: string): string {
-  const root = p.startsWith('//') && !p.startsWith('///') ? '//' : p.startsWith('/') ? '/' : ''
-  const parts = p.split('/').filter((s) => s !== '' && s !== '.')
-  const body = parts.join('/')
-  return root + body || '.'
-}
+import { pyPathStr } from '../../python/pypath'
 
 /** `pathlib` joining: `Path('.') / name` is just `name`. */
 function pyJoin(dir: string, name: string): string {

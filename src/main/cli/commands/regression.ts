@@ -4,6 +4,7 @@ import type { DriftDimension } from '../../../shared/drift-types'
 import { readChain } from '../../chain/source/open-source'
 import { detectRegression } from '../../drift/detect'
 import { DIMENSIONS, pyFloatOf } from '../../drift/dimensions'
+import { DRIFT_WINDOW, DRIFT_Z_THRESHOLD } from '../../../shared/drift-rules'
 import { regressionText } from '../../drift/text'
 import { AuditError } from '../../base/errors'
 import { parse, requireString, UsageError } from '../args'
@@ -44,8 +45,8 @@ export const run: Run = async (argv, io) => {
       `argument --dimension: invalid choice: '${dim}' (choose from ${DIMENSIONS.map((d) => `'${d}'`).join(', ')})`,
     )
   }
-  const window = intOption(values['window'], 'window', 100)
-  const zThreshold = floatOption(values['z-threshold'], 'z-threshold', 3.0)
+  const window = intOption(values['window'], 'window', DRIFT_WINDOW.default)
+  const zThreshold = floatOption(values['z-threshold'], 'z-threshold', DRIFT_Z_THRESHOLD.default)
   if (!existsSync(db)) throw new AuditError('db_missing', `chain DB not found: ${db}`)
   const opts = {
     dimensions: typeof dim === 'string' ? [dim as DriftDimension] : DIMENSIONS,

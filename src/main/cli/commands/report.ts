@@ -15,7 +15,7 @@ import { parse, requireString, UsageError, type Values } from '../args'
 import type { Run } from '../command'
 import { SECRET_OPTIONS, secretInputsFrom } from '../secret-sources'
 import { EXIT } from './report-info'
-import { INTEGRITY_OPTIONS, integrityOptionsFrom } from './integrity-options'
+import { INTEGRITY_OPTIONS, integrityOptionsFromFlags } from './integrity-options'
 import { openChainForCli } from './open-chain'
 import { progressLine } from './progress-line'
 
@@ -117,7 +117,7 @@ export const run: Run = async (argv, io) => {
     throw new UsageError(
       `argument --format: invalid choice: '${String(format)}' (choose from 'json', 'html')`,
     )
-  const integrityOptions = integrityOptionsFrom(values)
+  const integrityOptions = integrityOptionsFromFlags(values)
   const keys = parseSecrets(await secretInputsFrom(values, io, { useEnv: true }))
   const specs = replaySpecs(values)
   // The signing key is read before the long work: a wrong path fails at once.

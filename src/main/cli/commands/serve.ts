@@ -7,11 +7,11 @@ import { isLoopbackHost } from '../../server/auth'
 import { ListenError, startServer } from '../../server/index'
 import { parseSecrets } from '../../chain/keys'
 import { parse, UsageError, type Values } from '../args'
-import type { Command, Run } from '../command'
+import type { Run } from '../command'
 import type { CliIO } from '../io'
 import { readOneLineSecret, SECRET_OPTIONS, secretInputsFrom } from '../secret-sources'
 import { plural } from '../format'
-import { EXIT, serveInfo } from './serve-info'
+import { EXIT } from './serve-info'
 
 function strings(v: unknown): string[] {
   if (v === undefined) return []
@@ -64,7 +64,11 @@ export interface ServeDeps {
   stop?: () => Promise<string>
 }
 
-async function serve(argv: string[], io: CliIO, deps: ServeDeps): Promise<number> {
+/**
+ * Serve the chain until `deps.stop` resolves (by default the process's SIGINT or SIGTERM): the
+ * command's body, for a host that ends the server its own way.
+ */
+export async function serve(argv: string[], io: CliIO, deps: ServeDeps): Promise<number> {
   const { values } = parse(argv, {
     db: { type: 'string' },
     port: { type: 'string' },
@@ -139,11 +143,6 @@ async function serve(argv: string[], io: CliIO, deps: ServeDeps): Promise<number
   } finally {
     session.dispose()
   }
-}
-
-/** `serve` with its stop signal injectable, for in-process tests. */
-export function createServeCommand(deps: ServeDeps = {}): Command {
-  return { ...serveInfo, run: (argv, io) => serve(argv, io, deps) }
 }
 
 export const run: Run = (argv, io) => serve(argv, io, {})

@@ -12,12 +12,14 @@ import { parse, UsageError } from '../args'
 import type { Run } from '../command'
 import { SECRET_OPTIONS, secretInputsFrom } from '../secret-sources'
 import { EXIT } from './verify-export-info'
+import { pyStr } from '../../python/repr'
 
+/** The header as Python prints `inspect_export`'s fields: f-strings, so `str()` (a missing key is None). */
 function header(path: string, f: ExportFacts): string {
   const lines = [
     `File:          ${path}`,
-    `  format:        ${String(f.format)}`,
-    `  entries_count: ${String(f.entries_count)}`,
+    `  format:        ${pyStr(f.format)}`,
+    `  entries_count: ${pyStr(f.entries_count)}`,
     `  size:          ${f.size.toLocaleString('en-US')} bytes`,
   ]
   if (f.signed_by !== null) lines.push(`  signed by:     ${f.signed_by} (Ed25519)`)
@@ -44,7 +46,7 @@ export const run: Run = async (argv, io) => {
   const format = read.doc['format']
   if (keys.length === 0 && format !== FORMAT_V2) {
     io.err(
-      `ERROR: auditor mode requires a v2 export; this file is ${String(format)}. Either provide --secret-hex or ask the operator to re-export with --sign-key.\n`,
+      `ERROR: auditor mode requires a v2 export; this file is ${pyStr(format)}. Either provide --secret-hex or ask the operator to re-export with --sign-key.\n`,
     )
     return EXIT.invalid
   }

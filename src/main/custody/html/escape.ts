@@ -21,7 +21,7 @@ export function jsonForScript(value: unknown): string {
 }
 
 /** A number with thousands separators (the report's own numbers stay exact in the JSON). */
-export function num(n: number | null | undefined): string {
+export function numText(n: number | null | undefined): string {
   if (n === null || n === undefined) return '—'
   return Number.isInteger(n) ? n.toLocaleString('en-US') : String(n)
 }

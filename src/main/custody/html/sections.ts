@@ -5,7 +5,7 @@
 import type { AuditReport } from '../../../shared/report-types'
 import { integrityText } from '../../integrity/text'
 import { describeFinding } from '../../verify/describe'
-import { esc, field, num, seqRange } from './escape'
+import { esc, field, numText, seqRange } from './escape'
 import { providerChart, rateChart, seqStrip } from './charts'
 
 export function verdictWords(r: AuditReport): { status: 'valid' | 'broken' | 'unverified'; words: string } {
@@ -22,13 +22,13 @@ export function verdictWords(r: AuditReport): { status: 'valid' | 'broken' | 'un
   if (d.valid) {
     return {
       status: 'valid',
-      words: `The chain verifies. Every one of its ${num(d.entries)} rows (seq ${seqRange(d.first_seq, d.last_seq)}) has its body hash, its link to the row before it and its HMAC reproduced with ${keys}; nothing was found.`,
+      words: `The chain verifies. Every one of its ${numText(d.entries)} rows (seq ${seqRange(d.first_seq, d.last_seq)}) has its body hash, its link to the row before it and its HMAC reproduced with ${keys}; nothing was found.`,
     }
   }
   const first = d.findings.find((f) => f.from_seq === d.first_bad_seq) ?? d.findings[0]
   return {
     status: 'broken',
-    words: `The chain is BROKEN: ${d.findings.length} finding${d.findings.length === 1 ? '' : 's'} in ${num(d.entries)} rows, the first at seq ${d.first_bad_seq}${first ? `: ${describeFinding(first)}` : ''}.`,
+    words: `The chain is BROKEN: ${d.findings.length} finding${d.findings.length === 1 ? '' : 's'} in ${numText(d.entries)} rows, the first at seq ${d.first_bad_seq}${first ? `: ${describeFinding(first)}` : ''}.`,
   }
 }
 
@@ -47,7 +47,7 @@ export function verdictSection(r: AuditReport): string {
   const { status, words } = verdictWords(r)
   const c = r.chain
   const facts = [
-    ['Rows in the file', field('chain.entries', c.entries, num(c.entries))],
+    ['Rows in the file', field('chain.entries', c.entries, numText(c.entries))],
     ['Seq range', `${field('chain.first_seq', c.first_seq)} – ${field('chain.last_seq', c.last_seq)}`],
   ]
   const v = r.verification?.verdict
@@ -83,7 +83,7 @@ export function evidenceSection(r: AuditReport): string {
   const row = (name: string, path: string, f: NonNullable<typeof e.wal>): string[] => [
     esc(name),
     `<code>${esc(f.path)}</code>`,
-    field(`${path}.size`, f.size, num(f.size)),
+    field(`${path}.size`, f.size, numText(f.size)),
     `<code class="hash">${field(`${path}.sha256`, f.sha256)}</code>`,
     esc(f.mtime),
   ]
@@ -120,13 +120,13 @@ export function findingsSection(r: AuditReport): string {
     field(`verification.verdict.findings.${i}.kind`, f.kind),
     field(`verification.verdict.findings.${i}.from_seq`, f.from_seq) +
       (f.to_seq !== f.from_seq ? `–${field(`verification.verdict.findings.${i}.to_seq`, f.to_seq)}` : ''),
-    field(`verification.verdict.findings.${i}.count`, f.count, num(f.count)),
+    field(`verification.verdict.findings.${i}.count`, f.count, numText(f.count)),
     esc(describeFinding(f)),
   ])
   const segs = v.key_segments.map((s) => [
     esc(`key #${s.key_index + 1}`),
     esc(seqRange(s.from_seq, s.to_seq)),
-    esc(num(s.count)),
+    esc(numText(s.count)),
   ])
   const boundary = v.boundary
     ? `<p>Boundary: ${esc(v.boundary.detail)} (seq ${esc(v.boundary.seq)}).</p>`
@@ -143,7 +143,7 @@ export function integritySection(r: AuditReport): string {
   const i = run.report
   const facts = [
     ['Mode', esc(run.mode === 'all' ? 'whole chain' : `last ${run.window_requested ?? i.window} rows`)],
-    ['Rows analysed', field('integrity.report.window', i.window, num(i.window))],
+    ['Rows analysed', field('integrity.report.window', i.window, numText(i.window))],
     ['Anomalies', field('integrity.report.anomaly_count', i.anomaly_count)],
     ['Result', field('integrity.report.clean', i.clean, i.clean ? 'CLEAN' : 'ANOMALIES')],
   ]
@@ -204,7 +204,7 @@ export function coverageSection(r: AuditReport): string {
   return section(
     'coverage',
     'What this report covered',
-    `<p>${field('coverage.rows.count', rows.count, num(rows.count))} rows, seq ${esc(seqRange(rows.first_seq, rows.last_seq))}, head HMAC <code class="hash">${esc(rows.head_hmac ?? '—')}</code>.</p>` +
+    `<p>${field('coverage.rows.count', rows.count, numText(rows.count))} rows, seq ${esc(seqRange(rows.first_seq, rows.last_seq))}, head HMAC <code class="hash">${esc(rows.head_hmac ?? '—')}</code>.</p>` +
       `<p>Digest of their (seq, hmac_hash): <code class="hash">${field('coverage.rows.digest', rows.digest)}</code> (${esc(rows.blocks.length)} blocks of ${esc(rows.block_size)} seq${rows.block_size === 1 ? '' : 's'}). Given to <code>bijotel verify --prior</code>, this report makes any of those rows that is later gone or changed a finding.</p>`,
   )
 }

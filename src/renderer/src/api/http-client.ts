@@ -4,6 +4,7 @@
 // server can tell its own page (the only web caller allowed to set secrets) from other clients.
 import { API_CALLS, type ApiClient, type ApiErrorBody } from '../../../shared/contract'
 import type { JobStatus } from '../../../shared/job-types'
+import { isApiErrorCode } from '../../../shared/api-errors'
 
 export const APP_TOKEN_META = 'bijotel-app-token'
 export const APP_TOKEN_HEADER = 'X-Bijotel-App-Token'
@@ -41,16 +42,6 @@ function base(url: string | undefined): string {
   return (url ?? '').replace(/\/+$/, '')
 }
 
-const CODES: ReadonlySet<string> = new Set([
-  'bad_request',
-  'not_found',
-  'no_chain',
-  'not_a_chain',
-  'forbidden',
-  'unavailable',
-  'internal',
-])
-
 async function errorOf(res: Response): Promise<ApiCallError> {
   let body: unknown = null
   try {
@@ -59,8 +50,7 @@ async function errorOf(res: Response): Promise<ApiCallError> {
     // not JSON (a proxy, a crash): fall through
   }
   const o = (body ?? {}) as Partial<ApiErrorBody>
-  const code =
-    typeof o.code === 'string' && CODES.has(o.code) ? o.code : res.status === 404 ? 'not_found' : 'internal'
+  const code = isApiErrorCode(o.code) ? o.code : res.status === 404 ? 'not_found' : 'internal'
   const message = typeof o.error === 'string' && o.error ? o.error : `HTTP ${res.status}`
   return new ApiCallError(message, code, res.status)
 }

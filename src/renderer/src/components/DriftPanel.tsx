@@ -24,7 +24,7 @@ import type { DriftControls } from '../lib/stores/drift-store'
 import { useTimeZone } from '../lib/stores/settings-store'
 import { DriftChart } from './DriftChart'
 import { JobProgress } from './JobProgress'
-import '../drift.css'
+import './drift.css'
 
 interface Props {
   controls: DriftControls

@@ -8,7 +8,7 @@ import type { VerifyVerdict } from '../../../shared/verify-types'
 import { HMAC_NOT_CHECKED, keylessAdvice, keylessHeadline } from '../lib/keyless'
 import { JobProgress } from './JobProgress'
 import { FindingsTable } from './VerdictView'
-import '../drift.css'
+import './drift.css'
 
 interface Props {
   verdict: VerifyVerdict | null

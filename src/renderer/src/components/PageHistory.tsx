@@ -1,7 +1,7 @@
 // The page history of a row: the page images (database file pages, WAL frames) that hold each of its
 // versions, in the order the files were written, and where it changed to the live version.
 import type { PageHistory as History } from '../lib/recovered'
-import '../recovered.css'
+import './recovered.css'
 
 interface Props {
   history: History

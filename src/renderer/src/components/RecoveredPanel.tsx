@@ -8,7 +8,7 @@ import { formatCount } from '../lib/format'
 import { bodyLabel, linkLabel, proofLabel, rowKey, seqLabel, sourceLabel } from '../lib/recovered'
 import { JobProgress } from './JobProgress'
 import { RecoveredRowView } from './RecoveredRowView'
-import '../recovered.css'
+import './recovered.css'
 
 interface Props {
   state: RecoveredState

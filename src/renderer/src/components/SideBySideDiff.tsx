@@ -2,7 +2,7 @@
 // is a text node: a body can hold markup, and it is never interpreted.
 import { useMemo, useState } from 'react'
 import { sideBySide, type SideCell } from '../lib/text-diff'
-import '../recovered.css'
+import './recovered.css'
 
 interface Props {
   left: string

@@ -9,16 +9,10 @@ import type {
   DriftSeriesAnomaly,
 } from '../../../shared/drift-types'
 import { nsToMs } from './format'
+import { DRIFT_DIMENSIONS, DRIFT_WINDOW, DRIFT_Z_THRESHOLD } from '../../../shared/drift-rules'
 
 /** The reference's six dimensions, in its order (§8). */
-export const DRIFT_DIMENSIONS: readonly DriftDimension[] = [
-  'input_tokens',
-  'output_tokens',
-  'cost',
-  'cache_ratio',
-  'reasoning_ratio',
-  'ttfc_ms',
-]
+export { DRIFT_DIMENSIONS }
 
 export const DIMENSION_LABELS: Record<DriftDimension, string> = {
   input_tokens: 'input tokens',
@@ -30,10 +24,10 @@ export const DIMENSION_LABELS: Record<DriftDimension, string> = {
 }
 
 /** The reference's defaults (`regression --window 100 --z-threshold 3.0`). */
-export const DEFAULT_DRIFT_WINDOW = 100
-export const DEFAULT_Z_THRESHOLD = 3
-export const DRIFT_WINDOW_MIN = 5
-export const DRIFT_WINDOW_MAX = 10000
+export const DEFAULT_DRIFT_WINDOW = DRIFT_WINDOW.default
+export const DEFAULT_Z_THRESHOLD = DRIFT_Z_THRESHOLD.default
+export const DRIFT_WINDOW_MIN = DRIFT_WINDOW.min
+export const DRIFT_WINDOW_MAX = DRIFT_WINDOW.max
 
 /** A group's key in the panel's provider/model filter (the model may be absent). */
 export function groupKey(g: Pick<DriftGroup, 'provider' | 'model'>): string {

@@ -1,29 +1,25 @@
 // The integrity report, shaped for the panel and the charts.
 import type { IntegrityReport, IntegrityThresholds } from '../../../shared/integrity-types'
 import { pyFloat, signed } from './format'
+import {
+  DEFAULT_THRESHOLDS as SHARED_DEFAULTS,
+  INTEGRITY_WINDOW,
+  THRESHOLD_RULES,
+} from '../../../shared/integrity-rules'
 
 /** The reference's constants (§5.1): used until the engine reports the thresholds it applied. */
-export const DEFAULT_THRESHOLDS: IntegrityThresholds = {
-  burst_threshold: 10,
-  large_gap_sec: 3600,
-  provider_shift_pct: 20,
-  rate_tol: 0.5,
-  min_split_size: 10,
-}
+export const DEFAULT_THRESHOLDS = SHARED_DEFAULTS
 
-export const THRESHOLD_LABELS: Record<keyof IntegrityThresholds, string> = {
-  burst_threshold: 'Burst (rows/s >)',
-  large_gap_sec: 'Large gap (s >)',
-  provider_shift_pct: 'Provider shift (pp >)',
-  rate_tol: 'Rate tolerance (|ratio−1| >)',
-  min_split_size: 'Min split size',
-}
+export const THRESHOLD_LABELS = Object.fromEntries(THRESHOLD_RULES.map((r) => [r.key, r.label])) as Record<
+  keyof IntegrityThresholds,
+  string
+>
 
-export const WINDOW_MIN = 2
-export const WINDOW_MAX = 10000
+export const WINDOW_MIN = INTEGRITY_WINDOW.min
+export const WINDOW_MAX = INTEGRITY_WINDOW.max
 
 export function clampWindow(n: number): number {
-  if (!Number.isFinite(n)) return 100
+  if (!Number.isFinite(n)) return INTEGRITY_WINDOW.default
   return Math.min(WINDOW_MAX, Math.max(WINDOW_MIN, Math.round(n)))
 }
 

@@ -2,10 +2,10 @@
 // for every command is served without loading that command's module.
 import { describe, expect, it } from 'vitest'
 import * as writerDemo from '../../../../src/main/writer/demo'
-import { memoryIO } from '../../../../src/main/cli/io'
 import { runCli } from '../../../../src/main/cli/main'
 import * as demoInfo from '../../../../src/main/cli/commands/demo-info'
 import { COMMANDS } from '../../../../src/main/cli/commands/index'
+import { memoryIO } from '../../testing/cli-io'
 
 describe('command table', () => {
   it("demo help shows the writer's own defaults", () => {

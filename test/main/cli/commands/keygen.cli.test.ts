@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { pyPathStr } from '../../../../src/main/cli/commands/keygen'
+import { pyPathStr } from '../../../../src/main/python/pypath'
 import { bijotel, ensureBuilt } from '../../testing/cli'
 
 const dir = mkdtempSync(join(tmpdir(), 'bijotel-keygen-'))
