@@ -1,10 +1,10 @@
 // Reading an exported report back (issue 25): the JSON file, or the HTML page that embeds the same
 // JSON in `<script type="application/json" id="bijotel-report">`; and the prior head a report (or an
 // earlier `verify --json` verdict) gives the next audit.
-import { readFileSync, statSync } from 'node:fs'
 import type { RowsDigest } from '../../shared/custody-types'
 import { REPORT_SCHEMA_ID } from '../../shared/report-types'
 import type { PriorHead, PriorSource } from '../../shared/verify-types'
+import { readClientFile, type OpenPolicy } from '../base/client-file'
 import { AuditError, oneLine } from '../base/errors'
 import { ROWS_DIGEST_ALGORITHM } from '../chain/rows-digest'
 import { checkReportSignature } from './sign'
@@ -42,26 +42,22 @@ export function parseReportText(text: string, label: string): ReadReport {
   return { doc: doc as Record<string, unknown>, format: html ? 'html' : 'json' }
 }
 
-export function readReportFile(path: string, label = path): ReadReport {
-  let text: string
-  try {
-    const st = statSync(path)
-    if (!st.isFile()) throw new AuditError('bad_argument', `${label}: not a regular file`)
-    if (st.size > MAX_REPORT_BYTES)
-      throw new AuditError(
+/**
+ * A report or verdict file: opened and read once through src/main/base/client-file.ts (under the
+ * open roots when `policy` is given), then parsed. The bytes are UTF-8 text (a BOM is dropped).
+ */
+export function readReportFile(path: string, label = 'report', policy?: OpenPolicy): ReadReport {
+  const bytes = readClientFile(path, {
+    label,
+    maxBytes: MAX_REPORT_BYTES,
+    tooLarge: (n) =>
+      new AuditError(
         'bad_argument',
-        `${label}: ${st.size} bytes is over the ${MAX_REPORT_BYTES}-byte limit for a report`,
-      )
-    text = readFileSync(path, 'utf8')
-  } catch (e) {
-    if (e instanceof AuditError) throw e
-    const code = (e as { code?: string }).code
-    throw new AuditError(
-      'bad_argument',
-      code === 'ENOENT' ? `${label}: file not found` : `${label}: cannot read (${oneLine(e)})`,
-    )
-  }
-  return parseReportText(text, label)
+        `${label}: ${n} bytes is over the ${MAX_REPORT_BYTES}-byte limit for a report`,
+      ),
+    ...(policy ? { policy } : {}),
+  })
+  return parseReportText(bytes.toString('utf8'), label)
 }
 
 /** Whether a document is one of our audit reports (any 1.x schema version). */

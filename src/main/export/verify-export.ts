@@ -11,7 +11,8 @@ import {
   verify as verifySignature,
   type KeyObject,
 } from 'node:crypto'
-import { readFileSync, statSync } from 'node:fs'
+import { readClientFile } from '../base/client-file'
+import { AuditError, oneLine } from '../base/errors'
 import { GENESIS_HASH, makeSealer } from '../chain/seal'
 
 export const FORMAT_V1 = 'bijotel-chain-v1'
@@ -52,17 +53,22 @@ export function readExport(path: string): { doc: Record<string, unknown>; size: 
   let text: string
   let size: number
   try {
-    size = statSync(path).size
     // The whole document is parsed at once (as the reference does): past this, say so instead of
-    // running out of memory or string length.
-    if (size > MAX_EXPORT_BYTES)
-      return {
-        error: `${path} is ${size} bytes; exports over ${MAX_EXPORT_BYTES} bytes are not read into memory`,
-      }
-    text = readFileSync(path, 'utf8')
+    // running out of memory or string length. Read once through the one client-file open.
+    const bytes = readClientFile(path, {
+      label: 'export',
+      maxBytes: MAX_EXPORT_BYTES,
+      tooLarge: (n) =>
+        new AuditError(
+          'too_large',
+          `${path} is ${n} bytes; exports over ${MAX_EXPORT_BYTES} bytes are not read into memory`,
+        ),
+    })
+    size = bytes.length
+    text = bytes.toString('utf8')
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code
-    return { error: code === 'ENOENT' ? `File not found: ${path}` : (e as Error).message.split('\n')[0]! }
+    if (e instanceof AuditError && /not found: /.test(e.message)) return { error: `File not found: ${path}` }
+    return { error: oneLine(e) }
   }
   try {
     const doc = JSON.parse(text) as unknown
@@ -117,7 +123,7 @@ function checkSignature(doc: Record<string, unknown>, format: string, publicKeyP
   if (b['algorithm'] !== 'Ed25519') return `unsupported signature algorithm: ${pyRepr(b['algorithm'])}`
   let pem: string
   try {
-    pem = readFileSync(publicKeyPath, 'utf8')
+    pem = readClientFile(publicKeyPath, { label: 'public key', maxBytes: 64 * 1024 }).toString('utf8')
   } catch {
     return `public key not found: ${publicKeyPath}`
   }
