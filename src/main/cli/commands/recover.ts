@@ -1,6 +1,5 @@
 // `bijotel recover`: every deleted or earlier version of a row the files still hold, proven or not.
 // Loaded only when the command runs.
-import { statSync } from 'node:fs'
 import { AuditError } from '../../base/errors'
 import { writeCaseFile } from '../../recovery/case-file'
 import { recoverFile } from '../../recovery/verdict'
@@ -23,13 +22,8 @@ export const run: Run = async (argv, io) => {
   const out = values['out']
   if (out !== undefined && (typeof out !== 'string' || out === ''))
     throw new AuditError('bad_argument', '--out needs a folder')
-  let st
-  try {
-    st = statSync(db)
-  } catch {
-    throw new AuditError('db_missing', `DB not found: ${db}`)
-  }
-  if (!st.isFile()) throw new AuditError('not_a_file', `not a regular file: ${db}`)
+  // DB missing, not a regular file: the open step's own refusals (src/main/chain/evidence-files.ts),
+  // made on the descriptor it reads, not on a stat of the name before it.
   const keys = parseSecrets(await secretInputsFrom(values, io, { useEnv: true }))
   const result = recoverFile(db, keys)
   if (!result.summary.searched) throw new AuditError('corrupt', `${db}: ${result.summary.note}`)
