@@ -1,6 +1,7 @@
 // `bijotel recover`: every deleted or earlier version of a row the files still hold, proven or not.
 // Loaded only when the command runs.
 import { AuditError } from '../../base/errors'
+import { openEvidence } from '../../chain/evidence-files'
 import { writeCaseFile } from '../../recovery/case-file'
 import { recoverFile } from '../../recovery/verdict'
 import { keyInfo, parseSecrets } from '../../chain/keys'
@@ -22,8 +23,9 @@ export const run: Run = async (argv, io) => {
   const out = values['out']
   if (out !== undefined && (typeof out !== 'string' || out === ''))
     throw new AuditError('bad_argument', '--out needs a folder')
-  // DB missing, not a regular file: the open step's own refusals (src/main/chain/evidence-files.ts),
-  // made on the descriptor it reads, not on a stat of the name before it.
+  // DB missing, not a regular file: the open step's own refusals and exit codes, made on a
+  // descriptor (src/main/chain/evidence-files.ts); the search below opens and checks it again.
+  openEvidence(db).close()
   const keys = parseSecrets(await secretInputsFrom(values, io, { useEnv: true }))
   const result = recoverFile(db, keys)
   if (!result.summary.searched) throw new AuditError('corrupt', `${db}: ${result.summary.note}`)
