@@ -3,6 +3,7 @@
 import { existsSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { AuditError } from '../../base/errors'
+import { openEvidence } from '../../chain/evidence-files'
 import { setSigningKeyFrom } from '../../handlers/custody'
 import { AuditSession } from '../../session/session'
 import { isLoopbackHost } from '../../server/auth'
@@ -111,6 +112,9 @@ async function serve(argv: string[], io: CliIO, deps: ServeDeps): Promise<number
     )
   const keys = parseSecrets(await secretInputsFrom(values, io, { useEnv: true }))
 
+  // The auditor's own --db: missing or not a regular file is exit 1 in the open step's words (the
+  // policy below would give a client's "not allowed" answer for a path that does not resolve).
+  openEvidence(db).close()
   const session = new AuditSession({ initialPath: resolve(db), openRoots })
   session.keys = keys
   try {
@@ -119,7 +123,7 @@ async function serve(argv: string[], io: CliIO, deps: ServeDeps): Promise<number
       try {
         info = setSigningKeyFrom(session, signKey)
       } catch (e) {
-        if (e instanceof AuditError) throw new UsageError(e.message)
+        if (e instanceof AuditError) throw new UsageError(`--sign-key: ${e.message}`)
         throw e
       }
       io.err(`reports are signed for requests carrying the API key, with key ${info.fingerprint}\n`)
