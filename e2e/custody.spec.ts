@@ -95,63 +95,32 @@ test('Export as HTML downloads the self-contained page with the same report embe
   expect(again.status, again.stdout).toBe(0)
 })
 
-test('the signing-key chooser: the chosen key signs the export, only its fingerprint reaches the page', async ({
+test('web mode never chooses the signing key: no path box, the export unsigned, setSigningKey refused (issue 34)', async ({
   page,
 }) => {
   const key = keygen()
   await openFixture(page, 'clean.db')
   await useSecrets(page, [secrets()['primary']!])
   await expect(page.getByTestId('signing-key-none')).toBeVisible()
-
-  await page.getByTestId('signing-key-path').fill(path.join(dir, 'missing.pem'))
-  await page.getByTestId('signing-key-use').click()
-  await expect(page.getByTestId('signing-key-error')).toContainText('not found')
-  await expect(page.getByTestId('signing-key-none')).toBeVisible()
-
-  const replies: string[] = []
-  page.on('response', (r) => {
-    if (r.url().includes('/api/call/'))
-      void r.text().then(
-        (t) => replies.push(t),
-        () => undefined,
-      )
-  })
-  await page.getByTestId('signing-key-path').fill(key.privatePem)
-  await page.getByTestId('signing-key-use').click()
-  await expect(page.getByTestId('signing-key-fingerprint')).toHaveText(key.fingerprint)
-
+  await expect(page.getByTestId('signing-key-server')).toBeVisible()
+  await expect(page.getByTestId('signing-key-path')).toHaveCount(0)
+  // Even the page itself, holding the app token, cannot set it over HTTP.
+  const status = await page.evaluate(async (pem) => {
+    const token = document.querySelector('meta[name="bijotel-app-token"]')?.getAttribute('content') ?? ''
+    const r = await fetch('/api/call/setSigningKey', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Bijotel-App-Token': token },
+      body: JSON.stringify({ path: pem }),
+    })
+    return r.status
+  }, key.privatePem)
+  expect(status).toBe(403)
   const [download] = await Promise.all([
     page.waitForEvent('download'),
     page.getByTestId('export-report').click(),
   ])
-  const file = path.join(dir, 'signed.json')
-  writeFileSync(file, readFileSync(await download.path()))
-  const signed = JSON.parse(readFileSync(file, 'utf8')) as {
-    signature?: { algorithm: string; fingerprint: string }
-  }
-  expect(signed.signature).toMatchObject({ algorithm: 'Ed25519', fingerprint: key.fingerprint })
-  const check = cli([
-    'report',
-    'verify',
-    file,
-    '--db',
-    fixture('clean.db'),
-    '--public-key',
-    key.publicPem,
-    '--secret-hex',
-    secrets()['primary']!,
-  ])
-  expect(check.status, check.stdout).toBe(0)
-  expect(replies.join('\n')).not.toContain('PRIVATE KEY')
-
-  await page.getByTestId('signing-key-forget').click()
-  await expect(page.getByTestId('signing-key-none')).toBeVisible()
-  const [unsigned] = await Promise.all([
-    page.waitForEvent('download'),
-    page.getByTestId('export-report').click(),
-  ])
   expect(
-    (JSON.parse(readFileSync(await unsigned.path(), 'utf8')) as { signature?: unknown }).signature,
+    (JSON.parse(readFileSync(await download.path(), 'utf8')) as { signature?: unknown }).signature,
   ).toBeUndefined()
 })
 

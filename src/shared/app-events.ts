@@ -38,6 +38,11 @@ export interface AppEvents {
   chainChanged: { chain: ChainIdentity | null }
   /** An open the shell started itself (Open Recent, a second instance) failed: the one-line reason. */
   openFailed: { path: string; message: string }
+  /**
+   * A report was signed with the auditor's key (any transport, any tab): every signature made is
+   * announced, so none is made unseen ("report signed with key <fingerprint>").
+   */
+  reportSigned: { fingerprint: string; generated_at: string }
   /** File → Open…: the native dialog (desktop) or the path box (web). */
   menuOpen: null
   /** File → Close chain. */
@@ -67,6 +72,7 @@ export type AppEventHandlers = { [E in AppEventName]: (payload: AppEvents[E]) =>
 export const APP_EVENTS = [
   'chainChanged',
   'openFailed',
+  'reportSigned',
   'menuOpen',
   'menuClose',
   'menuExport',

@@ -108,8 +108,9 @@ export interface ApiContract {
   /** The report as the self-contained HTML page (web mode downloads it). */
   buildReportHtml: (req: { integrity?: IntegrityOptions }) => { html: string; file_name: string }
   /**
-   * The key reports are signed with on export: an Ed25519 private key (PKCS#8 PEM) read from `path`
-   * and kept in the main process; only its public half comes back. `path: null` forgets it.
+   * The key reports are signed with is the auditor's (issue 34): chosen in the desktop dialog
+   * (pickSigningKey) or given to `serve --sign-key`. Here only `path: null` (desktop) forgets it; a
+   * path string is refused, and over HTTP the call is always refused (403).
    */
   setSigningKey: (req: { path: string | null }) => SigningKeyInfo | null
   /** Native open dialog for the signing key (Electron); cancelled, the key held before (or null). */

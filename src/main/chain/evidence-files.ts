@@ -6,23 +6,14 @@
 // native walks, the evidence hashes and the private copy read through these descriptors only: a
 // file swapped for another after the check is never read. An open policy (the server's
 // `--open-root`) is a predicate on real paths applied to every one of these files.
-import {
-  closeSync,
-  constants,
-  fstatSync,
-  lstatSync,
-  openSync,
-  readlinkSync,
-  readSync,
-  realpathSync,
-  statSync,
-} from 'node:fs'
+import { closeSync, fstatSync, lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs'
 import type { Stats } from 'node:fs'
-import { dirname, resolve } from 'node:path'
+import { dirname, resolve, sep } from 'node:path'
+import { errnoOf, openVerified, type OpenPolicy } from '../base/client-file'
 import { AuditError } from '../base/errors'
 
-/** Which real paths may be opened (none given: any). */
-export type OpenPolicy = (realPath: string) => boolean
+export type { OpenPolicy } from '../base/client-file'
+export { openRace, readAt } from '../base/client-file'
 
 export interface OpenOptions {
   policy?: OpenPolicy
@@ -66,25 +57,8 @@ export interface EvidenceFiles {
   readonly closed: boolean
 }
 
-/**
- * Test hook: called with the real path of each file between its check and its open, to swap the
- * file there deterministically (the race test). Never set outside tests.
- */
-export const openRace: { between: ((realPath: string) => void) | null } = { between: null }
-
-const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0)
-
-function kindOf(st: Stats): string {
-  if (st.isDirectory()) return 'a directory'
-  if (st.isFIFO()) return 'a FIFO'
-  if (st.isSocket()) return 'a socket'
-  if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device'
-  if (st.isSymbolicLink()) return 'a symbolic link'
-  return 'not a regular file'
-}
-
 function errno(e: unknown): string | undefined {
-  return (e as NodeJS.ErrnoException).code
+  return errnoOf(e)
 }
 
 function outside(what: string, name: string, real: string): AuditError {
@@ -111,55 +85,16 @@ function openChecked(
   what: string,
   opts: OpenOptions,
 ): OpenedFile {
-  if (opts.policy && !opts.policy(real)) throw outside(what, name, real)
-  let seen: Stats
-  try {
-    seen = lstatSync(real)
-  } catch (e) {
-    if (errno(e) === 'ENOENT') throw changed(name)
-    throw new AuditError('io', `cannot read ${name}: ${(e as Error).message}`)
-  }
-  if (!seen.isFile())
-    throw new AuditError('not_a_file', `${what} ${name} is ${kindOf(seen)}, not a regular file`)
-  openRace.between?.(real)
-  let fd: number
-  try {
-    fd = openSync(real, OPEN_FLAGS)
-  } catch (e) {
-    // ELOOP: a symbolic link put where the check saw the file (O_NOFOLLOW); ENOENT: it went away.
-    const code = errno(e)
-    if (code === 'ELOOP' || code === 'ENOENT' || code === 'ENXIO') throw changed(name)
-    if (code === 'EACCES' || code === 'EPERM')
-      throw new AuditError('io', `cannot read ${name}: permission denied`)
-    throw new AuditError('io', `cannot read ${name}: ${(e as Error).message}`)
-  }
-  try {
-    const st = fstatSync(fd)
-    if (!st.isFile()) throw changed(name)
-    // After the open, the real path is taken again and must still pass and name what was opened: a
-    // directory above swapped for a link meanwhile gives another path or another inode.
-    let again: string
-    let named: Stats
-    try {
-      again = realpathSync.native(real)
-      named = statSync(again)
-    } catch {
-      throw changed(name)
-    }
-    if (opts.policy && !opts.policy(again)) throw outside(what, name, again)
-    if (
-      again !== real ||
-      named.dev !== st.dev ||
-      named.ino !== st.ino ||
-      named.dev !== seen.dev ||
-      named.ino !== seen.ino
-    )
-      throw changed(name)
-    return { name, real, link, fd, stat: st }
-  } catch (e) {
-    closeSync(fd)
-    throw e
-  }
+  const { fd, stat } = openVerified(real, opts.policy, {
+    changed: () => changed(name),
+    outside: (r) => outside(what, name, r),
+    notFile: (kind) => new AuditError('not_a_file', `${what} ${name} is ${kind}, not a regular file`),
+    io: (e) =>
+      errno(e) === 'EACCES' || errno(e) === 'EPERM'
+        ? new AuditError('io', `cannot read ${name}: permission denied`)
+        : new AuditError('io', `cannot read ${name}: ${(e as Error).message}`),
+  })
+  return { name, real, link, fd, stat }
 }
 
 /** The link target of `name` as stored, or null when `name` is no symbolic link (or absent). */
@@ -197,6 +132,23 @@ function openSide(dbReal: string, kind: SideKind, opts: OpenOptions): OpenedFile
   return openChecked(name, real, link, 'side file', opts)
 }
 
+/** Whether the folder `path` names resolves inside `policy` (then "not found" may be told). */
+function folderInside(path: string, policy: (real: string) => boolean): boolean {
+  try {
+    return policy(realpathSync.native(dirname(path)) + sep)
+  } catch {
+    return false
+  }
+}
+
+/** Under a policy, absent and outside are one answer: no client learns what exists elsewhere. */
+function notAllowed(path: string): AuditError {
+  return new AuditError(
+    'bad_argument',
+    `opening ${path} is not allowed here (start serve with --open-root for its folder)`,
+  )
+}
+
 /**
  * The open step for the chain at `path`: the chain and its side files opened once, read-only, and
  * checked. Throws an AuditError naming the file: `db_missing`, `not_a_file`, `io`,
@@ -206,9 +158,12 @@ export function openEvidence(path: string, opts: OpenOptions = {}): EvidenceFile
   const given = resolve(path)
   let real: string
   try {
-    real = realpathSync.native(given)
+    // The path as given, resolved by the kernel: `..` after a symbolic link is taken from the
+    // link's target, as open(2) and the policy take it (issue 34), not lexically as resolve() would.
+    real = realpathSync.native(path)
   } catch (e) {
     const code = errno(e)
+    if (opts.policy && !folderInside(path, opts.policy)) throw notAllowed(path)
     if (code === 'ENOENT' || code === 'ENOTDIR') throw new AuditError('db_missing', `DB not found: ${path}`)
     if (code === 'ELOOP')
       throw new AuditError('not_a_file', `not a regular file: ${path} is a loop of symbolic links`)
@@ -217,6 +172,9 @@ export function openEvidence(path: string, opts: OpenOptions = {}): EvidenceFile
     throw new AuditError('io', `cannot read ${path}: ${(e as Error).message}`)
   }
   const link = real === given ? null : real
+  // The chain itself outside the policy gets the very answer an absent one does (no oracle of what
+  // exists elsewhere); its side files, once the chain is inside, are named with what they link to.
+  if (opts.policy && !opts.policy(real)) throw notAllowed(path)
   let db: OpenedFile
   try {
     db = openChecked(real, real, link, 'chain', opts)
@@ -291,15 +249,4 @@ export function unchangedFiles(files: EvidenceFiles): boolean {
     }
   }
   return same(files.db, null) && same(files.wal, 'wal') && same(files.journal, 'journal')
-}
-
-/** Reads `len` bytes at `pos` through `fd` (fewer only at the end of the file). */
-export function readAt(fd: number, buf: Uint8Array, off: number, len: number, pos: number): number {
-  let got = 0
-  while (got < len) {
-    const n = readSync(fd, buf, off + got, len - got, pos + got)
-    if (n === 0) break
-    got += n
-  }
-  return got
 }

@@ -10,7 +10,7 @@ import {
   sign,
   type KeyObject,
 } from 'node:crypto'
-import { readFileSync } from 'node:fs'
+import { readClientFile, type OpenPolicy } from '../base/client-file'
 import { AuditError, oneLine } from '../base/errors'
 import { verifyStrict } from '../chain/ed25519-strict'
 
@@ -47,14 +47,16 @@ export function publicKeyFromRaw(raw: Buffer): KeyObject {
   return createPublicKey({ key: Buffer.concat([prefix, raw]), format: 'der', type: 'spki' })
 }
 
-function readKeyFile(path: string, what: string): string {
-  try {
-    return readFileSync(path, 'utf8')
-  } catch (e) {
-    const code = (e as { code?: string }).code
-    if (code === 'ENOENT') throw new AuditError('bad_argument', `${what} not found: ${path}`)
-    throw new AuditError('bad_argument', `cannot read ${what} ${path}: ${oneLine(e)}`)
-  }
+/** A PEM key is a few hundred bytes; anything this large is not one. */
+export const MAX_KEY_FILE_BYTES = 64 * 1024
+
+/** A key file, read once through the one client-file open (no FIFO, device or oversized file). */
+function readKeyFile(path: string, what: string, policy?: OpenPolicy): string {
+  return readClientFile(path, {
+    label: what,
+    maxBytes: MAX_KEY_FILE_BYTES,
+    ...(policy ? { policy } : {}),
+  }).toString('utf8')
 }
 
 /** The signing key of `--sign-key PEM`: an Ed25519 private key (PKCS#8 PEM), else one line. */

@@ -1,11 +1,11 @@
 // Reading an exported report back (issue 25): the JSON file, or the HTML page that embeds the same
 // JSON in `<script type="application/json" id="bijotel-report">`; and the prior head a report (or an
 // earlier `verify --json` verdict) gives the next audit.
-import { readFileSync, statSync } from 'node:fs'
 import type { RowsDigest } from '../../shared/custody-types'
 import type { AuditReport } from '../../shared/report-types'
 import { REPORT_SCHEMA_ID } from '../../shared/report-types'
 import type { PriorHead, PriorSource } from '../../shared/verify-types'
+import { readClientFile, type OpenPolicy } from '../base/client-file'
 import { AuditError, oneLine } from '../base/errors'
 import { IJSON_MAX_DEPTH, IJsonError, parseIJson, type IJsonLimits } from '../chain/i-json'
 import { ROWS_DIGEST_ALGORITHM } from '../chain/rows-digest'
@@ -117,25 +117,21 @@ export function parseReportText(input: Buffer | string, label: string): ReadRepo
   return { doc: doc as Record<string, unknown>, format: 'json' }
 }
 
-export function readReportFile(path: string, label = path): ReadReport {
-  let bytes: Buffer
-  try {
-    const st = statSync(path)
-    if (!st.isFile()) throw new AuditError('bad_argument', `${label}: not a regular file`)
-    if (st.size > MAX_REPORT_BYTES)
-      throw new AuditError(
+/**
+ * A report or verdict file: opened and read once through src/main/base/client-file.ts (under the
+ * open roots when `policy` is given), then parsed. The bytes are read as I-JSON (a BOM is refused).
+ */
+export function readReportFile(path: string, label = 'report', policy?: OpenPolicy): ReadReport {
+  const bytes = readClientFile(path, {
+    label,
+    maxBytes: MAX_REPORT_BYTES,
+    tooLarge: (n) =>
+      new AuditError(
         'bad_argument',
-        `${label}: ${st.size} bytes is over the ${MAX_REPORT_BYTES}-byte limit for a report`,
-      )
-    bytes = readFileSync(path)
-  } catch (e) {
-    if (e instanceof AuditError) throw e
-    const code = (e as { code?: string }).code
-    throw new AuditError(
-      'bad_argument',
-      code === 'ENOENT' ? `${label}: file not found` : `${label}: cannot read (${oneLine(e)})`,
-    )
-  }
+        `${label}: ${n} bytes is over the ${MAX_REPORT_BYTES}-byte limit for a report`,
+      ),
+    ...(policy ? { policy } : {}),
+  })
   return parseReportText(bytes, label)
 }
 

@@ -2,7 +2,7 @@
 // private key. Refusals carry the reference's words (`invalid signing key PEM: …`, `signing key is
 // not Ed25519 (got <Type>)`, with the class name Python's cryptography gives each key type).
 import { createHash, createPrivateKey, createPublicKey, sign, type KeyObject } from 'node:crypto'
-import { readFileSync } from 'node:fs'
+import { readClientFile } from '../base/client-file'
 import { AuditError, oneLine } from '../base/errors'
 
 /** Python cryptography's class names for the key types Node names (what `type(priv).__name__` prints). */
@@ -26,14 +26,8 @@ export interface SigningKey {
 }
 
 export function loadSigningKey(path: string): SigningKey {
-  let pem: Buffer
-  try {
-    pem = readFileSync(path)
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code
-    if (code === 'ENOENT') throw new AuditError('bad_argument', `--sign-key path not found: ${path}`)
-    throw new AuditError('bad_argument', `cannot read --sign-key ${path}: ${oneLine(e)}`)
-  }
+  // The reference's wording for a missing file; every other refusal is the one open's.
+  const pem = readClientFile(path, { label: '--sign-key path', maxBytes: 64 * 1024 })
   let key: KeyObject
   try {
     key = createPrivateKey({ key: pem, format: 'pem' })

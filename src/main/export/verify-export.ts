@@ -4,7 +4,8 @@
 // chain_signature (an export of a rotated chain verifies; §11.14), and a signature-only pass says
 // that the entries themselves are not authenticated by it (§11.6).
 import { createHash, createHmac, createPublicKey, timingSafeEqual, type KeyObject } from 'node:crypto'
-import { readFileSync, statSync } from 'node:fs'
+import { readClientFile } from '../base/client-file'
+import { AuditError, oneLine } from '../base/errors'
 import { publicKeyProblem, verifyStrict } from '../chain/ed25519-strict'
 import { IJSON_MAX_DEPTH, IJsonError, parseIJson } from '../chain/i-json'
 import { GENESIS_HASH, makeSealer } from '../chain/seal'
@@ -46,17 +47,21 @@ export function readExport(path: string): { doc: Record<string, unknown>; size: 
   let bytes: Buffer
   let size: number
   try {
-    size = statSync(path).size
     // The whole document is parsed at once (as the reference does): past this, say so instead of
-    // running out of memory or string length.
-    if (size > MAX_EXPORT_BYTES)
-      return {
-        error: `${path} is ${size} bytes; exports over ${MAX_EXPORT_BYTES} bytes are not read into memory`,
-      }
-    bytes = readFileSync(path)
+    // running out of memory or string length. Read once through the one client-file open.
+    bytes = readClientFile(path, {
+      label: 'export',
+      maxBytes: MAX_EXPORT_BYTES,
+      tooLarge: (n) =>
+        new AuditError(
+          'too_large',
+          `${path} is ${n} bytes; exports over ${MAX_EXPORT_BYTES} bytes are not read into memory`,
+        ),
+    })
+    size = bytes.length
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code
-    return { error: code === 'ENOENT' ? `File not found: ${path}` : (e as Error).message.split('\n')[0]! }
+    if (e instanceof AuditError && /not found: /.test(e.message)) return { error: `File not found: ${path}` }
+    return { error: oneLine(e) }
   }
   if (bytes.length > MAX_EXPORT_BYTES)
     return {
@@ -123,7 +128,7 @@ function checkSignature(doc: Record<string, unknown>, format: string, publicKeyP
   if (b['algorithm'] !== 'Ed25519') return `unsupported signature algorithm: ${pyRepr(b['algorithm'])}`
   let pem: string
   try {
-    pem = readFileSync(publicKeyPath, 'utf8')
+    pem = readClientFile(publicKeyPath, { label: 'public key', maxBytes: 64 * 1024 }).toString('utf8')
   } catch {
     return `public key not found: ${publicKeyPath}`
   }

@@ -12,6 +12,7 @@ import { NO_MODEL } from '../chain/columns/types'
 import type { ChainFile } from '../chain/reader'
 import { nsToIso, text } from '../chain/views'
 import { AuditError, asChainReadError, oneLine } from '../base/errors'
+import { csvCell } from '../base/csv'
 
 export const VIEW_COLUMNS = [
   'seq',
@@ -81,10 +82,6 @@ export function* viewRows(
   }
 }
 
-function csvField(v: string): string {
-  return /[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v
-}
-
 export function headerText(format: Exclude<ViewExportFormat, 'reference'>): string {
   return format === 'csv' ? VIEW_COLUMNS.join(',') + '\r\n' : ''
 }
@@ -96,7 +93,7 @@ export function rowsText(format: Exclude<ViewExportFormat, 'reference'>, rows: V
       (r) =>
         VIEW_COLUMNS.map((c) => {
           const v = r[c]
-          return csvField(Array.isArray(v) ? v.join(';') : v === null ? '' : String(v))
+          return csvCell(Array.isArray(v) ? v.join(';') : v === null ? '' : String(v))
         }).join(',') + '\r\n',
     )
     .join('')

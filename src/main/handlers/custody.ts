@@ -12,7 +12,7 @@ import { renderReportHtml } from '../custody/html/render'
 import { parseReportText, priorFrom, readReportFile, type ReadReport } from '../custody/report-file'
 import { AuditError } from '../base/errors'
 import { custodyOf, openChainId } from '../session/custody-state'
-import { buildReportFor } from './engine'
+import { buildReportFor, maySign } from './engine'
 import type { AuditSession } from '../session/session'
 import type { CallContext, HandlerTable, Platform } from './handler-types'
 import { obj, optBool, optObj, optStr } from './validate'
@@ -25,7 +25,11 @@ export type CustodyCall = Extract<
 /** Report text up to the HTTP body limit's size; a path is read in the main process. */
 const MAX_TEXT = 64 * 1024 * 1024
 
-function setKey(session: AuditSession, path: string): SigningKeyInfo {
+/**
+ * The auditor's signing key, read from `path` (the desktop dialog's choice, or `serve --sign-key`)
+ * through the one client-file open, and held by the session from now on.
+ */
+export function setSigningKeyFrom(session: AuditSession, path: string): SigningKeyInfo {
   const key = loadPrivateKey(path)
   const pub = createPublicKey(key)
   const info = { fingerprint: fingerprintOf(pub), public_key: rawPublicKey(pub).toString('base64'), path }
@@ -63,40 +67,50 @@ export function custodyHandlers(
     if ((text === undefined) === (path === undefined))
       throw new AuditError('bad_argument', `give exactly one of text or path for the ${what}`)
     if (text !== undefined) return parseReportText(text, what)
-    if (ctx.transport === 'http' && !session.mayOpen(path!))
-      throw new AuditError(
-        'bad_argument',
-        `reading ${path} is not allowed here (start serve with --open-root for its folder)`,
-      )
-    return readReportFile(path!, path!)
+    // Resolved, opened and checked once (web mode: under the open roots), read through that
+    // descriptor only: no check of one file and read of another (issue 34).
+    return readReportFile(path!, what, ctx.transport === 'http' ? session.openPolicy() : undefined)
   }
 
   return {
-    buildReportHtml: async (req) => {
-      const report = await buildReportFor(session, integrityOptionsFrom(optObj(obj(req), 'integrity')))
+    buildReportHtml: async (req, ctx) => {
+      const opts = integrityOptionsFrom(optObj(obj(req), 'integrity'))
+      const report = await buildReportFor(session, opts, maySign(ctx))
       return {
         html: renderReportHtml(report),
         file_name: `bijotel-report-${report.generated_at.replace(/[:.]/g, '-')}.html`,
       }
     },
     setSigningKey: async (req, ctx) => {
+      // The key belongs to the auditor: web mode takes it on the command line only (serve
+      // --sign-key), the desktop app in its own dialog; no path string from a page (issue 34).
+      if (ctx.transport === 'http')
+        throw new AuditError(
+          'bad_argument',
+          'the signing key is given on the command line (serve --sign-key PATH); it is never set, replaced or removed over HTTP',
+        )
       requireTrusted(ctx, 'a signing key')
       const o = obj(req)
       if (o['path'] === null) {
         custodyOf(session).signing = null
         return null
       }
-      const path = optStr(o, 'path', 4096)
-      if (path === undefined)
-        throw new AuditError('bad_argument', 'path must be a string, or null to forget the key')
-      return setKey(session, path)
+      throw new AuditError(
+        'bad_argument',
+        'choose the signing key in the dialog (pickSigningKey), not by a path',
+      )
     },
     pickSigningKey: async (_req, ctx) => {
+      if (ctx.transport === 'http')
+        throw new AuditError(
+          'bad_argument',
+          'the signing key is given on the command line (serve --sign-key PATH); it is never set over HTTP',
+        )
       requireTrusted(ctx, 'a signing key')
-      if (!platform.pickKeyPath) throw new AuditError('bad_argument', 'no file dialog in web mode')
+      if (!platform.pickKeyPath) throw new AuditError('bad_argument', 'no file dialog here')
       const p = await platform.pickKeyPath()
       // Cancelling the dialog keeps the key chosen before, if any.
-      return p === null ? (custodyOf(session).signing?.info ?? null) : setKey(session, p)
+      return p === null ? (custodyOf(session).signing?.info ?? null) : setSigningKeyFrom(session, p)
     },
     signingKey: async () => custodyOf(session).signing?.info ?? null,
     setPrior: async (req, ctx) => {

@@ -7,7 +7,7 @@ import { runIntegrity } from '../integrity/analyze'
 import { checkReplay } from '../replay/check'
 import { signReport } from '../custody/sign'
 import { buildAuditReport } from '../audit/build-report'
-import { custodyOf } from '../session/custody-state'
+import { announceSigned, custodyOf } from '../session/custody-state'
 import type { JobContext } from '../session/jobs'
 import type { AuditSession } from '../session/session'
 
@@ -36,7 +36,16 @@ export async function checkReplayFor(session: AuditSession, req: ReplayCheckRequ
   return opened.chain.read((source) => checkReplay(source, session.keys, req))
 }
 
-export async function buildReportFor(session: AuditSession, opts: IntegrityOptions): Promise<AuditReport> {
+/**
+ * The report, signed with the auditor's key when one is held and `sign` says the caller may have it
+ * signed (the desktop app; in web mode only a request carrying the API key). Every signature made
+ * is announced to the session's listeners (the UI's `reportSigned`, the server's stderr).
+ */
+export async function buildReportFor(
+  session: AuditSession,
+  opts: IntegrityOptions,
+  sign: boolean,
+): Promise<AuditReport> {
   const opened = await session.ready()
   const report = await buildAuditReport({
     chain: opened.chain,
@@ -44,7 +53,14 @@ export async function buildReportFor(session: AuditSession, opts: IntegrityOptio
     integrityOptions: opts,
     replayChecks: session.replayChecks,
   })
-  // Signed on export when the auditor has chosen a key (kept in this process, issue 25).
   const signing = custodyOf(session).signing
-  return signing ? signReport(report, signing.key) : report
+  if (!signing || !sign) return report
+  const signed = signReport(report, signing.key)
+  announceSigned(session, { fingerprint: signing.info.fingerprint, generated_at: signed.generated_at })
+  return signed
+}
+
+/** Whether a call may have a report signed with the auditor's key (issue 34). */
+export function maySign(ctx: { transport: 'ipc' | 'http'; apiKey?: boolean }): boolean {
+  return ctx.transport === 'ipc' || ctx.apiKey === true
 }

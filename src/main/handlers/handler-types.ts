@@ -7,6 +7,11 @@ export interface CallContext {
   transport: 'ipc' | 'http'
   /** The caller is the local app (Electron renderer, or the served page holding the app token). */
   trusted: boolean
+  /**
+   * The request carried the server's API key (web mode started with --api-key/--api-key-file): only
+   * then does web mode sign a report with the auditor's key. The app token is not enough.
+   */
+  apiKey?: boolean
 }
 
 /** What only a desktop shell can do (dialogs). Absent in web mode. */

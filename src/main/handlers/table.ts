@@ -19,7 +19,7 @@ import { renderReportHtml } from '../custody/html/render'
 import { custodyHandlers } from './custody'
 import { priorFor } from '../session/custody-state'
 import { searchEvidence } from '../recovery/verdict'
-import { buildReportFor, checkReplayFor, runIntegrityFor } from './engine'
+import { buildReportFor, checkReplayFor, maySign, runIntegrityFor } from './engine'
 import { filterFrom } from './filter-request'
 import type { CallContext, HandlerTable, Platform } from './handler-types'
 import { toolHandlers } from './tools'
@@ -89,18 +89,12 @@ function requireTrusted(ctx: CallContext, what: string): void {
 }
 
 export function createHandlers(session: AuditSession, platform: Platform = {}): HandlerTable {
-  const openPath = async (path: string, ctx: CallContext) => {
-    if (ctx.transport !== 'http') return session.open(path)
-    if (!session.mayOpen(path)) {
-      throw new AuditError(
-        'bad_argument',
-        `opening ${path} is not allowed here (start serve with --open-root for its folder)`,
-      )
-    }
-    // The check above gives the usual message early; the open step applies the same policy to the
-    // chain and every side file on the paths it opened (issue 29: no check-then-open by name).
-    return session.open(path, undefined, { policy: session.openPolicy() })
-  }
+  // Web mode: the open step applies the policy to the chain and every side file on the paths it
+  // resolved and opened (issue 29), and tells absent and outside apart only inside the roots (34).
+  const openPath = async (path: string, ctx: CallContext) =>
+    ctx.transport !== 'http'
+      ? session.open(path)
+      : session.open(path, undefined, { policy: session.openPolicy() })
 
   return {
     ...custodyHandlers(session, platform, { requireTrusted, integrityOptionsFrom }),
@@ -274,15 +268,16 @@ export function createHandlers(session: AuditSession, platform: Platform = {}): 
       return check
     },
     listReplayChecks: async () => session.replayChecks,
-    buildReport: async (req) => buildReportFor(session, integrityOptionsFrom(optObj(obj(req), 'integrity'))),
-    saveReport: async (req) => {
+    buildReport: async (req, ctx) =>
+      buildReportFor(session, integrityOptionsFrom(optObj(obj(req), 'integrity')), maySign(ctx)),
+    saveReport: async (req, ctx) => {
       const opts = integrityOptionsFrom(optObj(obj(req), 'integrity'))
       if (!platform.pickSavePath)
         throw new AuditError('bad_argument', 'no save dialog in web mode: use buildReport and download it')
       const format = optEnum(obj(req), 'format', ['json', 'html', 'pdf'] as const) ?? 'json'
       if (format === 'pdf' && !platform.printToPdf)
         throw new AuditError('bad_argument', 'printing to PDF needs the desktop app')
-      const report = await buildReportFor(session, opts)
+      const report = await buildReportFor(session, opts, maySign(ctx))
       const path = await platform.pickSavePath(
         `bijotel-report-${report.generated_at.replace(/[:.]/g, '-')}.${format}`,
       )

@@ -4,6 +4,7 @@ import { mkdirSync, readdirSync, realpathSync, writeFileSync } from 'node:fs'
 import { basename, dirname, join, relative, resolve, isAbsolute } from 'node:path'
 import type { RecoveredRow } from '../../shared/recovery-types'
 import { AuditError, oneLine } from '../base/errors'
+import { csvCell } from '../base/csv'
 
 function realOrResolved(p: string): string {
   try {
@@ -51,9 +52,9 @@ const CSV_COLUMNS = [
   'body_file',
 ] as const
 
-function csvCell(v: unknown): string {
-  const s = v === null || v === undefined ? '' : String(v)
-  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s
+/** A cell of recovered.csv: RFC 4180 quoting, formula starts neutralised (base/csv.ts, OWASP). */
+function cellOf(v: unknown): string {
+  return csvCell(v === null || v === undefined ? '' : String(v))
 }
 
 export interface CaseFileRow extends RecoveredRow {
@@ -108,7 +109,7 @@ export function writeCaseFile(dir: string, db: string, rows: CaseFileRow[]): str
         sources: r.sources.length,
         body_file: bodyFile,
       }
-      csv.push(CSV_COLUMNS.map((c) => csvCell(cells[c])).join(','))
+      csv.push(CSV_COLUMNS.map((c) => cellOf(cells[c])).join(','))
     })
     write('recovered.jsonl', lines.map((l) => l + '\n').join(''))
     write('recovered.csv', csv.join('\n') + '\n')

@@ -3,9 +3,9 @@
 // lone CR become LF), a UTF-8 BOM kept as U+FEFF, a trailing newline kept. `raw` mode hashes the
 // file's bytes as they are. Both refuse binary files (a NUL byte) and files over the size limit,
 // with one-line AuditErrors instead of Python's traceback.
-import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs'
+import { readClientFile } from '../base/client-file'
 import type { ReplayTextMode } from '../../shared/replay-types'
-import { AuditError, oneLine } from '../base/errors'
+import { AuditError } from '../base/errors'
 
 /** Largest replay file accepted (64 MiB): a model output is text, far below this. */
 export const MAX_REPLAY_FILE_BYTES = 64 * 1024 * 1024
@@ -97,45 +97,18 @@ export function readReplayFile(
   mode: ReplayTextMode = 'python',
   flag = '--output-file',
 ): ReplayInput {
-  let st
-  try {
-    st = statSync(path)
-  } catch {
-    throw new AuditError('not_found', `${flag} not found: ${path}`)
-  }
-  if (st.isDirectory()) throw new AuditError('io', `cannot read ${flag}: ${path} is a directory`)
-  if (st.size > MAX_REPLAY_FILE_BYTES) {
-    throw new AuditError(
-      'too_large',
-      `${flag} ${path} is ${st.size} bytes, over the ${MAX_REPLAY_FILE_BYTES}-byte (64 MiB) limit for a replay output`,
-    )
-  }
-  let bytes: Buffer
-  try {
-    const fd = openSync(path, 'r')
-    try {
-      const size = fstatSync(fd).size
-      if (size > MAX_REPLAY_FILE_BYTES) {
-        throw new AuditError(
-          'too_large',
-          `${flag} ${path} is ${size} bytes, over the ${MAX_REPLAY_FILE_BYTES}-byte (64 MiB) limit for a replay output`,
-        )
-      }
-      bytes = Buffer.alloc(size)
-      let off = 0
-      while (off < size) {
-        const n = readSync(fd, bytes, off, size - off, off)
-        if (n === 0) break
-        off += n
-      }
-      bytes = bytes.subarray(0, off)
-    } finally {
-      closeSync(fd)
-    }
-  } catch (e) {
-    if (e instanceof AuditError) throw e
-    throw new AuditError('io', `cannot read ${flag}: ${oneLine(e)}`)
-  }
+  // Opened and read once through the one client-file open (no FIFO or device: a replay output is a file).
+  const bytes = readClientFile(path, {
+    label: flag,
+    maxBytes: MAX_REPLAY_FILE_BYTES,
+    missingCode: 'not_found',
+    code: 'io',
+    tooLarge: (n) =>
+      new AuditError(
+        'too_large',
+        `${flag} ${path} is ${n} bytes, over the ${MAX_REPLAY_FILE_BYTES}-byte (64 MiB) limit for a replay output`,
+      ),
+  })
   return { value: decodeReplayBytes(bytes, mode, `${flag} ${path}`), kind: 'file', name: path, bytes, mode }
 }
 

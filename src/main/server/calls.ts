@@ -21,7 +21,13 @@ export const CALL_LIMITS: Record<ApiName, number> = Object.fromEntries(
  * Calls only the local app may make over HTTP (refused with 403 before they reach the handler): keys,
  * and the report-signing key (issue 25), are chosen by the auditor, never by another page.
  */
-const APP_ONLY: ReadonlySet<ApiName> = new Set<ApiName>(['setSecrets', 'setSigningKey', 'pickSigningKey'])
+const APP_ONLY: ReadonlySet<ApiName> = new Set<ApiName>(['setSecrets'])
+
+/**
+ * Calls never taken over HTTP, whoever sends them (issue 34): the report-signing key is the
+ * auditor's, given on the command line (`serve --sign-key PATH`); no page sets, swaps or drops it.
+ */
+export const NEVER_OVER_HTTP: ReadonlySet<ApiName> = new Set<ApiName>(['setSigningKey', 'pickSigningKey'])
 
 export async function handleCall(
   table: HandlerTable,
@@ -33,6 +39,12 @@ export async function handleCall(
   if (!isApiName(name)) throw new HttpError(404, 'not_found', `unknown call ${name.slice(0, 100)}`)
   if (req.method !== 'POST')
     throw new HttpError(405, 'bad_request', `${name} is called with POST`, { Allow: 'POST' })
+  if (NEVER_OVER_HTTP.has(name))
+    throw new HttpError(
+      403,
+      'forbidden',
+      `${name} is not accepted over HTTP: the signing key is given on the command line (serve --sign-key PATH)`,
+    )
   const body = parseJson(await readRequestBody(req, CALL_LIMITS[name]))
   if (APP_ONLY.has(name) && !ctx.trusted) {
     throw new HttpError(

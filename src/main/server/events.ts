@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { AppEvent } from '../../shared/app-events'
 import type { JobStatus } from '../../shared/job-types'
 import type { JobRegistry } from '../session/jobs'
+import { onReportSigned } from '../session/custody-state'
 import type { AuditSession } from '../session/session'
 import { BASE_HEADERS, HttpError, toJsonText } from './http'
 
@@ -112,7 +113,12 @@ export function streamAppEvents(
     res.write(`event: ${ev.name}\ndata: ${toJsonText(ev.payload)}\n\n`)
   }
   let ended = false
-  const stop = session.onChainChanged((chain) => send({ name: 'chainChanged', payload: { chain } }))
+  const stopChain = session.onChainChanged((chain) => send({ name: 'chainChanged', payload: { chain } }))
+  const stopSigned = onReportSigned(session, (signed) => send({ name: 'reportSigned', payload: signed }))
+  const stop = (): void => {
+    stopChain()
+    stopSigned()
+  }
   const end = (): void => {
     if (ended) return
     ended = true

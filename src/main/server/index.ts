@@ -6,6 +6,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net'
 import { APP_EVENTS_PATH } from '../../shared/app-events'
 import { AuditError, oneLine } from '../base/errors'
+import { custodyOf, onReportSigned } from '../session/custody-state'
 import type { AuditSession } from '../session/session'
 import { createHandlers, type CallContext, type HandlerTable } from '../handlers/table'
 import {
@@ -61,6 +62,8 @@ export interface ServerOptions {
   openRoots?: string[]
   /** What one client may take (connections, body bytes, timeouts, streams); defaults in limits.ts. */
   limits?: Partial<ServerLimits>
+  /** The server's log (stderr): every report signed with the auditor's key is written here. */
+  log?: (line: string) => void
 }
 
 export interface RunningServer {
@@ -122,7 +125,13 @@ async function route(c: Context, req: IncomingMessage, res: ServerResponse): Pro
 
   if (c.apiKey !== null) requireBearer(req, c.apiKey)
   if (method !== 'GET' && method !== 'HEAD') checkOrigin(req)
-  const ctx: CallContext = { transport: 'http', trusted: isTrustedApp(req, c.appToken, c.loopback) }
+  // Every request reaching this point carried the API key when the server has one (above): only
+  // then may a report be signed with the auditor's key (issue 34). The app token is not enough.
+  const ctx: CallContext = {
+    transport: 'http',
+    trusted: isTrustedApp(req, c.appToken, c.loopback),
+    apiKey: c.apiKey !== null,
+  }
 
   if (path.startsWith(CALL_PREFIX)) return handleCall(c.table, path.slice(CALL_PREFIX.length), req, res, ctx)
   if (path === APP_EVENTS_PATH) {
@@ -193,6 +202,12 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     )
   }
   const session = opts.session
+  const signing = custodyOf(session).signing
+  if (signing && apiKey === null)
+    throw new AuditError(
+      'bad_argument',
+      'a signing key needs an API key (--api-key-file): without one, any local client could have reports signed with it',
+    )
   if (opts.openRoots?.length) {
     const roots = session.options.openRoots ?? []
     for (const r of opts.openRoots) if (!roots.includes(r)) roots.push(r)
@@ -271,6 +286,10 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     )
   }
   c.hosts = loopback ? allowedHosts(addr.address, addr.port) : null
+  const log = opts.log ?? ((line: string) => void process.stderr.write(line))
+  const stopSigned = onReportSigned(session, (signed) =>
+    log(`report signed with key ${signed.fingerprint} (${signed.generated_at})\n`),
+  )
   const urlHost = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address
   let closing: Promise<void> | null = null
   return {
@@ -279,6 +298,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     host: addr.address,
     close: () => {
       closing ??= new Promise<void>((resolve) => {
+        stopSigned()
         for (const end of [...c.streams.open]) end()
         server.close(() => resolve())
         server.closeAllConnections()

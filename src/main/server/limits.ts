@@ -5,6 +5,7 @@
 import type { IncomingMessage, ServerOptions as HttpServerOptions, Server, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import { AuditError } from '../base/errors'
+import { API_CALLS, type ApiName } from '../../shared/contract'
 import type { CallContext, HandlerTable } from '../handlers/table'
 import { bodyCharges, HttpError, LIMITS, type BodyCharge } from './http'
 
@@ -270,19 +271,55 @@ export class WorkGate {
   }
 }
 
-/** Calls that start or do long work over the whole chain. */
-const HEAVY_CALLS = [
-  'openChain',
-  'startVerify',
-  'startIntegrity',
-  'runIntegrity',
-  'buildReport',
-  'saveReport',
-  'startSearch',
-  'startDriftSeries',
-  'exportView',
-  'saveViewExport',
-] as const
+/**
+ * Every call of the contract, classified (issue 34): `heavy` reads a whole chain (an open, a
+ * verification, a report, a search, an export…) or a whole document a client sends (a report, a
+ * prior, a replay output) and passes the long-work gate; `light` reads at most one row or page of
+ * the index already in memory, or only state; `refused` is never taken over HTTP. A Record over the
+ * contract's names: a call added without a class does not compile, and test/main/server checks
+ * each class against the server.
+ */
+export const CALL_WEIGHT: Readonly<Record<ApiName, 'heavy' | 'light' | 'refused'>> = {
+  appInfo: 'light',
+  openChain: 'heavy', // indexes the whole chain (and copies it when it cannot be read in place)
+  pickAndOpenChain: 'heavy', // the same, after the desktop dialog
+  closeChain: 'light',
+  overview: 'light',
+  currentChain: 'light',
+  listEntries: 'light', // at most 1000 rows, positions from the in-memory index
+  locateEntry: 'light',
+  getEntry: 'light', // one row
+  timeline: 'light', // buckets of the in-memory index
+  setSecrets: 'light',
+  listKeys: 'light',
+  startVerify: 'heavy',
+  startRecover: 'heavy', // searches every page and frame of the files
+  lastVerdict: 'light',
+  checkRow: 'light', // one row
+  runIntegrity: 'heavy',
+  startIntegrity: 'heavy',
+  jobStatus: 'light',
+  cancelJob: 'light',
+  checkReplay: 'heavy', // a replay output of up to 64 MiB
+  listReplayChecks: 'light',
+  buildReport: 'heavy',
+  saveReport: 'heavy',
+  keylessVerdict: 'light', // the status of the job the open started
+  startSearch: 'heavy',
+  resolveTimeRange: 'light',
+  exportView: 'heavy',
+  saveViewExport: 'heavy',
+  startDriftSeries: 'heavy',
+  buildReportHtml: 'heavy', // a whole report, then its page
+  setSigningKey: 'refused', // never over HTTP (serve --sign-key)
+  pickSigningKey: 'refused',
+  signingKey: 'light',
+  setPrior: 'heavy', // a report of up to 64 MiB parsed, its rows digest checked later
+  checkReport: 'heavy', // a report parsed and checked against every row of the chain
+}
+
+/** Calls that start or do long work over a whole chain or document. */
+export const HEAVY_CALLS: readonly ApiName[] = API_CALLS.filter((n) => CALL_WEIGHT[n] === 'heavy')
 
 /** `table` with its long calls run through `gate` (the reference routes use the same table). */
 export function gateHeavyCalls(table: HandlerTable, gate: WorkGate): HandlerTable {

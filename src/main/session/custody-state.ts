@@ -8,17 +8,42 @@ import type { PriorInfo, SigningKeyInfo } from '../../shared/custody-types'
 import type { PriorHead } from '../../shared/verify-types'
 import type { AuditSession } from './session'
 
+/** One signature made with the auditor's key: every one is announced (issue 34). */
+export interface SignedReport {
+  fingerprint: string
+  generated_at: string
+}
+
 export interface CustodyState {
   signing: { key: KeyObject; info: SigningKeyInfo } | null
   prior: { head: PriorHead; info: PriorInfo; openId: number } | null
+  /** Told of every report signed (the UI's event, the server's stderr line). */
+  readonly signedListeners: Set<(signed: SignedReport) => void>
 }
 
 const states = new WeakMap<AuditSession, CustodyState>()
 
 export function custodyOf(session: AuditSession): CustodyState {
   let s = states.get(session)
-  if (!s) states.set(session, (s = { signing: null, prior: null }))
+  if (!s) states.set(session, (s = { signing: null, prior: null, signedListeners: new Set() }))
   return s
+}
+
+/** Listen to the signatures made with the auditor's key; returns the unsubscribe. */
+export function onReportSigned(session: AuditSession, listener: (signed: SignedReport) => void): () => void {
+  const set = custodyOf(session).signedListeners
+  set.add(listener)
+  return () => set.delete(listener)
+}
+
+export function announceSigned(session: AuditSession, signed: SignedReport): void {
+  for (const l of [...custodyOf(session).signedListeners]) {
+    try {
+      l(signed)
+    } catch {
+      // A closed window or stream must not stop the report.
+    }
+  }
 }
 
 /** The open id of the chain held now, or null. */

@@ -120,7 +120,14 @@ describe('the open step', () => {
     copyFileSync(chain, away)
     const link = join(root, 'away.db')
     symlinkSync(away, link)
-    expect(refusal(() => openEvidence(link, { policy: inside(root) })).message).toContain(away)
+    // Refused in the words an absent path gets (issue 34): what the link resolves to outside the
+    // root, and whether it exists, are not told.
+    const refused = refusal(() => openEvidence(link, { policy: inside(root) }))
+    expect(refused.message).not.toContain(away)
+    const absent = join(outside, 'absent.db')
+    expect(refusal(() => openEvidence(absent, { policy: inside(root) })).message).toBe(
+      refused.message.replace(link, absent),
+    )
   })
 
   it('refuses side files that are not regular files, without waiting on a FIFO', () => {

@@ -310,7 +310,7 @@ describe('verify-export', () => {
     const dir = run(scratch.dir, ...withPrimary)
     expect(dir.code).toBe(1)
     expect(dir.stderr).toMatch(
-      /^ERROR: cannot read export file: EISDIR: illegal operation on a directory, read\n$/,
+      /^ERROR: cannot read export file: export .+ is a directory, not a regular file\n$/,
     )
     const huge = join(scratch.dir, 'huge.json')
     truncateSync((writeFileSync(huge, '{}'), huge), MAX_EXPORT_BYTES + 1)

@@ -111,8 +111,13 @@ describe('chain-of-custody calls in the desktop app', () => {
       rsa,
       generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ type: 'pkcs8', format: 'pem' }),
     )
-    for (const path of [pub, rsa, join(tmp.dir, 'missing.pem')]) {
-      const r = await call('setSigningKey', { path })
+    // A path string from the page is never taken, not even a good key's (issue 34: the dialog chooses).
+    const byPath = await call('setSigningKey', { path: keyFile })
+    expect(byPath.ok).toBe(false)
+    expect(value(await call('signingKey'))).toEqual(held)
+    for (const path of [pub, rsa, join(tmp.dir, 'missing.pem'), '/dev/zero', tmp.dir]) {
+      nextKeyPath = path
+      const r = await call('pickSigningKey')
       expect(r.ok).toBe(false)
       if (!r.ok) {
         expect(r.error.code).toBe('bad_request')

@@ -129,7 +129,8 @@ const CALL_FIELDS: Record<ApiName, Field[]> = {
     f('to_ns', 'ns', {}, { optional: true }),
   ],
   buildReportHtml: integrityFields('integrity.', {}),
-  setSigningKey: [f('path', 'string', {}, { optional: true })],
+  // Never taken over HTTP (issue 34): 403 before its body is read, whatever it holds.
+  setSigningKey: [],
   pickSigningKey: [],
   signingKey: [],
   setPrior: [f('text', 'string', {}, { optional: true }), f('path', 'string', {}, { optional: true })],

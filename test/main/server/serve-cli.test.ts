@@ -46,6 +46,64 @@ async function serve(argv: string[], env: Record<string, string> = {}) {
   }
 }
 
+describe('bijotel serve --sign-key (issue 34)', () => {
+  it('needs an API key; with one, reports are signed for the key holder only and each is logged on stderr', async () => {
+    const { generateKeyPairSync } = await import('node:crypto')
+    const { writeFileSync } = await import('node:fs')
+    const pem = join(tmp.dir, 'auditor-sign.pem')
+    writeFileSync(pem, generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }))
+    const apiKeyFile = join(tmp.dir, 'api.key')
+    writeFileSync(apiKeyFile, 'the-api-key-of-the-auditor-0001\n')
+    const without = await serve(['--db', dbPath('clean'), '--port', '0', '--sign-key', pem])
+    expect(await without.exit).toBe(2)
+    expect(without.io.stderr).toContain('--sign-key needs an API key')
+    expect(without.io.stderr).not.toMatch(/\n\s+at /)
+    for (const bad of [join(tmp.dir, 'none.pem'), '/dev/zero', tmp.dir]) {
+      const s = await serve([
+        '--db',
+        dbPath('clean'),
+        '--port',
+        '0',
+        '--api-key-file',
+        apiKeyFile,
+        '--sign-key',
+        bad,
+      ])
+      expect(await s.exit, bad).toBe(2)
+      expect(s.io.stderr, bad).toMatch(/error: [^\n]*--sign-key/)
+      expect(s.io.stderr, bad).not.toMatch(/\n\s+at /)
+    }
+    const s = await serve([
+      '--db',
+      dbPath('clean'),
+      '--port',
+      '0',
+      '--api-key-file',
+      apiKeyFile,
+      '--sign-key',
+      pem,
+    ])
+    try {
+      expect(s.url).not.toBeNull()
+      const fp = /with key ([0-9a-f]{16})\n/.exec(s.io.stderr)?.[1]
+      expect(fp).toBeDefined()
+      expect((await callApi(s.base, 'buildReport', {})).status).toBe(401)
+      const r = await callApi(
+        s.base,
+        'buildReport',
+        {},
+        { Authorization: 'Bearer the-api-key-of-the-auditor-0001' },
+      )
+      expect(r.status).toBe(200)
+      const report = r.json as { signature?: { fingerprint: string }; generated_at: string }
+      expect(report.signature?.fingerprint).toBe(fp)
+      expect(s.io.stderr).toContain(`report signed with key ${fp} (${report.generated_at})\n`)
+    } finally {
+      expect(await s.stop()).toBe(0)
+    }
+  })
+})
+
 describe('bijotel serve', () => {
   it('is registered and has help', async () => {
     const top = memoryIO()

@@ -1,7 +1,7 @@
 // `bijotel recover`: every deleted or earlier version of a row the files still hold, proven or not.
 // Loaded only when the command runs.
-import { statSync } from 'node:fs'
 import { AuditError } from '../../base/errors'
+import { openEvidence } from '../../chain/evidence-files'
 import { writeCaseFile } from '../../recovery/case-file'
 import { recoverFile } from '../../recovery/verdict'
 import { keyInfo, parseSecrets } from '../../chain/keys'
@@ -23,13 +23,9 @@ export const run: Run = async (argv, io) => {
   const out = values['out']
   if (out !== undefined && (typeof out !== 'string' || out === ''))
     throw new AuditError('bad_argument', '--out needs a folder')
-  let st
-  try {
-    st = statSync(db)
-  } catch {
-    throw new AuditError('db_missing', `DB not found: ${db}`)
-  }
-  if (!st.isFile()) throw new AuditError('not_a_file', `not a regular file: ${db}`)
+  // DB missing, not a regular file: the open step's own refusals and exit codes, made on a
+  // descriptor (src/main/chain/evidence-files.ts); the search below opens and checks it again.
+  openEvidence(db).close()
   const keys = parseSecrets(await secretInputsFrom(values, io, { useEnv: true }))
   const result = recoverFile(db, keys)
   if (!result.summary.searched) throw new AuditError('corrupt', `${db}: ${result.summary.note}`)

@@ -5,7 +5,7 @@ import { KEY_SOURCE_OPTIONS, KEYS_OFF_COMMAND_LINE } from '../secret-help'
 export const EXIT = { clean: 0, unreadable: 1, usage: 2, listen: 3 } as const
 
 const HELP = `usage: bijotel serve --db PATH [--port 8080] [--host 127.0.0.1] [--api-key-file PATH | --api-key KEY]
-                     [keys] [--open-root DIR]... [--static-dir DIR]
+                     [keys] [--open-root DIR]... [--static-dir DIR] [--sign-key PEM]
 
 Serve a chain to the browser UI and over HTTP (the API contract at /api/call/<name>, and the
 reference REST routes /health, /version, /chain, /chain/{seq}, /chain/verify, /integrity,
@@ -25,6 +25,9 @@ ${KEY_SOURCE_OPTIONS}
                        (without any of these, BIJOTEL_HMAC_SECRET is read as hex; keys are never
                        accepted from a request, except from the local app's own page on loopback)
   --open-root DIR      let clients open chains inside DIR by path (repeatable)
+  --sign-key PEM       sign reports (Ed25519, PKCS#8 PEM) for requests carrying the API key only;
+                       needs an API key; never set, replaced or removed over HTTP; each signature
+                       is logged on stderr ("report signed with key <fingerprint>")
   --static-dir DIR     the built renderer to serve at / (default: out/renderer beside the CLI)
   -h, --help           show this help
 

@@ -2,6 +2,9 @@
 // copy), serves the API and the built renderer, runs until SIGINT/SIGTERM. Loaded only when it runs.
 import { existsSync } from 'node:fs'
 import { join, resolve } from 'node:path'
+import { AuditError } from '../../base/errors'
+import { openEvidence } from '../../chain/evidence-files'
+import { setSigningKeyFrom } from '../../handlers/custody'
 import { AuditSession } from '../../session/session'
 import { isLoopbackHost } from '../../server/auth'
 import { ListenError, startServer } from '../../server/index'
@@ -77,6 +80,7 @@ export async function serve(argv: string[], io: CliIO, deps: ServeDeps): Promise
     'api-key-file': { type: 'string' },
     'open-root': { type: 'string', multiple: true },
     'static-dir': { type: 'string' },
+    'sign-key': { type: 'string' },
     ...SECRET_OPTIONS,
   })
   const db =
@@ -105,11 +109,29 @@ export async function serve(argv: string[], io: CliIO, deps: ServeDeps): Promise
   } else {
     staticDir = defaultStaticDir()
   }
+  const signKey = typeof values['sign-key'] === 'string' ? values['sign-key'] : undefined
+  if (signKey !== undefined && !apiKey)
+    throw new UsageError(
+      '--sign-key needs an API key (--api-key-file): without one, any local client could have reports signed with it',
+    )
   const keys = parseSecrets(await secretInputsFrom(values, io, { useEnv: true }))
 
+  // The auditor's own --db: missing or not a regular file is exit 1 in the open step's words (the
+  // policy below would give a client's "not allowed" answer for a path that does not resolve).
+  openEvidence(db).close()
   const session = new AuditSession({ initialPath: resolve(db), openRoots })
   session.keys = keys
   try {
+    if (signKey !== undefined) {
+      let info
+      try {
+        info = setSigningKeyFrom(session, signKey)
+      } catch (e) {
+        if (e instanceof AuditError) throw new UsageError(`--sign-key: ${e.message}`)
+        throw e
+      }
+      io.err(`reports are signed for requests carrying the API key, with key ${info.fingerprint}\n`)
+    }
     // What the web page shows of the served chain is subject to the same policy as any chain a
     // client opens: its side files under their own names or inside an --open-root, never a link
     // elsewhere (whose size and hash the evidence panel would show).
@@ -122,6 +144,7 @@ export async function serve(argv: string[], io: CliIO, deps: ServeDeps): Promise
         port,
         ...(apiKey ? { apiKey } : {}),
         ...(staticDir ? { staticDir } : {}),
+        log: (line) => io.err(line),
       })
     } catch (e) {
       if (e instanceof ListenError) {

@@ -1,6 +1,6 @@
 // The key exported reports are signed with. The engine reads and keeps the private key; the page
-// sees only its fingerprint. Desktop: the open dialog; web mode: the key file's path on this machine.
-import { useState, type FormEvent } from 'react'
+// sees only its fingerprint. Desktop: the open dialog. Web mode: the server's `--sign-key`, given on
+// its command line and used only for requests carrying the API key; never chosen from a page.
 import type { SigningKeyInfo } from '../../../shared/custody-types'
 
 interface Props {
@@ -9,16 +9,10 @@ interface Props {
   busy: boolean
   error: string | null
   onPick: () => void
-  onPath: (path: string) => void
   onForget: () => void
 }
 
-export function SigningKeyChooser({ signingKey, hasDialogs, busy, error, onPick, onPath, onForget }: Props) {
-  const [path, setPath] = useState('')
-  const submit = (e: FormEvent): void => {
-    e.preventDefault()
-    if (path.trim() !== '') onPath(path.trim())
-  }
+export function SigningKeyChooser({ signingKey, hasDialogs, busy, error, onPick, onForget }: Props) {
   return (
     <div className="signing-key" data-testid="signing-key">
       <p className="small">
@@ -45,26 +39,12 @@ export function SigningKeyChooser({ signingKey, hasDialogs, busy, error, onPick,
             Choose signing key…
           </button>
         ) : (
-          <form className="row gap" onSubmit={submit} aria-label="signing key path">
-            <input
-              className="input mono"
-              value={path}
-              onChange={(e) => setPath(e.target.value)}
-              placeholder="bijotel_private.pem path"
-              aria-label="signing key path"
-              data-testid="signing-key-path"
-            />
-            <button
-              type="submit"
-              className="btn small"
-              disabled={busy || path.trim() === ''}
-              data-testid="signing-key-use"
-            >
-              Use key
-            </button>
-          </form>
+          <span className="small muted" data-testid="signing-key-server">
+            Web mode signs only with the server&apos;s own key (serve --sign-key), for requests carrying its
+            API key
+          </span>
         )}
-        {signingKey ? (
+        {signingKey && hasDialogs ? (
           <button
             type="button"
             className="btn small"

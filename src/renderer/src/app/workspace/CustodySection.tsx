@@ -18,7 +18,6 @@ export function CustodySection() {
         busy={s.keyBusy}
         error={s.keyError}
         onPick={() => void custody.pickKey()}
-        onPath={(p) => void custody.useKeyPath(p)}
         onForget={() => void custody.forgetKey()}
       />
       <PriorChooser

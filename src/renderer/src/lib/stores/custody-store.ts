@@ -30,7 +30,7 @@ export interface CustodyState {
 }
 
 export interface CustodyEnv {
-  /** The desktop app chooses the signing key with its dialog; web mode gives a path. */
+  /** The desktop app chooses the signing key with its dialog; web mode never chooses it (serve --sign-key). */
   hasDialogs: boolean
   /** Runs the verify that compares with the prior (the workspace's verify job). */
   verify: () => Promise<void>
@@ -83,8 +83,6 @@ export class CustodyStore extends Store<CustodyState> {
 
   /** Desktop: the open dialog (cancelled: the key held before stays). */
   readonly pickKey = (): Promise<void> => this.keyCall(() => this.api.pickSigningKey())
-  /** Web mode: the private key's path on this machine (read by the server, never by the page). */
-  readonly useKeyPath = (path: string): Promise<void> => this.keyCall(() => this.api.setSigningKey({ path }))
   readonly forgetKey = (): Promise<void> => this.keyCall(() => this.api.setSigningKey({ path: null }))
 
   /** "Compare with an earlier report…": the file becomes the prior, and the chain is verified against it. */

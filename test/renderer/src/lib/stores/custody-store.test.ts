@@ -42,12 +42,17 @@ describe('CustodyStore', () => {
     expect(store.getState()).toMatchObject({ prior: null, priorFile: null })
   })
 
-  it('the signing key: the dialog on the desktop, a path on the web; a refusal keeps the key held', async () => {
+  it('the signing key: the dialog on the desktop (no path from the page); a refusal keeps the key held', async () => {
+    let picks = 0
     const { api, calls } = fakeApi({
       info: { has_dialogs: true },
       overrides: {
         signingKey: async () => null,
-        pickSigningKey: async () => KEY,
+        pickSigningKey: async () => {
+          picks++
+          if (picks === 2) throw new Error('private key is not Ed25519 (got rsa): bad.pem')
+          return KEY
+        },
         setSigningKey: async (req) => {
           const path = (req as { path: string | null }).path
           if (path === 'bad.pem') throw new Error('private key is not Ed25519 (got rsa): bad.pem')
@@ -59,14 +64,14 @@ describe('CustodyStore', () => {
     store.load()
     await store.pickKey()
     expect(store.getState().signingKey).toEqual(KEY)
-    await store.useKeyPath('bad.pem')
+    await store.pickKey()
     expect(store.getState()).toMatchObject({ signingKey: KEY, keyError: expect.stringContaining('Ed25519') })
     await store.forgetKey()
     expect(store.getState()).toMatchObject({ signingKey: null, keyError: null })
     expect(calls.map((c) => c.name)).toEqual([
       'signingKey',
       'pickSigningKey',
-      'setSigningKey',
+      'pickSigningKey',
       'setSigningKey',
     ])
   })

