@@ -10,7 +10,8 @@ import type { OpenedChain } from '../chain/source/opened-chain'
 import type { ReaderKind, RowSource } from '../chain/source/row-source'
 import type { SnapshotOptions } from '../chain/snapshot'
 import { buildStatement, startStating, timestampsOf } from '../chain/statement'
-import { searchEvidence, startRecovery, verdictWith } from '../recovery/verdict'
+import { bodyBadSeqs, searchEvidence, startRecovery, verdictWith } from '../recovery/verdict'
+import type { ArchiveSegments } from '../recovery/findings'
 import { keyInfo, type KeyMaterial } from '../chain/keys'
 import { verifyRows, type VerifyOptions } from '../verify/verify'
 
@@ -35,7 +36,15 @@ export interface FileVerifyOptions extends VerifyOptions {
   statement?: boolean
   /** Search the files for deleted and earlier rows and add what they prove (../recovery). */
   recover?: boolean
+  /** The archive segments given (`--segment`), read by ./segments.ts. */
+  segments?: ArchiveSegments
 }
+
+type RecoverWith = { signal?: { aborted: boolean }; segments?: ArchiveSegments }
+
+const ctxOf = (r: RecoverWith): { segments?: ArchiveSegments } => (r.segments ? { segments: r.segments } : {})
+const searchOpts = (r: RecoverWith): { signal?: { aborted: boolean } } =>
+  r.signal ? { signal: r.signal } : {}
 
 /**
  * Verify `source`; with `recover`, search the files too and add what they prove (../recovery).
@@ -47,20 +56,24 @@ async function verifyAndRecover(
   source: RowSource,
   keys: KeyMaterial[],
   opts: VerifyOptions,
-  recover: { signal?: { aborted: boolean } } | null,
+  recover: RecoverWith | null,
 ): Promise<VerifyVerdict> {
-  if (!recover) return verifyRows(source, keys, opts)
+  if (!recover) return await verifyRows(source, keys, opts)
   const chain = source instanceof DirectSource ? source.file : null
   if (chain === null) {
     const verdict = await verifyRows(source, keys, opts)
     const held = source instanceof CopySource ? source.heldEvidence : null
     if (held === null || verdict.cancelled) return verdict
-    return verdictWith(verdict, await searchEvidence(held, keys, recover))
+    return verdictWith(
+      verdict,
+      await searchEvidence(held, keys, searchOpts(recover), bodyBadSeqs(verdict)),
+      ctxOf(recover),
+    )
   }
-  const search = startRecovery(chain, keys, recover)
+  const search = startRecovery(chain, keys, searchOpts(recover))
   try {
     const verdict = await verifyRows(source, keys, opts)
-    return verdictWith(verdict, await search.done())
+    return verdictWith(verdict, await search.done(bodyBadSeqs(verdict)), ctxOf(recover))
   } catch (e) {
     search.abort()
     throw e
@@ -72,7 +85,7 @@ async function verifyAndState(
   source: RowSource,
   keys: KeyMaterial[],
   opts: FileVerifyOptions,
-  recover: { signal?: { aborted: boolean } } | null,
+  recover: RecoverWith | null,
 ): Promise<{ verdict: VerifyVerdict; statement?: EvidenceStatement }> {
   if (!opts.statement) return { verdict: await verifyAndRecover(source, keys, opts, recover) }
   const stating = startStating(source)
@@ -96,7 +109,12 @@ export async function verifyFile(
   const t0 = performance.now()
   let reader: ReaderKind = 'direct'
   let openMs = 0
-  const recover = opts.recover ? { ...(opts.signal ? { signal: opts.signal } : {}) } : null
+  const recover = opts.recover
+    ? {
+        ...(opts.signal ? { signal: opts.signal } : {}),
+        ...(opts.segments ? { segments: opts.segments } : {}),
+      }
+    : null
   const done = await readChain(path, (source) => verifyAndState(source, keys, opts, recover), {
     ...(opts.env ? { env: opts.env } : {}),
     ...(opts.copy ? { copy: opts.copy } : {}),
@@ -112,7 +130,7 @@ export async function verifyFile(
 export async function verifyOpened(
   chain: OpenedChain,
   keys: KeyMaterial[],
-  opts: VerifyOptions & { recover?: boolean } = {},
+  opts: VerifyOptions & { recover?: boolean; segments?: ArchiveSegments } = {},
 ): Promise<VerifyVerdict> {
   const verdict = await chain.read((source) => verifyRows(source, keys, opts))
   // The evidence itself is searched, through the descriptors its snapshot holds: SQLite recovered
@@ -120,7 +138,13 @@ export async function verifyOpened(
   return opts.recover && !verdict.cancelled
     ? verdictWith(
         verdict,
-        await searchEvidence(chain.file.snapshot, keys, opts.signal ? { signal: opts.signal } : {}),
+        await searchEvidence(
+          chain.file.snapshot,
+          keys,
+          opts.signal ? { signal: opts.signal } : {},
+          bodyBadSeqs(verdict),
+        ),
+        opts.segments ? { segments: opts.segments } : {},
       )
     : verdict
 }

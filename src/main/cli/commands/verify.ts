@@ -46,6 +46,22 @@ export function boundaryLine(b: VerifyBoundary): string {
   return `${head} (does NOT match predecessor seq=${p.seq} in same DB, whose hmac_hash is ${p.hmac_hash.slice(0, 16)}...)`
 }
 
+/** The `Keys:` lines (issue 39): a wrong key, or a rotated key missing from a seq on. */
+export function keysLines(v: VerifyVerdict, keys: ReturnType<typeof keyInfo>[]): string[] {
+  if (v.no_key_matches) {
+    const prints = keys.map((k) => k.fingerprint).join(', ')
+    return [
+      `Keys: no row of this chain verifies under the given key(s) (fingerprints ${prints}): a wrong key?`,
+    ]
+  }
+  if (v.key_missing_from_seq !== undefined)
+    return [
+      `Keys: rows from seq ${v.key_missing_from_seq} on verify under none of the given keys while earlier rows do: ` +
+        `a rotated key may be missing from seq ${v.key_missing_from_seq}`,
+    ]
+  return []
+}
+
 /**
  * `ranged`: a range flag was given, even one that selects the whole chain (`--range :`): the
  * reference then prints the segment line.
@@ -102,9 +118,8 @@ export function verdictText(
       }
     }
   }
-  if (v.entries > 0 && keys.length > 0 && v.key_segments.length === 0) {
-    lines.push('No candidate key reproduces any HMAC in this range: wrong secret, or every row resealed.')
-  }
+  lines.push(...keysLines(v, keys))
+  for (const n of v.notices ?? []) lines.push(`Notice: ${n}`)
   lines.push(...recoveryBlock(v.recovery, v.recovered ?? [], keys))
   return { out: lines.join('\n') + '\n', err }
 }
