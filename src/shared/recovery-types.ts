@@ -80,8 +80,8 @@ export interface RecoveredRow {
   hmac_hash: string
   status: RecoveredStatus
   /**
-   * Only when the record carried a rowid other than the seq its links give it: that rowid (a rowid
-   * is unsealed and proves nothing; the links decide).
+   * Only when the record carried a rowid other than the seq its links give it (or, for an `unplaced`
+   * row, any rowid): that rowid. A rowid is unsealed and proves nothing; the links decide.
    */
   rowid?: number
   /**

@@ -12,6 +12,7 @@ import type { SnapshotOptions } from '../chain/snapshot'
 import { buildStatement, startStating, timestampsOf } from '../chain/statement'
 import { bodyBadSeqs, searchEvidence, startRecovery, verdictWith } from '../recovery/verdict'
 import type { ArchiveSegments } from '../recovery/findings'
+import { withWitness } from './witness'
 import { keyInfo, type KeyMaterial } from '../chain/keys'
 import { verifyRows, type VerifyOptions } from '../verify/verify'
 
@@ -58,10 +59,10 @@ async function verifyAndRecover(
   opts: VerifyOptions,
   recover: RecoverWith | null,
 ): Promise<VerifyVerdict> {
-  if (!recover) return await verifyRows(source, keys, opts)
+  if (!recover) return withWitness(source, await verifyRows(source, keys, opts))
   const chain = source instanceof DirectSource ? source.file : null
   if (chain === null) {
-    const verdict = await verifyRows(source, keys, opts)
+    const verdict = withWitness(source, await verifyRows(source, keys, opts))
     const held = source instanceof CopySource ? source.heldEvidence : null
     if (held === null || verdict.cancelled) return verdict
     return verdictWith(
@@ -72,7 +73,7 @@ async function verifyAndRecover(
   }
   const search = startRecovery(chain, keys, searchOpts(recover))
   try {
-    const verdict = await verifyRows(source, keys, opts)
+    const verdict = withWitness(source, await verifyRows(source, keys, opts))
     return verdictWith(verdict, await search.done(bodyBadSeqs(verdict)), ctxOf(recover))
   } catch (e) {
     search.abort()
@@ -132,7 +133,7 @@ export async function verifyOpened(
   keys: KeyMaterial[],
   opts: VerifyOptions & { recover?: boolean; segments?: ArchiveSegments } = {},
 ): Promise<VerifyVerdict> {
-  const verdict = await chain.read((source) => verifyRows(source, keys, opts))
+  const verdict = await chain.read(async (source) => withWitness(source, await verifyRows(source, keys, opts)))
   // The evidence itself is searched, through the descriptors its snapshot holds: SQLite recovered
   // the copy's WAL into it, so the page versions recovery reads are gone there.
   return opts.recover && !verdict.cancelled

@@ -158,6 +158,16 @@ export function applyRecovery(
       `rows ${seqRuns(before)} stood before the live chain in this file and are no longer in it: archived or deleted; ` +
         'give the archive segments with --segment to tell',
     )
+  // Unplaced proven rows whose (unsealed) rowids lie past the head: said, never claimed.
+  const past = rows.filter(
+    (r) => r.status === 'unplaced' && r.key_index !== null && r.rowid !== undefined && last !== null && r.rowid > last,
+  )
+  if (past.length > 0)
+    notices.push(
+      `${past.length} row(s) sealed under a candidate key, with unsealed rowids ${seqRuns(past.map((r) => r.rowid!))} ` +
+        `past the live head seq ${last}, link to no row of this chain: a tail cut past a row that is lost, or rows of ` +
+        'another chain sealed under the same key; nothing proves which, so no finding',
+    )
   const summary = {
     ...result.summary,
     recovered: rows.length,

@@ -231,7 +231,7 @@ export function proveHits(
     else if (liveRow) status = 'superseded'
     else if (live.first !== null && c.seq < live.first) status = 'before_live'
     const extra: Partial<RecoveredRow> = {}
-    if (c.rowid !== null && c.seq !== null && c.rowid !== c.seq) {
+    if (c.rowid !== null && c.rowid !== c.seq) {
       const n = Number(c.rowid)
       if (Number.isSafeInteger(n)) extra.rowid = n
     }

@@ -7,6 +7,7 @@ import { AuditError } from '../../base/errors'
 import { describeFinding, headlineReason } from '../../verify/describe'
 import { keyInfo, parseSecrets } from '../../chain/keys'
 import { verifyFile } from '../../audit/verify-file'
+import { readSegments } from '../../audit/segments'
 import { parse, RANGE_OPTIONS, rangeFlagsGiven, rangeFrom, requireString, UsageError } from '../args'
 import { HintedError, type Run } from '../command'
 import { SECRET_OPTIONS, secretInputsFrom } from '../secret-sources'
@@ -119,6 +120,7 @@ export function verdictText(
     }
   }
   lines.push(...keysLines(v, keys))
+  if (v.segments) lines.push(`Segments: ${v.segments.join(', ')} (recovered rows found in them are archived)`)
   for (const n of v.notices ?? []) lines.push(`Notice: ${n}`)
   lines.push(...recoveryBlock(v.recovery, v.recovered ?? [], keys))
   return { out: lines.join('\n') + '\n', err }
@@ -131,6 +133,7 @@ export const run: Run = async (argv, io) => {
     prior: { type: 'string' },
     keyless: { type: 'boolean' },
     'no-recover': { type: 'boolean' },
+    segment: { type: 'string', multiple: true },
     ...SECRET_OPTIONS,
     ...RANGE_OPTIONS,
   })
@@ -145,11 +148,14 @@ export const run: Run = async (argv, io) => {
   const ranged = rangeFlagsGiven(values)
   const range = rangeFrom(values)
   const prior = typeof values['prior'] === 'string' ? readPrior(values['prior']) : undefined
+  const segmentPaths = Array.isArray(values['segment']) ? values['segment'].map(String) : []
+  const segments = segmentPaths.length > 0 ? await readSegments(segmentPaths, io.env) : undefined
   const t0 = performance.now()
   const { verdict, reader, openMs, statement } = await verifyFile(db, keys, {
     statement: true,
     ...(range ? { range } : {}),
     ...(prior ? { prior } : {}),
+    ...(segments ? { segments } : {}),
     recover: values['no-recover'] !== true,
     env: io.env,
     copy: {
