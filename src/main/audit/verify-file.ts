@@ -133,7 +133,9 @@ export async function verifyOpened(
   keys: KeyMaterial[],
   opts: VerifyOptions & { recover?: boolean; segments?: ArchiveSegments } = {},
 ): Promise<VerifyVerdict> {
-  const verdict = await chain.read(async (source) => withWitness(source, await verifyRows(source, keys, opts)))
+  const verdict = await chain.read(async (source) =>
+    withWitness(source, await verifyRows(source, keys, opts)),
+  )
   // The evidence itself is searched, through the descriptors its snapshot holds: SQLite recovered
   // the copy's WAL into it, so the page versions recovery reads are gone there.
   return opts.recover && !verdict.cancelled

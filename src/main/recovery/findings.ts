@@ -160,7 +160,12 @@ export function applyRecovery(
     )
   // Unplaced proven rows whose (unsealed) rowids lie past the head: said, never claimed.
   const past = rows.filter(
-    (r) => r.status === 'unplaced' && r.key_index !== null && r.rowid !== undefined && last !== null && r.rowid > last,
+    (r) =>
+      r.status === 'unplaced' &&
+      r.key_index !== null &&
+      r.rowid !== undefined &&
+      last !== null &&
+      r.rowid > last,
   )
   if (past.length > 0)
     notices.push(
