@@ -6,12 +6,14 @@ import { existsSync } from 'node:fs'
 import { AuditError, oneLine } from '../base/errors'
 import { readChain } from '../chain/source/open-source'
 import { streamRows } from '../chain/source/stream'
+import type { OpenPolicy } from '../chain/evidence-files'
 import type { ArchiveSegments } from '../recovery/findings'
 
 /** Read the sealed values of every row of each segment; one clear line for a file that is not one. */
 export async function readSegments(
   paths: string[],
   env?: Record<string, string | undefined>,
+  policy?: OpenPolicy,
 ): Promise<ArchiveSegments> {
   const seals = new Set<string>()
   for (const path of paths) {
@@ -29,7 +31,7 @@ export async function readSegments(
             if (h !== null && p !== null && c !== null) seals.add(`${h}${p}${c}`)
           })
         },
-        env ? { env } : {},
+        { ...(env ? { env } : {}), ...(policy ? { policy } : {}) },
       )
     } catch (e) {
       if (e instanceof AuditError && e.code === 'cancelled') throw e

@@ -7,6 +7,7 @@ import { AuditError } from '../../base/errors'
 import { describeFinding, headlineReason } from '../../verify/describe'
 import { keyInfo, parseSecrets } from '../../chain/keys'
 import { verifyFile } from '../../audit/verify-file'
+import { keysSentence } from '../../../shared/key-words'
 import { readSegments } from '../../audit/segments'
 import { parse, RANGE_OPTIONS, rangeFlagsGiven, rangeFrom, requireString, UsageError } from '../args'
 import { HintedError, type Run } from '../command'
@@ -47,20 +48,13 @@ export function boundaryLine(b: VerifyBoundary): string {
   return `${head} (does NOT match predecessor seq=${p.seq} in same DB, whose hmac_hash is ${p.hmac_hash.slice(0, 16)}...)`
 }
 
-/** The `Keys:` lines (issue 39): a wrong key, or a rotated key missing from a seq on. */
+/** The `Keys:` line (issue 39): a wrong key, or a rotated key missing from a seq on. */
 export function keysLines(v: VerifyVerdict, keys: ReturnType<typeof keyInfo>[]): string[] {
-  if (v.no_key_matches) {
-    const prints = keys.map((k) => k.fingerprint).join(', ')
-    return [
-      `Keys: no row of this chain verifies under the given key(s) (fingerprints ${prints}): a wrong key?`,
-    ]
-  }
-  if (v.key_missing_from_seq !== undefined)
-    return [
-      `Keys: rows from seq ${v.key_missing_from_seq} on verify under none of the given keys while earlier rows do: ` +
-        `a rotated key may be missing from seq ${v.key_missing_from_seq}`,
-    ]
-  return []
+  const s = keysSentence(
+    v,
+    keys.map((k) => k.fingerprint),
+  )
+  return s === null ? [] : [`Keys: ${s}`]
 }
 
 /**
