@@ -143,11 +143,6 @@ export interface VerifyVerdict {
    * key, or every row resealed).
    */
   no_key_matches?: true
-  /**
-   * Present only when rows from this seq on verify under none of the keys while earlier rows do: a
-   * rotated key may be missing from there.
-   */
-  key_missing_from_seq?: number
   /** The archive segments given (`--segment`), as given. */
   segments?: string[]
   /**
