@@ -12,3 +12,30 @@ export function keyNotices(verdict: VerifyVerdict, keys: KeyMaterial[]): VerifyV
     return verdict
   return verdict.key_segments.length === 0 ? { ...verdict, no_key_matches: true } : verdict
 }
+
+/**
+ * `verdict` with its prior named for what it is (issue 39): a verdict, an unsigned report (its
+ * signature is checked when read; a signature that does not verify is refused there) says only what
+ * its author wrote. Such a prior is `signed: false` in prior_check, its lines say "per an unsigned
+ * prior", and the findings drawn only from it carry `unsigned_prior: true`.
+ */
+export function priorNamed(verdict: VerifyVerdict): VerifyVerdict {
+  const pc = verdict.prior_check
+  if (!pc) return verdict
+  const signed = pc.prior.source?.signed_by !== undefined
+  const prior = { ...pc.prior, signed }
+  if (signed) return { ...verdict, prior_check: { ...pc, prior } }
+  const per = ' (per an unsigned prior: only what its author wrote)'
+  return {
+    ...verdict,
+    prior_check: {
+      ...pc,
+      prior,
+      detail: pc.detail + per,
+      ...(pc.rows_detail !== undefined ? { rows_detail: pc.rows_detail + per } : {}),
+    },
+    findings: verdict.findings.map((f) =>
+      f.against_prior || (f.kind === 'truncated' && !f.evidence) ? { ...f, unsigned_prior: true } : f,
+    ),
+  }
+}
