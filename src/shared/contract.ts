@@ -73,7 +73,8 @@ export interface ApiContract {
   setSecrets: (req: { secrets: SecretInput[] }) => KeyInfo[]
   listKeys: (req: void) => KeyInfo[]
   /** The verdict includes what the files remember (`recovered`, and the findings it proves). */
-  startVerify: (req: { range?: VerifyRangeOptions }) => JobStatus<VerifyVerdict>
+  /** `segments`: archive segment paths (recovered rows found in them are archived, never findings). */
+  startVerify: (req: { range?: VerifyRangeOptions; segments?: string[] }) => JobStatus<VerifyVerdict>
   /** Every deleted or earlier version of a row the files still hold, proven with the keys set (if any). */
   startRecover: (req: void) => JobStatus<RecoveryResult>
   lastVerdict: (req: void) => VerifyVerdict | null

@@ -56,9 +56,21 @@ export interface LivePlace {
   salt: string | null
 }
 
-/** One distinct recovered version of a row: deleted (its seq is gone) or superseded (the seq still exists, with other content). */
+/**
+ * What a recovered row is, as far as its sealed links prove (issue 39):
+ * - `deleted`: placed by links at a seq the live chain no longer has (after its first row);
+ * - `superseded`: placed by links at a seq the live chain still has, with other content;
+ * - `before_live`: placed by links before the live chain's first row — what archiving leaves behind
+ *   as much as a deletion does (no finding; the archive segments tell which);
+ * - `archived`: found in an archive segment given with `--segment` (never a finding);
+ * - `unplaced`: no sealed link joins it to this chain (a key proves who sealed it, not which chain it
+ *   was of): never a finding.
+ */
+export type RecoveredStatus = 'deleted' | 'superseded' | 'before_live' | 'archived' | 'unplaced'
+
+/** One distinct recovered version of a row and what its links place it as. */
 export interface RecoveredRow {
-  /** null when neither the rowid nor the chain's links place the row. */
+  /** null when no sealed link joins the row to this chain (status `unplaced`). */
   seq: number | null
   /** Only when the seq is beyond ±2^53 (`seq` is then the nearest double): its exact decimal text. */
   seq_exact?: string
@@ -66,7 +78,27 @@ export interface RecoveredRow {
   canonical_hash: string
   prev_hash: string
   hmac_hash: string
-  status: 'deleted' | 'superseded'
+  status: RecoveredStatus
+  /**
+   * Only when the record carried a rowid other than the seq its links give it (or, for an `unplaced`
+   * row, any rowid): that rowid. A rowid is unsealed and proves nothing; the links decide.
+   */
+  rowid?: number
+  /**
+   * Only for `unplaced` rows: the run of unplaced rows joined to each other by their links (1, 2, …
+   * in order of first appearance), so a foreign chain is described as one run.
+   */
+  run?: number
+  /**
+   * Only for `superseded` rows: the sealed fields (and `body`) in which it differs from the live row
+   * at its seq.
+   */
+  changed?: ('canonical_hash' | 'prev_hash' | 'hmac_hash' | 'body')[]
+  /**
+   * Only for `superseded` rows: true when a candidate key reproduces this row's HMAC and none
+   * reproduces the live row's — this row is the original and the live one was edited without the key.
+   */
+  original?: boolean
   /** sha256(body) = canonical_hash; null when the body bytes did not survive. */
   body_ok: boolean | null
   /** The candidate key that reproduces hmac_hash; null when none does (or no key was given). */
@@ -107,6 +139,14 @@ export interface RecoverySummary {
   copies_of_live: number
   /** Records seen only in WAL frames after the last commit (a transaction in flight or rolled back): not reported by verify. */
   uncommitted_only: number
+  /** Of the rows reported, how many no sealed link joins to this chain (status `unplaced`). */
+  unplaced?: number
+  /** Of those, how many runs they form (rows of one run link to each other). */
+  unplaced_runs?: number
+  /** Of the rows reported, how many stood before the live chain's first row (status `before_live`). */
+  before_live?: number
+  /** Of the rows reported, how many were found in the archive segments given (status `archived`). */
+  archived?: number
   /** What was read: page versions, WAL frames, freelist pages. */
   scanned: { db_pages: number; wal_frames: number; freelist_pages: number; carved_regions: number }
 }

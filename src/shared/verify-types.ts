@@ -38,6 +38,15 @@ export interface Finding {
    * after it), not where they were.
    */
   unplaced?: number
+  /**
+   * Only for a `rewritten` finding where a recovered version verifies and the live row does not:
+   * the recovered row is the original (the live one was edited without the key).
+   */
+  original?: 'recovered'
+  /** Only for recovered `rewritten` findings: the sealed fields (and `body`) the live row changed. */
+  changed?: string[]
+  /** Only for findings drawn from an unsigned (or unverified) prior: true. */
+  unsigned_prior?: true
 }
 
 /** A run of consecutive rows whose HMAC was reproduced by the same candidate key. */
@@ -77,6 +86,11 @@ export interface PriorHead {
   rows?: RowsDigest
   /** What the prior was, for the record (verdicts echo it in prior_check). */
   source?: PriorSource
+  /**
+   * Whether the prior carried a signature that verified. false for a verdict, an unsigned report or
+   * one whose signature does not verify: what it says is only what its author wrote.
+   */
+  signed?: boolean
 }
 
 /** Where a prior head came from: an earlier verdict (`verify --json`) or an exported report. */
@@ -124,6 +138,18 @@ export interface VerifyVerdict {
   recovery?: RecoverySummary
   /** Deleted and superseded rows recovered from the files (rows identical to a live row are not listed). */
   recovered?: RecoveredRow[]
+  /**
+   * Present (true) only when candidate keys were given and no row verifies under any of them (a wrong
+   * key, or every row resealed).
+   */
+  no_key_matches?: true
+  /** The archive segments given (`--segment`), as given. */
+  segments?: string[]
+  /**
+   * Notices: what the evidence shows but does not prove to be tampering (rows that stood before the
+   * live chain, a raised sqlite_sequence, an unsigned prior). Never findings.
+   */
+  notices?: string[]
 }
 
 export interface VerifyRangeOptions {

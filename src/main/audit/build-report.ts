@@ -9,7 +9,7 @@ import type { OpenedChain } from '../chain/source/opened-chain'
 import type { RowSource } from '../chain/source/row-source'
 import { reportCoverage } from './coverage'
 import { runIntegrity, type IntegrityProgress } from '../integrity/analyze'
-import { applyRecovery } from '../recovery/findings'
+import { applyRecovery, type ArchiveSegments } from '../recovery/findings'
 import { notSearched } from '../recovery/recover'
 import { searchEvidence } from '../recovery/verdict'
 import { keyInfo, type KeyMaterial } from '../chain/keys'
@@ -30,6 +30,8 @@ export interface BuildReportInput {
   now?: () => Date
   /** Search the files for deleted and earlier rows (default true). */
   recover?: boolean
+  /** Archive segments (`--segment`): recovered rows found in them are `archived`, never findings. */
+  segments?: ArchiveSegments
 }
 
 export function chainSummary(source: RowSource): AuditReport['chain'] {
@@ -78,16 +80,22 @@ export async function buildAuditReport(input: BuildReportInput): Promise<AuditRe
     input.recover === false
       ? null
       : await searchEvidence(file.snapshot, keys, input.signal ? { signal: input.signal } : {})
-  const recovery = search?.result ?? notSearched('turned off')
+  let recovery = search?.result ?? notSearched('turned off')
   let verdict = liveVerdict
   if (liveVerdict && search?.result.summary.searched) {
-    // The findings the recovered rows prove join the verdict; the rows themselves are in `recovery`.
+    // The findings the recovered rows prove join the verdict; the rows themselves (their statuses as
+    // the segments decide) are in `recovery`.
     const {
-      recovered: _rows,
-      recovery: _summary,
+      recovered: rows,
+      recovery: summary,
       ...withFindings
-    } = applyRecovery(liveVerdict, search.result, search)
+    } = applyRecovery(liveVerdict, search.result, search, input.segments ? { segments: input.segments } : {})
     verdict = withFindings
+    recovery = {
+      ...search.result,
+      rows: rows ?? search.result.rows,
+      summary: summary ?? search.result.summary,
+    }
   }
   return {
     $schema: REPORT_SCHEMA_ID,

@@ -8,7 +8,9 @@ import type { OpenedChain } from '../chain/source/opened-chain'
 import type { ReaderKind, RowSource } from '../chain/source/row-source'
 import type { SnapshotOptions } from '../chain/snapshot'
 import { buildStatement, startStating, timestampsOf } from '../chain/statement'
-import { searchEvidence, startRecovery, verdictWith } from '../recovery/verdict'
+import { bodyBadSeqs, searchEvidence, startRecovery, verdictWith } from '../recovery/verdict'
+import type { ArchiveSegments } from '../recovery/findings'
+import { withWitness } from './witness'
 import { keyInfo, type KeyMaterial } from '../chain/keys'
 import { verifyRows, type VerifyOptions } from '../verify/verify'
 
@@ -33,7 +35,15 @@ export interface FileVerifyOptions extends VerifyOptions {
   statement?: boolean
   /** Search the files for deleted and earlier rows and add what they prove (../recovery). */
   recover?: boolean
+  /** The archive segments given (`--segment`), read by ./segments.ts. */
+  segments?: ArchiveSegments
 }
+
+type RecoverWith = { signal?: { aborted: boolean }; segments?: ArchiveSegments }
+
+const ctxOf = (r: RecoverWith): { segments?: ArchiveSegments } => (r.segments ? { segments: r.segments } : {})
+const searchOpts = (r: RecoverWith): { signal?: { aborted: boolean } } =>
+  r.signal ? { signal: r.signal } : {}
 
 /**
  * Verify `source`; with `recover`, search the files too and add what they prove (../recovery).
@@ -45,19 +55,23 @@ async function verifyAndRecover(
   source: RowSource,
   keys: KeyMaterial[],
   opts: VerifyOptions,
-  recover: { signal?: { aborted: boolean } } | null,
+  recover: RecoverWith | null,
 ): Promise<VerifyVerdict> {
-  if (!recover) return verifyRows(source, keys, opts)
+  if (!recover) return withWitness(source, await verifyRows(source, keys, opts))
   const files = source.evidenceFiles()
   if (files === null || 'held' in files) {
-    const verdict = await verifyRows(source, keys, opts)
+    const verdict = withWitness(source, await verifyRows(source, keys, opts))
     if (files === null || verdict.cancelled) return verdict
-    return verdictWith(verdict, await searchEvidence(files.held, keys, recover))
+    return verdictWith(
+      verdict,
+      await searchEvidence(files.held, keys, searchOpts(recover), bodyBadSeqs(verdict)),
+      ctxOf(recover),
+    )
   }
-  const search = startRecovery(files.inPlace, keys, recover)
+  const search = startRecovery(files.inPlace, keys, searchOpts(recover))
   try {
-    const verdict = await verifyRows(source, keys, opts)
-    return verdictWith(verdict, await search.done())
+    const verdict = withWitness(source, await verifyRows(source, keys, opts))
+    return verdictWith(verdict, await search.done(bodyBadSeqs(verdict)), ctxOf(recover))
   } catch (e) {
     search.abort()
     throw e
@@ -69,7 +83,7 @@ async function verifyAndState(
   source: RowSource,
   keys: KeyMaterial[],
   opts: FileVerifyOptions,
-  recover: { signal?: { aborted: boolean } } | null,
+  recover: RecoverWith | null,
 ): Promise<{ verdict: VerifyVerdict; statement?: EvidenceStatement }> {
   if (!opts.statement) return { verdict: await verifyAndRecover(source, keys, opts, recover) }
   const stating = startStating(source)
@@ -93,7 +107,12 @@ export async function verifyFile(
   const t0 = performance.now()
   let reader: ReaderKind = 'direct'
   let openMs = 0
-  const recover = opts.recover ? { ...(opts.signal ? { signal: opts.signal } : {}) } : null
+  const recover = opts.recover
+    ? {
+        ...(opts.signal ? { signal: opts.signal } : {}),
+        ...(opts.segments ? { segments: opts.segments } : {}),
+      }
+    : null
   const done = await readChain(path, (source) => verifyAndState(source, keys, opts, recover), {
     ...(opts.env ? { env: opts.env } : {}),
     ...(opts.copy ? { copy: opts.copy } : {}),
@@ -109,15 +128,23 @@ export async function verifyFile(
 export async function verifyOpened(
   chain: OpenedChain,
   keys: KeyMaterial[],
-  opts: VerifyOptions & { recover?: boolean } = {},
+  opts: VerifyOptions & { recover?: boolean; segments?: ArchiveSegments } = {},
 ): Promise<VerifyVerdict> {
-  const verdict = await chain.read((source) => verifyRows(source, keys, opts))
+  const verdict = await chain.read(async (source) =>
+    withWitness(source, await verifyRows(source, keys, opts)),
+  )
   // The evidence itself is searched, through the descriptors its snapshot holds: SQLite recovered
   // the copy's WAL into it, so the page versions recovery reads are gone there.
   return opts.recover && !verdict.cancelled
     ? verdictWith(
         verdict,
-        await searchEvidence(chain.file.snapshot, keys, opts.signal ? { signal: opts.signal } : {}),
+        await searchEvidence(
+          chain.file.snapshot,
+          keys,
+          opts.signal ? { signal: opts.signal } : {},
+          bodyBadSeqs(verdict),
+        ),
+        opts.segments ? { segments: opts.segments } : {},
       )
     : verdict
 }

@@ -11,6 +11,7 @@ import type { VerifyRangeOptions } from '../../shared/verify-types'
 import { positionOfSeq } from '../chain/chain-index'
 import { buildTimeline, getEntry, listEntries } from '../chain/views'
 import { AuditError } from '../base/errors'
+import { readSegments } from '../audit/segments'
 import { TOOL_NAME, TOOL_VERSION } from '../base/version'
 import { checkRow } from '../verify/row'
 import { keyInfo, parseSecrets } from '../chain/keys'
@@ -89,6 +90,21 @@ function requireTrusted(ctx: CallContext, what: string): void {
 }
 
 export function createHandlers(session: AuditSession, platform: Platform = {}): HandlerTable {
+  /** `segments` of a verify request: archive segment paths; a web client only where it may open files. */
+  const segmentsFrom = (o: Obj, ctx: CallContext): string[] => {
+    const v = o['segments']
+    if (v === undefined || v === null) return []
+    if (!Array.isArray(v) || v.length > 64 || v.some((p) => typeof p !== 'string' || p.length > 4096))
+      throw new AuditError('bad_argument', 'segments must be a list of at most 64 file paths')
+    for (const p of v as string[])
+      if (ctx.transport === 'http' && !session.mayOpen(p))
+        throw new AuditError(
+          'bad_argument',
+          `reading the segment ${p} is not allowed here (start serve with --open-root for its folder)`,
+        )
+    return v as string[]
+  }
+
   // Web mode: the open step applies the policy to the chain and every side file on the paths it
   // resolved and opened (issue 29), and tells absent and outside apart only inside the roots (34).
   const openPath = async (path: string, ctx: CallContext) =>
@@ -195,9 +211,10 @@ export function createHandlers(session: AuditSession, platform: Platform = {}): 
       return session.keys.map(keyInfo)
     },
     listKeys: async () => session.keys.map(keyInfo),
-    startVerify: async (req) => {
+    startVerify: async (req, ctx) => {
       session.view() // no chain (or a failed open): one clear error now, not a failed job
       const range = rangeFrom(optObj(obj(req), 'range'))
+      const segmentPaths = segmentsFrom(obj(req), ctx)
       const keys = session.keys
       if (keys.length === 0)
         throw new AuditError(
@@ -211,9 +228,18 @@ export function createHandlers(session: AuditSession, platform: Platform = {}): 
           const o = (opened = await session.readyForJob(job))
           job.progress(0, o.overview.entries, 'verifying')
           const prior = priorFor(session)
+          const segments =
+            segmentPaths.length > 0
+              ? await readSegments(
+                  segmentPaths,
+                  undefined,
+                  ctx.transport === 'http' ? session.openPolicy() : undefined,
+                )
+              : undefined
           return verifyOpened(o.chain, keys, {
             ...(range ? { range } : {}),
             ...(prior ? { prior } : {}),
+            ...(segments ? { segments } : {}),
             onProgress: (d, t) => job.progress(d, t, 'verifying'),
             signal: job.signal,
             recover: true,

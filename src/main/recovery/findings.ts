@@ -3,12 +3,15 @@
 // key reproduces its HMAC, reference §3.2 — only a key holder can have sealed it):
 // - `truncated`: proven rows after the live head (the chain continued; no --prior needed);
 // - `rewritten`: seqs whose live row differs from a proven earlier version;
-// - `deleted`: proven rows at seqs the live chain no longer has, before its head (they close a
-//   seq_gap, or show a deleted prefix before the first live row); proven rows that neither a rowid
-//   nor a link places make one `deleted` finding over every seq they could have had (`unplaced`).
+// - `deleted`: proven rows at seqs the live chain no longer has, between its first row and its head
+//   (they close a seq_gap);
+// all placed by their sealed links only (./place.ts). Rows before the first live row are what
+// archiving leaves as much as a deletion: a notice, unless the archive segments are given (then a
+// row in a segment is `archived`, and one in none is `deleted`). Unplaced rows are never findings.
 import type { RecoveredRow, RecoveryResult, RecoverySource } from '../../shared/recovery-types'
 import type { Finding, VerifyVerdict } from '../../shared/verify-types'
 import { KIND_ORDER } from '../verify/ranges'
+import { statusCounts } from './recover'
 
 export interface LiveExtent {
   first: bigint | null
@@ -65,20 +68,64 @@ function inVerifiedRange(v: VerifyVerdict, seq: number, live: LiveExtent): boole
   return open && seq > to_seq && live.last !== null && BigInt(to_seq) === live.last
 }
 
-/** `verdict` with the recovered rows listed and the findings they prove added. */
+/** The archive segments given with `--segment`: their paths and every row's sealed values. */
+export interface ArchiveSegments {
+  paths: string[]
+  /** `hmac_hash ‖ prev_hash ‖ canonical_hash` of every row of every segment. */
+  seals: Set<string>
+}
+
+export interface RecoveryContext {
+  segments?: ArchiveSegments
+}
+
+const sealOf = (r: RecoveredRow): string => `${r.hmac_hash}${r.prev_hash}${r.canonical_hash}`
+
+/** Sorted seqs as `a–b, c` (runs of consecutive seqs joined). */
+export function seqRuns(seqs: number[]): string {
+  const s = [...new Set(seqs)].sort((a, b) => a - b)
+  const out: string[] = []
+  for (let i = 0; i < s.length;) {
+    let j = i
+    while (j + 1 < s.length && s[j + 1] === s[j]! + 1) j++
+    out.push(i === j ? `${s[i]}` : `${s[i]}–${s[j]}`)
+    i = j + 1
+  }
+  return out.join(', ')
+}
+
+/**
+ * The statuses the archive segments decide: a row found in a segment is `archived`; with segments
+ * given, a row placed before the live chain that is in none of them is `deleted`.
+ */
+function withSegments(rows: RecoveredRow[], segments: ArchiveSegments | undefined): RecoveredRow[] {
+  if (!segments) return rows
+  return rows.map((r) => {
+    if (segments.seals.has(sealOf(r))) return { ...r, status: 'archived' }
+    if (r.status === 'before_live') return { ...r, status: 'deleted' }
+    return r
+  })
+}
+
+/** `verdict` with the recovered rows listed and the findings their sealed links prove added. */
 export function applyRecovery(
   verdict: VerifyVerdict,
   result: RecoveryResult,
   live: LiveExtent,
+  ctx: RecoveryContext = {},
 ): VerifyVerdict {
-  const rows = result.rows.filter((r) => r.seq === null || inVerifiedRange(verdict, r.seq, live))
+  const rows = withSegments(
+    result.rows.filter((r) => r.seq === null || inVerifiedRange(verdict, r.seq, live)),
+    ctx.segments,
+  )
+  // Only rows a key proves and links place make findings; unplaced, archived and before-live rows never do.
   const proven = rows.filter((r) => r.key_index !== null && r.seq !== null && r.seq_exact === undefined)
   const findings = [...verdict.findings]
   const last = live.last === null ? null : Number(live.last)
   const rewritten = proven.filter((r) => r.status === 'superseded')
   const deleted = proven.filter((r) => r.status === 'deleted' && (last === null || r.seq! <= last))
   const after = proven.filter((r) => r.status === 'deleted' && last !== null && r.seq! > last)
-  findings.push(...runs('rewritten', rewritten), ...runs('deleted', deleted))
+  findings.push(...rewrittenRuns(rewritten), ...runs('deleted', deleted))
   if (after.length > 0) {
     let from = last! + 1
     // A loop, not Math.max(...spread): a truncation of 100k+ recovered rows would overflow the stack.
@@ -101,33 +148,64 @@ export function applyRecovery(
       evidence: recoverySourcesOf(after),
     })
   }
-  // Proven rows that nothing places are still sealed rows the live chain lost (ranges: docs/recovery.md).
-  const unplaced = rows.filter((r) => r.key_index !== null && r.seq === null)
-  if (unplaced.length > 0) {
-    const from = live.first === null ? 1 : Number(live.first)
-    const to = (live.last === null ? 0 : Number(live.last)) + unplaced.length
-    findings.push({
-      kind: 'deleted',
-      from_seq: from,
-      to_seq: Math.max(from, to),
-      count: unplaced.length,
-      unplaced: unplaced.length,
-      evidence: recoverySourcesOf(unplaced),
-    })
-  }
   findings.sort((a, b) => a.from_seq - b.from_seq || KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind))
   let firstBad: number | null = null
   for (const f of findings) if (firstBad === null || f.from_seq < firstBad) firstBad = f.from_seq
+  const notices = [...(verdict.notices ?? [])]
+  const before = proven.filter((r) => r.status === 'before_live').map((r) => r.seq!)
+  if (before.length > 0)
+    notices.push(
+      `rows ${seqRuns(before)} stood before the live chain in this file and are no longer in it: archived or deleted; ` +
+        'give the archive segments with --segment to tell',
+    )
+  // Unplaced proven rows whose (unsealed) rowids lie past the head: said, never claimed.
+  const past = rows.filter(
+    (r) =>
+      r.status === 'unplaced' &&
+      r.key_index !== null &&
+      r.rowid !== undefined &&
+      last !== null &&
+      r.rowid > last,
+  )
+  if (past.length > 0)
+    notices.push(
+      `${past.length} row(s) sealed under a candidate key, with unsealed rowids ${seqRuns(past.map((r) => r.rowid!))} ` +
+        `past the live head seq ${last}, link to no row of this chain: a tail cut past a row that is lost, or rows of ` +
+        'another chain sealed under the same key; nothing proves which, so no finding',
+    )
+  const summary = {
+    ...result.summary,
+    recovered: rows.length,
+    proven: rows.filter((r) => r.key_index !== null).length,
+    ...statusCounts(rows),
+  }
+  if (!statusCounts(rows).archived) delete summary.archived
+  if (!statusCounts(rows).before_live) delete summary.before_live
   return {
     ...verdict,
     valid: findings.length === 0,
     first_bad_seq: firstBad,
     findings,
-    recovery: {
-      ...result.summary,
-      recovered: rows.length,
-      proven: rows.filter((r) => r.key_index !== null).length,
-    },
+    recovery: summary,
     recovered: rows,
+    ...(ctx.segments ? { segments: ctx.segments.paths } : {}),
+    ...(notices.length > 0 ? { notices } : {}),
   }
+}
+
+/**
+ * `rewritten` findings; where a recovered version verifies and the live row does not, the finding
+ * names the recovered row the original and what the live row changed.
+ */
+function rewrittenRuns(rows: RecoveredRow[]): Finding[] {
+  const plain = rows.filter((r) => !r.original)
+  const originals = rows.filter((r) => r.original)
+  const out = runs('rewritten', plain)
+  for (const f of runs('rewritten', originals)) {
+    const changed = new Set<string>()
+    for (const r of originals)
+      if (r.seq! >= f.from_seq && r.seq! <= f.to_seq) for (const c of r.changed ?? []) changed.add(c)
+    out.push({ ...f, original: 'recovered', changed: [...changed] })
+  }
+  return out
 }

@@ -1,9 +1,8 @@
 // From carved records to recovered rows, and what can be proven about each (reference §3.2):
-// - copies of a live row (same seq and hmac_hash, or the same sealed inputs; or its hmac_hash at
-//   another seq, a renumbered row) are dropped: old page versions hold every live row many times;
-// - a row without its rowid is placed by the chain itself: its prev_hash is its predecessor's
-//   hmac_hash, its hmac_hash its successor's prev_hash (among recovered rows, then live rows near
-//   where it was found, then — only if still unplaced — every live row);
+// - every record is placed by its sealed links only (./place.ts): a rowid proves nothing; copies of
+//   live rows (same prev_hash, canonical_hash, hmac_hash and body) are dropped;
+// - a record no link places is `unplaced` (never a finding); a run of them linked to each other is
+//   one run (a foreign chain sealed under the same key, a test chain cleared from the file);
 // - the many copies of one version are merged into one row per (seq, hmac_hash) with all sources;
 // - sha256(body) = canonical_hash? which candidate key reproduces HMAC-SHA256(key, prev ‖ canonical)?
 //   what does prev_hash link to?
@@ -12,28 +11,7 @@ import { GENESIS_HASH, makeSealer, sha256Hex } from '../chain/seal'
 import type { KeyMaterial } from '../chain/keys'
 import type { RawHit } from './carve'
 import type { LiveChain } from './live'
-
-interface Candidate {
-  seq: bigint | null
-  origin: 'rowid' | 'chain' | null
-  canonical: string
-  prev: string
-  hmac: string
-  ts: bigint | null
-  sources: Found[]
-  neighbours: Set<bigint>
-}
-
-/**
- * A place the version was found, and the body read there: read, and checked against the
- * canonical_hash, only for rows that are reported (most records found are copies of live rows).
- */
-interface Found {
-  at: RecoverySource
-  readBody: () => Buffer | null
-  body?: Buffer | null
-  ok?: boolean | null
-}
+import { multimap, place, unplacedRuns, type Candidate, type Found } from './place'
 
 /** The body of `f` and whether it hashes to `canonical` (read once). */
 function check(f: Found, canonical: string): { body: Buffer | null; ok: boolean | null } {
@@ -73,8 +51,9 @@ function group(hits: RawHit[]): Candidate[] {
     let c = byKey.get(key)
     if (!c) {
       c = {
-        seq: rec.rowid,
-        origin: rec.rowid === null ? null : 'rowid',
+        seq: null,
+        rowid: rec.rowid,
+        origin: null,
         canonical: rec.canonical,
         prev: rec.prev,
         hmac: rec.hmac,
@@ -90,118 +69,6 @@ function group(hits: RawHit[]): Candidate[] {
   return [...byKey.values()]
 }
 
-function isCopyOf(
-  live: { hmac: string | null; prev: string | null; canonical: string | null },
-  c: Candidate,
-): boolean {
-  return live.hmac === c.hmac || (live.prev === c.prev && live.canonical === c.canonical)
-}
-
-/** Map values of `key(x)` to the xs that have it. */
-function multimap<T>(xs: T[], key: (x: T) => string): Map<string, T[]> {
-  const m = new Map<string, T[]>()
-  for (const x of xs) {
-    const k = key(x)
-    const list = m.get(k)
-    if (list) list.push(x)
-    else m.set(k, [x])
-  }
-  return m
-}
-
-/**
- * Give every candidate the chain can place a seq; returns those that turn out to be live rows. Each
- * placed row places the rows linked to it (breadth first: linear in the rows and their links).
- */
-function place(cands: Candidate[], live: LiveChain): Set<Candidate> {
-  const copies = new Set<Candidate>()
-  const open = (c: Candidate): boolean => c.seq === null && !copies.has(c)
-  const byPrev = multimap(cands, (c) => c.prev)
-  const byHmac = multimap(cands, (c) => c.hmac)
-  const queue: Candidate[] = []
-  const setSeq = (c: Candidate, seq: bigint): void => {
-    c.seq = seq
-    c.origin = 'chain'
-    queue.push(c)
-  }
-  let head = 0
-  const propagate = (): void => {
-    for (; head < queue.length; head++) {
-      const k = queue[head]!
-      for (const u of byPrev.get(k.hmac) ?? []) if (open(u)) setSeq(u, k.seq! + 1n)
-      for (const u of byHmac.get(k.prev) ?? []) if (open(u)) setSeq(u, k.seq! - 1n)
-    }
-  }
-  // The same sealed values found elsewhere with their rowid, and rows linked to GENESIS.
-  const bySeal = new Map<string, bigint>()
-  for (const c of cands) if (c.seq !== null) bySeal.set(sealKey(c), c.seq)
-  for (const c of cands) {
-    if (c.seq !== null) queue.push(c)
-    else if (bySeal.has(sealKey(c))) setSeq(c, bySeal.get(sealKey(c))!)
-    else if (c.prev === GENESIS_HASH) setSeq(c, 1n)
-  }
-  propagate()
-  // Live rows near where a row was found (the cells of its page) and next to the rows placed so far.
-  const tryLive = (c: Candidate, h: bigint): boolean => {
-    const r = live.row(h)
-    if (!r) return false
-    if (r.hmac === c.hmac) copies.add(c)
-    else if (r.hmac === c.prev) setSeq(c, h + 1n)
-    else if (r.prev === c.hmac) setSeq(c, h - 1n)
-    return !open(c)
-  }
-  for (let round = 0; round < 4 && cands.some(open); round++) {
-    const near = new Set<bigint>()
-    for (const c of cands) if (c.seq !== null) near.add(c.seq - 1n).add(c.seq + 1n)
-    const liveNear = new Map<string, bigint>()
-    for (const h of near) {
-      const r = live.row(h)
-      if (r?.hmac) liveNear.set(`h${r.hmac}`, h)
-      if (r?.prev) liveNear.set(`p${r.prev}`, h)
-    }
-    let placed = false
-    for (const c of cands) {
-      if (!open(c)) continue
-      const same = liveNear.get(`h${c.hmac}`)
-      const pred = liveNear.get(`h${c.prev}`)
-      const succ = liveNear.get(`p${c.hmac}`)
-      if (same !== undefined) copies.add(c)
-      else if (pred !== undefined) setSeq(c, pred + 1n)
-      else if (succ !== undefined) setSeq(c, succ - 1n)
-      else for (const h of c.neighbours) if (tryLive(c, h)) break
-      placed ||= !open(c)
-    }
-    propagate()
-    if (!placed) break
-  }
-  // Still unplaced: every live row is read once.
-  if (cands.some(open)) {
-    const index = live.index()
-    for (const c of cands) {
-      if (!open(c)) continue
-      const same = index.byHmac.get(c.hmac)
-      const pred = index.byHmac.get(c.prev)
-      const succ = index.byPrev.get(c.hmac)
-      if (same !== undefined) copies.add(c)
-      else if (pred !== undefined) setSeq(c, pred + 1n)
-      else if (succ !== undefined) setSeq(c, succ - 1n)
-    }
-    propagate()
-  }
-  for (const c of cands) {
-    if (c.seq === null || copies.has(c)) continue
-    const r = live.row(c.seq)
-    if (r && isCopyOf(r, c)) copies.add(c)
-  }
-  // The same sealed row living at another seq (renumbered, or a cell of a transaction's intermediate
-  // state): not a deleted or earlier version. Only when something is left is every live row read.
-  if (cands.some((c) => !copies.has(c))) {
-    const { byHmac: liveHmacs } = live.index()
-    for (const c of cands) if (!copies.has(c) && liveHmacs.has(c.hmac)) copies.add(c)
-  }
-  return copies
-}
-
 /** One candidate per (seq, hmac_hash): copies of one version found in several places, merged. */
 function merge(cands: Candidate[]): Candidate[] {
   const out = new Map<string, Candidate>()
@@ -214,6 +81,8 @@ function merge(cands: Candidate[]): Candidate[] {
     }
     m.sources.push(...c.sources)
     if (m.origin !== 'rowid' && c.origin === 'rowid') m.origin = 'rowid'
+    // A rowid that disagrees with the seq the links give is kept, to be reported.
+    if (c.rowid !== null && c.rowid !== c.seq && (m.rowid === null || m.rowid === m.seq)) m.rowid = c.rowid
   }
   return [...out.values()]
 }
@@ -298,13 +167,54 @@ function liveSourcesAt(
   return out
 }
 
-/** Recovered rows from the carver's hits, proven against the candidate keys. */
-export function proveHits(hits: RawHit[], live: LiveChain, keys: KeyMaterial[]): Proven {
+/**
+ * Copies of a live row whose live body does not hash to its canonical_hash (`liveBodyBad`: seqs where
+ * verify found a body_hash_mismatch) while a body found for the copy does: the copy is the original
+ * body, an earlier version — not a copy.
+ */
+function bodyOriginals(copies: Set<Candidate>, liveBodyBad: ReadonlySet<bigint>): void {
+  if (liveBodyBad.size === 0) return
+  for (const c of [...copies])
+    if (c.seq !== null && liveBodyBad.has(c.seq) && c.sources.some((f) => check(f, c.canonical).ok === true))
+      copies.delete(c)
+}
+
+/** The sealed fields (and the body) in which `c` differs from the live row `r` at its seq. */
+function changedFrom(
+  c: Candidate,
+  r: { canonical: string | null; prev: string | null; hmac: string | null },
+  liveBodyBad: boolean,
+): NonNullable<RecoveredRow['changed']> {
+  const out: NonNullable<RecoveredRow['changed']> = []
+  if (r.canonical !== c.canonical) out.push('canonical_hash')
+  if (r.prev !== c.prev) out.push('prev_hash')
+  if (r.hmac !== c.hmac) out.push('hmac_hash')
+  if (r.canonical !== c.canonical || liveBodyBad) out.push('body')
+  return out
+}
+
+type Sealers = { index: number; sealer: ReturnType<typeof makeSealer> }[]
+
+const keyOf = (sealers: Sealers, prev: string, canonical: string, hmac: string): number | null =>
+  sealers.find((s) => s.sealer.seal(prev, canonical) === hmac)?.index ?? null
+
+/**
+ * Recovered rows from the carver's hits, proven against the candidate keys and placed by their links.
+ * `liveBodyBad`: seqs whose live body does not hash to its canonical_hash (from verify), where a
+ * record with the same hashes but a body that does is the original, not a copy.
+ */
+export function proveHits(
+  hits: RawHit[],
+  live: LiveChain,
+  keys: KeyMaterial[],
+  liveBodyBad: ReadonlySet<bigint> = new Set(),
+): Proven {
   const cands = group(hits)
   const copies = place(cands, live)
+  bodyOriginals(copies, liveBodyBad)
   const kept = merge(cands.filter((c) => !copies.has(c)))
   const keptByHmac = multimap(kept, (c) => c.hmac)
-  const sealers = keys.map((k) => ({ index: k.index, sealer: makeSealer(k.bytes) }))
+  const sealers: Sealers = keys.map((k) => ({ index: k.index, sealer: makeSealer(k.bytes) }))
   const superseded = new Set<bigint>()
   for (const c of kept) if (c.seq !== null && live.row(c.seq)) superseded.add(c.seq)
   const liveSources = liveSourcesAt(superseded, copies, live)
@@ -313,15 +223,35 @@ export function proveHits(hits: RawHit[], live: LiveChain, keys: KeyMaterial[]):
   for (const c of kept) {
     const sources = sortSources(c.sources, c.canonical)
     const { body, ok } = bestBody(c)
-    const keyIndex = sealers.find((s) => s.sealer.seal(c.prev, c.canonical) === c.hmac)?.index ?? null
+    const keyIndex = keyOf(sealers, c.prev, c.canonical, c.hmac)
     const liveAt = c.seq !== null ? liveSources.get(c.seq) : undefined
+    const liveRow = c.seq !== null ? live.row(c.seq) : undefined
+    let status: RecoveredRow['status'] = 'deleted'
+    if (c.seq === null) status = 'unplaced'
+    else if (liveRow) status = 'superseded'
+    else if (live.first !== null && c.seq < live.first) status = 'before_live'
+    const extra: Partial<RecoveredRow> = {}
+    if (c.rowid !== null && c.rowid !== c.seq) {
+      const n = Number(c.rowid)
+      if (Number.isSafeInteger(n)) extra.rowid = n
+    }
+    if (liveRow) {
+      extra.changed = changedFrom(c, liveRow, liveBodyBad.has(c.seq!))
+      const liveKey =
+        liveRow.prev !== null && liveRow.canonical !== null && liveRow.hmac !== null
+          ? keyOf(sealers, liveRow.prev, liveRow.canonical, liveRow.hmac)
+          : null
+      // This version verifies and the live one does not (nor its body hashes): this is the original.
+      if (keyIndex !== null && (liveKey === null || liveBodyBad.has(c.seq!))) extra.original = true
+    }
     const row: RecoveredRow = {
       ...seqFields(c.seq),
       seq_origin: c.seq === null ? null : c.origin,
       canonical_hash: c.canonical,
       prev_hash: c.prev,
       hmac_hash: c.hmac,
-      status: c.seq !== null && live.row(c.seq) ? 'superseded' : 'deleted',
+      status,
+      ...extra,
       body_ok: ok,
       key_index: keyIndex,
       links_to: linkOf(c, live, keptByHmac),
@@ -338,6 +268,9 @@ export function proveHits(hits: RawHit[], live: LiveChain, keys: KeyMaterial[]):
     (a.seq ?? Infinity) - (b.seq ?? Infinity) || a.hmac_hash.localeCompare(b.hmac_hash)
   rows.sort(order)
   uncommitted.sort(order)
+  // Unplaced rows joined to each other by links: one run each (a foreign chain is one run).
+  const unplaced = rows.filter((r) => r.status === 'unplaced')
+  unplacedRuns(unplaced).forEach((run, i) => (unplaced[i]!.run = run))
   let copiesOfLive = 0
   for (const c of copies) copiesOfLive += c.sources.length
   return { rows, uncommitted, copiesOfLive }

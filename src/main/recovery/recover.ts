@@ -33,7 +33,7 @@ export function notSearched(why: string): RecoveryResult {
   }
 }
 
-function note(s: Omit<RecoverySummary, 'note'>, keys: number): string {
+export function note(s: Omit<RecoverySummary, 'note'>, keys: number): string {
   if (s.recovered === 0)
     return (
       'no deleted or earlier versions of rows found in free space, freelist, old page versions or WAL frames ' +
@@ -43,9 +43,36 @@ function note(s: Omit<RecoverySummary, 'note'>, keys: number): string {
   if (keys === 0)
     return `${rows}, unproven: no candidate key was given, so only body hashes and links are checked (a row is proven only when a key reproduces its HMAC)`
   const unproven = s.recovered - s.proven
-  return unproven === 0
-    ? `${rows}, all proven (a candidate key reproduces each HMAC: the row was sealed in this chain)`
-    : `${rows}: ${s.proven} proven, ${unproven} unproven (no candidate key reproduces their HMAC: not findings)`
+  const proof =
+    unproven === 0
+      ? `${rows}, all proven (a candidate key reproduces each HMAC: a key holder sealed it)`
+      : `${rows}: ${s.proven} proven, ${unproven} unproven (no candidate key reproduces their HMAC: not findings)`
+  const un = s.unplaced ?? 0
+  if (un === 0) return proof
+  const runs = s.unplaced_runs ?? 0
+  return `${proof}; ${un} not linked to this chain by any sealed link (${runs} run${runs === 1 ? '' : 's'}: rows of another chain or of one cleared from this file; never findings)`
+}
+
+/** How many rows of each status that is not a finding, for the summary. */
+export function statusCounts(
+  rows: RecoveredRow[],
+): Pick<RecoverySummary, 'unplaced' | 'unplaced_runs' | 'before_live' | 'archived'> {
+  const runs = new Set<number>()
+  let unplaced = 0
+  let before = 0
+  let archived = 0
+  for (const r of rows) {
+    if (r.status === 'unplaced') {
+      unplaced++
+      if (r.run !== undefined) runs.add(r.run)
+    } else if (r.status === 'before_live') before++
+    else if (r.status === 'archived') archived++
+  }
+  return {
+    ...(unplaced > 0 ? { unplaced, unplaced_runs: runs.size } : {}),
+    ...(before > 0 ? { before_live: before } : {}),
+    ...(archived > 0 ? { archived } : {}),
+  }
 }
 
 /**
@@ -100,10 +127,13 @@ export class Search {
     this.out = await this.carver.runInSlices()
   }
 
-  /** The recovered rows, proven against the keys and placed against the live chain. */
-  prove(live: LiveChain, keys: KeyMaterial[]): RecoveryResult {
+  /**
+   * The recovered rows, proven against the keys and placed against the live chain by their links;
+   * `liveBodyBad`: seqs whose live body does not hash right (verify's body_hash_mismatch).
+   */
+  prove(live: LiveChain, keys: KeyMaterial[], liveBodyBad?: ReadonlySet<bigint>): RecoveryResult {
     if (!this.out) throw new Error('prove before carve')
-    const proven = proveHits(this.out.hits, live, keys)
+    const proven = proveHits(this.out.hits, live, keys, liveBodyBad)
     for (const r of proven.rows)
       if (r.status === 'superseded' && r.seq !== null) placeLive(r, live, this.store)
     assertEvidenceUnchanged(this.files)
@@ -113,6 +143,7 @@ export class Search {
       proven: proven.rows.filter((r) => r.key_index !== null).length,
       copies_of_live: proven.copiesOfLive,
       uncommitted_only: proven.uncommitted.length,
+      ...statusCounts(proven.rows),
       scanned: this.out.scanned,
     }
     return {

@@ -10,7 +10,7 @@ import { directFrom, openDirect, type DirectChain } from '../chain/direct/open'
 import type { Snapshot } from '../chain/snapshot'
 import { AuditError, oneLine } from '../base/errors'
 import type { KeyMaterial } from '../chain/keys'
-import { applyRecovery } from './findings'
+import { applyRecovery, type RecoveryContext } from './findings'
 import { directLive, type LiveChain } from './live'
 import { notSearched, recoverWith, Search, type RecoverOptions } from './recover'
 
@@ -59,8 +59,11 @@ export function recoverFile(path: string, keys: KeyMaterial[], opts: RecoverOpti
 }
 
 export interface RunningSearch {
-  /** What the search found (waits for the carving to end), the files released. */
-  done(): Promise<Searched>
+  /**
+   * What the search found (waits for the carving to end), the files released. `liveBodyBad`: seqs
+   * whose live body does not hash right (verify's body_hash_mismatch findings).
+   */
+  done(liveBodyBad?: ReadonlySet<bigint>): Promise<Searched>
   /** Stop the search and release its files. */
   abort(): void
 }
@@ -94,7 +97,7 @@ export function startRecovery(
     (e: unknown) => e,
   )
   return {
-    async done() {
+    async done(liveBodyBad) {
       const failed = await carving
       let live: LiveChain | null = null
       try {
@@ -103,7 +106,7 @@ export function startRecovery(
           return unread(`a page could not be read (${oneLine(failed)})`)
         }
         live = directLive(chain)
-        return { result: search.prove(live, keys), first: live.first, last: live.last }
+        return { result: search.prove(live, keys, liveBodyBad), first: live.first, last: live.last }
       } catch (e) {
         if (e instanceof AuditError) throw e
         return unread(`a page could not be read (${oneLine(e)})`)
@@ -120,10 +123,29 @@ export function startRecovery(
 }
 
 /** `verdict` with what `found` proves (unchanged when the files were not searched, but for the note). */
-export function verdictWith(verdict: VerifyVerdict, found: Searched): VerifyVerdict {
+export function verdictWith(
+  verdict: VerifyVerdict,
+  found: Searched,
+  ctx: RecoveryContext = {},
+): VerifyVerdict {
   if (verdict.cancelled) return verdict
-  if (!found.result.summary.searched) return { ...verdict, recovery: found.result.summary, recovered: [] }
-  return applyRecovery(verdict, found.result, found)
+  if (!found.result.summary.searched)
+    return {
+      ...verdict,
+      recovery: found.result.summary,
+      recovered: [],
+      ...(ctx.segments ? { segments: ctx.segments.paths } : {}),
+    }
+  return applyRecovery(verdict, found.result, found, ctx)
+}
+
+/** Seqs whose live body does not hash to its canonical_hash, from verify's findings. */
+export function bodyBadSeqs(verdict: VerifyVerdict): Set<bigint> {
+  const out = new Set<bigint>()
+  for (const f of verdict.findings)
+    if (f.kind === 'body_hash_mismatch' && f.to_seq - f.from_seq < 1_000_000)
+      for (let s = f.from_seq; s <= f.to_seq; s++) out.add(BigInt(s))
+  return out
 }
 
 /**
@@ -135,6 +157,7 @@ export async function searchEvidence(
   snapshot: Pick<Snapshot, 'files'>,
   keys: KeyMaterial[],
   opts: RecoverOptions = {},
+  liveBodyBad?: ReadonlySet<bigint>,
 ): Promise<Searched> {
   let chain: DirectChain
   try {
@@ -145,5 +168,5 @@ export async function searchEvidence(
       e instanceof Unsupported ? `the file reader does not read this file (${e.message})` : oneLine(e),
     )
   }
-  return startRecovery(chain, keys, opts).done()
+  return startRecovery(chain, keys, opts).done(liveBodyBad)
 }

@@ -8,6 +8,11 @@ export const REFERENCE_REASON: Partial<Record<FindingKind, string>> = {
 }
 
 export function describeFinding(f: Finding): string {
+  const text = describeKind(f)
+  return f.unsigned_prior ? `${text} (per an unsigned prior)` : text
+}
+
+function describeKind(f: Finding): string {
   switch (f.kind) {
     case 'seq_gap':
       return `seq gap: ${f.missing ?? 0} seq number(s) absent before this row (rows deleted)`

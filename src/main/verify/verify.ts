@@ -1,6 +1,7 @@
 // Whole-chain or segment verification over any row source: the range resolved and placed by the
 // source (by scanning, never by seeking), its rows verified in one run on this thread or in runs on
 // worker threads, every row of the range confirmed seen, and the verdict assembled.
+import { keyNotices, priorNamed } from './key-notices'
 import type { VerifyVerdict } from '../../shared/verify-types'
 import type { Place, ResolvedRange, RowSource } from '../chain/source/row-source'
 import { digestRows, priorBounds } from '../chain/rows-digest'
@@ -58,7 +59,7 @@ export async function verifyRows(
   const rowsNow = p ? digestRows(source, p.block_size, priorBounds(p)) : undefined
   const verdict = assembleVerdict(parts, lookup, opts, total, rowsNow)
   source.assertUnchanged()
-  return verdict
+  return priorNamed(keyNotices(verdict, keys))
 }
 
 function onThisThread(

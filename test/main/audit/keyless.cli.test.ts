@@ -3,6 +3,7 @@
 // says `Chain VALID`, always says what was not checked and what a forger without the key could and
 // could not have done; a break is exit 3. Edits that only the HMAC exposes (a body rewritten with its
 // hash, a tail resealed) pass it, as the statement says, and fail the keyed verify.
+import { UNPROVEN_CLAIMS } from '../recovery/recovery-expect'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -128,10 +129,12 @@ describe('verify --keyless with the recovery post-pass (src/main/recovery)', () 
       expect(v.findings.filter((f) => ['deleted', 'rewritten', 'truncated'].includes(f.kind))).toEqual([])
       for (const want of rec.recovered_required) {
         const got = (v.recovered ?? []).find((x) => x.hmac_hash === want.hmac_hash)
+        // Rows no sealed link places keep no seq (issue 39: rec-deleted-tail's rows past a lost row).
+        const placed = UNPROVEN_CLAIMS[name] === undefined
         expect(got, `${name} seq ${want.seq}`).toMatchObject({
-          seq: want.seq,
+          seq: placed ? want.seq : null,
           canonical_hash: want.canonical_hash,
-          status: want.status,
+          status: placed ? want.status : 'unplaced',
           key_index: null,
           body_ok: true,
         })
@@ -147,7 +150,11 @@ describe('verify --keyless with the recovery post-pass (src/main/recovery)', () 
 
       const text = bijotel(['verify', '--db', dbPath(name), '--keyless'])
       if (rec.recovered_required.length > 0)
-        expect(text.stdout).toMatch(/^ {2}seq \d+ +\w+ +UNPROVEN, body ok/m)
+        expect(text.stdout).toMatch(
+          UNPROVEN_CLAIMS[name] === undefined
+            ? /^ {2}seq \d+ +\w+ +UNPROVEN, body ok/m
+            : /^ {2}run #1 unplaced +\d+ rows UNPROVEN/m,
+        )
       const off = JSON.parse(
         bijotel(['verify', '--db', dbPath(name), '--keyless', '--no-recover', '--json']).stdout,
       ) as {

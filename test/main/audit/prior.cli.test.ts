@@ -63,7 +63,7 @@ describe('verify --prior REPORT', () => {
     })
     const text = bijotel(['verify', '--db', db, '--no-recover', '--secret-hex', KEY, '--prior', report])
     expect(text.stdout).toContain(
-      'Prior rows: every row the report covered (240 rows, seq 1-240) is still there, unchanged\n',
+      'Prior rows: every row the report covered (240 rows, seq 1-240) is still there, unchanged (per an unsigned prior: only what its author wrote)\n',
     )
   })
 
@@ -74,7 +74,9 @@ describe('verify --prior REPORT', () => {
     expect(bijotel(['verify', '--db', db, '--no-recover', '--secret-hex', KEY]).code).toBe(0)
     const { code, v } = verify(db, report)
     expect(code).toBe(3)
-    expect(v['findings']).toEqual([{ kind: 'truncated', from_seq: 211, to_seq: 240, count: 30, missing: 30 }])
+    expect(v['findings']).toEqual([
+      { kind: 'truncated', from_seq: 211, to_seq: 240, count: 30, missing: 30, unsigned_prior: true },
+    ])
     expect(v['first_bad_seq']).toBe(211)
     expect(v['prior_check']).toMatchObject({ found: false, rows_unchanged: false })
     // With recovery (the default) the cut rows still in the file's free pages prove it without a
@@ -100,7 +102,14 @@ describe('verify --prior REPORT', () => {
       expect(code).toBe(3)
       // 240 rows: the digest has one block per seq, so the first changed row is exact.
       expect(v['findings']).toEqual([
-        { kind: 'rewritten', from_seq: 100, to_seq: 240, count: 141, against_prior: true },
+        {
+          kind: 'rewritten',
+          from_seq: 100,
+          to_seq: 240,
+          count: 141,
+          against_prior: true,
+          unsigned_prior: true,
+        },
       ])
       expect(v['first_bad_seq']).toBe(100)
       expect((v['prior_check'] as { rows_detail: string }).rows_detail).toContain(
@@ -109,7 +118,7 @@ describe('verify --prior REPORT', () => {
     }
     const text = bijotel(['verify', '--db', db, '--no-recover', '--secret-hex', KEY, '--prior', report])
     expect(text.stderr).toBe(
-      'Chain BROKEN at seq=100: rewritten: differs from what the prior report recorded for these seqs (resealed by a key holder, or replaced)\n',
+      'Chain BROKEN at seq=100: rewritten: differs from what the prior report recorded for these seqs (resealed by a key holder, or replaced) (per an unsigned prior)\n',
     )
   })
 
@@ -130,8 +139,15 @@ describe('verify --prior REPORT', () => {
     expect(code).toBe(3)
     expect(v['findings']).toEqual([
       { kind: 'seq_gap', from_seq: 121, to_seq: 121, count: 1, missing: 1 },
-      { kind: 'deleted', from_seq: 120, to_seq: 120, count: 1, against_prior: true },
-      { kind: 'rewritten', from_seq: 121, to_seq: 240, count: 120, against_prior: true },
+      { kind: 'deleted', from_seq: 120, to_seq: 120, count: 1, against_prior: true, unsigned_prior: true },
+      {
+        kind: 'rewritten',
+        from_seq: 121,
+        to_seq: 240,
+        count: 120,
+        against_prior: true,
+        unsigned_prior: true,
+      },
     ])
     expect(v['first_bad_seq']).toBe(120)
   })
@@ -141,7 +157,9 @@ describe('verify --prior REPORT', () => {
     deleteRows(db, 'seq > 230')
     const { code, v } = verify(db, report)
     expect(code).toBe(3)
-    expect(v['findings']).toEqual([{ kind: 'truncated', from_seq: 231, to_seq: 240, count: 10, missing: 10 }])
+    expect(v['findings']).toEqual([
+      { kind: 'truncated', from_seq: 231, to_seq: 240, count: 10, missing: 10, unsigned_prior: true },
+    ])
   })
 
   it('a signed prior changed after signing is refused (exit 2); intact, it names its signer', () => {
@@ -184,16 +202,19 @@ describe('verify --prior REPORT', () => {
     deleteRows(db, 'seq > 200')
     const { code, v } = verify(db, oldPath)
     expect(code).toBe(3)
-    expect(v['findings']).toEqual([{ kind: 'truncated', from_seq: 201, to_seq: 240, count: 40, missing: 40 }])
+    expect(v['findings']).toEqual([
+      { kind: 'truncated', from_seq: 201, to_seq: 240, count: 40, missing: 40, unsigned_prior: true },
+    ])
     expect((v['prior_check'] as Record<string, unknown>)['rows_unchanged']).toBeUndefined()
     const verdict = verify(dbPath('truncated-tail'), join(FIXTURES, 'truncated-tail.prior-verify.json'))
     expect(verdict.v['findings']).toEqual([
-      { kind: 'truncated', from_seq: 211, to_seq: 240, count: 30, missing: 30 },
+      { kind: 'truncated', from_seq: 211, to_seq: 240, count: 30, missing: 30, unsigned_prior: true },
     ])
     expect(verdict.v['prior_check']).toEqual({
-      prior: { last_seq: 240, head_hmac: expect.any(String) },
+      prior: { last_seq: 240, head_hmac: expect.any(String), signed: false },
       found: false,
-      detail: 'chain truncated: the prior head seq=240 is gone; the chain now ends at seq=210',
+      detail:
+        'chain truncated: the prior head seq=240 is gone; the chain now ends at seq=210 (per an unsigned prior: only what its author wrote)',
     })
   })
 

@@ -69,7 +69,14 @@ const UPDATE = `UPDATE chain SET canonical_body = ?, canonical_hash = ?, prev_ha
 
 let clock = 1_764_000_000_000_000_000n
 
-function version(rng: Rng, key: Buffer, seq: bigint, prev: string, pad: number, tag: string): RowVersion {
+export function version(
+  rng: Rng,
+  key: Buffer,
+  seq: bigint,
+  prev: string,
+  pad: number,
+  tag: string,
+): RowVersion {
   const ts = (clock += 1_000_000n)
   const body = Buffer.from(
     JSON.stringify({
@@ -96,7 +103,7 @@ function version(rng: Rng, key: Buffer, seq: bigint, prev: string, pad: number, 
   }
 }
 
-function insert(db: Database.Database, v: RowVersion): void {
+export function insert(db: Database.Database, v: RowVersion): void {
   db.prepare(INSERT).run(
     v.seq,
     v.ts,
@@ -112,7 +119,7 @@ function insert(db: Database.Database, v: RowVersion): void {
   )
 }
 
-function open(path: string, c: GenCase): Database.Database {
+export function open(path: string, c: Pick<GenCase, 'pageSize' | 'journal'>): Database.Database {
   const db = new Database(path)
   db.defaultSafeIntegers(true)
   db.pragma(`page_size = ${c.pageSize}`)

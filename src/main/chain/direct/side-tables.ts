@@ -3,6 +3,7 @@
 // layout (the stored CREATE TABLE, replayed by SQLite in a throwaway in-memory database), and their
 // rows, leaf by leaf (SQLite file format §1.6 b-tree pages, §2.1 record format). Only ordinary rowid
 // tables are read; anything else is `Unsupported` and the caller uses SQLite on a verified copy.
+import { STORED_SCHEMA } from '../schema'
 import { loadSqliteDriver } from '../../base/sqlite-driver'
 import { CellReader } from '../sqlite/cell'
 import { Unsupported } from '../sqlite/decline'
@@ -49,6 +50,10 @@ function master(pager: Pager, reserved: number): MasterEntry[] {
 
 /** Column names in record order, and the INTEGER PRIMARY KEY column that aliases the rowid, if any. */
 function tableLayout(sql: string, name: string): { names: string[]; rowidAlias: number } {
+  // SQLite's own AUTOINCREMENT table cannot be created by name in a scratch database; its schema is
+  // fixed (file-format §2.6): two columns, no rowid alias.
+  if (name.toLowerCase() === 'sqlite_sequence' && sql === STORED_SCHEMA['sqlite_sequence'])
+    return { names: ['name', 'seq'], rowidAlias: -1 }
   if (!/^\s*CREATE\s+TABLE\b/i.test(sql) || /\bSELECT\b/i.test(sql) || /\bWITHOUT\s+ROWID\b/i.test(sql))
     throw new Unsupported('unusual CREATE TABLE')
   const Database = loadSqliteDriver()

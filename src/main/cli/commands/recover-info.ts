@@ -35,8 +35,9 @@ ${KEY_SOURCE_OPTIONS}
 ${KEYS_OFF_COMMAND_LINE}
 
 exit codes: 0 nothing recovered, 1 DB missing or not a chain the carver reads, 2 argument or secret
-error, 3 proven rows recovered (findings), 4 rows recovered but none proven (or only rows in WAL
-frames after the last commit, which are never findings)`
+error, 3 proven rows recovered that sealed links place in this chain (findings), 4 rows recovered
+but none of them a finding (unproven; not linked to this chain; before the live chain; or only rows
+in WAL frames after the last commit)`
 
 export const recoverInfo: CommandInfo = {
   name: 'recover',

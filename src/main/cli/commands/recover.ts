@@ -55,6 +55,8 @@ export const run: Run = async (argv, io) => {
     lines.push(`Recovery: ${s.note}`)
     io.out(lines.join('\n') + '\n')
   }
-  if (s.proven > 0) return EXIT.proven
+  // Only rows a key proves and sealed links place are findings (issue 39): unplaced and before-live rows are not.
+  if (result.rows.some((r) => r.key_index !== null && (r.status === 'deleted' || r.status === 'superseded')))
+    return EXIT.proven
   return result.rows.length + result.uncommitted.length > 0 ? EXIT.unproven : EXIT.none
 }

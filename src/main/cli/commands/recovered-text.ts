@@ -35,21 +35,55 @@ function linkText(r: RecoveredRow): string {
   }
 }
 
-/** One line per recovered row. */
-export function recoveredLines(rows: RecoveredRow[], keys: KeyInfo[]): string[] {
-  return rows.map((r) => {
-    const seq =
-      r.seq === null ? 'seq ?' : `seq ${r.seq_exact ?? r.seq}${r.seq_origin === 'chain' ? ' (by links)' : ''}`
-    const proof =
-      r.key_index === null
-        ? 'UNPROVEN'
-        : `proven by ${keyLabel(keys[r.key_index], r.key_index).replace(/ \(.*\)$/, '')}`
-    const body = r.body_ok === null ? 'body lost' : r.body_ok ? 'body ok' : 'body damaged'
-    const more = r.sources.length > 1 ? ` (+${r.sources.length - 1} more)` : ''
-    return `  ${seq.padEnd(12)} ${r.status.padEnd(10)} ${proof}, ${body}, ${linkText(r)}; hmac ${r.hmac_hash.slice(0, 16)}...; ${sourceText(r.source)}${more}`
-  })
+function keyText(r: RecoveredRow, keys: KeyInfo[]): string {
+  return r.key_index === null
+    ? 'UNPROVEN'
+    : `proven by ${keyLabel(keys[r.key_index], r.key_index).replace(/ \(.*\)$/, '')}`
 }
 
+function seqText(r: RecoveredRow): string {
+  if (r.seq === null) return 'seq ?'
+  const rowid = r.rowid !== undefined ? `, rowid ${r.rowid}` : ''
+  return `seq ${r.seq_exact ?? r.seq}${r.seq_origin === 'chain' ? ` (by links${rowid})` : ''}`
+}
+
+/** What the row's status means, where the word alone does not say it. */
+function statusText(r: RecoveredRow): string {
+  if (r.status === 'superseded' && r.original)
+    return `; the ORIGINAL: the live row's ${(r.changed ?? []).join(', ')} changed without the key`
+  if (r.status === 'before_live') return '; stood before the live chain (archived or deleted)'
+  if (r.status === 'archived') return '; in an archive segment given'
+  return ''
+}
+
+/** One line per recovered row; a run of unplaced rows linked to each other is one line. */
+export function recoveredLines(rows: RecoveredRow[], keys: KeyInfo[]): string[] {
+  const out: string[] = []
+  const runs = new Map<number, RecoveredRow[]>()
+  for (const r of rows) {
+    if (r.status === 'unplaced' && r.run !== undefined) {
+      const list = runs.get(r.run)
+      if (list) list.push(r)
+      else runs.set(r.run, [r])
+      continue
+    }
+    const body = r.body_ok === null ? 'body lost' : r.body_ok ? 'body ok' : 'body damaged'
+    const more = r.sources.length > 1 ? ` (+${r.sources.length - 1} more)` : ''
+    out.push(
+      `  ${seqText(r).padEnd(12)} ${r.status.padEnd(10)} ${keyText(r, keys)}, ${body}, ${linkText(r)}${statusText(r)}; hmac ${r.hmac_hash.slice(0, 16)}...; ${sourceText(r.source)}${more}`,
+    )
+  }
+  for (const [run, list] of runs) {
+    const provers = [...new Set(list.map((r) => keyText(r, keys)))].join(' / ')
+    const n = list.length
+    out.push(
+      `  run #${run} ${'unplaced'.padEnd(10)} ${n} row${n === 1 ? '' : 's'} ${provers}${n > 1 ? ', linked to each other' : ''}, ` +
+        `not linked to this chain by any sealed link (rows of another chain, or of one cleared from this file): not a finding; ` +
+        `first at ${sourceText(list[0]!.source)}`,
+    )
+  }
+  return out
+}
 /** The block `verify` prints after its findings (nothing when the search found nothing). */
 export function recoveryBlock(
   summary: RecoverySummary | undefined,

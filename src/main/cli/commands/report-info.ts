@@ -27,6 +27,8 @@ options:
                        signature block, which names the algorithm, public key and fingerprint
   --replay SEQ=FILE    add a replay check: FILE is the replayed output of row SEQ, read as
                        replay --output-file reads it (repeatable)
+  --segment PATH       an archive segment of this chain (repeatable): recovered rows found in it are
+                       archived, never findings
   --secret-hex HEX     candidate key as hex (Python BIJOTEL); repeat for rotated keys
   --secret-text TEXT   candidate key as raw UTF-8 bytes (Go fallback); repeatable
 ${KEY_SOURCE_OPTIONS}

@@ -1,4 +1,5 @@
 // `bijotel report`: builds the audit report and writes it atomically. Loaded only when the command runs.
+import { readSegments } from '../../audit/segments'
 import { realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { basename, dirname, join, resolve } from 'node:path'
 import type { ReplayCheck } from '../../../shared/replay-types'
@@ -105,6 +106,7 @@ export const run: Run = async (argv, io) => {
     format: { type: 'string' },
     'sign-key': { type: 'string' },
     replay: { type: 'string', multiple: true },
+    segment: { type: 'string', multiple: true },
     ...SECRET_OPTIONS,
     ...INTEGRITY_OPTIONS,
   })
@@ -123,6 +125,8 @@ export const run: Run = async (argv, io) => {
   // The signing key is read before the long work: a wrong path fails at once.
   const signKey = typeof values['sign-key'] === 'string' ? loadPrivateKey(values['sign-key']) : null
   if (out !== '-') checkOutputPath(out, db)
+  const segmentPaths = Array.isArray(values['segment']) ? values['segment'].map(String) : []
+  const segments = segmentPaths.length > 0 ? await readSegments(segmentPaths, io.env) : undefined
   const chain = await openChainForCli(db, io)
   try {
     const built = await buildAuditReport({
@@ -131,6 +135,7 @@ export const run: Run = async (argv, io) => {
       integrityOptions,
       replayChecks: await replayChecksFor(chain, keys, specs),
       onProgress: progressLine(io),
+      ...(segments ? { segments } : {}),
     })
     io.progress(null)
     const report = signKey ? signReport(built, signKey) : built

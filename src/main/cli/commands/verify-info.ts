@@ -13,9 +13,13 @@ merged into ranges. The chain file is read in place, read-only, by the direct fi
 declines are read by SQLite on a verified private copy); it is never modified.
 
 The files are also searched for rows they still remember (freed pages, free space, old page versions,
-WAL frames): a recovered row that a candidate key proves is a finding — truncated (the chain went on
-after its head), rewritten (a seq's live row differs from a proven earlier version) or deleted.
-Recovered rows are listed after the findings (--json: "recovered"; see bijotel recover).
+WAL frames). A recovered row belongs to this chain only when sealed links join it to the live rows
+(its prev_hash is a placed row's hmac_hash, or the other way round; a rowid proves nothing). Such a
+row that a candidate key proves is a finding — truncated (the chain went on after its head),
+rewritten (a seq's live row differs from a proven earlier version) or deleted. Rows no link places
+(unplaced: another chain's, or one cleared from the file) and rows before the live chain (archived or
+deleted: give --segment to tell) are never findings. Recovered rows are listed after the findings
+(--json: "recovered"; see bijotel recover).
 
 options:
   --db PATH            chain.db to verify (its -wal file, if any, is read too)
@@ -34,6 +38,9 @@ ${KEY_SOURCE_OPTIONS}
                        (truncation); or an exported report (bijotel report, JSON or HTML): also
                        fail if any row it covered is gone or now differs (rewritten, deleted). A
                        signed report must still match its signature
+  --segment PATH       an archive segment of this chain (bijotel archive's output); repeatable.
+                       Recovered rows found in a segment are archived, never findings; rows before
+                       the live chain in no segment given are then deleted
   --no-recover         do not search the files for deleted and earlier rows
   --keyless            first look without a key: body hashes, links, seqs and columns only; says plainly
                        that the HMACs were not checked (--json: "hmac_checked": false); exit 3 on a break

@@ -7,6 +7,8 @@ import { AuditError } from '../../base/errors'
 import { describeFinding, headlineReason } from '../../verify/describe'
 import { keyInfo, parseSecrets } from '../../chain/keys'
 import { verifyFile } from '../../audit/verify-file'
+import { keysSentence } from '../../../shared/key-words'
+import { readSegments } from '../../audit/segments'
 import { parse, RANGE_OPTIONS, rangeFlagsGiven, rangeFrom, requireString, UsageError } from '../args'
 import { HintedError, type Run } from '../command'
 import { SECRET_OPTIONS, secretInputsFrom } from '../secret-sources'
@@ -44,6 +46,15 @@ export function boundaryLine(b: VerifyBoundary): string {
   const p = b.predecessor
   if (!p || p.hmac_hash === b.prev_hash) return `${head} (matches predecessor in same DB)`
   return `${head} (does NOT match predecessor seq=${p.seq} in same DB, whose hmac_hash is ${p.hmac_hash.slice(0, 16)}...)`
+}
+
+/** The `Keys:` line (issue 39): a wrong key, or a rotated key missing from a seq on. */
+export function keysLines(v: VerifyVerdict, keys: ReturnType<typeof keyInfo>[]): string[] {
+  const s = keysSentence(
+    v,
+    keys.map((k) => k.fingerprint),
+  )
+  return s === null ? [] : [`Keys: ${s}`]
 }
 
 /**
@@ -102,9 +113,9 @@ export function verdictText(
       }
     }
   }
-  if (v.entries > 0 && keys.length > 0 && v.key_segments.length === 0) {
-    lines.push('No candidate key reproduces any HMAC in this range: wrong secret, or every row resealed.')
-  }
+  lines.push(...keysLines(v, keys))
+  if (v.segments) lines.push(`Segments: ${v.segments.join(', ')} (recovered rows found in them are archived)`)
+  for (const n of v.notices ?? []) lines.push(`Notice: ${n}`)
   lines.push(...recoveryBlock(v.recovery, v.recovered ?? [], keys))
   return { out: lines.join('\n') + '\n', err }
 }
@@ -116,6 +127,7 @@ export const run: Run = async (argv, io) => {
     prior: { type: 'string' },
     keyless: { type: 'boolean' },
     'no-recover': { type: 'boolean' },
+    segment: { type: 'string', multiple: true },
     ...SECRET_OPTIONS,
     ...RANGE_OPTIONS,
   })
@@ -130,11 +142,14 @@ export const run: Run = async (argv, io) => {
   const ranged = rangeFlagsGiven(values)
   const range = rangeFrom(values)
   const prior = typeof values['prior'] === 'string' ? readPrior(values['prior']) : undefined
+  const segmentPaths = Array.isArray(values['segment']) ? values['segment'].map(String) : []
+  const segments = segmentPaths.length > 0 ? await readSegments(segmentPaths, io.env) : undefined
   const t0 = performance.now()
   const { verdict, reader, openMs, statement } = await verifyFile(db, keys, {
     statement: true,
     ...(range ? { range } : {}),
     ...(prior ? { prior } : {}),
+    ...(segments ? { segments } : {}),
     recover: values['no-recover'] !== true,
     env: io.env,
     copy: {

@@ -70,7 +70,11 @@ function Rows({
             >
               <td className="num mono">{seqLabel(r)}</td>
               <td>
-                <span className={`pill ${r.status === 'deleted' ? 'bad' : 'warn'}`}>{r.status}</span>
+                <span
+                  className={`pill ${r.status === 'deleted' ? 'bad' : r.status === 'superseded' ? 'warn' : 'muted'}`}
+                >
+                  {r.status}
+                </span>
               </td>
               <td className={r.key_index === null ? 'muted' : 'ok-text'}>{proofLabel(r)}</td>
               <td className={r.body_ok === false ? 'bad-text' : ''}>{bodyLabel(r)}</td>

@@ -28,7 +28,11 @@ export function RecoveredRowView({ row, onSelectSeq }: Props) {
         <h3>
           recovered seq <span data-testid="recovered-detail-seq">{seqLabel(row)}</span>
         </h3>
-        <span className={`pill ${row.status === 'deleted' ? 'bad' : 'warn'}`}>{row.status}</span>
+        <span
+          className={`pill ${row.status === 'deleted' ? 'bad' : row.status === 'superseded' ? 'warn' : 'muted'}`}
+        >
+          {row.status}
+        </span>
         <span className={`pill ${row.key_index === null ? 'unknown' : 'ok'}`}>{proofLabel(row)}</span>
         <div className="grow" />
         {live ? (

@@ -3,6 +3,7 @@ import type { Finding, KeyInfo, VerifyVerdict } from '../../../shared/verify-typ
 import { formatCount } from '../lib/format'
 import { findingLabel, findingRange, rotationPoints, verdictWord } from '../lib/verdict'
 import { Hash } from './Hash'
+import { keysSentence } from '../../../shared/key-words'
 
 interface Props {
   verdict: VerifyVerdict
@@ -84,6 +85,25 @@ export function VerdictView({ verdict, keys = [], onSelectSeq }: Props) {
           </>
         ) : null}
       </dl>
+      {keysSentence(
+        verdict,
+        keys.map((k) => k.fingerprint),
+      ) !== null ? (
+        <p className="warn" data-testid="verdict-keys">
+          Keys:{' '}
+          {keysSentence(
+            verdict,
+            keys.map((k) => k.fingerprint),
+          )}
+        </p>
+      ) : null}
+      {(verdict.notices ?? []).length > 0 ? (
+        <ul className="notices" data-testid="verdict-notices">
+          {(verdict.notices ?? []).map((n, i) => (
+            <li key={i}>Notice: {n}</li>
+          ))}
+        </ul>
+      ) : null}
       <FindingsTable findings={verdict.findings} onSelectSeq={onSelectSeq} />
       {verdict.key_segments.length > 0 ? (
         <table className="grid compact" data-testid="key-segments">

@@ -1,5 +1,6 @@
 // Timeline buckets → rows for recharts. Pure, unit-tested in chart-data.test.ts.
 import type { Timeline } from '../../../shared/chain-types'
+import type { RecoveredStatus } from '../../../shared/recovery-types'
 import { nsToMs, parseNs } from './format'
 
 /** A row that a verify finding or an integrity anomaly points at, placed in time. */
@@ -18,7 +19,7 @@ export interface RecoveredMark {
   key: string
   seq: number | null
   ns: string
-  status: 'deleted' | 'superseded'
+  status: RecoveredStatus
   proven: boolean
 }
 
