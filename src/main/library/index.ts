@@ -62,6 +62,7 @@ export { recoverChain, type RecoverChainOptions } from './verify-chain'
 export type {
   RecoveryResult,
   RecoveredRow,
+  RecoveredStatus,
   RecoveredLink,
   LivePlace,
   RecoverySummary,

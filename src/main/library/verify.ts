@@ -23,6 +23,7 @@ export { recoverChain, type RecoverChainOptions } from './verify-chain'
 export type {
   RecoveryResult,
   RecoveredRow,
+  RecoveredStatus,
   RecoveredLink,
   LivePlace,
   RecoverySummary,
