@@ -104,12 +104,14 @@ async function serve(argv: string[], io: CliIO, deps: ServeDeps): Promise<number
   const keys = parseSecrets(await secretInputsFrom(values, io, { useEnv: true }))
 
   const session = new AuditSession({ initialPath: resolve(db), openRoots })
-  session.keys = keys
   try {
     // What the web page shows of the served chain is subject to the same policy as any chain a
     // client opens: its side files under their own names or inside an --open-root, never a link
     // elsewhere (whose size and hash the evidence panel would show).
     const overview = await session.open(db, undefined, { policy: session.openPolicy() })
+    // The keys given are the served chain's: set after its open (an open clears the keys, issue 35),
+    // and cleared again when a client opens another chain.
+    session.keys = keys
     let server
     try {
       server = await startServer({
