@@ -170,6 +170,17 @@ export function SecretsForm({ keys, onSubmit, busy }: Props) {
           >
             + rotated key
           </button>
+          {held > 0 ? (
+            <button
+              type="button"
+              className="btn"
+              onClick={() => void onSubmit([], [])}
+              disabled={busy}
+              data-testid="key-clear-all"
+            >
+              Clear keys
+            </button>
+          ) : null}
           <label className="check">
             <input type="checkbox" checked={reveal} onChange={(e) => setReveal(e.target.checked)} /> show
           </label>
