@@ -27,7 +27,7 @@ test('body-edit.db with the primary secret is BROKEN at seq 57', async ({ page }
   await expect(page.getByTestId('timeline-total')).toHaveText('240')
   await page.getByTestId('filter-flagged').check()
   await expect(page.getByTestId('timeline-total')).toHaveText('1')
-  await expect(page.getByTestId('entries-count')).toContainText('1 rows')
+  await expect(page.getByTestId('entries-count')).toContainText('1 row ')
   await expect(page.getByTestId('entry-row')).toHaveCount(1)
   await expect(page.getByTestId('entry-row').first()).toHaveAttribute('data-seq', '57')
 })
