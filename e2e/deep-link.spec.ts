@@ -36,6 +36,8 @@ test('the URL follows the work, and a colleague’s page given it shows the same
   page,
   browser,
 }) => {
+  // Two pages, two opens and a confirmation: more than the default minute on a busy machine.
+  test.setTimeout(150_000)
   await openFixture(page, 'clean.db')
   await page.getByTestId('filter-provider').selectOption('xai')
   await expect(page.getByTestId('entries-count')).toContainText('24 rows')
