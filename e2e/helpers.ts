@@ -64,8 +64,8 @@ export async function openFixture(page: Page, name: string): Promise<void> {
 }
 
 /**
- * The served engine keeps its candidate keys across opens and across tests (one server for the
- * suite): a test that needs "no key yet" empties them through the contract, then opens `name`.
+ * "No key yet": an open clears the engine's keys (keys belong to a chain, issue 35), so this is an
+ * open; emptying them through the contract first is kept for the same chain opened again.
  */
 export async function openFixtureWithoutKeys(page: Page, name: string): Promise<void> {
   await start(page)

@@ -82,7 +82,7 @@ test('a path outside the open roots is refused with a message', async ({ page })
   await openFixture(page, 'clean.db')
   await page.getByTestId('open-path').fill('/etc/hostname')
   await page.getByTestId('open-path-submit').click()
-  await expect(page.getByTestId('open-error')).toContainText('not allowed')
+  await expect(page.getByTestId('open-error')).toContainText('is outside the folders this server may read')
 })
 
 test('dropping a .db on the window in web mode says that web mode opens by path', async ({ page }) => {

@@ -27,7 +27,7 @@ test('body-edit.db with the primary secret is BROKEN at seq 57', async ({ page }
   await expect(page.getByTestId('timeline-total')).toHaveText('240')
   await page.getByTestId('filter-flagged').check()
   await expect(page.getByTestId('timeline-total')).toHaveText('1')
-  await expect(page.getByTestId('entries-count')).toContainText('1 rows')
+  await expect(page.getByTestId('entries-count')).toContainText('1 row ')
   await expect(page.getByTestId('entry-row')).toHaveCount(1)
   await expect(page.getByTestId('entry-row').first()).toHaveAttribute('data-seq', '57')
 })
@@ -56,7 +56,7 @@ test('rotation.db with both keys shows two key segments and the rotation boundar
   await verify(page)
   await expect(page.getByTestId('verdict-word')).toHaveText('VALID')
   await expect(page.getByTestId('key-segments').locator('tbody tr')).toHaveCount(2)
-  await expect(page.getByTestId('rotation-points')).toContainText('key #0 → key #1')
+  await expect(page.getByTestId('rotation-points')).toContainText('key #1 → key #2')
 })
 
 test('verifying without a key explains what is missing', async ({ page }) => {

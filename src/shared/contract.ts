@@ -70,7 +70,11 @@ export interface ApiContract {
   getEntry: (req: { seq: number }) => EntryDetail
   timeline: (req: TimelineRequest) => Timeline
   /** Keys live in main-process memory only; what comes back never contains them. */
-  setSecrets: (req: { secrets: SecretInput[] }) => KeyInfo[]
+  /**
+   * `keep`: indexes of held keys that stay (first, in that order); the new secrets follow. Without
+   * it the set is replaced. Keys belong to the chain: opening another chain clears them.
+   */
+  setSecrets: (req: { secrets: SecretInput[]; keep?: number[] }) => KeyInfo[]
   listKeys: (req: void) => KeyInfo[]
   /** The verdict includes what the files remember (`recovered`, and the findings it proves). */
   /** `segments`: archive segment paths (recovered rows found in them are archived, never findings). */

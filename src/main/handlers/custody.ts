@@ -2,6 +2,7 @@
 // here, in the main process), "compare with an earlier report…" (the prior of the next verify),
 // "Check a report…" (report verify against the open chain), and the report as an HTML page.
 import { createPublicKey } from 'node:crypto'
+import { resolve } from 'node:path'
 import type { PriorInfo, SigningKeyInfo } from '../../shared/custody-types'
 import type { IntegrityOptions } from '../../shared/integrity-types'
 import type { ApiName } from '../../shared/contract'
@@ -16,6 +17,7 @@ import { buildReportFor, maySign } from './engine'
 import type { AuditSession } from '../session/session'
 import type { CallContext, HandlerTable, Platform } from './handler-types'
 import { obj, optBool, optObj, optStr } from './validate'
+import { openRefusal, refusalMessage } from './open-refusal'
 
 export type CustodyCall = Extract<
   ApiName,
@@ -67,6 +69,12 @@ export function custodyHandlers(
     if ((text === undefined) === (path === undefined))
       throw new AuditError('bad_argument', `give exactly one of text or path for the ${what}`)
     if (text !== undefined) return parseReportText(text, what)
+    if (ctx.transport === 'http') {
+      // The page's words for why (issue 35); the read below is the one open, under the same policy.
+      const roots = (session.options.openRoots ?? []).map((r) => resolve(r))
+      const refused = openRefusal(path!, session.openPolicy(), roots)
+      if (refused) throw new AuditError('bad_argument', refusalMessage(refused, path!, roots, 'file'))
+    }
     // Resolved, opened and checked once (web mode: under the open roots), read through that
     // descriptor only: no check of one file and read of another (issue 34).
     return readReportFile(path!, what, ctx.transport === 'http' ? session.openPolicy() : undefined)

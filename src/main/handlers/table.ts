@@ -24,6 +24,7 @@ import { buildReportFor, checkReplayFor, maySign, runIntegrityFor } from './engi
 import { filterFrom } from './filter-request'
 import type { CallContext, HandlerTable, Platform } from './handler-types'
 import { toolHandlers } from './tools'
+import { openRefusal, refusalMessage } from './open-refusal'
 import type { AuditSession } from '../session/session'
 import { int, num, obj, optBool, optEnum, optInt, optNs, optObj, optStr, str, type Obj } from './validate'
 
@@ -105,12 +106,15 @@ export function createHandlers(session: AuditSession, platform: Platform = {}): 
     return v as string[]
   }
 
-  // Web mode: the open step applies the policy to the chain and every side file on the paths it
-  // resolved and opened (issue 29), and tells absent and outside apart only inside the roots (34).
-  const openPath = async (path: string, ctx: CallContext) =>
-    ctx.transport !== 'http'
-      ? session.open(path)
-      : session.open(path, undefined, { policy: session.openPolicy() })
+  const openPath = async (path: string, ctx: CallContext) => {
+    if (ctx.transport !== 'http') return session.open(path)
+    const roots = (session.options.openRoots ?? []).map((r) => resolve(r))
+    const refused = openRefusal(path, session.openPolicy(), roots)
+    if (refused) throw new AuditError('bad_argument', refusalMessage(refused, path, roots))
+    // The check above gives the usual message early; the open step applies the same policy to the
+    // chain and every side file on the paths it opened (issue 29: no check-then-open by name).
+    return session.open(path, undefined, { policy: session.openPolicy() })
+  }
 
   return {
     ...custodyHandlers(session, platform, { requireTrusted, integrityOptionsFrom }),
@@ -206,7 +210,39 @@ export function createHandlers(session: AuditSession, platform: Platform = {}): 
         const encoding = optEnum(o, 'encoding', ['hex', 'text'] as const) ?? 'hex'
         return { encoding, value: str(o, 'value', 4096) }
       })
-      session.keys = parseSecrets(inputs)
+      // `keep`: the held keys (by their index) that stay, first and in their order; the new ones
+      // follow. Adding a rotated key never drops one the auditor did not remove (issue 35).
+      const keepRaw = obj(req)['keep'] ?? []
+      if (
+        !Array.isArray(keepRaw) ||
+        keepRaw.length > 32 ||
+        !keepRaw.every((v) => Number.isSafeInteger(v)) ||
+        new Set(keepRaw).size !== keepRaw.length
+      )
+        throw new AuditError('bad_argument', 'keep must be an array of distinct key indexes')
+      const keep = keepRaw.map((v: number) => {
+        const k = session.keys.find((x) => x.index === v)
+        if (!k)
+          throw new AuditError(
+            'bad_argument',
+            `no key #${Number(v) + 1} is held (keys are cleared when the chain changes)`,
+          )
+        return k
+      })
+      if (keep.length + inputs.length > 32) throw new AuditError('bad_argument', 'at most 32 keys')
+      let added
+      try {
+        added = parseSecrets(inputs)
+      } catch (e) {
+        // The page's words: the encoding is chosen beside the field, not with a command-line flag.
+        if (e instanceof AuditError && e.code === 'bad_secret')
+          throw new AuditError(
+            'bad_secret',
+            e.message.replace(/; use --secret-text.*$/, '; choose "text" beside it for a raw UTF-8 secret'),
+          )
+        throw e
+      }
+      session.keys = [...keep, ...added].map((k, index) => ({ ...k, index }))
       session.setVerdict(null)
       return session.keys.map(keyInfo)
     },

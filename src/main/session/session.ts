@@ -387,6 +387,9 @@ export class AuditSession {
     this.opened?.chain.close()
     this.opened = null
     this.verdict = null
+    // Keys belong to the chain they were given for (issue 35): a key carried over to another chain
+    // would make its verdict BROKEN for a reason that is not in the evidence.
+    this.keys = []
     this.keylessVerdict = null
     this.integrity = null
     this.replayChecks = []

@@ -7,6 +7,7 @@ import { ApiProvider } from './app/api-context'
 import { App } from './app/App'
 import { ErrorBoundary } from './components/ErrorBoundary'
 import './styles.css'
+import './screen.css'
 
 const root = document.getElementById('root')
 if (root) {

@@ -50,7 +50,6 @@ async function verifyJob(): Promise<VerifyVerdict> {
 beforeAll(async () => {
   writeFileSync(keyFile, pair.privateKey.export({ type: 'pkcs8', format: 'pem' }))
   session = new AuditSession({})
-  session.keys = parseSecrets(secretInputs(['primary']))
   table = createHandlers(session, {
     pickKeyPath: async () => nextKeyPath,
     pickSavePath: async () => nextSavePath,
@@ -60,6 +59,8 @@ beforeAll(async () => {
     },
   })
   await session.open(dbPath('clean'))
+  // After the open: keys belong to the chain they are given for.
+  session.keys = parseSecrets(secretInputs(['primary']))
 })
 
 afterAll(() => {
@@ -135,10 +136,17 @@ describe('chain-of-custody calls in the desktop app', () => {
     expect(prior).toMatchObject({ kind: 'report', last_seq: 240 })
     expect((await verifyJob()).prior_check).toMatchObject({ found: true, rows_unchanged: true })
 
+    // Keys belong to a chain too (issue 35): each open is given its key again.
+    const rekey = (): void => {
+      session.keys = parseSecrets(secretInputs(['primary']))
+    }
     await session.open(dbPath('provider-shift'))
+    expect(session.keys).toEqual([])
+    rekey()
     expect((await verifyJob()).prior_check).toBeUndefined()
     // Another open of the same file is another chain (a new workspace in the app): no prior.
     await session.open(dbPath('clean'))
+    rekey()
     expect((await verifyJob()).prior_check).toBeUndefined()
     expect(value(await call('setPrior', { path: reportFile }))).toMatchObject({ kind: 'report' })
     expect((await verifyJob()).prior_check).toMatchObject({ found: true })

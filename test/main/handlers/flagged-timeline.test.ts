@@ -21,8 +21,9 @@ describe('flagged-only timeline', () => {
   it('counts only the flagged rows, in the buckets of the whole timeline', async () => {
     session = new AuditSession()
     const h = createHandlers(session)
-    await h.setSecrets({ secrets: secretInputs(expected('body-edit').secrets) }, ctx)
     await session.open(dbPath('body-edit'))
+    // After the open: keys belong to the chain they are given for.
+    await h.setSecrets({ secrets: secretInputs(expected('body-edit').secrets) }, ctx)
     const all = await h.timeline({ buckets: 40 }, ctx)
     // Nothing is flagged before a verdict or a report: an empty timeline over the same span.
     const none = await h.timeline({ buckets: 40, flagged_only: true }, ctx)

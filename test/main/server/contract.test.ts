@@ -39,8 +39,9 @@ async function untilDone(id: string): Promise<JobStatus> {
 
 beforeAll(async () => {
   session = new AuditSession({ initialPath: dbPath('clean') })
-  session.keys = parseSecrets(secretInputs(['primary']))
   await session.open(dbPath('clean'))
+  // After the open: keys belong to the chain they are given for (issue 35).
+  session.keys = parseSecrets(secretInputs(['primary']))
   server = await startServer({ session, port: 0, staticDir: fakeRenderer(tmp.dir), openRoots: [FIXTURES] })
   base = server.url.replace(/\/$/, '')
   token = await fetchAppToken(base)
@@ -209,7 +210,10 @@ describe('contract over HTTP', () => {
 
     const outside = await call('openChain', { path: '/etc/passwd' })
     expect(outside.status).toBe(400)
-    expect(outside.json).toMatchObject({ code: 'bad_request', error: expect.stringContaining('--open-root') })
+    expect(outside.json).toMatchObject({
+      code: 'bad_request',
+      error: expect.stringContaining('is outside the folders this server may read'),
+    })
     const traversal = await call('openChain', { path: join(FIXTURES, '..', '..', 'etc', 'passwd') })
     expect(traversal.status).toBe(400)
 
@@ -283,6 +287,8 @@ describe('contract over HTTP', () => {
     const keyFile = join(tmp.dir, 'signing.pem')
     const pair = generateKeyPairSync('ed25519')
     writeFileSync(keyFile, pair.privateKey.export({ type: 'pkcs8', format: 'pem' }))
+    // The chain was opened again by the tests above, which cleared its keys (issue 35).
+    expect((await call('setSecrets', { secrets: secretInputs(['primary']) })).status).toBe(200)
     expect((await call('signingKey')).json).toBeNull()
     // Over HTTP the key is never set, replaced or removed, not even by the local app (issue 34: serve
     // --sign-key only); and this server has no API key, so it never signs.

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { JobStatus } from '../../../src/shared/job-types'
 import type { VerifyVerdict } from '../../../src/shared/verify-types'
 import { AuditSession } from '../../../src/main/session/session'
+import { parseSecrets } from '../../../src/main/chain/keys'
 import { fingerprintFolder } from '../testing/fixtures'
 import { startServer, type RunningServer } from '../../../src/main/server/index'
 import {
@@ -34,7 +35,7 @@ const KEY = Buffer.alloc(32, 7)
 // takes a second or more on two workers — long enough to watch and to cancel — while the workers
 // still look at the cancel flag often (every 2048 rows).
 const WRONG_KEYS = Array.from({ length: 16 }, (_, i) => ({
-  encoding: 'hex',
+  encoding: 'hex' as const,
   value: Buffer.alloc(32, 100 + i).toString('hex'),
 }))
 
@@ -325,7 +326,7 @@ describe('ending', () => {
   it('server.close() ends open event streams and returns promptly', async () => {
     const s2 = new AuditSession({ initialPath: chainPath })
     await s2.open(chainPath)
-    s2.keys = session.keys
+    s2.keys = parseSecrets(WRONG_KEYS) // its own keys: the chain was opened again above, which cleared them
     const srv = await startServer({ session: s2, port: 0 })
     const b = srv.url.replace(/\/$/, '')
     const job = (await callApi(b, 'startVerify', {})).json as JobStatus

@@ -3,7 +3,7 @@
 // exponent forms and wrong types are a 4xx naming the field — 400 on `/api/call/*`, the reference's
 // documented status on its routes (422 for validation, 400 for `seq < 1`) — never a 500, and the
 // boundary values themselves are accepted (a verify job on them finishes, it does not fail).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { API_CALLS, type ApiName } from '../../../src/shared/contract'
 import type { JobStatus } from '../../../src/shared/job-types'
 import { AuditSession } from '../../../src/main/session/session'
@@ -224,11 +224,18 @@ function expectNamed(r: Reply, status: number, field: string, what: string): voi
 
 beforeAll(async () => {
   session = new AuditSession({ initialPath: dbPath('clean') })
-  session.keys = parseSecrets(secretInputs(['primary']))
   await session.open(dbPath('clean'))
+  // After the open: keys belong to the chain they are given for (issue 35).
+  session.keys = parseSecrets(secretInputs(['primary']))
   server = await startServer({ session, port: 0, staticDir: fakeRenderer(tmp.dir), openRoots: [FIXTURES] })
   base = server.url.replace(/\/$/, '')
   token = await fetchAppToken(base)
+})
+
+// Some cases open the chain again (openChain's own fields), which clears its keys: the next case
+// gets the chain's key back, as an auditor would give it.
+beforeEach(() => {
+  if (session.keys.length === 0) session.keys = parseSecrets(secretInputs(['primary']))
 })
 
 afterAll(async () => {

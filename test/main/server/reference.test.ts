@@ -222,6 +222,7 @@ describe('GET /chain/{seq}', () => {
 
   it('a body that is not UTF-8 JSON is reported, not a 500', async () => {
     await open('odd-non-json-body')
+    await setKeys(['primary']) // an open clears the keys (they belong to a chain)
     const r = await get('/chain/12')
     expect(r.status).toBe(200)
     expect(r.json).toMatchObject({
@@ -230,6 +231,7 @@ describe('GET /chain/{seq}', () => {
       hmac_valid: false,
     })
     await open('clean')
+    await setKeys(['primary'])
   })
 })
 
@@ -277,6 +279,7 @@ describe('POST /chain/verify', () => {
 
   it('reports the first failure with the reference reason', async () => {
     await open('row-deleted')
+    await setKeys(['primary']) // an open clears the keys (they belong to a chain)
     const r = await post('/chain/verify', {})
     expect(r.status).toBe(200)
     expect(r.json).toMatchObject({
@@ -293,6 +296,7 @@ describe('POST /chain/verify', () => {
     expect(verdict).toEqual(expected('row-deleted').verify)
     expect(recovered).toEqual([])
     await open('clean')
+    await setKeys(['primary'])
   })
 
   it('400 without a server secret, 422 for malformed fields', async () => {

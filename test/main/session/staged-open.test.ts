@@ -66,8 +66,10 @@ describe('staged open', () => {
     session = new AuditSession({ stagedOpenRows: 1 })
     const h = createHandlers(session)
     const ctx = { transport: 'http', trusted: true } as const
-    await h.setSecrets({ secrets: secretInputs(expected('clean').secrets) }, ctx)
     await session.open(dbPath('clean'))
+    // After the open: keys belong to the chain they are given for (a staged open's background
+    // stage keeps them: it is the same chain).
+    await h.setSecrets({ secrets: secretInputs(expected('clean').secrets) }, ctx)
     const settled = async (id: string): Promise<JobStatus> => {
       for (;;) {
         const s = await h.jobStatus({ id }, ctx)

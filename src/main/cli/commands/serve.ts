@@ -120,7 +120,6 @@ export async function serve(argv: string[], io: CliIO, deps: ServeDeps): Promise
   // policy below would give a client's "not allowed" answer for a path that does not resolve).
   openEvidence(db).close()
   const session = new AuditSession({ initialPath: resolve(db), openRoots })
-  session.keys = keys
   try {
     if (signKey !== undefined) {
       let info
@@ -136,6 +135,9 @@ export async function serve(argv: string[], io: CliIO, deps: ServeDeps): Promise
     // client opens: its side files under their own names or inside an --open-root, never a link
     // elsewhere (whose size and hash the evidence panel would show).
     const overview = await session.open(db, undefined, { policy: session.openPolicy() })
+    // The keys given are the served chain's: set after its open (an open clears the keys, issue 35),
+    // and cleared again when a client opens another chain.
+    session.keys = keys
     let server
     try {
       server = await startServer({

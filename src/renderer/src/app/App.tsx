@@ -1,6 +1,7 @@
 // The window: its store (AppStore: the chain the engine holds, opening, errors, recent paths),
 // the main → renderer events, shortcuts and window drops; the opened chain is shown by Workspace.
 import { useEffect, useRef, useState } from 'react'
+import { ConfirmDialog } from '../components/ConfirmDialog'
 import { ErrorBoundary } from '../components/ErrorBoundary'
 import { LiveRegion } from '../components/LiveRegion'
 import { OpenControls } from '../components/OpenControls'
@@ -14,6 +15,8 @@ import { useApi, useAppEventSource } from './api-context'
 import { appEventHandlers } from './app-events'
 import { Switching, Welcome } from './Welcome'
 import { Workspace } from './Workspace'
+
+const baseName = (p: string): string => p.split(/[\\/]/).pop() || p
 
 function typingIn(t: EventTarget | null): boolean {
   if (!(t instanceof HTMLElement)) return false
@@ -31,7 +34,11 @@ export function App() {
     // Web mode: the URL's hash is a deep link (chain, seq, filters), read once and kept up to date.
     void s.start(parseLink(window.location.hash))
     const stopLink = new DeepLinkSync(s, browserTarget()).start()
+    // A link pasted into this tab's address bar (the page's own URL writes never fire this).
+    const onHash = (): void => s.followLink(parseLink(window.location.hash))
+    window.addEventListener('hashchange', onHash)
     return () => {
+      window.removeEventListener('hashchange', onHash)
       stopLink()
       s.dispose()
     }
@@ -49,6 +56,8 @@ function AppWindow({ store, events }: { store: AppStore; events: SubscribeAppEve
   const recent = useStore(store, (s) => s.recent)
   const notice = useStore(store, (s) => s.notice)
   const help = useStore(store, (s) => s.help)
+  const confirmLink = useStore(store, (s) => s.confirmLink)
+  const changedElsewhere = useStore(store, (s) => s.changedElsewhere)
   const [dragging, setDragging] = useState(false)
   const pathInput = useRef<HTMLInputElement | null>(null)
 
@@ -149,14 +158,32 @@ function AppWindow({ store, events }: { store: AppStore; events: SubscribeAppEve
       compact={compact}
     />
   )
-  const banner = openError ? (
-    <div className="banner error" role="alert">
-      <span data-testid="open-error">{openError}</span>
-      <button type="button" className="btn small" onClick={store.dismissOpenError} aria-label="dismiss">
+  const elsewhere = changedElsewhere ? (
+    <div className="banner warn" role="alert">
+      <span data-testid="changed-elsewhere">{changedElsewhere}</span>
+      <button
+        type="button"
+        className="btn small"
+        onClick={store.dismissChangedElsewhere}
+        aria-label="dismiss"
+      >
         ×
       </button>
     </div>
   ) : null
+  const banner = (
+    <>
+      {openError ? (
+        <div className="banner error" role="alert">
+          <span data-testid="open-error">{openError}</span>
+          <button type="button" className="btn small" onClick={store.dismissOpenError} aria-label="dismiss">
+            ×
+          </button>
+        </div>
+      ) : null}
+      {elsewhere}
+    </>
+  )
 
   let body
   if (workspace) {
@@ -176,13 +203,16 @@ function AppWindow({ store, events }: { store: AppStore; events: SubscribeAppEve
     body = <Switching path={chain.path} />
   } else {
     body = (
-      <Welcome
-        info={info}
-        controls={controls(false)}
-        openError={openError}
-        recent={recent}
-        onOpenPath={(p) => void store.openPath(p)}
-      />
+      <>
+        {elsewhere}
+        <Welcome
+          info={info}
+          controls={controls(false)}
+          openError={openError}
+          recent={recent}
+          onOpenPath={(p) => void store.openPath(p)}
+        />
+      </>
     )
   }
 
@@ -202,6 +232,27 @@ function AppWindow({ store, events }: { store: AppStore; events: SubscribeAppEve
       ) : null}
       {dragging ? <div className="drag-overlay" aria-hidden /> : null}
       {help ? <ShortcutsHelp onClose={() => store.setHelp(false)} /> : null}
+      {confirmLink ? (
+        <ConfirmDialog
+          title={`Open ${baseName(confirmLink)}?`}
+          yes={`Open ${baseName(confirmLink)}`}
+          no={`Keep ${chain ? baseName(chain.path) : 'the current chain'}`}
+          onYes={() => void store.confirmOpenLink()}
+          onNo={store.cancelLink}
+          testId="confirm-link"
+        >
+          <p>
+            A link asks to open <code>{confirmLink}</code>.
+            {chain ? (
+              <>
+                {' '}
+                The server holds <code>{chain.path}</code> for every tab: its verdict, keys and views will be
+                dropped, here and in every other open tab.
+              </>
+            ) : null}
+          </p>
+        </ConfirmDialog>
+      ) : null}
     </>
   )
 }

@@ -296,7 +296,8 @@ export function EntriesTable({
     <div className="entries" data-testid="entries">
       <div className="entries-toolbar">
         <span className="muted small" data-testid="entries-count">
-          {cache.total === null ? 'loading…' : `${formatCount(count)} rows`} · {description}
+          {cache.total === null ? 'loading…' : `${formatCount(count)} row${count === 1 ? '' : 's'}`} ·{' '}
+          {description}
         </span>
         {cache.error ? <span className="error-line small">{cache.error}</span> : null}
         <div className="grow" />

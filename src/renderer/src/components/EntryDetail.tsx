@@ -8,6 +8,7 @@ import { errorMessage, formatCount, nsToMs, shortTime } from '../lib/format'
 import { zoneLabel } from '../lib/time-zone'
 import { Hash } from './Hash'
 import { useTimeZone } from '../lib/stores/settings-store'
+import { keyLabel } from '../lib/key-notes'
 
 interface Props {
   seq: number
@@ -150,7 +151,7 @@ export function EntryDetail({
                 c.hmac_ok === null
                   ? 'HMAC (no key)'
                   : c.key_index !== null
-                    ? `HMAC key #${c.key_index}`
+                    ? `HMAC ${keyLabel(c.key_index)}`
                     : 'HMAC'
               }
               testId="check-hmac"

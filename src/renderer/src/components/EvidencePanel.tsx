@@ -83,7 +83,16 @@ export function EvidencePanel({
         <dt>read by</dt>
         <dd>
           {ev.method}
-          {ev.unchanged_after_copy ? (
+          {overview.pending ? (
+            // Not known yet is never shown as changed (issue 35): the copy is still being made.
+            <span
+              className="pill unknown"
+              title="the private copy is being made; the bytes are re-checked after it"
+              data-testid="evidence-checking"
+            >
+              <span className="spinner" aria-hidden /> checking…
+            </span>
+          ) : ev.unchanged_after_copy ? (
             <span className="pill ok" title="bytes and mtime re-checked after the copy">
               unchanged
             </span>
@@ -123,6 +132,9 @@ export function EvidencePanel({
         <dd>{shortTime(overview.last_time)}</dd>
         <dt>providers</dt>
         <dd className="chips" data-testid="overview-providers">
+          {overview.providers.length === 0 ? (
+            <span className="muted">{overview.pending ? 'indexing…' : 'none recorded'}</span>
+          ) : null}
           {overview.providers.map((p) => (
             <button
               type="button"
@@ -137,7 +149,11 @@ export function EvidencePanel({
         </dd>
         <dt>models</dt>
         <dd className="chips" data-testid="overview-models">
-          {overview.models.length === 0 ? <span className="muted">none recorded</span> : null}
+          {overview.models.length === 0 ? (
+            <span className="muted" data-testid="overview-models-state">
+              {overview.pending ? 'indexing…' : 'none recorded'}
+            </span>
+          ) : null}
           {models.map((m) => (
             <button
               type="button"

@@ -24,6 +24,10 @@ interface Props {
   onRun: (opts: IntegrityOptions) => void
   onCancel: () => void
   onSelectSeq: (seq: number) => void
+  /** Rows in the chain, to say what part of it the run covers. */
+  totalRows?: number
+  /** The key set changed since this run was made: its rotation detector used other keys. */
+  stale?: boolean
 }
 
 const KEYS = Object.keys(DEFAULT_THRESHOLDS) as (keyof IntegrityThresholds)[]
@@ -61,7 +65,29 @@ function SeqButton({ seq, onSelectSeq }: { seq: number; onSelectSeq: (s: number)
   )
 }
 
-export function IntegrityPanel({ run, options, busy, status, error, onRun, onCancel, onSelectSeq }: Props) {
+/** What a run covers, said beside its result (issue 35: a window's "no gaps" is not the chain's). */
+export function coverageText(run: IntegrityRun, totalRows: number | undefined): string {
+  const r = run.report
+  const seqs = r.first_seq === null ? 'no rows' : `seq ${r.first_seq}–${r.last_seq}`
+  if (run.mode === 'all') return `covers all ${formatCount(r.window)} rows (${seqs})`
+  const of = totalRows !== undefined ? ` of ${formatCount(totalRows)}` : ''
+  if (totalRows !== undefined && r.window >= totalRows)
+    return `covers all ${formatCount(r.window)} rows (${seqs}): the window holds the whole chain`
+  return `covers only the last ${formatCount(r.window)} rows${of} (${seqs}); earlier rows are not analysed: tick “whole chain” for all`
+}
+
+export function IntegrityPanel({
+  run,
+  options,
+  busy,
+  status,
+  error,
+  onRun,
+  onCancel,
+  onSelectSeq,
+  totalRows,
+  stale = false,
+}: Props) {
   const [windowText, setWindowText] = useState(String(options.window ?? 100))
   const [all, setAll] = useState(options.all === true)
   const [th, setTh] = useState<Record<keyof IntegrityThresholds, string>>(() => {
@@ -162,14 +188,30 @@ export function IntegrityPanel({ run, options, busy, status, error, onRun, onCan
           <div className={`integrity-head ${r.clean ? 'ok' : 'warn'}`} data-testid="integrity-headline">
             {integrityHeadline(r)}
           </div>
-          <div className="muted small">
-            {run.mode === 'all' ? 'whole chain' : `window ${formatCount(r.window)}`} ·{' '}
-            {formatCount(r.anomaly_count)} anomal{r.anomaly_count === 1 ? 'y' : 'ies'}
-          </div>
+          <p
+            className={`coverage small${run.mode === 'all' ? '' : ' partial'}`}
+            data-testid="integrity-coverage"
+            data-mode={run.mode}
+          >
+            {coverageText(run, totalRows)} · {formatCount(r.anomaly_count)} anomal
+            {r.anomaly_count === 1 ? 'y' : 'ies'}
+          </p>
+          {stale ? (
+            <p className="stale-line small" role="status" data-testid="integrity-stale">
+              Out of date: the keys changed since this run (its rotation check used the old ones).{' '}
+              <button type="button" className="link" onClick={() => onRun(options)} disabled={busy}>
+                Analyse again
+              </button>
+            </p>
+          ) : null}
           <Category
             name="Sequence"
             ok={r.sequence_gaps.length === 0}
-            summary={r.sequence_gaps.length === 0 ? 'no gaps' : `${r.sequence_gaps.length} gap(s)`}
+            summary={
+              r.sequence_gaps.length === 0
+                ? `no gaps${run.mode === 'all' || r.first_seq === null ? '' : ` in seq ${r.first_seq}–${r.last_seq}`}`
+                : `${r.sequence_gaps.length} gap(s)`
+            }
             testId="cat-sequence"
           >
             {r.sequence_gaps.length > 0 ? (

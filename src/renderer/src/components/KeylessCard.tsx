@@ -58,7 +58,10 @@ export function KeylessCard({ verdict, status, error, hasKey, superseded, onCanc
         {keylessHeadline(verdict)}
       </p>
       <p className="keyless-sub small" data-testid="keyless-advice">
-        <span className="pill unknown">no key: unproven</span> {keylessAdvice(verdict, hasKey)}
+        <span className="pill unknown" data-testid="keyless-pill">
+          {hasKey ? 'seals not checked yet' : 'no key: unproven'}
+        </span>{' '}
+        {keylessAdvice(verdict, hasKey)}
       </p>
       {broken ? (
         <FindingsTable findings={verdict.findings} onSelectSeq={onSelectSeq} testIdPrefix="keyless-" />

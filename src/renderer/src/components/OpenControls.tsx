@@ -68,7 +68,8 @@ export function OpenControls({ info, recent, opening, onOpenPath, onPick, inputR
         </form>
       ) : !info.has_dialogs ? (
         <span className="muted small">
-          This server opens only the chain it was started with (start it with --open-root to open others).
+          This server opens only the chain it was started with; whoever started it can allow a folder of
+          others.
         </span>
       ) : null}
       {!compact && info.sample_path ? (

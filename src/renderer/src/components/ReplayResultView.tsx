@@ -54,7 +54,11 @@ export function ReplayResultView({ check, compact }: { check: ReplayCheck; compa
             data-testid="replay-row-verified"
             title={check.row_detail}
           >
-            {rowVerifiedLabel(check)} <span className="muted">{check.row_detail}</span>
+            {rowVerifiedLabel(check)}{' '}
+            <span className="muted">
+              {/* The engine's detail may begin with the same words: said once ("row verifies row verifies:"). */}
+              {String(check.row_detail ?? '').replace(/^row (verifies|does not verify):?\s*/i, '')}
+            </span>
           </dd>
           <dt>prompt</dt>
           <dd className={check.prompt_match === false ? 'bad-text' : ''} data-testid="replay-prompt">

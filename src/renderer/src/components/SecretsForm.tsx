@@ -1,12 +1,16 @@
 // Candidate keys. The values live only in these password fields until submitted; then they go to
-// the engine (setSecrets) and the fields are cleared. What comes back is KeyInfo, never a key.
+// the engine (setSecrets) and the fields are cleared. What comes back is KeyInfo, never a key: the
+// keys held are shown by number and fingerprint, each removable, and a submitted field is added to
+// them (issue 35: "+ rotated key" with an empty first field used to drop the key held).
 import { useId, useState, type FormEvent } from 'react'
 import type { SecretInput } from '../../../shared/contract'
 import type { KeyInfo } from '../../../shared/verify-types'
+import { keyLabel } from '../lib/key-notes'
 
 interface Props {
   keys: KeyInfo[]
-  onSubmit: (secrets: SecretInput[]) => Promise<void>
+  /** New secrets, added after the held keys named in `keep` (indexes). */
+  onSubmit: (secrets: SecretInput[], keep: number[]) => Promise<void>
   busy?: boolean
 }
 
@@ -35,16 +39,69 @@ export function SecretsForm({ keys, onSubmit, busy }: Props) {
     // Clear the fields first: whatever happens next, the renderer no longer holds the values.
     setFields([blank()])
     setReveal(false)
-    await onSubmit(secrets)
+    await onSubmit(
+      secrets,
+      keys.map((k) => k.index),
+    )
   }
+  const remove = (index: number): void =>
+    void onSubmit(
+      [],
+      keys.filter((k) => k.index !== index).map((k) => k.index),
+    )
+  const held = keys.length
 
   return (
     <div className="secrets" data-testid="secrets">
+      {keys.length > 0 ? (
+        <table className="grid compact" data-testid="key-info">
+          <thead>
+            <tr>
+              <th>key</th>
+              <th>encoding</th>
+              <th>bytes</th>
+              <th title="first 8 hex chars of SHA-256(key)">fingerprint</th>
+              <th>
+                <span className="sr-only">remove</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {keys.map((k) => (
+              <tr key={k.index}>
+                <td data-testid="key-number">{keyLabel(k.index)}</td>
+                <td>{k.encoding}</td>
+                <td>{k.bytes}</td>
+                <td>
+                  <code data-testid="key-fingerprint">{k.fingerprint}</code>
+                </td>
+                <td>
+                  <button
+                    type="button"
+                    className="btn icon"
+                    aria-label={`remove ${keyLabel(k.index)} (${k.fingerprint})`}
+                    disabled={busy}
+                    onClick={() => remove(k.index)}
+                    data-testid="key-remove"
+                  >
+                    ×
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : (
+        <p className="muted small" data-testid="no-keys">
+          No key yet: the chain’s HMACs cannot be checked without the secret. Several keys may be given
+          (rotation); keys belong to this chain and are cleared when another chain is opened.
+        </p>
+      )}
       <form onSubmit={(e) => void submit(e)} autoComplete="off" aria-label="chain secrets">
         {fields.map((f, i) => (
           <div className="secret-row" key={f.id}>
             <label className="sr-only" htmlFor={`${formId}-${f.id}`}>
-              secret {i + 1}
+              {keyLabel(held + i)}
             </label>
             <input
               id={`${formId}-${f.id}`}
@@ -52,18 +109,18 @@ export function SecretsForm({ keys, onSubmit, busy }: Props) {
               type={reveal ? 'text' : 'password'}
               value={f.value}
               placeholder={
-                i === 0
+                i === 0 && held === 0
                   ? f.encoding === 'hex'
                     ? 'chain secret (hex)'
                     : 'chain secret (text)'
-                  : `key ${i + 1} (rotated)`
+                  : `${keyLabel(held + i)} (rotated, ${f.encoding})`
               }
               onChange={(e) => update(f.id, { value: e.target.value })}
               autoComplete="off"
               spellCheck={false}
               data-testid={`secret-input-${i}`}
             />
-            <div className="seg" role="radiogroup" aria-label={`encoding of secret ${i + 1}`}>
+            <div className="seg" role="radiogroup" aria-label={`encoding of ${keyLabel(held + i)}`}>
               {(['hex', 'text'] as const).map((enc) => (
                 <button
                   key={enc}
@@ -87,7 +144,7 @@ export function SecretsForm({ keys, onSubmit, busy }: Props) {
               <button
                 type="button"
                 className="btn icon"
-                aria-label={`remove secret ${i + 1}`}
+                aria-label={`remove field of ${keyLabel(held + i)}`}
                 onClick={() => setFields((fs) => fs.filter((x) => x.id !== f.id))}
               >
                 ×
@@ -102,7 +159,7 @@ export function SecretsForm({ keys, onSubmit, busy }: Props) {
             disabled={busy || filled.length === 0}
             data-testid="secrets-submit"
           >
-            Use {filled.length > 1 ? `${filled.length} keys` : 'key'}
+            {held > 0 ? 'Add' : 'Use'} {filled.length > 1 ? `${filled.length} keys` : 'key'} and verify
           </button>
           <button
             type="button"
@@ -113,40 +170,22 @@ export function SecretsForm({ keys, onSubmit, busy }: Props) {
           >
             + rotated key
           </button>
+          {held > 0 ? (
+            <button
+              type="button"
+              className="btn"
+              onClick={() => void onSubmit([], [])}
+              disabled={busy}
+              data-testid="key-clear-all"
+            >
+              Clear keys
+            </button>
+          ) : null}
           <label className="check">
             <input type="checkbox" checked={reveal} onChange={(e) => setReveal(e.target.checked)} /> show
           </label>
         </div>
       </form>
-      {keys.length > 0 ? (
-        <table className="grid compact" data-testid="key-info">
-          <thead>
-            <tr>
-              <th>key</th>
-              <th>encoding</th>
-              <th>bytes</th>
-              <th title="first 8 hex chars of SHA-256(key)">fingerprint</th>
-            </tr>
-          </thead>
-          <tbody>
-            {keys.map((k) => (
-              <tr key={k.index}>
-                <td>#{k.index}</td>
-                <td>{k.encoding}</td>
-                <td>{k.bytes}</td>
-                <td>
-                  <code>{k.fingerprint}</code>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      ) : (
-        <p className="muted small" data-testid="no-keys">
-          No key yet: the chain’s HMACs cannot be checked without the secret. Several keys may be given
-          (rotation); submitting replaces the set.
-        </p>
-      )}
     </div>
   )
 }

@@ -2,6 +2,7 @@
 import type { Finding, KeyInfo, VerifyVerdict } from '../../../shared/verify-types'
 import { formatCount } from '../lib/format'
 import { findingLabel, findingRange, rotationPoints, verdictWord } from '../lib/verdict'
+import { keyLabel, keyNotes } from '../lib/key-notes'
 import { Hash } from './Hash'
 import { keysSentence } from '../../../shared/key-words'
 
@@ -23,6 +24,7 @@ function SeqLink({ seq, onSelectSeq }: { seq: number; onSelectSeq?: ((seq: numbe
 export function VerdictView({ verdict, keys = [], onSelectSeq }: Props) {
   const word = verdictWord(verdict)
   const rotations = rotationPoints(verdict.key_segments)
+  const notes = keyNotes(verdict, keys.length)
   const fp = (i: number): string => keys.find((k) => k.index === i)?.fingerprint ?? ''
   return (
     <div className="verdict" data-testid="verdict">
@@ -35,6 +37,11 @@ export function VerdictView({ verdict, keys = [], onSelectSeq }: Props) {
           {verdict.first_seq !== null ? `, seq ${verdict.first_seq}–${verdict.last_seq}` : ''}
         </span>
       </div>
+      {notes.map((n) => (
+        <p key={n.kind} className="key-note" role="note" data-testid="key-note" data-kind={n.kind}>
+          {n.text}
+        </p>
+      ))}
       {verdict.first_bad_seq !== null ? (
         <p className="first-bad" data-testid="first-bad-seq">
           first bad seq <SeqLink seq={verdict.first_bad_seq} onSelectSeq={onSelectSeq} />
@@ -118,7 +125,7 @@ export function VerdictView({ verdict, keys = [], onSelectSeq }: Props) {
             {verdict.key_segments.map((s, i) => (
               <tr key={i}>
                 <td>
-                  #{s.key_index} <code className="muted">{fp(s.key_index)}</code>
+                  {keyLabel(s.key_index)} <code className="muted">{fp(s.key_index)}</code>
                 </td>
                 <td>
                   <SeqLink seq={s.from_seq} onSelectSeq={onSelectSeq} />–
@@ -134,8 +141,8 @@ export function VerdictView({ verdict, keys = [], onSelectSeq }: Props) {
         <ul className="rotations" data-testid="rotation-points">
           {rotations.map((r) => (
             <li key={r.seq}>
-              key rotation at seq <SeqLink seq={r.seq} onSelectSeq={onSelectSeq} />: key #{r.from_key} → key #
-              {r.to_key}
+              key rotation at seq <SeqLink seq={r.seq} onSelectSeq={onSelectSeq} />: {keyLabel(r.from_key)} →{' '}
+              {keyLabel(r.to_key)}
             </li>
           ))}
         </ul>

@@ -44,7 +44,7 @@ export function VerifyPanel({ keys, verdict, status, error, onVerify, onCancel, 
           disabled={status !== null}
           onClick={() => onVerify(range())}
           data-testid="verify-button"
-          title={keys.length === 0 ? 'enter the chain secret first' : 'verify every row (Ctrl/⌘+Shift+V)'}
+          title="verify every row (Ctrl/⌘+Shift+V)"
         >
           Verify chain
         </button>

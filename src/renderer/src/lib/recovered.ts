@@ -3,6 +3,7 @@
 // page images that hold each version, in the order the files were written). Pure, unit-tested.
 import type { LivePlace, RecoveredRow, RecoverySource } from '../../../shared/recovery-types'
 import type { RecoveredMark } from './chart-data'
+import { keyLabel } from './key-notes'
 
 /** One recovered version: seq and hmac_hash (a seq may have several earlier versions). */
 export function rowKey(r: Pick<RecoveredRow, 'seq' | 'hmac_hash'>): string {
@@ -14,7 +15,7 @@ export function seqLabel(r: Pick<RecoveredRow, 'seq' | 'seq_exact'>): string {
 }
 
 export function proofLabel(r: RecoveredRow): string {
-  return r.key_index === null ? 'unproven' : `proven · key #${r.key_index}`
+  return r.key_index === null ? 'unproven' : `proven · ${keyLabel(r.key_index)}`
 }
 
 export function bodyLabel(r: RecoveredRow): string {

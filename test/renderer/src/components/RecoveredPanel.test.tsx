@@ -53,7 +53,7 @@ describe('RecoveredPanel', () => {
       const tr = rows.find((x) => x.getAttribute('data-seq') === String(want.seq))!
       expect(tr.getAttribute('data-status')).toBe(want.status)
       expect(tr.getAttribute('data-proven')).toBe('true')
-      expect(within(tr).getByText('proven · key #0')).toBeTruthy()
+      expect(within(tr).getByText('proven · key #1')).toBeTruthy()
       expect(tr.textContent).toContain('body hash ✓')
     }
     expect(screen.getByTestId('recovered-note').textContent).toBe(r.summary.note)

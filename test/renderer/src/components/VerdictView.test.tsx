@@ -70,7 +70,7 @@ describe('VerdictView', () => {
       ],
     }
     render(<VerdictView verdict={v} />)
-    expect(screen.getByTestId('rotation-points').textContent).toBe('key rotation at seq 121: key #0 → key #1')
+    expect(screen.getByTestId('rotation-points').textContent).toBe('key rotation at seq 121: key #1 → key #2')
   })
 
   it('marks a cancelled run as such', () => {

@@ -43,7 +43,7 @@ describe('recovered rows as the app shows them', () => {
   it('labels: proof by key, link, and where it was found (file, kind, page, frame, salt, offset)', () => {
     const { rows } = recovered('rec-live-rewrite')
     const keyless = recovered('rec-live-rewrite', false).rows
-    expect(proofLabel(rows[0]!)).toBe('proven · key #0')
+    expect(proofLabel(rows[0]!)).toBe('proven · key #1')
     expect(proofLabel(keyless[0]!)).toBe('unproven')
     expect(linkLabel(rows[0]!)).toMatch(/^(live|recovered) seq \d+$/)
     const wal = rows.flatMap((r) => r.sources).find((s) => s.file === 'wal')!

@@ -1,5 +1,5 @@
-// The sidebar of an opened chain: the evidence, keys and verification (with the keyless check run on
-// open), the integrity monitor beside payload drift, and chain of custody (signing key, prior,
+// The sidebar of an opened chain: keys and verification first (with the keyless check run on open:
+// the key field is in view at 1024×700, issue 35), the evidence, the integrity monitor beside payload drift, and chain of custody (signing key, prior,
 // report check).
 import { ErrorBoundary } from '../../components/ErrorBoundary'
 import { EvidencePanel } from '../../components/EvidencePanel'
@@ -23,24 +23,23 @@ export function Sidebar() {
   const integrityOpts = useWorkspace((s) => s.integrityOpts)
   const integrityBusy = useWorkspace((s) => s.integrityBusy)
   const integrityError = useWorkspace((s) => s.integrityError)
+  const keyGen = useWorkspace((s) => s.keyGen)
+  const integrityKeyGen = useWorkspace((s) => s.integrityKeyGen)
+  const keysNote = useWorkspace((s) => s.keysNote)
   const verifyJob = useStore(ws.verifyJob, (s) => s)
   const integrityJob = useStore(ws.integrityJob, (s) => s)
   const keyless = useStore(ws.keyless, (s) => s.verdict)
   const keylessJob = useStore(ws.keyless.job, (s) => s)
   return (
     <aside className="sidebar">
-      <ErrorBoundary where="evidence panel">
-        <Section title="Evidence" testId="section-evidence">
-          <EvidencePanel
-            overview={overview}
-            onPickProvider={(p) => ws.dispatchView({ type: 'provider', value: p })}
-            onPickModel={(m) => ws.dispatchView({ type: 'model', value: m })}
-          />
-        </Section>
-      </ErrorBoundary>
       <ErrorBoundary where="verification panel">
         <Section title="Keys & verification" testId="section-verify">
           <SecretsForm keys={keys} onSubmit={ws.submitSecrets} />
+          {keysNote ? (
+            <p className="keys-note" role="status" data-testid="keys-cleared">
+              {keysNote}
+            </p>
+          ) : null}
           {keysError ? (
             <p className="error-line" role="alert" data-testid="secrets-error">
               {keysError}
@@ -66,6 +65,15 @@ export function Sidebar() {
           />
         </Section>
       </ErrorBoundary>
+      <ErrorBoundary where="evidence panel">
+        <Section title="Evidence" testId="section-evidence">
+          <EvidencePanel
+            overview={overview}
+            onPickProvider={(p) => ws.dispatchView({ type: 'provider', value: p })}
+            onPickModel={(m) => ws.dispatchView({ type: 'model', value: m })}
+          />
+        </Section>
+      </ErrorBoundary>
       <ErrorBoundary where="integrity panel">
         <Section title="Integrity monitor" testId="section-integrity">
           <IntegrityPanel
@@ -77,6 +85,8 @@ export function Sidebar() {
             onRun={(o) => void ws.runIntegrity(o)}
             onCancel={ws.integrityJob.cancel}
             onSelectSeq={ws.selectSeq}
+            totalRows={overview.entries}
+            stale={integrity !== null && integrityKeyGen !== keyGen}
           />
         </Section>
       </ErrorBoundary>

@@ -36,9 +36,18 @@ export interface AppState {
   help: boolean
   /** A deep link read on load is still waiting for its chain: nothing is written to the URL meanwhile. */
   linkPending: boolean
+  /**
+   * A link (on load, or pasted into this tab) names another chain than the one the engine holds:
+   * the page asks before opening it, since every tab would lose the chain held (issue 34).
+   */
+  confirmLink: string | null
+  /** Another tab or window changed the chain the engine holds: said here, never done silently. */
+  changedElsewhere: string | null
 }
 
 const STAGE_POLL_MS = 300
+
+const baseName = (p: string): string => p.split(/[\\/]/).pop() || p
 const NOTICE_MS = 8000
 
 export class AppStore extends Store<AppState> {
@@ -51,6 +60,10 @@ export class AppStore extends Store<AppState> {
   private pendingLink: DeepLink | null = null
   /** Workspaces the link was applied to (several when the chain is switched again during start). */
   private linked = new WeakSet<WorkspaceStore>()
+  /** The keys of the chain just left, which the engine cleared with it. */
+  private clearedKeys: { path: string; count: number } | null = null
+  /** This tab is closing the chain: the event that follows is its own. */
+  private closing = false
 
   constructor(private readonly api: ApiClient) {
     super({
@@ -64,6 +77,8 @@ export class AppStore extends Store<AppState> {
       notice: null,
       help: false,
       linkPending: false,
+      confirmLink: null,
+      changedElsewhere: null,
     })
   }
 
@@ -90,13 +105,10 @@ export class AppStore extends Store<AppState> {
       const link = this.pendingLink
       const ws = this.getState().workspace
       if (link?.chain && !(ws && this.linked.has(ws))) {
-        // Another chain than the one held: open it; its workspace takes the link's view (also
-        // when the engine names it otherwise than the link does).
-        await this.openPath(link.chain, link.seq)
-        const opened = this.getState().workspace
-        if (!this.disposed && opened && !this.getState().openError && !this.linked.has(opened))
-          this.applyLink(opened, true)
-        this.setLink(null)
+        // Another chain than the one held: with none held, open it; else ask first (issue 34:
+        // a page elsewhere must not switch every tab's chain without this page's user).
+        if (held) this.update({ confirmLink: link.chain })
+        else await this.openLink(link)
         return
       }
       this.setLink(null)
@@ -116,9 +128,68 @@ export class AppStore extends Store<AppState> {
     this.getState().workspace?.dispose()
   }
 
+  /** A link's chain, opened; its workspace takes the link's view (also when named otherwise). */
+  private async openLink(link: DeepLink): Promise<void> {
+    if (!link.chain) return
+    this.pendingLink = link
+    await this.openPath(link.chain, link.seq)
+    const opened = this.getState().workspace
+    if (!this.disposed && opened && !this.getState().openError && !this.linked.has(opened))
+      this.applyLink(opened, true)
+    this.setLink(null)
+  }
+
+  /** A link pasted into this tab (hashchange): applied to the chain shown, or another chain asked for. */
+  followLink(link: DeepLink): void {
+    const ws = this.getState().workspace
+    if (link.chain === null || (ws && link.chain === ws.chain.path)) {
+      if (!ws) return
+      this.pendingLink = link
+      this.applyLink(ws, true)
+      this.pendingLink = null
+      return
+    }
+    if (!this.getState().chain) {
+      void this.openLink(link)
+      return
+    }
+    this.setLink(link)
+    this.update({ confirmLink: link.chain })
+  }
+
+  /** The auditor agreed to open the link's chain in place of the one held. */
+  readonly confirmOpenLink = async (): Promise<void> => {
+    const link = this.pendingLink
+    this.update({ confirmLink: null })
+    if (link) await this.openLink(link)
+    else this.setLink(null)
+  }
+
+  /** The auditor kept the chain held: the link is dropped, the URL names the chain shown again. */
+  readonly cancelLink = (): void => {
+    this.update({ confirmLink: null })
+    this.setLink(null)
+  }
+
+  readonly dismissChangedElsewhere = (): void => this.update({ changedElsewhere: null })
+
   /** AppEvents.chainChanged: the engine holds `chain` now. */
   chainChanged(chain: ChainIdentity | null): void {
     const held = this.getState().chain
+    // Not opened or closed from this tab: another tab, window or client did it. Say so here.
+    if (
+      held &&
+      this.getState().info?.transport === 'http' &&
+      this.getState().opening === null &&
+      !this.closing &&
+      held.open_id !== chain?.open_id
+    )
+      this.update({
+        changedElsewhere:
+          chain === null
+            ? `Another tab or window closed ${baseName(held.path)}: its verdict and views were dropped here too.`
+            : `Another tab or window opened ${baseName(chain.path)} in place of ${baseName(held.path)}: the verdict, keys and views of ${baseName(held.path)} were dropped here too.`,
+      })
     if (chain === null) {
       this.syncs++ // an answer still on its way describes a chain that is gone
       this.adopt(null)
@@ -140,8 +211,15 @@ export class AppStore extends Store<AppState> {
   /** Drop the shown chain's workspace at once: its data must not stay on screen for another chain. */
   private switchTo(chain: ChainIdentity): void {
     this.stopStagePoll()
+    this.leaving(this.getState().workspace)
     this.getState().workspace?.dispose()
     this.update({ chain, workspace: null })
+  }
+
+  /** The engine clears the keys with the chain (keys belong to a chain): the next workspace says so. */
+  private leaving(ws: WorkspaceStore | null): void {
+    const n = ws?.getState().keys.length ?? 0
+    if (ws && n > 0) this.clearedKeys = { path: ws.chain.path, count: n }
   }
 
   private adopt(state: ChainState | null): void {
@@ -159,6 +237,7 @@ export class AppStore extends Store<AppState> {
       ws.setOverview(overview)
       this.update({ chain })
     } else {
+      this.leaving(ws)
       ws?.dispose()
       const isCurrent = (): boolean => !this.disposed && this.getState().chain?.open_id === chain.open_id
       const next = new WorkspaceStore(chain, scopedApi(this.api, isCurrent), overview, {
@@ -166,6 +245,8 @@ export class AppStore extends Store<AppState> {
         notify: this.notify,
       })
       this.update({ chain, workspace: next, openError: null })
+      if (this.clearedKeys) next.noteKeysCleared(this.clearedKeys.path, this.clearedKeys.count)
+      this.clearedKeys = null
       next.load()
       if (state.focus_seq !== undefined) next.select(state.focus_seq)
       this.applyLink(next)
@@ -230,6 +311,7 @@ export class AppStore extends Store<AppState> {
   }
 
   readonly pick = async (): Promise<void> => {
+    // (a dialog's open is this tab's own: `opening` is set, so no "another tab" line follows)
     this.update({ opening: '…', openError: null })
     try {
       if (await this.api.pickAndOpenChain()) await this.sync()
@@ -247,11 +329,14 @@ export class AppStore extends Store<AppState> {
   }
 
   readonly close = async (): Promise<void> => {
+    this.closing = true
     try {
       await this.api.closeChain()
       this.chainChanged(null)
     } catch (e) {
       this.notify(`Close failed: ${errorMessage(e)}`, 'error')
+    } finally {
+      this.closing = false
     }
   }
 

@@ -40,11 +40,16 @@ export interface WorkspaceState {
   neighbours: { prev: number | null; next: number | null }
   keys: KeyInfo[]
   keysError: string | null
+  /** Why the key set is empty although keys were given (another chain's keys were cleared). */
+  keysNote: string | null
   verdict: VerifyVerdict | null
   integrity: IntegrityRun | null
   integrityOpts: IntegrityOptions
   integrityBusy: boolean
   integrityError: string | null
+  /** Bumped when the key set changes; the integrity run shown was made under `integrityKeyGen`. */
+  keyGen: number
+  integrityKeyGen: number
   checks: ReplayCheck[]
   replayMode: ReplayTextMode
   replayBusy: boolean
@@ -94,11 +99,14 @@ export class WorkspaceStore extends Store<WorkspaceState> {
       neighbours: { prev: null, next: null },
       keys: [],
       keysError: null,
+      keysNote: null,
       verdict: null,
       integrity: null,
       integrityOpts: DEFAULT_INTEGRITY,
       integrityBusy: false,
       integrityError: null,
+      keyGen: 0,
+      integrityKeyGen: 0,
       checks: [],
       replayMode: 'python',
       replayBusy: false,
@@ -203,19 +211,38 @@ export class WorkspaceStore extends Store<WorkspaceState> {
     this.dispatchView({ type: 'range', value: null })
   }
 
-  readonly submitSecrets = async (secrets: SecretInput[]): Promise<void> => {
+  /**
+   * New keys, added after the held keys named in `keep` (all of them from the form; removing one
+   * keeps the others). A new key set makes the verdict and the key-dependent panels out of date: the
+   * chain is verified again when a key is held, and the integrity monitor reruns with them.
+   */
+  readonly submitSecrets = async (secrets: SecretInput[], keep: number[] = []): Promise<void> => {
     this.update({ keysError: null })
     try {
-      const keys = await this.api.setSecrets({ secrets })
+      const keys = await this.api.setSecrets(keep.length > 0 ? { secrets, keep } : { secrets })
       this.update((s) => ({
         keys,
+        keysNote: null,
+        keyGen: s.keyGen + 1,
         verdict: null,
         checkVersion: s.checkVersion + 1,
         flagVersion: s.flagVersion + 1,
       }))
     } catch (e) {
       this.update({ keysError: errorMessage(e) })
+      return
     }
+    // A run under way was started with the old keys: when it lands the panel marks it out of date.
+    this.rerunIntegrity()
+    if (this.getState().keys.length > 0) await this.verify()
+  }
+
+  /** The keys of the chain shown before this one were cleared (keys belong to a chain): say so. */
+  noteKeysCleared(previous: string, count: number): void {
+    const name = previous.split(/[\\/]/).pop() ?? previous
+    this.update({
+      keysNote: `${count === 1 ? 'The key' : `The ${count} keys`} given for ${name} ${count === 1 ? 'was' : 'were'} cleared: keys belong to the chain they were given for. Enter this chain’s key.`,
+    })
   }
 
   readonly verify = async (range?: VerifyRangeOptions): Promise<void> => {
@@ -230,8 +257,14 @@ export class WorkspaceStore extends Store<WorkspaceState> {
 
   readonly runIntegrity = async (opts: IntegrityOptions): Promise<void> => {
     this.update({ integrityError: null })
+    const gen = this.getState().keyGen
     const adopt = (r: IntegrityRun): void =>
-      this.update((s) => ({ integrity: r, integrityOpts: opts, flagVersion: s.flagVersion + 1 }))
+      this.update((s) => ({
+        integrity: r,
+        integrityOpts: opts,
+        integrityKeyGen: gen,
+        flagVersion: s.flagVersion + 1,
+      }))
     if (opts.all) {
       const r = await this.integrityJob.run(() => this.api.startIntegrity(opts))
       const error = this.integrityJob.getState().error

@@ -43,6 +43,10 @@ describe('deep links in the stores', () => {
     const started = store.start(parseLink(target.read()))
     const stop = new DeepLinkSync(store, target).start()
     await started
+    // The engine holds a.db for every tab: the page asks before the link swaps it (issue 34).
+    expect(store.getState().confirmLink).toBe('/evidence/b.db')
+    expect(calls.some((c) => c.name === 'openChain')).toBe(false)
+    await store.confirmOpenLink()
     const ws = store.getState().workspace!
     expect(ws.chain.path).toBe('/evidence/b.db')
     expect(calls.find((c) => c.name === 'openChain')?.req).toEqual({ path: '/evidence/b.db', focus_seq: 57 })
@@ -115,6 +119,40 @@ describe('deep links in the stores', () => {
     const store = new AppStore(api)
     await store.start()
     expect(calls.find((c) => c.name === 'openChain')?.req).toEqual({ path: '/evidence/x.db', focus_seq: 44 })
+    store.dispose()
+  })
+
+  it('a link to another chain, refused, opens nothing and the URL names the chain held again', async () => {
+    const { api, calls } = engine()
+    const target = memoryTarget('#chain=%2Fevidence%2Fb.db&seq=5')
+    const store = new AppStore(api)
+    const started = store.start(parseLink(target.read()))
+    const stop = new DeepLinkSync(store, target).start()
+    await started
+    expect(store.getState().confirmLink).toBe('/evidence/b.db')
+    store.cancelLink()
+    expect(store.getState().confirmLink).toBeNull()
+    expect(calls.some((c) => c.name === 'openChain')).toBe(false)
+    expect(store.getState().workspace!.chain.path).toBe('/evidence/a.db')
+    expect(target.read()).toBe('#chain=%2Fevidence%2Fa.db')
+    stop()
+    store.dispose()
+  })
+
+  it('a pasted link to the chain shown is applied; to another chain, asked for', async () => {
+    const { api, calls } = engine()
+    const store = new AppStore(api)
+    await store.start(null)
+    store.followLink(parseLink('#chain=%2Fevidence%2Fa.db&seq=33&provider=xai'))
+    const ws = store.getState().workspace!
+    expect(ws.getState().selected?.seq).toBe(33)
+    expect(ws.getState().view.provider).toBe('xai')
+    store.followLink(parseLink('#chain=%2Fevidence%2Fc.db&seq=2'))
+    expect(store.getState().confirmLink).toBe('/evidence/c.db')
+    expect(calls.some((c) => c.name === 'openChain')).toBe(false)
+    await store.confirmOpenLink()
+    expect(store.getState().workspace!.chain.path).toBe('/evidence/c.db')
+    expect(store.getState().workspace!.getState().selected?.seq).toBe(2)
     store.dispose()
   })
 })

@@ -1,0 +1,69 @@
+// Why a web client's path is not opened, in the page's words (issue 35: four different cases, not
+// one "not allowed"). Nothing here opens the file: the open step does, with the same policy, on the
+// descriptor (issue 29). What a client may learn is bounded: whether a path exists is told only
+// for paths inside the folders the server opens; outside them, every case reads "outside".
+import { statSync, realpathSync } from 'node:fs'
+import { isAbsolute, join, resolve, sep } from 'node:path'
+import type { OpenPolicy } from '../chain/evidence-files'
+
+export type OpenRefusal = 'relative' | 'outside' | 'missing' | 'folder'
+
+/** A path that does not exist, read lexically: inside one of `roots` (as given, or their real paths). */
+function lexicallyInside(path: string, roots: string[]): boolean {
+  const p = resolve(path)
+  const all = roots.flatMap((r) => {
+    try {
+      return [resolve(r), realpathSync.native(r)]
+    } catch {
+      return [resolve(r)]
+    }
+  })
+  return all.some((r) => p.startsWith(r.endsWith(sep) ? r : r + sep))
+}
+
+/**
+ * The reason `path` is refused for a web client, or null when the open step may try it. `roots`:
+ * the folders the server opens (as given), for the existence of a missing path of the message only.
+ */
+export function openRefusal(path: string, policy: OpenPolicy, roots: string[]): OpenRefusal | null {
+  if (!isAbsolute(path)) return 'relative'
+  let real: string
+  try {
+    real = realpathSync.native(path)
+  } catch {
+    // Nothing there (or a dangling link): say so only inside the folders served.
+    return lexicallyInside(path, roots) ? 'missing' : 'outside'
+  }
+  let folder: boolean
+  try {
+    folder = statSync(real).isDirectory()
+  } catch {
+    return policy(real) ? 'missing' : 'outside'
+  }
+  // A folder served (a root itself, or one inside): its files would be allowed, so say it is a folder.
+  if (folder) return policy(real) || policy(join(real, 'chain.db')) ? 'folder' : 'outside'
+  return policy(real) ? null : 'outside'
+}
+
+/** The one-line message of a refusal, in the UI's words (no command-line flags). */
+export function refusalMessage(
+  kind: OpenRefusal,
+  path: string,
+  roots: string[],
+  what: 'chain' | 'file' = 'chain',
+): string {
+  const where =
+    roots.length > 0
+      ? `this server reads files only from ${roots.join(', ')}`
+      : 'this server reads only the chain it was started with'
+  switch (kind) {
+    case 'relative':
+      return `${path} is a relative path: give the full path of the ${what === 'chain' ? 'chain file' : 'file'} (starting with /)`
+    case 'missing':
+      return `${path} does not exist: check the name${what === 'chain' ? ' (a chain file usually ends in .db)' : ''}`
+    case 'folder':
+      return `${path} is a folder: give the path of the ${what === 'chain' ? 'chain file (the .db file)' : 'file'} inside it`
+    case 'outside':
+      return `${path} is outside the folders this server may read: ${where}; ask whoever started it to add the folder`
+  }
+}
