@@ -20,6 +20,12 @@ const ALLOWED: Record<string, [RegExp, string][]> = {
   'chain/evidence-files.ts': [
     [/statSync\(name\)/, 'unchangedFiles: compares a name with the descriptor opened; reads nothing'],
   ],
+  'handlers/open-refusal.ts': [
+    [
+      /statSync\(real\)\.isDirectory\(\)/,
+      'the words of a refusal only (folder or file); nothing is read, the open step opens once under the policy',
+    ],
+  ],
   'chain/reader.ts': [[/openSync\(path, 'r'\)/, 'inspectHeader: the private copy, a file this process made']],
   'chain/snapshot.ts': [[/fs\.openSync\(workerData\.path/, 'the hash worker: the private copy by path']],
   'server/static.ts': [
