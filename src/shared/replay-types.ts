@@ -82,7 +82,9 @@ export interface ReplayBatchSummary {
 
 export interface ReplayBatchRequest {
   /** The batch as JSON Lines: {seq, output | output_base64 [, name, raw, prompt]} a line. */
-  jsonl: string
+  jsonl?: string
+  /** Or the bytes of a JSONL file, base64 (a line that is not UTF-8 is then reported as such). */
+  jsonl_base64?: string
 }
 
 export interface ReplayBatchResult {

@@ -31,7 +31,16 @@ export interface PromptCheck {
 export function readBody(source: RowSource, seq: number): Buffer {
   const body = source.col('canonical_body')
   let bytes: Buffer | null | undefined = undefined
-  source.find(BigInt(seq), (c) => (bytes = c.castBlob(body)), ['canonical_body'])
+  // A copy: the row's bytes are valid only inside the callback (the direct reader reuses its page
+  // buffer), and the prompt check reads the body after the row check has read other pages.
+  source.find(
+    BigInt(seq),
+    (c) => {
+      const b = c.castBlob(body)
+      bytes = b === null ? null : Buffer.from(b)
+    },
+    ['canonical_body'],
+  )
   if (bytes === undefined) throw new AuditError('not_found', `seq ${seq} not found in chain`)
   return bytes ?? Buffer.alloc(0)
 }

@@ -282,6 +282,7 @@ const HEAVY_CALLS = [
   'startDriftSeries',
   'exportView',
   'saveViewExport',
+  'checkReplayBatch',
 ] as const
 
 /** `table` with its long calls run through `gate` (the reference routes use the same table). */

@@ -71,7 +71,9 @@ export async function runBatch(values: Values, io: CliIO): Promise<number> {
   const emit = (item: ReplayBatchItem): void => {
     tally.add(item)
     io.out(
-      json ? toJson(batchItemJson(item, keys.length > 0)) + '\n' : batchItemText(item, keys.length > 0, raw),
+      json
+        ? toJson(batchItemJson(item, keys.length > 0), 0) + '\n'
+        : batchItemText(item, keys.length > 0, raw),
     )
   }
   const entries = await collectBatch(linesOf(batch, raw, io), emit)
@@ -95,6 +97,6 @@ export async function runBatch(values: Values, io: CliIO): Promise<number> {
     REPLAY_COLUMNS,
   )
   const summary = tally.summary()
-  io.out(json ? toJson(summaryJson(summary)) + '\n' : summaryText(summary))
+  io.out(json ? toJson(summaryJson(summary), 0) + '\n' : summaryText(summary))
   return summary.exit
 }
