@@ -7,6 +7,7 @@
 import { readdirSync } from 'node:fs'
 import { isAbsolute, join, resolve } from 'node:path'
 import type { Readable } from 'node:stream'
+import { seqOfFileName } from '../../shared/replay-names'
 import type { ReplayCheck, ReplayTextMode } from '../../shared/replay-types'
 import { AuditError, oneLine } from '../base/errors'
 import { sha256Hex } from '../chain/seal'
@@ -241,12 +242,6 @@ export async function* jsonlLines(
     const l = end()
     if (l !== null) yield l
   }
-}
-
-/** `replay-6373.txt`, `6373.txt`, and the fixtures' `<name>.replay-6373.txt`. */
-export function seqOfFileName(name: string): number | null {
-  const m = /^(?:.*[._-])?replay-(\d{1,15})\.txt$/i.exec(name) ?? /^(\d{1,15})\.txt$/i.exec(name)
-  return m ? Number(m[1]) : null
 }
 
 /** A folder of files named by seq, in seq order (then name); other names are bad lines. */
