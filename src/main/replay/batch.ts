@@ -1,7 +1,8 @@
 // Many replay checks in one go (issue 37): the batch's lines are already hashes (./batch-lines.ts);
 // the chain is read ONCE — one streamed pass in scan order through the reading layer, keeping only
 // the bodies of the seqs the batch names — and each line then gets the verdict the single-entry
-// check gives it (./check.ts: the same ReplayResult, row check and prompt check). A seq the whole
+// check gives it (./check.ts: the same ReplayResult, prompt check and, with a key, row check; each
+// row verified once however many lines name it). A seq the whole
 // pass did not meet is missing: the pass ends by confirming it saw every row SQLite counts.
 import type {
   ReplayBatchItem,
@@ -67,6 +68,18 @@ export async function bodiesOf(
   return bodies
 }
 
+/**
+ * Without a key the single-entry command prints no row check, and a batch does not run one: each
+ * costs a count over the whole tree (verifyRows confirms a range against SQLite's count), which
+ * would make 10,000 lines 10,000 passes. Said as not checked, never as checked.
+ */
+const NOT_CHECKED: RowVerification = {
+  row_verified: null,
+  row_detail: 'row not checked: a batch verifies rows only when a key is given',
+  findings: [],
+  key_index: null,
+}
+
 /** The verdict of one entry given its row's body (as `checkReplayInput` decides it). */
 async function decide(
   source: RowSource,
@@ -77,7 +90,7 @@ async function decide(
 ): Promise<ReplayCheck> {
   let row = rows.get(e.seq)
   if (row === undefined) {
-    row = await verifyRow(source, keys, e.seq)
+    row = keys.length > 0 ? await verifyRow(source, keys, e.seq) : NOT_CHECKED
     rows.set(e.seq, row)
   }
   const prompt =
