@@ -141,3 +141,33 @@ describe('arguments and stdin', () => {
     expect(sha(dbPath('clean'))).toBe(before)
   })
 })
+
+describe('bijotel report --replay-batch', () => {
+  it('carries every line of the batch with its source name and SHA-256; a bad line is an argument error', () => {
+    const d = join(tmp.dir, 'report-folder')
+    mkdirSync(d)
+    const fixtures = join(dbPath('clean'), '..')
+    const names = ['clean.replay-1.txt', 'clean.replay-8.txt', 'clean.replay-78.txt']
+    for (const n of names) writeFileSync(join(d, n), readFileSync(join(fixtures, n)))
+    const out = join(tmp.dir, 'report.json')
+    const r = bijotel(['report', '--db', dbPath('clean'), '--replay-batch', d, '-o', out])
+    expect(r.code, r.stderr).toBe(0)
+    const report = JSON.parse(readFileSync(out, 'utf8')) as {
+      replay_checks: { seq: number; source: { name: string; sha256_of_bytes: string } }[]
+    }
+    expect(report.replay_checks.map((c) => c.source.name).sort()).toEqual([...names].sort())
+    for (const c of report.replay_checks) expect(c.source.sha256_of_bytes).toBe(sha(join(d, c.source.name)))
+    writeFileSync(join(d, 'notes.txt'), 'x')
+    const bad = bijotel([
+      'report',
+      '--db',
+      dbPath('clean'),
+      '--replay-batch',
+      d,
+      '-o',
+      join(tmp.dir, 'r2.json'),
+    ])
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toMatch(/--replay-batch .*notes\.txt.*gives no seq/)
+  }, 60_000)
+})

@@ -23,6 +23,21 @@ export const MAX_STDIN_BATCH_BYTES = 256 * 1024 * 1024
 
 const SINGLE_ONLY = ['seq', 'output', 'output-file', 'prompt', 'prompt-file'] as const
 
+/** The lines of a JSONL file or a folder (`report --replay-batch` reads them too). */
+export function batchLinesFrom(batch: string, raw: boolean): AsyncIterable<BatchLine> | Iterable<BatchLine> {
+  let st
+  try {
+    st = statSync(batch)
+  } catch {
+    throw new AuditError('not_found', `--batch not found: ${batch}`)
+  }
+  if (st.isDirectory()) return folderLines(batch, { baseDir: batch, raw })
+  if (!st.isFile())
+    throw new AuditError('io', `cannot read --batch: ${batch} is not a regular file or a folder`)
+  // Relative output_file paths are the batch file's neighbours (a harness writes them side by side).
+  return jsonlLines(createReadStream(batch), { baseDir: dirname(resolve(batch)), raw })
+}
+
 function linesOf(batch: string, raw: boolean, io: CliIO): AsyncIterable<BatchLine> | Iterable<BatchLine> {
   if (batch === '-') {
     const opts: LineOptions = { baseDir: process.cwd(), raw }
@@ -36,17 +51,7 @@ function linesOf(batch: string, raw: boolean, io: CliIO): AsyncIterable<BatchLin
       yield* jsonlLines(Readable.from([buf]), opts)
     })()
   }
-  let st
-  try {
-    st = statSync(batch)
-  } catch {
-    throw new AuditError('not_found', `--batch not found: ${batch}`)
-  }
-  if (st.isDirectory()) return folderLines(batch, { baseDir: batch, raw })
-  if (!st.isFile())
-    throw new AuditError('io', `cannot read --batch: ${batch} is not a regular file or a folder`)
-  // Relative output_file paths are the batch file's neighbours (a harness writes them side by side).
-  return jsonlLines(createReadStream(batch), { baseDir: dirname(resolve(batch)), raw })
+  return batchLinesFrom(batch, raw)
 }
 
 export async function runBatch(values: Values, io: CliIO): Promise<number> {
