@@ -17,7 +17,7 @@ import type { PriorInfo, ReportCheckResult, ReportFormat, SigningKeyInfo } from 
 import type { IntegrityOptions, IntegrityRun } from './integrity-types'
 import type { JobStatus } from './job-types'
 import type { RecoveryResult } from './recovery-types'
-import type { ReplayCheck, ReplayCheckRequest } from './replay-types'
+import type { ReplayBatchRequest, ReplayBatchResult, ReplayCheck, ReplayCheckRequest } from './replay-types'
 import type { AuditReport } from './report-types'
 import type { ChainState } from './app-events'
 import type { KeyInfo, RowCheck, VerifyRangeOptions, VerifyVerdict } from './verify-types'
@@ -89,6 +89,8 @@ export interface ApiContract {
   cancelJob: (req: { id: string }) => JobStatus
   checkReplay: (req: ReplayCheckRequest) => ReplayCheck
   listReplayChecks: (req: void) => ReplayCheck[]
+  /** Many replays at once (JSON Lines; files as output_base64): every line's verdict and the summary. */
+  checkReplayBatch: (req: ReplayBatchRequest) => ReplayBatchResult
   buildReport: (req: { integrity?: IntegrityOptions }) => AuditReport
   /**
    * The keyless verify (`verify --keyless`) the engine starts whenever a chain opens: its job (poll
@@ -161,6 +163,7 @@ export const API_CALLS = [
   'cancelJob',
   'checkReplay',
   'listReplayChecks',
+  'checkReplayBatch',
   'buildReport',
   'saveReport',
   'keylessVerdict',

@@ -43,3 +43,51 @@ export interface ReplayCheck {
   }
   checked_at: string
 }
+
+/**
+ * What a line of a replay batch came to (issue 37). `row_not_verified` and `prompt_differs` are the
+ * checks the single-entry command fails with exit 3 even on a matching output.
+ */
+export type ReplayBatchStatus =
+  | 'matched'
+  | 'mismatch_seeded'
+  | 'mismatch_unseeded'
+  | 'no_metadata'
+  | 'row_not_verified'
+  | 'prompt_differs'
+  | 'seq_missing'
+  | 'bad_line'
+
+/** One line of a batch as decided: its verdict (`check`) when the line could be checked. */
+export interface ReplayBatchItem {
+  /** 1-based line of the JSONL (a folder: the file's place in the sorted listing). */
+  line: number
+  /** The file named (output_file, `name`, a folder's file) or `line N`. */
+  name: string
+  seq: number | null
+  status: ReplayBatchStatus
+  /** The verdict's reason, or why the line could not be checked; null for a plain match. */
+  reason: string | null
+  check: ReplayCheck | null
+}
+
+export interface ReplayBatchSummary {
+  lines: number
+  counts: Record<ReplayBatchStatus, number>
+  /** Per sealed model_version (`(unknown)` when none is sealed), the count of each status. */
+  models: Record<string, Partial<Record<ReplayBatchStatus, number>>>
+  /** 0 every deterministic entry matched, 3 a failing verdict, 1 lines that could not be checked. */
+  exit: 0 | 1 | 3
+}
+
+export interface ReplayBatchRequest {
+  /** The batch as JSON Lines: {seq, output | output_base64 [, name, raw, prompt]} a line. */
+  jsonl?: string
+  /** Or the bytes of a JSONL file, base64 (a line that is not UTF-8 is then reported as such). */
+  jsonl_base64?: string
+}
+
+export interface ReplayBatchResult {
+  items: ReplayBatchItem[]
+  summary: ReplayBatchSummary
+}

@@ -1,10 +1,18 @@
 // The integrity, replay and report engines as the session uses them: the session's chain, its
 // candidate keys (the rotation detector and the row checks need them), and its replay checks.
 import type { IntegrityOptions, IntegrityRun } from '../../shared/integrity-types'
-import type { ReplayCheck, ReplayCheckRequest } from '../../shared/replay-types'
+import { Readable } from 'node:stream'
+import type {
+  ReplayBatchItem,
+  ReplayBatchSummary,
+  ReplayCheck,
+  ReplayCheckRequest,
+} from '../../shared/replay-types'
 import type { AuditReport } from '../../shared/report-types'
 import { runIntegrity } from '../integrity/analyze'
 import { checkReplay } from '../replay/check'
+import { jsonlLines } from '../replay/batch-lines'
+import { BatchTally, collectBatch, decideBatch } from '../replay/batch'
 import { signReport } from '../custody/sign'
 import { buildAuditReport } from '../audit/build-report'
 import { announceSigned, custodyOf } from '../session/custody-state'
@@ -34,6 +42,44 @@ export async function runIntegrityFor(
 export async function checkReplayFor(session: AuditSession, req: ReplayCheckRequest): Promise<ReplayCheck> {
   const opened = await session.ready()
   return opened.chain.read((source) => checkReplay(source, session.keys, req))
+}
+
+/**
+ * A replay batch (JSON Lines, issue 37) against the session's chain: each item to `emit` as it is
+ * decided (bad lines first, then the batch's order), each check kept for the report. Files are never
+ * named here (the caller sends their bytes as output_base64): the server reads no client path.
+ */
+export async function checkReplayBatchFor(
+  session: AuditSession,
+  jsonl: string | Buffer,
+  emit: (item: ReplayBatchItem) => void,
+): Promise<ReplayBatchSummary> {
+  const tally = new BatchTally()
+  const out = (item: ReplayBatchItem): void => {
+    tally.add(item)
+    emit(item)
+  }
+  const bytes = typeof jsonl === 'string' ? Buffer.from(jsonl, 'utf8') : jsonl
+  const lines = jsonlLines(Readable.from([bytes]), { baseDir: null, raw: false })
+  const entries = await collectBatch(lines, out)
+  const opened = await session.ready()
+  const done = new Set<number>()
+  const checks: ReplayCheck[] = []
+  await opened.chain.read((source) =>
+    decideBatch(
+      source,
+      session.keys,
+      entries,
+      (item) => {
+        done.add(item.line)
+        if (item.check) checks.push(item.check)
+        out(item)
+      },
+      { skip: done },
+    ),
+  )
+  if (session.chain === opened) session.replayChecks.push(...checks)
+  return tally.summary()
 }
 
 /**

@@ -6,7 +6,7 @@ import type { AppInfo, SecretInput } from '../../shared/contract'
 import type { EntrySort } from '../../shared/chain-types'
 import type { IntegrityOptions } from '../../shared/integrity-types'
 import { INTEGRITY_WINDOW, THRESHOLD_RULES } from '../../shared/integrity-rules'
-import type { ReplayCheckRequest } from '../../shared/replay-types'
+import type { ReplayBatchItem, ReplayCheckRequest } from '../../shared/replay-types'
 import type { VerifyRangeOptions } from '../../shared/verify-types'
 import { positionOfSeq } from '../chain/chain-index'
 import { buildTimeline, getEntry, listEntries } from '../chain/views'
@@ -20,7 +20,7 @@ import { renderReportHtml } from '../custody/html/render'
 import { custodyHandlers } from './custody'
 import { priorFor } from '../session/custody-state'
 import { searchEvidence } from '../recovery/verdict'
-import { buildReportFor, checkReplayFor, maySign, runIntegrityFor } from './engine'
+import { buildReportFor, checkReplayBatchFor, checkReplayFor, maySign, runIntegrityFor } from './engine'
 import { filterFrom } from './filter-request'
 import type { CallContext, HandlerTable, Platform } from './handler-types'
 import { toolHandlers } from './tools'
@@ -67,6 +67,9 @@ export function integrityOptionsFrom(req: unknown): IntegrityOptions {
   }
   return opts
 }
+
+/** A replay batch's JSONL (the server's body bound for a replay file holds it). */
+const MAX_BATCH_BODY_CHARS = 96 * 1024 * 1024
 
 function replayRequestFrom(req: unknown): ReplayCheckRequest {
   const o = obj(req)
@@ -330,6 +333,19 @@ export function createHandlers(session: AuditSession, platform: Platform = {}): 
       return check
     },
     listReplayChecks: async () => session.replayChecks,
+    checkReplayBatch: async (req) => {
+      const o = obj(req)
+      const text = optStr(o, 'jsonl', MAX_BATCH_BODY_CHARS)
+      const b64 = optStr(o, 'jsonl_base64', MAX_BATCH_BODY_CHARS)
+      if ((text === undefined) === (b64 === undefined))
+        throw new AuditError('bad_argument', 'give exactly one of jsonl or jsonl_base64')
+      if (b64 !== undefined && !/^[A-Za-z0-9+/]*={0,2}$/.test(b64))
+        throw new AuditError('bad_argument', 'jsonl_base64 is not base64')
+      const items: ReplayBatchItem[] = []
+      const jsonl = text ?? Buffer.from(b64 as string, 'base64')
+      const summary = await checkReplayBatchFor(session, jsonl, (i) => items.push(i))
+      return { items, summary }
+    },
     buildReport: async (req, ctx) =>
       buildReportFor(session, integrityOptionsFrom(optObj(obj(req), 'integrity')), maySign(ctx)),
     saveReport: async (req, ctx) => {

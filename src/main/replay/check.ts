@@ -31,7 +31,16 @@ export interface PromptCheck {
 export function replayBodyAt(source: RowSource, seq: number): Buffer {
   const body = source.col('canonical_body')
   let bytes: Buffer | null | undefined = undefined
-  source.find(BigInt(seq), (c) => (bytes = c.castBlob(body)), ['canonical_body'])
+  // A copy: the row's bytes are valid only inside the callback (the direct reader reuses its page
+  // buffer), and the prompt check reads the body after the row check has read other pages.
+  source.find(
+    BigInt(seq),
+    (c) => {
+      const b = c.castBlob(body)
+      bytes = b === null ? null : Buffer.from(b)
+    },
+    ['canonical_body'],
+  )
   if (bytes === undefined) throw new AuditError('not_found', `seq ${seq} not found in chain`)
   return bytes ?? Buffer.alloc(0)
 }
@@ -103,11 +112,37 @@ export async function verifyRow(
   }
 }
 
-/**
- * Compare a supplied prompt with the sealed `bijotel.replay.prompt_hash`: as its UTF-8 text, and —
- * when it is a JSON list (the GenAI messages shape) — as Python's sorted compact `json.dumps` of it.
- */
-export function checkPrompt(entryBody: unknown, prompt: string | Buffer): PromptCheck {
+/** What a supplied prompt is compared by: its text's hash, and its hash as a messages list if it is one. */
+export interface PromptDigests {
+  /** SHA-256 of the prompt's bytes (its UTF-8 when given as text). */
+  text: string
+  /** SHA-256 of Python's sorted compact `json.dumps` when the prompt is a JSON list, else null. */
+  list: string | null
+}
+
+/** The digests of a prompt (a batch keeps these instead of the prompt). */
+export function promptDigests(prompt: string | Buffer): PromptDigests {
+  const bytes = typeof prompt === 'string' ? Buffer.from(prompt, 'utf8') : prompt
+  let text: string | null = null
+  try {
+    text = typeof prompt === 'string' ? prompt : new TextDecoder('utf-8', { fatal: true }).decode(prompt)
+  } catch {
+    text = null
+  }
+  let list: string | null = null
+  if (text !== null) {
+    try {
+      const parsed = pyJsonLoads(text.trim())
+      if (Array.isArray(parsed)) list = sha256Hex(Buffer.from(pyJsonDumpsSorted(parsed), 'utf8'))
+    } catch {
+      // not JSON: only the text form applies
+    }
+  }
+  return { text: sha256Hex(bytes), list }
+}
+
+/** A prompt's digests against the sealed `bijotel.replay.prompt_hash` of an entry. */
+export function comparePrompt(entryBody: unknown, d: PromptDigests): PromptCheck {
   const attrs = attributesOf(entryOf(entryBody))
   const sealed = attrs['bijotel.replay.prompt_hash']
   if (typeof sealed !== 'string') {
@@ -116,41 +151,31 @@ export function checkPrompt(entryBody: unknown, prompt: string | Buffer): Prompt
       prompt_detail: 'entry has no bijotel.replay.prompt_hash; the prompt cannot be checked',
     }
   }
-  const bytes = typeof prompt === 'string' ? Buffer.from(prompt, 'utf8') : prompt
-  if (sha256Hex(bytes) === sealed) {
+  if (d.text === sealed) {
     return {
       prompt_match: true,
       prompt_detail: 'prompt hash matches the sealed prompt_hash (prompt as text)',
     }
   }
-  let text: string | null = null
-  try {
-    text = typeof prompt === 'string' ? prompt : new TextDecoder('utf-8', { fatal: true }).decode(prompt)
-  } catch {
-    text = null
-  }
-  let triedList = false
-  if (text !== null) {
-    try {
-      const parsed = pyJsonLoads(text.trim())
-      if (Array.isArray(parsed)) {
-        triedList = true
-        if (sha256Hex(Buffer.from(pyJsonDumpsSorted(parsed), 'utf8')) === sealed) {
-          return {
-            prompt_match: true,
-            prompt_detail:
-              'prompt hash matches the sealed prompt_hash (prompt as a messages list, Python json.dumps sort_keys)',
-          }
-        }
-      }
-    } catch {
-      // not JSON: only the text form applies
+  if (d.list === sealed) {
+    return {
+      prompt_match: true,
+      prompt_detail:
+        'prompt hash matches the sealed prompt_hash (prompt as a messages list, Python json.dumps sort_keys)',
     }
   }
   return {
     prompt_match: false,
-    prompt_detail: `prompt hash ${sha256Hex(bytes)} does not match the sealed prompt_hash ${sealed}${triedList ? ' (also tried as a messages list)' : ''}`,
+    prompt_detail: `prompt hash ${d.text} does not match the sealed prompt_hash ${sealed}${d.list !== null ? ' (also tried as a messages list)' : ''}`,
   }
+}
+
+/**
+ * Compare a supplied prompt with the sealed `bijotel.replay.prompt_hash`: as its UTF-8 text, and —
+ * when it is a JSON list (the GenAI messages shape) — as Python's sorted compact `json.dumps` of it.
+ */
+export function checkPrompt(entryBody: unknown, prompt: string | Buffer): PromptCheck {
+  return comparePrompt(entryBody, promptDigests(prompt))
 }
 
 export interface ReplayCheckInput {

@@ -9,10 +9,15 @@ import { HttpError, LIMITS, parseJson, readRequestBody, sendError, sendJson, STA
 export const CALL_PREFIX = '/api/call/'
 
 /**
- * Body limit per call: checkReplay carries a file (base64, up to 64 MiB of bytes); setPrior and
+ * Body limit per call: checkReplay carries a file (checkReplayBatch many, within the same bound) (base64, up to 64 MiB of bytes); setPrior and
  * checkReport carry a report (its text, up to the handler's 64 MiB).
  */
-const LARGE: ReadonlySet<ApiName> = new Set<ApiName>(['checkReplay', 'setPrior', 'checkReport'])
+const LARGE: ReadonlySet<ApiName> = new Set<ApiName>([
+  'checkReplay',
+  'checkReplayBatch',
+  'setPrior',
+  'checkReport',
+])
 export const CALL_LIMITS: Record<ApiName, number> = Object.fromEntries(
   API_CALLS.map((n) => [n, LARGE.has(n) ? LIMITS.replay : LIMITS.json]),
 ) as Record<ApiName, number>

@@ -129,17 +129,26 @@ export const bodyCharges = new WeakMap<IncomingMessage, BodyCharge>()
  * this server never answers). A declared Content-Length is charged in full before reading (and read
  * into one buffer of that size: no second copy); a chunked body is charged as it arrives.
  */
-export async function readRequestBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+/** JSON Lines (`POST /replay/verify-batch`): like JSON, a type no form or simple request can send. */
+export const NDJSON_TYPE = /^application\/(?:x-ndjson|jsonl|x-jsonlines)\s*(?:;.*)?$/i
+
+export async function readRequestBody(
+  req: IncomingMessage,
+  limit: number,
+  accept: { type: RegExp; name: string } = { type: JSON_TYPE, name: 'application/json' },
+): Promise<Buffer> {
   if (!hasBody(req)) {
     req.resume()
     return Buffer.alloc(0)
   }
   const type = req.headers['content-type']
-  if (type === undefined || !JSON_TYPE.test(type)) {
+  if (type === undefined || !accept.type.test(type)) {
     throw new HttpError(
       415,
       'bad_request',
-      'request bodies must be JSON: send Content-Type: application/json',
+      accept.type === JSON_TYPE
+        ? 'request bodies must be JSON: send Content-Type: application/json'
+        : `send the body as Content-Type: ${accept.name}`,
     )
   }
   const header = req.headers['content-length']

@@ -47,6 +47,7 @@ import {
   type RefDeps,
 } from './reference'
 import { StaticSite } from './static'
+import { replayVerifyBatch } from './replay-batch'
 
 export interface ServerOptions {
   session: AuditSession
@@ -145,6 +146,7 @@ async function route(c: Context, req: IncomingMessage, res: ServerResponse): Pro
   }
   if (path === '/integrity') return c.work.run(() => integrity(deps, req, res, url))
   if (path === '/replay/verify') return replayVerify(deps, req, res, ctx)
+  if (path === '/replay/verify-batch') return c.work.run(() => replayVerifyBatch(c.session, req, res))
   if (path === '/chain') return chainList(deps, req, res, url)
   if (path === '/chain/verify') return chainVerify(deps, req, res, ctx)
   const entry = CHAIN_ENTRY.exec(path)

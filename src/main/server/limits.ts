@@ -316,6 +316,7 @@ export const CALL_WEIGHT: Readonly<Record<ApiName, 'heavy' | 'light' | 'refused'
   signingKey: 'light',
   setPrior: 'heavy', // a report of up to 64 MiB parsed, its rows digest checked later
   checkReport: 'heavy', // a report parsed and checked against every row of the chain
+  checkReplayBatch: 'heavy', // a batch of replay outputs against the chain, read in one pass
 }
 
 /** Calls that start or do long work over a whole chain or document. */

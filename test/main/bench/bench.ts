@@ -6,7 +6,7 @@
 import Database from 'better-sqlite3'
 import { spawnSync } from 'node:child_process'
 import { createHash, createHmac, hash as oneShotHash } from 'node:crypto'
-import { existsSync, mkdirSync, statSync } from 'node:fs'
+import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs'
 import { cpus, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { withDirect } from '../../../src/main/chain/direct/open'
@@ -287,6 +287,42 @@ function recoveryPair(path: string, rows: number, runs = 5): { off: Measure; on:
   return { off, on, line }
 }
 
+/**
+ * `bijotel replay --batch` with lines spread over the chain (issue 37): the chain is read once,
+ * whatever the verdicts (exit 3 when some mismatch is expected here). Without a key, 10,000 lines
+ * (the replay check alone); with one, 100 lines: each row is verified as `replay --seq` verifies it,
+ * and that costs a count over the whole tree per row.
+ */
+function replayBatch(dir: string, path: string, rows: number, keyed: boolean, lines: number): Measure {
+  const file = join(dir, `replay-batch-${rows}-${lines}.jsonl`)
+  if (!existsSync(file)) {
+    const out: string[] = []
+    for (let k = 0; k < lines; k++) {
+      const seq = 1 + Math.floor((k * rows) / lines) + (k % 7)
+      out.push(JSON.stringify({ seq: Math.min(seq, rows), output: `replayed output ${k}` }))
+    }
+    writeFileSync(file, out.join('\n') + '\n')
+  }
+  const args = ['replay', '--db', path, '--batch', file, '--json', ...(keyed ? ['--secret-hex', SECRET] : [])]
+  const r = run(args)
+  if (r.code !== 0 && r.code !== 3)
+    throw new Error(`replay --batch: exit ${r.code}: ${r.stderr.trim().split('\n').pop()}`)
+  const summary = JSON.parse(r.stdout.trimEnd().split('\n').pop()!) as { summary: { lines: number } }
+  if (summary.summary.lines !== lines)
+    throw new Error(`replay --batch answered ${summary.summary.lines} lines`)
+  const open = /reader (\S+), open (\d+) ms/.exec(r.stderr)
+  return {
+    label: `bijotel replay --batch (${fmt(lines)} lines${keyed ? ', rows verified' : ''})`,
+    ms: r.ms,
+    rows: lines,
+    rssMb: rssFrom(r.stderr),
+    cpuMs: cpuFrom(r.stderr),
+    note:
+      `${fmt(lines / (r.ms / 1000))} replays/s` +
+      (open ? `; ${open[1]} reader, open ${fmt(Number(open[2]))} ms` : ''),
+  }
+}
+
 async function main(): Promise<void> {
   if (!existsSync(join(ROOT, 'out', 'main', 'cli.js'))) throw new Error('build first: npm run build')
   const dir = process.env['BENCH_DIR'] ?? join(tmpdir(), 'bijotel-bench')
@@ -339,6 +375,8 @@ async function main(): Promise<void> {
         rows,
         SQLITE,
       ),
+      replayBatch(dir, path, rows, false, 10_000),
+      replayBatch(dir, path, rows, true, 100),
     ]
     console.log(
       `== ${fmt(rows)} rows, ${fmt(size / 1e6, 0)} MB file, ${fmt(floor.bytes / 1e6, 0)} MB of bodies`,

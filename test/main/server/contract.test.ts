@@ -191,6 +191,27 @@ describe('contract over HTTP', () => {
     expect((await call('checkReplay', { seq: 99999, text: 'x' })).status).toBe(404)
   })
 
+  it('checkReplayBatch: every line answered, the checks kept with the session', async () => {
+    const c = clean.replay![0]!
+    const text = readFileSync(join(FIXTURES, c.file), 'utf8')
+    const jsonl = `${JSON.stringify({ seq: c.seq, output: text })}\nnot json\n`
+    const before = ((await call('listReplayChecks')).json as unknown[]).length
+    const r = await call('checkReplayBatch', { jsonl })
+    expect(r.status, r.text).toBe(200)
+    const b = r.json as {
+      items: { status: string; check: { result: unknown } | null }[]
+      summary: { lines: number }
+    }
+    expect(b.summary.lines).toBe(2)
+    expect(b.items.map((i) => i.status).sort()).toEqual(
+      ['bad_line', c.expected['match'] ? 'matched' : expect.any(String)].sort(),
+    )
+    expect(b.items.find((i) => i.check)?.check?.result).toEqual(c.expected)
+    expect(((await call('listReplayChecks')).json as unknown[]).length).toBe(before + 1)
+    expect((await call('checkReplayBatch', {})).status).toBe(400)
+    expect((await call('checkReplayBatch', { jsonl: 'x', jsonl_base64: 'eA==' })).status).toBe(400)
+  })
+
   it('buildReport returns the report; saveReport and pickAndOpenChain have no dialog on the web', async () => {
     const save = await call('saveReport', {})
     expect(save.status).toBe(400)

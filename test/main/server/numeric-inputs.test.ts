@@ -104,6 +104,7 @@ const CALL_FIELDS: Record<ApiName, Field[]> = {
   cancelJob: [f('id', 'string', {})],
   checkReplay: [f('seq', 'int', { text: 'x' }), f('text', 'string', { seq: 1 }, { optional: true })],
   listReplayChecks: [],
+  checkReplayBatch: [f('jsonl', 'string', {}, { optional: true })],
   buildReport: integrityFields('integrity.', {}),
   saveReport: integrityFields('integrity.', {}),
   keylessVerdict: [],

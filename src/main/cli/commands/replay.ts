@@ -2,19 +2,17 @@
 // exit codes, plus (only when asked for) the row's own verification and a prompt-hash check (§11.7).
 // Loaded only when the command runs.
 import { existsSync } from 'node:fs'
-import type { ReplayCheck } from '../../../shared/replay-types'
 import { REPLAY_COLUMNS } from '../../chain/table'
 import { AuditError } from '../../base/errors'
 import { checkReplayInput } from '../../replay/check'
-import { referenceReplayFields } from '../../replay/verifier'
 import { readReplayFile, textInput, type ReplayInput } from '../../replay/text'
 import { parseSecrets } from '../../chain/keys'
 import { parse, UsageError } from '../args'
 import type { Run } from '../command'
 import { SECRET_OPTIONS, secretInputsFrom } from '../secret-sources'
 import { toJson } from '../format'
+import { replayExit, replayJson, replayText } from '../../replay/format'
 import { readChainForCli } from './open-chain'
-import { EXIT } from './replay-info'
 
 /** argparse's `type=int`: optional sign, digits with single underscores, surrounding whitespace. */
 export function parseSeq(v: string): number {
@@ -29,55 +27,6 @@ function str(v: unknown): string | undefined {
   return typeof v === 'string' ? v : undefined
 }
 
-/** The ReplayResult fields in the reference's order, plus the extra checks only when they ran. */
-export function replayJson(
-  check: ReplayCheck,
-  extras: { row: boolean; prompt: boolean },
-): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...referenceReplayFields(check.result) }
-  if (extras.row) {
-    out['row_verified'] = check.row_verified
-    out['row_detail'] = check.row_detail
-  }
-  if (extras.prompt) {
-    out['prompt_match'] = check.prompt_match
-    out['prompt_detail'] = check.prompt_detail
-  }
-  return out
-}
-
-/** The reference's text block, then our lines for the checks that were asked for. */
-export function replayText(
-  check: ReplayCheck,
-  extras: { row: boolean; prompt: boolean; raw: boolean },
-): string {
-  const r = check.result
-  const lines = [
-    `=== Replay ${r.match ? 'MATCH' : 'MISMATCH'} (seq=${check.seq}) ===`,
-    `  original_hash:  ${r.original_hash || '(none \u2014 entry has no replay metadata)'}`,
-    `  replay_hash:    ${r.replay_hash}`,
-    `  deterministic:  ${r.deterministic ? 'True' : 'False'}`,
-    `  model_version:  ${r.model_version || '(unknown)'}`,
-  ]
-  if (r.reason) lines.push(`  reason:         ${r.reason}`)
-  if (extras.raw)
-    lines.push(
-      `  input:          raw bytes of ${check.source.name ?? '?'} (${check.source.bytes} bytes, no newline conversion)`,
-    )
-  if (extras.row) lines.push(`  row:            ${check.row_detail}`)
-  if (extras.prompt) lines.push(`  prompt:         ${check.prompt_detail ?? ''}`)
-  if (r.match && (check.row_verified === false || check.prompt_match === false)) {
-    lines.push('  WARNING: the output matches, but the evidence around it does not hold (see above); exit 3')
-  }
-  return lines.join('\n') + '\n'
-}
-
-export function replayExit(check: ReplayCheck): number {
-  if (!check.result.match) return EXIT.mismatch
-  if (check.row_verified === false || check.prompt_match === false) return EXIT.mismatch
-  return EXIT.match
-}
-
 export const run: Run = async (argv, io) => {
   const { values } = parse(argv, {
     db: { type: 'string' },
@@ -88,8 +37,10 @@ export const run: Run = async (argv, io) => {
     prompt: { type: 'string' },
     'prompt-file': { type: 'string' },
     json: { type: 'boolean' },
+    batch: { type: 'string' },
     ...SECRET_OPTIONS,
   })
+  if (values['batch'] !== undefined) return (await import('./replay-batch')).runBatch(values, io)
   const db = str(values['db'])
   const seqRaw = str(values['seq'])
   const missing = [db ? null : '--db', seqRaw !== undefined ? null : '--seq'].filter(

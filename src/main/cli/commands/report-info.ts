@@ -6,7 +6,7 @@ import { INTEGRITY_OPTIONS_HELP } from './integrity-options'
 export const EXIT = { ok: 0, unreadable: 1, differs: 1, usage: 2 } as const
 
 const HELP = `usage: bijotel report --db PATH -o FILE [keys] [--window N | --all] [thresholds]
-                      [--format json|html] [--sign-key PEM] [--replay SEQ=FILE]...
+                      [--format json|html] [--sign-key PEM] [--replay SEQ=FILE]... [--replay-batch FILE]
        bijotel report verify REPORT --db PATH [keys] [--public-key PEM] [--json]
 
 Write the audit report as JSON (schema/integrity-report.schema.json): the evidence record (SHA-256,
@@ -27,6 +27,8 @@ options:
                        signature block, which names the algorithm, public key and fingerprint
   --replay SEQ=FILE    add a replay check: FILE is the replayed output of row SEQ, read as
                        replay --output-file reads it (repeatable)
+  --replay-batch FILE  add every line of a replay batch (JSONL or a folder, as replay --batch
+                       reads it); a line that cannot be checked is an argument error
   --segment PATH       an archive segment of this chain (repeatable): recovered rows found in it are
                        archived, never findings
   --secret-hex HEX     candidate key as hex (Python BIJOTEL); repeat for rotated keys

@@ -2,7 +2,7 @@
 import { readSegments } from '../../audit/segments'
 import { realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { basename, dirname, join, resolve } from 'node:path'
-import type { ReplayCheck } from '../../../shared/replay-types'
+import type { ReplayBatchItem, ReplayCheck } from '../../../shared/replay-types'
 import type { OpenedChain } from '../../chain/source/opened-chain'
 import { loadPrivateKey } from '../../custody/ed25519'
 import { renderReportHtml } from '../../custody/html/render'
@@ -97,6 +97,51 @@ async function replayChecksFor(
   return checks
 }
 
+/**
+ * `--replay-batch FILE|FOLDER`: every line's check (as `replay --batch` decides it) goes into the
+ * report. A report names every check it was asked for: a line that cannot be checked (bad line, seq
+ * missing) is an argument error, not a check silently left out.
+ */
+async function replayBatchChecksFor(
+  chain: OpenedChain,
+  keys: KeyMaterial[],
+  batch: string,
+): Promise<ReplayCheck[]> {
+  const { batchLinesFrom } = await import('./replay-batch')
+  const { collectBatch, decideBatch } = await import('../../replay/batch')
+  const checks: ReplayCheck[] = []
+  const refuse = (item: ReplayBatchItem): void => {
+    if (item.check) checks.push(item.check)
+    else
+      throw new AuditError(
+        'bad_argument',
+        `--replay-batch ${batch}: line ${item.line} (${item.name}): ${item.reason ?? item.status}`,
+      )
+  }
+  let entries
+  try {
+    entries = await collectBatch(batchLinesFrom(batch, false), refuse)
+  } catch (e) {
+    if (e instanceof AuditError && e.code !== 'bad_argument')
+      throw new AuditError('bad_argument', `--replay-batch ${batch}: ${e.message}`)
+    throw e
+  }
+  const done = new Set<number>()
+  await chain.read((source) =>
+    decideBatch(
+      source,
+      keys,
+      entries,
+      (item) => {
+        done.add(item.line)
+        refuse(item)
+      },
+      { skip: done },
+    ),
+  )
+  return checks
+}
+
 export const run: Run = async (argv, io) => {
   // `bijotel report verify REPORT …`: check an exported report again (issue 25 item 4).
   if (argv[0] === 'verify') return (await import('./report-verify')).run(argv.slice(1), io)
@@ -107,6 +152,7 @@ export const run: Run = async (argv, io) => {
     'sign-key': { type: 'string' },
     replay: { type: 'string', multiple: true },
     segment: { type: 'string', multiple: true },
+    'replay-batch': { type: 'string' },
     ...SECRET_OPTIONS,
     ...INTEGRITY_OPTIONS,
   })
@@ -133,7 +179,12 @@ export const run: Run = async (argv, io) => {
       chain,
       keys,
       integrityOptions,
-      replayChecks: await replayChecksFor(chain, keys, specs),
+      replayChecks: [
+        ...(await replayChecksFor(chain, keys, specs)),
+        ...(typeof values['replay-batch'] === 'string'
+          ? await replayBatchChecksFor(chain, keys, values['replay-batch'])
+          : []),
+      ],
       onProgress: progressLine(io),
       ...(segments ? { segments } : {}),
     })

@@ -8,6 +8,7 @@ import { OpenControls } from '../components/OpenControls'
 import { ShortcutsHelp } from '../components/ShortcutsHelp'
 import { handleAppEvent, pathOfDroppedFile, type SubscribeAppEvents } from '../lib/bridge'
 import { parseLink } from '../lib/deep-link'
+import { droppedFiles } from '../lib/dropped-files'
 import { AppStore } from '../lib/stores/app-store'
 import { browserTarget, DeepLinkSync } from '../lib/stores/deep-link-sync'
 import { useStore } from '../lib/stores/store'
@@ -121,8 +122,10 @@ function AppWindow({ store, events }: { store: AppStore; events: SubscribeAppEve
       if (!isFiles(e)) return
       e.preventDefault()
       setDragging(false)
-      const f = e.dataTransfer?.files?.[0]
-      if (f) store.dropFile(f, pathOfDroppedFile(f))
+      void droppedFiles(e).then(({ files, folder }) => {
+        if (files.length === 1 && !folder) store.dropFile(files[0]!, pathOfDroppedFile(files[0]!))
+        else if (files.length > 0) store.dropFiles(files)
+      })
     }
     window.addEventListener('dragover', over)
     window.addEventListener('drop', drop)

@@ -4,7 +4,9 @@ import { useState, type DragEvent } from 'react'
 import { EntryDetail } from '../../components/EntryDetail'
 import { ErrorBoundary } from '../../components/ErrorBoundary'
 import { ReplayChecker } from '../../components/ReplayChecker'
+import { ReplayBatchPanel } from '../../components/ReplayBatchPanel'
 import { ReplayList } from '../../components/ReplayList'
+import { useStore } from '../../lib/stores/store'
 import { ReplayResultView } from '../../components/ReplayResultView'
 import { looksLikeChain } from '../../lib/replay-format'
 import { useWorkspace, useWorkspaceStore } from './context'
@@ -24,6 +26,7 @@ export function DetailPane({ flags }: { flags: Flags }) {
   const replayMode = useWorkspace((s) => s.replayMode)
   const replayBusy = useWorkspace((s) => s.replayBusy)
   const replayError = useWorkspace((s) => s.replayError)
+  const batch = useStore(ws.batch, (s) => s)
   const [drop, setDrop] = useState(false)
   const selectedCheck = selected ? (flags.replayBySeq.get(selected.seq) ?? null) : null
 
@@ -80,7 +83,19 @@ export function DetailPane({ flags }: { flags: Flags }) {
       </div>
       <ErrorBoundary where="entry detail" resetKey={selected?.seq}>
         {detailTab === 'replays' ? (
-          <ReplayList checks={checks} onSelectSeq={ws.selectSeq} />
+          <>
+            <ReplayBatchPanel
+              items={batch.items}
+              pending={batch.pending}
+              busy={batch.busy}
+              error={batch.error}
+              onSelectSeq={ws.selectSeq}
+              onAssign={(f, seq) => void ws.batch.assign(f, seq)}
+              onDismiss={ws.batch.dismiss}
+              onClear={ws.batch.clear}
+            />
+            <ReplayList checks={checks} onSelectSeq={ws.selectSeq} />
+          </>
         ) : detailTab === 'recovered' ? (
           <RecoveredTab />
         ) : selected ? (

@@ -362,6 +362,18 @@ export class AppStore extends Store<AppState> {
     workspace.dropReplay(file)
   }
 
+  /** Several files, or a folder's, dropped on the window: a replay batch against the open chain. */
+  dropFiles(files: File[]): void {
+    const { workspace } = this.getState()
+    const replays = files.filter((f) => !looksLikeChain(f.name))
+    if (!workspace) {
+      this.notify('Open a chain first: dropped replay files are checked against it', 'error')
+      return
+    }
+    if (replays.length === 0) return
+    workspace.dropReplays(replays)
+  }
+
   readonly dismissOpenError = (): void => this.update({ openError: null })
 
   readonly notify = (text: string, kind: 'info' | 'error' = 'info'): void => {

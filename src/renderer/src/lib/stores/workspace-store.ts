@@ -21,6 +21,8 @@ import { FindStore } from './find-store'
 import { JobRunner } from './job-runner'
 import { KeylessStore } from './keyless-store'
 import { RecoveredStore } from './recovered-store'
+import { ReplayBatchStore } from './replay-batch-store'
+import { isJsonlName } from '../../../../shared/replay-names'
 import { Store } from './store'
 
 export type Notify = (text: string, kind?: 'info' | 'error') => void
@@ -84,6 +86,8 @@ export class WorkspaceStore extends Store<WorkspaceState> {
   readonly keyless: KeylessStore
   /** Payload drift per provider/model (F12, issue 26). */
   readonly drift: DriftStore
+  /** Replays checked in bulk (issue 37). */
+  readonly batch: ReplayBatchStore
 
   constructor(
     readonly chain: ChainIdentity,
@@ -129,6 +133,10 @@ export class WorkspaceStore extends Store<WorkspaceState> {
     // The engine flags the keyless check's rows while no keyed verdict is held: the marks follow.
     this.keyless = new KeylessStore(api, () => this.update((s) => ({ flagVersion: s.flagVersion + 1 })))
     this.drift = new DriftStore(api)
+    this.batch = new ReplayBatchStore(api, {
+      mode: () => this.getState().replayMode,
+      checks: (checks) => this.update({ checks, detailTab: 'replays' }),
+    })
   }
 
   /** What the engine already holds for this chain, and a first integrity run. */
@@ -319,8 +327,21 @@ export class WorkspaceStore extends Store<WorkspaceState> {
     }
   }
 
-  /** A replay file dropped on the window: checked against the selected entry. */
+  /**
+   * Several files (or a folder's) dropped on the window: a batch. Files named by seq go to their
+   * entries, the others wait in the replay panel for a seq.
+   */
+  dropReplays(files: File[]): void {
+    this.update({ detailTab: 'replays' })
+    void this.batch.drop(files)
+  }
+
+  /** A replay file dropped on the window: checked against the selected entry (a JSONL file: a batch). */
   dropReplay(file: File): void {
+    if (isJsonlName(file.name)) {
+      void this.batch.drop([file])
+      return
+    }
     const { selected } = this.getState()
     if (!selected) {
       this.env.notify(`Select an entry first, or drop ${file.name} on a row`, 'error')

@@ -1,0 +1,141 @@
+// Replays dropped in bulk (issue 37): several files named by seq, a JSONL batch, a file whose name
+// gives no seq. The panel lists each line with the status and reason `bijotel replay --batch` gives
+// the same files (the CLI is run here on the same files), filters, and jumps to the entry.
+import { expect, test, type Locator } from '@playwright/test'
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { FIXTURES, fixture, openFixture } from './helpers'
+
+const CLI = path.resolve(__dirname, '..', 'bin', 'bijotel')
+const FILES = readdirSync(FIXTURES)
+  .filter((f) => f.startsWith('clean.replay-'))
+  .sort()
+
+/** A synthetic drop of several files at once (DataTransfer built in the page). */
+async function dropMany(target: Locator, files: { name: string; bytes: Buffer }[]): Promise<void> {
+  await target.evaluate(
+    (el, list) => {
+      const dt = new DataTransfer()
+      for (const { name, b64 } of list) {
+        const bin = atob(b64)
+        const bytes = new Uint8Array(bin.length)
+        for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i)
+        dt.items.add(new File([bytes], name, { type: 'text/plain' }))
+      }
+      for (const type of ['dragenter', 'dragover', 'drop'])
+        el.dispatchEvent(new DragEvent(type, { bubbles: true, cancelable: true, dataTransfer: dt }))
+    },
+    files.map((f) => ({ name: f.name, b64: f.bytes.toString('base64') })),
+  )
+}
+
+function cliBatch(jsonl: string): Record<string, unknown>[] {
+  const dir = mkdtempSync(path.join(tmpdir(), 'bijotel-e2e-batch-'))
+  const file = path.join(dir, 'batch.jsonl')
+  writeFileSync(file, jsonl)
+  let out: string
+  try {
+    out = execFileSync(
+      process.execPath,
+      [CLI, 'replay', '--db', fixture('clean.db'), '--batch', file, '--json'],
+      {
+        encoding: 'utf8',
+      },
+    )
+  } catch (e) {
+    out = (e as { stdout: string }).stdout
+  }
+  return out
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>)
+}
+
+test('several replay files dropped at once: each checked against the entry its name gives, as the CLI checks them', async ({
+  page,
+}) => {
+  await openFixture(page, 'clean.db')
+  await dropMany(
+    page.locator('.topbar'),
+    FILES.map((f) => ({ name: f, bytes: readFileSync(fixture(f)) })),
+  )
+  const rows = page.getByTestId('replay-batch-row')
+  await expect(rows).toHaveCount(FILES.length)
+  const jsonl = FILES.map((f) =>
+    JSON.stringify({
+      seq: Number(/replay-(\d+)\.txt$/.exec(f)![1]),
+      output_base64: readFileSync(fixture(f)).toString('base64'),
+      name: f,
+    }),
+  ).join('\n')
+  const cli = cliBatch(jsonl).slice(0, -1)
+  for (const c of cli) {
+    const r = page.locator(`[data-testid="replay-batch-row"]`).filter({ hasText: String(c['name']) })
+    await expect(r).toHaveAttribute('data-status', String(c['status']))
+    if (c['reason']) await expect(r).toContainText(String(c['reason']))
+  }
+  // The checks join the session's (the report carries them), and the table marks the rows.
+  await expect(page.getByTestId('replay-list-row')).toHaveCount(FILES.length)
+
+  // Filter by status, then by text.
+  const matched = cli.filter((c) => c['status'] === 'matched').length
+  await page.getByTestId('replay-batch-status').selectOption('matched')
+  await expect(rows).toHaveCount(matched)
+  await page.getByTestId('replay-batch-status').selectOption('all')
+  await page.getByTestId('replay-batch-filter').fill('replay-78')
+  await expect(rows).toHaveCount(1)
+
+  // A row jumps to its entry.
+  await rows.first().getByRole('button', { name: '78' }).click()
+  await expect(page.getByTestId('detail-seq')).toHaveText('78')
+})
+
+test('a JSONL batch dropped on the window: bad lines and missing seqs are listed with their reason', async ({
+  page,
+}) => {
+  await openFixture(page, 'clean.db')
+  const jsonl = [
+    JSON.stringify({
+      seq: 1,
+      output_base64: readFileSync(fixture('clean.replay-1.txt')).toString('base64'),
+      name: 'one',
+    }),
+    'this is not json',
+    JSON.stringify({ seq: 99999, output: 'x' }),
+    JSON.stringify({ seq: 2, output: 'x', outptu: 'typo' }),
+  ].join('\n')
+  await dropMany(page.locator('.topbar'), [{ name: 'batch.jsonl', bytes: Buffer.from(jsonl) }])
+  const rows = page.getByTestId('replay-batch-row')
+  await expect(rows).toHaveCount(4)
+  const cli = cliBatch(jsonl).slice(0, -1)
+  for (const c of cli) {
+    const r = rows.filter({
+      has: page.locator(`td:first-child`, { hasText: new RegExp(`^${String(c['line'])}$`) }),
+    })
+    await expect(r).toHaveAttribute('data-status', String(c['status']))
+    await expect(r).toContainText(String(c['error'] ?? c['reason'] ?? ''))
+  }
+  await expect(rows.filter({ hasText: 'seq 99999 not found in chain' })).toHaveCount(1)
+  await expect(rows.filter({ hasText: 'unknown field "outptu"' })).toHaveCount(1)
+})
+
+test('a file whose name gives no seq waits for one, then is checked', async ({ page }) => {
+  await openFixture(page, 'clean.db')
+  await dropMany(page.locator('.topbar'), [
+    { name: 'clean.replay-8.txt', bytes: readFileSync(fixture('clean.replay-8.txt')) },
+    { name: 'output.txt', bytes: readFileSync(fixture('clean.replay-1.txt')) },
+  ])
+  await expect(page.getByTestId('replay-batch-row')).toHaveCount(1)
+  const pending = page.getByTestId('replay-pending')
+  await expect(pending).toContainText('output.txt')
+  await pending.getByLabel('seq for output.txt').fill('1')
+  await pending.getByRole('button', { name: 'Check' }).click()
+  await expect(page.getByTestId('replay-batch-row')).toHaveCount(2)
+  await expect(page.getByTestId('replay-batch-row').filter({ hasText: 'output.txt' })).toHaveAttribute(
+    'data-status',
+    'matched',
+  )
+  await expect(pending).toHaveCount(0)
+})

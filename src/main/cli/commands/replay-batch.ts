@@ -1,0 +1,107 @@
+// `bijotel replay --batch FILE|FOLDER|-` (issue 37): many replayed outputs checked against one chain
+// read once. Bad lines are printed as they are read; each checkable line then gets the single-entry
+// verdict, printed as it is decided, in the batch's order; the summary ends the output.
+import { createReadStream, existsSync, statSync } from 'node:fs'
+import { dirname, resolve } from 'node:path'
+import { Readable } from 'node:stream'
+import type { ReplayBatchItem } from '../../../shared/replay-types'
+import { AuditError } from '../../base/errors'
+import { REPLAY_COLUMNS } from '../../chain/table'
+import { parseSecrets } from '../../chain/keys'
+import { folderLines, jsonlLines, type BatchLine, type LineOptions } from '../../replay/batch-lines'
+import { BatchTally, collectBatch, decideBatch } from '../../replay/batch'
+import { batchItemJson, batchItemText, summaryJson, summaryText } from '../../replay/batch-format'
+import type { Values } from '../args'
+import { UsageError } from '../args'
+import type { CliIO } from '../io'
+import { toJson } from '../format'
+import { secretInputsFrom } from '../secret-sources'
+import { readChainForCli } from './open-chain'
+
+/** JSONL read from stdin is held whole (CliIO reads stdin at once): bounded. */
+export const MAX_STDIN_BATCH_BYTES = 256 * 1024 * 1024
+
+const SINGLE_ONLY = ['seq', 'output', 'output-file', 'prompt', 'prompt-file'] as const
+
+/** The lines of a JSONL file or a folder (`report --replay-batch` reads them too). */
+export function batchLinesFrom(batch: string, raw: boolean): AsyncIterable<BatchLine> | Iterable<BatchLine> {
+  let st
+  try {
+    st = statSync(batch)
+  } catch {
+    throw new AuditError('not_found', `--batch not found: ${batch}`)
+  }
+  if (st.isDirectory()) return folderLines(batch, { baseDir: batch, raw })
+  if (!st.isFile())
+    throw new AuditError('io', `cannot read --batch: ${batch} is not a regular file or a folder`)
+  // Relative output_file paths are the batch file's neighbours (a harness writes them side by side).
+  return jsonlLines(createReadStream(batch), { baseDir: dirname(resolve(batch)), raw })
+}
+
+function linesOf(batch: string, raw: boolean, io: CliIO): AsyncIterable<BatchLine> | Iterable<BatchLine> {
+  if (batch === '-') {
+    const opts: LineOptions = { baseDir: process.cwd(), raw }
+    return (async function* () {
+      const buf = await io.readStdin(MAX_STDIN_BATCH_BYTES + 1)
+      if (buf.length > MAX_STDIN_BATCH_BYTES)
+        throw new AuditError(
+          'too_large',
+          `--batch - : stdin is over ${MAX_STDIN_BATCH_BYTES} bytes; write the batch to a file and pass its path`,
+        )
+      yield* jsonlLines(Readable.from([buf]), opts)
+    })()
+  }
+  return batchLinesFrom(batch, raw)
+}
+
+export async function runBatch(values: Values, io: CliIO): Promise<number> {
+  const db = typeof values['db'] === 'string' ? values['db'] : undefined
+  if (!db) throw new UsageError('the following arguments are required: --db')
+  const mixed = SINGLE_ONLY.filter((k) => values[k] !== undefined)
+  if (mixed.length > 0)
+    throw new AuditError(
+      'bad_argument',
+      `--batch takes the seqs and outputs from its lines, not --${mixed[0]}`,
+    )
+  const batch = values['batch'] as string
+  if (batch === '') throw new AuditError('bad_argument', '--batch needs a JSONL file, a folder or - (stdin)')
+  if (batch === '-' && values['secret-stdin'] === true)
+    throw new AuditError('bad_argument', '--batch - and --secret-stdin cannot both read stdin')
+  const raw = values['raw'] === true
+  const json = values['json'] === true
+  const keys = parseSecrets(await secretInputsFrom(values, io, { useEnv: false }))
+  if (!existsSync(db)) throw new AuditError('db_missing', `chain DB not found: ${db}`)
+
+  const tally = new BatchTally()
+  const emit = (item: ReplayBatchItem): void => {
+    tally.add(item)
+    io.out(
+      json
+        ? toJson(batchItemJson(item, keys.length > 0), 0) + '\n'
+        : batchItemText(item, keys.length > 0, raw),
+    )
+  }
+  const entries = await collectBatch(linesOf(batch, raw, io), emit)
+  // A read redone through the copy (the direct reader declined mid-way) prints each line once.
+  const done = new Set<number>()
+  await readChainForCli(
+    db,
+    io,
+    (source) =>
+      decideBatch(
+        source,
+        keys,
+        entries,
+        (item) => {
+          done.add(item.line)
+          emit(item)
+        },
+        { skip: done },
+      ),
+    undefined,
+    REPLAY_COLUMNS,
+  )
+  const summary = tally.summary()
+  io.out(json ? toJson(summaryJson(summary), 0) + '\n' : summaryText(summary))
+  return summary.exit
+}

@@ -1,0 +1,190 @@
+// Many replay checks in one go (issue 37): the batch's lines are already hashes (./batch-lines.ts);
+// the chain is read ONCE — one streamed pass in scan order through the reading layer, keeping only
+// the bodies of the seqs the batch names — and each line then gets the verdict the single-entry
+// check gives it (./check.ts: the same ReplayResult, prompt check and, with a key, row check; each
+// row verified once however many lines name it). A seq the whole
+// pass did not meet is missing: the pass ends by confirming it saw every row SQLite counts.
+import type {
+  ReplayBatchItem,
+  ReplayBatchStatus,
+  ReplayBatchSummary,
+  ReplayCheck,
+} from '../../shared/replay-types'
+import type { KeyMaterial } from '../chain/keys'
+import type { RowSource } from '../chain/source/row-source'
+import { streamRows } from '../chain/source/stream'
+import { isBad, type BadLine, type BatchEntry, type BatchLine } from './batch-lines'
+import { comparePrompt, verifyRow, type RowVerification } from './check'
+import { replayResultFor } from './verifier'
+
+export const BATCH_STATUSES: readonly ReplayBatchStatus[] = [
+  'matched',
+  'mismatch_seeded',
+  'mismatch_unseeded',
+  'no_metadata',
+  'row_not_verified',
+  'prompt_differs',
+  'seq_missing',
+  'bad_line',
+]
+
+/** Statuses that fail the batch (exit 3): what the single-entry command exits 3 for, but drift. */
+const FAILING: ReadonlySet<ReplayBatchStatus> = new Set([
+  'mismatch_seeded',
+  'no_metadata',
+  'row_not_verified',
+  'prompt_differs',
+])
+
+export function badItem(l: BadLine): ReplayBatchItem {
+  return { line: l.line, name: l.name, seq: l.seq, status: 'bad_line', reason: l.error, check: null }
+}
+
+/** The status of a decided check, in the order the single-entry command's exit 3 weighs them. */
+export function statusOf(check: ReplayCheck): ReplayBatchStatus {
+  const r = check.result
+  if (check.row_verified === false) return 'row_not_verified'
+  if (!r.match) {
+    if (r.original_hash === null) return 'no_metadata'
+    return r.deterministic ? 'mismatch_seeded' : 'mismatch_unseeded'
+  }
+  return check.prompt_match === false ? 'prompt_differs' : 'matched'
+}
+
+/** One pass over the chain: the canonical_body of each seq in `wanted` that the chain holds. */
+export async function bodiesOf(
+  source: RowSource,
+  wanted: ReadonlySet<number>,
+  signal?: { aborted: boolean },
+): Promise<Map<number, Buffer>> {
+  const bodies = new Map<number, Buffer>()
+  if (wanted.size === 0) return bodies
+  const body = source.col('canonical_body')
+  await streamRows(source, { columns: ['canonical_body'], ...(signal ? { signal } : {}) }, (r) => {
+    if (r.rowidBig !== null || !wanted.has(r.rowid)) return
+    const b = r.castBlob(body)
+    bodies.set(r.rowid, b === null ? Buffer.alloc(0) : Buffer.from(b))
+  })
+  return bodies
+}
+
+/**
+ * Without a key the single-entry command prints no row check, and a batch does not run one: each
+ * costs a count over the whole tree (verifyRows confirms a range against SQLite's count), which
+ * would make 10,000 lines 10,000 passes. Said as not checked, never as checked.
+ */
+const NOT_CHECKED: RowVerification = {
+  row_verified: null,
+  row_detail: 'row not checked: a batch verifies rows only when a key is given',
+  findings: [],
+  key_index: null,
+}
+
+/** The verdict of one entry given its row's body (as `checkReplayInput` decides it). */
+async function decide(
+  source: RowSource,
+  keys: KeyMaterial[],
+  e: BatchEntry,
+  body: Buffer,
+  rows: Map<number, RowVerification>,
+): Promise<ReplayCheck> {
+  let row = rows.get(e.seq)
+  if (row === undefined) {
+    row = keys.length > 0 ? await verifyRow(source, keys, e.seq) : NOT_CHECKED
+    rows.set(e.seq, row)
+  }
+  const prompt =
+    e.prompt === null ? { prompt_match: null, prompt_detail: null } : comparePrompt(body, e.prompt)
+  return {
+    seq: e.seq,
+    result: replayResultFor(body, e.replayHash),
+    row_verified: row.row_verified,
+    row_detail: row.row_detail,
+    prompt_match: prompt.prompt_match,
+    prompt_detail: prompt.prompt_detail,
+    source: e.source,
+    checked_at: new Date().toISOString(),
+  }
+}
+
+/**
+ * Decides `entries` against the chain and passes each item to `emit` as it is decided, in the
+ * batch's order. `skip`: lines already emitted (a read redone through the copy emits each line once).
+ */
+export async function decideBatch(
+  source: RowSource,
+  keys: KeyMaterial[],
+  entries: readonly BatchEntry[],
+  emit: (item: ReplayBatchItem) => void,
+  opts: { signal?: { aborted: boolean }; skip?: ReadonlySet<number> } = {},
+): Promise<void> {
+  const bodies = await bodiesOf(source, new Set(entries.map((e) => e.seq)), opts.signal)
+  const rows = new Map<number, RowVerification>()
+  for (const e of entries) {
+    if (opts.skip?.has(e.line)) continue
+    const body = bodies.get(e.seq)
+    if (body === undefined) {
+      emit({
+        line: e.line,
+        name: e.name,
+        seq: e.seq,
+        status: 'seq_missing',
+        reason: `seq ${e.seq} not found in chain`,
+        check: null,
+      })
+      continue
+    }
+    const check = await decide(source, keys, e, body, rows)
+    const status = statusOf(check)
+    const reason =
+      status === 'row_not_verified'
+        ? check.row_detail
+        : status === 'prompt_differs'
+          ? check.prompt_detail
+          : check.result.reason
+    emit({ line: e.line, name: e.name, seq: e.seq, status, reason, check })
+  }
+}
+
+/** Splits read lines into bad ones (emitted at once) and entries to decide. */
+export async function collectBatch(
+  lines: AsyncIterable<BatchLine> | Iterable<BatchLine>,
+  emit: (item: ReplayBatchItem) => void,
+): Promise<BatchEntry[]> {
+  const entries: BatchEntry[] = []
+  for await (const l of lines) {
+    if (isBad(l)) emit(badItem(l))
+    else entries.push(l)
+  }
+  return entries
+}
+
+/** Counts of every status, per model, and the exit code of the batch. */
+export class BatchTally {
+  private readonly counts = Object.fromEntries(BATCH_STATUSES.map((s) => [s, 0])) as Record<
+    ReplayBatchStatus,
+    number
+  >
+  private readonly models: ReplayBatchSummary['models'] = {}
+  private lines = 0
+
+  add(item: ReplayBatchItem): void {
+    this.lines++
+    this.counts[item.status]++
+    if (item.check === null) return
+    const model = item.check.result.model_version ?? '(unknown)'
+    const m = (this.models[model] ??= {})
+    m[item.status] = (m[item.status] ?? 0) + 1
+  }
+
+  summary(): ReplayBatchSummary {
+    const failing = BATCH_STATUSES.some((s) => FAILING.has(s) && this.counts[s] > 0)
+    const unchecked = this.counts.bad_line + this.counts.seq_missing > 0
+    const models = Object.fromEntries(
+      Object.keys(this.models)
+        .sort()
+        .map((k) => [k, this.models[k]!]),
+    )
+    return { lines: this.lines, counts: { ...this.counts }, models, exit: failing ? 3 : unchecked ? 1 : 0 }
+  }
+}

@@ -1,0 +1,56 @@
+// The single-entry replay verdict as text (the reference's block, §6.4) and JSON, and its exit code:
+// `bijotel replay --seq` and each line of `bijotel replay --batch` print it the same way.
+import type { ReplayCheck } from '../../shared/replay-types'
+import { referenceReplayFields } from './verifier'
+
+/** `bijotel replay`'s exit codes for a verdict (its help lists them all: cli/commands/replay-info.ts). */
+const REPLAY_EXIT = { match: 0, mismatch: 3 } as const
+
+/** The ReplayResult fields in the reference's order, plus the extra checks only when they ran. */
+export function replayJson(
+  check: ReplayCheck,
+  extras: { row: boolean; prompt: boolean },
+): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...referenceReplayFields(check.result) }
+  if (extras.row) {
+    out['row_verified'] = check.row_verified
+    out['row_detail'] = check.row_detail
+  }
+  if (extras.prompt) {
+    out['prompt_match'] = check.prompt_match
+    out['prompt_detail'] = check.prompt_detail
+  }
+  return out
+}
+
+/** The reference's text block, then our lines for the checks that were asked for. */
+export function replayText(
+  check: ReplayCheck,
+  extras: { row: boolean; prompt: boolean; raw: boolean },
+): string {
+  const r = check.result
+  const lines = [
+    `=== Replay ${r.match ? 'MATCH' : 'MISMATCH'} (seq=${check.seq}) ===`,
+    `  original_hash:  ${r.original_hash || '(none \u2014 entry has no replay metadata)'}`,
+    `  replay_hash:    ${r.replay_hash}`,
+    `  deterministic:  ${r.deterministic ? 'True' : 'False'}`,
+    `  model_version:  ${r.model_version || '(unknown)'}`,
+  ]
+  if (r.reason) lines.push(`  reason:         ${r.reason}`)
+  if (extras.raw)
+    lines.push(
+      `  input:          raw bytes of ${check.source.name ?? '?'} (${check.source.bytes} bytes, no newline conversion)`,
+    )
+  if (extras.row) lines.push(`  row:            ${check.row_detail}`)
+  if (extras.prompt) lines.push(`  prompt:         ${check.prompt_detail ?? ''}`)
+  if (r.match && (check.row_verified === false || check.prompt_match === false)) {
+    lines.push('  WARNING: the output matches, but the evidence around it does not hold (see above); exit 3')
+  }
+  return lines.join('\n') + '\n'
+}
+
+export function replayExit(check: ReplayCheck): number {
+  if (!check.result.match) return REPLAY_EXIT.mismatch
+  if (check.row_verified === false || check.prompt_match === false) return REPLAY_EXIT.mismatch
+  return REPLAY_EXIT.match
+}

@@ -1,0 +1,13 @@
+// Which entry a replay file is for, by its name (issue 37): `replay-6373.txt`, `6373.txt`, and the
+// fixtures' `<name>.replay-6373.txt`. Shared by `bijotel replay --batch FOLDER` and the app's drop.
+
+/** The seq a replay file's name gives, or null. */
+export function seqOfFileName(name: string): number | null {
+  const m = /^(?:.*[._-])?replay-(\d{1,15})\.txt$/i.exec(name) ?? /^(\d{1,15})\.txt$/i.exec(name)
+  return m ? Number(m[1]) : null
+}
+
+/** A JSON Lines batch file (its lines carry their own seqs). */
+export function isJsonlName(name: string): boolean {
+  return /\.(?:jsonl|ndjson)$/i.test(name)
+}
