@@ -23,27 +23,42 @@ export async function verifyRows(
 ): Promise<VerifyVerdict> {
   requireKeys(keys, opts)
   const range = source.resolve(opts.range)
-  const { place, estimate } = source.place(range)
+  // A source that can say about how many rows the range holds without a pass (the copy, whose
+  // count is a pass over the whole table) cuts its runs by that, and counts while the workers read.
+  const span = source.spanEstimate?.(range)
+  let placed = span === undefined ? source.place(range) : null
+  const estimate = placed?.estimate ?? span!
   const progress = (done: number): void => opts.onProgress?.(done, Math.max(done, estimate))
   const workers = opts.workers ?? defaultWorkerCount()
   const script = verifyWorkerScript()
   let parts: PartitionResult[]
   if (script && workers > 1 && estimate >= PARALLEL_MIN_ROWS) {
-    const runs = source.split(place, workers * source.runsPerThread)
-    parts = shiftOrdinals(
-      await runPartitionsOnWorkers(
-        script,
-        source.handle().handle,
-        runs.map((run, i) => ({ place: run, first: i === 0 })),
-        range,
-        keys,
-        progress,
-        opts.signal,
-        workers,
-      ),
+    // Every run but the last ends where the estimate says; the last reads to the end of the scan.
+    const runs = source.split(placed?.place ?? { from: 0, to: estimate }, workers * source.runsPerThread)
+    const running = runPartitionsOnWorkers(
+      script,
+      source.handle().handle,
+      runs.map((run, i) => ({ place: run, first: i === 0 })),
+      range,
+      keys,
+      progress,
+      opts.signal,
+      workers,
     )
+    // The jobs are posted: SQLite's count of the range (kept by the source for confirmSeen) is made
+    // while the workers read, not before them. If a run failed meanwhile, its error is the one thrown.
+    if (placed === null) {
+      try {
+        placed = source.place(range)
+      } catch (e) {
+        await running
+        throw e
+      }
+    }
+    parts = shiftOrdinals(await running)
   } else {
-    parts = shiftOrdinals(onThisThread(source, keys, range, place, opts, progress))
+    placed ??= source.place(range)
+    parts = shiftOrdinals(onThisThread(source, keys, range, placed.place, opts, progress))
   }
   const rows = parts.reduce((s, p) => s + p.rows, 0)
   source.confirmSeen(range, rows)

@@ -56,6 +56,8 @@ export class CopySource implements RowSource {
   private readonly names: string[]
   private readonly statements = new Map<string, Database.Statement>()
   private rowCount: number | null = null
+  /** SQLite's count of the last range counted (a ranged verify counts it once, not twice). */
+  private rangeCount: { r: ResolvedRange; rows: number } | null = null
   private closed = false
 
   /**
@@ -150,7 +152,9 @@ export class CopySource implements RowSource {
 
   private countIn(r: ResolvedRange): number {
     if (isWhole(r)) return this.count()
-    return this.sql('counting rows', () =>
+    const known = this.rangeCount
+    if (known !== null && known.r.fromSeq === r.fromSeq && known.r.toSeq === r.toSeq) return known.rows
+    const rows = this.sql('counting rows', () =>
       Number(
         this.one(
           'SELECT count(*) FROM chain NOT INDEXED WHERE +seq BETWEEN ? AND ?',
@@ -159,6 +163,26 @@ export class CopySource implements RowSource {
         )![0] as bigint,
       ),
     )
+    this.rangeCount = { r: { fromSeq: r.fromSeq, toSeq: r.toSeq }, rows }
+    return rows
+  }
+
+  /**
+   * The rows of `r` as its seq span says, without counting them: the first and the last row of the
+   * table in seq order, each one step of a scan from its end. Only for cutting runs — a run cut by
+   * it still covers every row (the last run reads to the end of the scan), and the pass is confirmed
+   * by SQLite's count afterwards — so a span a gap or a repeated seq makes wrong costs balance
+   * between threads, never a row.
+   */
+  spanEstimate(r: ResolvedRange): number {
+    if (r.fromSeq > r.toSeq) return 0
+    const ends = this.ends()
+    if (ends === null) return 0
+    const from = ends[0] > r.fromSeq ? ends[0] : r.fromSeq
+    const to = ends[1] < r.toSeq ? ends[1] : r.toSeq
+    if (from > to) return 0
+    const span = to - from + 1n
+    return span > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(span)
   }
 
   ends(): [bigint, bigint] | null {
@@ -246,6 +270,44 @@ export class CopySource implements RowSource {
             ),
     )
     return row ? { seq: row[0] as bigint, hmac: text(row[1]) } : null
+  }
+
+  /**
+   * A run's rows and, first, its predecessor, in one walk: a run at position k > 0 starts its scan
+   * at k − 1 and holds that row back as the predecessor, where a separate lookup would step past
+   * the same k − 1 rows a second time. The predecessor is given exactly once, before any row.
+   */
+  scanWithPredecessor(
+    place: Place,
+    r: ResolvedRange,
+    pred: (p: Predecessor | null) => void,
+    row: (r: ChainRow) => boolean | void,
+    columns: readonly string[],
+  ): void {
+    if (place.from === 0) {
+      pred(this.predecessor(place, r))
+      this.scan(place, r, row, columns)
+      return
+    }
+    const mac = this.col('hmac_hash')
+    const { clause, params } = this.where(r)
+    const { list, row: cur } = this.selectList(
+      columns.includes('hmac_hash') ? columns : [...columns, 'hmac_hash'],
+    )
+    const limit = place.to === Infinity ? -1 : place.to - place.from + 1
+    let given = false
+    this.iterate(
+      `SELECT ${list} FROM chain NOT INDEXED ${clause} ORDER BY seq LIMIT ? OFFSET ?`,
+      [...params, limit, place.from - 1],
+      (values) => {
+        cur.set(values)
+        if (given) return row(cur)
+        given = true
+        pred({ seq: cur.rowidBig ?? BigInt(cur.rowid), hmac: mac >= 0 ? cur.text(mac) : null })
+      },
+      `reading rows from position ${place.from}`,
+    )
+    if (!given) pred(null)
   }
 
   scan(

@@ -135,6 +135,12 @@ export interface RowSource {
    * but where a run's start costs a step past every row before it (SQLite's OFFSET), one is best.
    */
   readonly runsPerThread: number
+  /**
+   * Optional: about how many rows `r` holds, known without a pass over them (the copy: its seq
+   * span), for cutting runs before the rows are counted. Runs cut by it cover every row whatever it
+   * says (`split`'s last run reads to the end of the scan); the pass is confirmed by `confirmSeen`.
+   */
+  spanEstimate?(r: ResolvedRange): number
   /** `place` cut into at most `n` runs in scan order (none empty). */
   split(place: Place, n: number): Place[]
   /** The row a run starting at `place.from` follows: the last row before its first row of `r`. */
@@ -148,6 +154,17 @@ export interface RowSource {
     r: ResolvedRange,
     row: (r: ChainRow) => boolean | void,
     columns?: readonly string[],
+  ): void
+  /**
+   * Optional: `scan` with the run's predecessor (as `predecessor` gives it) handed to `pred` exactly
+   * once, before any row — for a source where finding it costs the same walk as reaching the run.
+   */
+  scanWithPredecessor?(
+    place: Place,
+    r: ResolvedRange,
+    pred: (p: Predecessor | null) => void,
+    row: (r: ChainRow) => boolean | void,
+    columns: readonly string[],
   ): void
   /**
    * Throws unless `seen` rows are all of `r` that a full scan of the table counts: a verdict
