@@ -86,8 +86,9 @@ beforeAll(async () => {
   // The decoy `..` would name lexically: root/prior.json, root/chain.db (inside).
   symlinkSync(join(outside, 'sub'), join(root, 'up'))
   session = new AuditSession({ initialPath: join(root, 'chain.db'), openRoots: [root] })
-  session.keys = parseSecrets([{ encoding: 'hex', value: KEY.toString('hex') }])
   await session.open(join(root, 'chain.db'))
+  // Keys belong to a chain (issue 35): an open clears them.
+  session.keys = parseSecrets([{ encoding: 'hex', value: KEY.toString('hex') }])
   server = await startServer({ session, port: 0, log: () => undefined })
   base = server.url.replace(/\/$/, '')
 })

@@ -28,8 +28,9 @@ beforeAll(async () => {
   chain = join(tmp.dir, 'chain.db')
   writeSyntheticChain(chain, ROWS, KEY)
   session = new AuditSession({ initialPath: chain, openRoots: [tmp.dir] })
-  session.keys = parseSecrets([{ encoding: 'hex', value: KEY.toString('hex') }])
   await session.open(chain)
+  // Keys belong to a chain (issue 35): an open clears them.
+  session.keys = parseSecrets([{ encoding: 'hex', value: KEY.toString('hex') }])
   server = await startServer({ session, port: 0, log: () => undefined })
   base = server.url.replace(/\/$/, '')
 })

@@ -71,9 +71,14 @@ function signedByAuditor(doc: Record<string, unknown>): boolean {
 
 function session(): AuditSession {
   const s = new AuditSession({ initialPath: chain, openRoots: [root] })
-  s.keys = parseSecrets([{ encoding: 'hex', value: KEY.toString('hex') }])
   sessions.push(s)
   return s
+}
+
+/** The chain opened and the auditor's key held for it (an open clears the keys: issue 35). */
+async function openWithKey(s: AuditSession): Promise<void> {
+  await s.open(chain)
+  s.keys = parseSecrets([{ encoding: 'hex', value: KEY.toString('hex') }])
 }
 
 beforeAll(async () => {
@@ -97,7 +102,7 @@ afterAll(async () => {
 describe('web mode without an API key never signs', () => {
   it('refuses to start with a signing key and no API key', async () => {
     const s = session()
-    await s.open(chain)
+    await openWithKey(s)
     setSigningKeyFrom(s, keyFile)
     await expect(startServer({ session: s, port: 0, log: () => undefined })).rejects.toThrow(
       /signing key needs an API key/,
@@ -106,7 +111,7 @@ describe('web mode without an API key never signs', () => {
 
   it('a key held by the session is never used for a client: every signing call, with and without the app token, after any state change', async () => {
     const s = session()
-    await s.open(chain)
+    await openWithKey(s)
     const lines: string[] = []
     const server = await startServer({
       session: s,
@@ -158,7 +163,7 @@ describe('web mode without an API key never signs', () => {
 
   it('the key is never set, replaced or removed over HTTP, by anyone', async () => {
     const s = session()
-    await s.open(chain)
+    await openWithKey(s)
     const server = await startServer({
       session: s,
       port: 0,
@@ -189,7 +194,7 @@ describe('web mode without an API key never signs', () => {
 describe('web mode with an API key signs for the API key only, and announces it', () => {
   it('no bearer or a wrong one: 401 and no signature; the bearer: signed, logged on stderr and sent to the pages', async () => {
     const s = session()
-    await s.open(chain)
+    await openWithKey(s)
     setSigningKeyFrom(s, keyFile)
     const lines: string[] = []
     const server = await startServer({ session: s, port: 0, apiKey: API_KEY, log: (l) => lines.push(l) })
@@ -238,7 +243,7 @@ describe('web mode with an API key signs for the API key only, and announces it'
 describe('the desktop app', () => {
   it('signs, and every signature is announced; a path string from the page is refused', async () => {
     const s = session()
-    await s.open(chain)
+    await openWithKey(s)
     const table = createHandlers(s, { pickKeyPath: async () => keyFile })
     const ipc = { transport: 'ipc' as const, trusted: true }
     const announced: string[] = []
