@@ -20,6 +20,16 @@ const ALLOWED: Record<string, [RegExp, string][]> = {
   'chain/evidence-files.ts': [
     [/statSync\(name\)/, 'unchangedFiles: compares a name with the descriptor opened; reads nothing'],
   ],
+  'cli/commands/replay-batch.ts': [
+    [
+      /st = statSync\(batch\)/,
+      'the auditor’s own --batch argument on the command line (no server reads it): a folder or a file',
+    ],
+    [
+      /jsonlLines\(createReadStream\(batch\)/,
+      'the same --batch file, streamed line by line; every file its lines name goes through readClientFile',
+    ],
+  ],
   'handlers/open-refusal.ts': [
     [
       /statSync\(real\)\.isDirectory\(\)/,

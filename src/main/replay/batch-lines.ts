@@ -12,8 +12,27 @@ import type { ReplayCheck, ReplayTextMode } from '../../shared/replay-types'
 import { AuditError, oneLine } from '../base/errors'
 import { sha256Hex } from '../chain/seal'
 import { promptDigests, type PromptDigests } from './check'
-import { readClientFile } from './client-file'
+import { readClientFile } from '../base/client-file'
 import { decodeReplayBytes, MAX_REPLAY_FILE_BYTES } from './text'
+
+/**
+ * A file a batch names, read through the one way a client-named path is opened (issue 34: resolved
+ * by the kernel, opened once O_NOFOLLOW|O_NONBLOCK, the descriptor checked: regular files only,
+ * bounded), with the batch's reasons: not_found, io, too_large.
+ */
+function readReplayFile(path: string, label: string): Buffer {
+  return readClientFile(path, {
+    label,
+    maxBytes: MAX_REPLAY_FILE_BYTES,
+    missingCode: 'not_found',
+    code: 'io',
+    tooLarge: (n) =>
+      new AuditError(
+        'too_large',
+        `${label} ${path} is ${n} bytes, over the ${MAX_REPLAY_FILE_BYTES}-byte limit for a replay output`,
+      ),
+  })
+}
 
 /** Largest batch line: a 64 MiB output as base64 (4/3 of it) and room for the other fields. */
 export const MAX_BATCH_LINE_BYTES = 96 * 1024 * 1024
@@ -145,7 +164,7 @@ function parsed(text: string, line: number, opts: LineOptions): BatchLine {
       }
     } else if (given[0] === 'output_file') {
       const p = r['output_file'] as string
-      const bytes = readClientFile(clientPath(opts, 'output_file', p), MAX_REPLAY_FILE_BYTES, 'output_file')
+      const bytes = readReplayFile(clientPath(opts, 'output_file', p), 'output_file')
       entry = fileEntry(line, seq, name, bytes, mode, `output_file ${p}`)
     } else {
       const b64 = r['output_base64'] as string
@@ -163,7 +182,7 @@ function parsed(text: string, line: number, opts: LineOptions): BatchLine {
     if (typeof r['prompt'] === 'string') entry.prompt = promptDigests(r['prompt'])
     else if (typeof r['prompt_file'] === 'string') {
       const p = r['prompt_file']
-      const bytes = readClientFile(clientPath(opts, 'prompt_file', p), MAX_REPLAY_FILE_BYTES, 'prompt_file')
+      const bytes = readReplayFile(clientPath(opts, 'prompt_file', p), 'prompt_file')
       entry.prompt = promptDigests(decodeReplayBytes(bytes, mode, `prompt_file ${p}`))
     }
     return entry
@@ -263,7 +282,7 @@ export function* folderLines(dir: string, opts: LineOptions): Generator<BatchLin
       continue
     }
     try {
-      const bytes = readClientFile(join(dir, n), MAX_REPLAY_FILE_BYTES, 'replay file')
+      const bytes = readReplayFile(join(dir, n), 'replay file')
       yield fileEntry(line, seq, n, bytes, opts.raw ? 'raw' : 'python', `replay file ${n}`)
     } catch (e) {
       yield { line, name: n, seq, error: oneLine(e) }
