@@ -121,7 +121,7 @@ export function parseReportText(input: Buffer | string, label: string): ReadRepo
  * A report or verdict file: opened and read once through src/main/base/client-file.ts (under the
  * open roots when `policy` is given), then parsed. The bytes are read as I-JSON (a BOM is refused).
  */
-export function readReportFile(path: string, label = 'report', policy?: OpenPolicy): ReadReport {
+export function readReportFile(path: string, label = path, policy?: OpenPolicy): ReadReport {
   const bytes = readClientFile(path, {
     label,
     maxBytes: MAX_REPORT_BYTES,

@@ -25,16 +25,41 @@ afterAll(() => {
   expect(fingerprintFolder()).toEqual(before)
 })
 
+/**
+ * The one notice a fixture may carry: sqlite_sequence above the live head (issue 39's witness:
+ * unsealed, a notice never a finding), naming the live head the verdict names.
+ */
+function witnessOnly(notices: string[] | undefined, lastSeq: unknown): void {
+  for (const n of notices ?? [])
+    expect(n).toMatch(
+      new RegExp(
+        `^sqlite_sequence records seq \\d+ for the chain table, above the largest live seq ${String(lastSeq)}:`,
+      ),
+    )
+}
+
 describe('bijotel verify --json on every fixture', () => {
   for (const name of fixtureNames()) {
     const exp = expected(name)
     it(`${name} (${exp.secrets.join('+')})`, () => {
       const r = bijotel(['verify', '--db', dbPath(name), ...secretArgs(exp.secrets), '--json'])
       expect(r.stderr).toBe('')
-      const { recovery, recovered, ...verdict } = verdictOnly(r.stdout) as Record<string, unknown> & {
+      const { recovery, recovered, notices, ...verdict } = verdictOnly(r.stdout) as Record<
+        string,
+        unknown
+      > & {
         recovery: { searched: boolean }
+        notices?: string[]
       }
       expect(verdict).toEqual(exp.verify)
+      // The one notice a fixture may carry: sqlite_sequence above the live head (issue 39's witness:
+      // unsealed, a notice never a finding), naming the live head the verdict names.
+      for (const n of notices ?? [])
+        expect(n).toMatch(
+          new RegExp(
+            `^sqlite_sequence records seq \\d+ for the chain table, above the largest live seq ${String(exp.verify['last_seq'])}:`,
+          ),
+        )
       expect(recovery.searched).toBe(true)
       expect(recovered).toEqual([])
       expect(r.code).toBe(exp.verify['valid'] ? 0 : 3)
@@ -48,8 +73,14 @@ describe('bijotel verify --json on every fixture', () => {
     })
     it(`${name} (first secret only)`, () => {
       const r = bijotel(['verify', '--db', dbPath(name), ...secretArgs(exp.secrets.slice(0, 1)), '--json'])
-      const { recovered, recovery: _r, ...verdict } = verdictOnly(r.stdout)
+      const {
+        recovered,
+        recovery: _r,
+        notices,
+        ...verdict
+      } = verdictOnly(r.stdout) as Record<string, unknown> & { notices?: string[] }
       expect(verdict).toEqual(exp.verify_primary_only)
+      witnessOnly(notices, exp.verify_primary_only['last_seq'])
       expect(recovered).toEqual([])
       expect(r.code).toBe(exp.verify_primary_only['valid'] ? 0 : 3)
     })
@@ -93,7 +124,10 @@ describe('bijotel verify text output and exit codes', () => {
     const v = JSON.parse(r.stdout)
     expect(v.valid).toBe(false)
     expect(v.first_bad_seq).toBe(211)
-    expect(v.findings).toEqual([{ kind: 'truncated', from_seq: 211, to_seq: 240, count: 30, missing: 30 }])
+    // The prior is an unsigned verdict: a finding drawn only from it says so (issue 39).
+    expect(v.findings).toEqual([
+      { kind: 'truncated', from_seq: 211, to_seq: 240, count: 30, missing: 30, unsigned_prior: true },
+    ])
     expect(v.prior_check.found).toBe(false)
     const same = bijotel([
       'verify',
