@@ -1,9 +1,10 @@
 // Many replay checks in one go (issue 37): the batch's lines are already hashes (./batch-lines.ts);
 // the chain is read ONCE — one streamed pass in scan order through the reading layer, keeping only
 // the bodies of the seqs the batch names — and each line then gets the verdict the single-entry
-// check gives it (./check.ts: the same ReplayResult, prompt check and, with a key, row check; each
-// row verified once however many lines name it). A seq the whole
-// pass did not meet is missing: the pass ends by confirming it saw every row SQLite counts.
+// check gives it (./check.ts: the same ReplayResult, prompt check and, with a key, row check — the
+// row checks made inside the same pass, ./batch-rows.ts, each row once however many lines name
+// it). A seq the whole pass did not meet is missing: the pass ends by confirming it saw every row
+// SQLite counts.
 import type {
   ReplayBatchItem,
   ReplayBatchStatus,
@@ -14,7 +15,8 @@ import type { KeyMaterial } from '../chain/keys'
 import type { RowSource } from '../chain/source/row-source'
 import { streamRows } from '../chain/source/stream'
 import { isBad, type BadLine, type BatchEntry, type BatchLine } from './batch-lines'
-import { comparePrompt, verifyRow, type RowVerification } from './check'
+import { BatchRowChecks } from './batch-rows'
+import { comparePrompt, type RowVerification } from './check'
 import { replayResultFor } from './verifier'
 
 export const BATCH_STATUSES: readonly ReplayBatchStatus[] = [
@@ -51,16 +53,22 @@ export function statusOf(check: ReplayCheck): ReplayBatchStatus {
   return check.prompt_match === false ? 'prompt_differs' : 'matched'
 }
 
-/** One pass over the chain: the canonical_body of each seq in `wanted` that the chain holds. */
+/**
+ * One pass over the chain: the canonical_body of each seq in `wanted` that the chain holds, and —
+ * given `rows` (a keyed batch) — each such row's check, made as the pass meets it.
+ */
 export async function bodiesOf(
   source: RowSource,
   wanted: ReadonlySet<number>,
   signal?: { aborted: boolean },
+  rows?: BatchRowChecks,
 ): Promise<Map<number, Buffer>> {
   const bodies = new Map<number, Buffer>()
   if (wanted.size === 0) return bodies
   const body = source.col('canonical_body')
-  await streamRows(source, { columns: ['canonical_body'], ...(signal ? { signal } : {}) }, (r) => {
+  const columns = rows?.columns ?? ['canonical_body']
+  await streamRows(source, { columns, ...(signal ? { signal } : {}) }, (r) => {
+    rows?.row(r)
     if (r.rowidBig !== null || !wanted.has(r.rowid)) return
     const b = r.castBlob(body)
     bodies.set(r.rowid, b === null ? Buffer.alloc(0) : Buffer.from(b))
@@ -69,9 +77,8 @@ export async function bodiesOf(
 }
 
 /**
- * Without a key the single-entry command prints no row check, and a batch does not run one: each
- * costs a count over the whole tree (verifyRows confirms a range against SQLite's count), which
- * would make 10,000 lines 10,000 passes. Said as not checked, never as checked.
+ * Without a key the single-entry command prints no row check, and a batch does not run one (with a
+ * key the rows are checked inside the pass: ./batch-rows.ts). Said as not checked, never as checked.
  */
 const NOT_CHECKED: RowVerification = {
   row_verified: null,
@@ -80,19 +87,8 @@ const NOT_CHECKED: RowVerification = {
   key_index: null,
 }
 
-/** The verdict of one entry given its row's body (as `checkReplayInput` decides it). */
-async function decide(
-  source: RowSource,
-  keys: KeyMaterial[],
-  e: BatchEntry,
-  body: Buffer,
-  rows: Map<number, RowVerification>,
-): Promise<ReplayCheck> {
-  let row = rows.get(e.seq)
-  if (row === undefined) {
-    row = keys.length > 0 ? await verifyRow(source, keys, e.seq) : NOT_CHECKED
-    rows.set(e.seq, row)
-  }
+/** The verdict of one entry given its row's body and row check (as `checkReplayInput` decides it). */
+function decide(e: BatchEntry, body: Buffer, row: RowVerification): ReplayCheck {
   const prompt =
     e.prompt === null ? { prompt_match: null, prompt_detail: null } : comparePrompt(body, e.prompt)
   return {
@@ -118,8 +114,9 @@ export async function decideBatch(
   emit: (item: ReplayBatchItem) => void,
   opts: { signal?: { aborted: boolean }; skip?: ReadonlySet<number> } = {},
 ): Promise<void> {
-  const bodies = await bodiesOf(source, new Set(entries.map((e) => e.seq)), opts.signal)
-  const rows = new Map<number, RowVerification>()
+  const wanted = new Set(entries.map((e) => e.seq))
+  const rows = keys.length > 0 ? new BatchRowChecks(source, keys, wanted) : undefined
+  const bodies = await bodiesOf(source, wanted, opts.signal, rows)
   for (const e of entries) {
     if (opts.skip?.has(e.line)) continue
     const body = bodies.get(e.seq)
@@ -134,7 +131,8 @@ export async function decideBatch(
       })
       continue
     }
-    const check = await decide(source, keys, e, body, rows)
+    // A row the pass kept the body of is a row it checked (with a key).
+    const check = decide(e, body, rows === undefined ? NOT_CHECKED : rows.get(e.seq)!)
     const status = statusOf(check)
     const reason =
       status === 'row_not_verified'

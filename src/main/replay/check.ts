@@ -3,7 +3,7 @@
 // predecessor, HMAC under a candidate key) and, when the original prompt is supplied, whether it
 // hashes to the sealed prompt_hash. A match against a row that does not verify proves nothing.
 import type { ReplayCheck, ReplayCheckRequest, ReplayResult } from '../../shared/replay-types'
-import type { FindingKind } from '../../shared/verify-types'
+import type { FindingKind, VerifyVerdict } from '../../shared/verify-types'
 import { attributesOf } from '../chain/body'
 import type { RowSource } from '../chain/source/row-source'
 import { AuditError } from '../base/errors'
@@ -50,25 +50,40 @@ const FAILING: readonly FindingKind[] = ['body_hash_mismatch', 'link_mismatch', 
 /** Columns the row check reads beyond seq and the body. */
 const ROW_CHECK_COLUMNS = ['timestamp_ns', 'canonical_hash', 'prev_hash', 'hmac_hash'] as const
 
+/**
+ * A table with only the columns a replay reads (a test table): the row check says so instead of
+ * failing. With a key the row was asked to be verified and could not be: not verified. Null: the
+ * columns are there.
+ */
+export function rowUncheckable(source: RowSource, keys: KeyMaterial[]): RowVerification | null {
+  const absent = ROW_CHECK_COLUMNS.filter((c) => source.col(c) < 0)
+  if (absent.length === 0) return null
+  return {
+    row_verified: keys.length > 0 ? false : null,
+    row_detail: `row not checked: the chain table has no ${absent.join(', ')} column${absent.length > 1 ? 's' : ''}`,
+    findings: [],
+    key_index: null,
+  }
+}
+
 /** Verify the single row `seq`: the chain verifier over the range seq..seq (keyless without keys). */
 export async function verifyRow(
   source: RowSource,
   keys: KeyMaterial[],
   seq: number,
 ): Promise<RowVerification> {
-  // A table with only the columns a replay reads (a test table): say so instead of failing. With a
-  // key the row was asked to be verified and could not be: not verified.
-  const absent = ROW_CHECK_COLUMNS.filter((c) => source.col(c) < 0)
-  if (absent.length > 0) {
-    return {
-      row_verified: keys.length > 0 ? false : null,
-      row_detail: `row not checked: the chain table has no ${absent.join(', ')} column${absent.length > 1 ? 's' : ''}`,
-      findings: [],
-      key_index: null,
-    }
-  }
+  const absent = rowUncheckable(source, keys)
+  if (absent !== null) return absent
   const v = await verifyRows(source, keys, { range: { seq_start: seq, seq_end: seq }, keyless: true })
   if (v.entries === 0) throw new AuditError('not_found', `seq ${seq} not found in chain`)
+  return rowVerdictWords(v, keys, seq)
+}
+
+/**
+ * What the verdict of the range seq..seq says of that row (`verifyRow`; the replay batch gives it
+ * the verdict of the same checks made inside its one pass, ./batch-rows.ts).
+ */
+export function rowVerdictWords(v: VerifyVerdict, keys: KeyMaterial[], seq: number): RowVerification {
   const findings = v.findings.map((f) => f.kind)
   const keyIndex = v.key_segments[0]?.key_index ?? null
   const fail = findings.filter((k) => FAILING.includes(k))

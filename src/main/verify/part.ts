@@ -20,6 +20,70 @@ export const VERIFY_COLUMNS = [
   'hmac_hash',
 ] as const
 
+/** The source's positions of the columns verification reads (-1: absent). */
+export interface VerifyCols {
+  ts: number
+  name: number
+  kind: number
+  body: number
+  ch: number
+  prev: number
+  mac: number
+}
+
+export function verifyColumnsOf(source: RowSource): VerifyCols {
+  return {
+    ts: source.col('timestamp_ns'),
+    name: source.col('span_name'),
+    kind: source.col('span_kind'),
+    body: source.col('canonical_body'),
+    ch: source.col('canonical_hash'),
+    prev: source.col('prev_hash'),
+    mac: source.col('hmac_hash'),
+  }
+}
+
+/** What a row's checks start from: timestamp_ns as text, the body, and column agreement proven on the bytes. */
+export interface RowValues {
+  tsText: string | null
+  bodyBytes: Buffer | null
+  proven: boolean
+}
+
+export function rowValues(c: ChainRow, k: VerifyCols): RowValues {
+  const tsText = c.isInt(k.ts) ? c.intBig(k.ts)!.toString() : null
+  const bodyBytes = c.castBlob(k.body)
+  const rec = c.record
+  const proven =
+    rec !== null &&
+    bodyBytes !== null &&
+    tsText !== null &&
+    k.name >= 0 &&
+    columnsAgreeOnBytes(rec, bodyBytes, tsText, k.name, k.kind)
+  return { tsText, bodyBytes, proven }
+}
+
+/**
+ * A row to the checker's full checks (`RowChecker.push`): the way every row not proven clean is
+ * decided, here and by the replay batch's row checks (../replay/batch.ts).
+ */
+export function pushRow(checker: RowChecker, c: ChainRow, k: VerifyCols, v: RowValues): void {
+  const big = c.rowidBig
+  // The name and kind values are only read when agreement is not proven on the bytes.
+  checker.push(
+    c.rowid,
+    big === null ? null : big.toString(),
+    v.tsText,
+    !v.proven && k.name >= 0 ? c.value(k.name) : null,
+    !v.proven && k.kind >= 0 ? c.value(k.kind) : null,
+    v.bodyBytes,
+    c.text(k.ch),
+    c.text(k.prev),
+    c.text(k.mac),
+    v.proven,
+  )
+}
+
 export function verifyPart(
   source: RowSource,
   keys: KeyMaterial[],
@@ -28,13 +92,8 @@ export function verifyPart(
   spec: PartitionSpec,
   hooks: VerifyHooks = {},
 ): PartitionResult {
-  const ts = source.col('timestamp_ns')
-  const name = source.col('span_name')
-  const kind = source.col('span_kind')
-  const body = source.col('canonical_body')
-  const ch = source.col('canonical_hash')
-  const prev = source.col('prev_hash')
-  const mac = source.col('hmac_hash')
+  const cols = verifyColumnsOf(source)
+  const { ts, name, kind, body, ch, prev, mac } = cols
   const has = { span_name: name >= 0, span_kind: kind >= 0 }
 
   // The checker needs the run's predecessor; where the source finds it in the run's own walk (the
@@ -72,15 +131,9 @@ export function verifyPart(
       checker.pushProvenByProver(c.rowid)
       return
     }
-    const tsText = c.isInt(ts) ? c.intBig(ts)!.toString() : null
-    const bodyBytes = c.castBlob(body)
-    const proven =
-      rec !== null &&
-      bodyBytes !== null &&
-      tsText !== null &&
-      name >= 0 &&
-      columnsAgreeOnBytes(rec, bodyBytes, tsText, name, kind)
-    if (proven && big === null && prover === null) {
+    const v = rowValues(c, cols)
+    const { bodyBytes, proven } = v
+    if (proven && rec !== null && bodyBytes !== null && big === null && prover === null) {
       // A clean row is proven on the page bytes, without a string per hash column; anything else
       // (or any doubt) goes to push.
       const link = checker.provableLink(c.rowid)
@@ -95,19 +148,7 @@ export function verifyPart(
         }
       }
     }
-    // The name and kind values are only read when agreement is not proven on the bytes.
-    checker.push(
-      c.rowid,
-      big === null ? null : big.toString(),
-      tsText,
-      !proven && name >= 0 ? c.value(name) : null,
-      !proven && kind >= 0 ? c.value(kind) : null,
-      bodyBytes,
-      c.text(ch),
-      c.text(prev),
-      c.text(mac),
-      proven,
-    )
+    pushRow(checker, c, cols, v)
   }
   if (inOneWalk) source.scanWithPredecessor!(place, range, start, each, VERIFY_COLUMNS)
   else source.scan(place, range, each, VERIFY_COLUMNS)
