@@ -78,7 +78,7 @@ export function recoveredLines(rows: RecoveredRow[], keys: KeyInfo[]): string[] 
     const n = list.length
     out.push(
       `  run #${run} ${'unplaced'.padEnd(10)} ${n} row${n === 1 ? '' : 's'} ${provers}${n > 1 ? ', linked to each other' : ''}, ` +
-        `not linked to this chain by any sealed link (rows of another chain, or of one cleared from this file): not a finding; ` +
+        `not linked to this chain by any sealed link (rows of another chain, of one cleared from this file, or of this chain past a row that is lost: the keys cannot tell): not a finding; ` +
         `first at ${sourceText(list[0]!.source)}`,
     )
   }
