@@ -5,7 +5,6 @@
 // steps the cursor and skips rows before any column is computed), never by seeking on a divider
 // key. A pass ends by comparing the rows it saw with SQLite's own count of the table.
 import type Database from 'better-sqlite3'
-import type { Evidence } from '../../../shared/chain-types'
 import type { VerifyRangeOptions } from '../../../shared/verify-types'
 import { AuditError, asChainReadError } from '../../base/errors'
 import { ColumnsBuilder } from '../columns/builder'
@@ -26,25 +25,11 @@ import {
   type SourceHandle,
 } from './row-source'
 import { SqlRow } from './sql-row'
+import { textOrNull as text } from './copy-file'
+import type { CopyFile } from './copy-file'
 import type { Snapshot } from '../snapshot'
 
-/** What a copy source reads: a connection on the private copy and what is known of the file. */
-export interface CopyFile {
-  db: Database.Database
-  /** The chain table's columns, in declaration order. */
-  columns: Set<string>
-  copyPath: string
-  displayPath: string
-  /** The evidence's identity (absent in a worker). */
-  evidence?: Evidence
-  /** The open step's descriptors of the evidence, held by the snapshot (absent in a worker). */
-  held?: Pick<Snapshot, 'files'>
-  /**
-   * A new connection of its own to the copy (see `cursor`); given by the opener, so this module
-   * does not load the SQLite driver itself.
-   */
-  connect: () => Database.Database
-}
+export type { CopyFile } from './copy-file'
 
 const ALL = '__all__'
 
@@ -507,8 +492,4 @@ export class CopySource implements RowSource {
     this.statements.clear()
     this.onClose()
   }
-}
-
-function text(v: unknown): string | null {
-  return typeof v === 'string' ? v : null
 }
