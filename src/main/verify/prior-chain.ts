@@ -9,6 +9,8 @@
 import type { RowsDigest } from '../../shared/custody-types'
 import type { PriorHead } from '../../shared/verify-types'
 import { AuditError } from '../base/errors'
+import { digestRows, priorBounds } from '../chain/rows-digest'
+import type { RowSource } from '../chain/source/row-source'
 
 export const OTHER_CHAIN =
   'the prior is of another chain: it shares no row (a seq with the same hmac_hash) with this chain, and no row of this chain links to its head'
@@ -64,4 +66,21 @@ function sharedBlocks(prior: RowsDigest, now: RowsDigest): { shared: boolean; co
     if (n.digest === b.digest && n.rows === b.rows) return { shared: true, comparable }
   }
   return { shared: false, comparable }
+}
+
+/** What the live chain read through `source` holds where the prior is (a report prior's digest: `rowsNow`, when already made). */
+export function liveFacts(source: RowSource, prior: PriorHead, rowsNow?: RowsDigest): LiveFacts {
+  const at = (seq: bigint, col: string): unknown => {
+    const i = source.col(col)
+    let v: unknown = undefined
+    source.find(seq, (c) => (v = c.value(i)), [col])
+    return v
+  }
+  const p = prior.rows
+  const now = rowsNow ?? (p ? digestRows(source, p.block_size, priorBounds(p)) : undefined)
+  return {
+    headMac: at(BigInt(prior.last_seq), 'hmac_hash'),
+    nextPrev: at(BigInt(prior.last_seq) + 1n, 'prev_hash'),
+    ...(now ? { rowsNow: now } : {}),
+  }
 }
