@@ -13,7 +13,7 @@ import { digestRows, priorBounds } from '../chain/rows-digest'
 import type { RowSource } from '../chain/source/row-source'
 
 export const OTHER_CHAIN =
-  'the prior is of another chain: it shares no row (a seq with the same hmac_hash) with this chain, and no row of this chain links to its head'
+  'the prior is of another chain: it shares no row (a seq with the same hmac_hash) with this chain and no row of this chain links to its head (or every row it records was since resealed)'
 
 export interface LiveFacts {
   /** The stored hmac_hash of the live row at the prior head's seq (undefined: no such row). */
