@@ -387,6 +387,37 @@ describe('a prior must be of this chain (issue 39)', () => {
     ])
   })
 
+  it('a verdict prior whose head row was since changed is still taken when the next live row links to it', () => {
+    for (const head of [1, 60, 239]) {
+      const db = copyFixture('clean', scratch.dir, `linked-${++n}.db`)
+      const out = join(scratch.dir, `linked-${n}.json`)
+      const r = bijotel([
+        'verify',
+        '--db',
+        db,
+        '--no-recover',
+        '--secret-hex',
+        KEY,
+        '--range',
+        `1:${head}`,
+        '--json',
+      ])
+      expect(r.code).toBe(0)
+      writeFileSync(out, JSON.stringify(verdictOnly(r.stdout)))
+      // The head row's stored hmac_hash edited without the key: the row after still links to the prior head.
+      const h = openScratch(db)
+      try {
+        h.prepare('UPDATE chain SET hmac_hash = ? WHERE seq = ?').run('f'.repeat(64), BigInt(head))
+      } finally {
+        h.close()
+      }
+      const { code, v } = verify(db, out)
+      expect({ head, code }).toEqual({ head, code: 3 })
+      expect(v['first_bad_seq']).toBe(head)
+      expect(v['prior_check']).toMatchObject({ found: false })
+    }
+  })
+
   it('a long chain (blocks of several rows) cut inside a block is still accepted', () => {
     const db = join(scratch.dir, `long-${++n}.db`)
     writeChain(db, Buffer.from(KEY, 'hex'), spanRows(3000))
