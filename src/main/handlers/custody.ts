@@ -10,6 +10,7 @@ import type { PriorHead } from '../../shared/verify-types'
 import { checkReport } from '../audit/check-report'
 import { fingerprintOf, loadPrivateKey, publicKeyFromPem, rawPublicKey } from '../custody/ed25519'
 import { renderReportHtml } from '../custody/html/render'
+import { requirePriorOfOpenChain } from '../audit/prior-chain'
 import { parseReportText, priorFrom, readReportFile, type ReadReport } from '../custody/report-file'
 import { AuditError } from '../base/errors'
 import { custodyOf, openChainId } from '../session/custody-state'
@@ -132,6 +133,8 @@ export function custodyHandlers(
         throw new AuditError('no_chain', 'open the chain first: a prior belongs to one chain')
       const read = readGiven(req, ctx, 'prior')
       const head = priorFrom(read, 'prior')
+      // A prior of another chain is refused here, in the words `verify --prior` uses.
+      await requirePriorOfOpenChain((await session.ready()).chain, head)
       const info = priorInfo(head)
       state.prior = { head, info, openId }
       return info

@@ -12,6 +12,7 @@ import { verifyPart } from './part'
 import type { PartitionResult } from './partition'
 import type { KeyMaterial } from '../chain/keys'
 import { assembleVerdict, shiftOrdinals } from './verdict'
+import { liveFacts, requirePriorOfThisChain } from './prior-chain'
 
 export { hasRange, requireKeys, type VerifyOptions } from './options'
 
@@ -72,6 +73,7 @@ export async function verifyRows(
   // A report as the prior: its rows are read again (seq and hmac_hash only) to find any gone or changed.
   const p = opts.prior?.rows
   const rowsNow = p ? digestRows(source, p.block_size, priorBounds(p)) : undefined
+  if (opts.prior) requirePriorOfThisChain(opts.prior, liveFacts(source, opts.prior, rowsNow))
   const verdict = assembleVerdict(parts, lookup, opts, total, rowsNow)
   source.assertUnchanged()
   return priorNamed(keyNotices(verdict, keys))

@@ -5,11 +5,23 @@
 // turned off (--no-recover) in these verifies: the scratch copies still hold the deleted and
 // overwritten rows in their free space, which recovery would prove on its own; here the question is
 // what the prior alone proves (as for a VACUUMed file, which remembers nothing). One test runs both.
-import { readFileSync, writeFileSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { AuditReport } from '../../../src/shared/report-types'
-import { copyFixture, scratchDir } from '../reliability/chainkit'
+import {
+  appendRows,
+  copyFixture,
+  openScratch,
+  readRows,
+  scratchDir,
+  spanRows,
+  writeChain,
+  type ChainRow,
+} from '../reliability/chainkit'
+import { RowsDigester } from '../../../src/main/chain/rows-digest'
+import { OTHER_CHAIN } from '../../../src/main/verify/prior-chain'
 import { bijotel, ensureBuilt } from '../testing/cli'
 import { verdictOnly } from '../testing/evidence'
 import { dbPath, fingerprintFolder, FIXTURES, SECRETS } from '../testing/fixtures'
@@ -226,5 +238,202 @@ describe('verify --prior REPORT', () => {
     expect(r.stderr.split('\n')[0]).toBe(
       `bijotel verify: error: --prior ${p}: neither a verdict (integer last_seq and string head_hmac) nor an audit report`,
     )
+  })
+})
+
+// Issue 39 ("Priors"): a prior must be of this chain. Generators of priors of other chains (another
+// chain under the same key, the same rows under another key, this chain's own report with every
+// hmac_hash changed), as reports and as verdicts, are refused in one line; honest priors (the same
+// chain, a head later extended, a tail then cut by an attacker, the truncated-tail fixture) are
+// accepted, and the cut is still the truncated finding.
+const OTHER = 'ab'.repeat(32)
+
+function reportOf(db: string, key: string, format: 'json' | 'html' = 'json'): string {
+  const out = join(scratch.dir, `prior-${++n}.${format}`)
+  const r = bijotel(['report', '--db', db, '--secret-hex', key, '--format', format, '-o', out])
+  expect(r.code).toBe(0)
+  return out
+}
+
+function verdictOf(db: string, key: string): string {
+  const out = join(scratch.dir, `verdict-${++n}.json`)
+  const r = bijotel(['verify', '--db', db, '--no-recover', '--secret-hex', key, '--json'])
+  expect(r.code).toBe(0)
+  writeFileSync(out, JSON.stringify(verdictOnly(r.stdout)))
+  return out
+}
+
+/** This chain's own report, its rows digest recomputed with every hmac_hash changed by `change`. */
+function everyMacChanged(db: string, change: (mac: string) => string): string {
+  const report = JSON.parse(readFileSync(reportOf(db, KEY), 'utf8')) as AuditReport
+  const rows = readScratchRows(db)
+  const d = new RowsDigester(report.coverage!.rows.block_size)
+  for (const r of rows) d.push(Number(r.seq), r.seq.toString(), change(String(r.hmac_hash)))
+  report.coverage!.rows = d.finish()
+  const out = join(scratch.dir, `changed-${++n}.json`)
+  writeFileSync(out, JSON.stringify(report))
+  return out
+}
+
+function readScratchRows(db: string): ChainRow[] {
+  const h = openScratch(db)
+  try {
+    return readRows(h)
+  } finally {
+    h.close()
+  }
+}
+
+function foreignPriors(): { name: string; prior: string }[] {
+  const out: { name: string; prior: string }[] = []
+  // Another chain under the same key: clean.db rewritten from genesis (bodies edited, resealed),
+  // and freshly written chains shorter and longer than the live one.
+  const resealed = copyFixture('clean', scratch.dir, `foreign-${++n}.db`)
+  rewriteFrom(resealed, Buffer.from(KEY, 'hex'), 1n)
+  out.push({ name: 'same key, resealed from genesis (report)', prior: reportOf(resealed, KEY) })
+  out.push({ name: 'same key, resealed from genesis (html)', prior: reportOf(resealed, KEY, 'html') })
+  out.push({ name: 'same key, resealed from genesis (verdict)', prior: verdictOf(resealed, KEY) })
+  for (const rows of [1, 50, 240, 300]) {
+    const db = join(scratch.dir, `fresh-${++n}.db`)
+    writeChain(db, Buffer.from(KEY, 'hex'), spanRows(rows, 1_700_000_000_000_000_000n + BigInt(rows)))
+    out.push({ name: `same key, a fresh chain of ${rows} rows (report)`, prior: reportOf(db, KEY) })
+    if (rows <= 240)
+      out.push({ name: `same key, a fresh chain of ${rows} rows (verdict)`, prior: verdictOf(db, KEY) })
+  }
+  // The same rows sealed under another key.
+  const otherKey = copyFixture('clean', scratch.dir, `other-key-${++n}.db`)
+  rewriteFrom(otherKey, Buffer.from(OTHER, 'hex'), 1n, false)
+  out.push({ name: 'another key (report)', prior: reportOf(otherKey, OTHER) })
+  out.push({ name: 'another key (verdict)', prior: verdictOf(otherKey, OTHER) })
+  // This chain's own report with every hmac_hash changed.
+  const live = copyFixture('clean', scratch.dir, `own-${++n}.db`)
+  const changes: ((m: string) => string)[] = [
+    (m) => m.slice(0, -1) + (m.endsWith('0') ? '1' : '0'),
+    (m) => m.toUpperCase(),
+    (m) => createHash('sha256').update(m).digest('hex'),
+    (m) => ` ${m}`,
+  ]
+  changes.forEach((c, i) =>
+    out.push({ name: `own report, every hmac_hash changed (${i})`, prior: everyMacChanged(live, c) }),
+  )
+  return out
+}
+
+describe('a prior must be of this chain (issue 39)', () => {
+  it('priors of other chains are refused in one line, exit 2, for each reader', () => {
+    const db = copyFixture('clean', scratch.dir, `live-${++n}.db`)
+    for (const { name, prior } of foreignPriors()) {
+      const envs: Record<string, string>[] = [{}, { BIJOTEL_READER: 'sqlite' }]
+      for (const env of envs) {
+        const r = bijotel(['verify', '--db', db, '--secret-hex', KEY, '--prior', prior, '--json'], env)
+        expect({ name, code: r.code, stdout: r.stdout }).toEqual({ name, code: 2, stdout: '' })
+        expect({ name, stderr: r.stderr.split('\n')[0] }).toEqual({
+          name,
+          stderr: `bijotel verify: error: --prior ${prior}: ${OTHER_CHAIN}`,
+        })
+      }
+      const keyless = bijotel(['verify', '--db', db, '--keyless', '--prior', prior])
+      expect({ name, code: keyless.code }).toEqual({ name, code: 2 })
+    }
+  })
+
+  it('honest priors are accepted: the same chain, and a head later extended', () => {
+    const db = copyFixture('clean', scratch.dir, `honest-${++n}.db`)
+    const priors = [reportOf(db, KEY), reportOf(db, KEY, 'html'), verdictOf(db, KEY)]
+    for (const p of priors) {
+      const { code, v } = verify(db, p)
+      expect(code).toBe(0)
+      expect(v['prior_check']).toMatchObject({ found: true })
+    }
+    const h = openScratch(db)
+    try {
+      const head = String(readRows(h).at(-1)!.hmac_hash)
+      appendRows(h, Buffer.from(KEY, 'hex'), spanRows(7, 1_800_000_000_000_000_000n), head)
+    } finally {
+      h.close()
+    }
+    for (const p of priors) {
+      const { code, v } = verify(db, p)
+      expect(code).toBe(0)
+      expect(v['last_seq']).toBe(247)
+      expect(v['prior_check']).toMatchObject({ found: true })
+    }
+  })
+
+  it('a prior of a chain whose tail was then cut is accepted, and the cut is the truncated finding', () => {
+    for (const cut of [1, 2, 17, 120, 239]) {
+      const db = copyFixture('clean', scratch.dir, `cut-${++n}.db`)
+      const priors = [reportOf(db, KEY), reportOf(db, KEY, 'html'), verdictOf(db, KEY)]
+      deleteRows(db, `seq > ${cut}`)
+      for (const p of priors) {
+        const { code, v } = verify(db, p)
+        expect({ cut, p, code }).toEqual({ cut, p, code: 3 })
+        expect(v['findings']).toEqual([
+          {
+            kind: 'truncated',
+            from_seq: cut + 1,
+            to_seq: 240,
+            count: 240 - cut,
+            missing: 240 - cut,
+            unsigned_prior: true,
+          },
+        ])
+      }
+    }
+    const fixture = verify(dbPath('truncated-tail'), join(FIXTURES, 'truncated-tail.prior-verify.json'))
+    expect(fixture.code).toBe(3)
+    expect(fixture.v['findings']).toEqual([
+      { kind: 'truncated', from_seq: 211, to_seq: 240, count: 30, missing: 30, unsigned_prior: true },
+    ])
+  })
+
+  it('a verdict prior whose head row was since changed is still taken when the next live row links to it', () => {
+    for (const head of [1, 60, 239]) {
+      const db = copyFixture('clean', scratch.dir, `linked-${++n}.db`)
+      const out = join(scratch.dir, `linked-${n}.json`)
+      const r = bijotel([
+        'verify',
+        '--db',
+        db,
+        '--no-recover',
+        '--secret-hex',
+        KEY,
+        '--range',
+        `1:${head}`,
+        '--json',
+      ])
+      expect(r.code).toBe(0)
+      writeFileSync(out, JSON.stringify(verdictOnly(r.stdout)))
+      // The head row's stored hmac_hash edited without the key: the row after still links to the prior head.
+      const h = openScratch(db)
+      try {
+        h.prepare('UPDATE chain SET hmac_hash = ? WHERE seq = ?').run('f'.repeat(64), BigInt(head))
+      } finally {
+        h.close()
+      }
+      const { code, v } = verify(db, out)
+      expect({ head, code }).toEqual({ head, code: 3 })
+      expect(v['first_bad_seq']).toBe(head)
+      expect(v['prior_check']).toMatchObject({ found: false })
+    }
+  })
+
+  it('a long chain (blocks of several rows) cut inside a block is still accepted', () => {
+    const db = join(scratch.dir, `long-${++n}.db`)
+    writeChain(db, Buffer.from(KEY, 'hex'), spanRows(3000))
+    const report = JSON.parse(readFileSync(reportOf(db, KEY), 'utf8')) as AuditReport
+    expect(report.coverage!.rows.block_size).toBeGreaterThan(2)
+    const prior = join(scratch.dir, `long-${n}.json`)
+    writeFileSync(prior, JSON.stringify(report))
+    const cutDb = join(scratch.dir, `long-cut-${n}.db`)
+    for (const cut of [2, 1501]) {
+      copyFileSync(db, cutDb)
+      deleteRows(cutDb, `seq > ${cut}`)
+      const { code, v } = verify(cutDb, prior)
+      expect({ cut, code }).toEqual({ cut, code: 3 })
+      expect(v['findings']).toContainEqual(
+        expect.objectContaining({ kind: 'truncated', from_seq: cut + 1, to_seq: 3000 }),
+      )
+    }
   })
 })

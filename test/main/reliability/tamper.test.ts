@@ -171,9 +171,14 @@ describe.runIf(cliAvailable())('tamper corpus through the CLI (one case per kind
       const args = ['verify', '--db', file, '--secret-hex', SECRETS['primary']!, '--json', '--no-recover']
       if (c.expect.prior) args.push('--prior', priorFile)
       const r = runCli(args)
-      const want = c.expect.error ? 1 : c.expect.expectGenesis ? 0 : 3
+      // A prior refused (of another chain, issue 39) is a bad argument: exit 2, one line.
+      const refused = c.expect.error === 'bad_argument'
+      const want = refused ? 2 : c.expect.error ? 1 : c.expect.expectGenesis ? 0 : 3
       if (r.status !== want) problems.push(`${c.kind}: exit ${r.status} (want ${want}) ${r.stderr}`)
-      if (c.expect.error) {
+      if (refused) {
+        if (!/^bijotel verify: error: --prior [^\n]*: the prior is of another chain: [^\n]*\n/.test(r.stderr))
+          problems.push(`${c.kind}: stderr ${JSON.stringify(r.stderr)}`)
+      } else if (c.expect.error) {
         if (!/^ERROR: [^\n]*\n$/.test(r.stderr))
           problems.push(`${c.kind}: stderr ${JSON.stringify(r.stderr)}`)
       } else {

@@ -421,8 +421,11 @@ function planFor(kind: TamperKind, rng: Rng, b: BaseChain): Plan {
         }
       }
       return {
-        description: `a key holder edits seq ${s} and reseals ${s}..${N} with the true key: only the prior head shows it, localised at the prior head seq ${N}`,
-        expect: { firstBadSeq: N, findings: [F('truncated', N, N, 0)], boundary: none, prior: b.head },
+        // Issue 39: a verdict prior records only its head, which the reseal changed: it shares no row
+        // with the chain now, so nothing proves it is of this chain and it is refused (one line). A
+        // report prior shares the rows before the edit and locates it (test/main/audit/prior.cli).
+        description: `a key holder edits seq ${s} and reseals ${s}..${N} with the true key: the prior head (seq ${N}) alone shares no row with the chain now, and is refused`,
+        expect: { error: 'bad_argument', firstBadSeq: null, findings: [], boundary: none, prior: b.head },
         apply,
       }
     }

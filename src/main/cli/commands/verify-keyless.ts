@@ -7,6 +7,7 @@ import type { CliIO } from '../io'
 import { throttle } from '../io'
 import { toJson } from '../format'
 import { EXIT } from './verify-info'
+import { refusingOtherChain } from './prior-refusal'
 import type { PriorHead, VerifyVerdict } from '../../../shared/verify-types'
 
 const KEY_FLAGS = ['secret-hex', 'secret-text', 'secret-file', 'secret-stdin'] as const
@@ -31,7 +32,7 @@ export async function runKeyless(
   const ranged = rangeFlagsGiven(values)
   const range = rangeFrom(values)
   const prior = typeof values['prior'] === 'string' ? readPrior(values['prior']) : undefined
-  const { verdict } = await keylessVerifyFile(db, {
+  const run = keylessVerifyFile(db, {
     ...(range ? { range } : {}),
     ...(prior ? { prior } : {}),
     recover: values['no-recover'] !== true,
@@ -40,6 +41,7 @@ export async function runKeyless(
       io.progress(`checking without the key ${Math.floor((100 * d) / Math.max(t, 1))}% (${d}/${t} rows)`),
     ),
   })
+  const { verdict } = await refusingOtherChain(values, run)
   io.progress(null)
   if (values['json']) {
     io.out(toJson(verdict) + '\n')

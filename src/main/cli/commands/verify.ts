@@ -17,6 +17,7 @@ import { throttle } from '../io'
 import { nativeProverActive } from '../../chain/addon/row-prover'
 import { EXIT } from './verify-info'
 import { recoveryBlock } from './recovered-text'
+import { refusingOtherChain } from './prior-refusal'
 
 /** An earlier verdict (`--json`) or an exported report, JSON or HTML (issue 25). */
 function readPrior(path: string): PriorHead {
@@ -145,7 +146,7 @@ export const run: Run = async (argv, io) => {
   const segmentPaths = Array.isArray(values['segment']) ? values['segment'].map(String) : []
   const segments = segmentPaths.length > 0 ? await readSegments(segmentPaths, io.env) : undefined
   const t0 = performance.now()
-  const { verdict, reader, openMs, statement } = await verifyFile(db, keys, {
+  const run = verifyFile(db, keys, {
     statement: true,
     ...(range ? { range } : {}),
     ...(prior ? { prior } : {}),
@@ -161,6 +162,7 @@ export const run: Run = async (argv, io) => {
       io.progress(`verifying ${Math.floor((100 * d) / Math.max(t, 1))}% (${d}/${t} rows)`),
     ),
   })
+  const { verdict, reader, openMs, statement } = await refusingOtherChain(values, run)
   io.progress(null)
   if (io.env['BIJOTEL_TIMING']) {
     const total = performance.now() - t0

@@ -1,0 +1,86 @@
+// Whether a prior is of the chain verified now (issue 39, "Priors"): a prior of another chain
+// compared row by row would be a false "rewritten seq 1-N". A prior is of this chain when it and the
+// live chain share at least one seq with the same hmac_hash (its head, or a block of its rows digest
+// that is the same now), or when a live row links to its head (prev_hash = the prior head_hmac).
+// Otherwise, when anything of it could be compared, it is refused in one line. A prior nothing of
+// which can be compared (its head, or every block it covered, lies past the live chain's end, or its
+// head seq holds no row now) is not refused: that is what a truncation or a deletion leaves, and the
+// head check reports it (named "per an unsigned prior" when the prior is unsigned).
+import type { RowsDigest } from '../../shared/custody-types'
+import type { PriorHead } from '../../shared/verify-types'
+import { AuditError } from '../base/errors'
+import { digestRows, priorBounds } from '../chain/rows-digest'
+import type { RowSource } from '../chain/source/row-source'
+
+export const OTHER_CHAIN =
+  'the prior is of another chain: it shares no row (a seq with the same hmac_hash) with this chain and no row of this chain links to its head (or every row it records was since resealed)'
+
+export interface LiveFacts {
+  /** The stored hmac_hash of the live row at the prior head's seq (undefined: no such row). */
+  headMac: unknown
+  /** The stored prev_hash of the live row right after the prior head (undefined: no such row). */
+  nextPrev: unknown
+  /** With a report prior: the digest of the same seq range now, with the same block size. */
+  rowsNow?: RowsDigest
+}
+
+/** The refusal: a bad argument (exit 2 in the CLI), told apart so the CLI can name the --prior given. */
+export class OtherChainPrior extends AuditError {
+  constructor() {
+    super('bad_argument', OTHER_CHAIN)
+  }
+}
+
+/** Throws `bad_argument` (one line, exit 2 in the CLI) when the prior is of another chain. */
+export function requirePriorOfThisChain(prior: PriorHead, live: LiveFacts): void {
+  if (live.headMac === prior.head_hmac) return
+  if (live.nextPrev !== undefined && live.nextPrev === prior.head_hmac) return
+  let comparable = live.headMac !== undefined
+  if (prior.rows && live.rowsNow) {
+    const c = sharedBlocks(prior.rows, live.rowsNow)
+    if (c.shared) return
+    comparable = comparable || c.comparable
+  }
+  if (comparable) throw new OtherChainPrior()
+}
+
+/**
+ * Blocks of the prior's digest against the same blocks now. A block is comparable when the live
+ * chain reaches past its end (a block the live chain ends inside differs by the cut alone); one that
+ * held rows and has the same digest and row count now is the same (seq, hmac_hash) rows.
+ */
+function sharedBlocks(prior: RowsDigest, now: RowsDigest): { shared: boolean; comparable: boolean } {
+  if (prior.block_size !== now.block_size || prior.last_seq === null || now.last_seq === null)
+    return { shared: false, comparable: false }
+  const nowEnd = now.last_seq
+  const cut = nowEnd < prior.last_seq
+  const after = new Map(now.blocks.map((b) => [b.from_seq, b]))
+  let comparable = false
+  for (const b of prior.blocks) {
+    if (b.rows === 0) continue
+    if (cut && b.to_seq > nowEnd) continue
+    const n = after.get(b.from_seq)
+    // A block with no live row at all is a deletion, not a comparison of rows.
+    if (!n || n.rows === 0) continue
+    comparable = true
+    if (n.digest === b.digest && n.rows === b.rows) return { shared: true, comparable }
+  }
+  return { shared: false, comparable }
+}
+
+/** What the live chain read through `source` holds where the prior is (a report prior's digest: `rowsNow`, when already made). */
+export function liveFacts(source: RowSource, prior: PriorHead, rowsNow?: RowsDigest): LiveFacts {
+  const at = (seq: bigint, col: string): unknown => {
+    const i = source.col(col)
+    let v: unknown = undefined
+    source.find(seq, (c) => (v = c.value(i)), [col])
+    return v
+  }
+  const p = prior.rows
+  const now = rowsNow ?? (p ? digestRows(source, p.block_size, priorBounds(p)) : undefined)
+  return {
+    headMac: at(BigInt(prior.last_seq), 'hmac_hash'),
+    nextPrev: at(BigInt(prior.last_seq) + 1n, 'prev_hash'),
+    ...(now ? { rowsNow: now } : {}),
+  }
+}
