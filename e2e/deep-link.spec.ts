@@ -2,7 +2,7 @@
 // URL follows the auditor's work so that it can be sent — a second page given it shows the same.
 import { expect, test } from '@playwright/test'
 import { chainRows, countInRange } from './chain-oracle'
-import { fixture, openFixture, row } from './helpers'
+import { fixture, openFixture, row, rowsText } from './helpers'
 
 const rows = chainRows(fixture('clean.db'))
 const ts = (seq: number): bigint => rows.find((r) => r.seq === seq)!.timestamp_ns
@@ -26,7 +26,7 @@ test('a link opens its chain at its row, with its time range', async ({ page }) 
   await expect(page.getByTestId('current-file')).toHaveText('clean.db')
   await expect(page.getByTestId('detail-seq')).toHaveText('57')
   await expect(row(page, 57)).toHaveAttribute('aria-selected', 'true')
-  await expect(page.getByTestId('entries-count')).toContainText(`${countInRange(rows, from, to)} rows`)
+  await expect(page.getByTestId('entries-count')).toContainText(rowsText(countInRange(rows, from, to)))
   await expect(page.getByTestId('range-from')).not.toHaveValue('')
   // Applied, the link stays as it was (the view it describes is the one on screen).
   expect(new URL(page.url()).hash).toBe(`#${hash}`)

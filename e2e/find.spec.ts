@@ -4,7 +4,7 @@
 import { expect, test, type Page } from '@playwright/test'
 import { readFileSync } from 'node:fs'
 import { chainRows } from './chain-oracle'
-import { fixture, openFixture, openFixtureWithoutKeys, row, secrets, useSecrets } from './helpers'
+import { fixture, openFixture, openFixtureWithoutKeys, row, secrets, useSecrets, rowsText } from './helpers'
 
 const rows = chainRows(fixture('clean.db'))
 
@@ -32,7 +32,7 @@ test('a trace_id finds its row; the table and the timeline show only it', async 
   await openFixture(page, 'clean.db')
   await search(page, target.trace_id!)
   await expect(page.getByTestId('search-result')).toContainText(`${want.length} matching rows of 240`)
-  await expect(page.getByTestId('entries-count')).toContainText(`${want.length} rows`)
+  await expect(page.getByTestId('entries-count')).toContainText(rowsText(want.length))
   await expect(page.getByTestId('timeline-total')).toHaveText(String(want.length))
   await expect(row(page, 57)).toBeVisible()
   await expect(page.getByTestId('announcer')).toContainText('Search finished')
@@ -46,7 +46,7 @@ test('text inside bodies, exported as JSONL and CSV: the files hold SQLite’s r
   expect(want.length).toBeGreaterThan(0)
   await openFixture(page, 'clean.db')
   await search(page, needle.toUpperCase(), ['body'])
-  await expect(page.getByTestId('entries-count')).toContainText(`${want.length} rows`)
+  await expect(page.getByTestId('entries-count')).toContainText(rowsText(want.length))
 
   const jsonl = await download(page, 'export-jsonl')
   expect(jsonl.name).toMatch(/\.jsonl$/)
@@ -90,7 +90,7 @@ test('a reference export of the view needs the key, and holds the view’s rows'
   await page.getByTestId('range-to').fill(to.toString())
   await page.getByTestId('range-apply').click()
   const want = rows.filter((r) => r.timestamp_ns >= from && r.timestamp_ns <= to)
-  await expect(page.getByTestId('entries-count')).toContainText(`${want.length} rows`)
+  await expect(page.getByTestId('entries-count')).toContainText(rowsText(want.length))
   const ref = await download(page, 'export-reference')
   const doc = JSON.parse(ref.text) as {
     chain_signature: string

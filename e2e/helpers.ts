@@ -127,3 +127,9 @@ export async function gotoSeq(page: Page, seq: number): Promise<Locator> {
   await expect(page.getByTestId('detail-seq')).toHaveText(String(seq))
   return r
 }
+
+/** The table's row count as the page words it: `1 row`, `N rows` (issue 35: no "1 rows"). */
+export function rowsText(n: number | string): RegExp {
+  const one = n === 1 || n === '1'
+  return new RegExp(`(^|[^\\d,])${n} ${one ? 'row' : 'rows'}\\b`)
+}

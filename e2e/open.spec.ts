@@ -3,7 +3,7 @@ import { expect, test } from '@playwright/test'
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
-import { dropFile, fixture, openFixture, openPath, SAMPLE_DB, start } from './helpers'
+import { dropFile, fixture, openFixture, openPath, SAMPLE_DB, start, rowsText } from './helpers'
 
 test('shows the served sample at startup, with its timeline and both charts', async ({ page, request }) => {
   const r = await request.post('/api/call/openChain', {
@@ -19,7 +19,7 @@ test('shows the served sample at startup, with its timeline and both charts', as
   await expect(page.getByTestId('timeline-total')).toHaveText(n)
   await expect(page.getByTestId('rate-total')).toHaveText(n)
   await expect(page.getByTestId('share-total')).toHaveText(n)
-  await expect(page.getByTestId('entries-count')).toContainText(`${n} rows`)
+  await expect(page.getByTestId('entries-count')).toContainText(rowsText(n))
 })
 
 test('opens a shared fixture by path: evidence, counts, timeline and charts', async ({ page }) => {

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { APP_EVENTS, type AppEventName } from '../src/shared/app-events'
-import { fixture, secrets } from './helpers'
+import { fixture, secrets, rowsText } from './helpers'
 import { startShellServer, type ShellServer } from './shell/shell-server'
 import { standInBridgeScript } from './shell/stand-in-bridge'
 
@@ -47,7 +47,7 @@ async function showsChain(page: Page, p: string, rows?: number): Promise<void> {
   if (rows !== undefined) {
     const n = rows.toLocaleString('en-US')
     await expect(page.getByTestId('overview-entries')).toHaveText(n)
-    await expect(page.getByTestId('entries-count')).toContainText(`${n} rows`)
+    await expect(page.getByTestId('entries-count')).toContainText(rowsText(n))
     await expect(page.getByTestId('timeline-total')).toHaveText(n)
   }
 }

@@ -3,7 +3,7 @@
 // chosen once for every time on screen (kept across reloads). SQLite on a copy counts the rows.
 import { expect, test, type Page } from '@playwright/test'
 import { chainRows, countInRange } from './chain-oracle'
-import { fixture, openFixture, row } from './helpers'
+import { fixture, openFixture, row, rowsText } from './helpers'
 
 const rows = chainRows(fixture('clean.db'))
 const first = rows[0]!.timestamp_ns
@@ -14,7 +14,7 @@ const utcText = (ns: bigint): string =>
   new Date(Number(ns / 1_000_000n)).toISOString().slice(0, 23).replace('T', ' ')
 
 async function expectRows(page: Page, n: number): Promise<void> {
-  await expect(page.getByTestId('entries-count')).toContainText(`${n} rows`)
+  await expect(page.getByTestId('entries-count')).toContainText(rowsText(n))
   await expect(page.getByTestId('rate-total')).toHaveText(String(n))
 }
 
