@@ -5,6 +5,7 @@
 import { expect, test, type Page } from '@playwright/test'
 import { readFileSync } from 'node:fs'
 import { fixture, gotoSeq, openFixture, secrets, useSecrets, verify } from './helpers'
+import { UNPROVEN_CLAIMS } from '../test/main/recovery/unproven-claims'
 
 interface RecoveryCase {
   secrets: string[]
@@ -53,6 +54,27 @@ async function expectCaseRows(page: Page, c: RecoveryCase): Promise<void> {
 }
 
 for (const name of ['rec-live-rewrite', 'rec-live-truncate', 'rec-deleted-tail', 'rec-deleted-middle']) {
+  if (name in UNPROVEN_CLAIMS) {
+    // No sealed link joins these rows to the live chain (test/main/recovery/recovery-expect.ts says
+    // why): the app lists them as unplaced and makes no finding of them (issue 39).
+    test(`${name}: the Recovered tab lists its unlinked rows as unplaced, never a finding`, async ({
+      page,
+    }) => {
+      const c = recoveryCase(name)
+      await openAndVerify(page, name, c.secrets)
+      await expect(page.getByTestId('verdict-word')).toHaveText('VALID')
+      await expect(page.locator('[data-testid="finding-row"][data-kind="truncated"]')).toHaveCount(0)
+      await showRecovered(page)
+      // A rowid proves nothing, so an unplaced row has no seq: each required row is listed, unplaced.
+      const rows = page.getByTestId('recovered-row')
+      await expect(rows).toHaveCount(c.recovered_required.length)
+      const statuses = await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-status')))
+      expect(statuses).toEqual(c.recovered_required.map(() => 'unplaced'))
+      const text = (await page.getByTestId('recovered-panel').textContent()) ?? ''
+      expect(text).not.toMatch(/\btruncated\b/)
+    })
+    continue
+  }
   test(`${name}: the Recovered tab lists the rows its .recovery.json requires`, async ({ page }) => {
     const c = recoveryCase(name)
     await openAndVerify(page, name, c.secrets)
