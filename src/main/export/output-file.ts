@@ -115,6 +115,12 @@ export class AtomicOutput {
     this.used += this.buf.write(text, this.used, 'latin1')
   }
 
+  /** Append bytes as they are (a report page or PDF). */
+  writeBytes(data: Buffer): void {
+    this.flush()
+    this.writeOut(data)
+  }
+
   private flush(): void {
     if (this.used === 0) return
     this.writeOut(this.buf.subarray(0, this.used))

@@ -1,6 +1,6 @@
 // The one handler table implementing the contract. Electron registers it on ipcMain, `bijotel serve`
 // exposes it over HTTP; neither adds logic of its own.
-import { writeFileSync } from 'node:fs'
+import { AtomicOutput, checkOutputTarget } from '../export/output-file'
 import { resolve } from 'node:path'
 import type { AppInfo, SecretInput } from '../../shared/contract'
 import type { EntrySort } from '../../shared/chain-types'
@@ -360,19 +360,23 @@ export function createHandlers(session: AuditSession, platform: Platform = {}): 
         `bijotel-report-${report.generated_at.replace(/[:.]/g, '-')}.${format}`,
       )
       if (path === null) return { path: null }
-      const target = resolve(path)
-      const ev = report.evidence
-      const files = [ev.db, ev.wal, ...ev.side_files].filter((f) => f !== null)
-      if (files.some((f) => f.path === target || f.link_target === target)) {
-        throw new AuditError('bad_argument', 'refusing to write the report over the evidence')
-      }
+      // The same check as every export (by name, through links, as a hard link), then a temporary
+      // file beside it renamed into place: never a write over the evidence (issue 34).
+      const target = checkOutputTarget(resolve(path), report.evidence.db.path, 'the report')
       const content =
         format === 'json'
           ? JSON.stringify(report, null, 2) + '\n'
           : format === 'html'
             ? renderReportHtml(report)
             : await platform.printToPdf!(renderReportHtml(report))
-      writeFileSync(target, content, { mode: 0o644 })
+      const out = new AtomicOutput(target)
+      try {
+        out.writeBytes(typeof content === 'string' ? Buffer.from(content, 'utf8') : Buffer.from(content))
+      } catch (e) {
+        out.abort()
+        throw e
+      }
+      out.commit()
       return { path: target }
     },
     ...toolHandlers(session, platform),

@@ -1,7 +1,7 @@
 // The app's chain-of-custody calls (issue 25) as the desktop shell makes them: the handler table with
 // a platform whose dialogs answer paths in a temporary folder, on the shared fixtures.
 import { createPublicKey, generateKeyPairSync } from 'node:crypto'
-import { readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { JobStatus } from '../../../src/shared/job-types'
@@ -101,6 +101,20 @@ describe('chain-of-custody calls in the desktop app', () => {
 
     const bad = await call('saveReport', { format: 'docx' })
     expect(bad.ok).toBe(false)
+  })
+
+  it('a report is never written over the evidence: by name, a side-file name, or through a link (issue 34)', async () => {
+    const link = join(tmp.dir, 'looks-like-a-report.json')
+    symlinkSync(dbPath('clean'), link)
+    for (const target of [dbPath('clean'), `${dbPath('clean')}-wal`, `${dbPath('clean')}-journal`, link]) {
+      nextSavePath = target
+      for (const format of ['json', 'html'] as const) {
+        const r = await call('saveReport', { format })
+        expect(r.ok, `${format} → ${target}`).toBe(false)
+        if (!r.ok) expect(r.error.error).toMatch(/refusing to write the report over the evidence/)
+      }
+    }
+    // (afterAll: the fixtures folder is byte for byte as it was.)
   })
 
   it('a key that is not an Ed25519 private key is refused in one line and the held key stays', async () => {
