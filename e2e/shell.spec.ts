@@ -175,6 +175,13 @@ test('openFailed: an Open Recent of a file that is gone says why, and A stays', 
   await showsChain(page, A, 240)
 })
 
+test('reportSigned: every signature made with the auditor’s key is shown (issue 34)', async ({ page }) => {
+  covered.add('reportSigned')
+  await launch(page, A)
+  shell.emit('reportSigned', { fingerprint: 'SHA256:abcd1234', generated_at: '2026-12-06T00:00:00Z' })
+  await expect(page.getByTestId('notice')).toContainText('report signed with key SHA256:abcd1234')
+})
+
 test('menuOpen: the native dialog opens the chain it returns', async ({ page }) => {
   covered.add('menuOpen')
   await launch(page)
