@@ -74,6 +74,8 @@ test('zooming the timeline with the brush narrows the charts and the table; Esc 
   await openFixture(page, 'clean.db')
   await expect(page.getByTestId('rate-total')).toHaveText('240')
   const brush = page.locator('.recharts-brush')
+  // The charts scroll in their own band above the table (issue 35): bring the brush into view.
+  await brush.scrollIntoViewIfNeeded()
   const box = (await brush.boundingBox())!
   const traveller = page.locator('.recharts-brush-traveller').first()
   const t = (await traveller.boundingBox())!
