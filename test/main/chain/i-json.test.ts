@@ -2,21 +2,12 @@
 // offence generated in many placements, each refused naming its byte offset; everything else read
 // exactly as JSON.parse reads it, and nothing JSON.parse refuses taken.
 import { describe, expect, it } from 'vitest'
+import { mulberry32 } from '../testing/prng'
 import { IJsonError, parseIJson, type IJsonLimits } from '../../../src/main/chain/i-json'
 
 const LIMITS: IJsonLimits = { maxDepth: 64, maxValues: 1_000_000 }
 
-/** A small deterministic PRNG, so a failure names a reproducible case. */
-function prng(seed: number): () => number {
-  let s = seed >>> 0
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0
-    let t = s
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+const prng = mulberry32
 
 function randomValue(rnd: () => number, depth = 0): unknown {
   const k = Math.floor(rnd() * (depth > 4 ? 5 : 7))

@@ -2,6 +2,7 @@ import canonicalizeRef from 'canonicalize'
 import { describe, expect, it } from 'vitest'
 import { canonicalBytes, canonicalize, CanonicalizationError } from '../../../src/main/chain/jcs'
 import { parseIJson } from '../../../src/main/chain/i-json'
+import { mulberry32 } from '../testing/prng'
 
 function fromBits(hex: string): number {
   const v = new DataView(new ArrayBuffer(8))
@@ -109,16 +110,7 @@ describe('JCS (RFC 8785)', () => {
 })
 
 // Differential check against the `canonicalize` package on random JSON values.
-function rng(seed: number): () => number {
-  let s = seed >>> 0
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0
-    let t = s
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+const rng = mulberry32
 
 const ALPHABET = [
   'a',

@@ -6,23 +6,14 @@
 // `'it\'s'` and `["v1","x"]`; Python prints `"it's"` and `['v1', 'x']`).
 import { spawnSync } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
+import { mulberry32 } from '../testing/prng'
 import { pyJsonDumpsSorted, pyJsonLoads, pyJsonStringUnicode } from '../../../src/main/python/pyformat'
 import { pyJsonIndented } from '../../../src/main/python/python-json'
 import { pyPathStr } from '../../../src/main/python/pypath'
 import { pyRepr, pyStr } from '../../../src/main/python/repr'
 import { pyTruthy } from '../../../src/main/python/truthy'
 
-/** A small deterministic PRNG (mulberry32), so a failing case can be reproduced. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+const prng = mulberry32
 
 // Characters repr and json.dumps treat differently: quotes, backslash, C0, DEL, C1, NBSP, soft
 // hyphen, line/paragraph separators, a private-use, an unassigned and an astral character, emoji.
