@@ -104,6 +104,15 @@ export class AppStore extends Store<AppState> {
       if (this.disposed) return
       const link = this.pendingLink
       const ws = this.getState().workspace
+      if (link?.chain && held?.chain.path === link.chain) {
+        // The link names the chain held (a reload, a second tab): no question to ask. The workspace
+        // takes the link's view now, or when the sync under way builds it (adopt → applyLink).
+        if (ws && ws.chain.path === link.chain) {
+          if (!this.linked.has(ws)) this.applyLink(ws, true)
+          this.setLink(null)
+        }
+        return
+      }
       if (link?.chain && !(ws && this.linked.has(ws))) {
         // Another chain than the one held: with none held, open it; else ask first (issue 34:
         // a page elsewhere must not switch every tab's chain without this page's user).
@@ -250,6 +259,7 @@ export class AppStore extends Store<AppState> {
       next.load()
       if (state.focus_seq !== undefined) next.select(state.focus_seq)
       this.applyLink(next)
+      if (this.linked.has(next)) this.setLink(null)
       this.addRecent(chain.path)
     }
     if (overview.pending) this.startStagePoll()

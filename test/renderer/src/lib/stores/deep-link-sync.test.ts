@@ -70,6 +70,40 @@ describe('deep links in the stores', () => {
     store.dispose()
   })
 
+  it('a link to the chain held asks nothing, even when a second sync overtakes the first (a reload)', async () => {
+    // Each engine answer waits for the test: the first (start's) is answered while a second sync
+    // (an event on the page's load) is still on its way, so when start() looks, its answer was
+    // not adopted and the workspace is not built yet.
+    const gates: (() => void)[] = []
+    const held = overviewOf(240, '/evidence/a.db')
+    const { api, calls } = fakeApi({
+      info: { transport: 'http' },
+      overrides: {
+        overview: () =>
+          new Promise((resolve) => {
+            gates.push(() => resolve(held))
+          }),
+      },
+    })
+    const store = new AppStore(api)
+    const started = store.start(parseLink('#chain=%2Fevidence%2Fa.db&seq=9'))
+    while (gates.length < 1) await tick()
+    const second = store.sync()
+    while (gates.length < 2) await tick()
+    gates[0]!()
+    await started
+    expect(store.getState().confirmLink).toBeNull()
+    gates[1]!()
+    await second
+    expect(store.getState().confirmLink).toBeNull()
+    expect(calls.some((c) => c.name === 'openChain')).toBe(false)
+    const ws = store.getState().workspace!
+    expect(ws.chain.path).toBe('/evidence/a.db')
+    expect(ws.getState().selected?.seq).toBe(9)
+    expect(store.getState().linkPending).toBe(false)
+    store.dispose()
+  })
+
   it('the hash follows the selection and the filters as the auditor works', async () => {
     const { api } = engine()
     const target = memoryTarget('')
