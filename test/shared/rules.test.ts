@@ -15,7 +15,7 @@ import {
   INTEGRITY_OPTIONS_HELP,
   integrityOptionsFromFlags as cliOptions,
 } from '../../src/main/cli/commands/integrity-options'
-import { integrityOptionsFrom as callOptions } from '../../src/main/handlers/table'
+import { integrityOptionsFrom as callOptions } from '../../src/main/handlers/integrity'
 import { THRESHOLD_LABELS, WINDOW_MAX, WINDOW_MIN } from '../../src/renderer/src/lib/integrity'
 import { DRIFT_WINDOW_MAX, DRIFT_WINDOW_MIN } from '../../src/renderer/src/lib/drift'
 

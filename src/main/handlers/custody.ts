@@ -4,7 +4,6 @@
 import { createPublicKey } from 'node:crypto'
 import { resolve } from 'node:path'
 import type { PriorInfo, SigningKeyInfo } from '../../shared/custody-types'
-import type { IntegrityOptions } from '../../shared/integrity-types'
 import type { ApiName } from '../../shared/contract'
 import type { PriorHead } from '../../shared/verify-types'
 import { checkReport } from '../audit/check-report'
@@ -17,7 +16,8 @@ import { custodyOf, openChainId } from '../session/custody-state'
 import { buildReportFor, maySign } from './engine'
 import type { AuditSession } from '../session/session'
 import type { CallContext, HandlerTable, Platform } from './handler-types'
-import { obj, optBool, optObj, optStr } from './validate'
+import { integrityOptionsFrom } from './integrity'
+import { obj, optBool, optObj, optStr, requireTrusted } from './validate'
 import { openRefusal, refusalMessage } from './open-refusal'
 
 export type CustodyCall = Extract<
@@ -51,17 +51,7 @@ function priorInfo(head: PriorHead): PriorInfo {
   }
 }
 
-/** What the handler table lends these handlers (passed in, so this module imports only its types). */
-export interface TableHelpers {
-  requireTrusted: (ctx: CallContext, what: string) => void
-  integrityOptionsFrom: (req: unknown) => IntegrityOptions
-}
-
-export function custodyHandlers(
-  session: AuditSession,
-  platform: Platform,
-  { requireTrusted, integrityOptionsFrom }: TableHelpers,
-): Pick<HandlerTable, CustodyCall> {
+export function custodyHandlers(session: AuditSession, platform: Platform): Pick<HandlerTable, CustodyCall> {
   /** A report given as text, or by a path the transport may read (web mode: under --open-root). */
   const readGiven = (req: unknown, ctx: CallContext, what: string): ReadReport => {
     const o = obj(req)

@@ -1,7 +1,10 @@
 // An entry filter as a request gives it (`filter` of listEntries, locateEntry, exportView…), checked
 // field by field: the one reading of it for every call that takes one.
-import type { EntryFilter } from '../../shared/chain-types'
+import type { EntryFilter, EntrySort } from '../../shared/chain-types'
 import { optBool, optNs, optStr, type Obj } from './validate'
+
+/** The orders a request may name (`sort` of listEntries, locateEntry, exportView…). */
+export const ENTRY_SORTS: readonly EntrySort[] = ['seq_asc', 'seq_desc', 'time_asc', 'time_desc']
 
 export function filterFrom(o: Obj | undefined): EntryFilter | undefined {
   if (!o) return undefined

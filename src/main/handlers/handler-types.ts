@@ -1,6 +1,7 @@
 // The handler table's types: one handler per call of the contract (src/shared/contract.ts), and what
 // a call knows of its caller. Apart from the table itself so the modules that contribute handlers
-// (./tools.ts, ./custody.ts) and the transports can name them without importing the table.
+// (one per area: ./open.ts, ./entries.ts, ./tools.ts, ./custody.ts…) and the transports can name
+// them without importing the table.
 import type { ApiName, ApiResponse } from '../../shared/contract'
 
 export interface CallContext {

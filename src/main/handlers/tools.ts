@@ -21,14 +21,13 @@ import { PRESETS, resolveTimeRange } from '../search/time-range'
 import { headerText, rowsText, viewRows, writeParts } from '../export/view-export'
 import { keylessVerifyOpened } from '../audit/keyless'
 import type { AuditSession } from '../session/session'
-import { filterFrom } from './filter-request'
+import { ENTRY_SORTS, filterFrom } from './filter-request'
 import type { HandlerTable, Platform } from './handler-types'
 import { num, obj, optBool, optEnum, optInt, optNs, optObj, optStr, str, type Obj } from './validate'
 
 type ToolCalls =
   'keylessVerdict' | 'startSearch' | 'resolveTimeRange' | 'exportView' | 'saveViewExport' | 'startDriftSeries'
 
-const SORTS: readonly EntrySort[] = ['seq_asc', 'seq_desc', 'time_asc', 'time_desc']
 const FORMATS: readonly ViewExportFormat[] = ['jsonl', 'csv', 'reference']
 const KEEP_SEARCHES = 8
 /** Rows exportView returns in one answer (saveViewExport streams any number to a file). */
@@ -136,7 +135,11 @@ function viewRequestFrom(req: unknown): ViewRequest {
   const format = optEnum(o, 'format', FORMATS)
   if (format === undefined)
     throw new AuditError('bad_argument', `format must be one of ${FORMATS.join(', ')}`)
-  return { format, sort: optEnum(o, 'sort', SORTS) ?? 'seq_asc', filter: filterFrom(optObj(o, 'filter')) }
+  return {
+    format,
+    sort: optEnum(o, 'sort', ENTRY_SORTS) ?? 'seq_asc',
+    filter: filterFrom(optObj(o, 'filter')),
+  }
 }
 
 function fileName(session: AuditSession, format: ViewExportFormat): string {

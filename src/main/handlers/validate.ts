@@ -4,6 +4,7 @@
 // sqlite3VdbeMemIntegerify / the "INTEGER" storage class of https://sqlite.org/datatype3.html), so
 // an out-of-range value is a one-line `bad_argument` naming the field, never an engine failure.
 import { AuditError } from '../base/errors'
+import type { CallContext } from './handler-types'
 
 export type Obj = Record<string, unknown>
 
@@ -143,4 +144,9 @@ export function optObj(o: Obj, key: string): Obj | undefined {
   const v = o[key]
   if (v === undefined || v === null) return undefined
   return obj(v, fieldName(o, key))
+}
+
+/** Secrets and signing keys are taken from the local app only (docs/server.md, secrets policy). */
+export function requireTrusted(ctx: CallContext, what: string): void {
+  if (!ctx.trusted) throw new AuditError('bad_argument', `${what} is only accepted from the local app`)
 }

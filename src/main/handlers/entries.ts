@@ -1,0 +1,59 @@
+// The handlers that browse the chain's rows: a page of entries in a sort and filter, where a seq
+// stands in that order, one entry, and the timeline's buckets.
+import type { ApiName } from '../../shared/contract'
+import { positionOfSeq } from '../chain/chain-index'
+import { buildTimeline, getEntry, listEntries } from '../chain/views'
+import type { AuditSession } from '../session/session'
+import { ENTRY_SORTS, filterFrom } from './filter-request'
+import type { HandlerTable } from './handler-types'
+import { int, obj, optBool, optEnum, optNs, optObj, optStr } from './validate'
+
+type EntryCall = Extract<ApiName, 'listEntries' | 'locateEntry' | 'getEntry' | 'timeline'>
+
+export function entryHandlers(session: AuditSession): Pick<HandlerTable, EntryCall> {
+  return {
+    listEntries: async (req) => {
+      const o = obj(req)
+      const offset = int(o, 'offset', { min: 0 })
+      const limit = int(o, 'limit', { min: 1, max: 1000 })
+      const sort = optEnum(o, 'sort', ENTRY_SORTS) ?? 'seq_asc'
+      const src = await session.entrySource(filterFrom(optObj(o, 'filter')))
+      return listEntries(src.rows, src.positions(sort), src.index, offset, limit)
+    },
+    locateEntry: async (req) => {
+      const o = obj(req)
+      const seq = int(o, 'seq')
+      const sort = optEnum(o, 'sort', ENTRY_SORTS) ?? 'seq_asc'
+      const src = await session.entrySource(filterFrom(optObj(o, 'filter')))
+      const pos = positionOfSeq(src.index, seq)
+      if (pos === null) return { index: null }
+      const i = src.positions(sort).indexOf(pos)
+      return { index: i < 0 ? null : i }
+    },
+    getEntry: async (req) => {
+      const src = await session.entrySource()
+      return getEntry(src.rows, src.index, int(obj(req), 'seq'))
+    },
+    timeline: async (req) => {
+      const o = obj(req)
+      const t: Parameters<typeof buildTimeline>[1] = { buckets: int(o, 'buckets', { min: 1, max: 2000 }) }
+      const from = optNs(o, 'from_ns')
+      const to = optNs(o, 'to_ns')
+      const provider = optStr(o, 'provider', 1000)
+      const model = optStr(o, 'model', 1000)
+      if (from !== undefined) t.from_ns = from
+      if (to !== undefined) t.to_ns = to
+      if (provider !== undefined) t.provider = provider
+      if (model !== undefined) t.model = model
+      if (optBool(o, 'flagged_only')) t.flagged_only = true
+      const search = optStr(o, 'search_id', 100)
+      if (search !== undefined) t.search_id = search
+      return buildTimeline(
+        session.view().index,
+        t,
+        t.flagged_only ? session.flaggedSeqs() : null,
+        session.searchSeqs(t.search_id),
+      )
+    },
+  }
+}
