@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "sha256.h"
+#include "file_hash.h"
 #include "json_scan.h"
 #include "napi_args.h"
 #include "pages.h"
@@ -403,6 +404,9 @@ NAPI_MODULE_INIT() {
       METHOD("leafTimes", js_leaf_times),
       METHOD("collectLeaves", js_collect_leaves),
       METHOD("windowFacts", js_window_facts),
+      METHOD("fileHashStart", js_file_hash_start),
+      METHOD("fileHashRead", js_file_hash_read),
+      METHOD("fileHashDigest", js_file_hash_digest),
 #endif
       METHOD("scanKeys", js_scan_keys),
       METHOD("scanBody", js_scan_body),
