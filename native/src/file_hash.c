@@ -39,6 +39,7 @@ typedef struct {
   int err;
   napi_async_work work;
   napi_deferred deferred;
+  napi_ref self; // holds the JavaScript handle while a read runs, so the state is not freed under it
 } file_hash;
 
 static void absorb(file_hash *h, const uint8_t *p, size_t n) {
@@ -133,6 +134,8 @@ static void read_complete(napi_env env, napi_status status, void *data) {
     napi_resolve_deferred(env, h->deferred, v);
   }
   napi_delete_async_work(env, h->work);
+  napi_delete_reference(env, h->self);
+  h->self = NULL;
 }
 
 /**
@@ -168,8 +171,11 @@ napi_value js_file_hash_read(napi_env env, napi_callback_info info) {
   napi_value promise, name;
   napi_create_promise(env, &h->deferred, &promise);
   napi_create_string_utf8(env, "bijotel:fileHash", NAPI_AUTO_LENGTH, &name);
+  if (napi_create_reference(env, argv[0], 1, &h->self) != napi_ok) return NULL;
   if (napi_create_async_work(env, NULL, name, read_execute, read_complete, h, &h->work) != napi_ok ||
       napi_queue_async_work(env, h->work) != napi_ok) {
+    napi_delete_reference(env, h->self);
+    h->self = NULL;
     napi_throw_error(env, NULL, "fileHashRead: cannot queue the read");
     return NULL;
   }
