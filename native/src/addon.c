@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "sha256.h"
+#include "file_hash.h"
 #include "json_scan.h"
 #include "napi_args.h"
 #include "pages.h"
@@ -198,6 +199,37 @@ enum { HEX64_TEXT = 13 + 2 * 64 };
  * only then, the link becomes that hmac. False means only "not proven here": the caller decides the
  * row the ordinary way, and the link is unchanged.
  */
+/** The proof of proveRow on a record in `rec` (columns at `offs`); 1 and the link advanced, or 0. */
+static int prove_record(prover *pr, const uint8_t *rec, size_t len, const int32_t *types, const int32_t *offs,
+                        size_t ncols) {
+  const int32_t *k = pr->cols;
+  column body, ch, prev, mac, ts, name, kind;
+  if (!column_at(types, offs, ncols, k[C_BODY], len, &body) || body.type < 12 ||
+      !column_at(types, offs, ncols, k[C_CH], len, &ch) || ch.type != HEX64_TEXT ||
+      !column_at(types, offs, ncols, k[C_PREV], len, &prev) || prev.type != HEX64_TEXT ||
+      !column_at(types, offs, ncols, k[C_MAC], len, &mac) || mac.type != HEX64_TEXT ||
+      !column_at(types, offs, ncols, k[C_TS], len, &ts) ||
+      !column_at(types, offs, ncols, k[C_NAME], len, &name))
+    return 0;
+  const int has_kind = k[C_KIND] >= 0;
+  if (has_kind && !column_at(types, offs, ncols, k[C_KIND], len, &kind)) return 0;
+  if (memcmp(rec + prev.at, pr->link, 64) != 0) return 0;
+  const size_t body_len = serial_size(body.type);
+  if (!span_tail_agrees(rec, rec + body.at, body_len, ts, name, has_kind ? &kind : NULL)) return 0;
+  uint8_t digest[32], hex[64];
+  sha256(rec + body.at, body_len, digest);
+  to_hex(digest, hex);
+  if (memcmp(rec + ch.at, hex, 64) != 0) return 0;
+  uint8_t msg[128];
+  memcpy(msg, pr->link, 64);
+  memcpy(msg + 64, hex, 64);
+  hmac(&pr->key, msg, 128, digest);
+  to_hex(digest, hex);
+  if (memcmp(rec + mac.at, hex, 64) != 0) return 0;
+  memcpy(pr->link, hex, 64);
+  return 1;
+}
+
 static napi_value js_prove_row(napi_env env, napi_callback_info info) {
   ARGS(3);
   prover *pr = prover_of(env);
@@ -208,34 +240,49 @@ static napi_value js_prove_row(napi_env env, napi_callback_info info) {
   if (argc < 3 || !bytes_arg(env, argv[0], &rec, &len) || !int32s_arg(env, argv[1], &types, &nt) ||
       !int32s_arg(env, argv[2], &offs, &no))
     return NULL;
-  const size_t ncols = nt < no ? nt : no;
-  const int32_t *k = pr->cols;
-  column body, ch, prev, mac, ts, name, kind;
-  if (!column_at(types, offs, ncols, k[C_BODY], len, &body) || body.type < 12 ||
-      !column_at(types, offs, ncols, k[C_CH], len, &ch) || ch.type != HEX64_TEXT ||
-      !column_at(types, offs, ncols, k[C_PREV], len, &prev) || prev.type != HEX64_TEXT ||
-      !column_at(types, offs, ncols, k[C_MAC], len, &mac) || mac.type != HEX64_TEXT ||
-      !column_at(types, offs, ncols, k[C_TS], len, &ts) ||
-      !column_at(types, offs, ncols, k[C_NAME], len, &name))
-    return boolean(env, 0);
-  const int has_kind = k[C_KIND] >= 0;
-  if (has_kind && !column_at(types, offs, ncols, k[C_KIND], len, &kind)) return boolean(env, 0);
-  if (memcmp(rec + prev.at, pr->link, 64) != 0) return boolean(env, 0);
-  const size_t body_len = serial_size(body.type);
-  if (!span_tail_agrees(rec, rec + body.at, body_len, ts, name, has_kind ? &kind : NULL))
-    return boolean(env, 0);
-  uint8_t digest[32], hex[64];
-  sha256(rec + body.at, body_len, digest);
-  to_hex(digest, hex);
-  if (memcmp(rec + ch.at, hex, 64) != 0) return boolean(env, 0);
-  uint8_t msg[128];
-  memcpy(msg, pr->link, 64);
-  memcpy(msg + 64, hex, 64);
-  hmac(&pr->key, msg, 128, digest);
-  to_hex(digest, hex);
-  if (memcmp(rec + mac.at, hex, 64) != 0) return boolean(env, 0);
-  memcpy(pr->link, hex, 64);
-  return boolean(env, 1);
+  return boolean(env, prove_record(pr, rec, len, types, offs, nt < no ? nt : no));
+}
+
+/**
+ * proveLeaf(page, header, from, firstRowid, lastRowid, layout): proveRow for the cells of a table
+ * leaf from cell `from` on, each decoded here (decode_cell, the twin of CellReader.read, so no
+ * record is decoded twice and no value reaches JavaScript), while each cell's rowid is the next one
+ * (firstRowid, firstRowid + 1, …, at most lastRowid) and each is proven. `layout`: the table's
+ * column count, the usable page size and the fewest fields a record may have. Returns the cells
+ * proven; the caller decides the next one the ordinary way.
+ */
+static napi_value js_prove_leaf(napi_env env, napi_callback_info info) {
+  ARGS(6);
+  prover *pr = prover_of(env);
+  if (pr == NULL) return NULL;
+  uint8_t *page;
+  int32_t *layout;
+  size_t len, nl;
+  int32_t header, from;
+  int64_t first, last;
+  if (argc < 6 || !bytes_arg(env, argv[0], &page, &len) || napi_get_value_int32(env, argv[1], &header) != napi_ok ||
+      napi_get_value_int32(env, argv[2], &from) != napi_ok || napi_get_value_int64(env, argv[3], &first) != napi_ok ||
+      napi_get_value_int64(env, argv[4], &last) != napi_ok || !int32s_arg(env, argv[5], &layout, &nl))
+    return NULL;
+  int32_t done = 0;
+  if (nl >= 3 && layout[0] > 0 && layout[0] <= PF_MAX_COLUMNS && header >= 0 && from >= 0 &&
+      (size_t)header + 8 <= len) {
+    int32_t types[PF_MAX_COLUMNS], offs[PF_MAX_COLUMNS];
+    const int32_t count = page[header + 3] << 8 | page[header + 4];
+    for (int32_t i = from; i < count; i++, done++) {
+      const size_t ptr = (size_t)header + 8 + 2 * (size_t)i;
+      int64_t rowid;
+      if (ptr + 2 > len ||
+          !decode_cell(page, len, (size_t)(page[ptr] << 8 | page[ptr + 1]), layout[1], layout[0], layout[2], &rowid,
+                       types, offs) ||
+          rowid != first + done || rowid > last ||
+          !prove_record(pr, page, len, types, offs, (size_t)layout[0]))
+        break;
+    }
+  }
+  napi_value r;
+  napi_create_int32(env, done, &r);
+  return r;
 }
 
 /** scanKeys(bytes, lengths): the keys of the JSON scanner, concatenated (see json_scan.h). */
@@ -396,6 +443,7 @@ NAPI_MODULE_INIT() {
       METHOD("startRun", js_start_run),
       METHOD("link", js_link),
       METHOD("proveRow", js_prove_row),
+      METHOD("proveLeaf", js_prove_leaf),
       METHOD("factsColumns", js_facts_columns),
       METHOD("rowFacts", js_row_facts),
       METHOD("pageFacts", js_page_facts),
@@ -403,6 +451,9 @@ NAPI_MODULE_INIT() {
       METHOD("leafTimes", js_leaf_times),
       METHOD("collectLeaves", js_collect_leaves),
       METHOD("windowFacts", js_window_facts),
+      METHOD("fileHashStart", js_file_hash_start),
+      METHOD("fileHashRead", js_file_hash_read),
+      METHOD("fileHashDigest", js_file_hash_digest),
 #endif
       METHOD("scanKeys", js_scan_keys),
       METHOD("scanBody", js_scan_body),

@@ -12,7 +12,15 @@
 // evidence block. SQLite then opens the copy as the writer would (./reader.ts: read-write once, so
 // it recovers the WAL or rolls the journal back), where its side files do no harm.
 import { createHash } from 'node:crypto'
-import { constants as fsc, promises as fsp, read as readCb, rmSync, type Stats } from 'node:fs'
+import {
+  closeSync,
+  constants as fsc,
+  openSync,
+  promises as fsp,
+  read as readCb,
+  rmSync,
+  type Stats,
+} from 'node:fs'
 import { promisify } from 'node:util'
 import { Worker } from 'node:worker_threads'
 import { tmpdir, totalmem } from 'node:os'
@@ -28,6 +36,7 @@ import {
   type OpenPolicy,
 } from './evidence-files'
 import { READ_SKEW, readBuffer } from './read-buffer'
+import { nativeFileHash } from './addon/file-hash'
 
 const CHUNK = 4 * 1024 * 1024
 
@@ -184,15 +193,25 @@ if (own) fs.closeSync(fd)
 parentPort.postMessage({ sha256: h.digest('hex'), bytes: pos })
 `
 
-/** SHA-256 of an evidence descriptor or a private file, on a worker thread when large; cancellable. */
+/**
+ * SHA-256 of an evidence descriptor or a private file, cancellable: through the addon where it can
+ * (./addon/file-hash.ts: started at once, off this thread), else on a worker thread when large.
+ */
 export function hashFileParallel(
   src: number | string,
   size: number,
   progress: (n: number) => void,
   signal?: AbortSignal,
 ): Promise<{ sha256: string; bytes: number }> {
-  if (size < WORKER_HASH_MIN) return copyHashing(src, null, progress, signal)
   const what = typeof src === 'string' ? src : 'the evidence'
+  if (typeof src === 'number') {
+    const native = nativeFileHash(src, what, progress, signal)
+    if (native !== null) return native
+  } else if (size >= WORKER_HASH_MIN) {
+    const native = hashOwnFileNatively(src, progress, signal)
+    if (native !== null) return native
+  }
+  if (size < WORKER_HASH_MIN) return copyHashing(src, null, progress, signal)
   return new Promise((resolvePromise, reject) => {
     const data = typeof src === 'string' ? { path: src } : { fd: src }
     const w = new Worker(HASH_WORKER, { eval: true, workerData: data })
@@ -213,6 +232,27 @@ export function hashFileParallel(
       if (code !== 0) reject(new AuditError('io', `hashing ${what} stopped (exit ${code})`))
     })
   })
+}
+
+/** A file of ours (the private copy) hashed through the addon, or null where it cannot. */
+function hashOwnFileNatively(
+  path: string,
+  progress: (n: number) => void,
+  signal?: AbortSignal,
+): Promise<{ sha256: string; bytes: number }> | null {
+  let fd: number
+  try {
+    fd = openSync(path, fsc.O_RDONLY)
+  } catch {
+    return null // the worker path opens it and says what is wrong
+  }
+  const hashing = nativeFileHash(fd, path, progress, signal)
+  if (hashing === null) {
+    closeSync(fd)
+    return null
+  }
+  // Closed only when no read of the thread pool can still use the descriptor.
+  return hashing.finally(() => closeSync(fd))
 }
 
 const JOURNAL_MAGIC = Buffer.from([0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7])

@@ -211,6 +211,11 @@ export class RowChecker implements LinkOwner {
     )
   }
 
+  /** The seq a row following the last one would have, while the prover may take it; else null. */
+  nextSeq(): number | null {
+    return this.prevSeq !== null && this.prevSeqBig === null && this.rows > 0 ? this.prevSeq + 1 : null
+  }
+
   /**
    * `provableLink` for the native prover: whether row `seq` may be proven by it, which then holds
    * this partition's link and the key that sealed the previous row.

@@ -14,6 +14,7 @@ import { hashFileParallel } from '../../../src/main/chain/snapshot'
 import { DirectSource } from '../../../src/main/chain/source/direct-source'
 import { runIntegrity } from '../../../src/main/integrity/analyze'
 import { hmacWorkMs, naivePython, oneStreamFileSha, verifyFloor } from './floor'
+import { alternateBefore } from './alternate'
 
 const SECRET = '6d7f8e9a0b1c2d3e4f5061728394a5b6c7d8e9f00112233445566778899aabbc'
 // Built to out/main/bench/bench.js (test/main/bench/vite.config.ts): the repository is three up.
@@ -134,9 +135,9 @@ function hashingFloor(path: string): { ms: number; bulkMs: number; bytes: number
 }
 
 /**
- * SHA-256 of the whole file as verify's `Evidence:` line states it (issue 25), on one worker thread
- * as verify runs it beside its own workers: on a machine whose cores verify already fills, about
- * half of this is added to verify's wall time.
+ * SHA-256 of the whole file as verify's `Evidence:` line states it (issue 25), computed as verify
+ * computes it (hashFileParallel: the addon on libuv's thread pool, one stream, beside verify's own
+ * workers; a worker thread with node:crypto without the addon).
  */
 async function evidenceHash(path: string, size: number): Promise<number> {
   const t = performance.now()
@@ -323,6 +324,37 @@ function replayBatch(dir: string, path: string, rows: number, keyed: boolean, li
   }
 }
 
+/**
+ * BENCH_FOCUS=verify: only issue 36's goal line (verify default against the floors, the naive loops
+ * and, with BENCH_BEFORE, another build alternately), for a machine too loaded for the whole bench.
+ */
+async function focusVerify(path: string, rows: number, size: number): Promise<void> {
+  const floor = hashingFloor(path)
+  const naive = naiveVerify(path)
+  const oneStream = oneStreamFileSha(path)
+  const floor36 = verifyFloor(oneStream.ms, floor.bulkMs, hmacWorkMs(rows), cpus().length)
+  const python = naivePython(path, SECRET)
+  const stating = await evidenceHash(path, size)
+  const runs = Number(process.env['BENCH_RUNS'] ?? 5)
+  const args = ['verify', '--db', path, '--secret-hex', SECRET]
+  const all = Array.from({ length: runs }, () => cli('bijotel verify', args, rows))
+  const direct = [...all].sort((a, b) => a.ms - b.ms)[Math.floor(runs / 2)]!
+  console.log(`== ${fmt(rows)} rows, ${fmt(size / 1e6, 0)} MB file (BENCH_FOCUS=verify)`)
+  console.log(`   evidence hash as verify runs it (addon, thread pool): ${fmt(stating)} ms`)
+  console.log(`   ${floor36.line}`)
+  console.log(
+    `   verify (default, median of ${runs}: ${all.map((m) => fmt(m.ms)).join(', ')} ms; CPU ${fmt(direct.cpuMs ?? NaN)} ms) ` +
+      `${fmt(direct.ms)} ms = ${fmt(direct.ms / floor36.ms, 2)}x the floor (goal <= 1.25x), ` +
+      `${fmt(naive.ms / direct.ms, 2)}x the naive Node loop (${fmt(naive.ms)} ms; goal >= 8x)` +
+      (python
+        ? `, ${fmt(python.ms / direct.ms, 2)}x the naive Python loop (${fmt(python.ms)} ms; goal >= 2x at 200k)`
+        : ''),
+  )
+  const ab = alternateBefore(CLI, args, runs)
+  if (ab) console.log(`   ${ab}`)
+  console.log()
+}
+
 async function main(): Promise<void> {
   if (!existsSync(join(ROOT, 'out', 'main', 'cli.js'))) throw new Error('build first: npm run build')
   const dir = process.env['BENCH_DIR'] ?? join(tmpdir(), 'bijotel-bench')
@@ -335,6 +367,10 @@ async function main(): Promise<void> {
   for (const rows of sizes) {
     const path = ensureChain(dir, rows)
     const size = statSync(path).size
+    if (process.env['BENCH_FOCUS'] === 'verify') {
+      await focusVerify(path, rows, size)
+      continue
+    }
     const floor = hashingFloor(path)
     const naive = naiveVerify(path)
     const recovery = recoveryPair(path, rows)
@@ -387,7 +423,7 @@ async function main(): Promise<void> {
         `bulk (SHA-256 alone, 1 thread): ${fmt(floor.bulkMs)} ms (${rate(floor.bulkMs)})`,
     )
     console.log(
-      `   evidence hash (SHA-256 of the whole file, the \`Evidence:\` line's, 1 thread): ${fmt(stating)} ms ` +
+      `   evidence hash (SHA-256 of the whole file, the \`Evidence:\` line's, one stream as verify runs it): ${fmt(stating)} ms ` +
         `(${fmt(size / 1e6 / (stating / 1000), 0)} MB/s; verify runs it beside its workers)`,
     )
     for (const m of results) {

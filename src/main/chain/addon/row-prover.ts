@@ -13,6 +13,15 @@ export interface NativeAddon {
   startRun(keyState: Uint8Array, link: Uint8Array, columns: Int32Array): void
   link(): string
   proveRow(record: Uint8Array, types: Int32Array, offsets: Int32Array): boolean
+  /** Cells of a table leaf proven where they lie, from `from` on, rowids first, first + 1, … ≤ last. */
+  proveLeaf(
+    page: Uint8Array,
+    header: number,
+    from: number,
+    first: number,
+    last: number,
+    layout: Int32Array,
+  ): number
   scanKeys(bytes: Uint8Array, lengths: Int32Array): void
   scanBody(body: Uint8Array, starts: Int32Array, ends: Int32Array): number
   accelerated(): boolean
@@ -115,6 +124,26 @@ export class RowProver {
     if (was === null) return
     owner = null
     was.releaseLink(this.addon.link())
+  }
+
+  /** Whether whole leaves can be offered (`proveLeaf`); an older build proves a row at a time. */
+  get byLeaf(): boolean {
+    return typeof this.addon.proveLeaf === 'function'
+  }
+
+  /**
+   * Cells of a table leaf from `from` on proven clean where they lie, each decoded in C (the twin of
+   * CellReader.read), while their rowids are `first`, `first` + 1, … up to `last`: how many.
+   */
+  proveLeaf(
+    page: Uint8Array,
+    header: number,
+    from: number,
+    first: number,
+    last: number,
+    layout: Int32Array,
+  ): number {
+    return this.addon.proveLeaf(page, header, from, first, last, layout)
   }
 
   /** A record as the direct reader holds it: its bytes, and each column's serial type and offset. */

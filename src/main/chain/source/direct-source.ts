@@ -13,7 +13,7 @@ import { Unsupported } from '../sqlite/decline'
 import { readVarint, varint } from '../sqlite/varint'
 import { assertUnchangedSinceOpen, type DirectChain } from '../direct/open'
 import { lastLeafColumns, leafColumns } from '../direct/page-columns'
-import { leafSlice, RowScanner, type DirectChainLayout } from '../direct/scan'
+import { leafSlice, RowScanner, type DirectChainLayout, type LeafFirst } from '../direct/scan'
 import { scanSideTable } from '../direct/side-tables'
 import { leafCursor } from './leaf-cursor'
 import {
@@ -317,6 +317,17 @@ export class DirectSource implements RowSource {
     const lo = Number(r.fromSeq)
     const hi = Number(r.toSeq)
     this.scanner.scan(place.from, place.to, (c) => {
+      const big = c.rowidBig
+      if (big === null ? c.rowid < lo || c.rowid > hi : big < r.fromSeq || big > r.toSeq) return true
+      return row(c)
+    })
+  }
+
+  /** `scan`, each leaf offered first to `leaf` (RowScanner.scanLeafFirst: verify's native prover). */
+  scanLeafFirst(place: Place, r: ResolvedRange, leaf: LeafFirst, row: (r: ChainRow) => boolean | void): void {
+    const lo = Number(r.fromSeq)
+    const hi = Number(r.toSeq)
+    this.scanner.scanLeafFirst(place.from, place.to, leaf, (c) => {
       const big = c.rowidBig
       if (big === null ? c.rowid < lo || c.rowid > hi : big < r.fromSeq || big > r.toSeq) return true
       return row(c)
