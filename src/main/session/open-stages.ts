@@ -75,9 +75,11 @@ export async function openInPlace(
     if (chain.source.estimateRows() < stagedRows) {
       endWorkers(early)
       ended = true
+      chain.startHash() // few rows: the hash runs beside the index, and the open waits for both
       return { chain, facts, index: await buildChainIndex(chain.source, hooks), complete: true }
     }
     const index = await buildChainIndex(chain.source, hooks, QUICK_COLUMNS, early)
+    chain.startHash()
     return { chain, facts, index, complete: false }
   } catch (e) {
     if (!ended) endWorkers(early)

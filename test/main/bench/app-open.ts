@@ -2,8 +2,8 @@
 // in place. Measured in a fresh process of its own (`bench.js --app-open PATH`, the same bundle), so
 // its peak RSS is the open's alone: the session and the handler table the app and the server use,
 // timed to the overview (first pass), the timeline and the first page of rows, then to the evidence
-// record's hash (polled: the record fills in once the background hash is done) and to the full
-// index. Reported beside the one-stream SHA-256 of the same file measured in the parent.
+// record's hash (polled: the record fills in once the background hash is done; a staged open starts
+// it when the overview is given, so its time is counted from there) and to the full index. Reported beside the one-stream SHA-256 of the same file measured in the parent.
 import { spawnSync } from 'node:child_process'
 import { AuditSession } from '../../../src/main/session/session'
 import { createHandlers } from '../../../src/main/handlers/table'
@@ -41,6 +41,8 @@ export async function appOpenChild(path: string): Promise<void> {
   const readyMs = performance.now() - t0
   clearInterval(poll)
   if (hashMs < 0) hashMs = readyMs
+  // A staged open starts the hash when its first pass is done (the overview's moment).
+  if (first.pending === true) hashMs -= overviewMs
   const out: AppOpen = {
     overviewMs,
     timelineMs,
@@ -66,7 +68,7 @@ export function appOpenLine(bundle: string, path: string, oneStreamMs: number): 
   const inPlace = a.method.startsWith('read in place') ? 'in place, no copy' : `NOT in place: ${a.method}`
   return (
     `app open (${inPlace}${a.pending ? ', staged' : ''}): overview ${ms(a.overviewMs)}, timeline ${ms(a.timelineMs)}, ` +
-    `first rows ${ms(a.rowsMs)} (goal < 1 s); evidence hash ${ms(a.hashMs)} = ` +
+    `first rows ${ms(a.rowsMs)} (goal < 1 s); evidence hash${a.pending ? ' (from the overview on)' : ''} ${ms(a.hashMs)} = ` +
     `${(a.hashMs / oneStreamMs).toFixed(2)}x the one-stream SHA-256 ${ms(oneStreamMs)} (goal <= 1.2x); ` +
     `full index ${ms(a.readyMs)}; peak RSS ${a.rssMb} MB (goal < 400 MB)`
   )

@@ -1,6 +1,6 @@
 // A chain read where it lies (the app's open of every file the direct reader takes): the direct
 // reader on the evidence's own descriptors, opened once, read-only (../direct/open.ts), nothing
-// copied to disk or memory. The evidence is hashed once, in the background, through the same
+// copied to disk or memory. The evidence is hashed once, in the background (startHash), through the same
 // descriptors (../evidence-record.ts), and that record is what verify, the report and the evidence
 // panel show: nothing hashes the file again while it is unchanged. Every read is followed by the
 // change check (size, mtime, names: ../evidence-files.ts `unchangedFiles`), so no answer is given
@@ -31,7 +31,7 @@ export class InPlaceChain implements HeldChain {
   readonly displayPath: string
   readonly files: EvidenceFiles
   private record: Evidence | null = null
-  private readonly hashing: Promise<Evidence>
+  private hashing: Promise<Evidence> | null = null
   private readonly stop = new AbortController()
   /** The copy taking over after a mid-pass decline (null until one happened). */
   private copy: Promise<HeldChain> | null = null
@@ -47,7 +47,14 @@ export class InPlaceChain implements HeldChain {
     if (file === null) throw new Error('InPlaceChain: a worker source has no file')
     this.displayPath = source.displayPath
     this.files = file.files
-    // Started now, beside the first pass: one stream per file, on its own thread when large.
+  }
+
+  /**
+   * Start the evidence hash (once): one stream per file, on its own thread when large. The opener
+   * starts it after its first pass, so the overview and first rows do not share a core with it.
+   */
+  startHash(): void {
+    if (this.hashing !== null || this.closed) return
     this.hashing = hashEvidence(this.files, IN_PLACE_METHOD, this.stop.signal).then((ev) => {
       this.record = ev
       return ev
@@ -69,6 +76,8 @@ export class InPlaceChain implements HeldChain {
   }
 
   async hashed(): Promise<Evidence> {
+    this.startHash()
+    if (this.hashing === null) throw this.gone()
     await this.hashing
     return this.evidence()
   }
