@@ -149,6 +149,7 @@ export function custodyHandlers(
         read,
         reportPath: optStr(o, 'path', 4096) ?? 'report',
         dbPath,
+        chain: opened.chain,
         keys: session.keys,
         ...(pem !== undefined ? { publicKey: publicKeyFromPem(pem) } : {}),
       })

@@ -185,3 +185,46 @@ describe('the change check on a chain read in place', () => {
         }
       })
 })
+
+describe('every call of the app on a chain read in place makes no copy', () => {
+  const IPC = { transport: 'ipc', trusted: true } as const
+  for (const name of ['clean', 'wal-tail', 'body-edit'])
+    it(`${name}: verify, integrity, search, the report and its check read the chain held`, async () => {
+      const { writeFileSync } = await import('node:fs')
+      const { secretInputs, expected } = await import('../testing/fixtures')
+      const scratch = scratchDir('calls')
+      try {
+        session = new AuditSession()
+        const s = session
+        const h = createHandlers(s)
+        const settled = async (id: string): Promise<{ state: string; result?: unknown }> => {
+          for (;;) {
+            const st = await h.jobStatus({ id }, IPC)
+            if (st.state !== 'running') return st
+            await new Promise((r) => setTimeout(r, 10))
+          }
+        }
+        const { value: report, seen } = await copiesDuring(async () => {
+          await s.open(dbPath(name))
+          await h.setSecrets({ secrets: secretInputs(expected(name).secrets) }, IPC)
+          const v = await settled((await h.startVerify({}, IPC)).id)
+          expect(v.state).toBe('done')
+          expect((await settled((await h.startIntegrity({}, IPC)).id)).state).toBe('done')
+          expect((await settled((await h.startSearch({ query: 'a' }, IPC)).id)).state).toBe('done')
+          await h.checkRow({ seq: 1 }, IPC)
+          const r = await h.buildReport({}, IPC)
+          const file = join(scratch.dir, 'report.json')
+          writeFileSync(file, JSON.stringify(r))
+          const checked = await h.checkReport({ path: file }, IPC)
+          expect(checked.subject?.status).toBe('same_file')
+          return r
+        })
+        expect([...seen]).toEqual([])
+        // The report carries the record the open hashed: the files' own SHA-256.
+        expect(report.evidence.db.sha256).toBe(sha(dbPath(name)))
+        expect(report.evidence).toEqual(s.chain?.overview.evidence)
+      } finally {
+        scratch.cleanup()
+      }
+    })
+})
