@@ -83,7 +83,7 @@ export function EvidencePanel({
         <dt>read by</dt>
         <dd>
           {ev.method}
-          {overview.pending && ev.db.sha256 === '' ? (
+          {ev.db.sha256 === '' ? (
             // Not known yet is never shown as changed (issue 35): the evidence is still being hashed.
             // Read in place, the hash may be done before the index: then the re-check is known.
             <span
