@@ -5,7 +5,7 @@ import type { IntegrityOptions } from '../../shared/integrity-types'
 import type { ReplayCheck } from '../../shared/replay-types'
 import { REPORT_SCHEMA_ID, REPORT_SCHEMA_VERSION, type AuditReport } from '../../shared/report-types'
 import type { VerifyVerdict } from '../../shared/verify-types'
-import type { OpenedChain } from '../chain/source/opened-chain'
+import type { HeldChain } from '../chain/source/held-chain'
 import type { RowSource } from '../chain/source/row-source'
 import { reportCoverage } from './coverage'
 import { runIntegrity, type IntegrityProgress } from '../integrity/analyze'
@@ -18,7 +18,7 @@ import { TOOL_NAME, TOOL_VERSION } from '../base/version'
 
 export interface BuildReportInput {
   /** The chain, opened through its verified private copy (the report records its evidence hashes). */
-  chain: OpenedChain
+  chain: HeldChain
   /** Candidate keys; without them the chain's MACs are not checked (verification: null). */
   keys?: KeyMaterial[]
   integrityOptions?: IntegrityOptions
@@ -56,7 +56,6 @@ export async function buildAuditReport(input: BuildReportInput): Promise<AuditRe
   const keys = input.keys ?? []
   const now = input.now ?? (() => new Date())
   const progress = input.onProgress
-  const { file } = input.chain
   const { summary, liveVerdict, integrity } = await input.chain.read(async (source) => {
     const summary = chainSummary(source)
     const liveVerdict =
@@ -75,11 +74,11 @@ export async function buildAuditReport(input: BuildReportInput): Promise<AuditRe
     })
     return { summary, liveVerdict, integrity }
   })
-  // The evidence itself is searched, read-only: the private copy's WAL was recovered into it.
+  // The evidence itself is searched, read-only (never a private copy: SQLite recovered its WAL).
   const search =
     input.recover === false
       ? null
-      : await searchEvidence(file.snapshot, keys, input.signal ? { signal: input.signal } : {})
+      : await searchEvidence({ files: input.chain.files }, keys, input.signal ? { signal: input.signal } : {})
   let recovery = search?.result ?? notSearched('turned off')
   let verdict = liveVerdict
   if (liveVerdict && search?.result.summary.searched) {
@@ -107,7 +106,8 @@ export async function buildAuditReport(input: BuildReportInput): Promise<AuditRe
       platform: `${process.platform}-${process.arch}`,
     },
     generated_at: now().toISOString(),
-    evidence: input.chain.file.snapshot.evidence,
+    // Hashed once by the open (in place: in the background), not again here.
+    evidence: await input.chain.hashed(),
     chain: summary,
     verification: verdict ? { keys: keys.map(keyInfo), verdict } : null,
     verification_note: verificationNote(verdict, keys.length),

@@ -5,7 +5,7 @@
 import type { RecoveryResult } from '../../shared/recovery-types'
 import type { AuditReport } from '../../shared/report-types'
 import type { VerifyVerdict } from '../../shared/verify-types'
-import type { OpenedChain } from '../chain/source/opened-chain'
+import type { HeldChain } from '../chain/source/held-chain'
 import { applyRecovery } from '../recovery/findings'
 import { searchEvidence, type Searched } from '../recovery/verdict'
 import type { KeyMaterial } from '../chain/keys'
@@ -20,12 +20,12 @@ function searchedBlock(doc: Record<string, unknown>): RecoveryResult | null {
 /** The evidence searched again with `keys`, when the report's recovery block says it was searched. */
 export async function rerunRecovery(
   doc: Record<string, unknown>,
-  chain: OpenedChain,
+  chain: HeldChain,
   keys: KeyMaterial[],
 ): Promise<Searched | null> {
   if (searchedBlock(doc) === null) return null
-  // Through the descriptors the snapshot holds, as the report's own search read them.
-  return searchEvidence(chain.file.snapshot, keys)
+  // Through the descriptors the open step holds, as the report's own search read them.
+  return searchEvidence({ files: chain.files }, keys)
 }
 
 /** The verdict as the report built it: the live verdict with the findings the recovered rows prove. */

@@ -11,6 +11,7 @@ import type { IntegrityOptions, IntegrityRun } from '../../shared/integrity-type
 import type { ReplayCheck } from '../../shared/replay-types'
 import type { AuditReport } from '../../shared/report-types'
 import type { KeyInfo, VerifyVerdict } from '../../shared/verify-types'
+import type { HeldChain } from '../chain/source/held-chain'
 import { OpenedChain } from '../chain/source/opened-chain'
 import type { SnapshotOptions } from '../chain/snapshot'
 import { AuditError } from '../base/errors'
@@ -36,6 +37,11 @@ export interface CheckReportInput {
   /** The auditor's copy of the signer's public key. */
   publicKey?: KeyObject
   copy?: SnapshotOptions
+  /**
+   * The chain already held (the app's: read in place, its evidence hashed once), read instead of
+   * opening `dbPath` again through a private copy; the caller keeps it open.
+   */
+  chain?: HeldChain
   onProgress?: (done: number, total: number, phase?: string) => void
 }
 
@@ -140,7 +146,7 @@ async function checkReplay(
   f: FieldList,
   i: number,
   r: ReplayCheck,
-  chain: OpenedChain,
+  chain: HeldChain,
   keys: KeyMaterial[],
   keyed: boolean,
 ): Promise<void> {
@@ -241,16 +247,20 @@ export async function checkReport(input: CheckReportInput): Promise<ReportCheckR
   const signature = checkReportSignature(doc, input.publicKey)
   const f = new FieldList()
   const progress = input.onProgress
-  const chain = await OpenedChain.open(input.dbPath, input.copy ? { copy: input.copy } : {})
+  const chain: HeldChain =
+    input.chain ?? (await OpenedChain.open(input.dbPath, input.copy ? { copy: input.copy } : {}))
+  const release = (): void => {
+    if (chain !== input.chain) chain.close()
+  }
   let subject: ReportSubject
   try {
     subject = await reportSubject(doc, chain, label)
   } catch (e) {
-    chain.close()
+    release()
     throw e
   }
   if (subject.status === 'no_common_rows') {
-    chain.close()
+    release()
     return {
       ok: false,
       report_path: input.reportPath,
@@ -264,7 +274,7 @@ export async function checkReport(input: CheckReportInput): Promise<ReportCheckR
   try {
     f.notChecked('generated_at', report.generated_at, 'when the report was written', true)
     f.notChecked('tool', report.tool, 'the tool that wrote it', true)
-    checkEvidence(f, report.evidence, chain.file.snapshot.evidence)
+    checkEvidence(f, report.evidence, await chain.hashed())
     const summary = chain.readNow(chainSummary)
     f.compareMembers('chain', report.chain, summary, ['entries', 'first_seq', 'last_seq'])
 
@@ -334,7 +344,7 @@ export async function checkReport(input: CheckReportInput): Promise<ReportCheckR
       if (!KNOWN.has(k)) f.notChecked(k, doc[k], 'a member this version does not know: not checked', true)
     }
   } finally {
-    chain.close()
+    release()
   }
   const failing = f.failing
   const signatureOk = signature.status === 'valid' || (signature.status === 'unsigned' && !input.publicKey)

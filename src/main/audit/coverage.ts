@@ -3,13 +3,13 @@
 import type { ReportCoverage } from '../../shared/custody-types'
 import type { AuditReport } from '../../shared/report-types'
 import type { KeyInfo } from '../../shared/verify-types'
-import type { OpenedChain } from '../chain/source/opened-chain'
+import type { HeldChain } from '../chain/source/held-chain'
 import { blockSizeFor, digestRows } from '../chain/rows-digest'
 import { buildStatement, evidenceLine, statedFromEvidence, timestampsOf } from '../chain/statement'
 
-/** Read on the verified private copy (the same bytes as the evidence), through the chain's source. */
+/** Read through the chain's source (in place, or the verified private copy: the same bytes). */
 export async function reportCoverage(
-  chain: OpenedChain,
+  chain: HeldChain,
   summary: AuditReport['chain'],
   keys: readonly KeyInfo[],
 ): Promise<ReportCoverage> {
@@ -18,6 +18,6 @@ export async function reportCoverage(
     rows: digestRows(source, blockSize),
     ts: timestampsOf(source, summary.first_seq, summary.last_seq),
   }))
-  const statement = buildStatement(statedFromEvidence(chain.file.snapshot.evidence), summary, ts, keys)
+  const statement = buildStatement(statedFromEvidence(await chain.hashed()), summary, ts, keys)
   return { line: evidenceLine(statement), statement, rows }
 }

@@ -11,7 +11,7 @@
 // the rows it links to, and none is proven (only an HMAC proves a row), so they are listed, never
 // made findings (recovery/findings.ts: a finding needs a key that reproduces the row's HMAC).
 import type { VerifyVerdict } from '../../shared/verify-types'
-import type { OpenedChain } from '../chain/source/opened-chain'
+import type { HeldChain } from '../chain/source/held-chain'
 import { verifyFile, verifyOpened, type FileVerifyResult } from './verify-file'
 import type { VerifyOptions } from '../verify/verify'
 
@@ -33,7 +33,7 @@ export async function keylessVerifyFile(path: string, opts: FileOptions = {}): P
 
 /** Keyless verification of an opened chain (the session's), on its verified private copy. */
 export async function keylessVerifyOpened(
-  chain: OpenedChain,
+  chain: HeldChain,
   opts: VerifyOptions & { recover?: boolean } = {},
 ): Promise<VerifyVerdict> {
   return markKeyless(

@@ -2,10 +2,10 @@
 // is chosen, with the words `verify --prior` refuses it with (../verify/prior-chain.ts), read from
 // the chain open now; the verify it is applied to checks again.
 import type { PriorHead } from '../../shared/verify-types'
-import type { OpenedChain } from '../chain/source/opened-chain'
+import type { HeldChain } from '../chain/source/held-chain'
 import { liveFacts, requirePriorOfThisChain } from '../verify/prior-chain'
 
-export async function requirePriorOfOpenChain(chain: OpenedChain, prior: PriorHead): Promise<void> {
+export async function requirePriorOfOpenChain(chain: HeldChain, prior: PriorHead): Promise<void> {
   const facts = await chain.read((source) => liveFacts(source, prior))
   requirePriorOfThisChain(prior, facts)
 }

@@ -5,7 +5,7 @@
 // specific to its key and content, so a block of rows that still digests the same is this chain's.
 import type { ReportSubject } from '../../shared/custody-types'
 import { digestRows, priorBounds } from '../chain/rows-digest'
-import type { OpenedChain } from '../chain/source/opened-chain'
+import type { HeldChain } from '../chain/source/held-chain'
 import { rowsDigestOf } from '../custody/report-file'
 
 function obj(v: unknown): Record<string, unknown> | null {
@@ -15,7 +15,7 @@ function obj(v: unknown): Record<string, unknown> | null {
 const short = (h: unknown): string => (typeof h === 'string' ? `${h.slice(0, 16)}\u2026` : 'none')
 
 /** The hmac_hash of row `seq` now (undefined when there is no such row). */
-function hmacAt(chain: OpenedChain, seq: number): unknown {
+function hmacAt(chain: HeldChain, seq: number): unknown {
   return chain.readNow((source) => {
     const mac = source.col('hmac_hash')
     let v: unknown = undefined
@@ -26,11 +26,11 @@ function hmacAt(chain: OpenedChain, seq: number): unknown {
 
 export async function reportSubject(
   doc: Record<string, unknown>,
-  chain: OpenedChain,
+  chain: HeldChain,
   label: string,
 ): Promise<ReportSubject> {
   const reported = obj(obj(doc['evidence'])?.['db'])?.['sha256']
-  const now = chain.file.snapshot.evidence.db.sha256
+  const now = (await chain.hashed()).db.sha256
   if (reported === now)
     return {
       status: 'same_file',

@@ -4,7 +4,7 @@
 import type { EvidenceStatement } from '../../shared/custody-types'
 import type { VerifyVerdict } from '../../shared/verify-types'
 import { readChain } from '../chain/source/open-source'
-import type { OpenedChain } from '../chain/source/opened-chain'
+import type { HeldChain } from '../chain/source/held-chain'
 import type { ReaderKind, RowSource } from '../chain/source/row-source'
 import type { SnapshotOptions } from '../chain/snapshot'
 import { buildStatement, startStating, timestampsOf } from '../chain/statement'
@@ -124,22 +124,22 @@ export async function verifyFile(
   return { ...done, reader, openMs }
 }
 
-/** Verify a chain already opened through its verified private copy. */
+/** Verify a chain already opened (the session's: in place, or through its verified private copy). */
 export async function verifyOpened(
-  chain: OpenedChain,
+  chain: HeldChain,
   keys: KeyMaterial[],
   opts: VerifyOptions & { recover?: boolean; segments?: ArchiveSegments } = {},
 ): Promise<VerifyVerdict> {
   const verdict = await chain.read(async (source) =>
     withWitness(source, await verifyRows(source, keys, opts)),
   )
-  // The evidence itself is searched, through the descriptors its snapshot holds: SQLite recovered
-  // the copy's WAL into it, so the page versions recovery reads are gone there.
+  // The evidence itself is searched, through the descriptors the open step holds (never a copy:
+  // SQLite recovered the copy's WAL into it, so the page versions recovery reads are gone there).
   return opts.recover && !verdict.cancelled
     ? verdictWith(
         verdict,
         await searchEvidence(
-          chain.file.snapshot,
+          { files: chain.files },
           keys,
           opts.signal ? { signal: opts.signal } : {},
           bodyBadSeqs(verdict),

@@ -1,17 +1,18 @@
 // Export of what the table shows (issue 26): the rows in view, in the view's order, as JSON Lines
 // (one object per line, https://jsonlines.org) or CSV (RFC 4180: CRLF line ends, fields with a
 // comma, quote or line break quoted, quotes doubled), with seq, time, provider, model, the three
-// hashes and the verdict marks naming the row. Rows are read in slices of seqs from the session's
-// verified private copy; a file is written beside its target and renamed into place.
+// hashes and the verdict marks naming the row. Rows are read in slices of seqs through the session's
+// chain (in place, or its verified private copy), each found by seq in the scan's rowids (never by
+// seeking on a divider key); a file is written beside its target and renamed into place.
 import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs'
 import { randomBytes } from 'node:crypto'
 import { basename, dirname, join } from 'node:path'
 import type { ViewExportFormat } from '../../shared/tools-types'
 import type { ChainIndex } from '../chain/chain-index'
 import { NO_MODEL } from '../chain/columns/types'
-import type { ChainFile } from '../chain/reader'
+import type { HeldChain } from '../chain/source/held-chain'
 import { nsToIso, text } from '../chain/views'
-import { AuditError, asChainReadError, oneLine } from '../base/errors'
+import { AuditError, oneLine } from '../base/errors'
 import { csvCell } from '../base/csv'
 
 export const VIEW_COLUMNS = [
@@ -39,10 +40,11 @@ export interface ViewRow {
 }
 
 const SLICE = 500
+const HASHES = ['canonical_hash', 'prev_hash', 'hmac_hash']
 
 /** The rows at `positions` of the index, in that order, a slice at a time. */
 export function* viewRows(
-  chain: ChainFile,
+  chain: HeldChain,
   idx: ChainIndex,
   positions: Int32Array,
   marks: ReadonlyMap<number, string[]>,
@@ -50,18 +52,21 @@ export function* viewRows(
   for (let at = 0; at < positions.length; at += SLICE) {
     const part = positions.subarray(at, Math.min(positions.length, at + SLICE))
     const seqs = Array.from(part, (p) => idx.seq[p]!)
-    const hashes = new Map<number, [unknown, unknown, unknown]>()
-    try {
-      const rows = chain.db
-        .prepare(
-          `SELECT seq, canonical_hash, prev_hash, hmac_hash FROM chain WHERE seq IN (${seqs.map(() => '?').join(',')})`,
+    const hashes = chain.readNow((source) => {
+      const cols = HASHES.map((n) => source.col(n))
+      const out = new Map<number, unknown[]>()
+      for (const seq of seqs)
+        source.find(
+          BigInt(seq),
+          (c) =>
+            out.set(
+              seq,
+              cols.map((i) => (i < 0 ? null : c.value(i))),
+            ),
+          HASHES,
         )
-        .raw(true)
-        .all(...seqs) as [number, unknown, unknown, unknown][]
-      for (const r of rows) hashes.set(Number(r[0]), [r[1], r[2], r[3]])
-    } catch (e) {
-      throw asChainReadError(e, 'reading rows for the export')
-    }
+      return out
+    })
     yield Array.from(part, (p, k) => {
       const seq = seqs[k]!
       const h = hashes.get(seq)

@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto'
 import type { VerifyRangeOptions, VerifyVerdict } from '../../shared/verify-types'
 import { readChain } from '../chain/source/open-source'
-import type { OpenedChain } from '../chain/source/opened-chain'
+import type { HeldChain } from '../chain/source/held-chain'
 import { WHOLE, type ChainRow, type RowSource } from '../chain/source/row-source'
 import { bytesOf, seqOf, streamRows, valueOf } from '../chain/source/stream'
 import { AuditError } from '../base/errors'
@@ -23,7 +23,7 @@ import { signText, type SigningKey } from './sign-key'
 import { chainSignature, FORMAT_V1, FORMAT_V2 } from './verify-export'
 
 /** Where the rows come from: a chain file given by path (the CLI), or the session's opened chain. */
-export type ExportSource = { path: string } | { opened: OpenedChain }
+export type ExportSource = { path: string } | { opened: HeldChain }
 
 export interface ExportRequest {
   source: ExportSource
@@ -105,7 +105,7 @@ function entryText(v: (f: Field) => unknown, seq: bigint, body: Buffer): string 
 }
 
 function evidencePath(source: ExportSource): string {
-  return 'opened' in source ? source.opened.file.snapshot.evidence.db.path : source.path
+  return 'opened' in source ? source.opened.evidence().db.path : source.path
 }
 
 /**
@@ -122,7 +122,7 @@ export async function writeExport(req: ExportRequest): Promise<ExportWritten | E
     throw new AuditError('bad_secret', 'secret_key must be at least 16 bytes')
   const target = checkOutputTarget(req.output, evidencePath(req.source))
   if ('opened' in req.source) {
-    checkOutputTarget(req.output, req.source.opened.file.snapshot.dbPath)
+    checkOutputTarget(req.output, req.source.opened.readPath)
     return req.source.opened.read((source) => exportFrom(source, req, target))
   }
   return readChain(

@@ -139,6 +139,7 @@ export function custodyHandlers(session: AuditSession, platform: Platform): Pick
         read,
         reportPath: optStr(o, 'path', 4096) ?? 'report',
         dbPath,
+        chain: opened.chain,
         keys: session.keys,
         ...(pem !== undefined ? { publicKey: publicKeyFromPem(pem) } : {}),
       })

@@ -195,7 +195,7 @@ function* viewParts(
   const wanted = new Set(Array.from(positions, (p) => o.index.seq[p]!))
   const marks = marksOf(session, wanted)
   yield headerText(format)
-  for (const rows of viewRows(o.chain.file, o.index, positions, marks)) {
+  for (const rows of viewRows(o.chain, o.index, positions, marks)) {
     count(rows.length)
     yield rowsText(format, rows)
   }
@@ -288,7 +288,7 @@ export function toolHandlers(session: AuditSession, platform: Platform): Pick<Ha
       const o = await session.ready()
       const path = await platform.pickSavePath(fileName(session, v.format))
       if (path === null) return { path: null, rows: 0 }
-      const target = checkOutputTarget(resolve(path), o.chain.file.snapshot.evidence.db.path, 'the export')
+      const target = checkOutputTarget(resolve(path), o.chain.evidence().db.path, 'the export')
       if (v.format === 'reference') return { path: target, rows: await referenceExport(session, v, target) }
       let rows = 0
       // Streamed a slice at a time into a temporary file renamed into place.

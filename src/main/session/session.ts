@@ -1,93 +1,53 @@
 // The state behind the contract: the opened chain (one at a time), the candidate keys (in this
 // process's memory only, never written or returned), the last verdict and integrity run, and the
-// replay checks made in this session.
-import { realpathSync } from 'node:fs'
-import { resolve, sep } from 'node:path'
+// replay checks made in this session. How a chain is opened is ./open-stages.ts; what is held of it
+// ./opened.ts.
+import { resolve } from 'node:path'
 import type { ChainIdentity } from '../../shared/app-events'
-import { SIDE_SUFFIX, type OpenOptions, type OpenPolicy } from '../chain/evidence-files'
+import type { OpenOptions, OpenPolicy } from '../chain/evidence-files'
 import type { ChainOverview, EntryFilter, EntrySort } from '../../shared/chain-types'
 import type { IntegrityRun } from '../../shared/integrity-types'
 import type { ReplayCheck } from '../../shared/replay-types'
 import type { VerifyVerdict } from '../../shared/verify-types'
-import { buildChainIndex, type ChainIndex } from '../chain/chain-index'
-import { endWorkers, startColumnWorkers } from '../chain/columns/parallel'
-import { QUICK_COLUMNS } from '../chain/columns/types'
-import { directAllowed, openDirect } from '../chain/direct/open'
-import { DirectSource } from '../chain/source/direct-source'
-import { OpenedChain } from '../chain/source/opened-chain'
-import { buildOverview, overviewMeta, selectPositions, sourceEntryRows, type EntryRows } from '../chain/views'
+import type { ChainIndex } from '../chain/chain-index'
+import { selectPositions } from '../chain/views'
 import { AuditError } from '../base/errors'
 import type { KeyMaterial } from '../chain/keys'
+import { flaggedSeqs } from './flagged'
 import { JobRegistry, type JobContext } from './jobs'
+import { fullIndex, openInPlace, openThroughCopy, type InPlaceOpen, type Progress } from './open-stages'
+import { mayOpenUnder, openPolicyOf, type PolicyOptions } from './open-policy'
+import {
+  entryRowsOf,
+  identityOf,
+  openedOf,
+  pendingOf,
+  type EntrySource,
+  type Opened,
+  type PendingOpen,
+} from './opened'
+import { PositionsCache } from './positions-cache'
+import { withRecent } from './recent'
 
-export interface SessionOptions {
-  samplePath?: string | null
-  initialPath?: string | null
+export type { EntrySource } from './opened'
+
+export interface SessionOptions extends PolicyOptions {
   /** The row to show first in initialPath (`--seq N`). */
   initialSeq?: number | null
-  /** Folders whose files a web client may open by path (the served --db is always allowed). */
-  openRoots?: string[]
   recent?: string[]
   onRecent?: (paths: string[]) => void
   /**
    * Chains of at least this many rows (estimated) open in stages: a first overview and timeline
-   * from seq and timestamps read in place, then the private copy, hashes and full index in the
-   * background (default 100 000; tests lower it).
+   * from seq and timestamps, then the full index and the evidence hash in the background (default
+   * 100 000; tests lower it).
    */
   stagedOpenRows?: number
 }
 
-/** A chain being opened in stages: what the first pass gives, and the rest to come. */
-interface PendingOpen {
-  openId: number
-  overview: ChainOverview
-  index: ChainIndex
-  done: Promise<Opened>
-  /** The evidence as the first pass read it in place: rows for the table until the copy is made. */
-  direct: DirectSource
-  /** Gives up the first pass's hold on the evidence's descriptors (once). */
-  release: () => void
-}
-
-/** What the entries table reads: rows by seq, the index, and the filter's positions in an order. */
-export interface EntrySource {
-  rows: EntryRows
-  index: ChainIndex
-  /** Selected (and cached) when asked: the entry detail needs none. */
-  positions(sort: EntrySort): Int32Array
-}
-
 const STAGED_OPEN_ROWS = 100_000
-
-interface Opened {
-  openId: number
-  chain: OpenedChain
-  index: ChainIndex
-  overview: ChainOverview
-  /** Entry rows by seq, through the chain's source. */
-  rows: EntryRows
-}
-
-function openedOf(openId: number, chain: OpenedChain, index: ChainIndex): Opened {
-  return {
-    openId,
-    chain,
-    index,
-    overview: buildOverview(overviewMeta(chain.copy.facts()), index),
-    rows: (seqs) => chain.readNow((source) => sourceEntryRows(source)(seqs)),
-  }
-}
-
-const MAX_FLAGGED = 1_000_000
-const MAX_RECENT = 10
 
 /** Told whenever the chain the session holds changes (see AppEvents.chainChanged). */
 export type ChainListener = (chain: ChainIdentity | null) => void
-
-function identityOf(openId: number, overview: ChainOverview): ChainIdentity {
-  const db = overview.evidence.db
-  return { open_id: openId, path: db.path, sha256: db.sha256 ? db.sha256 : null }
-}
 
 export class AuditSession {
   readonly jobs = new JobRegistry()
@@ -106,7 +66,7 @@ export class AuditSession {
   private opened: Opened | null = null
   private pendingOpen: PendingOpen | null = null
   private pendingError: unknown = null
-  private positionsCache = new Map<string, Int32Array>()
+  private readonly positionsCache = new PositionsCache()
   private opening: Promise<ChainOverview> | null = null
   private opens = 0
   private held: ChainIdentity | null = null
@@ -166,11 +126,11 @@ export class AuditSession {
 
   /**
    * `ready()` from inside a job, so a job can be started (and given its id) while a staged open is
-   * still making the copy: its phase says so, and a cancel ends the wait at once.
+   * still indexing and hashing: its phase says so, and a cancel ends the wait at once.
    */
   async readyForJob(job: JobContext): Promise<Opened> {
     if (!this.pendingOpen) return this.ready()
-    job.progress(0, 0, 'waiting for the verified copy')
+    job.progress(0, 0, 'waiting for the open to finish (index and evidence hash)')
     let timer: ReturnType<typeof setInterval> | undefined
     const cancelled = new Promise<never>((_, reject) => {
       timer = setInterval(() => {
@@ -197,66 +157,35 @@ export class AuditSession {
     return v
   }
 
-  /**
-   * The open policy of a web client, on real paths: inside an --open-root, or the served chain (or
-   * the sample) itself and its side files under their own names. It is applied by the open step to
-   * the chain and to every side file (a `-wal` linked outside the roots is refused), on the paths
-   * it has resolved and checked after opening them.
-   */
+  /** The open policy of a web client (./open-policy.ts). */
   openPolicy(): OpenPolicy {
-    const real = (p: string): string | null => {
-      try {
-        return realpathSync.native(p)
-      } catch {
-        return null
-      }
-    }
-    const exact = new Set<string>()
-    for (const p of [this.options.initialPath, this.options.samplePath]) {
-      const r = p ? real(p) : null
-      if (r === null) continue
-      exact.add(r)
-      for (const suffix of Object.values(SIDE_SUFFIX)) exact.add(r + suffix)
-    }
-    const roots = (this.options.openRoots ?? [])
-      .map(real)
-      .filter((r): r is string => r !== null)
-      .map((r) => (r.endsWith(sep) ? r : r + sep))
-    return (p) => exact.has(p) || roots.some((r) => p.startsWith(r))
+    return openPolicyOf(this.options)
   }
 
   /** Whether a web client may open `path` (its real path passes openPolicy). */
   mayOpen(path: string): boolean {
-    try {
-      return this.openPolicy()(realpathSync.native(path))
-    } catch {
-      return false
-    }
+    return mayOpenUnder(this.options, path)
   }
 
-  async open(
-    path: string,
-    onProgress?: (done: number, total: number) => void,
-    opts: OpenOptions = {},
-  ): Promise<ChainOverview> {
+  async open(path: string, onProgress?: Progress, opts: OpenOptions = {}): Promise<ChainOverview> {
     // One open at a time: a second request waits for the first, then replaces it.
     while (this.opening) await this.opening.catch(() => undefined)
     const work = (async () => {
-      const staged = await this.openStaged(path, onProgress, opts)
-      if (staged) return staged
-      const chain = await OpenedChain.open(path, { copy: opts.policy ? { policy: opts.policy } : {} })
+      const staged = this.options.stagedOpenRows ?? STAGED_OPEN_ROWS
+      const first = await openInPlace(path, opts, staged, onProgress)
+      if ('declined' in first) {
+        const { chain, facts, index } = await openThroughCopy(path, first.declined, opts, onProgress)
+        return this.hold(path, (openId) => openedOf(openId, chain, facts, index)).overview
+      }
+      if (!first.complete) return this.holdPending(path, first)
+      // A chain of few rows: its hash takes a moment; the open answers with the record complete.
       try {
-        const index = await chain.read((source) => buildChainIndex(source, onProgress ? { onProgress } : {}))
-        this.reset()
-        const openId = ++this.opens
-        this.opened = openedOf(openId, chain, index)
-        this.announce(identityOf(openId, this.opened.overview))
-        this.addRecent(resolve(path))
-        return this.opened.overview
+        await first.chain.hashed()
       } catch (e) {
-        chain.close()
+        first.chain.close()
         throw e
       }
+      return this.hold(path, (openId) => openedOf(openId, first.chain, first.facts, first.index)).overview
     })()
     this.opening = work
     try {
@@ -266,109 +195,51 @@ export class AuditSession {
     }
   }
 
+  /** Replace the chain held by the one `make` gives (numbered now), and tell the listeners. */
+  private hold(path: string, make: (openId: number) => Opened): Opened {
+    this.reset()
+    const openId = ++this.opens
+    this.opened = make(openId)
+    this.announce(identityOf(openId, this.opened.overview))
+    this.addRecent(resolve(path))
+    return this.opened
+  }
+
   /**
-   * A large chain the direct reader takes: index seq and timestamps in place (no copy, no SQLite,
-   * nothing written), answer with that overview, and make the verified copy, the evidence hashes
-   * and the full index in the background. Null when the chain is small or not for the direct reader.
+   * A large chain read in place: answer with the first pass's overview (seq and timestamps) at
+   * once, and index the rest and finish the evidence hash in the background, on the same chain.
    */
-  private async openStaged(
-    path: string,
-    onProgress?: (done: number, total: number) => void,
-    opts: OpenOptions = {},
-  ): Promise<ChainOverview | null> {
-    // The first pass: small chains, and files the direct reader declines, open in one stage.
-    const first = await this.firstPass(path, onProgress, opts)
-    if (!first) return null
-    const { direct, index } = first
-    let held = true
-    const release = (): void => {
-      if (held) direct.close()
-      held = false
-    }
-    const meta = overviewMeta(direct.facts())
-    const overview: ChainOverview = {
-      ...buildOverview(
-        {
-          ...meta,
-          evidence: {
-            ...meta.evidence,
-            method:
-              'first pass read in place, read-only, by the direct file reader; the verified private copy and the evidence hashes are being made',
-          },
-        },
-        index,
-      ),
-      pending: true,
-    }
+  private holdPending(path: string, first: InPlaceOpen): ChainOverview {
+    const { chain, facts } = first
     this.reset()
     const openId = ++this.opens
     const holder: { pending: PendingOpen | null } = { pending: null }
     const done = (async (): Promise<Opened> => {
-      const chain = await OpenedChain.open(path, { copy: opts.policy ? { policy: opts.policy } : {} })
-      try {
-        const full = await chain.read((source) => buildChainIndex(source))
-        const opened = openedOf(openId, chain, full)
-        if (this.pendingOpen !== holder.pending)
-          throw new AuditError('cancelled', 'a newer open replaced this one')
-        this.pendingOpen = null
-        release()
-        this.opened = opened
-        this.positionsCache.clear()
-        // Same chain, now with its hashes: the renderer keeps what the auditor did meanwhile.
-        this.announce(identityOf(openId, opened.overview))
-        return opened
-      } catch (e) {
-        chain.close()
-        throw e
-      }
+      // The hash first, alone beside the table's reads: on two cores a full index running beside it
+      // would take a core from it (issue 36: the hash within 1.2x of one stream's time).
+      await chain.hashed()
+      const full = await fullIndex(chain)
+      if (this.pendingOpen !== holder.pending)
+        throw new AuditError('cancelled', 'a newer open replaced this one')
+      this.pendingOpen = null
+      this.opened = openedOf(openId, chain, facts, full)
+      this.positionsCache.clear()
+      // Same chain, now with its hashes: the renderer keeps what the auditor did meanwhile.
+      this.announce(identityOf(openId, this.opened.overview))
+      return this.opened
     })()
-    holder.pending = { openId, overview, index, done, direct, release }
+    holder.pending = pendingOf(openId, chain, facts, first.index, done)
     this.pendingOpen = holder.pending
-    this.announce(identityOf(openId, overview))
+    this.announce(identityOf(openId, holder.pending.overview))
     done.catch((e: unknown) => {
       if (this.pendingOpen === holder.pending) {
         this.pendingOpen = null
         this.pendingError = e
+        chain.close()
       }
-      release()
     })
     this.addRecent(resolve(path))
-    return overview
-  }
-
-  /**
-   * The first pass of a staged open: seq and timestamps of every row, read in place by the direct
-   * reader. Null when the chain is small or the direct reader declines it.
-   */
-  private async firstPass(
-    path: string,
-    onProgress: ((done: number, total: number) => void) | undefined,
-    opts: OpenOptions,
-  ): Promise<{ direct: DirectSource; index: ChainIndex } | null> {
-    if (!directAllowed()) return null
-    let direct: DirectSource
-    try {
-      direct = DirectSource.owning(openDirect(path, opts))
-    } catch (e) {
-      if (e instanceof AuditError) throw e
-      return null
-    }
-    // The first pass's workers load their code while the leaves are listed; buildChainIndex ends them.
-    const early = startColumnWorkers(direct, QUICK_COLUMNS)
-    try {
-      if (direct.estimateRows() < (this.options.stagedOpenRows ?? STAGED_OPEN_ROWS)) {
-        endWorkers(early)
-        direct.close()
-        return null
-      }
-      const index = await buildChainIndex(direct, onProgress ? { onProgress } : {}, QUICK_COLUMNS, early)
-      return { direct, index }
-    } catch (e) {
-      endWorkers(early)
-      direct.close()
-      if (e instanceof AuditError) throw e
-      return null
-    }
+    return holder.pending.overview
   }
 
   /** Close the chain (File → Close, closeChain): the renderer is told there is none. */
@@ -380,7 +251,7 @@ export class AuditSession {
 
   /** Forget the chain held, without telling anyone (an open replacing it tells). */
   private reset(): void {
-    this.pendingOpen?.release()
+    this.pendingOpen?.chain.close()
     this.pendingOpen = null
     this.pendingError = null
     this.jobs.cancelAll()
@@ -398,7 +269,7 @@ export class AuditSession {
   }
 
   private addRecent(path: string): void {
-    this.recent = [path, ...this.recent.filter((p) => p !== path)].slice(0, MAX_RECENT)
+    this.recent = withRecent(this.recent, path)
     this.options.onRecent?.(this.recent)
   }
 
@@ -417,29 +288,16 @@ export class AuditSession {
     this.positionsCache.clear()
   }
 
-  /** Seqs inside a verify finding or named by an integrity anomaly. */
+  /** Seqs inside a verify finding or named by an integrity anomaly (./flagged.ts). */
   flaggedSeqs(): Set<number> {
-    const out = new Set<number>()
     // The keyed verdict when there is one, else the keyless check's (its findings need no key).
-    for (const f of (this.verdict ?? this.keylessVerdict)?.findings ?? []) {
-      if (f.kind === 'truncated') continue
-      for (let s = f.from_seq; s <= f.to_seq && out.size < MAX_FLAGGED; s++) out.add(s)
-    }
-    const r = this.integrity?.report
-    if (r) {
-      for (const g of r.sequence_gaps) out.add(g.before_seq)
-      for (const t of r.timestamp_anomalies) if (t.seq > 0) out.add(t.seq)
-      for (const h of r.hash_anomalies) out.add(h.seq)
-      for (const b of r.rotation_boundaries) out.add(b.seq)
-    }
-    return out
+    return flaggedSeqs(this.verdict ?? this.keylessVerdict, this.integrity)
   }
 
   /**
-   * The table's rows: from the opened chain; or, while a staged open is still making the copy, the
-   * first pass's index (seq and timestamps) with rows read in place, read-only, by the direct reader —
-   * for every order and for time filters. A provider, model or flagged filter needs the full index
-   * and waits for it.
+   * The table's rows: from the opened chain; or, while a staged open is still indexing, the first
+   * pass's index (seq and timestamps) with rows read from the same chain — for every order and for
+   * time filters. A provider, model, flagged or search filter needs the full index and waits for it.
    */
   async entrySource(filter?: EntryFilter): Promise<EntrySource> {
     const p = this.pendingOpen
@@ -450,17 +308,10 @@ export class AuditSession {
       filter?.search_id === undefined
     if (p && quick) {
       const positions = (sort: EntrySort): Int32Array =>
-        this.cachedPositions(['first pass', filter ?? {}, sort], () =>
+        this.positionsCache.get(['first pass', filter ?? {}, sort], () =>
           selectPositions(p.index, filter, sort, null),
         )
-      const read = sourceEntryRows(p.direct, () => p.direct.assertUnchanged())
-      const rows: EntryRows = (seqs) => {
-        // The first pass's descriptors close once the copy is made: a late call is not served.
-        if (p.direct.file?.files.closed !== false)
-          throw new AuditError('cancelled', 'the chain finished opening meanwhile; ask again')
-        return read(seqs)
-      }
-      return { rows, index: p.index, positions }
+      return { rows: entryRowsOf(p.chain), index: p.index, positions }
     }
     const o = await this.ready()
     return { rows: o.rows, index: o.index, positions: (sort) => this.positions(filter, sort) }
@@ -469,7 +320,7 @@ export class AuditSession {
   positions(filter: EntryFilter | undefined, sort: EntrySort): Int32Array {
     const o = this.require()
     const found = this.searchSeqs(filter?.search_id)
-    return this.cachedPositions([filter ?? {}, sort], () =>
+    return this.positionsCache.get([filter ?? {}, sort], () =>
       selectPositions(o.index, filter, sort, filter?.flagged_only ? this.flaggedSeqs() : null, found),
     )
   }
@@ -480,17 +331,6 @@ export class AuditSession {
     const found = this.searches.get(id)
     if (!found) throw new AuditError('not_found', `no search ${id} (searches end when the chain changes)`)
     return found
-  }
-
-  private cachedPositions(key: unknown[], select: () => Int32Array): Int32Array {
-    const k = JSON.stringify(key)
-    let p = this.positionsCache.get(k)
-    if (!p) {
-      p = select()
-      if (this.positionsCache.size > 16) this.positionsCache.clear()
-      this.positionsCache.set(k, p)
-    }
-    return p
   }
 
   dispose(): void {

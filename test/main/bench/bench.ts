@@ -2,7 +2,8 @@
 // against a naive baseline loop and the hashing floor measured in the same run.
 //
 // Chains are generated once (with `bijotel demo`) under BENCH_DIR (default: $TMPDIR/bijotel-bench)
-// and reused. Sizes: BENCH_ROWS=100000,1000000 by default.
+// and reused. Sizes: BENCH_ROWS=100000,1000000 by default. BENCH_ONLY=app-open measures only the
+// app's open (./app-open.ts) beside the one-stream SHA-256 of the file.
 import Database from 'better-sqlite3'
 import { spawnSync } from 'node:child_process'
 import { createHash, createHmac, hash as oneShotHash } from 'node:crypto'
@@ -13,6 +14,7 @@ import { withDirect } from '../../../src/main/chain/direct/open'
 import { hashFileParallel } from '../../../src/main/chain/snapshot'
 import { DirectSource } from '../../../src/main/chain/source/direct-source'
 import { runIntegrity } from '../../../src/main/integrity/analyze'
+import { appOpenChild, appOpenLine } from './app-open'
 import { hmacWorkMs, naivePython, oneStreamFileSha, verifyFloor } from './floor'
 import { alternateBefore } from './alternate'
 
@@ -371,6 +373,13 @@ async function main(): Promise<void> {
       await focusVerify(path, rows, size)
       continue
     }
+    if (process.env['BENCH_ONLY'] === 'app-open') {
+      const sha = oneStreamFileSha(path)
+      console.log(
+        `== ${fmt(rows)} rows, ${fmt(size / 1e6, 0)} MB file\n   ${appOpenLine(__filename, path, sha.ms)}\n`,
+      )
+      continue
+    }
     const floor = hashingFloor(path)
     const naive = naiveVerify(path)
     const recovery = recoveryPair(path, rows)
@@ -455,11 +464,13 @@ async function main(): Promise<void> {
       `   verify through the SQLite copy ${fmt(copy.ms)} ms = ${fmt(copy.ms / recovery.off.ms, 2)}x the direct path (--no-recover both; goal <= 3x)`,
     )
     console.log(`   ${windowStartup(path)}`)
+    console.log(`   ${appOpenLine(__filename, path, oneStream.ms)}`)
     console.log()
   }
 }
 
-main().catch((e: unknown) => {
+const child = process.argv[2] === '--app-open' ? process.argv[3] : undefined
+;(child !== undefined ? appOpenChild(child) : main()).catch((e: unknown) => {
   console.error(`bench: ${(e as Error).message}`)
   process.exitCode = 1
 })

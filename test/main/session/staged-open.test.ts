@@ -41,7 +41,7 @@ describe('staged open', () => {
     await session.open(dbPath('clean'))
     const o = await session.ready()
     expect(o.overview.evidence.db.path).toBe(dbPath('clean'))
-    expect(o.chain.file.displayPath).toBe(dbPath('clean'))
+    expect(o.chain.displayPath).toBe(dbPath('clean'))
   })
 
   it('a background stage that fails is reported by every later call', async () => {

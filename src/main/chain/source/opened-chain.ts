@@ -2,12 +2,15 @@
 // reader declines): SQLite on the copy, and the direct reader on the copy where it takes it — the
 // same bytes SQLite sees, read several times faster.
 import type Database from 'better-sqlite3'
+import type { Evidence } from '../../../shared/chain-types'
 import { AuditError } from '../../base/errors'
 import { directAllowed, openDirect } from '../direct/open'
 import { ChainFile, openCopy } from '../reader'
 import { CopySource } from './copy-source'
 import { DirectSource } from './direct-source'
 import type { SnapshotOptions } from '../snapshot'
+import type { EvidenceFiles } from '../evidence-files'
+import type { HeldChain } from './held-chain'
 import type { RowSource } from './row-source'
 
 export interface OpenOptions {
@@ -16,6 +19,8 @@ export interface OpenOptions {
   copy?: SnapshotOptions
   /** The columns the caller reads (default: all a verification needs; see ChainFile.open). */
   required?: readonly string[]
+  /** Why the file is read through a copy (the app's open: the direct reader declined it); the record says so. */
+  because?: string
 }
 
 /** A copy source over an opened chain's connection (closing it leaves the chain open). */
@@ -40,15 +45,23 @@ export function copySourceAt(copyPath: string, displayPath: string): CopySource 
 }
 
 /** A chain opened through its verified private copy, read by the direct reader on it, else SQLite. */
-export class OpenedChain {
+export class OpenedChain implements HeldChain {
+  readonly kind = 'copy' as const
   readonly copy: CopySource
   private direct: DirectSource | null | undefined = undefined
+  private readonly record: Evidence
 
   private constructor(
     readonly file: ChainFile,
     private readonly env: Record<string, string | undefined>,
+    because?: string,
   ) {
     this.copy = copySourceOf(file)
+    const ev = file.snapshot.evidence
+    this.record =
+      because === undefined
+        ? ev
+        : { ...ev, method: `read through a private copy because ${because}: ${ev.method}` }
   }
 
   static async open(path: string, opts: OpenOptions = {}): Promise<OpenedChain> {
@@ -56,7 +69,28 @@ export class OpenedChain {
       ...opts.copy,
       ...(opts.required ? { required: opts.required } : {}),
     })
-    return new OpenedChain(file, opts.env ?? process.env)
+    return new OpenedChain(file, opts.env ?? process.env, opts.because)
+  }
+
+  get displayPath(): string {
+    return this.file.displayPath
+  }
+
+  get readPath(): string {
+    return this.file.snapshot.dbPath
+  }
+
+  get files(): EvidenceFiles {
+    return this.file.snapshot.files
+  }
+
+  /** The snapshot hashed original and copy while copying: the record is complete from the open. */
+  evidence(): Evidence {
+    return this.record
+  }
+
+  hashed(): Promise<Evidence> {
+    return Promise.resolve(this.record)
   }
 
   /** Over a chain already opened (the caller keeps it; `close` closes it). */

@@ -83,21 +83,25 @@ export function EvidencePanel({
         <dt>read by</dt>
         <dd>
           {ev.method}
-          {overview.pending ? (
-            // Not known yet is never shown as changed (issue 35): the copy is still being made.
+          {ev.db.sha256 === '' ? (
+            // Not known yet is never shown as changed (issue 35): the evidence is still being hashed.
+            // Read in place, the hash may be done before the index: then the re-check is known.
             <span
               className="pill unknown"
-              title="the private copy is being made; the bytes are re-checked after it"
+              title="the evidence is being hashed; its size and mtime are re-checked after it"
               data-testid="evidence-checking"
             >
               <span className="spinner" aria-hidden /> checking…
             </span>
           ) : ev.unchanged_after_copy ? (
-            <span className="pill ok" title="bytes and mtime re-checked after the copy">
+            <span
+              className="pill ok"
+              title="size and mtime re-checked after the hash (and the copy, if one was made)"
+            >
               unchanged
             </span>
           ) : (
-            <span className="pill bad" title="the file changed while it was copied">
+            <span className="pill bad" title="the file changed since it was opened (size, mtime or name)">
               CHANGED
             </span>
           )}
