@@ -1,6 +1,7 @@
 // "Compare with an earlier report…": an exported report (JSON or its HTML page) or an earlier
 // verdict becomes the prior of the verify that runs next; the verdict then says whether the head
-// it recorded is still there and every row it covered is unchanged.
+// it recorded is still there and whether every row it covered still has the seq and hmac_hash it
+// recorded (all a report's rows digest holds: it cannot see a body edit that kept the hmac_hash).
 import type { PriorInfo } from '../../../shared/custody-types'
 import { FileButton } from './FileButton'
 
