@@ -125,7 +125,7 @@ export function DriftChart({ dim, window, bucketMs, onSelectSeq }: Props) {
       </div>
       {dim.points === 0 ? (
         <div className="drift-empty muted small" data-testid="drift-no-values">
-          no values in these rows
+          no values in these rows{dim.no_value ? `: ${dim.no_value}` : ''}
         </div>
       ) : (
         <ResponsiveContainer width="100%" height={90}>
@@ -160,6 +160,11 @@ export function DriftChart({ dim, window, bucketMs, onSelectSeq }: Props) {
           </ComposedChart>
         </ResponsiveContainer>
       )}
+      {dim.no_value && dim.points > 0 ? (
+        <div className="chart-foot small muted" data-testid="drift-no-value-note">
+          {dim.no_value}
+        </div>
+      ) : null}
       {note && dim.points > 0 ? (
         <div className="chart-foot small muted" data-testid="drift-baseline-note">
           {note}
