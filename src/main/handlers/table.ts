@@ -104,7 +104,7 @@ export function createHandlers(session: AuditSession, platform: Platform = {}): 
       if (ctx.transport === 'http' && !session.mayOpen(p))
         throw new AuditError(
           'bad_argument',
-          `reading the segment ${p} is not allowed here (start serve with --open-root for its folder)`,
+          `reading the segment ${p} is not allowed here: it is outside the folders this server may read`,
         )
     return v as string[]
   }
