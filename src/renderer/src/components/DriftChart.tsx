@@ -24,7 +24,7 @@ import {
   formatDriftValue,
   type DriftPoint,
 } from '../lib/drift'
-import { axisModeFor, axisTime, formatCount } from '../lib/format'
+import { axisModeFor, axisTime, counted, formatCount } from '../lib/format'
 import { useTimeZone } from '../lib/stores/settings-store'
 import { zoneLabel } from '../lib/time-zone'
 
@@ -88,7 +88,7 @@ export function DriftChart({ dim, window, bucketMs, onSelectSeq }: Props) {
         ) : (
           <>
             <div>
-              mean <b>{formatDriftValue(row.mean, dim.dimension)}</b> ({formatCount(row.count)} values)
+              mean <b>{formatDriftValue(row.mean, dim.dimension)}</b> ({counted(row.count, 'value')})
             </div>
             {row.band ? (
               <div className="muted">
@@ -113,7 +113,7 @@ export function DriftChart({ dim, window, bucketMs, onSelectSeq }: Props) {
       <div className="chart-title">
         <span>{label}</span>
         <span className="muted small">
-          {formatCount(dim.points)} values
+          {counted(dim.points, 'value')}
           {n > 0 ? (
             <span className="warn-text">
               {' '}

@@ -4,6 +4,7 @@
 // recorded (all a report's rows digest holds: it cannot see a body edit that kept the hmac_hash).
 import type { PriorInfo } from '../../../shared/custody-types'
 import { FileButton } from './FileButton'
+import { counted } from '../lib/format'
 
 interface Props {
   prior: PriorInfo | null
@@ -37,7 +38,7 @@ export function PriorChooser({ prior, file, busy, error, onFile, onClear }: Prop
           Comparing with {prior.kind === 'report' ? 'report' : 'verdict'} {file ? <code>{file}</code> : null}
           {prior.generated_at ? ` of ${prior.generated_at}` : ''}: head seq{' '}
           <span data-testid="prior-last-seq">{prior.last_seq}</span>
-          {prior.rows !== null ? `, ${prior.rows} rows covered` : ''}
+          {prior.rows !== null ? `, ${counted(prior.rows, 'row')} covered` : ''}
           {prior.signed_by ? (
             <>
               , signed by <code data-testid="prior-signed-by">{prior.signed_by}</code>
