@@ -280,6 +280,8 @@ export function createHandlers(session: AuditSession, platform: Platform = {}): 
             ...(prior ? { prior } : {}),
             ...(segments ? { segments } : {}),
             onProgress: (d, t) => job.progress(d, t, 'verifying'),
+            // The whole chain's rows are the index's, exactly: the progress bar's denominator.
+            ...(range ? {} : { rowsKnown: o.overview.entries }),
             signal: job.signal,
             recover: true,
           })
