@@ -83,6 +83,8 @@ export interface DriftGroupDimension {
   anomalies: DriftSeriesAnomaly[]
   /** True when more anomalies were found than are listed. */
   anomalies_truncated: boolean
+  /** Only when some rows of the group gave no value: why, in one line (e.g. a model the price table lacks). */
+  no_value?: string
 }
 
 export interface DriftGroup {

@@ -49,7 +49,7 @@ export async function reportSubject(
     if (same > 0 || head)
       return {
         status: 'same_chain',
-        detail: `${differs}, but ${same} of the ${rows.blocks.length} blocks of rows it covered (seq ${rows.first_seq}\u2013${rows.last_seq}) are here unchanged${head ? ', its head among them' : ''}: the same chain, its file changed since`,
+        detail: `${differs}, but ${same} of the ${rows.blocks.length} blocks of rows it covered (seq ${rows.first_seq}\u2013${rows.last_seq}) are here with the seq and hmac_hash it recorded${head ? ', its head among them' : ''}: the same chain, its file changed since`,
       }
     return {
       status: 'no_common_rows',
@@ -62,7 +62,7 @@ export async function reportSubject(
     if (hmacAt(chain, seq) === v['head_hmac'])
       return {
         status: 'same_chain',
-        detail: `${differs}, but the head it records (seq ${seq}) is here unchanged: the same chain, its file changed since`,
+        detail: `${differs}, but the head it records (seq ${seq}) is here with the head_hmac it recorded: the same chain, its file changed since`,
       }
     return {
       status: 'no_common_rows',

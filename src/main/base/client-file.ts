@@ -168,7 +168,7 @@ function wordsFor(path: string, o: ClientFileOptions): OpenWords {
 function notAllowed(path: string, o: ClientFileOptions): AuditError {
   return new AuditError(
     'bad_argument',
-    `reading ${o.label} ${path.slice(0, 4096)} is not allowed here: not found, or outside the open roots (start serve with --open-root for its folder)`,
+    `reading ${o.label} ${path.slice(0, 4096)} is not allowed here: not found, or outside the folders this server may read (ask whoever started it to add the folder)`,
   )
 }
 

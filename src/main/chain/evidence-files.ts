@@ -145,7 +145,7 @@ function folderInside(path: string, policy: (real: string) => boolean): boolean 
 function notAllowed(path: string): AuditError {
   return new AuditError(
     'bad_argument',
-    `opening ${path} is not allowed here (start serve with --open-root for its folder)`,
+    `opening ${path} is not allowed here: it is outside the folders this server may read (ask whoever started it to add the folder)`,
   )
 }
 

@@ -119,3 +119,96 @@ export function dimensionValue(attrs: Attrs, dim: DriftDimension): number | null
     }
   }
 }
+
+/**
+ * Why a row gives no value for a dimension (issue 35: "cost: 0 values" beside rows that carry
+ * `bijotel.cost_usd`). The cost dimension is the reference's (§8): tokens × the price table's
+ * per-1K prices for `gen_ai.request.model`; a model the table has no price for gives no datapoint,
+ * whatever cost the row records (Python BIJOTEL's `regression` reads no recorded cost either).
+ */
+export type NoValueReason = 'unpriced' | 'no_tokens' | 'absent' | 'not_a_number'
+
+export function noValueReason(attrs: Attrs, dim: DriftDimension): NoValueReason {
+  const has = (k: string): boolean =>
+    Object.prototype.hasOwnProperty.call(attrs, k) && attrs[k] !== undefined && attrs[k] !== null
+  if (dim === 'cost') {
+    const model = attrs['gen_ai.request.model']
+    if (typeof model !== 'string' || !PRICES.get(model)) return 'unpriced'
+    return 'no_tokens'
+  }
+  const keys: Record<Exclude<DriftDimension, 'cost'>, string[]> = {
+    input_tokens: ['gen_ai.usage.input_tokens'],
+    output_tokens: ['gen_ai.usage.output_tokens'],
+    cache_ratio: ['gen_ai.usage.input_tokens', 'gen_ai.usage.cache_read.input_tokens'],
+    reasoning_ratio: ['gen_ai.usage.output_tokens', 'gen_ai.usage.reasoning.output_tokens'],
+    ttfc_ms: ['gen_ai.response.time_to_first_chunk'],
+  }
+  return keys[dim].every(has) ? 'not_a_number' : 'absent'
+}
+
+const ATTRIBUTE_WORDS: Record<Exclude<DriftDimension, 'cost'>, string> = {
+  input_tokens: 'gen_ai.usage.input_tokens',
+  output_tokens: 'gen_ai.usage.output_tokens',
+  cache_ratio: 'gen_ai.usage.cache_read.input_tokens (with gen_ai.usage.input_tokens)',
+  reasoning_ratio: 'gen_ai.usage.reasoning.output_tokens (with gen_ai.usage.output_tokens)',
+  ttfc_ms: 'gen_ai.response.time_to_first_chunk',
+}
+
+/** What the rows without a value had, counted per reason, for the one-line note. */
+export interface NoValueTally {
+  unpriced: number
+  no_tokens: number
+  absent: number
+  not_a_number: number
+  /** Rows without a value that record `bijotel.cost_usd` (cost only). */
+  recorded_cost: number
+  /** The unpriced models seen (at most a few kept). */
+  models: Set<string>
+}
+
+export const emptyTally = (): NoValueTally => ({
+  unpriced: 0,
+  no_tokens: 0,
+  absent: 0,
+  not_a_number: 0,
+  recorded_cost: 0,
+  models: new Set(),
+})
+
+/** Count one row without a value. */
+export function tallyNoValue(t: NoValueTally, attrs: Attrs, dim: DriftDimension): void {
+  const why = noValueReason(attrs, dim)
+  t[why]++
+  if (dim !== 'cost') return
+  if (typeof attrs['bijotel.cost_usd'] === 'number') t.recorded_cost++
+  const model = attrs['gen_ai.request.model']
+  if (why === 'unpriced' && t.models.size < 4) t.models.add(typeof model === 'string' ? model : '(none)')
+}
+
+const rows = (n: number): string => `${n} row${n === 1 ? '' : 's'}`
+
+/** One line: why rows of a dimension gave no value (null when every row gave one). */
+export function noValueNote(t: NoValueTally, dim: DriftDimension): string | null {
+  const parts: string[] = []
+  if (dim === 'cost') {
+    if (t.unpriced > 0) {
+      const models = [...t.models].join(', ')
+      parts.push(
+        `${rows(t.unpriced)}: no price for ${models}${t.models.size >= 4 ? ', …' : ''} in the reference price table`,
+      )
+    }
+    if (t.no_tokens > 0) parts.push(`${rows(t.no_tokens)}: a token count missing or not a number`)
+    const note = parts.join('; ')
+    if (note === '') return null
+    const recorded =
+      t.recorded_cost > 0
+        ? `; ${rows(t.recorded_cost)} of them record bijotel.cost_usd, which this dimension does not read`
+        : ''
+    return `no value for ${note}${recorded} (cost = tokens × price per 1K tokens, as Python BIJOTEL's regression computes it)`
+  }
+  const attr = ATTRIBUTE_WORDS[dim]
+  if (t.absent > 0) parts.push(`${rows(t.absent)} without ${attr}`)
+  if (t.not_a_number > 0)
+    parts.push(`${rows(t.not_a_number)} where it is not a number (or the ratio's sum is 0)`)
+  return parts.length > 0 ? `no value for ${parts.join('; ')}` : null
+}

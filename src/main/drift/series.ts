@@ -17,7 +17,16 @@ import { bytesOf, streamRows } from '../chain/source/stream'
 import { positionOfSeq, timestampExtremes, type ChainIndex } from '../chain/chain-index'
 import { NO_MODEL } from '../chain/columns/types'
 import { pyFormatTime } from '../python/py-body'
-import { attributesPy, dimensionValue, DIMENSIONS, parseBodyPy } from './dimensions'
+import {
+  attributesPy,
+  dimensionValue,
+  DIMENSIONS,
+  emptyTally,
+  noValueNote,
+  parseBodyPy,
+  tallyNoValue,
+  type NoValueTally,
+} from './dimensions'
 import { baselineOf, score } from './stats'
 
 export interface DriftSeriesOptions {
@@ -47,6 +56,7 @@ interface Track {
   baseline: DriftBaseline | null
   anomalies: DriftSeriesAnomaly[]
   found: number
+  none: NoValueTally
 }
 
 interface Group {
@@ -105,6 +115,7 @@ export async function driftSeries(
           baseline: null,
           anomalies: [],
           found: 0,
+          none: emptyTally(),
         })),
       }
       groups.set(key, g)
@@ -136,7 +147,10 @@ export async function driftSeries(
       const b = Math.min(nb - 1, Number((ts - lo) / width))
       for (const t of g.tracks) {
         const v = dimensionValue(attrs, t.dimension)
-        if (v === null) continue
+        if (v === null) {
+          tallyNoValue(t.none, attrs, t.dimension)
+          continue
+        }
         t.points++
         t.count[b]!++
         t.sum[b]! += v
@@ -200,6 +214,7 @@ export async function driftSeries(
           buckets,
           anomalies: t.anomalies,
           anomalies_truncated: t.found > t.anomalies.length,
+          ...noteOf(t),
         }
       }),
     }))
@@ -212,4 +227,9 @@ export async function driftSeries(
     groups: out,
     anomaly_count: total,
   }
+}
+
+function noteOf(t: Track): { no_value?: string } {
+  const note = noValueNote(t.none, t.dimension)
+  return note === null ? {} : { no_value: note }
 }

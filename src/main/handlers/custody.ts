@@ -86,7 +86,7 @@ export function custodyHandlers(session: AuditSession, platform: Platform): Pick
       if (ctx.transport === 'http')
         throw new AuditError(
           'bad_argument',
-          'the signing key is given on the command line (serve --sign-key PATH); it is never set, replaced or removed over HTTP',
+          'the signing key is the one this server was started with; it is never set, replaced or removed over HTTP',
         )
       requireTrusted(ctx, 'a signing key')
       const o = obj(req)
@@ -103,7 +103,7 @@ export function custodyHandlers(session: AuditSession, platform: Platform): Pick
       if (ctx.transport === 'http')
         throw new AuditError(
           'bad_argument',
-          'the signing key is given on the command line (serve --sign-key PATH); it is never set over HTTP',
+          'the signing key is the one this server was started with; it is never set over HTTP',
         )
       requireTrusted(ctx, 'a signing key')
       if (!platform.pickKeyPath) throw new AuditError('bad_argument', 'no file dialog here')

@@ -41,7 +41,7 @@ export function verifyHandlers(session: AuditSession): Pick<HandlerTable, Verify
       if (ctx.transport === 'http' && !session.mayOpen(p))
         throw new AuditError(
           'bad_argument',
-          `reading the segment ${p} is not allowed here (start serve with --open-root for its folder)`,
+          `reading the segment ${p} is not allowed here: it is outside the folders this server may read`,
         )
     return v as string[]
   }
@@ -77,6 +77,8 @@ export function verifyHandlers(session: AuditSession): Pick<HandlerTable, Verify
             ...(prior ? { prior } : {}),
             ...(segments ? { segments } : {}),
             onProgress: (d, t) => job.progress(d, t, 'verifying'),
+            // The whole chain's rows are the index's, exactly: the progress bar's denominator.
+            ...(range ? {} : { rowsKnown: o.overview.entries }),
             signal: job.signal,
             recover: true,
           })

@@ -15,7 +15,7 @@ export interface RotationResult {
 }
 
 export const NO_KEYS_NOTE =
-  'not checked: no candidate keys given (rotation boundaries are found by verifying the HMACs; pass --secret-hex/--secret-text). Python BIJOTEL never fills this list (its detector is a stub).'
+  'not checked: no candidate keys given (rotation boundaries are found by verifying the HMACs, which needs the chain key). Python BIJOTEL never fills this list (its detector is a stub).'
 
 /** Boundaries between consecutive key segments sealed by different keys. */
 export function boundariesOf(segments: KeySegment[]): RotationBoundary[] {

@@ -156,7 +156,7 @@ export function applyRecovery(
   if (before.length > 0)
     notices.push(
       `rows ${seqRuns(before)} stood before the live chain in this file and are no longer in it: archived or deleted; ` +
-        'give the archive segments with --segment to tell',
+        'verifying with the archive segments tells which',
     )
   // Unplaced proven rows whose (unsealed) rowids lie past the head: said, never claimed.
   const past = rows.filter(

@@ -48,7 +48,7 @@ export async function handleCall(
     throw new HttpError(
       403,
       'forbidden',
-      `${name} is not accepted over HTTP: the signing key is given on the command line (serve --sign-key PATH)`,
+      `${name} is not accepted over HTTP: the signing key is the one this server was started with`,
     )
   const body = parseJson(await readRequestBody(req, CALL_LIMITS[name]))
   if (APP_ONLY.has(name) && !ctx.trusted) {

@@ -7,6 +7,12 @@ export interface VerifyOptions {
   range?: VerifyRangeOptions
   prior?: PriorHead
   onProgress?: (done: number, total: number) => void
+  /**
+   * The rows of the range when the caller already knows them exactly (the app's index of the whole
+   * chain): progress counts against it, not the source's estimate (issue 35: "74,787 / 201,979" on
+   * a 200,000-row chain — the direct reader samples leaves, the copy counts the seq span).
+   */
+  rowsKnown?: number
   signal?: { aborted: boolean }
   /** Worker threads to use for large ranges (default: the cores available; 1 = this thread only). */
   workers?: number

@@ -98,6 +98,10 @@ export function assembleVerdict(
   return verdict
 }
 
+/** What a prior lets verify compare, said wherever a prior "matches". */
+export const PRIOR_COMPARES =
+  'the report records only seq and hmac_hash, so it cannot tell a body, prev_hash or canonical_hash edit that kept the hmac_hash: the body hash and HMAC checks of this verify are what find those'
+
 /** The rows a report prior covered, against the same rows now: findings added, and words for prior_check. */
 function compareRows(
   prior: RowsDigest,
@@ -108,10 +112,12 @@ function compareRows(
   for (const f of found) findings.push({ ...f, against_prior: true })
   const span =
     prior.first_seq === null ? 'no rows' : `${prior.count} rows, seq ${prior.first_seq}-${prior.last_seq}`
+  // The digest holds seq and hmac_hash only (rows-digest.ts): a match says those two, nothing of the
+  // bodies, prev_hash or canonical_hash — never "unchanged" for what was not compared (issue 35).
   if (prior.digest === now.digest && prior.count === now.count)
     return {
       rows_unchanged: true,
-      rows_detail: `every row the report covered (${span}) is still there, unchanged`,
+      rows_detail: `every row the report covered (${span}) is still there with the seq and hmac_hash it recorded (${PRIOR_COMPARES})`,
     }
   const first = found[0]
   return {
@@ -153,6 +159,6 @@ function checkPrior(
   return {
     prior,
     found: true,
-    detail: `the prior head seq=${prior.last_seq} is still in the chain, unchanged`,
+    detail: `the prior head seq=${prior.last_seq} is still in the chain with the head_hmac the prior recorded (the only field of it the prior holds)`,
   }
 }

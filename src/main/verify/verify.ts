@@ -29,7 +29,13 @@ export async function verifyRows(
   const span = source.spanEstimate?.(range)
   let placed = span === undefined ? source.place(range) : null
   const estimate = placed?.estimate ?? span!
-  const progress = (done: number): void => opts.onProgress?.(done, Math.max(done, estimate))
+  // Progress counts against the exact rows once they are known: the caller's, else the placement's
+  // (a source's count of a range) as soon as it is made, never the seq span or a sample.
+  let progressTotal = opts.rowsKnown ?? estimate
+  const counted = (p: { estimate: number }): void => {
+    if (opts.rowsKnown === undefined) progressTotal = p.estimate
+  }
+  const progress = (done: number): void => opts.onProgress?.(done, Math.max(done, progressTotal))
   const workers = opts.workers ?? defaultWorkerCount()
   const script = verifyWorkerScript()
   let parts: PartitionResult[]
@@ -51,6 +57,7 @@ export async function verifyRows(
     if (placed === null) {
       try {
         placed = source.place(range)
+        counted(placed)
       } catch (e) {
         await running
         throw e
@@ -58,7 +65,7 @@ export async function verifyRows(
     }
     parts = shiftOrdinals(await running)
   } else {
-    placed ??= source.place(range)
+    if (placed === null) counted((placed = source.place(range)))
     parts = shiftOrdinals(onThisThread(source, keys, range, placed.place, opts, progress))
   }
   const rows = parts.reduce((s, p) => s + p.rows, 0)

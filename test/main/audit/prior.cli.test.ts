@@ -15,6 +15,7 @@ import {
   copyFixture,
   openScratch,
   readRows,
+  updateRow,
   scratchDir,
   spanRows,
   writeChain,
@@ -25,7 +26,8 @@ import { OTHER_CHAIN } from '../../../src/main/verify/prior-chain'
 import { bijotel, ensureBuilt } from '../testing/cli'
 import { verdictOnly } from '../testing/evidence'
 import { dbPath, fingerprintFolder, FIXTURES, SECRETS } from '../testing/fixtures'
-import { deleteRows, editBodyOnly, rewriteFrom, validReport } from '../testing/reports'
+import { deleteRows, editBodyOnly, editedBody, rewriteFrom, validReport } from '../testing/reports'
+import { mulberry32 } from '../testing/prng'
 
 const KEY = SECRETS['primary']!
 const scratch = scratchDir('custody-prior')
@@ -63,7 +65,7 @@ function verify(
 }
 
 describe('verify --prior REPORT', () => {
-  it('an untouched chain passes, and says every covered row is unchanged', () => {
+  it('an untouched chain passes, and says exactly what of the covered rows was compared', () => {
     const { db, report } = chainWithReport()
     const { code, v } = verify(db, report)
     expect(code).toBe(0)
@@ -75,7 +77,7 @@ describe('verify --prior REPORT', () => {
     })
     const text = bijotel(['verify', '--db', db, '--no-recover', '--secret-hex', KEY, '--prior', report])
     expect(text.stdout).toContain(
-      'Prior rows: every row the report covered (240 rows, seq 1-240) is still there, unchanged (per an unsigned prior: only what its author wrote)\n',
+      'Prior rows: every row the report covered (240 rows, seq 1-240) is still there with the seq and hmac_hash it recorded (the report records only seq and hmac_hash, so it cannot tell a body, prev_hash or canonical_hash edit that kept the hmac_hash: the body hash and HMAC checks of this verify are what find those) (per an unsigned prior: only what its author wrote)\n',
     )
   })
 
@@ -141,6 +143,39 @@ describe('verify --prior REPORT', () => {
     expect(code).toBe(3)
     expect(v['findings']).toEqual([{ kind: 'body_hash_mismatch', from_seq: 50, to_seq: 50, count: 1 }])
     expect(v['prior_check']).toMatchObject({ found: true, rows_unchanged: true })
+  })
+
+  it('generated edits that keep the hmac_hash: the prior never says "unchanged", the findings name the row (issue 35)', () => {
+    const rnd = mulberry32(35)
+    const fields = ['canonical_body', 'canonical_hash', 'prev_hash'] as const
+    for (let i = 0; i < 6; i++) {
+      const { db, report } = chainWithReport()
+      const seq = 2 + Math.floor(rnd() * 238)
+      const field = fields[i % fields.length]!
+      const h = openScratch(db)
+      try {
+        const row = readRows(h).find((r) => r.seq === BigInt(seq))!
+        const value =
+          field === 'canonical_body'
+            ? editedBody(Buffer.from(row.canonical_body as Buffer))
+            : // Another 64-hex value: the first character turned.
+              (row[field] as string).replace(/^./, (c) => (c === '0' ? '1' : '0'))
+        updateRow(h, BigInt(seq), { [field]: value })
+      } finally {
+        h.close()
+      }
+      const { code, v } = verify(db, report)
+      expect(code, `${field} at ${seq}`).toBe(3)
+      const pc = v['prior_check'] as { rows_detail: string; detail: string }
+      expect(pc.rows_detail).not.toMatch(/unchanged/)
+      expect(pc.detail).not.toMatch(/unchanged/)
+      expect(pc.rows_detail).toContain('seq and hmac_hash')
+      expect(pc.rows_detail).toContain('cannot tell')
+      const findings = v['findings'] as { kind: string; from_seq: number; to_seq: number }[]
+      expect(findings.some((f) => f.from_seq <= seq && seq <= f.to_seq)).toBe(true)
+      const text = bijotel(['verify', '--db', db, '--no-recover', '--secret-hex', KEY, '--prior', report])
+      expect(text.stdout).not.toMatch(/^Prior.*unchanged/m)
+    }
   })
 
   it('a row deleted and the rest resealed: deleted at the row, rewritten after it', () => {

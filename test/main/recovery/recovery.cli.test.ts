@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RecoveryResult } from '../../../src/shared/recovery-types'
+import type { VerifyVerdict } from '../../../src/shared/verify-types'
 import { bijotel, ensureBuilt } from '../testing/cli'
 import { dbPath, fingerprintFolder, FIXTURES, SECRETS } from '../testing/fixtures'
 import {
@@ -70,6 +71,39 @@ describe('bijotel verify on the recovery cases', () => {
     expect(v.recovered).toBeUndefined()
     expect(v.recovery).toBeUndefined()
   })
+})
+
+describe('the words of recovered rows (issue 35)', () => {
+  // A row a `truncated` finding covers is called "truncated" in the recovered list too, never
+  // "deleted" beside a truncated finding; nothing else is; "superseded" names a row status only.
+  for (const name of recoveryCaseNames()) {
+    const c = recoveryCase(name)
+    it(`${name}: each recovered row's word is its finding's`, () => {
+      const args = ['verify', '--db', dbPath(name), ...keyArgs(c.secrets)]
+      const v = JSON.parse(bijotel([...args, '--json']).stdout) as VerifyVerdict
+      const text = bijotel(args).stdout
+      expect(text).not.toContain('superseded page')
+      const lines = text.split('\n').filter((l) => /^ {2}seq \S+/.test(l))
+      const words = new Map<string, Set<string>>()
+      for (const l of lines) {
+        const m = /^ {2}seq (\d+)(?: \([^)]*\))?\s+(\S+)/.exec(l)!
+        const set = words.get(m[1]!) ?? new Set<string>()
+        set.add(m[2]!)
+        words.set(m[1]!, set)
+      }
+      const truncated = v.findings.filter((f) => f.kind === 'truncated')
+      for (const r of v.recovered ?? []) {
+        if (r.seq === null || (r.status === 'unplaced' && r.run !== undefined)) continue
+        const inTrunc = truncated.some((f) => r.seq! >= f.from_seq && r.seq! <= f.to_seq)
+        const want = r.status === 'deleted' && inTrunc ? 'truncated' : r.status
+        expect(words.get(String(r.seq))).toContain(want)
+        if (want === 'truncated') expect(words.get(String(r.seq))).not.toContain('deleted')
+      }
+      for (const [seq, set] of words)
+        if (set.has('truncated'))
+          expect(truncated.some((f) => Number(seq) >= f.from_seq && Number(seq) <= f.to_seq)).toBe(true)
+    })
+  }
 })
 
 describe('bijotel recover', () => {

@@ -2,10 +2,13 @@
 import type { RecoveredRow, RecoverySource, RecoverySummary } from '../../../shared/recovery-types'
 import type { KeyInfo } from '../../../shared/verify-types'
 import { keyLabel } from '../format'
+import type { Finding } from '../../../shared/verify-types'
+import { recoveredStatusWord, TRUNCATED_MEANING } from '../../../shared/recovery-words'
 
 const KIND_WORDS: Record<RecoverySource['kind'], string> = {
   wal_frame: 'old image of page',
-  superseded_page: 'superseded page',
+  // Not "superseded": that word is a row status only (src/shared/recovery-words.ts).
+  superseded_page: 'older image of page',
   freelist: 'freelist page',
   freeblock: 'freeblock of page',
   unallocated: 'unallocated space of page',
@@ -48,7 +51,8 @@ function seqText(r: RecoveredRow): string {
 }
 
 /** What the row's status means, where the word alone does not say it. */
-function statusText(r: RecoveredRow): string {
+function statusText(r: RecoveredRow, word: string): string {
+  if (word === 'truncated') return `; ${TRUNCATED_MEANING}`
   if (r.status === 'superseded' && r.original)
     return `; the ORIGINAL: the live row's ${(r.changed ?? []).join(', ')} changed without the key`
   if (r.status === 'before_live') return '; stood before the live chain (archived or deleted)'
@@ -57,7 +61,11 @@ function statusText(r: RecoveredRow): string {
 }
 
 /** One line per recovered row; a run of unplaced rows linked to each other is one line. */
-export function recoveredLines(rows: RecoveredRow[], keys: KeyInfo[]): string[] {
+export function recoveredLines(
+  rows: RecoveredRow[],
+  keys: KeyInfo[],
+  findings: readonly Finding[] = [],
+): string[] {
   const out: string[] = []
   const runs = new Map<number, RecoveredRow[]>()
   for (const r of rows) {
@@ -69,8 +77,9 @@ export function recoveredLines(rows: RecoveredRow[], keys: KeyInfo[]): string[] 
     }
     const body = r.body_ok === null ? 'body lost' : r.body_ok ? 'body ok' : 'body damaged'
     const more = r.sources.length > 1 ? ` (+${r.sources.length - 1} more)` : ''
+    const word = recoveredStatusWord(r, findings)
     out.push(
-      `  ${seqText(r).padEnd(12)} ${r.status.padEnd(10)} ${keyText(r, keys)}, ${body}, ${linkText(r)}${statusText(r)}; hmac ${r.hmac_hash.slice(0, 16)}...; ${sourceText(r.source)}${more}`,
+      `  ${seqText(r).padEnd(12)} ${word.padEnd(10)} ${keyText(r, keys)}, ${body}, ${linkText(r)}${statusText(r, word)}; hmac ${r.hmac_hash.slice(0, 16)}...; ${sourceText(r.source)}${more}`,
     )
   }
   for (const [run, list] of runs) {
@@ -89,9 +98,14 @@ export function recoveryBlock(
   summary: RecoverySummary | undefined,
   rows: RecoveredRow[],
   keys: KeyInfo[],
+  findings: readonly Finding[] = [],
 ): string[] {
   if (!summary) return []
   if (!summary.searched) return [`Recovery: ${summary.note}`]
   if (rows.length === 0) return []
-  return [`Recovered rows (${rows.length}):`, ...recoveredLines(rows, keys), `Recovery: ${summary.note}`]
+  return [
+    `Recovered rows (${rows.length}):`,
+    ...recoveredLines(rows, keys, findings),
+    `Recovery: ${summary.note}`,
+  ]
 }

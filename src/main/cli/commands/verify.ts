@@ -117,7 +117,7 @@ export function verdictText(
   lines.push(...keysLines(v, keys))
   if (v.segments) lines.push(`Segments: ${v.segments.join(', ')} (recovered rows found in them are archived)`)
   for (const n of v.notices ?? []) lines.push(`Notice: ${n}`)
-  lines.push(...recoveryBlock(v.recovery, v.recovered ?? [], keys))
+  lines.push(...recoveryBlock(v.recovery, v.recovered ?? [], keys, v.findings))
   return { out: lines.join('\n') + '\n', err }
 }
 

@@ -24,7 +24,7 @@ import {
   formatDriftValue,
   type DriftPoint,
 } from '../lib/drift'
-import { axisModeFor, axisTime, formatCount } from '../lib/format'
+import { axisModeFor, axisTime, counted, formatCount } from '../lib/format'
 import { useTimeZone } from '../lib/stores/settings-store'
 import { zoneLabel } from '../lib/time-zone'
 
@@ -88,7 +88,7 @@ export function DriftChart({ dim, window, bucketMs, onSelectSeq }: Props) {
         ) : (
           <>
             <div>
-              mean <b>{formatDriftValue(row.mean, dim.dimension)}</b> ({formatCount(row.count)} values)
+              mean <b>{formatDriftValue(row.mean, dim.dimension)}</b> ({counted(row.count, 'value')})
             </div>
             {row.band ? (
               <div className="muted">
@@ -113,7 +113,7 @@ export function DriftChart({ dim, window, bucketMs, onSelectSeq }: Props) {
       <div className="chart-title">
         <span>{label}</span>
         <span className="muted small">
-          {formatCount(dim.points)} values
+          {counted(dim.points, 'value')}
           {n > 0 ? (
             <span className="warn-text">
               {' '}
@@ -125,7 +125,7 @@ export function DriftChart({ dim, window, bucketMs, onSelectSeq }: Props) {
       </div>
       {dim.points === 0 ? (
         <div className="drift-empty muted small" data-testid="drift-no-values">
-          no values in these rows
+          no values in these rows{dim.no_value ? `: ${dim.no_value}` : ''}
         </div>
       ) : (
         <ResponsiveContainer width="100%" height={90}>
@@ -160,6 +160,11 @@ export function DriftChart({ dim, window, bucketMs, onSelectSeq }: Props) {
           </ComposedChart>
         </ResponsiveContainer>
       )}
+      {dim.no_value && dim.points > 0 ? (
+        <div className="chart-foot small muted" data-testid="drift-no-value-note">
+          {dim.no_value}
+        </div>
+      ) : null}
       {note && dim.points > 0 ? (
         <div className="chart-foot small muted" data-testid="drift-baseline-note">
           {note}

@@ -19,7 +19,7 @@ import {
   METHOD_LABELS,
   shownGroups,
 } from '../lib/drift'
-import { formatCount, isoOfNs, nsToMs, shortTime } from '../lib/format'
+import { counted, formatCount, isoOfNs, nsToMs, shortTime } from '../lib/format'
 import type { DriftControls } from '../lib/stores/drift-store'
 import { useTimeZone } from '../lib/stores/settings-store'
 import { DriftChart } from './DriftChart'
@@ -180,7 +180,7 @@ export function DriftPanel(props: Props) {
                   <option value="">all groups ({series.groups.length})</option>
                   {series.groups.map((g) => (
                     <option key={groupKey(g)} value={groupKey(g)}>
-                      {groupLabel(g)} ({formatCount(g.rows)} rows)
+                      {groupLabel(g)} ({counted(g.rows, 'row')})
                     </option>
                   ))}
                 </select>
@@ -194,7 +194,7 @@ export function DriftPanel(props: Props) {
                   data-model={g.model ?? ''}
                 >
                   <h3 className="drift-group-head">
-                    {groupLabel(g)} <span className="muted small">{formatCount(g.rows)} rows</span>
+                    {groupLabel(g)} <span className="muted small">{counted(g.rows, 'row')}</span>
                   </h3>
                   {g.dimensions.map((d) => (
                     <DriftChart

@@ -2,7 +2,7 @@
 import { useState, type FormEvent, type ReactNode } from 'react'
 import type { IntegrityOptions, IntegrityRun, IntegrityThresholds } from '../../../shared/integrity-types'
 import type { JobStatus } from '../../../shared/job-types'
-import { formatCount } from '../lib/format'
+import { counted, formatCount } from '../lib/format'
 import {
   clampWindow,
   DEFAULT_THRESHOLDS,
@@ -69,11 +69,11 @@ function SeqButton({ seq, onSelectSeq }: { seq: number; onSelectSeq: (s: number)
 export function coverageText(run: IntegrityRun, totalRows: number | undefined): string {
   const r = run.report
   const seqs = r.first_seq === null ? 'no rows' : `seq ${r.first_seq}–${r.last_seq}`
-  if (run.mode === 'all') return `covers all ${formatCount(r.window)} rows (${seqs})`
+  if (run.mode === 'all') return `covers all ${counted(r.window, 'row')} (${seqs})`
   const of = totalRows !== undefined ? ` of ${formatCount(totalRows)}` : ''
   if (totalRows !== undefined && r.window >= totalRows)
-    return `covers all ${formatCount(r.window)} rows (${seqs}): the window holds the whole chain`
-  return `covers only the last ${formatCount(r.window)} rows${of} (${seqs}); earlier rows are not analysed: tick “whole chain” for all`
+    return `covers all ${counted(r.window, 'row')} (${seqs}): the window holds the whole chain`
+  return `covers only the last ${counted(r.window, 'row')}${of} (${seqs}); earlier rows are not analysed: tick “whole chain” for all`
 }
 
 export function IntegrityPanel({

@@ -1,8 +1,10 @@
 // "Compare with an earlier report…": an exported report (JSON or its HTML page) or an earlier
 // verdict becomes the prior of the verify that runs next; the verdict then says whether the head
-// it recorded is still there and every row it covered is unchanged.
+// it recorded is still there and whether every row it covered still has the seq and hmac_hash it
+// recorded (all a report's rows digest holds: it cannot see a body edit that kept the hmac_hash).
 import type { PriorInfo } from '../../../shared/custody-types'
 import { FileButton } from './FileButton'
+import { counted } from '../lib/format'
 
 interface Props {
   prior: PriorInfo | null
@@ -36,7 +38,7 @@ export function PriorChooser({ prior, file, busy, error, onFile, onClear }: Prop
           Comparing with {prior.kind === 'report' ? 'report' : 'verdict'} {file ? <code>{file}</code> : null}
           {prior.generated_at ? ` of ${prior.generated_at}` : ''}: head seq{' '}
           <span data-testid="prior-last-seq">{prior.last_seq}</span>
-          {prior.rows !== null ? `, ${prior.rows} rows covered` : ''}
+          {prior.rows !== null ? `, ${counted(prior.rows, 'row')} covered` : ''}
           {prior.signed_by ? (
             <>
               , signed by <code data-testid="prior-signed-by">{prior.signed_by}</code>

@@ -5,7 +5,7 @@ import { Bar, Legend, YAxis, type TooltipContentProps } from 'recharts'
 import type { Timeline } from '../../../shared/chain-types'
 import type { ProviderShift } from '../../../shared/integrity-types'
 import { providerColor, shareKey, timelineRows, type BucketRow } from '../lib/chart-data'
-import { axisTime, formatCount, pyFloat, signed } from '../lib/format'
+import { axisTime, counted, formatCount, pyFloat, signed } from '../lib/format'
 import { chartPlaceholder, ChartTitle, halfAreas, WindowChart, type HalvesView } from './ChartCard'
 import { useTimeZone } from '../lib/stores/settings-store'
 import { zoneLabel } from '../lib/time-zone'
@@ -27,7 +27,7 @@ function ShareTip({ active, payload }: TooltipContentProps) {
       <div className="mono">
         {axisTime(row.t, 'year')} {zoneLabel(row.t)}
       </div>
-      <div>{formatCount(row.count)} entries</div>
+      <div>{counted(row.count, 'entry', 'entries')}</div>
       {payload
         .filter((p) => typeof p.value === 'number' && p.value > 0)
         .map((p) => (

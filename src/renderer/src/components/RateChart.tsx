@@ -4,7 +4,7 @@ import { Bar, ReferenceLine, YAxis, type TooltipContentProps } from 'recharts'
 import type { Timeline } from '../../../shared/chain-types'
 import type { RateAnomaly } from '../../../shared/integrity-types'
 import { timelineRows, type BucketRow } from '../lib/chart-data'
-import { axisTime, formatCount, formatRate, pyFloat, signed } from '../lib/format'
+import { axisTime, counted, formatCount, formatRate, pyFloat, signed } from '../lib/format'
 import { chartPlaceholder, ChartTitle, halfAreas, rowSpan, WindowChart, type HalvesView } from './ChartCard'
 import { useTimeZone } from '../lib/stores/settings-store'
 import { zoneLabel } from '../lib/time-zone'
@@ -25,7 +25,7 @@ function RateTip({ active, payload }: TooltipContentProps) {
         {axisTime(row.t, 'year')} {zoneLabel(row.t)}
       </div>
       <div>
-        <b>{formatRate(row.rate)}</b> ({formatCount(row.count)} entries)
+        <b>{formatRate(row.rate)}</b> ({counted(row.count, 'entry', 'entries')})
       </div>
     </div>
   )

@@ -4,10 +4,12 @@
 import type { JobState } from '../lib/stores/job-runner'
 import type { RecoveredState } from '../lib/stores/recovered-store'
 import type { RecoveredRow } from '../../../shared/recovery-types'
+import type { Finding } from '../../../shared/verify-types'
 import { formatCount } from '../lib/format'
 import { bodyLabel, linkLabel, proofLabel, rowKey, seqLabel, sourceLabel } from '../lib/recovered'
 import { JobProgress } from './JobProgress'
 import { RecoveredRowView } from './RecoveredRowView'
+import { RecoveredStatus } from './RecoveredStatus'
 import './recovered.css'
 
 interface Props {
@@ -28,8 +30,10 @@ function Rows({
   selected,
   onSelect,
   testId,
+  truncated,
 }: {
   rows: RecoveredRow[]
+  truncated: readonly Finding[]
   selected: string | null
   onSelect: (key: string | null) => void
   testId: string
@@ -70,11 +74,7 @@ function Rows({
             >
               <td className="num mono">{seqLabel(r)}</td>
               <td>
-                <span
-                  className={`pill ${r.status === 'deleted' ? 'bad' : r.status === 'superseded' ? 'warn' : 'muted'}`}
-                >
-                  {r.status}
-                </span>
+                <RecoveredStatus row={r} findings={truncated} />
               </td>
               <td className={r.key_index === null ? 'muted' : 'ok-text'}>{proofLabel(r)}</td>
               <td className={r.body_ok === false ? 'bad-text' : ''}>{bodyLabel(r)}</td>
@@ -152,7 +152,13 @@ export function RecoveredPanel({
         </p>
       ) : null}
       {rows.length > 0 ? (
-        <Rows rows={rows} selected={state.selected} onSelect={onSelect} testId="recovered-table" />
+        <Rows
+          rows={rows}
+          selected={state.selected}
+          onSelect={onSelect}
+          testId="recovered-table"
+          truncated={state.truncated}
+        />
       ) : null}
       {uncommitted.length > 0 ? (
         <>
@@ -165,10 +171,13 @@ export function RecoveredPanel({
             selected={state.selected}
             onSelect={onSelect}
             testId="recovered-uncommitted"
+            truncated={state.truncated}
           />
         </>
       ) : null}
-      {selectedRow ? <RecoveredRowView row={selectedRow} onSelectSeq={onSelectSeq} /> : null}
+      {selectedRow ? (
+        <RecoveredRowView row={selectedRow} findings={state.truncated} onSelectSeq={onSelectSeq} />
+      ) : null}
     </div>
   )
 }

@@ -1,6 +1,8 @@
 // One recovered row: its proof, hashes, link, every place it was found, its page history, and its
 // body — as text, never as HTML.
 import type { RecoveredRow } from '../../../shared/recovery-types'
+import type { Finding } from '../../../shared/verify-types'
+import { recoveredStatusWord } from '../../../shared/recovery-words'
 import { isoOfNs } from '../lib/format'
 import {
   bodyLabel,
@@ -13,13 +15,16 @@ import {
 } from '../lib/recovered'
 import { Hash } from './Hash'
 import { PageHistory } from './PageHistory'
+import { RecoveredStatus } from './RecoveredStatus'
 
 interface Props {
   row: RecoveredRow
+  /** The verdict's findings: the status words follow them. */
+  findings: readonly Finding[]
   onSelectSeq: (seq: number) => void
 }
 
-export function RecoveredRowView({ row, onSelectSeq }: Props) {
+export function RecoveredRowView({ row, findings, onSelectSeq }: Props) {
   const body = bodyText(row)
   const live = row.status === 'superseded' && row.seq !== null
   return (
@@ -28,11 +33,7 @@ export function RecoveredRowView({ row, onSelectSeq }: Props) {
         <h3>
           recovered seq <span data-testid="recovered-detail-seq">{seqLabel(row)}</span>
         </h3>
-        <span
-          className={`pill ${row.status === 'deleted' ? 'bad' : row.status === 'superseded' ? 'warn' : 'muted'}`}
-        >
-          {row.status}
-        </span>
+        <RecoveredStatus row={row} findings={findings} />
         <span className={`pill ${row.key_index === null ? 'unknown' : 'ok'}`}>{proofLabel(row)}</span>
         <div className="grow" />
         {live ? (
@@ -86,7 +87,10 @@ export function RecoveredRowView({ row, onSelectSeq }: Props) {
           </ul>
         </dd>
       </dl>
-      <PageHistory history={pageHistory([row])} versionLabel={() => `this version (${row.status})`} />
+      <PageHistory
+        history={pageHistory([row])}
+        versionLabel={() => `this version (${recoveredStatusWord(row, findings)})`}
+      />
       <div className="body-head">
         <span>recovered body</span>
         <span className="muted small">{body.note ?? ''}</span>

@@ -51,7 +51,7 @@ export function ReplayChecker({
         </label>
         <label
           className="field inline"
-          title="python: like `bijotel replay --output-file` (strict UTF-8, CRLF/CR → LF, BOM kept); raw: the file's bytes as they are"
+          title="python: the file read as Python BIJOTEL's replay reads it (strict UTF-8, CRLF/CR → LF, BOM kept); raw: the file's bytes as they are"
         >
           <span>file mode</span>
           <select

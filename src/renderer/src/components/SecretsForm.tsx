@@ -2,7 +2,7 @@
 // the engine (setSecrets) and the fields are cleared. What comes back is KeyInfo, never a key: the
 // keys held are shown by number and fingerprint, each removable, and a submitted field is added to
 // them (issue 35: "+ rotated key" with an empty first field used to drop the key held).
-import { useId, useState, type FormEvent } from 'react'
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react'
 import type { SecretInput } from '../../../shared/contract'
 import type { KeyInfo } from '../../../shared/verify-types'
 import { keyLabel } from '../lib/key-notes'
@@ -12,6 +12,8 @@ interface Props {
   /** New secrets, added after the held keys named in `keep` (indexes). */
   onSubmit: (secrets: SecretInput[], keep: number[]) => Promise<void>
   busy?: boolean
+  /** Bumped when a verify is asked for with no key: the first key field takes focus and comes into view. */
+  prompt?: number
 }
 
 interface Field {
@@ -23,8 +25,14 @@ interface Field {
 let nextId = 1
 const blank = (): Field => ({ id: nextId++, encoding: 'hex', value: '' })
 
-export function SecretsForm({ keys, onSubmit, busy }: Props) {
+export function SecretsForm({ keys, onSubmit, busy, prompt = 0 }: Props) {
   const [fields, setFields] = useState<Field[]>(() => [blank()])
+  const first = useRef<HTMLInputElement>(null)
+  useEffect(() => {
+    if (prompt === 0 || !first.current) return
+    first.current.scrollIntoView({ block: 'nearest' })
+    first.current.focus()
+  }, [prompt])
   const [reveal, setReveal] = useState(false)
   const formId = useId()
   const filled = fields.filter((f) => f.value.trim().length > 0)
@@ -119,6 +127,8 @@ export function SecretsForm({ keys, onSubmit, busy }: Props) {
               autoComplete="off"
               spellCheck={false}
               data-testid={`secret-input-${i}`}
+              ref={i === 0 ? first : undefined}
+              aria-invalid={i === 0 && prompt > 0 && keys.length === 0 ? true : undefined}
             />
             <div className="seg" role="radiogroup" aria-label={`encoding of ${keyLabel(held + i)}`}>
               {(['hex', 'text'] as const).map((enc) => (

@@ -40,8 +40,7 @@ export function SigningKeyChooser({ signingKey, hasDialogs, busy, error, onPick,
           </button>
         ) : (
           <span className="small muted" data-testid="signing-key-server">
-            Web mode signs only with the server&apos;s own key (serve --sign-key), for requests carrying its
-            API key
+            Web mode signs only with the key this server was started with, for requests carrying its API key
           </span>
         )}
         {signingKey && hasDialogs ? (

@@ -1,6 +1,6 @@
 // A verify verdict: VALID / BROKEN, where it first broke, the findings, the key segments.
 import type { Finding, KeyInfo, VerifyVerdict } from '../../../shared/verify-types'
-import { formatCount } from '../lib/format'
+import { counted, formatCount } from '../lib/format'
 import { findingLabel, findingRange, rotationPoints, verdictWord } from '../lib/verdict'
 import { keyLabel, keyNotes } from '../lib/key-notes'
 import { Hash } from './Hash'
@@ -33,7 +33,7 @@ export function VerdictView({ verdict, keys = [], onSelectSeq }: Props) {
           {word}
         </span>
         <span className="verdict-sub">
-          {formatCount(verdict.entries)} entries
+          {counted(verdict.entries, 'entry', 'entries')}
           {verdict.first_seq !== null ? `, seq ${verdict.first_seq}–${verdict.last_seq}` : ''}
         </span>
       </div>

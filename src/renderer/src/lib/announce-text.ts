@@ -2,9 +2,10 @@
 // integrity monitor's count, or why a job stopped.
 import type { IntegrityRun } from '../../../shared/integrity-types'
 import type { VerifyVerdict } from '../../../shared/verify-types'
+import { counted } from './format'
 
 export function verdictSentence(v: VerifyVerdict, what = 'Verification'): string {
-  if (v.valid) return `${what} finished: chain VALID, ${v.entries} entries.`
+  if (v.valid) return `${what} finished: chain VALID, ${counted(v.entries, 'entry', 'entries')}.`
   const first = v.first_bad_seq !== null ? `, first bad seq ${v.first_bad_seq}` : ''
   const n = v.findings.length
   return `${what} finished: chain BROKEN${first}, ${n} finding${n === 1 ? '' : 's'}.`

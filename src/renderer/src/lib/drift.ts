@@ -8,7 +8,7 @@ import type {
   DriftSeries,
   DriftSeriesAnomaly,
 } from '../../../shared/drift-types'
-import { nsToMs } from './format'
+import { counted, nsToMs } from './format'
 import { DRIFT_DIMENSIONS, DRIFT_WINDOW, DRIFT_Z_THRESHOLD } from '../../../shared/drift-rules'
 
 /** The reference's six dimensions, in its order (§8). */
@@ -95,7 +95,8 @@ export function anyTruncated(groups: DriftGroup[]): boolean {
  */
 export function baselineNote(d: DriftGroupDimension, window: number): string | null {
   if (d.points === 0) return 'no values'
-  if (d.points <= window) return `fewer than ${window + 1} values (${d.points}): no baseline, nothing judged`
+  if (d.points <= window)
+    return `fewer than ${counted(window + 1, 'value')} (${d.points}): no baseline, nothing judged`
   return null
 }
 

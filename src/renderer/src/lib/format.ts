@@ -56,6 +56,11 @@ export function axisTime(ms: number, mode: AxisMode | boolean): string {
 }
 
 /** 1234567 → `1,234,567`. */
+/** A count and its noun, singular for one ("1 row", "2 rows", "1,024 entries"): no "1 rows". */
+export function counted(n: number | null | undefined, one: string, many = `${one}s`): string {
+  return `${formatCount(n)} ${n === 1 ? one : many}`
+}
+
 export function formatCount(n: number | null | undefined): string {
   if (n === null || n === undefined || !Number.isFinite(n)) return '—'
   return Math.round(n)

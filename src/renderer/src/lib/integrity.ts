@@ -1,6 +1,6 @@
 // The integrity report, shaped for the panel and the charts.
 import type { IntegrityReport, IntegrityThresholds } from '../../../shared/integrity-types'
-import { pyFloat, signed } from './format'
+import { counted, pyFloat, signed } from './format'
 import {
   DEFAULT_THRESHOLDS as SHARED_DEFAULTS,
   INTEGRITY_WINDOW,
@@ -65,7 +65,7 @@ export function rateLines(r: IntegrityReport): string[] {
 /** Header line as the CLI prints it. */
 export function integrityHeadline(r: IntegrityReport): string {
   if (r.window === 0) return 'Chain integrity: EMPTY CHAIN (nothing to analyze)'
-  const what = `last ${r.window} entries, seq ${r.first_seq}..${r.last_seq}`
+  const what = `last ${counted(r.window, 'entry', 'entries')}, seq ${r.first_seq}..${r.last_seq}`
   return r.clean
     ? `Chain integrity: CLEAN (${what})`
     : `Chain integrity: ${r.anomaly_count} ANOMALIES (${what})`

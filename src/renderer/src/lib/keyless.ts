@@ -3,7 +3,7 @@
 // could have rewritten a body together with its canonical_hash, or relinked rows (reference §11);
 // only the keyed verify rules that out. Pure functions: unit-tested in keyless.test.ts.
 import type { Finding, VerifyVerdict } from '../../../shared/verify-types'
-import { formatCount } from './format'
+import { counted } from './format'
 import { findingLabel } from './verdict'
 
 export const HMAC_NOT_CHECKED = 'HMACs not checked'
@@ -17,7 +17,8 @@ export function breakSeqs(findings: Finding[], shown = 3): string {
 
 /** The card's headline: the breaks found without the key, or that none was. */
 export function keylessHeadline(v: VerifyVerdict): string {
-  if (v.cancelled) return `Keyless check stopped before the end (${formatCount(v.entries)} entries read)`
+  if (v.cancelled)
+    return `Keyless check stopped before the end (${counted(v.entries, 'entry', 'entries')} read)`
   const n = v.findings.length
   if (n === 0) return 'Keyless check: no break found'
   const kinds = [...new Set(v.findings.map(findingLabel))]
@@ -38,7 +39,8 @@ export function keylessAdvice(v: VerifyVerdict, hasKey: boolean): string {
 export function keylessSentence(v: VerifyVerdict): string {
   if (v.cancelled) return 'Keyless check stopped before the end; HMACs not checked.'
   const n = v.findings.length
-  if (n === 0) return `Keyless check finished: no break found in ${v.entries} entries; HMACs not checked.`
+  if (n === 0)
+    return `Keyless check finished: no break found in ${counted(v.entries, 'entry', 'entries')}; HMACs not checked.`
   const first = v.first_bad_seq !== null ? `, first at seq ${v.first_bad_seq}` : ''
   return `Keyless check finished: ${n} break${n === 1 ? '' : 's'}${first}; HMACs not checked.`
 }

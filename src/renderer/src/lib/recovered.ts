@@ -4,6 +4,7 @@
 import type { LivePlace, RecoveredRow, RecoverySource } from '../../../shared/recovery-types'
 import type { RecoveredMark } from './chart-data'
 import { keyLabel } from './key-notes'
+import { SOURCE_KIND_WORDS } from '../../../shared/recovery-words'
 
 /** One recovered version: seq and hmac_hash (a seq may have several earlier versions). */
 export function rowKey(r: Pick<RecoveredRow, 'seq' | 'hmac_hash'>): string {
@@ -36,13 +37,7 @@ export function linkLabel(r: RecoveredRow): string {
   }
 }
 
-const KIND_LABELS: Record<RecoverySource['kind'], string> = {
-  wal_frame: 'WAL frame',
-  superseded_page: 'superseded page',
-  freelist: 'freelist page',
-  freeblock: 'freeblock',
-  unallocated: 'unallocated space',
-}
+const KIND_LABELS = SOURCE_KIND_WORDS
 
 /** Where a record was found, in one line: file, kind, page, offset and, for WAL frames, frame and salt. */
 export function sourceLabel(s: RecoverySource): string {

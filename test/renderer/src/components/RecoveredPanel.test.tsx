@@ -9,7 +9,7 @@ import { RecoveredVersions } from '../../../../src/renderer/src/components/Recov
 import { rowKey } from '../../../../src/renderer/src/lib/recovered'
 import type { RecoveredState } from '../../../../src/renderer/src/lib/stores/recovered-store'
 import type { RecoveryResult } from '../../../../src/shared/recovery-types'
-import { liveBody, recovered, recoveryCase } from '../test/recovered-kit'
+import { liveBody, recovered, recoveryCase, verdictOf } from '../test/recovered-kit'
 
 afterEach(cleanup)
 
@@ -21,6 +21,7 @@ function stateOf(r: RecoveryResult, selected: string | null = null): RecoveredSt
     uncommitted: r.uncommitted,
     rewritten: new Set(),
     selected,
+    truncated: [],
   }
 }
 
@@ -43,6 +44,45 @@ function panel(r: RecoveryResult, selected: string | null = null) {
 }
 
 describe('RecoveredPanel', () => {
+  it('calls the rows of a truncated finding "truncated", as the finding does (rec-live-truncate)', async () => {
+    const v = await verdictOf('rec-live-truncate')
+    const truncated = v.findings.filter((f) => f.kind === 'truncated')
+    expect(truncated.length).toBeGreaterThan(0)
+    render(
+      <RecoveredPanel
+        state={{
+          origin: 'verify',
+          summary: v.recovery!,
+          rows: v.recovered ?? [],
+          uncommitted: [],
+          rewritten: new Set(),
+          selected: null,
+          truncated,
+        }}
+        job={{ status: null, error: null }}
+        selectedRow={null}
+        onRecover={vi.fn()}
+        onCancel={vi.fn()}
+        onSelect={vi.fn()}
+        onSelectSeq={vi.fn()}
+      />,
+    )
+    const rows = screen.getAllByTestId('recovered-row')
+    expect(rows.length).toBe((v.recovered ?? []).length)
+    for (const tr of rows) {
+      const seq = Number(tr.getAttribute('data-seq'))
+      const covered = truncated.some((f) => seq >= f.from_seq && seq <= f.to_seq)
+      const word = within(tr).getByTestId('recovered-status').getAttribute('data-word')
+      expect(word).toBe(
+        covered && tr.getAttribute('data-status') === 'deleted'
+          ? 'truncated'
+          : tr.getAttribute('data-status'),
+      )
+      expect(tr.textContent).not.toMatch(/\bdeleted\b(?! from the tail)/)
+      expect(tr.textContent).not.toContain('superseded page')
+    }
+  })
+
   it('lists every required row of rec-deleted-middle with its status and proof', () => {
     const c = recoveryCase('rec-deleted-middle')
     const r = recovered('rec-deleted-middle')

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest'
 import {
   axisTime,
+  counted,
   errorCode,
   errorMessage,
   formatBytes,
@@ -27,6 +28,15 @@ import {
 import type { ReplayCheck } from '../../../../src/shared/replay-types'
 
 describe('numbers and sizes', () => {
+  it('counts with the noun agreeing: never "1 rows"', () => {
+    for (let n = 0; n <= 1200; n += n < 3 ? 1 : 397) {
+      const s = counted(n, 'row')
+      expect(s).toBe(`${formatCount(n)} ${n === 1 ? 'row' : 'rows'}`)
+    }
+    expect(counted(1, 'entry', 'entries')).toBe('1 entry')
+    expect(counted(200_000, 'entry', 'entries')).toBe('200,000 entries')
+  })
+
   it('groups thousands', () => {
     expect(formatCount(0)).toBe('0')
     expect(formatCount(240)).toBe('240')

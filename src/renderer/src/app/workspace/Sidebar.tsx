@@ -26,6 +26,7 @@ export function Sidebar() {
   const keyGen = useWorkspace((s) => s.keyGen)
   const integrityKeyGen = useWorkspace((s) => s.integrityKeyGen)
   const keysNote = useWorkspace((s) => s.keysNote)
+  const keyPrompt = useWorkspace((s) => s.keyPrompt)
   const verifyJob = useStore(ws.verifyJob, (s) => s)
   const integrityJob = useStore(ws.integrityJob, (s) => s)
   const keyless = useStore(ws.keyless, (s) => s.verdict)
@@ -34,7 +35,7 @@ export function Sidebar() {
     <aside className="sidebar">
       <ErrorBoundary where="verification panel">
         <Section title="Keys & verification" testId="section-verify">
-          <SecretsForm keys={keys} onSubmit={ws.submitSecrets} />
+          <SecretsForm keys={keys} onSubmit={ws.submitSecrets} prompt={keyPrompt} />
           {keysNote ? (
             <p className="keys-note" role="status" data-testid="keys-cleared">
               {keysNote}

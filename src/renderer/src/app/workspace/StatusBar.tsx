@@ -2,7 +2,7 @@
 // known yet), the selection, the filters and the work under way, so they never scroll out of view.
 // "Not verified" and "checking…" are never drawn as a failure.
 import { describeView } from '../../lib/filter-state'
-import { formatCount } from '../../lib/format'
+import { counted } from '../../lib/format'
 import { verdictWord } from '../../lib/verdict'
 import { useStore } from '../../lib/stores/store'
 import { useWorkspace, useWorkspaceStore } from './context'
@@ -36,7 +36,7 @@ export function StatusBar() {
   const p = job?.progress
   // The engine's total can be an estimate (file pages, not rows): a share, never a row count.
   const progress = p
-    ? `${verifyStatus ? 'verifying' : 'keyless check'} ${p.total > 0 ? `${Math.min(99, Math.floor((100 * p.done) / p.total))}%` : '…'} of ${formatCount(entries)} rows`
+    ? `${verifyStatus ? 'verifying' : 'keyless check'} ${p.total > 0 ? `${Math.min(99, Math.floor((100 * p.done) / p.total))}%` : '…'} of ${counted(entries, 'row')}`
     : pending
       ? 'opening: copy and hashes in progress…'
       : null

@@ -8,7 +8,7 @@ import type { SearchField, SearchResult, ViewExportFormat } from '../../../../sh
 import { jobEndSentence } from '../announce-text'
 import { downloadText } from '../download'
 import type { ViewAction } from '../filter-state'
-import { errorMessage } from '../format'
+import { counted, errorMessage } from '../format'
 import { announcer } from './announcer'
 import { JobRunner } from './job-runner'
 import { Store } from './store'
@@ -99,13 +99,13 @@ export class FindStore extends Store<FindState> {
     try {
       if (this.env.hasDialogs) {
         const { path, rows } = await this.api.saveViewExport(req)
-        this.env.notify(path ? `${rows} rows saved to ${path}` : 'Export cancelled')
-        if (path) announcer.announce(`Export finished: ${rows} rows saved.`)
+        this.env.notify(path ? `${counted(rows, 'row')} saved to ${path}` : 'Export cancelled')
+        if (path) announcer.announce(`Export finished: ${counted(rows, 'row')} saved.`)
       } else {
         const out = await this.api.exportView(req)
         downloadText(out.file_name, out.content, out.media_type)
-        this.env.notify(`${out.rows} rows downloaded as ${out.file_name}`)
-        announcer.announce(`Export finished: ${out.rows} rows downloaded as ${out.file_name}.`)
+        this.env.notify(`${counted(out.rows, 'row')} downloaded as ${out.file_name}`)
+        announcer.announce(`Export finished: ${counted(out.rows, 'row')} downloaded as ${out.file_name}.`)
       }
     } catch (e) {
       this.env.notify(`Export failed: ${errorMessage(e)}`, 'error')

@@ -5,7 +5,7 @@
 // shown, and no verdict (new keys: every proof may change) clears it.
 import type { ApiClient } from '../../../../shared/contract'
 import type { RecoveredRow, RecoveryResult, RecoverySummary } from '../../../../shared/recovery-types'
-import type { VerifyVerdict } from '../../../../shared/verify-types'
+import type { Finding, VerifyVerdict } from '../../../../shared/verify-types'
 import { rowKey } from '../recovered'
 import { JobRunner } from './job-runner'
 import { Store } from './store'
@@ -21,6 +21,8 @@ export interface RecoveredState {
   rewritten: ReadonlySet<number>
   /** rowKey of the row shown in the panel. */
   selected: string | null
+  /** The verdict's `truncated` findings: the rows they cover are called "truncated" (src/shared/recovery-words.ts). */
+  truncated: readonly Finding[]
 }
 
 const EMPTY: RecoveredState = {
@@ -30,6 +32,7 @@ const EMPTY: RecoveredState = {
   uncommitted: [],
   rewritten: new Set(),
   selected: null,
+  truncated: [],
 }
 
 function rewrittenSeqs(v: VerifyVerdict): Set<number> {
@@ -67,6 +70,7 @@ export class RecoveredStore extends Store<RecoveredState> {
       uncommitted: [],
       rewritten: rewrittenSeqs(v),
       selected: null,
+      truncated: v.findings.filter((f) => f.kind === 'truncated'),
     })
   }
 

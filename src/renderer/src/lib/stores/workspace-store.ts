@@ -44,6 +44,8 @@ export interface WorkspaceState {
   keysError: string | null
   /** Why the key set is empty although keys were given (another chain's keys were cleared). */
   keysNote: string | null
+  /** Bumped when a verify is asked for with no key: the key field takes focus (issue 35). */
+  keyPrompt: number
   verdict: VerifyVerdict | null
   integrity: IntegrityRun | null
   integrityOpts: IntegrityOptions
@@ -104,6 +106,7 @@ export class WorkspaceStore extends Store<WorkspaceState> {
       keys: [],
       keysError: null,
       keysNote: null,
+      keyPrompt: 0,
       verdict: null,
       integrity: null,
       integrityOpts: DEFAULT_INTEGRITY,
@@ -255,6 +258,13 @@ export class WorkspaceStore extends Store<WorkspaceState> {
 
   readonly verify = async (range?: VerifyRangeOptions): Promise<void> => {
     if (this.verifyJob.running) return
+    if (this.getState().keys.length === 0) {
+      // Said where the auditor is looking, whichever Verify was used (header, shortcut, menu, panel):
+      // the key field takes focus and a notice says what is missing; the engine's refusal still
+      // shows under the panel's button.
+      this.update((s) => ({ keyPrompt: s.keyPrompt + 1 }))
+      this.env.notify('Enter the chain secret to verify: the key field is ready', 'error')
+    }
     const v = await this.verifyJob.run(() => this.api.startVerify(range ? { range } : {}))
     if (v)
       this.update((s) => ({ verdict: v, checkVersion: s.checkVersion + 1, flagVersion: s.flagVersion + 1 }))

@@ -1,0 +1,38 @@
+// The words for a recovered row's status and for where it was found, one text for the CLI and the
+// app (issue 35): a row is called what the verdict's finding calls it, and "superseded" names only
+// a row status, never a place in the files.
+import type { RecoveredRow, RecoverySource } from './recovery-types'
+import type { Finding } from './verify-types'
+
+/**
+ * The word for a recovered row's status. A `deleted` row past the live head is what a `truncated`
+ * finding names (findings.ts merges such rows into one), so where a `truncated` finding covers its
+ * seq the row is called `truncated`, not `deleted`: one word for the same rows in the findings and
+ * in the recovered list. The JSON keeps the status `deleted` (the recovery fixtures' contract).
+ */
+export function recoveredStatusWord(
+  row: Pick<RecoveredRow, 'status' | 'seq'>,
+  findings: readonly Pick<Finding, 'kind' | 'from_seq' | 'to_seq'>[],
+): RecoveredRow['status'] | 'truncated' {
+  if (row.status !== 'deleted' || row.seq === null) return row.status
+  const seq = row.seq
+  return findings.some((f) => f.kind === 'truncated' && seq >= f.from_seq && seq <= f.to_seq)
+    ? 'truncated'
+    : 'deleted'
+}
+
+/** What a truncated row's word means, for a tooltip or a note. */
+export const TRUNCATED_MEANING = 'deleted from the tail (after the live chain head)'
+
+/**
+ * The words for a kind of place records are read from. `superseded_page` (a database page that a
+ * committed WAL frame replaces, or one past the database's end) is an "older page image": the word
+ * "superseded" is kept for the row status alone.
+ */
+export const SOURCE_KIND_WORDS: Record<RecoverySource['kind'], string> = {
+  wal_frame: 'WAL frame',
+  superseded_page: 'older page image',
+  freelist: 'freelist page',
+  freeblock: 'freeblock',
+  unallocated: 'unallocated space',
+}
