@@ -18,5 +18,9 @@ export function filterFrom(o: Obj | undefined): EntryFilter | undefined {
   if (to !== undefined) f.to_ns = to
   const search = optStr(o, 'search_id', 100)
   if (search !== undefined) f.search_id = search
+  const span = optStr(o, 'span_name', 1000)
+  const status = optStr(o, 'status', 1000)
+  if (span !== undefined) f.span_name = span
+  if (status !== undefined) f.status = status
   return f
 }

@@ -3,7 +3,7 @@
 import { AtomicOutput, checkOutputTarget } from '../export/output-file'
 import { resolve } from 'node:path'
 import type { AppInfo, SecretInput } from '../../shared/contract'
-import type { EntrySort } from '../../shared/chain-types'
+import { ENTRY_SORTS } from '../../shared/entry-sorts'
 import type { IntegrityOptions } from '../../shared/integrity-types'
 import { INTEGRITY_WINDOW, THRESHOLD_RULES } from '../../shared/integrity-rules'
 import type { ReplayBatchItem, ReplayCheckRequest } from '../../shared/replay-types'
@@ -30,7 +30,7 @@ import { int, num, obj, optBool, optEnum, optInt, optNs, optObj, optStr, str, ty
 
 export type { CallContext, Handler, HandlerTable, Platform } from './handler-types'
 
-const SORTS: readonly EntrySort[] = ['seq_asc', 'seq_desc', 'time_asc', 'time_desc']
+const SORTS = ENTRY_SORTS
 
 function rangeFrom(o: Obj | undefined): VerifyRangeOptions | undefined {
   if (!o) return undefined
@@ -165,14 +165,14 @@ export function createHandlers(session: AuditSession, platform: Platform = {}): 
       const offset = int(o, 'offset', { min: 0 })
       const limit = int(o, 'limit', { min: 1, max: 1000 })
       const sort = optEnum(o, 'sort', SORTS) ?? 'seq_asc'
-      const src = await session.entrySource(filterFrom(optObj(o, 'filter')))
-      return listEntries(src.rows, src.positions(sort), src.index, offset, limit)
+      const src = await session.entrySource(filterFrom(optObj(o, 'filter')), sort)
+      return listEntries(src.rows, src.positions(sort), src.index, offset, limit, src.positions('seq_asc'))
     },
     locateEntry: async (req) => {
       const o = obj(req)
       const seq = int(o, 'seq')
       const sort = optEnum(o, 'sort', SORTS) ?? 'seq_asc'
-      const src = await session.entrySource(filterFrom(optObj(o, 'filter')))
+      const src = await session.entrySource(filterFrom(optObj(o, 'filter')), sort)
       const pos = positionOfSeq(src.index, seq)
       if (pos === null) return { index: null }
       const i = src.positions(sort).indexOf(pos)

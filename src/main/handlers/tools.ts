@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import type { ChainIdentity } from '../../shared/app-events'
 import type { EntrySort } from '../../shared/chain-types'
+import { ENTRY_SORTS } from '../../shared/entry-sorts'
 import type { DriftDimension } from '../../shared/drift-types'
 import type { JobStatus } from '../../shared/job-types'
 import type { SearchField, ViewExport, ViewExportFormat } from '../../shared/tools-types'
@@ -28,7 +29,7 @@ import { num, obj, optBool, optEnum, optInt, optNs, optObj, optStr, str, type Ob
 type ToolCalls =
   'keylessVerdict' | 'startSearch' | 'resolveTimeRange' | 'exportView' | 'saveViewExport' | 'startDriftSeries'
 
-const SORTS: readonly EntrySort[] = ['seq_asc', 'seq_desc', 'time_asc', 'time_desc']
+const SORTS: readonly EntrySort[] = ENTRY_SORTS
 const FORMATS: readonly ViewExportFormat[] = ['jsonl', 'csv', 'reference']
 const KEEP_SEARCHES = 8
 /** Rows exportView returns in one answer (saveViewExport streams any number to a file). */
@@ -159,6 +160,7 @@ const MEDIA: Record<ViewExportFormat, string> = {
 /** The reference export file (§9.1) of the view's seq span, written to `output`. */
 async function referenceExport(session: AuditSession, v: ViewRequest, output: string): Promise<number> {
   const o = await session.ready()
+  await session.prepareListing(v.filter, 'seq_asc')
   if (session.keys.length === 0)
     throw new AuditError('no_secret', 'a reference export needs the chain secret: enter it first')
   const positions = session.positions(v.filter, 'seq_asc')
@@ -267,6 +269,7 @@ export function toolHandlers(session: AuditSession, platform: Platform): Pick<Ha
       }
       const fmt = v.format
       const o = await session.ready()
+      await session.prepareListing(v.filter, v.sort)
       const total = session.positions(v.filter, v.sort).length
       if (total > MAX_VIEW_ROWS)
         throw new AuditError(
@@ -283,6 +286,7 @@ export function toolHandlers(session: AuditSession, platform: Platform): Pick<Ha
       if (!platform.pickSavePath)
         throw new AuditError('bad_argument', 'no save dialog in web mode: use exportView and download it')
       const o = await session.ready()
+      await session.prepareListing(v.filter, v.sort)
       const path = await platform.pickSavePath(fileName(session, v.format))
       if (path === null) return { path: null, rows: 0 }
       const target = checkOutputTarget(resolve(path), o.chain.file.snapshot.evidence.db.path, 'the export')

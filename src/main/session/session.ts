@@ -10,6 +10,8 @@ import type { IntegrityRun } from '../../shared/integrity-types'
 import type { ReplayCheck } from '../../shared/replay-types'
 import type { VerifyVerdict } from '../../shared/verify-types'
 import { buildChainIndex, type ChainIndex } from '../chain/chain-index'
+import { buildTableColumns } from '../chain/columns/table-columns'
+import { filteredPositions, needsTableColumns, orderPositions, servedByFirstPass } from '../chain/entry-order'
 import { endWorkers, startColumnWorkers } from '../chain/columns/parallel'
 import { QUICK_COLUMNS } from '../chain/columns/types'
 import { directAllowed, openDirect } from '../chain/direct/open'
@@ -19,6 +21,9 @@ import { buildOverview, overviewMeta, selectPositions, sourceEntryRows, type Ent
 import { AuditError } from '../base/errors'
 import type { KeyMaterial } from '../chain/keys'
 import { JobRegistry, type JobContext } from './jobs'
+import { ListingCache, type EntrySource } from './listing'
+
+export type { EntrySource } from './listing'
 
 export interface SessionOptions {
   samplePath?: string | null
@@ -47,14 +52,6 @@ interface PendingOpen {
   direct: DirectSource
   /** Gives up the first pass's hold on the evidence's descriptors (once). */
   release: () => void
-}
-
-/** What the entries table reads: rows by seq, the index, and the filter's positions in an order. */
-export interface EntrySource {
-  rows: EntryRows
-  index: ChainIndex
-  /** Selected (and cached) when asked: the entry detail needs none. */
-  positions(sort: EntrySort): Int32Array
 }
 
 const STAGED_OPEN_ROWS = 100_000
@@ -106,7 +103,7 @@ export class AuditSession {
   private opened: Opened | null = null
   private pendingOpen: PendingOpen | null = null
   private pendingError: unknown = null
-  private positionsCache = new Map<string, Int32Array>()
+  private readonly listing = new ListingCache()
   private opening: Promise<ChainOverview> | null = null
   private opens = 0
   private held: ChainIdentity | null = null
@@ -313,7 +310,7 @@ export class AuditSession {
         this.pendingOpen = null
         release()
         this.opened = opened
-        this.positionsCache.clear()
+        this.listing.clear()
         // Same chain, now with its hashes: the renderer keeps what the auditor did meanwhile.
         this.announce(identityOf(openId, opened.overview))
         return opened
@@ -394,7 +391,7 @@ export class AuditSession {
     this.integrity = null
     this.replayChecks = []
     this.searches.clear()
-    this.positionsCache.clear()
+    this.listing.forget()
   }
 
   private addRecent(path: string): void {
@@ -404,17 +401,17 @@ export class AuditSession {
 
   setVerdict(v: VerifyVerdict | null): void {
     this.verdict = v
-    this.positionsCache.clear()
+    this.listing.clear()
   }
 
   setKeylessVerdict(v: VerifyVerdict | null): void {
     this.keylessVerdict = v
-    this.positionsCache.clear()
+    this.listing.clear()
   }
 
   setIntegrity(r: IntegrityRun | null): void {
     this.integrity = r
-    this.positionsCache.clear()
+    this.listing.clear()
   }
 
   /** Seqs inside a verify finding or named by an integrity anomaly. */
@@ -438,20 +435,14 @@ export class AuditSession {
   /**
    * The table's rows: from the opened chain; or, while a staged open is still making the copy, the
    * first pass's index (seq and timestamps) with rows read in place, read-only, by the direct reader —
-   * for every order and for time filters. A provider, model or flagged filter needs the full index
-   * and waits for it.
+   * for orders and filters on seq and time; others wait for the full index (entry-order.ts).
    */
-  async entrySource(filter?: EntryFilter): Promise<EntrySource> {
+  async entrySource(filter?: EntryFilter, sort: EntrySort = 'seq_asc'): Promise<EntrySource> {
     const p = this.pendingOpen
-    const quick =
-      filter?.provider === undefined &&
-      filter?.model === undefined &&
-      !filter?.flagged_only &&
-      filter?.search_id === undefined
-    if (p && quick) {
+    if (p && servedByFirstPass(filter, sort)) {
       const positions = (sort: EntrySort): Int32Array =>
-        this.cachedPositions(['first pass', filter ?? {}, sort], () =>
-          selectPositions(p.index, filter, sort, null),
+        this.listing.cached(['first pass', filter ?? {}, sort], () =>
+          orderPositions(p.index, selectPositions(p.index, filter, 'seq_asc', null), sort, null),
         )
       const read = sourceEntryRows(p.direct, () => p.direct.assertUnchanged())
       const rows: EntryRows = (seqs) => {
@@ -463,15 +454,33 @@ export class AuditSession {
       return { rows, index: p.index, positions }
     }
     const o = await this.ready()
-    return { rows: o.rows, index: o.index, positions: (sort) => this.positions(filter, sort) }
+    await this.prepareListing(filter, sort)
+    return { rows: o.rows, index: o.index, positions: (s) => this.positions(filter, s) }
   }
 
+  /**
+   * Waits for what `positions(filter, sort)` needs: the table columns (span name, status, tokens…),
+   * one pass over every row, the first time a listing sorts or filters on one of them.
+   */
+  async prepareListing(filter: EntryFilter | undefined, sort: EntrySort): Promise<void> {
+    if (!needsTableColumns(filter, sort)) return
+    const o = await this.ready()
+    await this.listing.columns(o, () => o.chain.read((source) => buildTableColumns(source, o.index)))
+  }
+
+  /** The listing's positions; a sort or filter on a table column needs `prepareListing` first. */
   positions(filter: EntryFilter | undefined, sort: EntrySort): Int32Array {
     const o = this.require()
     const found = this.searchSeqs(filter?.search_id)
-    return this.cachedPositions([filter ?? {}, sort], () =>
-      selectPositions(o.index, filter, sort, filter?.flagged_only ? this.flaggedSeqs() : null, found),
+    const cols = this.listing.built(o)
+    if (cols === null && needsTableColumns(filter, sort))
+      throw new AuditError('unavailable', 'the table columns are still being read; ask again')
+    const flagged = filter?.flagged_only ? this.flaggedSeqs() : null
+    const seqSel = this.listing.cached([filter ?? {}, 'seq_asc'], () =>
+      filteredPositions(o.index, filter, flagged, found, cols),
     )
+    if (sort === 'seq_asc') return seqSel
+    return this.listing.cached([filter ?? {}, sort], () => orderPositions(o.index, seqSel, sort, cols))
   }
 
   /** The seqs a finished search found (null when no search is named); unknown ids are an error. */
@@ -480,17 +489,6 @@ export class AuditSession {
     const found = this.searches.get(id)
     if (!found) throw new AuditError('not_found', `no search ${id} (searches end when the chain changes)`)
     return found
-  }
-
-  private cachedPositions(key: unknown[], select: () => Int32Array): Int32Array {
-    const k = JSON.stringify(key)
-    let p = this.positionsCache.get(k)
-    if (!p) {
-      p = select()
-      if (this.positionsCache.size > 16) this.positionsCache.clear()
-      this.positionsCache.set(k, p)
-    }
-    return p
   }
 
   dispose(): void {
