@@ -295,13 +295,7 @@ export function EntriesTable({
               role="gridcell"
               data-col={c.id}
             >
-              {empty ? (
-                <span className="muted" aria-label="none">
-                  —
-                </span>
-              ) : (
-                shownValue
-              )}
+              {empty ? <span className="muted">—</span> : shownValue}
             </span>
           )
         })}
