@@ -475,9 +475,8 @@ export class AuditSession {
     const cols = this.listing.built(o)
     if (cols === null && needsTableColumns(filter, sort))
       throw new AuditError('unavailable', 'the table columns are still being read; ask again')
-    const flagged = filter?.flagged_only ? this.flaggedSeqs() : null
     const seqSel = this.listing.cached([filter ?? {}, 'seq_asc'], () =>
-      filteredPositions(o.index, filter, flagged, found, cols),
+      filteredPositions(o.index, filter, filter?.flagged_only ? this.flaggedSeqs() : null, found, cols),
     )
     if (sort === 'seq_asc') return seqSel
     return this.listing.cached([filter ?? {}, sort], () => orderPositions(o.index, seqSel, sort, cols))
