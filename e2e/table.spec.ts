@@ -1,6 +1,11 @@
-// The virtualized entries table: windowing, sorting, keyboard, locate, filters, timeline zoom.
-import { expect, test } from '@playwright/test'
-import { gotoSeq, openFixture, row, rowsText } from './helpers'
+// The virtualized entries table: windowing, sorting, keyboard, locate, filters, timeline zoom; and
+// the table auditors expect (issue 35): sort by any column, Δ/token/cost/latency columns from the
+// body (checked against SQLite's reading of the fixture), resize and hide columns (remembered),
+// a context menu that copies to the clipboard and filters by a value, axe with target-size on.
+import AxeBuilder from '@axe-core/playwright'
+import { expect, test, type Page } from '@playwright/test'
+import { chainRows, type OracleRow } from './chain-oracle'
+import { fixture, gotoSeq, openFixture, openPath, row, rowsText, start } from './helpers'
 
 test('renders only the visible rows and reaches the end with the keyboard', async ({ page }) => {
   await openFixture(page, 'clean.db')
@@ -96,3 +101,236 @@ test('zooming the timeline with the brush narrows the charts and the table; Esc 
   await expect(page.getByTestId('rate-total')).toHaveText('240')
   await expect(page.getByTestId('range-label')).toHaveCount(0)
 })
+
+interface BodyValues {
+  seq: number
+  ts: bigint
+  input: number | null
+  output: number | null
+  cost: number | null
+  delta: bigint | null
+  span: string
+  provider: string
+  hmac: string
+  hash: string
+  status: string
+}
+
+/** What the table should show of clean.db, from SQLite's reading of the file and its bodies. */
+function cleanValues(): BodyValues[] {
+  const rows: OracleRow[] = chainRows(fixture('clean.db'))
+  return rows.map((r, i) => {
+    const body = JSON.parse(r.canonical_body) as { attributes: Record<string, unknown>; status_code: unknown }
+    const attrs = body.attributes
+    const n = (v: unknown): number | null => (typeof v === 'number' ? v : null)
+    return {
+      seq: r.seq,
+      ts: r.timestamp_ns,
+      input: n(attrs['gen_ai.usage.input_tokens']),
+      output: n(attrs['gen_ai.usage.output_tokens']),
+      cost: n(attrs['bijotel.cost_usd']),
+      delta: i === 0 ? null : r.timestamp_ns - rows[i - 1]!.timestamp_ns,
+      span: r.span_name,
+      provider: String(attrs['gen_ai.provider.name'] ?? attrs['gen_ai.system'] ?? 'unknown'),
+      hmac: r.hmac_hash,
+      hash: r.canonical_hash,
+      status: typeof body.status_code === 'string' ? body.status_code : '—',
+    }
+  })
+}
+
+/** The first seq of `ORDER BY key, seq` (missing first), and of its exact reverse. */
+function ends<T extends number | bigint>(
+  rows: BodyValues[],
+  key: (r: BodyValues) => T | null,
+): [number, number] {
+  const sorted = [...rows].sort((a, b) => {
+    const x = key(a)
+    const y = key(b)
+    if (x === null || y === null) return x === y ? a.seq - b.seq : x === null ? -1 : 1
+    return x < y ? -1 : x > y ? 1 : a.seq - b.seq
+  })
+  return [sorted[0]!.seq, sorted[sorted.length - 1]!.seq]
+}
+
+const firstSeq = (page: Page) => page.getByTestId('entry-row').first()
+const header = (page: Page, id: string) => page.locator(`[role="columnheader"][data-col="${id}"]`)
+
+test('sorts by tokens, cost, latency and Δ time both ways, as SQLite orders the rows', async ({ page }) => {
+  const v = cleanValues()
+  await openFixture(page, 'clean.db')
+  const cases: [string, [number, number]][] = [
+    ['input_tokens', ends(v, (r) => r.input)],
+    ['output_tokens', ends(v, (r) => r.output)],
+    ['cost', ends(v, (r) => r.cost)],
+    ['delta', ends(v, (r) => r.delta)],
+  ]
+  for (const [id, [asc, desc]] of cases) {
+    await page.getByTestId(`sort-${id}`).click()
+    await expect(header(page, id)).toHaveAttribute('aria-sort', 'ascending')
+    await expect(firstSeq(page)).toHaveAttribute('data-seq', String(asc))
+    // Keyboard: the header's button again reverses.
+    await page.getByTestId(`sort-${id}`).press('Enter')
+    await expect(header(page, id)).toHaveAttribute('aria-sort', 'descending')
+    await expect(firstSeq(page)).toHaveAttribute('data-seq', String(desc))
+    await expect(header(page, 'seq')).not.toHaveAttribute('aria-sort', /./)
+  }
+  // Latency and span sort too (their values come from a pass over every body).
+  await page.getByTestId('sort-latency').click()
+  await expect(header(page, 'latency')).toHaveAttribute('aria-sort', 'ascending')
+  await page.getByTestId('sort-span').click()
+  const spans = [...v].sort((a, b) => (a.span < b.span ? -1 : a.span > b.span ? 1 : a.seq - b.seq))
+  await expect(firstSeq(page)).toHaveAttribute('data-seq', String(spans[0]!.seq))
+})
+
+test('Δ time, token and cost cells show the body values; none is shown as a dash, not 0', async ({
+  page,
+}) => {
+  const v = cleanValues()
+  await openFixture(page, 'clean.db')
+  for (const seq of [1, 2, 3, 50]) {
+    const r = v[seq - 1]!
+    if (seq === 50) await gotoSeq(page, 50)
+    const cells = row(page, seq)
+    const text = (x: number | null): string => (x === null ? '—' : String(x))
+    await expect(cells.locator('[data-col="input_tokens"]')).toHaveText(text(r.input))
+    await expect(cells.locator('[data-col="output_tokens"]')).toHaveText(text(r.output))
+    await expect(cells.locator('[data-col="cost"]')).toHaveText(text(r.cost))
+    if (r.delta === null) await expect(cells.locator('[data-col="delta"]')).toHaveText('—')
+    else await expect(cells.locator('[data-col="delta"]')).toHaveAttribute('title', `${r.delta} ns`)
+  }
+})
+
+test('columns resize by their edge and hide from the Columns menu, remembered after a reload', async ({
+  page,
+}) => {
+  const v = cleanValues()
+  await openFixture(page, 'clean.db')
+  const model = header(page, 'model')
+  const before = (await model.boundingBox())!.width
+  const edge = (await page.getByTestId('resize-model').boundingBox())!
+  await page.mouse.move(edge.x + edge.width / 2, edge.y + edge.height / 2)
+  await page.mouse.down()
+  await page.mouse.move(edge.x + 80, edge.y + edge.height / 2, { steps: 6 })
+  await page.mouse.up()
+  await expect.poll(async () => (await model.boundingBox())!.width).toBeGreaterThan(before + 60)
+  const widened = (await model.boundingBox())!.width
+  // Cells follow their header.
+  expect(
+    Math.abs((await row(page, 1).locator('[data-col="model"]').boundingBox())!.width - widened),
+  ).toBeLessThan(2)
+
+  await page.getByTestId('columns-button').click()
+  await page.getByTestId('column-toggle-cost').uncheck()
+  await page.getByTestId('column-toggle-status').check()
+  // From the keyboard: a width typed in the menu.
+  await page.getByTestId('column-width-span').fill('200')
+  await page.keyboard.press('Escape')
+  await expect(page.getByTestId('columns-panel')).toHaveCount(0)
+  await expect(header(page, 'cost')).toHaveCount(0)
+  await expect(row(page, 1).locator('[data-col="cost"]')).toHaveCount(0)
+  await expect(row(page, 1).locator('[data-col="status"]')).toHaveText(v[0]!.status)
+  await expect.poll(async () => Math.round((await header(page, 'span').boundingBox())!.width)).toBe(200)
+
+  await page.reload()
+  await start(page)
+  await openPath(page, fixture('clean.db'))
+  await expect(header(page, 'cost')).toHaveCount(0)
+  await expect(header(page, 'status')).toHaveCount(1)
+  expect(Math.abs((await header(page, 'model').boundingBox())!.width - widened)).toBeLessThan(2)
+})
+
+test('the context menu copies a cell, the row and its hashes; Shift+F10 and Ctrl+C from the keyboard', async ({
+  page,
+  context,
+}) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'])
+  const v = cleanValues()
+  await openFixture(page, 'clean.db')
+  const clip = (): Promise<string> => page.evaluate(() => navigator.clipboard.readText())
+  await row(page, 3).locator('[data-col="hash"]').click({ button: 'right' })
+  const menu = page.getByTestId('row-menu')
+  await expect(menu).toBeVisible()
+  await expect(menu.getByRole('menuitem').first()).toBeFocused()
+  await page.getByTestId('menu-copy-cell').click()
+  await expect.poll(clip).toBe(v[2]!.hash)
+  await expect(page.getByTestId('notice')).toContainText('Copied')
+
+  await row(page, 4).click({ button: 'right' })
+  await page.getByTestId('menu-copy-hmac').click()
+  await expect.poll(clip).toBe(v[3]!.hmac)
+  await row(page, 4).click({ button: 'right' })
+  await page.getByTestId('menu-copy-canonical').click()
+  await expect.poll(clip).toBe(v[3]!.hash)
+  await row(page, 4).click({ button: 'right' })
+  await page.getByTestId('menu-copy-seq').click()
+  await expect.poll(clip).toBe('4')
+  await row(page, 4).click({ button: 'right' })
+  await page.getByTestId('menu-copy-row').click()
+  await expect.poll(clip).toMatch(/^4\t/)
+  expect((await clip()).split('\t')).toContain(v[3]!.hash)
+
+  // Keyboard: the cursor's row, the menu on Shift+F10 (Escape closes it, focus back on the grid).
+  await page.getByTestId('entries-list').focus()
+  await page.keyboard.press('Home')
+  await page.keyboard.press('ArrowDown')
+  await page.keyboard.press('Shift+F10')
+  await expect(menu).toBeVisible()
+  await expect(menu.getByRole('menuitem').first()).toBeFocused()
+  await page.keyboard.press('ArrowDown')
+  await expect(page.getByTestId('menu-copy-row')).toBeFocused()
+  await page.keyboard.press('Escape')
+  await expect(menu).toHaveCount(0)
+  await expect(page.getByTestId('entries-list')).toBeFocused()
+  await page.keyboard.press('ControlOrMeta+c')
+  await expect.poll(clip).toMatch(/^2\t/)
+})
+
+test('filter by this value: span name and provider from the context menu', async ({ page }) => {
+  const v = cleanValues()
+  await openFixture(page, 'clean.db')
+  const span = v[0]!.span
+  await row(page, 1).locator('[data-col="span"]').click({ button: 'right' })
+  await page.getByTestId('menu-filter-spanName').click()
+  const n = v.filter((r) => r.span === span).length
+  await expect(page.getByTestId('entries-count')).toContainText(rowsText(n))
+  await expect(page.getByTestId('filter-chip-spanName')).toContainText(span)
+  await page.getByTestId('filter-chip-spanName').getByRole('button').click()
+  await expect(page.getByTestId('entries-count')).toContainText(rowsText(240))
+
+  const provider = v[1]!.provider
+  await row(page, 2).locator('[data-col="provider"]').click({ button: 'right' })
+  await page.getByTestId('menu-filter-provider').click()
+  await expect(page.getByTestId('filter-provider')).toHaveValue(provider)
+  await expect(page.getByTestId('entries-count')).toContainText(
+    rowsText(v.filter((r) => r.provider === provider).length),
+  )
+})
+
+for (const scheme of ['light', 'dark'] as const) {
+  test(`${scheme}: the table with its menus passes axe (WCAG 2.2 target-size on)`, async ({ page }) => {
+    test.setTimeout(180_000)
+    await page.emulateMedia({ colorScheme: scheme })
+    await openFixture(page, 'clean.db')
+    const scan = async (view: string): Promise<void> => {
+      const result = await new AxeBuilder({ page })
+        .include('[data-testid="entries"]')
+        .options({ rules: { 'target-size': { enabled: true } } })
+        .analyze()
+      const bad = result.violations.filter(
+        (x) => x.impact === 'serious' || x.impact === 'critical' || x.id === 'target-size',
+      )
+      const lines = bad.flatMap((x) =>
+        x.nodes.slice(0, 5).map((nd) => `${view}: ${x.id} at ${nd.target.join(' ')}`),
+      )
+      expect(lines, lines.join('\n')).toEqual([])
+    }
+    await scan('table')
+    await page.getByTestId('columns-button').click()
+    await scan('columns menu')
+    await page.keyboard.press('Escape')
+    await row(page, 2).click({ button: 'right' })
+    await expect(page.getByTestId('row-menu')).toBeVisible()
+    await scan('context menu')
+  })
+}

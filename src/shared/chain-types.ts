@@ -56,9 +56,42 @@ export interface EntrySummary {
   model: string | null
   canonical_hash: string
   has_replay: boolean
+  /** The row's hmac_hash column (for copying; it proves nothing until verified with a key). */
+  hmac_hash?: string
+  /** From the sealed body: `gen_ai.usage.input_tokens` / `output_tokens`, `bijotel.cost_usd` (JSON numbers). */
+  input_tokens?: number | null
+  output_tokens?: number | null
+  cost_usd?: number | null
+  /** end_time_ns − start_time_ns of the sealed body, in ns (exact decimal), when both are integers. */
+  latency_ns?: string | null
+  /** The sealed body's status_code, when it is a string. */
+  status?: string | null
+  /**
+   * timestamp_ns minus the previous row's in this listing taken in seq order (with its filter), in
+   * ns; null for the first row or when either timestamp is not an integer. Unsealed column: it says
+   * what the file holds, not when the calls happened.
+   */
+  delta_ns?: string | null
 }
 
-export type EntrySort = 'seq_asc' | 'seq_desc' | 'time_asc' | 'time_desc'
+/** A column the entries table sorts on (the index holds seq, time, provider, model; the rest come from one pass). */
+export type EntrySortColumn =
+  | 'seq'
+  | 'time'
+  | 'provider'
+  | 'model'
+  | 'span'
+  | 'kind'
+  | 'status'
+  | 'hash'
+  | 'input_tokens'
+  | 'output_tokens'
+  | 'cost'
+  | 'latency'
+  | 'delta'
+
+/** Ascending puts missing values first (SQLite's ORDER BY NULL order); descending is its exact reverse. */
+export type EntrySort = `${EntrySortColumn}_${'asc' | 'desc'}`
 
 export interface EntryFilter {
   provider?: string
@@ -69,6 +102,10 @@ export interface EntryFilter {
   to_ns?: string
   /** Only the rows a finished search found (`SearchResult.search_id`, tools-types.ts). */
   search_id?: string
+  /** Only rows whose span_name column is exactly this text. */
+  span_name?: string
+  /** Only rows whose sealed body's status_code is exactly this. */
+  status?: string
 }
 
 export interface EntryPage {

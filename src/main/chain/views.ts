@@ -16,6 +16,9 @@ import type { FileFacts, RowSource } from './source/row-source'
 import { nsToIso } from './ns-time'
 import type { ChainColumn } from './table'
 import { halves, TsWords } from './ts-words'
+import { text } from './text-value'
+import { bodyFields } from './entry-fields'
+import { deltaNs, previousIn } from './listing-delta'
 
 export { nsToIso }
 
@@ -114,13 +117,7 @@ export type RawEntry = [
   unknown,
 ]
 
-/** A column value as text (TEXT as is, BLOB as UTF-8, anything else stringified); null stays null. */
-export function text(v: unknown): string | null {
-  if (v === null || v === undefined) return null
-  if (typeof v === 'string') return v
-  if (Buffer.isBuffer(v)) return v.toString('utf8')
-  return String(v)
-}
+export { text }
 
 /** Entry rows by seq (missing seqs absent). */
 export type EntryRows = (seqs: number[]) => Map<number, RawEntry>
@@ -190,6 +187,7 @@ export function sourceEntryRows(source: RowSource, after?: () => void): EntryRow
 function summarize(r: RawEntry, parsed: unknown): EntrySummary {
   const ts = typeof r[1] === 'bigint' ? r[1] : null
   const body = r[6] ?? Buffer.alloc(0)
+  const f = bodyFields(parsed)
   return {
     seq: Number(r[0]),
     timestamp_ns: ts === null ? String(text(r[1])) : ts.toString(),
@@ -200,15 +198,26 @@ function summarize(r: RawEntry, parsed: unknown): EntrySummary {
     model: modelOf(parsed),
     canonical_hash: text(r[7]) ?? '',
     has_replay: body.indexOf('"bijotel.replay.output_hash"') >= 0,
+    hmac_hash: text(r[9]) ?? '',
+    input_tokens: f.input_tokens,
+    output_tokens: f.output_tokens,
+    cost_usd: f.cost_usd,
+    latency_ns: f.latency_ns === null ? null : f.latency_ns.toString(),
+    status: f.status,
   }
 }
 
+/**
+ * A page of the listing `positions`. `seqOrder`: the same listing in seq order, for each row's
+ * delta to the row before it (absent: no delta is given).
+ */
 export function listEntries(
   rowsBySeq: EntryRows,
   positions: Int32Array,
   idx: ChainIndex,
   offset: number,
   limit: number,
+  seqOrder?: Int32Array,
 ): EntryPage {
   const start = Math.max(0, Math.min(offset, positions.length))
   const end = Math.min(positions.length, start + Math.max(0, Math.min(limit, 1000)))
@@ -218,9 +227,13 @@ export function listEntries(
   try {
     const bySeq = rowsBySeq(seqs)
     const out: EntrySummary[] = []
-    for (const s of seqs) {
-      const r = bySeq.get(s)
-      if (r) out.push(summarize(r, parseBody(r[6] ?? Buffer.alloc(0))))
+    for (let i = start; i < end; i++) {
+      const pos = positions[i]!
+      const r = bySeq.get(idx.seq[pos]!)
+      if (!r) continue
+      const row = summarize(r, parseBody(r[6] ?? Buffer.alloc(0)))
+      if (seqOrder) row.delta_ns = deltaNs(idx, pos, previousIn(seqOrder, pos))?.toString() ?? null
+      out.push(row)
     }
     return { total: positions.length, offset: start, rows: out }
   } catch (e) {

@@ -17,14 +17,14 @@ export function entryHandlers(session: AuditSession): Pick<HandlerTable, EntryCa
       const offset = int(o, 'offset', { min: 0 })
       const limit = int(o, 'limit', { min: 1, max: 1000 })
       const sort = optEnum(o, 'sort', ENTRY_SORTS) ?? 'seq_asc'
-      const src = await session.entrySource(filterFrom(optObj(o, 'filter')))
-      return listEntries(src.rows, src.positions(sort), src.index, offset, limit)
+      const src = await session.entrySource(filterFrom(optObj(o, 'filter')), sort)
+      return listEntries(src.rows, src.positions(sort), src.index, offset, limit, src.positions('seq_asc'))
     },
     locateEntry: async (req) => {
       const o = obj(req)
       const seq = int(o, 'seq')
       const sort = optEnum(o, 'sort', ENTRY_SORTS) ?? 'seq_asc'
-      const src = await session.entrySource(filterFrom(optObj(o, 'filter')))
+      const src = await session.entrySource(filterFrom(optObj(o, 'filter')), sort)
       const pos = positionOfSeq(src.index, seq)
       if (pos === null) return { index: null }
       const i = src.positions(sort).indexOf(pos)

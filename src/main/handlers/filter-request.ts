@@ -1,10 +1,10 @@
 // An entry filter as a request gives it (`filter` of listEntries, locateEntry, exportView…), checked
 // field by field: the one reading of it for every call that takes one.
-import type { EntryFilter, EntrySort } from '../../shared/chain-types'
+import type { EntryFilter } from '../../shared/chain-types'
 import { optBool, optNs, optStr, type Obj } from './validate'
 
-/** The orders a request may name (`sort` of listEntries, locateEntry, exportView…). */
-export const ENTRY_SORTS: readonly EntrySort[] = ['seq_asc', 'seq_desc', 'time_asc', 'time_desc']
+/** The orders a request may name (`sort` of listEntries, locateEntry, exportView…): every column's. */
+export { ENTRY_SORTS } from '../../shared/entry-sorts'
 
 export function filterFrom(o: Obj | undefined): EntryFilter | undefined {
   if (!o) return undefined
@@ -21,5 +21,9 @@ export function filterFrom(o: Obj | undefined): EntryFilter | undefined {
   if (to !== undefined) f.to_ns = to
   const search = optStr(o, 'search_id', 100)
   if (search !== undefined) f.search_id = search
+  const span = optStr(o, 'span_name', 1000)
+  const status = optStr(o, 'status', 1000)
+  if (span !== undefined) f.span_name = span
+  if (status !== undefined) f.status = status
   return f
 }

@@ -162,6 +162,7 @@ const MEDIA: Record<ViewExportFormat, string> = {
 /** The reference export file (§9.1) of the view's seq span, written to `output`. */
 async function referenceExport(session: AuditSession, v: ViewRequest, output: string): Promise<number> {
   const o = await session.ready()
+  await session.prepareListing(v.filter, 'seq_asc')
   if (session.keys.length === 0)
     throw new AuditError('no_secret', 'a reference export needs the chain secret: enter it first')
   const positions = session.positions(v.filter, 'seq_asc')
@@ -270,6 +271,7 @@ export function toolHandlers(session: AuditSession, platform: Platform): Pick<Ha
       }
       const fmt = v.format
       const o = await session.ready()
+      await session.prepareListing(v.filter, v.sort)
       const total = session.positions(v.filter, v.sort).length
       if (total > MAX_VIEW_ROWS)
         throw new AuditError(
@@ -286,6 +288,7 @@ export function toolHandlers(session: AuditSession, platform: Platform): Pick<Ha
       if (!platform.pickSavePath)
         throw new AuditError('bad_argument', 'no save dialog in web mode: use exportView and download it')
       const o = await session.ready()
+      await session.prepareListing(v.filter, v.sort)
       const path = await platform.pickSavePath(fileName(session, v.format))
       if (path === null) return { path: null, rows: 0 }
       const target = checkOutputTarget(resolve(path), o.chain.evidence().db.path, 'the export')

@@ -29,14 +29,6 @@ export interface PendingOpen {
   chain: HeldChain
 }
 
-/** What the entries table reads: rows by seq, the index, and the filter's positions in an order. */
-export interface EntrySource {
-  rows: EntryRows
-  index: ChainIndex
-  /** Selected (and cached) when asked: the entry detail needs none. */
-  positions(sort: EntrySort): Int32Array
-}
-
 /** The overview of `index` with the chain's evidence record as it is now. */
 function overviewOf(chain: HeldChain, facts: FileFacts, index: ChainIndex): () => ChainOverview {
   const base = buildOverview(overviewMeta(facts), index)

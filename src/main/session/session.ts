@@ -11,25 +11,19 @@ import type { ReplayCheck } from '../../shared/replay-types'
 import type { VerifyVerdict } from '../../shared/verify-types'
 import type { ChainIndex } from '../chain/chain-index'
 import { selectPositions } from '../chain/views'
+import { buildTableColumns } from '../chain/columns/table-columns'
+import { filteredPositions, needsTableColumns, orderPositions, servedByFirstPass } from '../chain/entry-order'
 import { AuditError } from '../base/errors'
 import type { KeyMaterial } from '../chain/keys'
 import { flaggedSeqs } from './flagged'
 import { JobRegistry, type JobContext } from './jobs'
 import { fullIndex, openInPlace, openThroughCopy, type InPlaceOpen, type Progress } from './open-stages'
 import { mayOpenUnder, openPolicyOf, type PolicyOptions } from './open-policy'
-import {
-  entryRowsOf,
-  identityOf,
-  openedOf,
-  pendingOf,
-  type EntrySource,
-  type Opened,
-  type PendingOpen,
-} from './opened'
-import { PositionsCache } from './positions-cache'
+import { entryRowsOf, identityOf, openedOf, pendingOf, type Opened, type PendingOpen } from './opened'
+import { ListingCache, type EntrySource } from './listing'
 import { withRecent } from './recent'
 
-export type { EntrySource } from './opened'
+export type { EntrySource } from './listing'
 
 export interface SessionOptions extends PolicyOptions {
   /** The row to show first in initialPath (`--seq N`). */
@@ -66,7 +60,7 @@ export class AuditSession {
   private opened: Opened | null = null
   private pendingOpen: PendingOpen | null = null
   private pendingError: unknown = null
-  private readonly positionsCache = new PositionsCache()
+  private readonly listing = new ListingCache()
   private opening: Promise<ChainOverview> | null = null
   private opens = 0
   private held: ChainIdentity | null = null
@@ -223,7 +217,7 @@ export class AuditSession {
         throw new AuditError('cancelled', 'a newer open replaced this one')
       this.pendingOpen = null
       this.opened = openedOf(openId, chain, facts, full)
-      this.positionsCache.clear()
+      this.listing.clear()
       // Same chain, now with its hashes: the renderer keeps what the auditor did meanwhile.
       this.announce(identityOf(openId, this.opened.overview))
       return this.opened
@@ -265,7 +259,7 @@ export class AuditSession {
     this.integrity = null
     this.replayChecks = []
     this.searches.clear()
-    this.positionsCache.clear()
+    this.listing.forget()
   }
 
   private addRecent(path: string): void {
@@ -275,17 +269,17 @@ export class AuditSession {
 
   setVerdict(v: VerifyVerdict | null): void {
     this.verdict = v
-    this.positionsCache.clear()
+    this.listing.clear()
   }
 
   setKeylessVerdict(v: VerifyVerdict | null): void {
     this.keylessVerdict = v
-    this.positionsCache.clear()
+    this.listing.clear()
   }
 
   setIntegrity(r: IntegrityRun | null): void {
     this.integrity = r
-    this.positionsCache.clear()
+    this.listing.clear()
   }
 
   /** Seqs inside a verify finding or named by an integrity anomaly (./flagged.ts). */
@@ -296,33 +290,45 @@ export class AuditSession {
 
   /**
    * The table's rows: from the opened chain; or, while a staged open is still indexing, the first
-   * pass's index (seq and timestamps) with rows read from the same chain — for every order and for
-   * time filters. A provider, model, flagged or search filter needs the full index and waits for it.
+   * pass's index (seq and timestamps) with rows read from the same chain — for orders and filters on
+   * seq and time; others wait for the full index (entry-order.ts).
    */
-  async entrySource(filter?: EntryFilter): Promise<EntrySource> {
+  async entrySource(filter?: EntryFilter, sort: EntrySort = 'seq_asc'): Promise<EntrySource> {
     const p = this.pendingOpen
-    const quick =
-      filter?.provider === undefined &&
-      filter?.model === undefined &&
-      !filter?.flagged_only &&
-      filter?.search_id === undefined
-    if (p && quick) {
+    if (p && servedByFirstPass(filter, sort)) {
       const positions = (sort: EntrySort): Int32Array =>
-        this.positionsCache.get(['first pass', filter ?? {}, sort], () =>
-          selectPositions(p.index, filter, sort, null),
+        this.listing.cached(['first pass', filter ?? {}, sort], () =>
+          orderPositions(p.index, selectPositions(p.index, filter, 'seq_asc', null), sort, null),
         )
       return { rows: entryRowsOf(p.chain), index: p.index, positions }
     }
     const o = await this.ready()
-    return { rows: o.rows, index: o.index, positions: (sort) => this.positions(filter, sort) }
+    await this.prepareListing(filter, sort)
+    return { rows: o.rows, index: o.index, positions: (s) => this.positions(filter, s) }
   }
 
+  /**
+   * Waits for what `positions(filter, sort)` needs: the table columns (span name, status, tokens…),
+   * one pass over every row, the first time a listing sorts or filters on one of them.
+   */
+  async prepareListing(filter: EntryFilter | undefined, sort: EntrySort): Promise<void> {
+    if (!needsTableColumns(filter, sort)) return
+    const o = await this.ready()
+    await this.listing.columns(o, () => o.chain.read((source) => buildTableColumns(source, o.index)))
+  }
+
+  /** The listing's positions; a sort or filter on a table column needs `prepareListing` first. */
   positions(filter: EntryFilter | undefined, sort: EntrySort): Int32Array {
     const o = this.require()
     const found = this.searchSeqs(filter?.search_id)
-    return this.positionsCache.get([filter ?? {}, sort], () =>
-      selectPositions(o.index, filter, sort, filter?.flagged_only ? this.flaggedSeqs() : null, found),
+    const cols = this.listing.built(o)
+    if (cols === null && needsTableColumns(filter, sort))
+      throw new AuditError('unavailable', 'the table columns are still being read; ask again')
+    const seqSel = this.listing.cached([filter ?? {}, 'seq_asc'], () =>
+      filteredPositions(o.index, filter, filter?.flagged_only ? this.flaggedSeqs() : null, found, cols),
     )
+    if (sort === 'seq_asc') return seqSel
+    return this.listing.cached([filter ?? {}, sort], () => orderPositions(o.index, seqSel, sort, cols))
   }
 
   /** The seqs a finished search found (null when no search is named); unknown ids are an error. */

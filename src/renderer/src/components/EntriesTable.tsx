@@ -1,5 +1,7 @@
 // The chain's rows, virtualized: pages fetched on demand (listEntries) through a page cache, sorted
-// by seq or time, filtered like the timeline. A replay file dropped on a row checks that row.
+// by any column, filtered like the timeline. Columns (./table/columns.tsx) can be resized and hidden;
+// a context menu (right-click, Shift+F10, the Menu key) copies cells, rows and hashes and filters by
+// a value; Ctrl/⌘+C copies the row under the cursor. A replay file dropped on a row checks that row.
 import {
   useCallback,
   useEffect,
@@ -11,14 +13,24 @@ import {
   type CSSProperties,
   type DragEvent,
   type FormEvent,
+  type KeyboardEvent,
+  type MouseEvent,
 } from 'react'
-import type { EntryFilter, EntrySort, EntrySummary } from '../../../shared/chain-types'
+import type { EntryFilter, EntrySort, EntrySortColumn, EntrySummary } from '../../../shared/chain-types'
 import { useApi } from '../app/api-context'
-import { errorMessage, formatCount, shortHash, shortTime } from '../lib/format'
+import { errorMessage, formatCount } from '../lib/format'
 import { PageCache } from '../lib/page-cache'
 import { looksLikeChain } from '../lib/replay-format'
 import { VirtualList, type VirtualListHandle } from './VirtualList'
 import { useTimeZone } from '../lib/stores/settings-store'
+import { type Column, type ValueFilter } from './table/columns'
+import { ColumnMenu } from './table/ColumnMenu'
+import { shownColumns, useColumnPrefs, widthOf, withWidth } from './table/column-prefs'
+import { copyWithNotice, menuItems, type Notify } from './table/row-actions'
+import { rowTsv } from './table/columns'
+import { RowMenu } from './table/RowMenu'
+import { gridTemplate, TableHeader } from './table/TableHeader'
+import './table/table.css'
 
 export const ROW_HEIGHT = 26
 
@@ -27,7 +39,11 @@ interface Props {
   listingKey: string
   filter: EntryFilter | undefined
   sort: EntrySort
-  onSortBy: (column: 'seq' | 'time') => void
+  onSortBy: (column: EntrySortColumn) => void
+  /** "Filter by this value" from the context menu. */
+  onFilterBy?: (filter: ValueFilter, value: string) => void
+  /** The app's notice (a copy's confirmation). */
+  onNotify?: Notify
   selectedSeq: number | null
   onSelect: (row: EntrySummary) => void
   /** Select a seq that is not in the listing (go-to of a filtered-out row). */
@@ -48,6 +64,8 @@ export function EntriesTable({
   filter,
   sort,
   onSortBy,
+  onFilterBy,
+  onNotify,
   selectedSeq,
   onSelect,
   isFlagged,
@@ -90,6 +108,18 @@ export function EntriesTable({
   const [gotoText, setGotoText] = useState('')
   const [gotoMsg, setGotoMsg] = useState<string | null>(null)
   const count = cache.total ?? 0
+  const [prefs, setPrefs] = useColumnPrefs()
+  const shown = useMemo(() => shownColumns(prefs), [prefs])
+  const widths = useMemo(() => shown.map((c) => widthOf(prefs, c)), [shown, prefs])
+  /** The keyboard's column (← →): the cell "Copy cell" copies when the menu is opened from the keyboard. */
+  const [activeCol, setActiveCol] = useState(0)
+  const col = Math.min(activeCol, shown.length - 1)
+  const [menu, setMenu] = useState<{ x: number; y: number; row: EntrySummary; cell: Column } | null>(null)
+  const notify: Notify = useMemo(() => onNotify ?? (() => undefined), [onNotify])
+  const closeMenu = useCallback(() => {
+    setMenu(null)
+    listRef.current?.focus()
+  }, [])
 
   // A new listing starts at the top, with the first page loading.
   useEffect(() => {
@@ -165,8 +195,40 @@ export function EntriesTable({
       .catch((err: unknown) => setGotoMsg(errorMessage(err)))
   }
 
-  const arrow = (col: 'seq' | 'time'): string =>
-    sort.startsWith(col) ? (sort.endsWith('asc') ? ' ▲' : ' ▼') : ''
+  const openMenu = (row: EntrySummary, cell: Column, x: number, y: number): void =>
+    setMenu({ x, y, row, cell })
+
+  const onRowContextMenu = (e: MouseEvent, i: number, r: EntrySummary): void => {
+    e.preventDefault()
+    const id = (e.target as HTMLElement).closest<HTMLElement>('[data-col]')?.dataset['col']
+    const at = shown.findIndex((c) => c.id === id)
+    if (at >= 0) setActiveCol(at)
+    setActive(i)
+    openMenu(r, shown[at >= 0 ? at : col]!, e.clientX, e.clientY)
+  }
+
+  // The grid's own keys beyond moving the row cursor: ← → the column, the menu, Ctrl/⌘+C.
+  const onGridKey = (e: KeyboardEvent<HTMLDivElement>): void => {
+    const r = active >= 0 ? cache.get(active) : undefined
+    if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') {
+      if (e.altKey || e.ctrlKey || e.metaKey) return
+      e.preventDefault()
+      setActiveCol(Math.max(0, Math.min(shown.length - 1, col + (e.key === 'ArrowLeft' ? -1 : 1))))
+      return
+    }
+    if ((e.key === 'F10' && e.shiftKey) || e.key === 'ContextMenu') {
+      e.preventDefault()
+      if (!r) return
+      const box = document.getElementById(rowId(active))?.getBoundingClientRect()
+      openMenu(r, shown[col]!, (box?.left ?? 0) + 24, (box?.bottom ?? 0) + 2)
+      return
+    }
+    if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === 'c') {
+      if (!r || (window.getSelection()?.toString() ?? '') !== '') return
+      e.preventDefault()
+      copyWithNotice(rowTsv(r, shown), `row seq ${r.seq} (TSV)`, notify)
+    }
+  }
 
   const renderRow = (i: number, style: CSSProperties, isActive: boolean) => {
     const r = cache.get(i)
@@ -193,10 +255,14 @@ export function EntriesTable({
         aria-selected={selected}
         data-testid="entry-row"
         data-seq={r.seq}
-        onClick={() => {
+        onClick={(e) => {
+          const id = (e.target as HTMLElement).closest<HTMLElement>('[data-col]')?.dataset['col']
+          const at = shown.findIndex((c) => c.id === id)
+          if (at >= 0) setActiveCol(at)
           setActive(i)
           onSelect(r)
         }}
+        onContextMenu={(e) => onRowContextMenu(e, i, r)}
         onDragOver={(e) => {
           if (!hasFiles(e)) return
           e.preventDefault()
@@ -217,25 +283,23 @@ export function EntriesTable({
           onReplayDrop(r.seq, file)
         }}
       >
-        <span className="c-seq mono" role="gridcell">
-          {r.seq}
-        </span>
-        <span className="c-time mono" title={r.time} role="gridcell">
-          {shortTime(r.time)}
-        </span>
-        <span className="c-provider" role="gridcell">
-          {r.provider}
-        </span>
-        <span className="c-model" title={r.model ?? ''} role="gridcell">
-          {r.model ?? <span className="muted">—</span>}
-        </span>
-        <span className="c-span" title={r.span_name} role="gridcell">
-          {r.span_name}
-        </span>
-        <span className="c-hash mono muted" title={r.canonical_hash} role="gridcell">
-          {shortHash(r.canonical_hash, 10)}
-        </span>
-        <span className="c-flags" role="gridcell">
+        {shown.map((c, k) => {
+          const text = c.copy(r)
+          const shownValue = c.render ? c.render(r) : text
+          const empty = shownValue === undefined || shownValue === ''
+          return (
+            <span
+              key={c.id}
+              className={`cell c-${c.id}${c.numeric ? ' num mono' : ''}${isActive && k === col ? ' cell-active' : ''}`}
+              title={c.tip ? c.tip(r) : text}
+              role="gridcell"
+              data-col={c.id}
+            >
+              {empty ? <span className="muted">—</span> : shownValue}
+            </span>
+          )
+        })}
+        <span className="cell c-flags" role="gridcell">
           {r.has_replay ? (
             <span
               className={`tag ${rs ?? ''}`}
@@ -254,46 +318,23 @@ export function EntriesTable({
     )
   }
 
-  const ariaSort = (col: 'seq' | 'time'): 'ascending' | 'descending' | undefined =>
-    sort.startsWith(col) ? (sort.endsWith('asc') ? 'ascending' : 'descending') : undefined
-  // The grid's first row: its column headers (the sortable ones are buttons inside them).
   const header = (
-    <div className="thead" role="row" aria-rowindex={1}>
-      <span className="c-seq" role="columnheader" aria-sort={ariaSort('seq')}>
-        <button type="button" className="th sortable" onClick={() => onSortBy('seq')} data-testid="sort-seq">
-          seq{arrow('seq')}
-        </button>
-      </span>
-      <span className="c-time" role="columnheader" aria-sort={ariaSort('time')}>
-        <button
-          type="button"
-          className="th sortable"
-          onClick={() => onSortBy('time')}
-          data-testid="sort-time"
-        >
-          time ({zone === 'utc' ? 'UTC' : 'local'}){arrow('time')}
-        </button>
-      </span>
-      <span className="c-provider th" role="columnheader">
-        provider
-      </span>
-      <span className="c-model th" role="columnheader">
-        model
-      </span>
-      <span className="c-span th" role="columnheader">
-        span
-      </span>
-      <span className="c-hash th" role="columnheader">
-        canonical hash
-      </span>
-      <span className="c-flags th" role="columnheader">
-        <span className="sr-only">flags</span>
-      </span>
-    </div>
+    <TableHeader
+      columns={shown}
+      widths={widths}
+      sort={sort}
+      zoneLabel={zone === 'utc' ? 'UTC' : 'local'}
+      onSortBy={onSortBy}
+      onResize={(id, w) => setPrefs(withWidth(prefs, id, w))}
+    />
   )
 
   return (
-    <div className="entries" data-testid="entries">
+    <div
+      className="entries"
+      data-testid="entries"
+      style={{ '--cols': gridTemplate(widths) } as CSSProperties}
+    >
       <div className="entries-toolbar">
         <span className="muted small" data-testid="entries-count">
           {cache.total === null ? 'loading…' : `${formatCount(count)} row${count === 1 ? '' : 's'}`} ·{' '}
@@ -320,22 +361,34 @@ export function EntriesTable({
             {gotoMsg}
           </span>
         ) : null}
+        <ColumnMenu prefs={prefs} onChange={setPrefs} />
       </div>
-      <VirtualList
-        ref={listRef}
-        count={count}
-        rowHeight={ROW_HEIGHT}
-        activeIndex={active}
-        onActiveChange={setActive}
-        onEnter={open}
-        onRangeChange={onRangeChange}
-        renderRow={renderRow}
-        ariaLabel="chain entries"
-        header={header}
-        headerHeight={ROW_HEIGHT}
-        rowId={rowId}
-        testId="entries-list"
-      />
+      <div className="entries-grid" onKeyDown={onGridKey}>
+        <VirtualList
+          ref={listRef}
+          count={count}
+          rowHeight={ROW_HEIGHT}
+          activeIndex={active}
+          onActiveChange={setActive}
+          onEnter={open}
+          onRangeChange={onRangeChange}
+          renderRow={renderRow}
+          ariaLabel="chain entries"
+          header={header}
+          headerHeight={ROW_HEIGHT}
+          rowId={rowId}
+          testId="entries-list"
+        />
+      </div>
+      {menu ? (
+        <RowMenu
+          x={menu.x}
+          y={menu.y}
+          label={`seq ${menu.row.seq}`}
+          items={menuItems(menu.row, menu.cell, shown, notify, (f, v) => onFilterBy?.(f, v))}
+          onClose={closeMenu}
+        />
+      ) : null}
     </div>
   )
 }

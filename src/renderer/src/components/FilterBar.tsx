@@ -59,6 +59,21 @@ export function FilterBar({ overview, view, dispatch, flaggedCount, rangeLabel }
         flagged only
         {flaggedCount !== null ? <span className="pill warn">{flaggedCount}</span> : null}
       </label>
+      {(['spanName', 'status'] as const).map((f) =>
+        view[f] !== null ? (
+          <span key={f} className="filter-chip pill" data-testid={`filter-chip-${f}`}>
+            {f === 'spanName' ? 'span' : 'status'} = {view[f]}
+            <button
+              type="button"
+              className="btn small"
+              aria-label={`remove the ${f === 'spanName' ? 'span' : 'status'} filter`}
+              onClick={() => dispatch({ type: f, value: null })}
+            >
+              ✕
+            </button>
+          </span>
+        ) : null,
+      )}
       <div className="grow" />
       {view.range && rangeLabel ? (
         <span className="range-label" data-testid="range-label">
@@ -76,7 +91,7 @@ export function FilterBar({ overview, view, dispatch, flaggedCount, rangeLabel }
       ) : (
         <span className="muted small">drag the timeline’s brush to zoom</span>
       )}
-      {view.provider || view.model || view.flaggedOnly ? (
+      {view.provider || view.model || view.flaggedOnly || view.spanName !== null || view.status !== null ? (
         <button type="button" className="btn small" onClick={() => dispatch({ type: 'reset' })}>
           clear filters
         </button>

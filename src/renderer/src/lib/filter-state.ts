@@ -1,6 +1,6 @@
 // What the auditor is looking at: provider / model / flagged filters, the time range picked on the
 // timeline, and the table's sort. One reducer; the API requests are derived from it.
-import type { EntryFilter, EntrySort, TimelineRequest } from '../../../shared/chain-types'
+import type { EntryFilter, EntrySort, EntrySortColumn, TimelineRequest } from '../../../shared/chain-types'
 
 export interface TimeRange {
   from_ns: string
@@ -15,6 +15,9 @@ export interface ViewState {
   range: TimeRange | null
   /** Only the rows a finished search found (its search_id); null = no search applied. */
   searchId: string | null
+  /** The table's "filter by this value" on a span name or a status (null: not filtered). */
+  spanName: string | null
+  status: string | null
   sort: EntrySort
 }
 
@@ -24,9 +27,11 @@ export type ViewAction =
   | { type: 'flagged'; value: boolean }
   | { type: 'range'; value: TimeRange | null }
   | { type: 'search'; value: string | null }
+  | { type: 'spanName'; value: string | null }
+  | { type: 'status'; value: string | null }
   | { type: 'sort'; value: EntrySort }
   /** Clicking a sortable column: same column flips direction, another column starts ascending. */
-  | { type: 'sortBy'; column: 'seq' | 'time' }
+  | { type: 'sortBy'; column: EntrySortColumn }
   | { type: 'reset' }
 
 export const initialView: ViewState = {
@@ -35,7 +40,15 @@ export const initialView: ViewState = {
   flaggedOnly: false,
   range: null,
   searchId: null,
+  spanName: null,
+  status: null,
   sort: 'seq_asc',
+}
+
+/** A sort's column and direction (column names hold underscores: the direction is after the last). */
+export function sortParts(sort: EntrySort): { column: EntrySortColumn; desc: boolean } {
+  const at = sort.lastIndexOf('_')
+  return { column: sort.slice(0, at) as EntrySortColumn, desc: sort.slice(at + 1) === 'desc' }
 }
 
 export function viewReducer(s: ViewState, a: ViewAction): ViewState {
@@ -57,14 +70,15 @@ export function viewReducer(s: ViewState, a: ViewAction): ViewState {
     }
     case 'search':
       return s.searchId === a.value ? s : { ...s, searchId: a.value }
+    case 'spanName':
+      return s.spanName === a.value ? s : { ...s, spanName: a.value }
+    case 'status':
+      return s.status === a.value ? s : { ...s, status: a.value }
     case 'sort':
       return s.sort === a.value ? s : { ...s, sort: a.value }
     case 'sortBy': {
-      const [col, dir] = s.sort.split('_') as ['seq' | 'time', 'asc' | 'desc']
-      const next: EntrySort =
-        col === a.column
-          ? (`${a.column}_${dir === 'asc' ? 'desc' : 'asc'}` as EntrySort)
-          : (`${a.column}_asc` as EntrySort)
+      const { column: col, desc } = sortParts(s.sort)
+      const next: EntrySort = col === a.column && !desc ? `${a.column}_desc` : `${a.column}_asc`
       return { ...s, sort: next }
     }
     case 'reset':
@@ -83,6 +97,8 @@ export function entryFilter(s: ViewState): EntryFilter | undefined {
     f.to_ns = s.range.to_ns
   }
   if (s.searchId !== null) f.search_id = s.searchId
+  if (s.spanName !== null) f.span_name = s.spanName
+  if (s.status !== null) f.status = s.status
   return Object.keys(f).length > 0 ? f : undefined
 }
 
@@ -119,5 +135,7 @@ export function describeView(s: ViewState): string {
   if (s.flaggedOnly) parts.push('flagged only')
   if (s.range !== null) parts.push('time range')
   if (s.searchId !== null) parts.push('search results')
+  if (s.spanName !== null) parts.push(`span ${s.spanName}`)
+  if (s.status !== null) parts.push(`status ${s.status}`)
   return parts.length === 0 ? 'all entries' : parts.join(' · ')
 }

@@ -116,6 +116,8 @@ export function EntriesView({ flags }: { flags: Flags }) {
         filter={filter}
         sort={view.sort}
         onSortBy={(column) => ws.dispatchView({ type: 'sortBy', column })}
+        onFilterBy={(f, value) => ws.dispatchView({ type: f, value })}
+        onNotify={ws.notify}
         selectedSeq={selectedSeq}
         onSelect={ws.selectRow}
         onSelectSeq={ws.selectSeq}

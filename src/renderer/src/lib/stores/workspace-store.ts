@@ -175,6 +175,9 @@ export class WorkspaceStore extends Store<WorkspaceState> {
     this.drift.dispose()
   }
 
+  /** The app's notice (a copy's confirmation from the table). */
+  readonly notify: Notify = (text, kind) => this.env.notify(text, kind)
+
   readonly dispatchView = (action: ViewAction): void => {
     this.update((s) => ({ view: viewReducer(s.view, action) }))
   }
