@@ -10,6 +10,7 @@ import type { ReplayBatchItem, ReplayCheckRequest } from '../../shared/replay-ty
 import type { VerifyRangeOptions } from '../../shared/verify-types'
 import { positionOfSeq } from '../chain/chain-index'
 import { buildTimeline, getEntry, listEntries } from '../chain/views'
+import { MAX_SEQ_TIMES, seqGaps, seqTimes } from '../chain/seq-facts'
 import { AuditError } from '../base/errors'
 import { readSegments } from '../audit/segments'
 import { TOOL_NAME, TOOL_VERSION } from '../base/version'
@@ -181,6 +182,14 @@ export function createHandlers(session: AuditSession, platform: Platform = {}): 
     getEntry: async (req) => {
       const src = await session.entrySource()
       return getEntry(src.rows, src.index, int(obj(req), 'seq'))
+    },
+    seqGaps: async () => seqGaps((await session.entrySource()).index),
+    seqTimes: async (req) => {
+      const list = obj(req)['seqs']
+      if (!Array.isArray(list) || list.length > MAX_SEQ_TIMES)
+        throw new AuditError('bad_argument', `seqs must be an array of at most ${MAX_SEQ_TIMES} seqs`)
+      const seqs = list.map((v: unknown, i) => int({ [`seqs[${i}]`]: v }, `seqs[${i}]`))
+      return seqTimes((await session.entrySource()).index, seqs)
     },
     timeline: async (req) => {
       const o = obj(req)
