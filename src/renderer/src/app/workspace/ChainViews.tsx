@@ -21,6 +21,7 @@ import { isoOfNs } from '../../lib/format'
 import { recoveredMarks } from '../../lib/recovered'
 import { useStore } from '../../lib/stores/store'
 import { useHalves, useRotations, useTimeline } from '../use-chain-data'
+import { useReplayMarks } from '../use-replay-marks'
 import { useWorkspace, useWorkspaceStore } from './context'
 import type { Flags } from './use-flags'
 
@@ -38,6 +39,10 @@ export function ChainViews({ flags }: { flags: Flags }) {
   const recoveredRows = useStore(ws.recovered, (s) => s.rows)
   const recovered = useMemo(() => recoveredMarks(recoveredRows), [recoveredRows])
   const hasKey = useWorkspace((s) => s.keys.length > 0)
+  const replays = useReplayMarks(
+    ws.api,
+    useWorkspace((s) => s.checks),
+  )
   const filter = useMemo(() => entryFilter(view), [view])
 
   // Flagged-only timelines are asked again when the findings behind them change.
@@ -72,6 +77,7 @@ export function ChainViews({ flags }: { flags: Flags }) {
           onSelectSeq={ws.select}
           recovered={recovered}
           onSelectRecovered={ws.showRecovered}
+          replays={replays}
         />
       </ErrorBoundary>
       <TimeRangeBar
