@@ -19,6 +19,7 @@ import { PageCache } from '../lib/page-cache'
 import { looksLikeChain } from '../lib/replay-format'
 import { VirtualList, type VirtualListHandle } from './VirtualList'
 import { useTimeZone } from '../lib/stores/settings-store'
+import { useGapRows, type GapRowsModel } from './GapRow'
 
 export const ROW_HEIGHT = 26
 
@@ -36,6 +37,8 @@ interface Props {
   replayStatus: (seq: number) => 'match' | 'mismatch' | null
   onReplayDrop: (seq: number, file: File) => void
   description: string
+  /** Gap rows among the live ones (issue 35): given for a seq-ordered listing nothing filters. */
+  gapRows?: GapRowsModel | null
 }
 
 function hasFiles(e: DragEvent): boolean {
@@ -54,6 +57,7 @@ export function EntriesTable({
   replayStatus,
   onReplayDrop,
   description,
+  gapRows,
 }: Props) {
   const zone = useTimeZone() // drawn again when the zone times are shown in changes
   const api = useApi()
@@ -89,7 +93,9 @@ export function EntriesTable({
   const [dropRow, setDropRow] = useState<number | null>(null)
   const [gotoText, setGotoText] = useState('')
   const [gotoMsg, setGotoMsg] = useState<string | null>(null)
-  const count = cache.total ?? 0
+  // Display rows: the live rows, with the gap rows among them (identity without gap rows).
+  const rows = useGapRows(gapRows, cache.total, sort)
+  const count = rows.count
 
   // A new listing starts at the top, with the first page loading.
   useEffect(() => {
@@ -97,13 +103,30 @@ export function EntriesTable({
     cache.want(0, 60)
   }, [cache])
 
-  const onRangeChange = useCallback((s: number, e: number) => cache.want(s, e), [cache])
+  const onRangeChange = useCallback(
+    (s: number, e: number) => cache.want(rows.liveNear(s), rows.liveNear(e)),
+    [cache, rows],
+  )
 
   // Follow a selection made elsewhere (timeline mark, finding, prev/next): find its row and scroll.
-  const activeRow = active >= 0 ? cache.get(active) : undefined
-  const activeSeq = activeRow?.seq ?? null
+  const shown = rows.row(active)
+  const activeRow = shown?.kind === 'live' ? cache.get(shown.index) : undefined
+  const activeSeq =
+    shown?.kind === 'gap'
+      ? selectedSeq !== null && selectedSeq >= shown.span.from && selectedSeq <= shown.span.to
+        ? selectedSeq
+        : null
+      : (activeRow?.seq ?? null)
   useEffect(() => {
     if (selectedSeq === null || selectedSeq === activeSeq) return
+    // A seq no live row holds: its gap row.
+    const gap = rows.gapOf(selectedSeq)
+    if (gap) {
+      setGotoMsg(null)
+      setActive(gap.row)
+      listRef.current?.scrollTo(gap.row, 'center')
+      return
+    }
     let cancelled = false
     void api
       .locateEntry({ seq: selectedSeq, sort, ...(filterRef.current ? { filter: filterRef.current } : {}) })
@@ -114,9 +137,9 @@ export function EntriesTable({
           return
         }
         setGotoMsg(null)
-        setActive(index)
+        setActive(rows.displayOf(index))
         cache.want(index - 20, index + 20)
-        listRef.current?.scrollTo(index, 'center')
+        listRef.current?.scrollTo(rows.displayOf(index), 'center')
       })
       .catch((e: unknown) => {
         if (!cancelled) setGotoMsg(errorMessage(e))
@@ -126,15 +149,17 @@ export function EntriesTable({
     }
     // activeSeq is read, not followed: moving the cursor must not re-locate.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [api, cache, selectedSeq, sort])
+  }, [api, cache, selectedSeq, sort, rows])
 
   const open = useCallback(
     (i: number) => {
-      void cache.load(i).then((row) => {
+      const r = rows.row(i)
+      if (r?.kind === 'gap') return gapRows?.onOpen(r.span)
+      void cache.load(r?.kind === 'live' ? r.index : i).then((row) => {
         if (row) onSelect(row)
       })
     },
-    [cache, onSelect],
+    [cache, onSelect, rows, gapRows],
   )
 
   const goto = (e: FormEvent): void => {
@@ -145,6 +170,13 @@ export function EntriesTable({
       return
     }
     const seq = Number(t)
+    if (rows.gapOf(seq)) {
+      // A seq no live row holds: its gap row, and what is known of it.
+      setGotoMsg(null)
+      onSelectSeq?.(seq)
+      listRef.current?.focus()
+      return
+    }
     void api
       .locateEntry({ seq, sort, ...(filterRef.current ? { filter: filterRef.current } : {}) })
       .then(({ index }) => {
@@ -155,8 +187,8 @@ export function EntriesTable({
           return
         }
         setGotoMsg(null)
-        setActive(index)
-        listRef.current?.scrollTo(index, 'center')
+        setActive(rows.displayOf(index))
+        listRef.current?.scrollTo(rows.displayOf(index), 'center')
         void cache.load(index).then((row) => {
           if (row) onSelect(row)
         })
@@ -169,7 +201,18 @@ export function EntriesTable({
     sort.startsWith(col) ? (sort.endsWith('asc') ? ' ▲' : ' ▼') : ''
 
   const renderRow = (i: number, style: CSSProperties, isActive: boolean) => {
-    const r = cache.get(i)
+    const shownRow = rows.row(i)
+    if (shownRow?.kind === 'gap' && gapRows)
+      return gapRows.render(shownRow.span, {
+        key: i,
+        id: rowId(i),
+        style,
+        rowIndex: i + 2,
+        active: isActive,
+        selected:
+          selectedSeq !== null && selectedSeq >= shownRow.span.from && selectedSeq <= shownRow.span.to,
+      })
+    const r = cache.get(shownRow?.kind === 'live' ? shownRow.index : i)
     if (!r) {
       return (
         <div key={i} id={rowId(i)} className="trow loading" style={style} role="row" aria-rowindex={i + 2}>
@@ -296,8 +339,10 @@ export function EntriesTable({
     <div className="entries" data-testid="entries">
       <div className="entries-toolbar">
         <span className="muted small" data-testid="entries-count">
-          {cache.total === null ? 'loading…' : `${formatCount(count)} row${count === 1 ? '' : 's'}`} ·{' '}
-          {description}
+          {cache.total === null
+            ? 'loading…'
+            : `${formatCount(cache.total)} row${cache.total === 1 ? '' : 's'}`}{' '}
+          · {description}
         </span>
         {cache.error ? <span className="error-line small">{cache.error}</span> : null}
         <div className="grow" />

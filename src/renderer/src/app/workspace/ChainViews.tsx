@@ -23,6 +23,7 @@ import { useStore } from '../../lib/stores/store'
 import { useHalves, useRotations, useTimeline } from '../use-chain-data'
 import { useReplayMarks } from '../use-replay-marks'
 import { useWorkspace, useWorkspaceStore } from './context'
+import { useGapRowsModel } from './Gaps'
 import type { Flags } from './use-flags'
 
 const TIMELINE_BUCKETS = 200
@@ -115,6 +116,7 @@ export function EntriesView({ flags }: { flags: Flags }) {
   const flagVersion = useWorkspace((s) => s.flagVersion)
   const selectedSeq = useWorkspace((s) => s.selected?.seq ?? null)
   const filter = useMemo(() => entryFilter(view), [view])
+  const gapRows = useGapRowsModel(view)
   return (
     <ErrorBoundary where="entries table">
       <EntriesTable
@@ -129,6 +131,7 @@ export function EntriesView({ flags }: { flags: Flags }) {
         replayStatus={flags.replayStatus}
         onReplayDrop={(seq, f) => void ws.replayFile(seq, f)}
         description={describeView(view)}
+        gapRows={gapRows}
       />
     </ErrorBoundary>
   )
