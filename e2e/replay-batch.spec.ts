@@ -139,3 +139,63 @@ test('a file whose name gives no seq waits for one, then is checked', async ({ p
   )
   await expect(pending).toHaveCount(0)
 })
+
+test('the timeline marks the replayed entries by what their replay came to, counted in its legend; a mark selects its entry', async ({
+  page,
+}) => {
+  await openFixture(page, 'clean.db')
+  const timeline = page.getByTestId('timeline')
+  await expect(timeline.getByTestId('timeline-replay-mark')).toHaveCount(0)
+  await expect(page.getByTestId('legend-replay-matched')).toHaveCount(0)
+  await dropMany(
+    page.locator('.topbar'),
+    FILES.map((f) => ({ name: f, bytes: readFileSync(fixture(f)) })),
+  )
+  await expect(page.getByTestId('replay-batch-row')).toHaveCount(FILES.length)
+  // What each line came to, as the CLI decides it for the same files.
+  const jsonl = FILES.map((f) =>
+    JSON.stringify({
+      seq: Number(/replay-(\d+)\.txt$/.exec(f)![1]),
+      output_base64: readFileSync(fixture(f)).toString('base64'),
+      name: f,
+    }),
+  ).join('\n')
+  const want = { matched: 0, mismatch: 0, drift: 0 }
+  for (const c of cliBatch(jsonl).slice(0, -1)) {
+    if (c['original_hash'] === null || c['original_hash'] === undefined) continue // nothing compared: no mark
+    want[c['match'] === true ? 'matched' : c['deterministic'] === true ? 'mismatch' : 'drift']++
+  }
+  expect(want.matched + want.mismatch + want.drift).toBeGreaterThan(2)
+  for (const k of ['matched', 'mismatch', 'drift'] as const) {
+    await expect(page.getByTestId(`legend-replay-${k}`)).toHaveAttribute('data-count', String(want[k]))
+    if (want[k] > 0)
+      await expect(
+        timeline.locator(`[data-testid="timeline-replay-mark"][data-kind="${k}"]`).first(),
+      ).toBeAttached()
+  }
+  // Every marked entry is counted once: the glyphs of a bucket add up to the marks.
+  const counts = await timeline
+    .getByTestId('timeline-replay-mark')
+    .evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-count'))))
+  expect(counts.reduce((a, b) => a + b, 0)).toBe(want.matched + want.mismatch + want.drift)
+  // A mark selects its entry.
+  const mark = timeline.locator('[data-testid="timeline-replay-mark"][data-kind="mismatch"]').first()
+  const seq = await mark.getAttribute('data-seq')
+  await mark.dispatchEvent('click')
+  await expect(page.getByTestId('detail-seq')).toHaveText(seq!)
+  // The single-entry checker moves the marks too: seq 1 (seeded, matched) checked with another text.
+  await page.getByTestId('goto-seq').fill('1')
+  await page.getByTestId('goto-seq').press('Enter')
+  await expect(page.getByTestId('detail-seq')).toHaveText('1')
+  await page.getByTestId('replay-checker').locator('summary').click()
+  await page.getByTestId('replay-text').fill('not what the model said')
+  await page.getByTestId('replay-text-submit').click()
+  await expect(page.getByTestId('legend-replay-mismatch')).toHaveAttribute(
+    'data-count',
+    String(want.mismatch + 1),
+  )
+  await expect(page.getByTestId('legend-replay-matched')).toHaveAttribute(
+    'data-count',
+    String(want.matched - 1),
+  )
+})

@@ -160,3 +160,27 @@ export interface Timeline {
   buckets: TimelineBucket[]
   providers: string[]
 }
+
+/**
+ * Seqs no live row holds, between two live rows of the seq-ordered listing (issue 35: the table's
+ * gap rows). A fact of the listing only — what became of those seqs is the verdict's to say.
+ */
+export interface SeqGap {
+  /** The live row before and after the absent seqs. */
+  after_seq: number
+  before_seq: number
+  /** Position of `before_seq`'s row in the unfiltered seq_asc listing. */
+  index: number
+}
+
+export interface SeqGaps {
+  gaps: SeqGap[]
+  /** More gaps than MAX_SEQ_GAPS: only the first ones are listed. */
+  truncated: boolean
+}
+
+/** The timestamp_ns column of live seqs (to place them on the timeline); null when not an integer. */
+export interface SeqTime {
+  seq: number
+  timestamp_ns: string | null
+}

@@ -9,6 +9,8 @@ import type {
   EntryFilter,
   EntryPage,
   EntrySort,
+  SeqGaps,
+  SeqTime,
   Timeline,
   TimelineRequest,
 } from './chain-types'
@@ -68,6 +70,10 @@ export interface ApiContract {
   /** Position of a seq in a listing, so the table can scroll to it. */
   locateEntry: (req: { seq: number; sort?: EntrySort; filter?: EntryFilter }) => { index: number | null }
   getEntry: (req: { seq: number }) => EntryDetail
+  /** Where seqs are absent between live rows (the table's gap rows, issue 35). */
+  seqGaps: (req: void) => SeqGaps
+  /** The timestamps of live seqs (at most 10,000; absent seqs left out), from the index. */
+  seqTimes: (req: { seqs: number[] }) => SeqTime[]
   timeline: (req: TimelineRequest) => Timeline
   /** Keys live in main-process memory only; what comes back never contains them. */
   /**
@@ -150,6 +156,8 @@ export const API_CALLS = [
   'listEntries',
   'locateEntry',
   'getEntry',
+  'seqGaps',
+  'seqTimes',
   'timeline',
   'setSecrets',
   'listKeys',

@@ -3,12 +3,17 @@
 import type { ApiName } from '../../shared/contract'
 import { positionOfSeq } from '../chain/chain-index'
 import { buildTimeline, getEntry, listEntries } from '../chain/views'
+import { MAX_SEQ_TIMES, seqGaps, seqTimes } from '../chain/seq-facts'
+import { AuditError } from '../base/errors'
 import type { AuditSession } from '../session/session'
 import { ENTRY_SORTS, filterFrom } from './filter-request'
 import type { HandlerTable } from './handler-types'
 import { int, obj, optBool, optEnum, optNs, optObj, optStr } from './validate'
 
-type EntryCall = Extract<ApiName, 'listEntries' | 'locateEntry' | 'getEntry' | 'timeline'>
+type EntryCall = Extract<
+  ApiName,
+  'listEntries' | 'locateEntry' | 'getEntry' | 'seqGaps' | 'seqTimes' | 'timeline'
+>
 
 export function entryHandlers(session: AuditSession): Pick<HandlerTable, EntryCall> {
   return {
@@ -33,6 +38,14 @@ export function entryHandlers(session: AuditSession): Pick<HandlerTable, EntryCa
     getEntry: async (req) => {
       const src = await session.entrySource()
       return getEntry(src.rows, src.index, int(obj(req), 'seq'))
+    },
+    seqGaps: async () => seqGaps((await session.entrySource()).index),
+    seqTimes: async (req) => {
+      const list = obj(req)['seqs']
+      if (!Array.isArray(list) || list.length > MAX_SEQ_TIMES)
+        throw new AuditError('bad_argument', `seqs must be an array of at most ${MAX_SEQ_TIMES} seqs`)
+      const seqs = list.map((v: unknown, i) => int({ [`seqs[${i}]`]: v }, `seqs[${i}]`))
+      return seqTimes((await session.entrySource()).index, seqs)
     },
     timeline: async (req) => {
       const o = obj(req)

@@ -289,6 +289,8 @@ export const CALL_WEIGHT: Readonly<Record<ApiName, 'heavy' | 'light' | 'refused'
   listEntries: 'light', // at most 1000 rows, positions from the in-memory index
   locateEntry: 'light',
   getEntry: 'light', // one row
+  seqGaps: 'light', // one pass over the in-memory index's seq column
+  seqTimes: 'light', // at most 10,000 look-ups in the in-memory index
   timeline: 'light', // buckets of the in-memory index
   setSecrets: 'light',
   listKeys: 'light',

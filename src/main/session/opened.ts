@@ -2,7 +2,7 @@
 // copy), the index behind the overview, timeline and table, and the entry rows by seq — and, while
 // a large chain is still opening, the first pass's part of it.
 import type { ChainIdentity } from '../../shared/app-events'
-import type { ChainOverview, EntrySort } from '../../shared/chain-types'
+import type { ChainOverview } from '../../shared/chain-types'
 import type { ChainIndex } from '../chain/chain-index'
 import type { HeldChain } from '../chain/source/held-chain'
 import type { FileFacts } from '../chain/source/row-source'

@@ -82,6 +82,8 @@ const CALL_FIELDS: Record<ApiName, Field[]> = {
     f('filter.to_ns', 'ns', { seq: 5 }, { optional: true }),
   ],
   getEntry: [f('seq', 'int', {})],
+  seqGaps: [],
+  seqTimes: [], // an array of seqs: its elements are checked in test/main/handlers/seq-facts.test.ts
   timeline: [
     f('buckets', 'int', {}, { min: 1, max: 2000 }),
     f('from_ns', 'ns', { buckets: 10 }, { optional: true }),

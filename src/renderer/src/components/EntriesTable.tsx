@@ -31,6 +31,7 @@ import { rowTsv } from './table/columns'
 import { RowMenu } from './table/RowMenu'
 import { gridTemplate, TableHeader } from './table/TableHeader'
 import './table/table.css'
+import { useGapRows, type GapRowsModel } from './GapRow'
 
 export const ROW_HEIGHT = 26
 
@@ -52,6 +53,8 @@ interface Props {
   replayStatus: (seq: number) => 'match' | 'mismatch' | null
   onReplayDrop: (seq: number, file: File) => void
   description: string
+  /** Gap rows among the live ones (issue 35): given for a seq-ordered listing nothing filters. */
+  gapRows?: GapRowsModel | null
 }
 
 function hasFiles(e: DragEvent): boolean {
@@ -72,6 +75,7 @@ export function EntriesTable({
   replayStatus,
   onReplayDrop,
   description,
+  gapRows,
 }: Props) {
   const zone = useTimeZone() // drawn again when the zone times are shown in changes
   const api = useApi()
@@ -107,7 +111,9 @@ export function EntriesTable({
   const [dropRow, setDropRow] = useState<number | null>(null)
   const [gotoText, setGotoText] = useState('')
   const [gotoMsg, setGotoMsg] = useState<string | null>(null)
-  const count = cache.total ?? 0
+  // Display rows: the live rows, with the gap rows among them (identity without gap rows).
+  const rows = useGapRows(gapRows, cache.total, sort)
+  const count = rows.count
   const [prefs, setPrefs] = useColumnPrefs()
   const shown = useMemo(() => shownColumns(prefs), [prefs])
   const widths = useMemo(() => shown.map((c) => widthOf(prefs, c)), [shown, prefs])
@@ -127,13 +133,30 @@ export function EntriesTable({
     cache.want(0, 60)
   }, [cache])
 
-  const onRangeChange = useCallback((s: number, e: number) => cache.want(s, e), [cache])
+  const onRangeChange = useCallback(
+    (s: number, e: number) => cache.want(rows.liveNear(s), rows.liveNear(e)),
+    [cache, rows],
+  )
 
   // Follow a selection made elsewhere (timeline mark, finding, prev/next): find its row and scroll.
-  const activeRow = active >= 0 ? cache.get(active) : undefined
-  const activeSeq = activeRow?.seq ?? null
+  const activeShown = rows.row(active)
+  const activeRow = activeShown?.kind === 'live' ? cache.get(activeShown.index) : undefined
+  const activeSeq =
+    activeShown?.kind === 'gap'
+      ? selectedSeq !== null && selectedSeq >= activeShown.span.from && selectedSeq <= activeShown.span.to
+        ? selectedSeq
+        : null
+      : (activeRow?.seq ?? null)
   useEffect(() => {
     if (selectedSeq === null || selectedSeq === activeSeq) return
+    // A seq no live row holds: its gap row.
+    const gap = rows.gapOf(selectedSeq)
+    if (gap) {
+      setGotoMsg(null)
+      setActive(gap.row)
+      listRef.current?.scrollTo(gap.row, 'center')
+      return
+    }
     let cancelled = false
     void api
       .locateEntry({ seq: selectedSeq, sort, ...(filterRef.current ? { filter: filterRef.current } : {}) })
@@ -144,9 +167,9 @@ export function EntriesTable({
           return
         }
         setGotoMsg(null)
-        setActive(index)
+        setActive(rows.displayOf(index))
         cache.want(index - 20, index + 20)
-        listRef.current?.scrollTo(index, 'center')
+        listRef.current?.scrollTo(rows.displayOf(index), 'center')
       })
       .catch((e: unknown) => {
         if (!cancelled) setGotoMsg(errorMessage(e))
@@ -156,15 +179,17 @@ export function EntriesTable({
     }
     // activeSeq is read, not followed: moving the cursor must not re-locate.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [api, cache, selectedSeq, sort])
+  }, [api, cache, selectedSeq, sort, rows])
 
   const open = useCallback(
     (i: number) => {
-      void cache.load(i).then((row) => {
+      const r = rows.row(i)
+      if (r?.kind === 'gap') return gapRows?.onOpen(r.span)
+      void cache.load(r?.kind === 'live' ? r.index : i).then((row) => {
         if (row) onSelect(row)
       })
     },
-    [cache, onSelect],
+    [cache, onSelect, rows, gapRows],
   )
 
   const goto = (e: FormEvent): void => {
@@ -175,6 +200,13 @@ export function EntriesTable({
       return
     }
     const seq = Number(t)
+    if (rows.gapOf(seq)) {
+      // A seq no live row holds: its gap row, and what is known of it.
+      setGotoMsg(null)
+      onSelectSeq?.(seq)
+      listRef.current?.focus()
+      return
+    }
     void api
       .locateEntry({ seq, sort, ...(filterRef.current ? { filter: filterRef.current } : {}) })
       .then(({ index }) => {
@@ -185,8 +217,8 @@ export function EntriesTable({
           return
         }
         setGotoMsg(null)
-        setActive(index)
-        listRef.current?.scrollTo(index, 'center')
+        setActive(rows.displayOf(index))
+        listRef.current?.scrollTo(rows.displayOf(index), 'center')
         void cache.load(index).then((row) => {
           if (row) onSelect(row)
         })
@@ -209,7 +241,8 @@ export function EntriesTable({
 
   // The grid's own keys beyond moving the row cursor: ← → the column, the menu, Ctrl/⌘+C.
   const onGridKey = (e: KeyboardEvent<HTMLDivElement>): void => {
-    const r = active >= 0 ? cache.get(active) : undefined
+    // The cursor's live row (a gap row has no cells to copy).
+    const r = activeRow
     if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') {
       if (e.altKey || e.ctrlKey || e.metaKey) return
       e.preventDefault()
@@ -231,7 +264,18 @@ export function EntriesTable({
   }
 
   const renderRow = (i: number, style: CSSProperties, isActive: boolean) => {
-    const r = cache.get(i)
+    const shownRow = rows.row(i)
+    if (shownRow?.kind === 'gap' && gapRows)
+      return gapRows.render(shownRow.span, {
+        key: i,
+        id: rowId(i),
+        style,
+        rowIndex: i + 2,
+        active: isActive,
+        selected:
+          selectedSeq !== null && selectedSeq >= shownRow.span.from && selectedSeq <= shownRow.span.to,
+      })
+    const r = cache.get(shownRow?.kind === 'live' ? shownRow.index : i)
     if (!r) {
       return (
         <div key={i} id={rowId(i)} className="trow loading" style={style} role="row" aria-rowindex={i + 2}>
@@ -337,8 +381,10 @@ export function EntriesTable({
     >
       <div className="entries-toolbar">
         <span className="muted small" data-testid="entries-count">
-          {cache.total === null ? 'loading…' : `${formatCount(count)} row${count === 1 ? '' : 's'}`} ·{' '}
-          {description}
+          {cache.total === null
+            ? 'loading…'
+            : `${formatCount(cache.total)} row${cache.total === 1 ? '' : 's'}`}{' '}
+          · {description}
         </span>
         {cache.error ? <span className="error-line small">{cache.error}</span> : null}
         <div className="grow" />

@@ -1,5 +1,6 @@
 // Entries over time for the whole chain (filtered by provider/model). The brush zooms and pans; the
-// range it selects drives the charts and the table. Flagged rows are marked; a mark selects its row.
+// range it selects drives the charts and the table. Flagged rows are marked, and replayed ones by what
+// their replay came to (issue 37); a mark selects its row.
 import { useEffect, useMemo, useRef, useState } from 'react'
 import {
   Bar,
@@ -30,6 +31,14 @@ import {
 import { axisModeFor, axisTime, formatCount } from '../lib/format'
 import { useTimeZone } from '../lib/stores/settings-store'
 import { zoneLabel } from '../lib/time-zone'
+import {
+  countKinds,
+  REPLAY_KIND_LABELS,
+  worstKind,
+  type ReplayMark,
+  type ReplayMarkKind,
+} from '../lib/replay-marks'
+import './timeline.css'
 
 interface Props {
   timeline: Timeline | null
@@ -43,10 +52,13 @@ interface Props {
   /** Recovered rows (deleted or earlier versions), drawn as dots on the axis. */
   recovered?: RecoveredMark[]
   onSelectRecovered?: (key: string) => void
+  /** Replayed entries (the session's checks), drawn above their bars. */
+  replays?: ReplayMark[]
 }
 
 const BRUSH_DEBOUNCE_MS = 200
 const NO_RECOVERED: RecoveredMark[] = []
+const NO_REPLAYS: ReplayMark[] = []
 
 function rowOf(p: unknown): BucketRow | null {
   return p && typeof p === 'object' && 'i' in p && 'marks' in p ? (p as BucketRow) : null
@@ -78,6 +90,15 @@ function TimelineTip({ active, payload }: TooltipContentProps) {
       {row.recovered.length > 6 ? (
         <div className="muted">+{row.recovered.length - 6} more recovered</div>
       ) : null}
+      {row.replays.slice(0, 6).map((m) => (
+        <div
+          key={`p${m.seq}`}
+          className={m.kind === 'matched' ? 'ok-text' : m.kind === 'mismatch' ? 'bad-text' : 'warn-text'}
+        >
+          seq {m.seq}: {REPLAY_KIND_LABELS[m.kind]}
+        </div>
+      ))}
+      {row.replays.length > 6 ? <div className="muted">+{row.replays.length - 6} more replayed</div> : null}
     </div>
   )
 }
@@ -93,9 +114,14 @@ export function TimelineChart({
   onSelectSeq,
   recovered = NO_RECOVERED,
   onSelectRecovered,
+  replays = NO_REPLAYS,
 }: Props) {
   useTimeZone() // drawn again when the zone times are shown in changes
-  const rows = useMemo(() => timelineRows(timeline, marks, recovered), [timeline, marks, recovered])
+  const rows = useMemo(
+    () => timelineRows(timeline, marks, recovered, replays),
+    [timeline, marks, recovered, replays],
+  )
+  const replayCounts = useMemo(() => countKinds(replays), [replays])
   const [brush, setBrush] = useState<{ start: number; end: number }>({ start: 0, end: 0 })
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null)
 
@@ -181,6 +207,38 @@ export function TimelineChart({
     )
   }
 
+  const replayShape = (p: ScatterShapeProps) => {
+    const row = rowOf(p.payload)
+    const kind = row ? worstKind(row.replays) : null
+    if (!row || kind === null || p.cx === undefined || p.cy === undefined) return <g />
+    const first = row.replays.find((m) => m.kind === kind)!
+    // Above the flag glyph when the bucket has one, else just above the bar.
+    const cx = p.cx
+    const cy = p.cy - (row.marks.length > 0 ? 26 : 9)
+    const more = row.replays.length > 1 ? ` and ${row.replays.length - 1} more replayed` : ''
+    return (
+      <g
+        className={`pmark ${kind}`}
+        data-testid="timeline-replay-mark"
+        data-seq={first.seq}
+        data-kind={kind}
+        data-count={row.replays.length}
+        role="button"
+        aria-label={`seq ${first.seq}: ${REPLAY_KIND_LABELS[kind]}${more}`}
+        onClick={(e) => {
+          e.stopPropagation()
+          onSelectSeq(first.seq, first.ns)
+        }}
+      >
+        {kind === 'mismatch' ? (
+          <rect x={cx - 5} y={cy - 5} width={10} height={10} />
+        ) : (
+          <path d={`M${cx},${cy - 6} l6,6 l-6,6 l-6,-6 z`} />
+        )}
+      </g>
+    )
+  }
+
   return (
     <div className="timeline" data-testid="timeline">
       <div className="chart-title">
@@ -189,11 +247,16 @@ export function TimelineChart({
           <span data-testid="timeline-total">{formatCount(totalCount(timeline))}</span> entries ·{' '}
           {rows.length} buckets · {marks.length > 0 ? `${marks.length} flagged` : 'no flags'}
           {recovered.length > 0 ? ` · ${recovered.length} recovered` : ''}
+          {replays.length > 0 ? ` · ${replays.length} replayed` : ''}
         </span>
       </div>
-      <TimelineLegend recovered={recovered.length > 0} />
+      <TimelineLegend recovered={recovered.length > 0} replays={replays.length > 0 ? replayCounts : null} />
       <ResponsiveContainer width="100%" height={190}>
-        <ComposedChart data={rows} margin={{ top: 20, right: 12, bottom: 0, left: 0 }} barCategoryGap={1}>
+        <ComposedChart
+          data={rows}
+          margin={{ top: replays.length > 0 ? 36 : 20, right: 12, bottom: 0, left: 0 }}
+          barCategoryGap={1}
+        >
           <CartesianGrid vertical={false} className="grid-lines" />
           <XAxis dataKey="i" tickFormatter={tick} minTickGap={48} tickLine={false} className="axis" />
           <YAxis allowDecimals={false} width={40} tickLine={false} axisLine={false} className="axis" />
@@ -201,6 +264,9 @@ export function TimelineChart({
           <Bar dataKey="count" className="bar-count" isAnimationActive={false} />
           <Scatter dataKey="mark" shape={markShape} isAnimationActive={false} />
           <Scatter dataKey="rmark" shape={recoveredShape} isAnimationActive={false} />
+          {replays.length > 0 ? (
+            <Scatter dataKey="pmark" shape={replayShape} isAnimationActive={false} />
+          ) : null}
           {rotations.map((r) => {
             const i = bucketIndexOf(timeline, r.ns)
             return i < 0 ? null : (
@@ -236,8 +302,27 @@ export function TimelineChart({
   )
 }
 
-/** What the glyphs on the timeline mean. */
-function TimelineLegend({ recovered }: { recovered: boolean }) {
+/** The legend's glyph of a replay mark (the shapes the chart draws). */
+function ReplayGlyph({ kind }: { kind: ReplayMarkKind }) {
+  return (
+    <svg width="12" height="12" aria-hidden className={`pmark ${kind}`}>
+      {kind === 'mismatch' ? (
+        <rect x="1" y="1" width="10" height="10" />
+      ) : (
+        <path d="M6,0 l6,6 l-6,6 l-6,-6 z" />
+      )}
+    </svg>
+  )
+}
+
+/** What the glyphs on the timeline mean (and, once entries are replayed, how many of each kind). */
+function TimelineLegend({
+  recovered,
+  replays,
+}: {
+  recovered: boolean
+  replays: Record<ReplayMarkKind, number> | null
+}) {
   return (
     <div className="timeline-legend small muted" data-testid="timeline-legend">
       <span className="legend-item">
@@ -264,6 +349,14 @@ function TimelineLegend({ recovered }: { recovered: boolean }) {
         </svg>
         recovered (unproven)
       </span>
+      {replays
+        ? (['matched', 'mismatch', 'drift'] as const).map((k) => (
+            <span key={k} className="legend-item" data-testid={`legend-replay-${k}`} data-count={replays[k]}>
+              <ReplayGlyph kind={k} />
+              {REPLAY_KIND_LABELS[k]} <span className="legend-count">({formatCount(replays[k])})</span>
+            </span>
+          ))
+        : null}
     </div>
   )
 }

@@ -2,6 +2,7 @@
 import type { Timeline } from '../../../shared/chain-types'
 import type { RecoveredStatus } from '../../../shared/recovery-types'
 import { nsToMs, parseNs } from './format'
+import type { ReplayMark } from './replay-marks'
 
 /** A row that a verify finding or an integrity anomaly points at, placed in time. */
 export interface Mark {
@@ -38,6 +39,9 @@ export interface BucketRow {
   /** Recovered rows in this bucket, and the y of their glyph (0, on the axis; null when none). */
   recovered: RecoveredMark[]
   rmark: number | null
+  /** Replayed entries in this bucket (issue 37), and the y of their glyph (null when none). */
+  replays: ReplayMark[]
+  pmark: number | null
   /** `p:<provider>` → count, `s:<provider>` → share of the bucket in %. */
   [key: `p:${string}` | `s:${string}`]: number
 }
@@ -98,15 +102,18 @@ export function timelineRows(
   tl: Timeline | null,
   marks: Mark[] = [],
   recovered: RecoveredMark[] = [],
+  replays: ReplayMark[] = [],
 ): BucketRow[] {
   if (!tl) return []
   const byBucket = byBucketOf(marks, (ns) => bucketIndexOf(tl, ns))
   const recByBucket = byBucketOf(recovered, (ns) => recoveredBucketOf(tl, ns))
+  const replayByBucket = byBucketOf(replays, (ns) => bucketIndexOf(tl, ns))
   return tl.buckets.map((b, i) => {
     const t = nsToMs(b.start_ns)
     const tEnd = nsToMs(b.end_ns)
     const inBucket = byBucket.get(i) ?? []
     const rec = recByBucket.get(i) ?? []
+    const rep = replayByBucket.get(i) ?? []
     const row: BucketRow = {
       i,
       t,
@@ -118,6 +125,8 @@ export function timelineRows(
       mark: inBucket.length > 0 ? b.count : null,
       recovered: rec,
       rmark: rec.length > 0 ? 0 : null,
+      replays: rep,
+      pmark: rep.length > 0 ? b.count : null,
     }
     for (const p of tl.providers) {
       const c = b.by_provider[p] ?? 0

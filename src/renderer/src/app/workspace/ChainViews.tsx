@@ -21,7 +21,9 @@ import { isoOfNs } from '../../lib/format'
 import { recoveredMarks } from '../../lib/recovered'
 import { useStore } from '../../lib/stores/store'
 import { useHalves, useRotations, useTimeline } from '../use-chain-data'
+import { useReplayMarks } from '../use-replay-marks'
 import { useWorkspace, useWorkspaceStore } from './context'
+import { useGapRowsModel } from './Gaps'
 import type { Flags } from './use-flags'
 
 const TIMELINE_BUCKETS = 200
@@ -38,6 +40,10 @@ export function ChainViews({ flags }: { flags: Flags }) {
   const recoveredRows = useStore(ws.recovered, (s) => s.rows)
   const recovered = useMemo(() => recoveredMarks(recoveredRows), [recoveredRows])
   const hasKey = useWorkspace((s) => s.keys.length > 0)
+  const replays = useReplayMarks(
+    ws.api,
+    useWorkspace((s) => s.checks),
+  )
   const filter = useMemo(() => entryFilter(view), [view])
 
   // Flagged-only timelines are asked again when the findings behind them change.
@@ -72,6 +78,7 @@ export function ChainViews({ flags }: { flags: Flags }) {
           onSelectSeq={ws.select}
           recovered={recovered}
           onSelectRecovered={ws.showRecovered}
+          replays={replays}
         />
       </ErrorBoundary>
       <TimeRangeBar
@@ -109,6 +116,7 @@ export function EntriesView({ flags }: { flags: Flags }) {
   const flagVersion = useWorkspace((s) => s.flagVersion)
   const selectedSeq = useWorkspace((s) => s.selected?.seq ?? null)
   const filter = useMemo(() => entryFilter(view), [view])
+  const gapRows = useGapRowsModel(view)
   return (
     <ErrorBoundary where="entries table">
       <EntriesTable
@@ -125,6 +133,7 @@ export function EntriesView({ flags }: { flags: Flags }) {
         replayStatus={flags.replayStatus}
         onReplayDrop={(seq, f) => void ws.replayFile(seq, f)}
         description={describeView(view)}
+        gapRows={gapRows}
       />
     </ErrorBoundary>
   )

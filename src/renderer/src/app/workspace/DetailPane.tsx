@@ -11,6 +11,7 @@ import { ReplayResultView } from '../../components/ReplayResultView'
 import { looksLikeChain } from '../../lib/replay-format'
 import { useWorkspace, useWorkspaceStore } from './context'
 import { EntryVersions, RecoveredTab, RecoveredTabLabel } from './Recovered'
+import { MissingSeq, useIsMissing } from './Gaps'
 import type { Flags } from './use-flags'
 
 function hasFiles(e: DragEvent): boolean {
@@ -29,6 +30,7 @@ export function DetailPane({ flags }: { flags: Flags }) {
   const batch = useStore(ws.batch, (s) => s)
   const [drop, setDrop] = useState(false)
   const selectedCheck = selected ? (flags.replayBySeq.get(selected.seq) ?? null) : null
+  const missing = useIsMissing(selected?.seq ?? null)
 
   return (
     <div
@@ -98,6 +100,8 @@ export function DetailPane({ flags }: { flags: Flags }) {
           </>
         ) : detailTab === 'recovered' ? (
           <RecoveredTab />
+        ) : selected && missing ? (
+          <MissingSeq seq={selected.seq} />
         ) : selected ? (
           <EntryDetail
             seq={selected.seq}

@@ -18,6 +18,9 @@ import { readFileBase64 } from '../replay-format'
 import { integritySentence, jobEndSentence, verdictSentence } from '../announce-text'
 import { announcer } from './announcer'
 import { FindStore } from './find-store'
+import { GapStore } from './gap-store'
+import type { GapSpan } from '../gap-rows'
+import { rowKey } from '../recovered'
 import { JobRunner } from './job-runner'
 import { KeylessStore } from './keyless-store'
 import { RecoveredStore } from './recovered-store'
@@ -90,6 +93,8 @@ export class WorkspaceStore extends Store<WorkspaceState> {
   readonly drift: DriftStore
   /** Replays checked in bulk (issue 37). */
   readonly batch: ReplayBatchStore
+  /** Where the listing skips seqs: the table's gap rows (issue 35). */
+  readonly gaps: GapStore
 
   constructor(
     readonly chain: ChainIdentity,
@@ -140,6 +145,7 @@ export class WorkspaceStore extends Store<WorkspaceState> {
       mode: () => this.getState().replayMode,
       checks: (checks) => this.update({ checks, detailTab: 'replays' }),
     })
+    this.gaps = new GapStore(api)
   }
 
   /** What the engine already holds for this chain, and a first integrity run. */
@@ -157,6 +163,7 @@ export class WorkspaceStore extends Store<WorkspaceState> {
       () => undefined,
     )
     this.custody.load()
+    this.gaps.load()
     void this.keyless.load()
     void this.runIntegrity(DEFAULT_INTEGRITY)
   }
@@ -164,6 +171,7 @@ export class WorkspaceStore extends Store<WorkspaceState> {
   /** The same chain's overview again (a staged open's final stage: hashes, providers, models). */
   setOverview(overview: ChainOverview): void {
     this.update({ overview })
+    this.gaps.load()
   }
 
   dispose(): void {
@@ -182,15 +190,33 @@ export class WorkspaceStore extends Store<WorkspaceState> {
     this.update((s) => ({ view: viewReducer(s.view, action) }))
   }
 
+  /**
+   * Show a seq. One no live row holds (issue 35) shows what is known of it (the entry panel and the
+   * table's gap row), or — when the files gave back a row at that seq — that row in the Recovered tab;
+   * `[` / `]` then step to the live rows around it.
+   */
   readonly select = (seq: number, ns: string | null = null): void => {
+    const span = this.missingSpan(seq)
+    const found = span ? this.recovered.versionsAt(seq).filter((r) => r.status !== 'unplaced') : []
+    if (found.length > 0) this.recovered.select(rowKey(found[0]!))
     this.update((s) => ({
       selected:
         s.selected && s.selected.seq === seq && (ns === null || s.selected.ns === ns)
           ? s.selected
           : { seq, ns: ns ?? (s.selected?.seq === seq ? s.selected.ns : null) },
-      detailTab: 'entry',
+      detailTab: found.length > 0 ? 'recovered' : 'entry',
+      ...(span ? { neighbours: { prev: span.after, next: span.before } } : {}),
     }))
   }
+
+  /** The seqs no live row holds around `seq`, when it is one of them (null: live, or not known yet). */
+  readonly missingSpan = (seq: number): GapSpan | null =>
+    this.gaps.missingSpan(
+      seq,
+      this.getState().overview,
+      this.getState().verdict ?? this.keyless.getState().verdict,
+      this.recovered.getState().rows,
+    )
 
   readonly selectRow = (r: EntrySummary): void => this.select(r.seq, r.timestamp_ns)
   readonly selectSeq = (seq: number): void => this.select(seq)

@@ -1,0 +1,161 @@
+// Every link lands somewhere (issue 35): a seq no live row holds has a gap row in the table listed by
+// seq (Wireshark-style) that says what is known of it — the verdict's findings in its words, or "not
+// verified yet", and the recovered rows with a link to each — and going to such a seq (the go-to box,
+// a deep link, a finding's seq, the prior comparison's truncated seq) selects that gap row; a seq the
+// files gave back opens the Recovered tab at its row. On the shared fixtures.
+import AxeBuilder from '@axe-core/playwright'
+import { expect, test, type Page } from '@playwright/test'
+import { fixture, openFixture, row, secrets, start, useSecrets } from './helpers'
+
+test.describe.configure({ timeout: 120_000 })
+
+function gapRow(page: Page, from: number, to = from) {
+  return page.locator(`[data-testid="gap-row"][data-from="${from}"][data-to="${to}"]`)
+}
+
+async function goTo(page: Page, seq: number): Promise<void> {
+  await page.getByTestId('goto-seq').fill(String(seq))
+  await page.getByTestId('goto-seq').press('Enter')
+}
+
+/** The display order of the rows on screen: live seqs, and gap rows as `gap:from-to`. */
+async function order(page: Page): Promise<string[]> {
+  return page.locator('[data-testid="entry-row"], [data-testid="gap-row"]').evaluateAll((els) =>
+    els
+      .map((e) => ({
+        top: e.getBoundingClientRect().top,
+        label:
+          e.getAttribute('data-testid') === 'gap-row'
+            ? `gap:${e.getAttribute('data-from')}-${e.getAttribute('data-to')}`
+            : String(e.getAttribute('data-seq')),
+      }))
+      .sort((a, b) => a.top - b.top)
+      .map((x) => x.label),
+  )
+}
+
+test('row-deleted: seq 40 is a gap row between 39 and 41 that quotes the verdict; going to it selects it', async ({
+  page,
+}) => {
+  await openFixture(page, 'row-deleted.db')
+  await goTo(page, 40)
+  const gap = gapRow(page, 40)
+  await expect(gap).toBeVisible()
+  await expect(gap.getByTestId('gap-title')).toHaveText('seq 40 missing')
+  await expect(gap).toHaveAttribute('aria-selected', 'true')
+  const o = await order(page)
+  expect(o.slice(o.indexOf('39'), o.indexOf('39') + 3)).toEqual(['39', 'gap:40-40', '41'])
+  // Never "not found", never a jump to row 1.
+  await expect(page.getByTestId('goto-msg')).toHaveCount(0)
+  await expect(page.getByTestId('missing-detail')).toHaveAttribute('data-seq', '40')
+  await expect(page.getByText(/chain entry seq=40 not found/)).toHaveCount(0)
+
+  // The keyed verdict's words: a sequence gap and a link mismatch at 41, the row after the gap.
+  await useSecrets(page, [secrets()['primary']!])
+  await expect(page.getByTestId('verdict-word')).toHaveText('BROKEN')
+  await expect(gap.getByTestId('gap-summary')).toContainText('verify: sequence gap, link mismatch')
+  const facts = page.getByTestId('missing-fact')
+  await expect(facts.and(page.locator('[data-kind="seq_gap"]'))).toContainText('seq 41 does not follow')
+  await expect(facts.and(page.locator('[data-kind="link_mismatch"]'))).toContainText(
+    'the prev_hash of seq 41 is not the HMAC of the live row before it (seq 39)',
+  )
+  // [ and ] step to the live rows around it.
+  await page.getByTestId('detail-next').click()
+  await expect(page.getByTestId('detail-seq')).toHaveText('41')
+  await expect(page.getByTestId('entry-detail')).toBeVisible()
+  // From 41 the previous live row is 39; the gap row is reached in the table (↑ from 41).
+  await page.getByTestId('detail-prev').click()
+  await expect(page.getByTestId('detail-seq')).toHaveText('39')
+  await page.getByTestId('entries-list').press('ArrowDown')
+  await page.getByTestId('entries-list').press('Enter')
+  await expect(page.getByTestId('missing-detail')).toHaveAttribute('data-seq', '40')
+
+  // Listed newest first the gap row stays between them; sorted by time there is none.
+  await page.getByTestId('sort-seq').click()
+  await goTo(page, 40)
+  await expect(gap).toBeVisible()
+  const d = await order(page)
+  expect(d.slice(d.indexOf('41'), d.indexOf('41') + 3)).toEqual(['41', 'gap:40-40', '39'])
+  await page.getByTestId('sort-time').click()
+  await goTo(page, 39)
+  await expect(row(page, 39)).toBeVisible()
+  await expect(page.getByTestId('gap-row')).toHaveCount(0)
+})
+
+test('a deep link to a missing seq lands on its gap row', async ({ page }) => {
+  await start(page)
+  await page.goto(`/#chain=${encodeURIComponent(fixture('row-deleted.db'))}&seq=40`)
+  await expect(page.getByTestId('current-file')).toHaveText('row-deleted.db')
+  await expect(gapRow(page, 40)).toBeVisible()
+  await expect(gapRow(page, 40)).toHaveAttribute('aria-selected', 'true')
+  await expect(page.getByTestId('missing-detail')).toHaveAttribute('data-seq', '40')
+})
+
+test('truncated-tail with its prior: the truncated seqs are a gap row after the last one, and seq 211 lands there', async ({
+  page,
+}) => {
+  await openFixture(page, 'truncated-tail.db')
+  // No verdict names seqs past the head yet: no gap row there, and nothing is claimed.
+  await expect(page.getByTestId('gap-row')).toHaveCount(0)
+  await useSecrets(page, [secrets()['primary']!])
+  await page.getByTestId('prior-file-input').setInputFiles(fixture('truncated-tail.prior-verify.json'))
+  await expect(page.locator('[data-testid="finding-row"][data-kind="truncated"]')).toHaveCount(1)
+  const finding = page.locator('[data-testid="finding-row"][data-kind="truncated"]')
+  await finding.getByRole('button', { name: '211' }).click()
+  const gap = gapRow(page, 211, 240)
+  await expect(gap).toBeVisible()
+  await expect(gap.getByTestId('gap-title')).toHaveText('seqs 211–240 missing')
+  await expect(gap).toHaveAttribute('aria-selected', 'true')
+  await expect(gap.getByTestId('gap-summary')).toContainText('truncated')
+  const o = await order(page)
+  expect(o.slice(-2)).toEqual(['210', 'gap:211-240'])
+  await expect(page.getByTestId('missing-detail')).toHaveAttribute('data-seq', '211')
+  await expect(page.locator('[data-testid="missing-fact"][data-kind="truncated"]')).toContainText(
+    'the prior report recorded rows up to seq 240',
+  )
+  await expect(page.getByText(/chain entry seq=211 not found/)).toHaveCount(0)
+  await expect(page.getByTestId('goto-msg')).toHaveCount(0)
+})
+
+test('rec-deleted-middle: a deleted seq the files gave back opens the Recovered tab at its row', async ({
+  page,
+}) => {
+  await openFixture(page, 'rec-deleted-middle.db')
+  await useSecrets(page, [secrets()['primary']!])
+  await expect(page.getByTestId('verdict-word')).toHaveText('BROKEN')
+  const deleted = page.locator('[data-testid="finding-row"][data-kind="deleted"]').first()
+  const from = Number(await deleted.locator('button').first().textContent())
+  await deleted.locator('button').first().click()
+  await expect(page.getByTestId('tab-recovered')).toHaveAttribute('aria-selected', 'true')
+  await expect(page.getByTestId('recovered-detail-seq')).toHaveText(String(from))
+  // The table shows the gap row with the recovered rows and a link to them.
+  const gap = page
+    .getByTestId('gap-row')
+    .filter({ has: page.getByTestId('gap-open-recovered') })
+    .first()
+  await expect(gap).toBeVisible()
+  await expect(gap.getByTestId('gap-summary')).toContainText('recovered row')
+  // The go-to box does the same for another of its seqs.
+  await page.getByTestId('tab-replays').click()
+  await goTo(page, from + 1)
+  await expect(page.getByTestId('tab-recovered')).toHaveAttribute('aria-selected', 'true')
+})
+
+for (const scheme of ['light', 'dark'] as const)
+  test(`the gap row and the missing seq's panel pass axe (${scheme}, WCAG 2.2 target size)`, async ({
+    page,
+  }) => {
+    await page.emulateMedia({ colorScheme: scheme })
+    await openFixture(page, 'row-deleted.db')
+    await goTo(page, 40)
+    await expect(gapRow(page, 40)).toBeVisible()
+    const result = await new AxeBuilder({ page })
+      .include('[data-testid="entries"]')
+      .include('[data-testid="missing-detail"]')
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
+      .analyze()
+    const lines = result.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical' || v.id === 'target-size')
+      .flatMap((v) => v.nodes.slice(0, 5).map((n) => `${v.id} (${v.impact}) at ${n.target.join(' ')}`))
+    expect(lines, lines.join('\n')).toEqual([])
+  })

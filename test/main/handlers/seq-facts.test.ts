@@ -1,0 +1,129 @@
+// seqGaps and seqTimes (issue 35 gap rows, issue 37 replay marks) against SQLite's own reading of
+// the same file: generated chains with seqs deleted at random (runs in the middle, at the head, at
+// the tail, every other row), each compared with `SELECT seq, timestamp_ns FROM chain ORDER BY seq`.
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import Database from 'better-sqlite3'
+import { afterEach, describe, expect, it } from 'vitest'
+import type { SeqGap } from '../../../src/shared/chain-types'
+import { AuditSession } from '../../../src/main/session/session'
+import { createHandlers } from '../../../src/main/handlers/table'
+import { seqGaps } from '../../../src/main/chain/seq-facts'
+import { dbPath, withSqliteCopy } from '../testing/fixtures'
+import { mulberry32 } from '../testing/prng'
+
+const ctx = { transport: 'http', trusted: true } as const
+let session: AuditSession | null = null
+const dirs: string[] = []
+afterEach(() => {
+  session?.dispose()
+  session = null
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true })
+})
+
+/** A copy of clean.db with the given seqs deleted (a test file: the fixture is never written). */
+function withDeleted(seqs: number[]): string {
+  const dir = mkdtempSync(join(tmpdir(), 'bijotel-gaps-'))
+  dirs.push(dir)
+  const p = join(dir, 'chain.db')
+  copyFileSync(dbPath('clean'), p)
+  const db = new Database(p)
+  const del = db.prepare('DELETE FROM chain WHERE seq = ?')
+  db.transaction(() => seqs.forEach((s) => del.run(s)))()
+  db.close()
+  return p
+}
+
+/** The oracle: gaps and timestamps as SQLite reads them. */
+function oracle(p: string): { gaps: SeqGap[]; times: Map<number, string | null> } {
+  return withSqliteCopy(p, (db) => {
+    const rows = db.prepare('SELECT seq, timestamp_ns FROM chain ORDER BY seq').safeIntegers(true).all() as {
+      seq: bigint
+      timestamp_ns: unknown
+    }[]
+    const gaps: SeqGap[] = []
+    for (let i = 1; i < rows.length; i++) {
+      const a = Number(rows[i - 1]!.seq)
+      const b = Number(rows[i]!.seq)
+      if (b - a > 1) gaps.push({ after_seq: a, before_seq: b, index: i })
+    }
+    const times = new Map(
+      rows.map((r) => [Number(r.seq), typeof r.timestamp_ns === 'bigint' ? r.timestamp_ns.toString() : null]),
+    )
+    return { gaps, times }
+  })
+}
+
+/** Deletions of one class, drawn from a seeded generator. */
+const CLASSES: Record<string, (rnd: () => number) => number[]> = {
+  'one seq in the middle': (rnd) => [2 + Math.floor(rnd() * 237)],
+  'a run in the middle': (rnd) => {
+    const s = 2 + Math.floor(rnd() * 200)
+    return Array.from({ length: 1 + Math.floor(rnd() * 30) }, (_, k) => s + k)
+  },
+  'the head': (rnd) => Array.from({ length: 1 + Math.floor(rnd() * 20) }, (_, k) => 1 + k),
+  'the tail': (rnd) => Array.from({ length: 1 + Math.floor(rnd() * 20) }, (_, k) => 240 - k),
+  'scattered seqs': (rnd) => Array.from({ length: 20 }, () => 1 + Math.floor(rnd() * 240)),
+  'every other seq': (rnd) => {
+    const from = 1 + Math.floor(rnd() * 100)
+    return Array.from({ length: 40 }, (_, k) => from + 2 * k)
+  },
+}
+
+describe('seqGaps and seqTimes read what SQLite reads', () => {
+  for (const [name, draw] of Object.entries(CLASSES))
+    it(`${name}: every gap between live rows, none elsewhere`, async () => {
+      const rnd = mulberry32(name.length * 7919)
+      for (let k = 0; k < 3; k++) {
+        const deleted = draw(rnd)
+        const p = withDeleted(deleted)
+        const want = oracle(p)
+        session?.dispose()
+        session = new AuditSession()
+        const h = createHandlers(session)
+        await session.open(p)
+        const got = await h.seqGaps(undefined, ctx)
+        expect(got).toEqual({ gaps: want.gaps, truncated: false })
+        // Each gap's index is where the listing holds its `before_seq`.
+        for (const g of got.gaps.slice(0, 5))
+          expect((await h.locateEntry({ seq: g.before_seq }, ctx)).index).toBe(g.index)
+        // Times of live seqs as SQLite stores them; deleted seqs are left out, never invented.
+        const asked = [...new Set([...deleted, 1, 120, 240, 7])]
+        const times = await h.seqTimes({ seqs: asked }, ctx)
+        expect(times).toEqual(
+          asked.filter((s) => want.times.has(s)).map((s) => ({ seq: s, timestamp_ns: want.times.get(s) })),
+        )
+      }
+    })
+
+  it('an untouched chain has no gap', async () => {
+    session = new AuditSession()
+    await session.open(dbPath('clean'))
+    expect(await createHandlers(session).seqGaps(undefined, ctx)).toEqual({ gaps: [], truncated: false })
+  })
+
+  it('says when it lists only the first gaps', async () => {
+    session = new AuditSession()
+    const p = withDeleted(Array.from({ length: 100 }, (_, k) => 2 + 2 * k))
+    await session.open(p)
+    const idx = (await session.entrySource()).index
+    const all = seqGaps(idx)
+    expect(all.gaps).toHaveLength(100)
+    expect(seqGaps(idx, 10)).toEqual({ gaps: all.gaps.slice(0, 10), truncated: true })
+    expect(seqGaps(idx, 100)).toEqual({ gaps: all.gaps, truncated: false })
+  })
+
+  it('refuses what is not a list of seqs, in one line naming the element', async () => {
+    session = new AuditSession()
+    const h = createHandlers(session)
+    await session.open(dbPath('clean'))
+    for (const bad of [{}, { seqs: 5 }, { seqs: 'x' }, { seqs: new Array(10_001).fill(1) }])
+      await expect(h.seqTimes(bad as never, ctx)).rejects.toThrow(/^seqs must be an array of at most 10000/)
+    await expect(h.seqTimes({ seqs: [1, 1.5] }, ctx)).rejects.toThrow(/^seqs\[1\] must be an integer/)
+    await expect(h.seqTimes({ seqs: [1, '2'] as never }, ctx)).rejects.toThrow(
+      /^seqs\[1\] must be an integer/,
+    )
+    expect(await h.seqTimes({ seqs: [] }, ctx)).toEqual([])
+  })
+})
