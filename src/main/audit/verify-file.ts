@@ -13,6 +13,7 @@ import type { ArchiveSegments } from '../recovery/findings'
 import { withWitness } from './witness'
 import { keyInfo, type KeyMaterial } from '../chain/keys'
 import { verifyRows, type VerifyOptions } from '../verify/verify'
+import { OtherChainPrior, priorHeadPlaced } from '../verify/prior-chain'
 
 export type { ReaderKind } from '../chain/source/row-source'
 
@@ -46,12 +47,44 @@ const searchOpts = (r: RecoverWith): { signal?: { aborted: boolean } } =>
   r.signal ? { signal: r.signal } : {}
 
 /**
+ * `verify` run with the prior; when it refuses the prior as of another chain and the files are
+ * searched, the search may still place the prior's head in this chain (a truncated head recovered
+ * from free space, issue 39 "Priors"): `verify` is run again without the prior to search, and with
+ * the prior accepted when a placed, proven row is its head or links to it. Otherwise the refusal.
+ */
+async function withPriorPlaced(
+  opts: VerifyOptions,
+  recovering: boolean,
+  verify: (opts: VerifyOptions) => Promise<VerifyVerdict>,
+): Promise<VerifyVerdict> {
+  const prior = opts.prior
+  if (!prior || !recovering) return verify(opts)
+  try {
+    return await verify(opts)
+  } catch (e) {
+    if (!(e instanceof OtherChainPrior)) throw e
+    const searched = await verify({ ...opts, prior: undefined })
+    if (searched.cancelled || !priorHeadPlaced(prior, searched.recovered)) throw e
+    return verify({ ...opts, priorLinked: true })
+  }
+}
+
+/**
  * Verify `source`; with `recover`, search the files too and add what they prove (../recovery).
  * Read in place, the files are searched through the source's own descriptors while the rows are
  * verified (see startRecovery); on the copy path, the evidence's files the open step holds are
  * searched after the verdict (never the copy: SQLite recovered its WAL into it).
  */
 async function verifyAndRecover(
+  source: RowSource,
+  keys: KeyMaterial[],
+  opts: VerifyOptions,
+  recover: RecoverWith | null,
+): Promise<VerifyVerdict> {
+  return withPriorPlaced(opts, recover !== null, (o) => verifyAndRecoverOnce(source, keys, o, recover))
+}
+
+async function verifyAndRecoverOnce(
   source: RowSource,
   keys: KeyMaterial[],
   opts: VerifyOptions,
@@ -129,6 +162,14 @@ export async function verifyOpened(
   chain: OpenedChain,
   keys: KeyMaterial[],
   opts: VerifyOptions & { recover?: boolean; segments?: ArchiveSegments } = {},
+): Promise<VerifyVerdict> {
+  return withPriorPlaced(opts, opts.recover === true, (o) => verifyOpenedOnce(chain, keys, { ...opts, ...o }))
+}
+
+async function verifyOpenedOnce(
+  chain: OpenedChain,
+  keys: KeyMaterial[],
+  opts: VerifyOptions & { recover?: boolean; segments?: ArchiveSegments },
 ): Promise<VerifyVerdict> {
   const verdict = await chain.read(async (source) =>
     withWitness(source, await verifyRows(source, keys, opts)),
