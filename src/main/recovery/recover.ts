@@ -187,8 +187,12 @@ export class Search {
       scanned: this.out.scanned,
       ...(this.declined !== undefined ? { declined: this.declined } : {}),
     }
+    const declined =
+      this.declined === undefined
+        ? ''
+        : `; the file reader declined the file (${this.declined}): its bytes, its -wal and its journal's page images were searched as they are, against the live rows SQLite reads after its rollback (the verified private copy)`
     return {
-      summary: { ...base, note: note(base, keys.length) },
+      summary: { ...base, note: note(base, keys.length) + declined },
       rows: proven.rows,
       uncommitted: proven.uncommitted,
     }

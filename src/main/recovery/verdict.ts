@@ -8,6 +8,7 @@ import type { VerifyVerdict } from '../../shared/verify-types'
 import { Unsupported } from '../chain/sqlite/decline'
 import { directFrom, openDirect, type DirectChain } from '../chain/direct/open'
 import type { Snapshot } from '../chain/snapshot'
+import { ChainFile } from '../chain/reader'
 import { AuditError, oneLine } from '../base/errors'
 import type { KeyMaterial } from '../chain/keys'
 import { applyRecovery, type RecoveryContext } from './findings'
@@ -57,6 +58,35 @@ export function searchFiles(
 /** Search a chain file given by path in one go; a file the direct reader declines is reported as not searched. */
 export function recoverFile(path: string, keys: KeyMaterial[], opts: RecoverOptions = {}): RecoveryResult {
   return searchFiles(path, keys, opts).result
+}
+
+/**
+ * Search a chain file given by path; a file the direct reader declines (a hot journal) is searched
+ * all the same, its live rows read from the verified private copy SQLite rolls back (./declined.ts).
+ */
+export async function recoverPath(
+  path: string,
+  keys: KeyMaterial[],
+  opts: RecoverOptions = {},
+): Promise<RecoveryResult> {
+  let chain: DirectChain
+  try {
+    chain = openDirect(path)
+  } catch (e) {
+    if (e instanceof AuditError) throw e
+    if (!(e instanceof Unsupported)) return notSearched(oneLine(e))
+    const file = await ChainFile.open(path)
+    try {
+      return (await searchEvidence(file.snapshot, keys, opts)).result
+    } finally {
+      file.close()
+    }
+  }
+  try {
+    return searchFiles(path, keys, { ...opts, chain }).result
+  } finally {
+    chain.close()
+  }
 }
 
 export interface RunningSearch {
