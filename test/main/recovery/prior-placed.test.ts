@@ -10,7 +10,9 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:f
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { verifyFile } from '../../../src/main/audit/verify-file'
+import { requirePriorOfOpenChain } from '../../../src/main/audit/prior-chain'
+import { verifyFile, verifyOpened } from '../../../src/main/audit/verify-file'
+import { OpenedChain } from '../../../src/main/chain/source/opened-chain'
 import type { KeyMaterial } from '../../../src/main/chain/keys'
 import { CHAIN_TABLE_DDL, SEMHASH_INDEX_DDL, TRACE_INDEX_DDL } from '../../../src/main/chain/schema'
 import { OTHER_CHAIN } from '../../../src/main/verify/prior-chain'
@@ -149,6 +151,33 @@ describe('a prior whose head only recovery places', () => {
         }
       })
     }
+})
+
+describe("the app's path: choosing the prior, and verify on the opened chain", () => {
+  for (const [i, kind] of (['old-head', 'foreign-head'] as PriorKind[]).entries())
+    it(kind, async () => {
+      const m = make(1024, kind, 0x3b00 + i)
+      const chain = await OpenedChain.open(m.db)
+      try {
+        const keys = keysOf(m.key)
+        // Without keys nothing can be placed: refused as before.
+        await expect(requirePriorOfOpenChain(chain, m.prior)).rejects.toThrow(OTHER_CHAIN)
+        const choose = requirePriorOfOpenChain(chain, m.prior, keys)
+        const verify = verifyOpened(chain, keys, { prior: m.prior, recover: true, workers: 1 })
+        if (kind === 'foreign-head') {
+          await expect(choose).rejects.toThrow(OTHER_CHAIN)
+          await expect(verify).rejects.toThrow(OTHER_CHAIN)
+          return
+        }
+        await choose
+        const verdict = await verify
+        expect(verdict.findings.some((f) => f.kind === 'rewritten')).toBe(true)
+        for (const f of verdict.findings)
+          for (let s = f.from_seq; s <= f.to_seq; s++) expect(m.attacked.has(BigInt(s))).toBe(true)
+      } finally {
+        chain.close()
+      }
+    })
 })
 
 describe('the truncated-tail fixture and its prior', () => {
