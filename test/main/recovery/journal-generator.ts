@@ -8,6 +8,7 @@
 // page only the journal keeps — each then hidden behind a benign hot journal or not. Foreign rows
 // sealed under the same key (another chain's leaf pages) planted as journal images SQLite never plays.
 import Database from 'better-sqlite3'
+import { createHash } from 'node:crypto'
 import {
   copyFileSync,
   existsSync,
@@ -25,7 +26,8 @@ import { insert, version, type RowVersion } from './generator'
 
 export type JournalHistory =
   'crash-append' | 'crash-touch' | 'benign-hot' | 'persist-appends' | 'persist-rollback'
-export type JournalAttack = 'none' | 'truncate-tail-db' | 'truncate-tail-journal' | 'delete-middle-journal'
+export type JournalAttack =
+  'none' | 'truncate-tail-db' | 'truncate-tail-journal' | 'delete-middle-journal' | 'body-edit-journal'
 
 export interface JournalCase {
   name: string
@@ -202,6 +204,19 @@ export function generateJournal(c: JournalCase, seed: number): JournalOut {
     if (c.attack === 'truncate-tail-db' || c.attack === 'truncate-tail-journal') {
       if (c.attack === 'truncate-tail-journal') db.pragma('secure_delete = ON')
       drop(last - BigInt(rng.int(1, 4)), last)
+    } else if (c.attack === 'body-edit-journal') {
+      // A body and its canonical_hash edited without the key, the same size (rewritten in place):
+      // only the journal's old image keeps the original.
+      db.pragma('secure_delete = ON')
+      const q = BigInt(rng.int(3, c.rows - 3))
+      const v = live.get(q)!
+      const body = Buffer.from(v.body.toString('latin1').replace('"original"', '"edited!!"'), 'latin1')
+      db.prepare('UPDATE chain SET canonical_body = ?, canonical_hash = ? WHERE seq = ?').run(
+        body,
+        createHash('sha256').update(body).digest('hex'),
+        q,
+      )
+      attacked.add(q)
     } else if (c.attack === 'delete-middle-journal') {
       db.pragma('secure_delete = ON')
       const m = BigInt(rng.int(3, c.rows - 3))

@@ -24,7 +24,12 @@ const HONEST: JournalHistory[] = [
   'persist-appends',
   'persist-rollback',
 ]
-const ATTACKS: JournalAttack[] = ['truncate-tail-db', 'truncate-tail-journal', 'delete-middle-journal']
+const ATTACKS: JournalAttack[] = [
+  'truncate-tail-db',
+  'truncate-tail-journal',
+  'delete-middle-journal',
+  'body-edit-journal',
+]
 const SIZES = [512, 1024, 4096]
 
 function cases(): JournalCase[] {
@@ -106,6 +111,17 @@ describe('declined files are still searched: rollback journals', () => {
           // trunk's): nothing sealed joins the rest to the head, so no finding; the witness says so.
           expect(verdict.findings, c.name).toEqual([])
           expect(verdict.notices?.some((x) => x.includes('sqlite_sequence'))).toBe(true)
+        } else if (c.attack === 'body-edit-journal') {
+          // The live row fails its seal; the journal's old image is the original, named so.
+          expect(verdict.valid, c.name).toBe(false)
+          for (const f of verdict.findings)
+            for (let s = f.from_seq; s <= f.to_seq; s++)
+              expect(g.attacked.has(BigInt(s)), `${c.name}: ${f.kind} ${s}`).toBe(true)
+          const q = Number([...g.attacked][0]!)
+          const orig = rows.find((r) => r.seq === q && r.status === 'superseded')
+          expect(orig?.original, c.name).toBe(true)
+          expect(orig?.changed).toContain('canonical_hash')
+          expect(orig?.sources.some((x) => x.kind === 'journal_page')).toBe(true)
         } else {
           if (c.attack === 'truncate-tail-db') tails.proven++
           expect(verdict.valid, c.name).toBe(false)
