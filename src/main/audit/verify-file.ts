@@ -2,6 +2,7 @@
 // (the common case: a reference-schema chain, WAL or not), else through SQLite on a verified
 // private copy. BIJOTEL_READER=sqlite forces the copy path (for comparisons).
 import type { EvidenceStatement } from '../../shared/custody-types'
+import type { RecoveredRow } from '../../shared/recovery-types'
 import type { VerifyVerdict } from '../../shared/verify-types'
 import { readChain } from '../chain/source/open-source'
 import type { OpenedChain } from '../chain/source/opened-chain'
@@ -49,24 +50,35 @@ const searchOpts = (r: RecoverWith): { signal?: { aborted: boolean } } =>
 /**
  * `verify` run with the prior; when it refuses the prior as of another chain and the files are
  * searched, the search may still place the prior's head in this chain (a truncated head recovered
- * from free space, issue 39 "Priors"): `verify` is run again without the prior to search, and with
- * the prior accepted when a placed, proven row is its head or links to it. Otherwise the refusal.
+ * from free space, issue 39 "Priors"): the files are searched on their own (`search`), and `verify`
+ * is run again with the prior accepted when a placed, proven row is its head or links to it.
+ * Otherwise the refusal.
  */
 async function withPriorPlaced(
   opts: VerifyOptions,
-  recovering: boolean,
+  search: (() => Promise<RecoveredRow[]>) | null,
   verify: (opts: VerifyOptions) => Promise<VerifyVerdict>,
 ): Promise<VerifyVerdict> {
   const prior = opts.prior
-  if (!prior || !recovering) return verify(opts)
+  if (!prior || !search) return verify(opts)
   try {
     return await verify(opts)
   } catch (e) {
     if (!(e instanceof OtherChainPrior)) throw e
-    const searched = await verify({ ...opts, prior: undefined })
-    if (searched.cancelled || !priorHeadPlaced(prior, searched.recovered)) throw e
+    if (!priorHeadPlaced(prior, await search())) throw e
     return verify({ ...opts, priorLinked: true })
   }
+}
+
+/** The recovered rows of the files `source` reads, searched on their own (no verify). */
+async function searchOnly(source: RowSource, keys: KeyMaterial[], r: RecoverWith): Promise<RecoveredRow[]> {
+  const files = source.evidenceFiles()
+  if (files === null) return []
+  const found =
+    'held' in files
+      ? await searchEvidence(files.held, keys, searchOpts(r))
+      : await startRecovery(files.inPlace, keys, searchOpts(r)).done()
+  return found.result.rows
 }
 
 /**
@@ -81,7 +93,9 @@ async function verifyAndRecover(
   opts: VerifyOptions,
   recover: RecoverWith | null,
 ): Promise<VerifyVerdict> {
-  return withPriorPlaced(opts, recover !== null, (o) => verifyAndRecoverOnce(source, keys, o, recover))
+  return withPriorPlaced(opts, recover && (() => searchOnly(source, keys, recover)), (o) =>
+    verifyAndRecoverOnce(source, keys, o, recover),
+  )
 }
 
 async function verifyAndRecoverOnce(
@@ -163,7 +177,11 @@ export async function verifyOpened(
   keys: KeyMaterial[],
   opts: VerifyOptions & { recover?: boolean; segments?: ArchiveSegments } = {},
 ): Promise<VerifyVerdict> {
-  return withPriorPlaced(opts, opts.recover === true, (o) => verifyOpenedOnce(chain, keys, { ...opts, ...o }))
+  const search = async (): Promise<RecoveredRow[]> =>
+    (await searchEvidence(chain.file.snapshot, keys, opts.signal ? { signal: opts.signal } : {})).result.rows
+  return withPriorPlaced(opts, opts.recover ? search : null, (o) =>
+    verifyOpenedOnce(chain, keys, { ...opts, ...o }),
+  )
 }
 
 async function verifyOpenedOnce(
