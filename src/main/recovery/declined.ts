@@ -13,7 +13,7 @@ import { DB_HEADER_BYTES, headerPageSize } from '../chain/sqlite/header'
 import type { SearchTarget } from './recover'
 
 /** The copy, opened by the direct reader; or why it cannot be. */
-export function openCopy(copyPath: string): DirectChain | string {
+export function openCopyDirect(copyPath: string): DirectChain | string {
   try {
     return openDirect(copyPath)
   } catch (e) {

@@ -14,7 +14,7 @@ import type { KeyMaterial } from '../chain/keys'
 import { applyRecovery, type RecoveryContext } from './findings'
 import { directLive, type LiveChain } from './live'
 import { notSearched, recoverWith, Search, targetOf, type RecoverOptions, type SearchTarget } from './recover'
-import { declinedTarget, openCopy } from './declined'
+import { declinedTarget, openCopyDirect } from './declined'
 
 export interface Searched {
   result: RecoveryResult
@@ -228,7 +228,7 @@ async function searchDeclined(
   opts: RecoverOptions,
   liveBodyBad?: ReadonlySet<bigint>,
 ): Promise<Searched> {
-  const copy = openCopy(snapshot.dbPath)
+  const copy = openCopyDirect(snapshot.dbPath)
   if (typeof copy === 'string') return unread(copy)
   let target: SearchTarget | string
   try {
