@@ -2,8 +2,8 @@
 // frames), with what can be proven about each. Shapes of `verify --json`'s `recovered`, of
 // `bijotel recover --json` and of the report's recovery block.
 
-/** Which file the bytes were read from: the database file or its `-wal`. */
-export type RecoveryFile = 'db' | 'wal'
+/** Which file the bytes were read from: the database file, its `-wal` or its rollback `-journal`. */
+export type RecoveryFile = 'db' | 'wal' | 'journal'
 
 /**
  * Where in the files a record was found:
@@ -13,9 +13,12 @@ export type RecoveryFile = 'db' | 'wal'
  *   lies beyond the database's current end);
  * - `freelist`: a freelist trunk or leaf page (file-format §1.5);
  * - `freeblock`: a freeblock of a b-tree page in use (§1.6);
- * - `unallocated`: the gap between a b-tree page's cell pointer array and its cell content area.
+ * - `unallocated`: the gap between a b-tree page's cell pointer array and its cell content area;
+ * - `journal_page`: a page image of the rollback journal (file-format §4.1): an earlier version of
+ *   its page, or, in a hot journal, the image SQLite's rollback writes back.
  */
-export type RecoverySourceKind = 'wal_frame' | 'superseded_page' | 'freelist' | 'freeblock' | 'unallocated'
+export type RecoverySourceKind =
+  'wal_frame' | 'superseded_page' | 'freelist' | 'freeblock' | 'unallocated' | 'journal_page'
 
 export interface RecoverySource {
   file: RecoveryFile
@@ -33,7 +36,11 @@ export interface RecoverySource {
    * (each checkpoint that restarts the WAL adds one to salt-1), -1 for the one before, and so on.
    */
   generation?: number
-  /** WAL frames only: whether the frame belongs to a committed transaction (null when unknowable). */
+  /**
+   * WAL frames: whether the frame belongs to a committed transaction (null when unknowable). Database
+   * pages: `false` when a hot journal's rollback replaces the page (or truncates it away): it holds
+   * the rolled-back transaction's version.
+   */
   committed?: boolean | null
 }
 
@@ -148,7 +155,20 @@ export interface RecoverySummary {
   /** Of the rows reported, how many were found in the archive segments given (status `archived`). */
   archived?: number
   /** What was read: page versions, WAL frames, freelist pages. */
-  scanned: { db_pages: number; wal_frames: number; freelist_pages: number; carved_regions: number }
+  scanned: {
+    db_pages: number
+    wal_frames: number
+    freelist_pages: number
+    carved_regions: number
+    /** Page images of the rollback journal read (absent when there is none). */
+    journal_pages?: number
+  }
+  /**
+   * Only when the direct reader declined the file (a hot journal, say): the search read the
+   * evidence's bytes as they are, and the live rows SQLite reads (after its rollback) from the
+   * verified private copy. Why the reader declined.
+   */
+  declined?: string
 }
 
 /** `bijotel recover --json` and the app's recover call. */

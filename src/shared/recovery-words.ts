@@ -35,4 +35,5 @@ export const SOURCE_KIND_WORDS: Record<RecoverySource['kind'], string> = {
   freelist: 'freelist page',
   freeblock: 'freeblock',
   unallocated: 'unallocated space',
+  journal_page: 'journal image',
 }

@@ -2,6 +2,7 @@
 // (the common case: a reference-schema chain, WAL or not), else through SQLite on a verified
 // private copy. BIJOTEL_READER=sqlite forces the copy path (for comparisons).
 import type { EvidenceStatement } from '../../shared/custody-types'
+import type { RecoveredRow } from '../../shared/recovery-types'
 import type { VerifyVerdict } from '../../shared/verify-types'
 import { readChain } from '../chain/source/open-source'
 import type { HeldChain } from '../chain/source/held-chain'
@@ -13,6 +14,7 @@ import type { ArchiveSegments } from '../recovery/findings'
 import { withWitness } from './witness'
 import { keyInfo, type KeyMaterial } from '../chain/keys'
 import { verifyRows, type VerifyOptions } from '../verify/verify'
+import { OtherChainPrior, priorHeadPlaced } from '../verify/prior-chain'
 
 export type { ReaderKind } from '../chain/source/row-source'
 
@@ -46,12 +48,57 @@ const searchOpts = (r: RecoverWith): { signal?: { aborted: boolean } } =>
   r.signal ? { signal: r.signal } : {}
 
 /**
+ * `verify` run with the prior; when it refuses the prior as of another chain and the files are
+ * searched, the search may still place the prior's head in this chain (a truncated head recovered
+ * from free space, issue 39 "Priors"): the files are searched on their own (`search`), and `verify`
+ * is run again with the prior accepted when a placed, proven row is its head or links to it.
+ * Otherwise the refusal.
+ */
+async function withPriorPlaced(
+  opts: VerifyOptions,
+  search: (() => Promise<RecoveredRow[]>) | null,
+  verify: (opts: VerifyOptions) => Promise<VerifyVerdict>,
+): Promise<VerifyVerdict> {
+  const prior = opts.prior
+  if (!prior || !search) return verify(opts)
+  try {
+    return await verify(opts)
+  } catch (e) {
+    if (!(e instanceof OtherChainPrior)) throw e
+    if (!priorHeadPlaced(prior, await search())) throw e
+    return verify({ ...opts, priorLinked: true })
+  }
+}
+
+/** The recovered rows of the files `source` reads, searched on their own (no verify). */
+async function searchOnly(source: RowSource, keys: KeyMaterial[], r: RecoverWith): Promise<RecoveredRow[]> {
+  const files = source.evidenceFiles()
+  if (files === null) return []
+  const found =
+    'held' in files
+      ? await searchEvidence(files.held, keys, searchOpts(r))
+      : await startRecovery(files.inPlace, keys, searchOpts(r)).done()
+  return found.result.rows
+}
+
+/**
  * Verify `source`; with `recover`, search the files too and add what they prove (../recovery).
  * Read in place, the files are searched through the source's own descriptors while the rows are
  * verified (see startRecovery); on the copy path, the evidence's files the open step holds are
  * searched after the verdict (never the copy: SQLite recovered its WAL into it).
  */
 async function verifyAndRecover(
+  source: RowSource,
+  keys: KeyMaterial[],
+  opts: VerifyOptions,
+  recover: RecoverWith | null,
+): Promise<VerifyVerdict> {
+  return withPriorPlaced(opts, recover && (() => searchOnly(source, keys, recover)), (o) =>
+    verifyAndRecoverOnce(source, keys, o, recover),
+  )
+}
+
+async function verifyAndRecoverOnce(
   source: RowSource,
   keys: KeyMaterial[],
   opts: VerifyOptions,
@@ -130,6 +177,24 @@ export async function verifyOpened(
   keys: KeyMaterial[],
   opts: VerifyOptions & { recover?: boolean; segments?: ArchiveSegments } = {},
 ): Promise<VerifyVerdict> {
+  const search = async (): Promise<RecoveredRow[]> =>
+    (
+      await searchEvidence(
+        { files: chain.files, dbPath: chain.readPath },
+        keys,
+        opts.signal ? { signal: opts.signal } : {},
+      )
+    ).result.rows
+  return withPriorPlaced(opts, opts.recover ? search : null, (o) =>
+    verifyOpenedOnce(chain, keys, { ...opts, ...o }),
+  )
+}
+
+async function verifyOpenedOnce(
+  chain: HeldChain,
+  keys: KeyMaterial[],
+  opts: VerifyOptions & { recover?: boolean; segments?: ArchiveSegments },
+): Promise<VerifyVerdict> {
   const verdict = await chain.read(async (source) =>
     withWitness(source, await verifyRows(source, keys, opts)),
   )
@@ -139,7 +204,7 @@ export async function verifyOpened(
     ? verdictWith(
         verdict,
         await searchEvidence(
-          { files: chain.files },
+          { files: chain.files, dbPath: chain.readPath },
           keys,
           opts.signal ? { signal: opts.signal } : {},
           bodyBadSeqs(verdict),

@@ -124,7 +124,7 @@ export function custodyHandlers(session: AuditSession, platform: Platform): Pick
       const read = readGiven(req, ctx, 'prior')
       const head = priorFrom(read, 'prior')
       // A prior of another chain is refused here, in the words `verify --prior` uses.
-      await requirePriorOfOpenChain((await session.ready()).chain, head)
+      await requirePriorOfOpenChain((await session.ready()).chain, head, session.keys)
       const info = priorInfo(head)
       state.prior = { head, info, openId }
       return info

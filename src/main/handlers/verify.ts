@@ -95,7 +95,11 @@ export function verifyHandlers(session: AuditSession): Pick<HandlerTable, Verify
         const o = await session.readyForJob(job)
         job.progress(0, 1, 'searching the files')
         // The evidence itself, through the descriptors its snapshot holds (the copy's WAL is recovered).
-        return (await searchEvidence({ files: o.chain.files }, keys, { signal: job.signal })).result
+        return (
+          await searchEvidence({ files: o.chain.files, dbPath: o.chain.readPath }, keys, {
+            signal: job.signal,
+          })
+        ).result
       })
     },
     lastVerdict: async () => session.verdict,

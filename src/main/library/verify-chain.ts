@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs'
 import type { RecoveryResult } from '../../shared/recovery-types'
 import type { PriorHead, VerifyRangeOptions, VerifyVerdict } from '../../shared/verify-types'
 import { AuditError } from '../base/errors'
-import { recoverFile } from '../recovery/verdict'
+import { recoverPath } from '../recovery/verdict'
 import { verifyFile } from '../audit/verify-file'
 import { keyMaterial, type ChainSecrets } from './secrets'
 
@@ -104,7 +104,7 @@ export interface RecoverChainOptions {
 export function recoverChain(path: string, options: RecoverChainOptions = {}): Promise<RecoveryResult> {
   try {
     if (!existsSync(path)) throw new AuditError('db_missing', `DB not found: ${path}`)
-    return Promise.resolve(recoverFile(path, keyMaterial(options.secrets)))
+    return recoverPath(path, keyMaterial(options.secrets))
   } catch (e) {
     return Promise.reject(e as Error)
   }

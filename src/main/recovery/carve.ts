@@ -43,6 +43,7 @@ export interface CarveScan {
   wal_frames: number
   freelist_pages: number
   carved_regions: number
+  journal_pages?: number
 }
 
 export interface CarveOutput {
@@ -54,15 +55,21 @@ export interface CarveOutput {
 /** Bytes read from the database file per call. */
 const RUN_BYTES = 1 << 20
 
-/** Page marks (Carver.pageMarks): an older version carved whole, a freelist page carved whole. */
+/**
+ * Page marks (Carver.pageMarks): an older version carved whole, a freelist page carved whole, a
+ * version a hot journal's rollback replaces (or truncates away), carved whole and never committed.
+ */
 const SUPERSEDED = 1
 const FREE = 2
+const ROLLED_BACK = 3
 
 interface Version {
   file: RecoveryFile
   page: number
   /** Byte offset of the page image in its file. */
   at: number
+  /** A database page a hot journal's rollback replaces: its version was never committed. */
+  rolledBack?: boolean
   frame?: { frame: number; salt: string; generation: number | null; committed: boolean | null }
   /** Where the overflow pages of its records are looked for, in order. */
   views: PageView[]
@@ -95,6 +102,7 @@ export class Carver {
   run(): CarveOutput {
     for (let next = 1; next > 0;) next = this.mainFile(next, Infinity)
     this.walFrames()
+    this.journalPages()
     return this.output()
   }
 
@@ -110,6 +118,7 @@ export class Carver {
       await new Promise<void>((resolve) => setImmediate(resolve))
     }
     this.walFrames()
+    this.journalPages()
     return this.output()
   }
 
@@ -131,7 +140,53 @@ export class Carver {
     for (let n = this.dbPagesNow + 1; n < marks.length; n++) marks[n] = SUPERSEDED
     for (const n of this.freelist.leaves) if (n < marks.length && marks[n] === 0) marks[n] = FREE
     for (const n of this.freelist.trunks.keys()) if (n < marks.length && marks[n] === 0) marks[n] = FREE
+    const { journal } = this.store
+    if (journal.hot) {
+      // The rollback writes these images back: where the file's version differs, it is the version of
+      // the transaction rolled back; pages past the size the rollback restores are cut off.
+      for (const [n, idx] of journal.playedByPage)
+        if (n < marks.length && !this.sameAsFile(idx)) marks[n] = ROLLED_BACK
+      const keep = journal.restoredPages
+      if (keep !== null) for (let n = keep + 1; n < marks.length; n++) marks[n] = ROLLED_BACK
+    }
     return marks
+  }
+
+  /** Journal records whose image is the database file's page byte for byte (index → answer). */
+  private readonly sameCache = new Map<number, boolean>()
+
+  private sameAsFile(idx: number): boolean {
+    let same = this.sameCache.get(idx)
+    if (same === undefined) {
+      const img = this.store.journalPage(idx)
+      const file = img && this.store.mainPage(this.store.journal.records[idx]!.page)
+      same = img !== null && file !== null && img.equals(file)
+      this.sameCache.set(idx, same)
+    }
+    return same
+  }
+
+  /**
+   * Every page image of the rollback journal, whole: an earlier version of its page (or, in a hot
+   * journal, the image the rollback restores). An image that is the file's own page adds nothing
+   * (a benign journal changes nothing).
+   */
+  private journalPages(): void {
+    const { records } = this.store.journal
+    records.forEach((r, idx) => {
+      if (idx % 256 === 0) this.checkCancel()
+      if (this.sameAsFile(idx)) return
+      const image = this.store.journalPage(idx)
+      if (!image) return
+      this.scanned.journal_pages = (this.scanned.journal_pages ?? 0) + 1
+      const version: Version = {
+        file: 'journal',
+        page: r.page,
+        at: r.offset,
+        views: [this.store.beforeJournal, this.store.current, this.store.main],
+      }
+      this.whole(image, version, 'journal_page', headerOffset(r.page))
+    })
   }
 
   /**
@@ -167,8 +222,9 @@ export class Carver {
         const n = first + i
         const base = i * pageSize
         const mark = marks[n]!
-        if (mark === SUPERSEDED) {
+        if (mark === SUPERSEDED || mark === ROLLED_BACK) {
           const version = this.dbVersion(n, [this.store.main, this.store.current])
+          if (mark === ROLLED_BACK) version.rolledBack = true
           this.whole(run.subarray(base, base + pageSize), version, 'superseded_page', headerOffset(n))
           continue
         }
@@ -295,6 +351,7 @@ export class Carver {
 
   private source(version: Version, kind: RecoverySourceKind, start: number): RecoverySource {
     const s: RecoverySource = { file: version.file, kind, page: version.page, offset: version.at + start }
+    if (version.rolledBack) s.committed = false
     if (version.frame) {
       s.frame = version.frame.frame
       s.salt = version.frame.salt

@@ -15,9 +15,12 @@ export interface EvidenceFiles {
   dbFd: number
   /** -1 when there is no `-wal` (or it is empty). */
   walFd: number
+  /** -1 when there is no `-journal` (or it is empty). */
+  journalFd: number
   dbSize: number
   walSize: number
-  readonly opened: { db: Stats; wal: Stats | null }
+  journalSize: number
+  readonly opened: { db: Stats; wal: Stats | null; journal: Stats | null }
   /** The open step's files this view holds (one hold, given up by closeEvidence). */
   readonly chain: ChainFiles
 }
@@ -26,14 +29,18 @@ export interface EvidenceFiles {
 export function evidenceOf(files: ChainFiles): EvidenceFiles {
   files.hold()
   const wal = files.wal && files.wal.stat.isFile() && files.wal.stat.size > 0 ? files.wal : null
+  const journal =
+    files.journal && files.journal.stat.isFile() && files.journal.stat.size > 0 ? files.journal : null
   return {
     dbPath: files.db.name,
     walPath: files.db.name + '-wal',
     dbFd: files.db.fd,
     walFd: wal ? wal.fd : -1,
+    journalFd: journal ? journal.fd : -1,
     dbSize: files.db.stat.size,
     walSize: wal ? wal.stat.size : 0,
-    opened: { db: files.db.stat, wal: wal ? wal.stat : null },
+    journalSize: journal ? journal.stat.size : 0,
+    opened: { db: files.db.stat, wal: wal ? wal.stat : null, journal: journal ? journal.stat : null },
     chain: files,
   }
 }
@@ -49,7 +56,7 @@ export function assertEvidenceUnchanged(f: EvidenceFiles): void {
     const now = fstatSync(fd)
     return now.size === was.size && now.mtimeMs === was.mtimeMs
   }
-  if (!same(f.dbFd, f.opened.db) || !same(f.walFd, f.opened.wal))
+  if (!same(f.dbFd, f.opened.db) || !same(f.walFd, f.opened.wal) || !same(f.journalFd, f.opened.journal))
     throw new AuditError(
       'evidence_changed',
       `evidence changed while it was being searched (${f.dbPath}); stop the writer or copy the file first`,

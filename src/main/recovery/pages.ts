@@ -7,6 +7,7 @@ import { pageOffset } from '../chain/sqlite/header'
 import { WAL_FRAME_HEADER_BYTES } from '../chain/sqlite/wal'
 import { readAt, type EvidenceFiles } from './files'
 import type { WalFrames } from './wal-frames'
+import { NO_JOURNAL, type JournalPages } from './journal-pages'
 
 /** A way of reading page `n` as of some moment; null when that page does not exist then. */
 export type PageView = (n: number) => Buffer | null
@@ -20,6 +21,7 @@ export class PageStore {
     readonly files: EvidenceFiles,
     readonly pageSize: number,
     readonly wal: WalFrames,
+    readonly journal: JournalPages = NO_JOURNAL,
   ) {
     this.filePages = Math.floor(files.dbSize / pageSize)
   }
@@ -44,15 +46,48 @@ export class PageStore {
       : null
   }
 
-  /** Page `n` as SQLite reads it now: its newest committed WAL image, else the file's. */
+  /** The page image of journal record `idx` (index into journal.records). */
+  journalPage(idx: number): Buffer | null {
+    const r = this.journal.records[idx]
+    if (!r) return null
+    const buf = Buffer.allocUnsafe(this.pageSize)
+    return readAt(this.files.journalFd, buf, 0, this.pageSize, r.offset) === this.pageSize ? buf : null
+  }
+
+  /**
+   * Page `n` as SQLite reads it now: its newest committed WAL image, else the file's — after a hot
+   * journal's rollback (the image it plays back; nothing past the size it restores).
+   */
   readonly current: PageView = (n) => {
     const idx = this.wal.currentByPage.get(n)
     if (idx !== undefined) return this.framePage(idx)
+    const { restoredPages, playedByPage } = this.journal
+    if (restoredPages !== null && n > restoredPages) return null
+    const played = playedByPage.get(n)
+    if (played !== undefined) return this.journalPage(played)
     const limit = this.wal.dbPages > 0 ? this.wal.dbPages : this.filePages
     return n <= limit ? this.mainPage(n) : null
   }
 
   readonly main: PageView = (n) => this.mainPage(n)
+
+  /** Journal records (indexes into journal.records) by page, first image first: the "before" view. */
+  private journalByPage: Map<number, number> | null = null
+
+  /**
+   * Page `n` as it was before the journal's transaction: its first image in the journal, else the
+   * database file's (where an earlier image's overflow pages are looked for).
+   */
+  readonly beforeJournal: PageView = (n) => {
+    if (this.journalByPage === null) {
+      this.journalByPage = new Map()
+      this.journal.records.forEach((r, i) => {
+        if (!this.journalByPage!.has(r.page)) this.journalByPage!.set(r.page, i)
+      })
+    }
+    const idx = this.journalByPage.get(n)
+    return idx !== undefined ? this.journalPage(idx) : this.mainPage(n)
+  }
 
   /** Page `n` as it was once frame `idx` of the current generation was written. */
   asOfFrame(idx: number): PageView {

@@ -35,7 +35,7 @@ function bestBody(c: Candidate): { body: Buffer | null; ok: boolean | null } {
 
 export interface Proven {
   rows: RecoveredRow[]
-  /** Rows seen only in WAL frames after the last commit of the current generation. */
+  /** Rows seen only in WAL frames after the last commit of the current generation, or in pages a hot journal rolls back. */
   uncommitted: RecoveredRow[]
   copiesOfLive: number
 }
@@ -87,7 +87,7 @@ function merge(cands: Candidate[]): Candidate[] {
   return [...out.values()]
 }
 
-const SOURCE_ORDER = ['db', 'wal']
+const SOURCE_ORDER = ['db', 'wal', 'journal']
 
 /**
  * Where the version was found, in file order; where its body survived somewhere, the places where
@@ -261,7 +261,11 @@ export function proveHits(
       ...(liveAt && superseded.has(c.seq!) ? { live_sources: liveAt } : {}),
       ...(body !== null ? { body_b64: body.toString('base64') } : {}),
     }
-    const inFlight = sources.every((s) => s.file === 'wal' && s.generation === 0 && s.committed === false)
+    // Seen only in a transaction that never committed: WAL frames after the last commit, or database
+    // pages a hot journal's rollback replaces.
+    const inFlight = sources.every(
+      (s) => s.committed === false && (s.file === 'db' || (s.file === 'wal' && s.generation === 0)),
+    )
     ;(inFlight ? uncommitted : rows).push(row)
   }
   const order = (a: RecoveredRow, b: RecoveredRow): number =>

@@ -3,12 +3,14 @@
 // reader's open step, which also supplies the table layout and the live chain's rows.
 import type { RecoveredRow, RecoveryResult, RecoverySummary } from '../../shared/recovery-types'
 import type { DirectChain } from '../chain/direct/open'
+import type { EvidenceFiles as ChainFiles } from '../chain/evidence-files'
 import type { KeyMaterial } from '../chain/keys'
 import { Carver, type CarveOutput } from './carve'
 import { assertEvidenceUnchanged, closeEvidence, evidenceOf, type EvidenceFiles } from './files'
 import { recordLayout } from './layout'
 import type { LiveChain } from './live'
 import { PageStore } from './pages'
+import { listJournalPages } from './journal-pages'
 import { proveHits } from './prove'
 import { listWalFrames } from './wal-frames'
 
@@ -94,6 +96,36 @@ function placeLive(r: RecoveredRow, live: LiveChain, store: PageStore): void {
 }
 
 /**
+ * What a search reads: the evidence's files, and how its records are laid out. From the direct
+ * reader's open of the evidence (targetOf), or, where that reader declines the evidence, from its
+ * open of the verified private copy with the evidence's own files (../recovery/declined.ts).
+ */
+export interface SearchTarget {
+  files: ChainFiles
+  pageSize: number
+  reserved: number
+  /** The database's size in pages as SQLite reads it now. */
+  dbPages: number
+  columns: ReadonlyMap<string, number>
+  ncols: number
+  seqColumn: number
+  /** Why the direct reader declined the evidence, when it did. */
+  declined?: string
+}
+
+export function targetOf(chain: DirectChain): SearchTarget {
+  return {
+    files: chain.files,
+    pageSize: chain.spec.pageSize,
+    reserved: chain.reserved,
+    dbPages: chain.spec.dbPages,
+    columns: chain.columns,
+    ncols: chain.ncols,
+    seqColumn: chain.seqColumn,
+  }
+}
+
+/**
  * One search of a chain's files: opened on construction (read-only descriptors, checked to be the
  * state the chain was opened in), carved (at once, or in slices beside verify), then proven.
  */
@@ -104,15 +136,23 @@ export class Search {
   private out: CarveOutput | null = null
   private closed = false
 
-  constructor(chain: DirectChain, opts: RecoverOptions = {}) {
-    this.files = evidenceOf(chain.files)
+  private readonly declined: string | undefined
+
+  constructor(target: SearchTarget, opts: RecoverOptions = {}) {
+    this.files = evidenceOf(target.files)
+    this.declined = target.declined
     try {
       assertEvidenceUnchanged(this.files)
-      const pageSize = chain.spec.pageSize
-      const layout = recordLayout(chain.columns, chain.ncols, chain.seqColumn)
-      const store = new PageStore(this.files, pageSize, listWalFrames(this.files, pageSize))
+      const pageSize = target.pageSize
+      const layout = recordLayout(target.columns, target.ncols, target.seqColumn)
+      const store = new PageStore(
+        this.files,
+        pageSize,
+        listWalFrames(this.files, pageSize),
+        listJournalPages(this.files, pageSize),
+      )
       this.store = store
-      this.carver = new Carver(store, layout, pageSize - chain.reserved, chain.spec.dbPages, opts.signal)
+      this.carver = new Carver(store, layout, pageSize - target.reserved, target.dbPages, opts.signal)
     } catch (e) {
       this.close()
       throw e
@@ -145,9 +185,14 @@ export class Search {
       uncommitted_only: proven.uncommitted.length,
       ...statusCounts(proven.rows),
       scanned: this.out.scanned,
+      ...(this.declined !== undefined ? { declined: this.declined } : {}),
     }
+    const declined =
+      this.declined === undefined
+        ? ''
+        : `; the file reader declined the file (${this.declined}): its bytes, its -wal and its journal's page images were searched as they are, against the live rows SQLite reads after its rollback (the verified private copy)`
     return {
-      summary: { ...base, note: note(base, keys.length) },
+      summary: { ...base, note: note(base, keys.length) + declined },
       rows: proven.rows,
       uncommitted: proven.uncommitted,
     }
@@ -167,7 +212,7 @@ export function recoverWith(
   keys: KeyMaterial[],
   opts: RecoverOptions = {},
 ): RecoveryResult {
-  const search = new Search(chain, opts)
+  const search = new Search(targetOf(chain), opts)
   try {
     search.carve()
     return search.prove(live, keys)

@@ -8,11 +8,13 @@ import type { VerifyVerdict } from '../../shared/verify-types'
 import { Unsupported } from '../chain/sqlite/decline'
 import { directFrom, openDirect, type DirectChain } from '../chain/direct/open'
 import type { Snapshot } from '../chain/snapshot'
+import { ChainFile } from '../chain/reader'
 import { AuditError, oneLine } from '../base/errors'
 import type { KeyMaterial } from '../chain/keys'
 import { applyRecovery, type RecoveryContext } from './findings'
 import { directLive, type LiveChain } from './live'
-import { notSearched, recoverWith, Search, type RecoverOptions } from './recover'
+import { notSearched, recoverWith, Search, targetOf, type RecoverOptions, type SearchTarget } from './recover'
+import { declinedTarget, openCopyDirect } from './declined'
 
 export interface Searched {
   result: RecoveryResult
@@ -58,6 +60,35 @@ export function recoverFile(path: string, keys: KeyMaterial[], opts: RecoverOpti
   return searchFiles(path, keys, opts).result
 }
 
+/**
+ * Search a chain file given by path; a file the direct reader declines (a hot journal) is searched
+ * all the same, its live rows read from the verified private copy SQLite rolls back (./declined.ts).
+ */
+export async function recoverPath(
+  path: string,
+  keys: KeyMaterial[],
+  opts: RecoverOptions = {},
+): Promise<RecoveryResult> {
+  let chain: DirectChain
+  try {
+    chain = openDirect(path)
+  } catch (e) {
+    if (e instanceof AuditError) throw e
+    if (!(e instanceof Unsupported)) return notSearched(oneLine(e))
+    const file = await ChainFile.open(path)
+    try {
+      return (await searchEvidence(file.snapshot, keys, opts)).result
+    } finally {
+      file.close()
+    }
+  }
+  try {
+    return searchFiles(path, keys, { ...opts, chain }).result
+  } finally {
+    chain.close()
+  }
+}
+
 export interface RunningSearch {
   /**
    * What the search found (waits for the carving to end), the files released. `liveBodyBad`: seqs
@@ -78,6 +109,17 @@ export function startRecovery(
   keys: KeyMaterial[],
   opts: RecoverOptions = {},
 ): RunningSearch {
+  return startSearch(targetOf(chain), () => directLive(chain), keys, opts)
+}
+
+/** startRecovery over any target: `liveOf` gives the live chain, `release` is called once at the end. */
+function startSearch(
+  target: SearchTarget,
+  liveOf: () => LiveChain,
+  keys: KeyMaterial[],
+  opts: RecoverOptions,
+  release: () => void = () => undefined,
+): RunningSearch {
   let stopped = false
   const signal = {
     get aborted(): boolean {
@@ -86,8 +128,9 @@ export function startRecovery(
   }
   let search: Search
   try {
-    search = new Search(chain, { signal })
+    search = new Search(target, { signal })
   } catch (e) {
+    release()
     if (e instanceof AuditError) throw e
     const why = oneLine(e)
     return { done: async () => unread(why), abort: () => undefined }
@@ -105,7 +148,7 @@ export function startRecovery(
           if (failed instanceof AuditError) throw failed
           return unread(`a page could not be read (${oneLine(failed)})`)
         }
-        live = directLive(chain)
+        live = liveOf()
         return { result: search.prove(live, keys, liveBodyBad), first: live.first, last: live.last }
       } catch (e) {
         if (e instanceof AuditError) throw e
@@ -113,11 +156,15 @@ export function startRecovery(
       } finally {
         live?.close()
         search.close()
+        release()
       }
     },
     abort() {
       stopped = true
-      void carving.then(() => search.close())
+      void carving.then(() => {
+        search.close()
+        release()
+      })
     },
   }
 }
@@ -154,7 +201,7 @@ export function bodyBadSeqs(verdict: VerifyVerdict): Set<bigint> {
  * reads are gone there), and never a second open by name.
  */
 export async function searchEvidence(
-  snapshot: Pick<Snapshot, 'files'>,
+  snapshot: Pick<Snapshot, 'files' | 'dbPath'>,
   keys: KeyMaterial[],
   opts: RecoverOptions = {},
   liveBodyBad?: ReadonlySet<bigint>,
@@ -164,9 +211,41 @@ export async function searchEvidence(
     chain = directFrom(snapshot.files)
   } catch (e) {
     if (e instanceof AuditError) throw e
-    return unread(
-      e instanceof Unsupported ? `the file reader does not read this file (${e.message})` : oneLine(e),
-    )
+    if (!(e instanceof Unsupported)) return unread(oneLine(e))
+    return searchDeclined(snapshot, e.message, keys, opts, liveBodyBad)
   }
   return startRecovery(chain, keys, opts).done(liveBodyBad)
+}
+
+/**
+ * The evidence the direct reader declined (`why`: a hot journal, say) searched all the same: its
+ * bytes as they are, against the live rows of the private copy SQLite made of it (./declined.ts).
+ */
+async function searchDeclined(
+  snapshot: Pick<Snapshot, 'files' | 'dbPath'>,
+  why: string,
+  keys: KeyMaterial[],
+  opts: RecoverOptions,
+  liveBodyBad?: ReadonlySet<bigint>,
+): Promise<Searched> {
+  const copy = openCopyDirect(snapshot.dbPath)
+  if (typeof copy === 'string') return unread(copy)
+  let target: SearchTarget | string
+  try {
+    target = declinedTarget(snapshot.files, copy, why)
+  } catch (e) {
+    copy.close()
+    throw e
+  }
+  if (typeof target === 'string') {
+    copy.close()
+    return unread(target)
+  }
+  return startSearch(
+    target,
+    () => directLive(copy),
+    keys,
+    opts,
+    () => copy.close(),
+  ).done(liveBodyBad)
 }

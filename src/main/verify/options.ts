@@ -6,6 +6,11 @@ import type { KeyMaterial } from '../chain/keys'
 export interface VerifyOptions {
   range?: VerifyRangeOptions
   prior?: PriorHead
+  /**
+   * The prior's head is a recovered row placed in this chain by its sealed links (or a placed row
+   * links to it): it is of this chain even though no live row shows it (issue 39, "Priors").
+   */
+  priorLinked?: boolean
   onProgress?: (done: number, total: number) => void
   /**
    * The rows of the range when the caller already knows them exactly (the app's index of the whole

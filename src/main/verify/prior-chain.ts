@@ -1,12 +1,15 @@
 // Whether a prior is of the chain verified now (issue 39, "Priors"): a prior of another chain
 // compared row by row would be a false "rewritten seq 1-N". A prior is of this chain when it and the
 // live chain share at least one seq with the same hmac_hash (its head, or a block of its rows digest
-// that is the same now), or when a live row links to its head (prev_hash = the prior head_hmac).
+// that is the same now), or when a live row links to its head (prev_hash = the prior head_hmac), or
+// when a placed recovered row is its head or links to it (priorHeadPlaced: checked by the caller that
+// searched the files, ../audit/verify-file.ts).
 // Otherwise, when anything of it could be compared, it is refused in one line. A prior nothing of
 // which can be compared (its head, or every block it covered, lies past the live chain's end, or its
 // head seq holds no row now) is not refused: that is what a truncation or a deletion leaves, and the
 // head check reports it (named "per an unsigned prior" when the prior is unsigned).
 import type { RowsDigest } from '../../shared/custody-types'
+import type { RecoveredRow } from '../../shared/recovery-types'
 import type { PriorHead } from '../../shared/verify-types'
 import { AuditError } from '../base/errors'
 import { digestRows, priorBounds } from '../chain/rows-digest'
@@ -66,6 +69,25 @@ function sharedBlocks(prior: RowsDigest, now: RowsDigest): { shared: boolean; co
     if (n.digest === b.digest && n.rows === b.rows) return { shared: true, comparable }
   }
   return { shared: false, comparable }
+}
+
+/**
+ * Whether a placed recovered row — proven by a candidate key, given its seq by sealed links
+ * (../recovery/place.ts) — is the prior's head at its seq, or follows it (its prev_hash is the head's
+ * hmac_hash, one seq on): then the prior is of this chain, though no live row shows it any more (a
+ * truncated head recovered from free space). An unproven record could be written by anyone: it does
+ * not count.
+ */
+export function priorHeadPlaced(prior: PriorHead, recovered: readonly RecoveredRow[] | undefined): boolean {
+  const head = prior.last_seq
+  return (recovered ?? []).some(
+    (r) =>
+      r.seq !== null &&
+      r.status !== 'unplaced' &&
+      r.key_index !== null &&
+      ((r.hmac_hash === prior.head_hmac && r.seq === head) ||
+        (r.prev_hash === prior.head_hmac && r.seq === head + 1)),
+  )
 }
 
 /** What the live chain read through `source` holds where the prior is (a report prior's digest: `rowsNow`, when already made). */

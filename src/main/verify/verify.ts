@@ -80,7 +80,8 @@ export async function verifyRows(
   // A report as the prior: its rows are read again (seq and hmac_hash only) to find any gone or changed.
   const p = opts.prior?.rows
   const rowsNow = p ? digestRows(source, p.block_size, priorBounds(p)) : undefined
-  if (opts.prior) requirePriorOfThisChain(opts.prior, liveFacts(source, opts.prior, rowsNow))
+  if (opts.prior && !opts.priorLinked)
+    requirePriorOfThisChain(opts.prior, liveFacts(source, opts.prior, rowsNow))
   const verdict = assembleVerdict(parts, lookup, opts, total, rowsNow)
   source.assertUnchanged()
   return priorNamed(keyNotices(verdict, keys))

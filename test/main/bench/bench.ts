@@ -3,7 +3,9 @@
 //
 // Chains are generated once (with `bijotel demo`) under BENCH_DIR (default: $TMPDIR/bijotel-bench)
 // and reused. Sizes: BENCH_ROWS=100000,1000000 by default. BENCH_ONLY=app-open measures only the
-// app's open (./app-open.ts) beside the one-stream SHA-256 of the file.
+// app's open (./app-open.ts) beside the one-stream SHA-256 of the file; BENCH_ONLY=recovery only
+// verify with and without the recovery search (BENCH_RUNS alternating pairs each, default 5);
+// BENCH_FOCUS=verify only issue 36's verify goal line.
 import Database from 'better-sqlite3'
 import { spawnSync } from 'node:child_process'
 import { createHash, createHmac, hash as oneShotHash } from 'node:crypto'
@@ -366,8 +368,20 @@ async function main(): Promise<void> {
     `BIJOTEL Auditor benchmark — Node ${process.versions.node} on ${cpus().length} cores; chains in ${dir}`,
   )
   console.log(`Node start-up under every fresh CLI process (median of 5): ${nodeStartup().line}\n`)
+  const only = process.env['BENCH_ONLY']
+  const runs = Number(process.env['BENCH_RUNS'] ?? 5) || 5
   for (const rows of sizes) {
     const path = ensureChain(dir, rows)
+    if (only === 'recovery') {
+      const pair = recoveryPair(path, rows, runs)
+      console.log(`${fmt(rows)} rows (${fmt(statSync(path).size / 2 ** 20)} MB):`)
+      for (const m of [pair.off, pair.on])
+        console.log(
+          `   ${m.label.padEnd(50)} ${fmt(m.ms).padStart(8)} ms  cpu ${fmt(m.cpuMs ?? NaN)} ms  (${m.note})`,
+        )
+      console.log(`   ${pair.line}\n`)
+      continue
+    }
     const size = statSync(path).size
     if (process.env['BENCH_FOCUS'] === 'verify') {
       await focusVerify(path, rows, size)

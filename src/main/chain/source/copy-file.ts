@@ -14,7 +14,7 @@ export interface CopyFile {
   /** The evidence's identity (absent in a worker). */
   evidence?: Evidence
   /** The open step's descriptors of the evidence, held by the snapshot (absent in a worker). */
-  held?: Pick<Snapshot, 'files'>
+  held?: Pick<Snapshot, 'files' | 'dbPath'>
   /**
    * A new connection of its own to the copy (see `cursor`); given by the opener, so this module
    * does not load the SQLite driver itself.

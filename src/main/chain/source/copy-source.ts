@@ -49,7 +49,7 @@ export class CopySource implements RowSource {
    * The evidence's own files, as the open step holds them (null in a worker): what reads the
    * evidence itself (recovery) reads these, not the copy, whose WAL SQLite has recovered into it.
    */
-  get heldEvidence(): Pick<Snapshot, 'files'> | null {
+  get heldEvidence(): Pick<Snapshot, 'files' | 'dbPath'> | null {
     return this.file.held ?? null
   }
 

@@ -208,4 +208,4 @@ export interface RowSource {
   close(): void
 }
 
-export type EvidenceFilesOf = { inPlace: DirectChain } | { held: Pick<Snapshot, 'files'> } | null
+export type EvidenceFilesOf = { inPlace: DirectChain } | { held: Pick<Snapshot, 'files' | 'dbPath'> } | null

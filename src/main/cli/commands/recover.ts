@@ -3,7 +3,7 @@
 import { AuditError } from '../../base/errors'
 import { openEvidence } from '../../chain/evidence-files'
 import { writeCaseFile } from '../../recovery/case-file'
-import { recoverFile } from '../../recovery/verdict'
+import { recoverPath } from '../../recovery/verdict'
 import { keyInfo, parseSecrets } from '../../chain/keys'
 import { parse, requireString } from '../args'
 import type { Run } from '../command'
@@ -27,7 +27,7 @@ export const run: Run = async (argv, io) => {
   // descriptor (src/main/chain/evidence-files.ts); the search below opens and checks it again.
   openEvidence(db).close()
   const keys = parseSecrets(await secretInputsFrom(values, io, { useEnv: true }))
-  const result = recoverFile(db, keys)
+  const result = await recoverPath(db, keys)
   if (!result.summary.searched) throw new AuditError('corrupt', `${db}: ${result.summary.note}`)
   const infos = keys.map(keyInfo)
   if (typeof out === 'string') {
@@ -43,13 +43,15 @@ export const run: Run = async (argv, io) => {
   } else {
     const lines = [
       `Searched ${plural(s.scanned.db_pages, 'database page')}, ${plural(s.scanned.wal_frames, 'WAL frame')} ` +
-        `(${plural(s.scanned.freelist_pages, 'freelist page')}); ${plural(s.copies_of_live, 'copy', 'copies')} of live rows not listed.`,
+        `(${plural(s.scanned.freelist_pages, 'freelist page')})` +
+        (s.scanned.journal_pages ? `, ${plural(s.scanned.journal_pages, 'rollback journal image')}` : '') +
+        `; ${plural(s.copies_of_live, 'copy', 'copies')} of live rows not listed.`,
     ]
     if (result.rows.length > 0)
       lines.push(`Recovered rows (${result.rows.length}):`, ...recoveredLines(result.rows, infos))
     if (result.uncommitted.length > 0)
       lines.push(
-        `Rows only in WAL frames after the last commit (a transaction in flight or rolled back; not findings) (${result.uncommitted.length}):`,
+        `Rows only in WAL frames after the last commit or in pages a hot journal rolls back (a transaction in flight or rolled back; not findings) (${result.uncommitted.length}):`,
         ...recoveredLines(result.uncommitted, infos),
       )
     lines.push(`Recovery: ${s.note}`)

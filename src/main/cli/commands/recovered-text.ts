@@ -12,11 +12,13 @@ const KIND_WORDS: Record<RecoverySource['kind'], string> = {
   freelist: 'freelist page',
   freeblock: 'freeblock of page',
   unallocated: 'unallocated space of page',
+  journal_page: 'journal image of page',
 }
 
 export function sourceText(s: RecoverySource): string {
   const frame = s.frame !== undefined ? ` in WAL frame ${s.frame} (salt ${s.salt}${generationText(s)})` : ''
-  return `${s.file === 'db' ? 'db' : 'wal'}: ${KIND_WORDS[s.kind]} ${s.page}${frame} @ byte ${s.offset}`
+  const rolledBack = s.file === 'db' && s.committed === false ? ' (rolled back by the hot journal)' : ''
+  return `${s.file}: ${KIND_WORDS[s.kind]} ${s.page}${frame}${rolledBack} @ byte ${s.offset}`
 }
 
 function generationText(s: RecoverySource): string {

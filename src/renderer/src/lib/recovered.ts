@@ -46,13 +46,16 @@ export function sourceLabel(s: RecoverySource): string {
       ? `-wal frame ${s.frame ?? '?'} (page ${s.page}, salt ${s.salt ?? '?'}${
           s.generation !== undefined ? `, generation ${s.generation}` : ''
         }${s.committed === false ? ', uncommitted' : ''})`
-      : `db page ${s.page} · ${KIND_LABELS[s.kind]}`
+      : `${s.file === 'journal' ? '-journal' : 'db'} page ${s.page} · ${KIND_LABELS[s.kind]}${
+          s.file === 'db' && s.committed === false ? ' (rolled back)' : ''
+        }`
   return `${where} @ ${s.offset}`
 }
 
 /** A short name of the place (page image) a source was read from, for the page history. */
 export function placeLabel(s: RecoverySource): string {
   if (s.kind === 'wal_frame') return `WAL frame ${s.frame ?? '?'}`
+  if (s.kind === 'journal_page') return `-journal image of page ${s.page}`
   return s.kind === 'superseded_page'
     ? `db page ${s.page} (before the WAL)`
     : `db page ${s.page} (${KIND_LABELS[s.kind]})`
