@@ -19,6 +19,7 @@ import { PageCache } from '../lib/page-cache'
 import { looksLikeChain } from '../lib/replay-format'
 import { VirtualList, type VirtualListHandle } from './VirtualList'
 import { useTimeZone } from '../lib/stores/settings-store'
+import './EntriesTable.css'
 
 export const ROW_HEIGHT = 26
 

@@ -13,6 +13,7 @@ import {
 } from '../lib/recovered'
 import { Hash } from './Hash'
 import { PageHistory } from './PageHistory'
+import './EntryDetail.css'
 
 interface Props {
   row: RecoveredRow

@@ -30,6 +30,7 @@ import {
 import { axisModeFor, axisTime, formatCount } from '../lib/format'
 import { useTimeZone } from '../lib/stores/settings-store'
 import { zoneLabel } from '../lib/time-zone'
+import './charts.css'
 
 interface Props {
   timeline: Timeline | null

@@ -12,6 +12,7 @@ import { looksLikeChain } from '../../lib/replay-format'
 import { useWorkspace, useWorkspaceStore } from './context'
 import { EntryVersions, RecoveredTab, RecoveredTabLabel } from './Recovered'
 import type { Flags } from './use-flags'
+import './DetailPane.css'
 
 function hasFiles(e: DragEvent): boolean {
   return Array.from(e.dataTransfer?.types ?? []).includes('Files')
