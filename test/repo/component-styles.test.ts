@@ -1,7 +1,7 @@
 // Guard: a component's styles live beside it. Every stylesheet but the global one
-// (src/renderer/src/styles.css: theme tokens, layout, and — until it is split — the older
-// components' rules) sits in the folder of the components that import it, is imported by at least
-// one of them, and by nothing elsewhere. The global sheet may only shrink: new component styles go
+// (src/renderer/src/styles.css: theme tokens, resets, controls and layout primitives) sits in the
+// folder of the components that import it, is imported by at least one of them, and by nothing
+// elsewhere. The global sheet may only shrink: new component styles go
 // in a sheet beside the component, never back into it.
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
@@ -10,8 +10,8 @@ import { rel, SRC, sourceFiles } from './graph'
 
 const RENDERER = join(SRC, 'renderer', 'src')
 const GLOBAL = join(RENDERER, 'styles.css')
-/** styles.css's length when the guard was written (issue 33); lower it as rules move out. */
-const GLOBAL_MAX_LINES = 1353
+/** styles.css's length once the components' rules moved beside them (issue 33: it was 1,353). */
+const GLOBAL_MAX_LINES = 411
 
 function cssFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

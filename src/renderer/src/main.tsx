@@ -1,12 +1,13 @@
 // Renderer entry: the API client chosen for the environment (IPC in Electron, HTTP in web mode),
-// an error boundary around everything, the app.
+// an error boundary around everything, the app. The global sheet (tokens, themes, resets, controls)
+// is imported first so every component's sheet comes after it in the cascade; screen.css last.
+import './styles.css'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { api } from './api'
 import { ApiProvider } from './app/api-context'
 import { App } from './app/App'
 import { ErrorBoundary } from './components/ErrorBoundary'
-import './styles.css'
 import './screen.css'
 
 const root = document.getElementById('root')

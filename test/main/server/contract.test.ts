@@ -2,57 +2,24 @@
 import { createHash, createPublicKey, generateKeyPairSync } from 'node:crypto'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { API_CALLS, type ApiName } from '../../../src/shared/contract'
 import type { JobStatus } from '../../../src/shared/job-types'
 import type { AuditReport } from '../../../src/shared/report-types'
 import { checkReportSignature, signReport } from '../../../src/main/custody/sign'
-import { AuditSession } from '../../../src/main/session/session'
-import { dbPath, expected, FIXTURES, fingerprintFolder, SECRETS, secretInputs } from '../testing/fixtures'
-import { parseSecrets } from '../../../src/main/chain/keys'
-import { startServer, type RunningServer } from '../../../src/main/server/index'
-import { callApi, fakeRenderer, fetchAppToken, tempDir, type Reply } from './testkit'
+import { dbPath, expected, FIXTURES, SECRETS, secretInputs } from '../testing/fixtures'
+import { callApi, type Reply } from './testkit'
+import { serveForSuite, untilJobDone } from '../testing/served'
 
-const before = fingerprintFolder()
-const tmp = tempDir('bijotel-contract-')
-let server: RunningServer
-let session: AuditSession
-let base: string
-let token: string
+const served = serveForSuite({ prefix: 'bijotel-contract-', open: dbPath('clean'), keys: ['primary'] })
 const covered = new Set<ApiName>()
 
 async function call(name: ApiName, req?: unknown, headers: Record<string, string> = {}): Promise<Reply> {
   covered.add(name)
-  return callApi(base, name, req, { 'X-Bijotel-App-Token': token, ...headers })
+  return served.call(name, req, headers)
 }
 
-async function untilDone(id: string): Promise<JobStatus> {
-  for (let i = 0; i < 2000; i++) {
-    const r = await call('jobStatus', { id })
-    expect(r.status).toBe(200)
-    const s = r.json as JobStatus
-    if (s.state !== 'running') return s
-    await new Promise((res) => setTimeout(res, 10))
-  }
-  throw new Error('job did not finish')
-}
-
-beforeAll(async () => {
-  session = new AuditSession({ initialPath: dbPath('clean') })
-  await session.open(dbPath('clean'))
-  // After the open: keys belong to the chain they are given for (issue 35).
-  session.keys = parseSecrets(secretInputs(['primary']))
-  server = await startServer({ session, port: 0, staticDir: fakeRenderer(tmp.dir), openRoots: [FIXTURES] })
-  base = server.url.replace(/\/$/, '')
-  token = await fetchAppToken(base)
-})
-
-afterAll(async () => {
-  await server.close()
-  session.dispose()
-  tmp.cleanup()
-  expect(fingerprintFolder()).toEqual(before)
-})
+const untilDone = (id: string): Promise<JobStatus> => untilJobDone(call, id)
 
 describe('contract over HTTP', () => {
   const clean = expected('clean')
@@ -107,7 +74,9 @@ describe('contract over HTTP', () => {
 
   it('setSecrets needs the app token; keys come back as fingerprints only, never the secret', async () => {
     const secret = SECRETS['primary']!
-    const refused = await callApi(base, 'setSecrets', { secrets: [{ encoding: 'hex', value: secret }] })
+    const refused = await callApi(served.base, 'setSecrets', {
+      secrets: [{ encoding: 'hex', value: secret }],
+    })
     expect(refused.status).toBe(403)
     expect(refused.json).toMatchObject({ code: 'forbidden' })
     const wrongToken = await call(
@@ -305,7 +274,7 @@ describe('contract over HTTP', () => {
   })
 
   it('chain of custody: a signing key kept in main signs the export; a report is the prior of the next verify and is checked again', async () => {
-    const keyFile = join(tmp.dir, 'signing.pem')
+    const keyFile = join(served.dir, 'signing.pem')
     const pair = generateKeyPairSync('ed25519')
     writeFileSync(keyFile, pair.privateKey.export({ type: 'pkcs8', format: 'pem' }))
     // The chain was opened again by the tests above, which cleared its keys (issue 35).
@@ -313,7 +282,7 @@ describe('contract over HTTP', () => {
     expect((await call('signingKey')).json).toBeNull()
     // Over HTTP the key is never set, replaced or removed, not even by the local app (issue 34: serve
     // --sign-key only); and this server has no API key, so it never signs.
-    expect((await callApi(base, 'setSigningKey', { path: keyFile })).status).toBe(403)
+    expect((await callApi(served.base, 'setSigningKey', { path: keyFile })).status).toBe(403)
     expect((await call('setSigningKey', { path: keyFile })).status).toBe(403)
     expect((await call('setSigningKey', { path: null })).status).toBe(403)
     expect((await call('signingKey')).json).toBeNull()

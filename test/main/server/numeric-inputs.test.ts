@@ -3,21 +3,15 @@
 // exponent forms and wrong types are a 4xx naming the field — 400 on `/api/call/*`, the reference's
 // documented status on its routes (422 for validation, 400 for `seq < 1`) — never a 500, and the
 // boundary values themselves are accepted (a verify job on them finishes, it does not fail).
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import { API_CALLS, type ApiName } from '../../../src/shared/contract'
 import type { JobStatus } from '../../../src/shared/job-types'
-import { AuditSession } from '../../../src/main/session/session'
 import { parseSecrets } from '../../../src/main/chain/keys'
-import { startServer, type RunningServer } from '../../../src/main/server/index'
-import { dbPath, FIXTURES, fingerprintFolder, secretInputs } from '../testing/fixtures'
-import { fakeRenderer, fetchAppToken, http, tempDir, type Reply } from './testkit'
+import { dbPath, secretInputs } from '../testing/fixtures'
+import { http, type Reply } from './testkit'
+import { serveForSuite, untilJobDone } from '../testing/served'
 
-const before = fingerprintFolder()
-const tmp = tempDir('bijotel-numeric-')
-let server: RunningServer
-let session: AuditSession
-let base: string
-let token: string
+const served = serveForSuite({ prefix: 'bijotel-numeric-', open: dbPath('clean'), keys: ['primary'] })
 
 const SAFE = Number.MAX_SAFE_INTEGER
 const INT64_MAX = '9223372036854775807'
@@ -200,22 +194,14 @@ function bodyWith(field: Field, value: string): string {
 }
 
 function postText(path: string, text: string): Promise<Reply> {
-  return http(`${base}${path}`, {
+  return http(`${served.base}${path}`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'X-Bijotel-App-Token': token },
+    headers: { 'Content-Type': 'application/json', 'X-Bijotel-App-Token': served.token },
     body: text,
   })
 }
 
-async function untilDone(id: string): Promise<JobStatus> {
-  for (let i = 0; i < 3000; i++) {
-    const r = await postText('/api/call/jobStatus', JSON.stringify({ id }))
-    const s = r.json as JobStatus
-    if (s.state !== 'running') return s
-    await new Promise((res) => setTimeout(res, 10))
-  }
-  throw new Error('job did not finish')
-}
+const untilDone = (id: string): Promise<JobStatus> => untilJobDone(served.call, id, 3000)
 
 function expectNamed(r: Reply, status: number, field: string, what: string): void {
   expect(r.status, `${what}: ${r.text}`).toBe(status)
@@ -225,27 +211,10 @@ function expectNamed(r: Reply, status: number, field: string, what: string): voi
   expect(body.error, what).not.toMatch(/\n/)
 }
 
-beforeAll(async () => {
-  session = new AuditSession({ initialPath: dbPath('clean') })
-  await session.open(dbPath('clean'))
-  // After the open: keys belong to the chain they are given for (issue 35).
-  session.keys = parseSecrets(secretInputs(['primary']))
-  server = await startServer({ session, port: 0, staticDir: fakeRenderer(tmp.dir), openRoots: [FIXTURES] })
-  base = server.url.replace(/\/$/, '')
-  token = await fetchAppToken(base)
-})
-
 // Some cases open the chain again (openChain's own fields), which clears its keys: the next case
 // gets the chain's key back, as an auditor would give it.
 beforeEach(() => {
-  if (session.keys.length === 0) session.keys = parseSecrets(secretInputs(['primary']))
-})
-
-afterAll(async () => {
-  await server.close()
-  session.dispose()
-  tmp.cleanup()
-  expect(fingerprintFolder()).toEqual(before)
+  if (served.session.keys.length === 0) served.session.keys = parseSecrets(secretInputs(['primary']))
 })
 
 describe('POST /api/call/<name>: numeric fields are range-checked at the edge', () => {
@@ -342,11 +311,11 @@ describe('reference routes: numeric inputs are the reference status naming the f
       const bad = [...QUERY_BAD, String(min - 1)]
       if (max < SAFE) bad.push(String(max + 1))
       for (const v of bad) {
-        const r = await http(`${base}${route}?${name}=${encodeURIComponent(v)}`)
+        const r = await http(`${served.base}${route}?${name}=${encodeURIComponent(v)}`)
         expectNamed(r, 422, name, `${route}?${name}=${v}`)
       }
       for (const v of [min, max]) {
-        const r = await http(`${base}${route}?${name}=${v}`)
+        const r = await http(`${served.base}${route}?${name}=${v}`)
         expect(r.status, `${route}?${name}=${v}: ${r.text.slice(0, 200)}`).toBe(200)
       }
     })
@@ -354,15 +323,15 @@ describe('reference routes: numeric inputs are the reference status naming the f
 
   it('GET /chain/{seq}: 422 for what is not a safe integer, 400 for seq < 1 (the reference text)', async () => {
     for (const v of QUERY_BAD) {
-      const r = await http(`${base}/chain/${encodeURIComponent(v)}`)
+      const r = await http(`${served.base}/chain/${encodeURIComponent(v)}`)
       expectNamed(r, 422, 'seq', `/chain/${v}`)
     }
     for (const v of ['0', '-3', `-${SAFE}`]) {
-      const r = await http(`${base}/chain/${v}`)
+      const r = await http(`${served.base}/chain/${v}`)
       expect(r.status).toBe(400)
       expect(r.json).toEqual({ error: 'seq must be >= 1', code: 'bad_request' })
     }
-    expect((await http(`${base}/chain/${SAFE}`)).status).toBe(404)
+    expect((await http(`${served.base}/chain/${SAFE}`)).status).toBe(404)
   })
 
   const VERIFY_INT_BAD = [

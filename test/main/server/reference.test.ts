@@ -2,29 +2,23 @@
 // shapes, status codes, and every fixture's integrity report and replay case.
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import type { EntryDetail } from '../../../src/shared/chain-types'
-import { AuditSession } from '../../../src/main/session/session'
-import { dbPath, expected, FIXTURES, fingerprintFolder, fixtureNames, SECRETS } from '../testing/fixtures'
+import { dbPath, expected, FIXTURES, fixtureNames, SECRETS } from '../testing/fixtures'
 import { TOOL_VERSION } from '../../../src/main/base/version'
-import { startServer, type RunningServer } from '../../../src/main/server/index'
-import { callApi, fakeRenderer, fetchAppToken, http, tempDir, type Reply } from './testkit'
+import { callApi, http, type Reply } from './testkit'
+import { serveForSuite } from '../testing/served'
 
-const before = fingerprintFolder()
-const tmp = tempDir('bijotel-ref-')
-let server: RunningServer
-let session: AuditSession
-let base: string
-let token: string
+const served = serveForSuite({ prefix: 'bijotel-ref-', open: dbPath('clean') })
 
 const ISO_Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{6})?Z$/
 
 function get(path: string): Promise<Reply> {
-  return http(`${base}${path}`)
+  return http(`${served.base}${path}`)
 }
 
 function post(path: string, body: unknown): Promise<Reply> {
-  return http(`${base}${path}`, {
+  return http(`${served.base}${path}`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
     body: body === undefined ? '' : JSON.stringify(body),
@@ -32,30 +26,15 @@ function post(path: string, body: unknown): Promise<Reply> {
 }
 
 async function open(name: string): Promise<void> {
-  const r = await callApi(base, 'openChain', { path: dbPath(name) })
+  const r = await callApi(served.base, 'openChain', { path: dbPath(name) })
   expect(r.status, r.text).toBe(200)
 }
 
 async function setKeys(names: string[]): Promise<void> {
   const secrets = names.map((n) => ({ encoding: n === 'raw_text' ? 'text' : 'hex', value: SECRETS[n]! }))
-  const r = await callApi(base, 'setSecrets', { secrets }, { 'X-Bijotel-App-Token': token })
+  const r = await callApi(served.base, 'setSecrets', { secrets }, { 'X-Bijotel-App-Token': served.token })
   expect(r.status, r.text).toBe(200)
 }
-
-beforeAll(async () => {
-  session = new AuditSession({ initialPath: dbPath('clean') })
-  await session.open(dbPath('clean'))
-  server = await startServer({ session, port: 0, staticDir: fakeRenderer(tmp.dir), openRoots: [FIXTURES] })
-  base = server.url.replace(/\/$/, '')
-  token = await fetchAppToken(base)
-})
-
-afterAll(async () => {
-  await server.close()
-  session.dispose()
-  tmp.cleanup()
-  expect(fingerprintFolder()).toEqual(before)
-})
 
 describe('GET /health, GET /version', () => {
   it('answer with the reference shapes', async () => {
@@ -107,7 +86,7 @@ describe('GET /chain', () => {
       entries: { seq: number; timestamp: string }[]
     }
     for (const e of r.entries) {
-      const d = (await callApi(base, 'getEntry', { seq: e.seq })).json as EntryDetail
+      const d = (await callApi(served.base, 'getEntry', { seq: e.seq })).json as EntryDetail
       const ns = BigInt(d.timestamp_ns)
       const ms = Number(ns / 1_000_000n)
       // Same second as the exact time; microseconds within 1 of it (float rounding like Python).
@@ -132,8 +111,8 @@ describe('GET /chain', () => {
   })
 
   it('filters by since (inclusive) and until (exclusive), total under the filter', async () => {
-    const t100 = ((await callApi(base, 'getEntry', { seq: 100 })).json as EntryDetail).time
-    const t110 = ((await callApi(base, 'getEntry', { seq: 110 })).json as EntryDetail).time
+    const t100 = ((await callApi(served.base, 'getEntry', { seq: 100 })).json as EntryDetail).time
+    const t110 = ((await callApi(served.base, 'getEntry', { seq: 110 })).json as EntryDetail).time
     const r = await get(
       `/chain?since=${encodeURIComponent(t100)}&until=${encodeURIComponent(t110)}&limit=100`,
     )
@@ -202,7 +181,7 @@ describe('GET /chain/{seq}', () => {
     expect(e['timestamp']).toMatch(ISO_Z)
     expect(typeof e['canonical_body']).toBe('object')
     expect((e['canonical_body'] as { name: string }).name).toBe(e['span_name'])
-    const detail = (await callApi(base, 'getEntry', { seq: 1 })).json as EntryDetail
+    const detail = (await callApi(served.base, 'getEntry', { seq: 1 })).json as EntryDetail
     expect(e['cas_ref']).toBe(detail.semantic_body_hash)
     expect(e['canonical_hash']).toBe(detail.canonical_hash)
   })
@@ -266,8 +245,8 @@ describe('POST /chain/verify', () => {
   })
 
   it('takes ns bounds beyond 2^53 exactly (as JSON integers or strings)', async () => {
-    const t = ((await callApi(base, 'getEntry', { seq: 200 })).json as EntryDetail).timestamp_ns
-    const asNumber = await http(`${base}/chain/verify`, {
+    const t = ((await callApi(served.base, 'getEntry', { seq: 200 })).json as EntryDetail).timestamp_ns
+    const asNumber = await http(`${served.base}/chain/verify`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
       body: `{"since_ns": ${t}}`,
@@ -398,7 +377,7 @@ describe('GET /integrity and POST /replay/verify on every fixture', () => {
 describe('without an open chain the reference routes are 503', () => {
   it('integrity, replay, chain, chain/{seq}, chain/verify', async () => {
     await setKeys(['primary'])
-    expect((await callApi(base, 'closeChain')).status).toBe(200)
+    expect((await callApi(served.base, 'closeChain')).status).toBe(200)
     const replies = [
       await get('/integrity'),
       await post('/replay/verify', { seq: 1, replayed_output: 'x' }),
@@ -411,7 +390,7 @@ describe('without an open chain the reference routes are 503', () => {
       expect(r.json).toMatchObject({ code: 'no_chain', error: expect.stringContaining('chain DB not found') })
     }
     // The contract says 409 for the same condition.
-    expect((await callApi(base, 'getEntry', { seq: 1 })).status).toBe(409)
+    expect((await callApi(served.base, 'getEntry', { seq: 1 })).status).toBe(409)
     const h = (await get('/health')).json as { db_exists: boolean }
     expect(h.db_exists).toBe(true) // the --db path still exists on disk
     await open('clean')

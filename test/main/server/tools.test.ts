@@ -6,7 +6,7 @@
 import Database from 'better-sqlite3'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { ApiName } from '../../../src/shared/contract'
 import type { DriftSeries } from '../../../src/shared/drift-types'
 import type { JobStatus } from '../../../src/shared/job-types'
@@ -15,31 +15,23 @@ import type { VerifyVerdict } from '../../../src/shared/verify-types'
 import { AuditSession } from '../../../src/main/session/session'
 import { createHandlers } from '../../../src/main/handlers/table'
 import { parseSecrets } from '../../../src/main/chain/keys'
-import { startServer, type RunningServer } from '../../../src/main/server/index'
 import { copyFixture, spanRow, writeChain, type RowSpec } from '../reliability/chainkit'
 import { bijotel, ensureBuilt } from '../testing/cli'
-import { dbPath, FIXTURES, fingerprintFolder, SECRETS, secretInputs } from '../testing/fixtures'
-import { callApi, fakeRenderer, fetchAppToken, tempDir, writeSyntheticChain, type Reply } from './testkit'
+import { dbPath, FIXTURES, SECRETS, secretInputs } from '../testing/fixtures'
+import { writeSyntheticChain, type Reply } from './testkit'
+import { serveForSuite, untilJobDone } from '../testing/served'
 
-const before = fingerprintFolder()
-const tmp = tempDir('bijotel-tools-')
-let server: RunningServer
-let session: AuditSession
-let base: string
-let token: string
+const served = serveForSuite({
+  prefix: 'bijotel-tools-',
+  setup: ensureBuilt,
+  openRoots: (dir) => [FIXTURES, dir],
+})
 
 function call(name: ApiName, req?: unknown): Promise<Reply> {
-  return callApi(base, name, req, { 'X-Bijotel-App-Token': token })
+  return served.call(name, req)
 }
 
-async function untilDone<R>(id: string): Promise<JobStatus<R>> {
-  for (let i = 0; i < 3000; i++) {
-    const s = (await call('jobStatus', { id })).json as JobStatus<R>
-    if (s.state !== 'running') return s
-    await new Promise((res) => setTimeout(res, 10))
-  }
-  throw new Error('job did not finish')
-}
+const untilDone = <R>(id: string): Promise<JobStatus<R>> => untilJobDone<R>(call, id, 3000)
 
 async function open(path: string): Promise<void> {
   const r = await call('openChain', { path })
@@ -64,29 +56,9 @@ function sql<T>(path: string, query: string, ...params: unknown[]): T[] {
   }
 }
 
-beforeAll(async () => {
-  ensureBuilt()
-  session = new AuditSession({ initialPath: dbPath('clean') })
-  server = await startServer({
-    session,
-    port: 0,
-    staticDir: fakeRenderer(tmp.dir),
-    openRoots: [FIXTURES, tmp.dir],
-  })
-  base = server.url.replace(/\/$/, '')
-  token = await fetchAppToken(base)
-})
-
-afterAll(async () => {
-  await server.close()
-  session.dispose()
-  tmp.cleanup()
-  expect(fingerprintFolder()).toEqual(before)
-})
-
 describe('keyless verify on open', () => {
   it('runs when a chain opens, with no key: a body edit is found, hmac_checked false', async () => {
-    expect(session.keys).toEqual([])
+    expect(served.session.keys).toEqual([])
     await open(dbPath('body-edit'))
     const v = await keylessDone()
     expect(v).toMatchObject({ valid: false, hmac_checked: false, entries: 240, first_bad_seq: 57 })
@@ -131,7 +103,7 @@ describe('keyless verify on open', () => {
 describe('search', () => {
   it('finds body text, trace ids and models as SQLite does; the result filters table and timeline', async () => {
     await open(dbPath('clean'))
-    const copy = copyFixture('clean', tmp.dir, 'clean-search.db')
+    const copy = copyFixture('clean', served.dir, 'clean-search.db')
     for (const [query, fields, oracle] of [
       [
         '[CASE 19',
@@ -177,7 +149,7 @@ describe('search', () => {
     const started = (await call('startSearch', { query: 'chat', fields: ['body'], from_ns: from }))
       .json as JobStatus
     const r = (await untilDone<SearchResult>(started.id)).result!
-    const copy = copyFixture('clean', tmp.dir, 'clean-search-2.db')
+    const copy = copyFixture('clean', served.dir, 'clean-search-2.db')
     const want = sql<{ seq: number }>(
       copy,
       `SELECT seq FROM chain WHERE timestamp_ns >= ? AND instr(CAST(canonical_body AS TEXT), 'chat') > 0`,
@@ -191,7 +163,7 @@ describe('search', () => {
   })
 
   it('streams over a large chain with progress, and is cancelled', async () => {
-    const big = join(tmp.dir, 'big.db')
+    const big = join(served.dir, 'big.db')
     writeSyntheticChain(big, 60_000, Buffer.from(SECRETS['primary']!, 'hex'))
     await open(big)
     const started = (await call('startSearch', { query: 'no such text anywhere' })).json as JobStatus
@@ -206,7 +178,7 @@ describe('search', () => {
 describe('typed time range', () => {
   it('dates, times, zones and presets resolve to the bounds SQLite counts the same rows in', async () => {
     await open(dbPath('clean'))
-    const copy = copyFixture('clean', tmp.dir, 'clean-range.db')
+    const copy = copyFixture('clean', served.dir, 'clean-range.db')
     const count = (lo: string | null, hi: string | null): number =>
       sql<{ n: number }>(
         copy,
@@ -262,7 +234,7 @@ describe('export of the rows in view', () => {
   it('JSONL and CSV carry the rows of the listing with SQLite hashes and the verdict marks', async () => {
     await open(dbPath('body-edit'))
     await keylessDone()
-    const copy = copyFixture('body-edit', tmp.dir, 'body-edit-export.db')
+    const copy = copyFixture('body-edit', served.dir, 'body-edit-export.db')
     const filter = { provider: 'anthropic' }
     const listing = (await call('listEntries', { offset: 0, limit: 1000, sort: 'seq_desc', filter }))
       .json as {
@@ -309,7 +281,7 @@ describe('export of the rows in view', () => {
     const refused = await call('exportView', { format: 'reference' })
     expect(refused.status).toBe(400)
     expect((refused.json as { error: string }).error).toContain('secret')
-    session.keys = parseSecrets(secretInputs(['primary']))
+    served.session.keys = parseSecrets(secretInputs(['primary']))
     try {
       const whole = (await call('exportView', { format: 'reference' })).json as ViewExport
       expect(whole).toMatchObject({ format: 'reference', rows: 240 })
@@ -329,13 +301,13 @@ describe('export of the rows in view', () => {
         ['whole.json', whole.content],
         ['part.json', part.content],
       ] as const) {
-        const f = join(tmp.dir, name)
+        const f = join(served.dir, name)
         writeFileSync(f, content)
         const v = bijotel(['verify-export', f, '--secret-hex', SECRETS['primary']!])
         expect(v.code, v.stdout + v.stderr).toBe(0)
       }
     } finally {
-      session.keys = []
+      served.session.keys = []
     }
   })
 
@@ -345,7 +317,7 @@ describe('export of the rows in view', () => {
     expect((web.json as { error: string }).error).toContain('no save dialog')
     const local = new AuditSession()
     try {
-      let target = join(tmp.dir, 'saved.jsonl')
+      let target = join(served.dir, 'saved.jsonl')
       const table = createHandlers(local, { pickSavePath: async () => target })
       await local.open(dbPath('clean'))
       const ctx = { transport: 'ipc', trusted: true } as const
@@ -356,7 +328,7 @@ describe('export of the rows in view', () => {
       expect(saved.rows).toBeGreaterThan(0)
       target = dbPath('clean')
       await expect(table.saveViewExport({ format: 'csv' }, ctx)).rejects.toThrow(/evidence/)
-      expect(existsSync(join(tmp.dir, 'saved.jsonl'))).toBe(true)
+      expect(existsSync(join(served.dir, 'saved.jsonl'))).toBe(true)
     } finally {
       local.dispose()
     }
@@ -366,7 +338,7 @@ describe('export of the rows in view', () => {
 describe('payload drift series', () => {
   it('each dimension over time per provider/model, the spikes marked as anomalies', async () => {
     const key = Buffer.from(SECRETS['primary']!, 'hex')
-    const path = join(tmp.dir, 'drift.db')
+    const path = join(served.dir, 'drift.db')
     const t0 = 1_764_000_000_000_000_000n
     const rows: RowSpec[] = Array.from({ length: 400 }, (_, i) => {
       const model = i % 2 === 0 ? 'claude-haiku-4-5' : 'gpt-4o'

@@ -16,6 +16,7 @@ import { useApi, useAppEventSource } from './api-context'
 import { appEventHandlers } from './app-events'
 import { Switching, Welcome } from './Welcome'
 import { Workspace } from './Workspace'
+import './app.css'
 
 const baseName = (p: string): string => p.split(/[\\/]/).pop() || p
 

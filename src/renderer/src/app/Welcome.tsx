@@ -3,6 +3,7 @@
 import type { ReactNode } from 'react'
 import type { AppInfo } from '../../../shared/contract'
 import { RecentList } from '../components/OpenControls'
+import './Welcome.css'
 
 interface Props {
   info: AppInfo

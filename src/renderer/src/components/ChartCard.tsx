@@ -15,6 +15,7 @@ import type { Timeline } from '../../../shared/chain-types'
 import { totalCount, type BucketRow } from '../lib/chart-data'
 import { axisModeFor, axisTime, formatCount } from '../lib/format'
 import { useTimeZone } from '../lib/stores/settings-store'
+import './charts.css'
 
 export interface HalvesView {
   baseline: { fromMs: number; toMs: number }

@@ -1,6 +1,7 @@
 // A question the page asks before something every tab would feel (issue 34: a deep link that
 // would swap the chain the engine holds). Modal: it takes focus, keeps Tab inside, Esc answers no.
 import { useEffect, useRef, type ReactNode } from 'react'
+import './dialog.css'
 
 interface Props {
   title: string

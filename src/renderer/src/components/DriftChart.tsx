@@ -27,6 +27,7 @@ import {
 import { axisModeFor, axisTime, counted, formatCount } from '../lib/format'
 import { useTimeZone } from '../lib/stores/settings-store'
 import { zoneLabel } from '../lib/time-zone'
+import './charts.css'
 
 interface Props {
   dim: DriftGroupDimension

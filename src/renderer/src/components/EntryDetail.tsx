@@ -9,6 +9,7 @@ import { zoneLabel } from '../lib/time-zone'
 import { Hash } from './Hash'
 import { useTimeZone } from '../lib/stores/settings-store'
 import { keyLabel } from '../lib/key-notes'
+import './EntryDetail.css'
 
 interface Props {
   seq: number

@@ -1,6 +1,7 @@
 // A render error in one panel shows one line in that panel instead of blanking the window.
 import { Component, type ErrorInfo, type ReactNode } from 'react'
 import { errorMessage } from '../lib/format'
+import './ErrorBoundary.css'
 
 interface Props {
   /** Where it happened, for the message ("timeline", "entry detail", …). */

@@ -5,6 +5,7 @@ import { formatBytes, formatCount, formatSpan, shortTime } from '../lib/format'
 import { Hash } from './Hash'
 import { useTimeZone } from '../lib/stores/settings-store'
 import { zoneLabel } from '../lib/time-zone'
+import './EvidencePanel.css'
 
 function FileRows({ label, file, testId }: { label: string; file: EvidenceFile; testId: string }) {
   return (

@@ -4,6 +4,7 @@ import type { ChainOverview } from '../../../shared/chain-types'
 import type { ViewAction, ViewState } from '../lib/filter-state'
 import { shortTime } from '../lib/format'
 import { useTimeZone } from '../lib/stores/settings-store'
+import './FilterBar.css'
 
 interface Props {
   overview: ChainOverview

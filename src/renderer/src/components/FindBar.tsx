@@ -7,6 +7,7 @@ import type { SearchField, ViewExportFormat } from '../../../shared/tools-types'
 import { SEARCH_FIELDS, type FindStore } from '../lib/stores/find-store'
 import { useStore } from '../lib/stores/store'
 import { formatCount } from '../lib/format'
+import './FindBar.css'
 
 interface Props {
   find: FindStore

@@ -14,6 +14,7 @@ import {
   WINDOW_MIN,
 } from '../lib/integrity'
 import { JobProgress } from './JobProgress'
+import './IntegrityPanel.css'
 
 interface Props {
   run: IntegrityRun | null

@@ -2,6 +2,7 @@
 import type { JobStatus } from '../../../shared/job-types'
 import { formatCount } from '../lib/format'
 import { jobFraction } from '../lib/jobs'
+import './JobProgress.css'
 
 interface Props {
   status: JobStatus | null

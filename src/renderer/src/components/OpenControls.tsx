@@ -2,6 +2,7 @@
 // --open-root folders), with the recent paths offered.
 import { useId, useState, type FormEvent, type Ref } from 'react'
 import type { AppInfo } from '../../../shared/contract'
+import './OpenControls.css'
 
 interface Props {
   info: AppInfo

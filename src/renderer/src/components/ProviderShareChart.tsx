@@ -9,6 +9,7 @@ import { axisTime, counted, formatCount, pyFloat, signed } from '../lib/format'
 import { chartPlaceholder, ChartTitle, halfAreas, WindowChart, type HalvesView } from './ChartCard'
 import { useTimeZone } from '../lib/stores/settings-store'
 import { zoneLabel } from '../lib/time-zone'
+import './charts.css'
 
 interface Props {
   timeline: Timeline | null

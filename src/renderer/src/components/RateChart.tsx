@@ -8,6 +8,7 @@ import { axisTime, counted, formatCount, formatRate, pyFloat, signed } from '../
 import { chartPlaceholder, ChartTitle, halfAreas, rowSpan, WindowChart, type HalvesView } from './ChartCard'
 import { useTimeZone } from '../lib/stores/settings-store'
 import { zoneLabel } from '../lib/time-zone'
+import './charts.css'
 
 interface Props {
   timeline: Timeline | null

@@ -16,6 +16,7 @@ import {
 import { Hash } from './Hash'
 import { PageHistory } from './PageHistory'
 import { RecoveredStatus } from './RecoveredStatus'
+import './EntryDetail.css'
 
 interface Props {
   row: RecoveredRow

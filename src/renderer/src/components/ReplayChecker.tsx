@@ -1,6 +1,7 @@
 // Check a replayed output against the entry's sealed output hash: drop a file, or paste the text.
 import { useState, type FormEvent } from 'react'
 import type { ReplayTextMode } from '../../../shared/replay-types'
+import './replay.css'
 
 interface Props {
   seq: number

@@ -3,6 +3,8 @@ import type { ReplayCheck } from '../../../shared/replay-types'
 import { formatCount, shortTime } from '../lib/format'
 import { promptLabel, pyBool, replayCliLines, rowVerifiedLabel } from '../lib/replay-format'
 import { useTimeZone } from '../lib/stores/settings-store'
+import './EntryDetail.css'
+import './replay.css'
 
 export function ReplayResultView({ check, compact }: { check: ReplayCheck; compact?: boolean }) {
   useTimeZone() // drawn again when the zone times are shown in changes

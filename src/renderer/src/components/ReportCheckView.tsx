@@ -2,6 +2,7 @@
 // what the chain gives now — as `bijotel report verify` prints it. Differing fields are listed
 // open; those that reproduce or were not checked are folded, the sidebar being narrow.
 import type { FieldCheck, ReportCheckResult } from '../../../shared/custody-types'
+import './ReportCheckView.css'
 
 const PILL: Record<FieldCheck['status'], string> = {
   differs: 'bad',

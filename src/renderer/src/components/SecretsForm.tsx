@@ -6,6 +6,7 @@ import { useEffect, useId, useRef, useState, type FormEvent } from 'react'
 import type { SecretInput } from '../../../shared/contract'
 import type { KeyInfo } from '../../../shared/verify-types'
 import { keyLabel } from '../lib/key-notes'
+import './SecretsForm.css'
 
 interface Props {
   keys: KeyInfo[]

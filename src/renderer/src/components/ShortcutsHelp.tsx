@@ -2,6 +2,7 @@
 // inside and gives it back when closed. Every shortcut App.tsx handles is listed here.
 import { useEffect, useRef } from 'react'
 import { trapTab } from './ConfirmDialog'
+import './dialog.css'
 export const SHORTCUTS: [string, string][] = [
   ['Ctrl/⌘ + O', 'open a chain (dialog, or the path box in web mode)'],
   ['Ctrl/⌘ + Shift + V', 'verify the chain'],

@@ -7,6 +7,7 @@ import { settings, useTimeZone } from '../lib/stores/settings-store'
 import { inputTime, presetOf, presetRange, PRESETS, typedRange, type Bounds } from '../lib/time-range'
 import { zoneLabel } from '../lib/time-zone'
 import { nsToMs } from '../lib/format'
+import './TimeRangeBar.css'
 
 interface Props {
   chain: Bounds

@@ -38,6 +38,7 @@ import {
   type ReplayMark,
   type ReplayMarkKind,
 } from '../lib/replay-marks'
+import './charts.css'
 import './timeline.css'
 
 interface Props {

@@ -5,6 +5,7 @@ import { findingLabel, findingRange, rotationPoints, verdictWord } from '../lib/
 import { keyLabel, keyNotes } from '../lib/key-notes'
 import { Hash } from './Hash'
 import { keysSentence } from '../../../shared/key-words'
+import './VerdictView.css'
 
 interface Props {
   verdict: VerifyVerdict

@@ -23,6 +23,7 @@ import {
   visibleWindow,
   type ListGeometry,
 } from '../lib/windowing'
+import './VirtualList.css'
 
 export interface VirtualListHandle {
   scrollTo: (index: number, align?: 'nearest' | 'center') => void

@@ -1,5 +1,7 @@
 // The sidebar's chain-of-custody block: the signing key, the prior to compare with, and checking
-// an exported report again, all from the workspace's custody store.
+// an exported report again, all from the workspace's custody store. Its sheet is imported first, so
+// that the report check's list (ReportCheckView.css) comes after it in the cascade, as it always has.
+import './CustodySection.css'
 import { PriorChooser } from '../../components/PriorChooser'
 import { ReportCheckView } from '../../components/ReportCheckView'
 import { ReportChecker } from '../../components/ReportChecker'

@@ -13,6 +13,7 @@ import { useWorkspace, useWorkspaceStore } from './context'
 import { EntryVersions, RecoveredTab, RecoveredTabLabel } from './Recovered'
 import { MissingSeq, useIsMissing } from './Gaps'
 import type { Flags } from './use-flags'
+import './DetailPane.css'
 
 function hasFiles(e: DragEvent): boolean {
   return Array.from(e.dataTransfer?.types ?? []).includes('Files')

@@ -3,6 +3,7 @@
 import type { ReactNode } from 'react'
 import { useStore } from '../../lib/stores/store'
 import { useWorkspace, useWorkspaceStore } from './context'
+import './Topbar.css'
 
 export function Topbar({ hasDialogs, openControls }: { hasDialogs: boolean; openControls: ReactNode }) {
   const ws = useWorkspaceStore()
