@@ -48,7 +48,7 @@ describe('messages the engine sends the app', () => {
     const run = (await settled<IntegrityRun>(h, (await h.startIntegrity({}, ipc)).id)).result!
     said.push(run.rotation_note)
     said.push(await messageOf(h.startVerify({ segments: ['/etc/passwd'] }, web)))
-    said.push(await messageOf(h.setSigningKey({ path: '/tmp/x.pem' }, web)))
+    said.push(await messageOf(h.setSigningKey({ path: join(FIXTURES, 'no-such-key.pem') }, web)))
     for (const m of said) expect(m, m).not.toMatch(FLAG)
     // Not an empty test: each says something.
     for (const m of said) expect(m.length).toBeGreaterThan(10)

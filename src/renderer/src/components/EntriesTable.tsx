@@ -31,7 +31,6 @@ import { copyWithNotice, menuItems, type Notify } from './table/row-actions'
 import { rowTsv } from './table/columns'
 import { RowMenu } from './table/RowMenu'
 import { gridTemplate, TableHeader } from './table/TableHeader'
-import './table/table.css'
 import { useGapRows, type GapRowsModel } from './GapRow'
 
 export const ROW_HEIGHT = 26

@@ -6,6 +6,8 @@ import type { EntrySort, EntrySortColumn } from '../../../../shared/chain-types'
 import { sortParts } from '../../lib/filter-state'
 import { FLAGS_WIDTH, type Column } from './columns'
 import { clampWidth } from './column-prefs'
+// The table's column, header and menu rules; loaded after ../EntriesTable.css, which they refine.
+import './table.css'
 
 interface Props {
   columns: Column[]
