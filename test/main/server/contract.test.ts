@@ -61,6 +61,13 @@ describe('contract over HTTP', () => {
     expect(missing.json).toEqual({ error: 'chain entry seq=99999 not found', code: 'not_found' })
     expect((await call('getEntry', { seq: 'x' })).status).toBe(400)
 
+    // clean.db has no absent seq; times of live seqs only (an absent one is left out, never guessed).
+    expect((await call('seqGaps')).json).toEqual({ gaps: [], truncated: false })
+    const times = await call('seqTimes', { seqs: [7, 99999] })
+    expect(times.status).toBe(200)
+    expect(times.json).toEqual([{ seq: 7, timestamp_ns: (e.json as { timestamp_ns: string }).timestamp_ns }])
+    expect((await call('seqTimes', { seqs: 'x' })).status).toBe(400)
+
     const tl = await call('timeline', { buckets: 12 })
     expect(tl.status).toBe(200)
     const t = tl.json as { buckets: { count: number }[] }
