@@ -102,8 +102,32 @@ for (const size of SIZES) {
       await expect(page.getByTestId('detail-seq')).toBeInViewport()
       await expect(page.locator('[data-testid="entry-row"][data-seq="5"]')).toBeInViewport()
     })
+
+    test('the find bar keeps every control inside it (they wrap, none runs past its edge)', async ({
+      page,
+    }) => {
+      await openFixture(page, 'clean.db')
+      const bar = (await page.getByTestId('find-bar').boundingBox())!
+      for (const id of ['search-input', 'search-submit', 'search-case']) {
+        const el = page.getByTestId(id)
+        const r = (await (id === 'search-case' ? el.locator('xpath=..') : el).boundingBox())!
+        expect(
+          r.x + r.width,
+          `${id} ends at ${r.x + r.width}, the bar at ${bar.x + bar.width}`,
+        ).toBeLessThanOrEqual(bar.x + bar.width + 0.5)
+      }
+    })
   })
 }
+
+test('the shortcuts help lists the table keys: the cell, the row menu and copy', async ({ page }) => {
+  await openFixture(page, 'clean.db')
+  await page.keyboard.press('?')
+  const help = page.getByTestId('shortcuts-help')
+  await expect(help).toContainText('Shift + F10')
+  await expect(help).toContainText('Ctrl/⌘ + C')
+  await expect(help).toContainText('← →')
+})
 
 test('verify without a key: the key field takes focus, a notice says why, the refusal sits under the button', async ({
   page,

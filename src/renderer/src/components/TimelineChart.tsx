@@ -94,7 +94,15 @@ function TimelineTip({ active, payload }: TooltipContentProps) {
       {row.replays.slice(0, 6).map((m) => (
         <div
           key={`p${m.seq}`}
-          className={m.kind === 'matched' ? 'ok-text' : m.kind === 'mismatch' ? 'bad-text' : 'warn-text'}
+          className={
+            m.kind === 'matched'
+              ? 'ok-text'
+              : m.kind === 'mismatch'
+                ? 'bad-text'
+                : m.kind === 'unverified'
+                  ? 'muted'
+                  : 'warn-text'
+          }
         >
           seq {m.seq}: {REPLAY_KIND_LABELS[m.kind]}
         </div>
@@ -351,7 +359,7 @@ function TimelineLegend({
         recovered (unproven)
       </span>
       {replays
-        ? (['matched', 'mismatch', 'drift'] as const).map((k) => (
+        ? (['matched', 'mismatch', 'drift', 'unverified'] as const).map((k) => (
             <span key={k} className="legend-item" data-testid={`legend-replay-${k}`} data-count={replays[k]}>
               <ReplayGlyph kind={k} />
               {REPLAY_KIND_LABELS[k]} <span className="legend-count">({formatCount(replays[k])})</span>

@@ -13,7 +13,13 @@ import {
 } from '../../../../src/renderer/src/lib/replay-marks'
 import { mulberry32 } from '../../../main/testing/prng'
 
-function check(seq: number, match: boolean, deterministic: boolean, metadata = true): ReplayCheck {
+function check(
+  seq: number,
+  match: boolean,
+  deterministic: boolean,
+  metadata = true,
+  rowVerified: boolean | null = null,
+): ReplayCheck {
   return {
     seq,
     result: {
@@ -24,7 +30,7 @@ function check(seq: number, match: boolean, deterministic: boolean, metadata = t
       model_version: null,
       reason: match ? null : 'output hash differs',
     },
-    row_verified: null,
+    row_verified: rowVerified,
     row_detail: '',
     prompt_match: null,
     prompt_detail: null,
@@ -36,6 +42,8 @@ function check(seq: number, match: boolean, deterministic: boolean, metadata = t
 /** The kind the definitions give: a seeded mismatch is never drift, a call without metadata is not drawn. */
 function expectedKind(c: ReplayCheck): ReplayMarkKind | null {
   if (c.result.original_hash === null) return null
+  // A row that does not verify: its output_hash may be anyone's, so no comparison with it is a match.
+  if (c.row_verified === false) return 'unverified'
   return c.result.match ? 'matched' : c.result.deterministic ? 'mismatch' : 'drift'
 }
 
@@ -44,7 +52,13 @@ describe('replay marks', () => {
     const rnd = mulberry32(37)
     for (let round = 0; round < 50; round++) {
       const checks = Array.from({ length: 40 }, () =>
-        check(1 + Math.floor(rnd() * 15), rnd() < 0.4, rnd() < 0.5, rnd() < 0.9),
+        check(
+          1 + Math.floor(rnd() * 15),
+          rnd() < 0.4,
+          rnd() < 0.5,
+          rnd() < 0.9,
+          rnd() < 0.15 ? false : rnd() < 0.5 ? true : null,
+        ),
       )
       const times = new Map<number, string | null>()
       for (let s = 1; s <= 15; s++) if (rnd() < 0.8) times.set(s, rnd() < 0.1 ? null : String(1000 + s))
@@ -61,15 +75,24 @@ describe('replay marks', () => {
       expect(worstKind(marks)).toBe(
         kinds.includes('mismatch')
           ? 'mismatch'
-          : kinds.includes('drift')
-            ? 'drift'
-            : kinds.length > 0
-              ? 'matched'
-              : null,
+          : kinds.includes('unverified')
+            ? 'unverified'
+            : kinds.includes('drift')
+              ? 'drift'
+              : kinds.length > 0
+                ? 'matched'
+                : null,
       )
       const n = countKinds(marks)
-      expect(n.matched + n.mismatch + n.drift).toBe(marks.length)
+      expect(n.matched + n.mismatch + n.drift + n.unverified).toBe(marks.length)
     }
+  })
+
+  it('a match against a row that does not verify is never drawn as matched (its hash may be forged)', () => {
+    expect(replayKind(check(3, true, true, true, false))).toBe('unverified')
+    expect(replayKind(check(3, true, true, true, true))).toBe('matched')
+    expect(replayKind(check(3, true, true, true, null))).toBe('matched')
+    expect(worstKind([{ kind: 'matched' }, { kind: 'unverified' }])).toBe('unverified')
   })
 
   it('never places a mark at a time the engine did not give', () => {
