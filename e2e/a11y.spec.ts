@@ -94,8 +94,9 @@ test('the entries table is a grid: header row, row count and index, cells, keybo
   const grid = page.getByRole('grid', { name: 'chain entries' })
   // 240 rows and the header row, whatever few are in the DOM.
   await expect(grid).toHaveAttribute('aria-rowcount', '241')
-  // Seven columns (narrow windows hide span and hash from view, not from the grid).
-  await expect(grid.locator('[role="columnheader"]')).toHaveCount(7)
+  // The default columns (issue 35's table: seq, time, Δ time, provider, model, span, in tok, out tok,
+  // cost, latency, canonical hash, and the flags column; kind, status and hmac start hidden).
+  await expect(grid.locator('[role="columnheader"]')).toHaveCount(12)
   await expect(grid.getByRole('columnheader').first()).toHaveAttribute('aria-sort', 'ascending')
   await expect(row(page, 1)).toHaveAttribute('aria-rowindex', '2')
   await expect(row(page, 1).getByRole('gridcell').first()).toHaveText('1')
