@@ -9,6 +9,7 @@ import { nameRanks, type StringColumn, type TableColumns } from './columns/table
 import { NO_MODEL } from './columns/types'
 import { deltaNs } from './listing-delta'
 import { selectPositions } from './views'
+import { sortParts } from '../../shared/entry-sorts'
 
 /** Columns whose order or filter needs the table columns' pass (../columns/table-columns.ts). */
 const NEEDS_PASS: ReadonlySet<EntrySortColumn> = new Set([
@@ -22,15 +23,10 @@ const NEEDS_PASS: ReadonlySet<EntrySortColumn> = new Set([
   'latency',
 ])
 
-export function sortColumn(sort: EntrySort): { column: EntrySortColumn; desc: boolean } {
-  const at = sort.lastIndexOf('_')
-  return { column: sort.slice(0, at) as EntrySortColumn, desc: sort.slice(at + 1) === 'desc' }
-}
-
 /** Whether a listing needs the table columns (a sort or a filter on a column the index lacks). */
 export function needsTableColumns(filter: EntryFilter | undefined, sort: EntrySort): boolean {
   return (
-    NEEDS_PASS.has(sortColumn(sort).column) || filter?.span_name !== undefined || filter?.status !== undefined
+    NEEDS_PASS.has(sortParts(sort).column) || filter?.span_name !== undefined || filter?.status !== undefined
   )
 }
 
@@ -39,7 +35,7 @@ export function needsTableColumns(filter: EntryFilter | undefined, sort: EntrySo
  * on provider, model, flags, a search or the table columns.
  */
 export function servedByFirstPass(filter: EntryFilter | undefined, sort: EntrySort): boolean {
-  const { column } = sortColumn(sort)
+  const { column } = sortParts(sort)
   return (
     !needsTableColumns(filter, sort) &&
     column !== 'provider' &&
@@ -198,7 +194,7 @@ export function orderPositions(
   sort: EntrySort,
   cols: TableColumns | null,
 ): Int32Array {
-  const { column, desc } = sortColumn(sort)
+  const { column, desc } = sortParts(sort)
   if (column === 'seq') return desc ? seqSel.slice().reverse() : seqSel
   const { key, exact } = keyOf(column, idx, cols, seqSel)
   const sorted = sortByKey(seqSel, key, exact)

@@ -1,6 +1,7 @@
 // What the auditor is looking at: provider / model / flagged filters, the time range picked on the
 // timeline, and the table's sort. One reducer; the API requests are derived from it.
 import type { EntryFilter, EntrySort, EntrySortColumn, TimelineRequest } from '../../../shared/chain-types'
+import { sortParts } from '../../../shared/entry-sorts'
 
 export interface TimeRange {
   from_ns: string
@@ -43,12 +44,6 @@ export const initialView: ViewState = {
   spanName: null,
   status: null,
   sort: 'seq_asc',
-}
-
-/** A sort's column and direction (column names hold underscores: the direction is after the last). */
-export function sortParts(sort: EntrySort): { column: EntrySortColumn; desc: boolean } {
-  const at = sort.lastIndexOf('_')
-  return { column: sort.slice(0, at) as EntrySortColumn, desc: sort.slice(at + 1) === 'desc' }
 }
 
 export function viewReducer(s: ViewState, a: ViewAction): ViewState {

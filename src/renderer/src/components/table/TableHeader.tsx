@@ -3,7 +3,7 @@
 // column menu sets widths from the keyboard).
 import type { PointerEvent as ReactPointerEvent } from 'react'
 import type { EntrySort, EntrySortColumn } from '../../../../shared/chain-types'
-import { sortParts } from '../../lib/filter-state'
+import { sortParts } from '../../../../shared/entry-sorts'
 import { FLAGS_WIDTH, type Column } from './columns'
 import { clampWidth } from './column-prefs'
 // The table's column, header and menu rules; loaded after ../EntriesTable.css, which they refine.

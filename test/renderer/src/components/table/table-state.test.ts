@@ -4,13 +4,12 @@
 // copies' text (TSV of the shown columns, a missing value empty, never 0) and the menu's filters.
 import { afterEach, describe, expect, it } from 'vitest'
 import type { EntrySummary } from '../../../../../src/shared/chain-types'
-import { ENTRY_SORT_COLUMNS } from '../../../../../src/shared/entry-sorts'
+import { ENTRY_SORT_COLUMNS, sortParts } from '../../../../../src/shared/entry-sorts'
 import {
   describeView,
   entryFilter,
   initialView,
   listingKey,
-  sortParts,
   viewReducer,
 } from '../../../../../src/renderer/src/lib/filter-state'
 import {
