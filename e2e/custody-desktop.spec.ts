@@ -16,7 +16,11 @@ import { standInBridgeScript } from './shell/stand-in-bridge'
 const CLI = path.resolve(__dirname, '..', 'bin', 'bijotel')
 const CLEAN = fixture('clean.db')
 const EMBEDDED = /<script type="application\/json" id="bijotel-report">([\s\S]*?)<\/script>/
-const dir = mkdtempSync(path.join(tmpdir(), 'bijotel-e2e-custody-desktop-'))
+// Made per worker, not at load: Playwright also loads a spec to list it, and that load would leave the folder behind.
+let dir = ''
+test.beforeAll(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'bijotel-e2e-custody-desktop-'))
+})
 let shell: ShellServer
 
 test.beforeEach(async ({ page }) => {

@@ -13,7 +13,11 @@ import { fixture, openFixture, secrets, useSecrets } from './helpers'
 
 const ROOT = path.resolve(__dirname, '..')
 const CLI = path.join(ROOT, 'bin', 'bijotel')
-const dir = mkdtempSync(path.join(tmpdir(), 'bijotel-e2e-custody-'))
+// Made per worker, not at load: Playwright also loads a spec to list it, and that load would leave the folder behind.
+let dir = ''
+test.beforeAll(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'bijotel-e2e-custody-'))
+})
 test.afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 function cli(args: string[]): { status: number | null; stdout: string } {

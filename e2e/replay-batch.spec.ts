@@ -3,7 +3,7 @@
 // the same files (the CLI is run here on the same files), filters, and jumps to the entry.
 import { expect, test, type Locator } from '@playwright/test'
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { FIXTURES, fixture, openFixture } from './helpers'
@@ -46,6 +46,8 @@ function cliBatch(jsonl: string): Record<string, unknown>[] {
     )
   } catch (e) {
     out = (e as { stdout: string }).stdout
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
   }
   return out
     .trim()

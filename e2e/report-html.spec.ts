@@ -10,7 +10,11 @@ import { fixture, secrets } from './helpers'
 
 const ROOT = path.resolve(__dirname, '..')
 const CLI = path.join(ROOT, 'bin', 'bijotel')
-const dir = mkdtempSync(path.join(tmpdir(), 'bijotel-e2e-html-'))
+// Made per worker, not at load: Playwright also loads a spec to list it, and that load would leave the folder behind.
+let dir = ''
+test.beforeAll(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'bijotel-e2e-html-'))
+})
 test.afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 function report(name: string, format: 'json' | 'html', extra: string[]): string {

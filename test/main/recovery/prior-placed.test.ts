@@ -176,6 +176,7 @@ describe("the app's path: choosing the prior, and verify on the opened chain", (
           for (let s = f.from_seq; s <= f.to_seq; s++) expect(m.attacked.has(BigInt(s))).toBe(true)
       } finally {
         chain.close()
+        m.cleanup()
       }
     })
 })
