@@ -17,7 +17,7 @@ import { readFreelist, type Freelist } from '../chain/sqlite/freelist'
 import { pageOffset } from '../chain/sqlite/header'
 import { WAL_FRAME_HEADER_BYTES } from '../chain/sqlite/wal'
 import {
-  btreeHeaderSize,
+  cellGap,
   headerOffset,
   isBtreeType,
   leafCellRowids,
@@ -226,7 +226,7 @@ export class Carver {
           continue
         }
         if (mark === 0) {
-          // The common case, inlined: not a b-tree page, or no anchor byte in its gap and no freeblock.
+          // The common case: not a b-tree page, or no anchor byte in its gap (the format module's cellGap) and no freeblock.
           const h = base + headerOffset(n)
           const type = run[h]!
           if (!isBtreeType(type)) {
@@ -235,10 +235,8 @@ export class Carver {
             this.current(run, base, this.dbVersion(n, [this.store.current, this.store.main]))
             continue
           }
-          const cells = (run[h + 3]! << 8) | run[h + 4]!
-          const gapFrom = h + btreeHeaderSize(type) + 2 * cells
-          const gapTo = base + Math.min((run[h + 5]! << 8) | run[h + 6]! || 65536, usable)
-          const inGap = gapTo > gapFrom && anchorFrom(gapFrom) < gapTo
+          const gap = cellGap(run, base, h - base, usable)
+          const inGap = gap !== null && anchorFrom(base + gap.from) < base + gap.to
           if (!inGap && (run[h + 1]! | run[h + 2]!) === 0) continue
         }
         this.current(run, base, this.dbVersion(n, [this.store.current, this.store.main]))
