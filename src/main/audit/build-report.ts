@@ -78,11 +78,7 @@ export async function buildAuditReport(input: BuildReportInput): Promise<AuditRe
   const search =
     input.recover === false
       ? null
-      : await searchEvidence(
-          { files: input.chain.files, dbPath: input.chain.readPath },
-          keys,
-          input.signal ? { signal: input.signal } : {},
-        )
+      : await searchEvidence(input.chain.searchTarget(), keys, input.signal ? { signal: input.signal } : {})
   let recovery = search?.result ?? notSearched('turned off')
   let verdict = liveVerdict
   if (liveVerdict && search?.result.summary.searched) {

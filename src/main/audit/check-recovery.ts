@@ -25,7 +25,7 @@ export async function rerunRecovery(
 ): Promise<Searched | null> {
   if (searchedBlock(doc) === null) return null
   // Through the descriptors the open step holds, as the report's own search read them.
-  return searchEvidence({ files: chain.files, dbPath: chain.readPath }, keys)
+  return searchEvidence(chain.searchTarget(), keys)
 }
 
 /** The verdict as the report built it: the live verdict with the findings the recovered rows prove. */

@@ -19,7 +19,7 @@ export async function requirePriorOfOpenChain(
     requirePriorOfThisChain(prior, facts)
   } catch (e) {
     if (!(e instanceof OtherChainPrior) || keys.length === 0) throw e
-    const found = await searchEvidence({ files: chain.files, dbPath: chain.readPath }, keys)
+    const found = await searchEvidence(chain.searchTarget(), keys)
     if (!priorHeadPlaced(prior, found.result.rows)) throw e
   }
 }

@@ -178,13 +178,7 @@ export async function verifyOpened(
   opts: VerifyOptions & { recover?: boolean; segments?: ArchiveSegments } = {},
 ): Promise<VerifyVerdict> {
   const search = async (): Promise<RecoveredRow[]> =>
-    (
-      await searchEvidence(
-        { files: chain.files, dbPath: chain.readPath },
-        keys,
-        opts.signal ? { signal: opts.signal } : {},
-      )
-    ).result.rows
+    (await searchEvidence(chain.searchTarget(), keys, opts.signal ? { signal: opts.signal } : {})).result.rows
   return withPriorPlaced(opts, opts.recover ? search : null, (o) =>
     verifyOpenedOnce(chain, keys, { ...opts, ...o }),
   )
@@ -204,7 +198,7 @@ async function verifyOpenedOnce(
     ? verdictWith(
         verdict,
         await searchEvidence(
-          { files: chain.files, dbPath: chain.readPath },
+          chain.searchTarget(),
           keys,
           opts.signal ? { signal: opts.signal } : {},
           bodyBadSeqs(verdict),

@@ -96,7 +96,7 @@ export function verifyHandlers(session: AuditSession): Pick<HandlerTable, Verify
         job.progress(0, 1, 'searching the files')
         // The evidence itself, through the descriptors its snapshot holds (the copy's WAL is recovered).
         return (
-          await searchEvidence({ files: o.chain.files, dbPath: o.chain.readPath }, keys, {
+          await searchEvidence(o.chain.searchTarget(), keys, {
             signal: job.signal,
           })
         ).result

@@ -8,7 +8,7 @@
 //   parsed again (verify has read them);
 // - any other page in the current view (overflow pages, whose slack keeps an older page's bytes):
 //   whole, where it contains the anchor's first byte.
-// The database file is read in 1 MB runs through one descriptor; the pass is linear in the file's
+// The database file is read in 1 MB runs through the reader's pager (./pages.ts); the pass is linear in the file's
 // size and each candidate is checked in time bounded by the record's size, so a 2 GB file costs one
 // read of it.
 import type { RecoveryFile, RecoverySource, RecoverySourceKind } from '../../shared/recovery-types'
@@ -17,7 +17,7 @@ import { readFreelist, type Freelist } from '../chain/sqlite/freelist'
 import { pageOffset } from '../chain/sqlite/header'
 import { WAL_FRAME_HEADER_BYTES } from '../chain/sqlite/wal'
 import {
-  btreeHeaderSize,
+  cellGap,
   headerOffset,
   isBtreeType,
   leafCellRowids,
@@ -25,7 +25,6 @@ import {
   overflowChunk,
 } from '../chain/sqlite/page'
 import { AuditError } from '../base/errors'
-import { readAt } from './files'
 import type { RecordLayout } from './layout'
 import type { PageStore, PageView } from './pages'
 import { matchRecord, type CarvedRecord, type OverflowChain, type OverflowReader } from './record'
@@ -194,7 +193,7 @@ export class Carver {
    * and gap. Returns the next page to read, or 0 at the end of the file.
    */
   private mainFile(from: number, max: number): number {
-    const { pageSize, files } = this.store
+    const { pageSize, pager } = this.store
     const perRun = Math.max(1, Math.floor(RUN_BYTES / pageSize))
     const run = (this.runBuf ??= readBuffer(perRun * pageSize))
     const marks = (this.marks ??= this.pageMarks())
@@ -204,9 +203,7 @@ export class Carver {
     for (let first = from; first < end; first += perRun) {
       this.checkCancel()
       const count = Math.min(perRun, end - first)
-      const got = Math.floor(
-        readAt(files.dbFd, run, 0, count * pageSize, pageOffset(first, pageSize)) / pageSize,
-      )
+      const got = pager.fileRun(first, run.subarray(0, count * pageSize))
       this.scanned.db_pages += got
       // The next anchor byte at or after the last place looked from: searches only move forward, so
       // a run is scanned once however many pages have no anchor byte in their free space.
@@ -229,7 +226,7 @@ export class Carver {
           continue
         }
         if (mark === 0) {
-          // The common case, inlined: not a b-tree page, or no anchor byte in its gap and no freeblock.
+          // The common case: not a b-tree page, or no anchor byte in its gap (the format module's cellGap) and no freeblock.
           const h = base + headerOffset(n)
           const type = run[h]!
           if (!isBtreeType(type)) {
@@ -238,10 +235,8 @@ export class Carver {
             this.current(run, base, this.dbVersion(n, [this.store.current, this.store.main]))
             continue
           }
-          const cells = (run[h + 3]! << 8) | run[h + 4]!
-          const gapFrom = h + btreeHeaderSize(type) + 2 * cells
-          const gapTo = base + Math.min((run[h + 5]! << 8) | run[h + 6]! || 65536, usable)
-          const inGap = gapTo > gapFrom && anchorFrom(gapFrom) < gapTo
+          const gap = cellGap(run, base, h - base, usable)
+          const inGap = gap !== null && anchorFrom(base + gap.from) < base + gap.to
           if (!inGap && (run[h + 1]! | run[h + 2]!) === 0) continue
         }
         this.current(run, base, this.dbVersion(n, [this.store.current, this.store.main]))

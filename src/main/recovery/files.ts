@@ -7,8 +7,6 @@ import { fstatSync, type Stats } from 'node:fs'
 import type { EvidenceFiles as ChainFiles } from '../chain/evidence-files'
 import { AuditError } from '../base/errors'
 
-export { readAt } from '../chain/evidence-files'
-
 export interface EvidenceFiles {
   dbPath: string
   walPath: string

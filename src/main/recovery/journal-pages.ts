@@ -6,7 +6,7 @@
 // transaction rolled back — never committed.
 import { journalRecords, type JournalRecord } from '../chain/sqlite/journal'
 import { lockPage } from '../chain/sqlite/header'
-import { readAt, type EvidenceFiles } from './files'
+import type { Pager } from '../chain/direct/pager'
 
 export interface JournalPages {
   records: JournalRecord[]
@@ -25,13 +25,17 @@ export const NO_JOURNAL: JournalPages = {
   restoredPages: null,
 }
 
-/** The journal's records, and what a rollback of it would restore. */
-export function listJournalPages(files: EvidenceFiles, pageSize: number): JournalPages {
-  if (files.journalFd < 0 || files.journalSize === 0) return NO_JOURNAL
-  const read = (buf: Buffer, at: number): number => readAt(files.journalFd, buf, 0, buf.length, at)
+/**
+ * The records of the journal of `journalSize` bytes, read through `pager` (its journal descriptor;
+ * the database's page size), and what a rollback of it would restore.
+ */
+export function listJournalPages(pager: Pager, journalSize: number): JournalPages {
+  const pageSize = pager.pageSize
+  if (journalSize === 0) return NO_JOURNAL
+  const read = (buf: Buffer, at: number): number => pager.journalBytes(at, buf)
   const first = Buffer.alloc(1)
   const hot = read(first, 0) === 1 && first[0] !== 0
-  const layout = journalRecords(files.journalSize, pageSize, lockPage(pageSize), read)
+  const layout = journalRecords(journalSize, pageSize, lockPage(pageSize), read)
   const playedByPage = new Map<number, number>()
   // Played back in file order: a page named twice ends with its last image.
   if (hot) layout.records.forEach((r, i) => r.played && playedByPage.set(r.page, i))

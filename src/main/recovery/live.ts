@@ -4,7 +4,7 @@
 // cannot be placed otherwise, every row's hmac_hash and prev_hash in one pass.
 import type { DirectChain } from '../chain/direct/open'
 import { leafFor } from '../chain/direct/btree'
-import { cellRowid, headerOffset } from '../chain/sqlite/page'
+import { cellCount, cellRowid, headerOffset } from '../chain/sqlite/page'
 import { RowScanner } from '../chain/direct/scan'
 import { DirectSource } from '../chain/source/direct-source'
 
@@ -43,7 +43,7 @@ function edgeRowid(scanner: RowScanner, chain: DirectChain, edge: 'first' | 'las
     const n = pages[edge === 'first' ? k : pages.length - 1 - k]!
     const page = scanner.pager.page(n)
     const h = headerOffset(n)
-    const cells = page.readUInt16BE(h + 3)
+    const cells = cellCount(page, n, chain.spec.pageSize, chain.root, 'tolerant')
     if (cells === 0) continue
     return cellRowid(page, page.readUInt16BE(h + 8 + 2 * (edge === 'first' ? 0 : cells - 1)))
   }

@@ -1,72 +1,86 @@
-// Page images by version: the database file's own page, a WAL frame's image, and the views an
-// overflow chain is followed in (the database as SQLite sees it now, the database file alone, or the
-// database as it was when a given WAL frame was written). Pages sit where the format module says
-// (../chain/sqlite/: page n at (n−1)·pageSize, a frame's image after its 24-byte header) and are read
-// through the open step's descriptors, like the direct reader's Pager.
-import { pageOffset } from '../chain/sqlite/header'
+// Page images by version: the database file's own page, a WAL frame's image, a rollback journal's
+// image, and the views an overflow chain is followed in (the database as SQLite sees it now, the
+// database file alone, or the database as it was when a given WAL frame was written). Every byte is
+// read through the reader's pager (../chain/direct/pager.ts), the one page access: "the live page n"
+// is the pager's own page n, its WAL index made from the frames the WAL holds (./wal-frames.ts).
+import { Pager, pagerSpec } from '../chain/direct/pager'
+import { NO_WAL } from '../chain/direct/wal'
 import { WAL_FRAME_HEADER_BYTES } from '../chain/sqlite/wal'
-import { readAt, type EvidenceFiles } from './files'
-import type { WalFrames } from './wal-frames'
-import { NO_JOURNAL, type JournalPages } from './journal-pages'
+import type { EvidenceFiles } from './files'
+import { listWalFrames, walIndexOf, type WalFrames } from './wal-frames'
+import { listJournalPages, NO_JOURNAL, type JournalPages } from './journal-pages'
 
 /** A way of reading page `n` as of some moment; null when that page does not exist then. */
 export type PageView = (n: number) => Buffer | null
 
+/**
+ * The page versions of the files `files` holds, read at `pageSize`. The pager's page count is
+ * SQLite's pager's (pager.c pagerPagecount): the WAL's after its last commit, else the file's.
+ */
+export function openPages(files: EvidenceFiles, pageSize: number): PageStore {
+  const fds = {
+    dbPath: files.dbPath,
+    walPath: files.walPath,
+    dbFd: files.dbFd,
+    walFd: files.walFd,
+    journalFd: files.journalFd,
+  }
+  const filePages = Math.floor(files.dbSize / pageSize)
+  // The side files' bytes are read through a pager of the file alone; the WAL's frames then give the
+  // pager that reads the database as SQLite sees it now.
+  const raw = new Pager(pagerSpec(fds, pageSize, filePages, NO_WAL))
+  const wal = listWalFrames(raw, files.walSize)
+  const journal = listJournalPages(raw, files.journalSize)
+  const index = walIndexOf(wal)
+  const pager = new Pager(pagerSpec(fds, pageSize, wal.dbPages > 0 ? wal.dbPages : filePages, index))
+  return new PageStore(pager, filePages, wal, journal)
+}
+
 export class PageStore {
-  readonly filePages: number
+  readonly pageSize: number
   /** gen-0 frames (indexes into wal.frames) per page, in file order: for "as of frame k" views. */
   private byPage: Map<number, number[]> | null = null
 
   constructor(
-    readonly files: EvidenceFiles,
-    readonly pageSize: number,
+    readonly pager: Pager,
+    /** Whole pages the database file holds. */
+    readonly filePages: number,
     readonly wal: WalFrames,
     readonly journal: JournalPages = NO_JOURNAL,
   ) {
-    this.filePages = Math.floor(files.dbSize / pageSize)
+    this.pageSize = pager.pageSize
   }
 
   /** Page `n` of the database file itself, in a buffer of its own. */
   mainPage(n: number): Buffer | null {
-    if (!Number.isInteger(n) || n < 1 || n > this.filePages) return null
-    const buf = Buffer.allocUnsafe(this.pageSize)
-    return readAt(this.files.dbFd, buf, 0, this.pageSize, pageOffset(n, this.pageSize)) === this.pageSize
-      ? buf
-      : null
+    return n <= this.filePages ? this.pager.filePage(n) : null
   }
 
   /** The page image of WAL frame `idx` (index into wal.frames). */
   framePage(idx: number): Buffer | null {
     const f = this.wal.frames[idx]
-    if (!f) return null
-    const buf = Buffer.allocUnsafe(this.pageSize)
-    return readAt(this.files.walFd, buf, 0, this.pageSize, f.offset + WAL_FRAME_HEADER_BYTES) ===
-      this.pageSize
-      ? buf
-      : null
+    return f ? this.pager.imageAt('wal', f.offset + WAL_FRAME_HEADER_BYTES) : null
   }
 
   /** The page image of journal record `idx` (index into journal.records). */
   journalPage(idx: number): Buffer | null {
     const r = this.journal.records[idx]
-    if (!r) return null
-    const buf = Buffer.allocUnsafe(this.pageSize)
-    return readAt(this.files.journalFd, buf, 0, this.pageSize, r.offset) === this.pageSize ? buf : null
+    return r ? this.pager.imageAt('journal', r.offset) : null
   }
 
   /**
-   * Page `n` as SQLite reads it now: its newest committed WAL image, else the file's — after a hot
-   * journal's rollback (the image it plays back; nothing past the size it restores).
+   * Page `n` as SQLite reads it now: the pager's page (its newest committed WAL image, else the
+   * file's) — after a hot journal's rollback, the image it plays back, and nothing past the size it
+   * restores.
    */
   readonly current: PageView = (n) => {
-    const idx = this.wal.currentByPage.get(n)
-    if (idx !== undefined) return this.framePage(idx)
-    const { restoredPages, playedByPage } = this.journal
-    if (restoredPages !== null && n > restoredPages) return null
-    const played = playedByPage.get(n)
-    if (played !== undefined) return this.journalPage(played)
-    const limit = this.wal.dbPages > 0 ? this.wal.dbPages : this.filePages
-    return n <= limit ? this.mainPage(n) : null
+    if (!this.wal.currentByPage.has(n)) {
+      const { restoredPages, playedByPage } = this.journal
+      if (restoredPages !== null && n > restoredPages) return null
+      const played = playedByPage.get(n)
+      if (played !== undefined) return this.journalPage(played)
+    }
+    return this.pager.tryPage(n)
   }
 
   readonly main: PageView = (n) => this.mainPage(n)

@@ -9,10 +9,8 @@ import { Carver, type CarveOutput } from './carve'
 import { assertEvidenceUnchanged, closeEvidence, evidenceOf, type EvidenceFiles } from './files'
 import { recordLayout } from './layout'
 import type { LiveChain } from './live'
-import { PageStore } from './pages'
-import { listJournalPages } from './journal-pages'
+import { openPages, type PageStore } from './pages'
 import { proveHits } from './prove'
-import { listWalFrames } from './wal-frames'
 
 export interface RecoverOptions {
   signal?: { aborted: boolean }
@@ -145,12 +143,7 @@ export class Search {
       assertEvidenceUnchanged(this.files)
       const pageSize = target.pageSize
       const layout = recordLayout(target.columns, target.ncols, target.seqColumn)
-      const store = new PageStore(
-        this.files,
-        pageSize,
-        listWalFrames(this.files, pageSize),
-        listJournalPages(this.files, pageSize),
-      )
+      const store = openPages(this.files, pageSize)
       this.store = store
       this.carver = new Carver(store, layout, pageSize - target.reserved, target.dbPages, opts.signal)
     } catch (e) {

@@ -8,7 +8,8 @@
 //   new salt-2: wal.c walRestartHdr). Their checksums chain from a header that is gone: they are
 //   carved, never trusted, and their commit state is unknowable.
 // The header, checksum and frame rules are the format module's (../chain/sqlite/wal.ts), read
-// tolerantly: a header of another version is still read.
+// tolerantly: a header of another version is still read. The bytes are read through the reader's
+// pager (../chain/direct/pager.ts), the one page access.
 import {
   frameChains,
   frameHeader,
@@ -16,7 +17,8 @@ import {
   WAL_FRAME_HEADER_BYTES,
   WAL_HEADER_BYTES,
 } from '../chain/sqlite/wal'
-import { readAt, type EvidenceFiles } from './files'
+import type { Pager } from '../chain/direct/pager'
+import type { WalIndex } from '../chain/direct/wal'
 
 export interface WalFrame {
   /** 1-based frame number in file order. */
@@ -48,11 +50,15 @@ export const NO_FRAMES: WalFrames = { frames: [], dbPages: 0, currentByPage: new
 /** Largest page number a frame may name before it is taken for garbage (SQLite's own limit). */
 const MAX_PAGE = 0xfffffffe
 
-/** All frames of the WAL, with their place in its history. `pageSize` is the database's. */
-export function listWalFrames(files: EvidenceFiles, pageSize: number): WalFrames {
-  if (files.walFd < 0 || files.walSize < WAL_HEADER_BYTES) return NO_FRAMES
+/**
+ * All frames of the WAL of `walSize` bytes, with their place in its history, read through `pager`
+ * (its WAL descriptor; the database's page size).
+ */
+export function listWalFrames(pager: Pager, walSize: number): WalFrames {
+  const pageSize = pager.pageSize
+  if (walSize < WAL_HEADER_BYTES) return NO_FRAMES
   const header = Buffer.alloc(WAL_HEADER_BYTES)
-  readAt(files.walFd, header, 0, WAL_HEADER_BYTES, 0)
+  if (pager.walBytes(0, header) < WAL_HEADER_BYTES) return NO_FRAMES
   const hdr = walHeader(header, 'tolerant')
   // Frames are read at the database's page size: a header of another one is not this WAL's.
   const headerValid = hdr.valid && hdr.pageSize === pageSize
@@ -68,8 +74,8 @@ export function listWalFrames(files: EvidenceFiles, pageSize: number): WalFrames
   let chained = headerValid
   let lastCommit = -1
   const buf = Buffer.allocUnsafe(frameSize)
-  for (let off = WAL_HEADER_BYTES, i = 0; off + frameSize <= files.walSize; off += frameSize, i++) {
-    if (readAt(files.walFd, buf, 0, frameSize, off) < frameSize) break
+  for (let off = WAL_HEADER_BYTES, i = 0; off + frameSize <= walSize; off += frameSize, i++) {
+    if (pager.walBytes(off, buf) < frameSize) break
     const { page, salt1, salt2, commitSize } = frameHeader(buf)
     if (chained) chained = frameChains(buf, pageSize, hdr, s)
     if (page === 0 || page > MAX_PAGE) continue
@@ -110,4 +116,15 @@ export function listWalFrames(files: EvidenceFiles, pageSize: number): WalFrames
     }
   }
   return { frames, dbPages, currentByPage, headerValid }
+}
+
+/**
+ * The pager's WAL index (../chain/direct/wal.ts) of these frames: each page's current image, where
+ * the pager reads "the live page n" from, and the database's size after the last commit.
+ */
+export function walIndexOf(wal: WalFrames): WalIndex {
+  const pages = new Map<number, number>()
+  for (const [p, idx] of wal.currentByPage) pages.set(p, wal.frames[idx]!.offset + WAL_FRAME_HEADER_BYTES)
+  const frames = wal.frames.filter((f) => f.committed === true).length
+  return { pages, dbPages: wal.dbPages, frames }
 }

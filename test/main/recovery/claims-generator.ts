@@ -7,20 +7,11 @@
 // searches (freelist pages of a dropped table, pages past the header's page count, WAL frames of an
 // earlier generation), must make none, whatever rowids they carry.
 import Database from 'better-sqlite3'
-import {
-  appendFileSync,
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-} from 'node:fs'
-import { tmpdir } from 'node:os'
+import { appendFileSync, copyFileSync, existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { CHAIN_TABLE_DDL, SEMHASH_INDEX_DDL, TRACE_INDEX_DDL } from '../../../src/main/chain/schema'
+import { CHAIN_TABLE_DDL } from '../../../src/main/chain/schema'
 import { GENESIS, Rng, seal, sha256 } from '../reliability/chainkit'
-import { insert, open, version, type RowVersion } from './generator'
+import { CHAIN_DDL, caseFolder, insert, openWriter, version, type RowVersion } from '../testing/sealed-writer'
 
 export type History =
   | 'appends-checkpoints'
@@ -100,18 +91,14 @@ export function generateClaims(c: ClaimsCase, seed: number): ClaimsOut {
   const rng = new Rng(seed)
   const key = rng.bytes(32)
   const key2 = rng.bytes(32)
-  const dir = mkdtempSync(join(tmpdir(), 'bijotel-claims-'))
-  const work = join(dir, 'work', 'chain.db')
-  const evidence = join(dir, 'evidence', 'chain.db')
-  mkdirSync(join(dir, 'work'))
-  mkdirSync(join(dir, 'evidence'))
+  const { dir, work, evidence, cleanup } = caseFolder('bijotel-claims-')
   const live = new Map<bigint, RowVersion>()
   const attacked = new Set<bigint>()
   const foreign = new Set<string>()
   const segments: string[] = []
   const pad = c.pageSize <= 1024 ? 700 : 200
-  const db = open(work, c)
-  db.exec([CHAIN_TABLE_DDL, TRACE_INDEX_DDL, SEMHASH_INDEX_DDL].join(';\n'))
+  const db = openWriter(work, c)
+  db.exec(CHAIN_DDL)
   db.pragma('wal_checkpoint(TRUNCATE)')
   let prev = GENESIS
   let sealWith = key
@@ -271,7 +258,7 @@ export function generateClaims(c: ClaimsCase, seed: number): ClaimsOut {
   if (c.foreign === 'past-end') {
     // A page of another chain's file appended past the header's page count: SQLite never reads it.
     const other = join(dir, 'other.db')
-    const o = open(other, { pageSize: c.pageSize, journal: 'delete' })
+    const o = openWriter(other, { pageSize: c.pageSize, journal: 'delete' })
     // Small bodies: each record whole on its page (overflow page numbers would be the other file's).
     const rows = foreignRows(rng, key, 6, 20)
     plantTable(o, rows, foreignRowids(rng, rows.length, sortedKeys(live)[0]!, sortedKeys(live).at(-1)!))
@@ -287,7 +274,7 @@ export function generateClaims(c: ClaimsCase, seed: number): ClaimsOut {
     attacked,
     foreign,
     live,
-    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+    cleanup,
   }
 }
 

@@ -6,11 +6,9 @@
 // checkpoint) or after every connection closed. The kit keeps every version of every row it ever
 // wrote: the ground truth a recovered row is checked against.
 import Database from 'better-sqlite3'
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { CHAIN_TABLE_DDL, SEMHASH_INDEX_DDL, TRACE_INDEX_DDL } from '../../../src/main/chain/schema'
-import { GENESIS, Rng, seal, sha256 } from '../reliability/chainkit'
+import { copyFileSync, existsSync, readFileSync } from 'node:fs'
+import { GENESIS, Rng } from '../reliability/chainkit'
+import { CHAIN_DDL, caseFolder, openWriter, version, insert, type RowVersion } from '../testing/sealed-writer'
 
 export type Scenario =
   | { kind: 'clean' }
@@ -36,20 +34,6 @@ export interface GenCase {
   live: boolean
 }
 
-export interface RowVersion {
-  seq: bigint
-  ts: bigint
-  trace: string
-  span: string
-  name: string
-  kind: string
-  body: Buffer
-  canonical: string
-  prev: string
-  hmac: string
-  sem: string
-}
-
 export interface Generated {
   /** The evidence: the chain file the case leaves (its -wal beside it when live). */
   db: string
@@ -63,94 +47,24 @@ export interface Generated {
   cleanup(): void
 }
 
-const INSERT = `INSERT INTO chain (seq, timestamp_ns, trace_id, span_id, span_name, span_kind, canonical_body,
-  canonical_hash, prev_hash, hmac_hash, semantic_body_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 const UPDATE = `UPDATE chain SET canonical_body = ?, canonical_hash = ?, prev_hash = ?, hmac_hash = ? WHERE seq = ?`
-
-let clock = 1_764_000_000_000_000_000n
-
-export function version(
-  rng: Rng,
-  key: Buffer,
-  seq: bigint,
-  prev: string,
-  pad: number,
-  tag: string,
-): RowVersion {
-  const ts = (clock += 1_000_000n)
-  const body = Buffer.from(
-    JSON.stringify({
-      attributes: { 'gen_ai.provider.name': 'openai', note: tag, pad: rng.hex(pad) },
-      end_time_ns: ts.toString(),
-      kind: 'CLIENT',
-      name: 'chat gpt-test',
-      start_time_ns: (ts - 1000n).toString(),
-    }),
-  )
-  const canonical = sha256(body)
-  return {
-    seq,
-    ts,
-    trace: rng.hex(32),
-    span: rng.hex(16),
-    name: 'chat gpt-test',
-    kind: 'CLIENT',
-    body,
-    canonical,
-    prev,
-    hmac: seal(key, prev, canonical),
-    sem: rng.hex(64),
-  }
-}
-
-export function insert(db: Database.Database, v: RowVersion): void {
-  db.prepare(INSERT).run(
-    v.seq,
-    v.ts,
-    v.trace,
-    v.span,
-    v.name,
-    v.kind,
-    v.body,
-    v.canonical,
-    v.prev,
-    v.hmac,
-    v.sem,
-  )
-}
-
-export function open(path: string, c: Pick<GenCase, 'pageSize' | 'journal'>): Database.Database {
-  const db = new Database(path)
-  db.defaultSafeIntegers(true)
-  db.pragma(`page_size = ${c.pageSize}`)
-  db.pragma('secure_delete = OFF')
-  db.pragma('auto_vacuum = NONE')
-  db.pragma(`journal_mode = ${c.journal === 'wal' ? 'WAL' : 'DELETE'}`)
-  // No automatic checkpoint: the case decides when (or whether) the WAL is checkpointed.
-  db.pragma('wal_autocheckpoint = 0')
-  return db
-}
 
 /** Write, tamper and capture one case in a fresh temporary folder. */
 export function generate(c: GenCase, seed: number): Generated {
   const rng = new Rng(seed)
   const key = rng.bytes(32)
-  const dir = mkdtempSync(join(tmpdir(), 'bijotel-recgen-'))
-  const work = join(dir, 'work', 'chain.db')
-  const evidence = join(dir, 'evidence', 'chain.db')
-  mkdirSync(join(dir, 'work'))
-  mkdirSync(join(dir, 'evidence'))
+  const { work, evidence, cleanup } = caseFolder('bijotel-recgen-')
   const live = new Map<bigint, RowVersion>()
   const removed: RowVersion[] = []
   const affected = new Set<bigint>()
-  const db = open(work, c)
+  const db = openWriter(work, c)
   const second = (): Database.Database => {
     const b = new Database(work)
     b.defaultSafeIntegers(true)
     return b
   }
   try {
-    db.exec([CHAIN_TABLE_DDL, TRACE_INDEX_DDL, SEMHASH_INDEX_DDL].join(';\n'))
+    db.exec(CHAIN_DDL)
     // The schema reaches the database file (a service's chain.db has been checkpointed at least once).
     db.pragma('wal_checkpoint(TRUNCATE)')
     let prev = c.firstSeq === 1n ? GENESIS : rng.hex(64)
@@ -241,7 +155,7 @@ export function generate(c: GenCase, seed: number): Generated {
     live,
     removed,
     affected,
-    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+    cleanup,
   }
 }
 

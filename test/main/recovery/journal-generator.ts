@@ -7,22 +7,11 @@
 // whose remnants stay in chain.db or only in the journal's old images, a middle row deleted whose old
 // page only the journal keeps — each then hidden behind a benign hot journal or not. Foreign rows
 // sealed under the same key (another chain's leaf pages) planted as journal images SQLite never plays.
-import Database from 'better-sqlite3'
 import { createHash } from 'node:crypto'
-import {
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs'
-import { tmpdir } from 'node:os'
+import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { CHAIN_TABLE_DDL, SEMHASH_INDEX_DDL, TRACE_INDEX_DDL } from '../../../src/main/chain/schema'
 import { GENESIS, Rng } from '../reliability/chainkit'
-import { insert, version, type RowVersion } from './generator'
+import { CHAIN_DDL, caseFolder, insert, openWriter, version, type RowVersion } from '../testing/sealed-writer'
 
 export type JournalHistory =
   'crash-append' | 'crash-touch' | 'benign-hot' | 'persist-appends' | 'persist-rollback'
@@ -120,11 +109,8 @@ function foreignRecords(
   live: Map<bigint, RowVersion>,
   planted: Set<string>,
 ): Buffer[] {
-  const other = join(dir, 'other.db')
-  const db = new Database(other)
-  db.defaultSafeIntegers(true)
-  db.pragma(`page_size = ${pageSize}`)
-  db.exec([CHAIN_TABLE_DDL, TRACE_INDEX_DDL, SEMHASH_INDEX_DDL].join(';\n'))
+  const db = openWriter(join(dir, 'other.db'), { pageSize, journal: 'delete' })
+  db.exec(CHAIN_DDL)
   // From GENESIS or a random head; rowids inside the live range or past its head.
   let prev = rng.chance(0.5) ? GENESIS : rng.hex(64)
   const last = [...live.keys()].reduce((a, b) => (a > b ? a : b), 0n)
@@ -136,7 +122,7 @@ function foreignRecords(
     prev = v.hmac
   }
   db.close()
-  const file = readFileSync(other)
+  const file = readFileSync(join(dir, 'other.db'))
   const out: Buffer[] = []
   for (let n = 2; n <= file.length / pageSize; n++) {
     const p = pageOf(file, n, pageSize)
@@ -149,23 +135,14 @@ function foreignRecords(
 export function generateJournal(c: JournalCase, seed: number): JournalOut {
   const rng = new Rng(seed)
   const key = rng.bytes(32)
-  const dir = mkdtempSync(join(tmpdir(), 'bijotel-journal-'))
-  const work = join(dir, 'work', 'chain.db')
-  const evidence = join(dir, 'evidence', 'chain.db')
-  mkdirSync(join(dir, 'work'))
-  mkdirSync(join(dir, 'evidence'))
+  const { dir, work, evidence, cleanup } = caseFolder('bijotel-journal-')
   const live = new Map<bigint, RowVersion>()
   const attacked = new Set<bigint>()
   const foreign = new Set<string>()
   const inFlight = new Set<bigint>()
   const pad = c.pageSize <= 1024 ? 300 : 500
   const persist = c.history.startsWith('persist') || c.attack.endsWith('-journal')
-  const db = new Database(work)
-  db.defaultSafeIntegers(true)
-  db.pragma(`page_size = ${c.pageSize}`)
-  db.pragma('auto_vacuum = NONE')
-  db.pragma('secure_delete = OFF')
-  db.pragma(`journal_mode = ${persist ? 'PERSIST' : 'DELETE'}`)
+  const db = openWriter(work, { pageSize: c.pageSize, journal: persist ? 'persist' : 'delete' })
   let prev = GENESIS
   let next = 1n
   const seal = (small = false): RowVersion => {
@@ -188,7 +165,7 @@ export function generateJournal(c: JournalCase, seed: number): JournalOut {
   let hotJournal = false
   let benignOnly = false
   try {
-    db.exec([CHAIN_TABLE_DDL, TRACE_INDEX_DDL, SEMHASH_INDEX_DDL].join(';\n'))
+    db.exec(CHAIN_DDL)
     append(c.rows)
     if (c.history === 'persist-rollback') {
       // A sealed row the writer rolled back: never committed, never a finding.
@@ -280,6 +257,6 @@ export function generateJournal(c: JournalCase, seed: number): JournalOut {
     hotJournal,
     benignOnly,
     live,
-    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+    cleanup,
   }
 }

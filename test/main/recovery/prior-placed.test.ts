@@ -14,12 +14,12 @@ import { requirePriorOfOpenChain } from '../../../src/main/audit/prior-chain'
 import { verifyFile, verifyOpened } from '../../../src/main/audit/verify-file'
 import { OpenedChain } from '../../../src/main/chain/source/opened-chain'
 import type { KeyMaterial } from '../../../src/main/chain/keys'
-import { CHAIN_TABLE_DDL, SEMHASH_INDEX_DDL, TRACE_INDEX_DDL } from '../../../src/main/chain/schema'
+import { CHAIN_TABLE_DDL } from '../../../src/main/chain/schema'
 import { OTHER_CHAIN } from '../../../src/main/verify/prior-chain'
 import type { PriorHead } from '../../../src/shared/verify-types'
 import { GENESIS, Rng } from '../reliability/chainkit'
 import { FIXTURES, SECRETS } from '../testing/fixtures'
-import { insert, open, version, type RowVersion } from './generator'
+import { CHAIN_DDL, insert, openWriter, version, type RowVersion } from '../testing/sealed-writer'
 
 type PriorKind = 'old-head' | 'foreign-head' | 'made-up'
 
@@ -69,12 +69,12 @@ function make(pageSize: number, kind: PriorKind, seed: number): Made {
   const work = join(dir, 'work.db')
   const evidence = join(dir, 'evidence', 'chain.db')
   mkdirSync(join(dir, 'evidence'))
-  const db = open(work, { pageSize, journal: 'wal' })
+  const db = openWriter(work, { pageSize, journal: 'wal' })
   const pad = pageSize <= 1024 ? 200 : 400
   const n = 24
   let foreignHead: RowVersion | null = null
   try {
-    db.exec([CHAIN_TABLE_DDL, TRACE_INDEX_DDL, SEMHASH_INDEX_DDL].join(';\n'))
+    db.exec(CHAIN_DDL)
     let prev = GENESIS
     for (let s = 1n; s <= BigInt(n); s++) {
       const v = version(rng, key, s, prev, pad, 'original')

@@ -8,7 +8,8 @@ import { CHAIN_COLUMNS } from '../../../src/main/chain/table'
 import { recordLayout } from '../../../src/main/recovery/layout'
 import { matchRecord } from '../../../src/main/recovery/record'
 import { GENESIS, Rng, seal, sha256 } from '../reliability/chainkit'
-import { recordTail, type RowVersion } from './generator'
+import { recordTail } from './generator'
+import type { RowVersion } from '../testing/sealed-writer'
 
 const layout = recordLayout(new Map(CHAIN_COLUMNS.map((c, i) => [c, i])), CHAIN_COLUMNS.length, 0)
 const rng = new Rng(7)

@@ -5,7 +5,8 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { closeEvidence, openRecoveryEvidence } from '../testing/recovery-files'
 import { recoverFile } from '../../../src/main/recovery/verdict'
-import { listWalFrames } from '../../../src/main/recovery/wal-frames'
+import { openPages } from '../../../src/main/recovery/pages'
+import type { WalFrames } from '../../../src/main/recovery/wal-frames'
 import { verifyFile } from '../../../src/main/audit/verify-file'
 import type { KeyMaterial } from '../../../src/main/chain/keys'
 import { generate, type Generated } from './generator'
@@ -13,10 +14,10 @@ import { generate, type Generated } from './generator'
 let g: Generated | null = null
 afterEach(() => g?.cleanup())
 
-const framesOf = (db: string): ReturnType<typeof listWalFrames> => {
+const framesOf = (db: string): WalFrames => {
   const f = openRecoveryEvidence(db)
   try {
-    return listWalFrames(f, 4096)
+    return openPages(f, 4096).wal
   } finally {
     closeEvidence(f)
   }

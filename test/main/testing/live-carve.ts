@@ -19,9 +19,8 @@ import { matchAt, type WalkBudget } from '../../../src/main/recovery/carve'
 import { closeEvidence, type EvidenceFiles } from '../../../src/main/recovery/files'
 import { openRecoveryEvidence as openEvidence } from './recovery-files'
 import { recordLayout } from '../../../src/main/recovery/layout'
-import { PageStore } from '../../../src/main/recovery/pages'
+import { openPages } from '../../../src/main/recovery/pages'
 import type { CarvedRecord } from '../../../src/main/recovery/record'
-import { listWalFrames } from '../../../src/main/recovery/wal-frames'
 
 /** One row as SQLite reads it, with what decides whether it has a chain record's shape. */
 interface OracleRow {
@@ -141,7 +140,7 @@ export function compareLiveCarving(path: string, scratch: string): LiveCarve {
   const listing: string[] = []
   let read = 0
   try {
-    const store = new PageStore(files, o.pageSize, listWalFrames(files, o.pageSize))
+    const store = openPages(files, o.pageSize)
     const page1 = store.current(1)
     if (!page1) return { kind: 'skipped', why: 'no page 1' }
     const usable = o.pageSize - page1[20]!

@@ -2,6 +2,9 @@
 // there is one, else the page in the main file. Pages are read through the descriptors the open
 // step made (../evidence-files.ts), read-only, never by name: a worker thread is given the same
 // descriptor numbers (threads share them) and the owner keeps them open until the pass ends.
+// The one page access of the engine: the reader's rows and recovery's page versions (the file's own
+// page under a WAL image, every WAL frame, a rollback journal's images: ../../recovery/pages.ts) are
+// all read here, where the format module (../sqlite/header.ts, wal.ts, journal.ts) places them.
 import { readAt } from '../evidence-files'
 import { readBuffer } from '../read-buffer'
 import { Unsupported } from '../sqlite/decline'
@@ -18,6 +21,8 @@ export interface PagerSpec {
   /** Read-only descriptors of the file and of its WAL (-1 without one), owned by the open step. */
   dbFd: number
   walFd: number
+  /** The rollback journal's descriptor, for recovery's older page images (-1 or absent: none). */
+  journalFd?: number
   pageSize: number
   /**
    * Pages of the b-tree layer (btree.c `btreePagecount`): the page count of page 1 as SQLite sees
@@ -34,7 +39,7 @@ export interface PagerSpec {
 }
 
 export function pagerSpec(
-  files: { dbPath: string; walPath: string; dbFd: number; walFd: number },
+  files: { dbPath: string; walPath: string; dbFd: number; walFd: number; journalFd?: number },
   pageSize: number,
   dbPages: number,
   wal: WalIndex,
@@ -152,6 +157,54 @@ export class Pager {
         : readAt(this.fd, buf, 0, this.pageSize, pageOffset(n, this.pageSize))
     if (got < this.pageSize) throw new Unsupported(`page ${n} is beyond the end of the file`)
     return buf
+  }
+
+  /**
+   * Page `n` as SQLite reads it now, read into `buf`; null where the reader would decline it (out of
+   * range, the lock-byte page, short): for walks over hostile pointers (recovery's overflow chains).
+   */
+  tryPage(n: number, buf: Buffer = Buffer.allocUnsafe(this.pageSize)): Buffer | null {
+    if (!Number.isInteger(n) || n < 1 || n > this.dbPages || n === lockPage(this.pageSize)) return null
+    const walOff = this.wal.get(n)
+    const got =
+      walOff !== undefined
+        ? readAt(this.walFd, buf, 0, this.pageSize, walOff)
+        : readAt(this.fd, buf, 0, this.pageSize, pageOffset(n, this.pageSize))
+    return got === this.pageSize ? buf : null
+  }
+
+  // Older page images (recovery): what the files hold beside the page SQLite reads now. Nothing
+  // here checks a range or a commit: a page past the database's end, a frame after the last commit
+  // and a journal record are read as they are; a short read answers null (or what was read).
+
+  /** Page `n` of the database file itself, whatever the WAL holds (file format §1: at (n−1)·pageSize). */
+  filePage(n: number, buf: Buffer = Buffer.allocUnsafe(this.pageSize)): Buffer | null {
+    if (!Number.isInteger(n) || n < 1) return null
+    return readAt(this.fd, buf, 0, this.pageSize, pageOffset(n, this.pageSize)) === this.pageSize ? buf : null
+  }
+
+  /** Pages from `first` of the database file into `buf` (as many as fit): how many were read whole. */
+  fileRun(first: number, buf: Buffer): number {
+    const want = Math.floor(buf.length / this.pageSize) * this.pageSize
+    return Math.floor(readAt(this.fd, buf, 0, want, pageOffset(first, this.pageSize)) / this.pageSize)
+  }
+
+  /** `buf.length` bytes at `offset` of the WAL (its header, a frame, a frame's image): bytes read. */
+  walBytes(offset: number, buf: Buffer): number {
+    return this.spec.walFd < 0 ? 0 : readAt(this.spec.walFd, buf, 0, buf.length, offset)
+  }
+
+  /** `buf.length` bytes at `offset` of the rollback journal (its header, a record's image): bytes read. */
+  journalBytes(offset: number, buf: Buffer): number {
+    const fd = this.spec.journalFd ?? -1
+    return fd < 0 ? 0 : readAt(fd, buf, 0, buf.length, offset)
+  }
+
+  /** A page image at `offset` of the WAL or the journal, in a buffer of its own; null when short. */
+  imageAt(file: 'wal' | 'journal', offset: number): Buffer | null {
+    const buf = Buffer.allocUnsafe(this.pageSize)
+    const got = file === 'wal' ? this.walBytes(offset, buf) : this.journalBytes(offset, buf)
+    return got === this.pageSize ? buf : null
   }
 
   /** The descriptors belong to the open step, which closes them when its last holder is done. */

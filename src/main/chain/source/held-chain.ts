@@ -7,6 +7,16 @@ import type { Evidence } from '../../../shared/chain-types'
 import type { EvidenceFiles } from '../evidence-files'
 import type { RowSource } from './row-source'
 
+/**
+ * What recovery's search of a held chain reads (../../recovery/verdict.ts `searchEvidence`): the
+ * evidence's own descriptors (never the copy: SQLite recovered its WAL into it), and the file the
+ * live rows are read from when the direct reader declines the evidence (the rows SQLite reads).
+ */
+export interface EvidenceSearch {
+  readonly files: EvidenceFiles
+  readonly dbPath: string
+}
+
 export interface HeldChain {
   readonly kind: 'in-place' | 'copy'
   /** The path messages name (the path given). */
@@ -18,6 +28,8 @@ export interface HeldChain {
    * these, never the copy and never a second open by name.
    */
   readonly files: EvidenceFiles
+  /** What recovery searches: `files`, with `readPath` for the live rows. */
+  searchTarget(): EvidenceSearch
   /** The evidence record as known now: sha256 '' while the background hash runs ("hashing…"). */
   evidence(): Evidence
   /** The record once every file is hashed (at once on the copy path, hashed while copying). */

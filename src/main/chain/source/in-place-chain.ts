@@ -15,7 +15,7 @@ import { AuditError, oneLine } from '../../base/errors'
 import { unchangedFiles, type EvidenceFiles } from '../evidence-files'
 import { evidenceUnhashed, hashEvidence } from '../evidence-record'
 import type { DirectSource } from './direct-source'
-import type { HeldChain } from './held-chain'
+import type { EvidenceSearch, HeldChain } from './held-chain'
 import type { RowSource } from './row-source'
 
 export const IN_PLACE_METHOD =
@@ -64,6 +64,10 @@ export class InPlaceChain implements HeldChain {
 
   get readPath(): string {
     return this.copied?.readPath ?? this.files.db.real
+  }
+
+  searchTarget(): EvidenceSearch {
+    return { files: this.files, dbPath: this.readPath }
   }
 
   evidence(): Evidence {

@@ -10,7 +10,7 @@ import { CopySource } from './copy-source'
 import { DirectSource } from './direct-source'
 import type { SnapshotOptions } from '../snapshot'
 import type { EvidenceFiles } from '../evidence-files'
-import type { HeldChain } from './held-chain'
+import type { EvidenceSearch, HeldChain } from './held-chain'
 import type { RowSource } from './row-source'
 
 export interface OpenOptions {
@@ -82,6 +82,10 @@ export class OpenedChain implements HeldChain {
 
   get files(): EvidenceFiles {
     return this.file.snapshot.files
+  }
+
+  searchTarget(): EvidenceSearch {
+    return { files: this.files, dbPath: this.readPath }
   }
 
   /** The snapshot hashed original and copy while copying: the record is complete from the open. */

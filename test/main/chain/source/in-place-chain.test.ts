@@ -2,7 +2,7 @@
 // its record hashed once; a page the reader declines mid-pass hands the chain over to a private
 // copy (the answer then comes from SQLite), while an AuditError is an answer and hands nothing over.
 import { createHash } from 'node:crypto'
-import { readFileSync } from 'node:fs'
+import { readFileSync, realpathSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { AuditError } from '../../../../src/main/base/errors'
 import { openDirect } from '../../../../src/main/chain/direct/open'
@@ -52,6 +52,8 @@ describe('InPlaceChain', () => {
       expect(chain.readNow(count)).toBeGreaterThan(0)
       expect(copies).toEqual([])
       expect(chain.readPath).toBe(chain.files.db.real)
+      // Recovery searches the evidence's own descriptors, the live rows read from the evidence too.
+      expect(chain.searchTarget()).toEqual({ files: chain.files, dbPath: chain.files.db.real })
       expect(fingerprintFolder()).toEqual(before)
     })
 
@@ -69,6 +71,12 @@ describe('InPlaceChain', () => {
       /^read through a private copy because the direct file reader declined a page mid-pass \(unforeseen page\)/,
     )
     expect(chain.readPath).not.toBe(chain.files.db.real)
+    // Handed over: the search still reads the evidence's descriptors (never the copy, whose WAL
+    // SQLite recovered into it); only the live rows come from the copy.
+    const target = chain.searchTarget()
+    expect(target.files).toBe(chain.files)
+    expect(target.files.db.real).toBe(realpathSync(dbPath('clean')))
+    expect(target.dbPath).toBe(chain.readPath)
     expect(chain.readNow(count)).toBe(rows)
     expect(await chain.read((s) => s.kind)).not.toBe('direct')
   })

@@ -1,0 +1,127 @@
+// Test kit: what every recovery case generator (../recovery/generator.ts, claims-generator.ts,
+// journal-generator.ts, and the live-page differential) sets up the same way — a temporary case
+// folder with a writer's `work/` and the evidence's `evidence/`, a chain database opened as a
+// service's writer would (page size, journal mode, secure_delete off, no auto-vacuum, no automatic
+// checkpoint), the reference schema, and rows sealed under a key, every version kept as ground truth.
+import Database from 'better-sqlite3'
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { CHAIN_TABLE_DDL, SEMHASH_INDEX_DDL, TRACE_INDEX_DDL } from '../../../src/main/chain/schema'
+import { seal, sha256, type Rng } from '../reliability/chainkit'
+
+/** The reference schema: the chain table and its two indexes. */
+export const CHAIN_DDL = [CHAIN_TABLE_DDL, TRACE_INDEX_DDL, SEMHASH_INDEX_DDL].join(';\n')
+
+export interface CaseFolder {
+  dir: string
+  /** The writer's file (`work/chain.db`): the case writes here, then copies it to `evidence`. */
+  work: string
+  /** The evidence's file (`evidence/chain.db`), side files beside it. */
+  evidence: string
+  cleanup(): void
+}
+
+/** A fresh temporary folder for one case (named `prefix`…), with `work/` and `evidence/`. */
+export function caseFolder(prefix: string): CaseFolder {
+  const dir = mkdtempSync(join(tmpdir(), prefix))
+  mkdirSync(join(dir, 'work'))
+  mkdirSync(join(dir, 'evidence'))
+  return {
+    dir,
+    work: join(dir, 'work', 'chain.db'),
+    evidence: join(dir, 'evidence', 'chain.db'),
+    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+  }
+}
+
+export interface RowVersion {
+  seq: bigint
+  ts: bigint
+  trace: string
+  span: string
+  name: string
+  kind: string
+  body: Buffer
+  canonical: string
+  prev: string
+  hmac: string
+  sem: string
+}
+
+const INSERT = `INSERT INTO chain (seq, timestamp_ns, trace_id, span_id, span_name, span_kind, canonical_body,
+  canonical_hash, prev_hash, hmac_hash, semantic_body_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+
+let clock = 1_764_000_000_000_000_000n
+
+/** A row sealed under `key` after `prev`, its body padded with `pad` random hex bytes and `tag`ged. */
+export function version(
+  rng: Rng,
+  key: Buffer,
+  seq: bigint,
+  prev: string,
+  pad: number,
+  tag: string,
+): RowVersion {
+  const ts = (clock += 1_000_000n)
+  const body = Buffer.from(
+    JSON.stringify({
+      attributes: { 'gen_ai.provider.name': 'openai', note: tag, pad: rng.hex(pad) },
+      end_time_ns: ts.toString(),
+      kind: 'CLIENT',
+      name: 'chat gpt-test',
+      start_time_ns: (ts - 1000n).toString(),
+    }),
+  )
+  const canonical = sha256(body)
+  return {
+    seq,
+    ts,
+    trace: rng.hex(32),
+    span: rng.hex(16),
+    name: 'chat gpt-test',
+    kind: 'CLIENT',
+    body,
+    canonical,
+    prev,
+    hmac: seal(key, prev, canonical),
+    sem: rng.hex(64),
+  }
+}
+
+export function insert(db: Database.Database, v: RowVersion): void {
+  db.prepare(INSERT).run(
+    v.seq,
+    v.ts,
+    v.trace,
+    v.span,
+    v.name,
+    v.kind,
+    v.body,
+    v.canonical,
+    v.prev,
+    v.hmac,
+    v.sem,
+  )
+}
+
+export interface WriterShape {
+  pageSize: number
+  journal: 'wal' | 'delete' | 'persist'
+}
+
+/**
+ * The database at `path` opened as a service's writer would: `pageSize` pages, the journal mode,
+ * secure_delete off (SQLite's and better-sqlite3's default: deleted bytes stay), no auto-vacuum, and
+ * no automatic checkpoint (the case decides when, or whether, the WAL is checkpointed).
+ */
+export function openWriter(path: string, c: WriterShape): Database.Database {
+  const db = new Database(path)
+  db.defaultSafeIntegers(true)
+  db.pragma(`page_size = ${c.pageSize}`)
+  db.pragma('secure_delete = OFF')
+  db.pragma('auto_vacuum = NONE')
+  db.pragma(`journal_mode = ${c.journal === 'wal' ? 'WAL' : c.journal === 'persist' ? 'PERSIST' : 'DELETE'}`)
+  db.pragma('wal_autocheckpoint = 0')
+  return db
+}
