@@ -18,6 +18,7 @@ import {
 } from '../recovery/verdict'
 import type { ArchiveSegments } from '../recovery/findings'
 import { withWitness } from './witness'
+import { workersBeside } from '../base/workers'
 import { keyInfo, type KeyMaterial } from '../chain/keys'
 import { verifyRows, type VerifyOptions } from '../verify/verify'
 import { OtherChainPrior, priorHeadPlaced } from '../verify/prior-chain'
@@ -158,9 +159,14 @@ async function verifyAndState(
     search?.abort()
     throw e
   }
+  // The hash holds one core to the end: the rows get the others, on worker threads (workersBeside).
+  const rowOpts: FileVerifyOptions =
+    stating.hashing && opts.workers === undefined
+      ? { ...opts, workers: workersBeside(), offThread: true }
+      : opts
   let verdict: VerifyVerdict
   try {
-    verdict = await verifyAndRecover(source, keys, opts, recover, search)
+    verdict = await verifyAndRecover(source, keys, rowOpts, recover, search)
   } catch (e) {
     stating.abort()
     throw e

@@ -8,7 +8,7 @@ import type { KeyInfo } from '../../shared/verify-types'
 import { unchangedFiles, type EvidenceFiles } from './evidence-files'
 import { nsToIso } from './ns-time'
 import { hashFileParallel } from './snapshot'
-import type { FileTap } from './addon/file-hash'
+import { nativeFileHashActive, type FileTap } from './addon/file-hash'
 import { AuditError } from '../base/errors'
 import type { RowSource } from './source/row-source'
 
@@ -83,6 +83,8 @@ export function timestampsOf(source: RowSource, first: number | null, last: numb
 export interface Stating {
   done(): Promise<StatedFiles>
   abort(): void
+  /** Whether the database file is being hashed through the addon beside the pass (one core busy). */
+  hashing: boolean
 }
 
 /**
@@ -99,12 +101,12 @@ export function startStating(source: RowSource, tap?: FileTap): Stating {
   if (ev.db.sha256 !== '' || file === null) {
     tap?.end(0)
     const stated = statedFromEvidence(ev)
-    return { done: () => Promise.resolve(stated), abort: () => undefined }
+    return { done: () => Promise.resolve(stated), abort: () => undefined, hashing: false }
   }
   const abort = new AbortController()
   const hashing = hashEvidenceFiles(file.files, abort.signal, tap)
   hashing.catch(() => undefined) // awaited by done(); a refusal of the file leaves it aborted
-  return { done: () => hashing, abort: () => abort.abort() }
+  return { done: () => hashing, abort: () => abort.abort(), hashing: nativeFileHashActive() }
 }
 
 export function buildStatement(
