@@ -99,10 +99,6 @@ function tapped(
   tap: FileTap,
   signal?: AbortSignal,
 ): Promise<{ sha256: string; bytes: number }> {
-  const state = addon.fileHashStart()
-  const bufs = [Buffer.allocUnsafeSlow(TAP_STEP), Buffer.allocUnsafeSlow(TAP_STEP)]
-  const buf = (k: number): Buffer => bufs[k % 2]!
-  let pending = addon.fileHashRead(state, fd, 0, TAP_STEP, buf(0))
   let pos = 0
   let ended = false
   const end = (): void => {
@@ -110,8 +106,14 @@ function tapped(
     ended = true
     tap.end(pos)
   }
+  // Runs at once up to its first await: the first job is queued before this returns. Whatever
+  // fails, even before a byte is read, the tap is ended (finally).
   return (async () => {
     try {
+      const state = addon.fileHashStart()
+      const bufs = [Buffer.allocUnsafeSlow(TAP_STEP), Buffer.allocUnsafeSlow(TAP_STEP)]
+      const buf = (k: number): Buffer => bufs[k % 2]!
+      let pending = addon.fileHashRead(state, fd, 0, TAP_STEP, buf(0))
       for (let k = 0; ; k++) {
         let n: number
         try {
@@ -137,6 +139,8 @@ function tapped(
       }
       end()
       return { sha256: addon.fileHashDigest(state), bytes: pos }
+    } catch (e) {
+      throw e instanceof AuditError ? e : new AuditError('io', `cannot read ${what}: ${oneLine(e)}`)
     } finally {
       end()
     }

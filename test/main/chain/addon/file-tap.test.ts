@@ -183,6 +183,15 @@ describe.runIf(active)('nativeFileHash with a tap', () => {
     }
   })
 
+  it('a descriptor the addon refuses before reading (negative): the tap ended at 0, an io error', async () => {
+    const r = recorder(-1)
+    await expect(nativeFileHash(-1, 'nothing', () => {}, undefined, r.tap)!).rejects.toMatchObject({
+      code: 'io',
+    })
+    expect(r.ends).toEqual([0])
+    expect(r.pieces).toEqual([])
+  })
+
   it('an unreadable descriptor ends the tap at 0 and is a one-line io error', async () => {
     const fd = openSync(root, 'r') // a folder: pread fails with EISDIR
     try {
