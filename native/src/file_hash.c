@@ -40,6 +40,10 @@ typedef struct {
   napi_async_work work;
   napi_deferred deferred;
   napi_ref self; // holds the JavaScript handle while a read runs, so the state is not freed under it
+  // A caller's buffer the read lands in (the recovery carver scans the same bytes after the job, so
+  // the file is read once for both); NULL: the private 256 KB buffer. Held by `dest_ref` meanwhile.
+  uint8_t *dest;
+  napi_ref dest_ref;
 } file_hash;
 
 static void absorb(file_hash *h, const uint8_t *p, size_t n) {
@@ -104,8 +108,9 @@ static file_hash *hash_arg(napi_env env, napi_value v) {
 static void read_execute(napi_env env, void *data) {
   (void)env;
   file_hash *h = data;
-  uint8_t *buf = h->mem + SKEW;
   while (h->got < h->len) {
+    // Into the caller's buffer piece by piece too: each piece is hashed while it is still in cache.
+    uint8_t *buf = h->dest != NULL ? h->dest + h->got : h->mem + SKEW;
     const int64_t want = h->len - h->got < PIECE ? h->len - h->got : PIECE;
     const ssize_t r = pread(h->fd, buf, (size_t)want, (off_t)(h->pos + h->got));
     if (r < 0 && errno == EINTR) continue;
@@ -136,15 +141,20 @@ static void read_complete(napi_env env, napi_status status, void *data) {
   napi_delete_async_work(env, h->work);
   napi_delete_reference(env, h->self);
   h->self = NULL;
+  if (h->dest_ref != NULL) napi_delete_reference(env, h->dest_ref);
+  h->dest_ref = NULL;
+  h->dest = NULL;
 }
 
 /**
- * fileHashRead(state, fd, pos, len): a promise of the bytes read from `pos` and absorbed — `len`, or
- * fewer where the file ends. Reads must follow one another (each `pos` where the last one ended).
+ * fileHashRead(state, fd, pos, len[, dest]): a promise of the bytes read from `pos` and absorbed —
+ * `len`, or fewer where the file ends. Reads must follow one another (each `pos` where the last one
+ * ended). With `dest` (a Uint8Array of at least `len` bytes) the bytes are read into it, from its
+ * start; the caller must not touch it until the promise settles.
  */
 napi_value js_file_hash_read(napi_env env, napi_callback_info info) {
-  size_t argc = 4;
-  napi_value argv[4];
+  size_t argc = 5;
+  napi_value argv[5];
   napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
   if (argc < 4) {
     napi_throw_type_error(env, NULL, "fileHashRead(state, fd, pos, len)");
@@ -163,6 +173,21 @@ napi_value js_file_hash_read(napi_env env, napi_callback_info info) {
     napi_throw_error(env, NULL, "fileHashRead: reads must follow one another");
     return NULL;
   }
+  uint8_t *dest = NULL;
+  napi_valuetype dt = napi_undefined;
+  if (argc >= 5 && napi_typeof(env, argv[4], &dt) == napi_ok && dt != napi_undefined) {
+    bool is_typed = false;
+    napi_typedarray_type type;
+    size_t length = 0;
+    void *data = NULL;
+    if (napi_is_typedarray(env, argv[4], &is_typed) != napi_ok || !is_typed ||
+        napi_get_typedarray_info(env, argv[4], &type, &length, &data, NULL, NULL) != napi_ok ||
+        type != napi_uint8_array || (int64_t)length < len || (data == NULL && len > 0)) {
+      napi_throw_type_error(env, NULL, "fileHashRead: dest must be a Uint8Array of at least len bytes");
+      return NULL;
+    }
+    dest = data;
+  }
   h->fd = fd;
   h->pos = pos;
   h->len = len;
@@ -172,10 +197,19 @@ napi_value js_file_hash_read(napi_env env, napi_callback_info info) {
   napi_create_promise(env, &h->deferred, &promise);
   napi_create_string_utf8(env, "bijotel:fileHash", NAPI_AUTO_LENGTH, &name);
   if (napi_create_reference(env, argv[0], 1, &h->self) != napi_ok) return NULL;
+  if (dest != NULL && napi_create_reference(env, argv[4], 1, &h->dest_ref) != napi_ok) {
+    napi_delete_reference(env, h->self);
+    h->self = NULL;
+    return NULL;
+  }
+  h->dest = dest;
   if (napi_create_async_work(env, NULL, name, read_execute, read_complete, h, &h->work) != napi_ok ||
       napi_queue_async_work(env, h->work) != napi_ok) {
     napi_delete_reference(env, h->self);
     h->self = NULL;
+    if (h->dest_ref != NULL) napi_delete_reference(env, h->dest_ref);
+    h->dest_ref = NULL;
+    h->dest = NULL;
     napi_throw_error(env, NULL, "fileHashRead: cannot queue the read");
     return NULL;
   }

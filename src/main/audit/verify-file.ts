@@ -8,10 +8,17 @@ import { readChain } from '../chain/source/open-source'
 import type { HeldChain } from '../chain/source/held-chain'
 import type { ReaderKind, RowSource } from '../chain/source/row-source'
 import type { SnapshotOptions } from '../chain/snapshot'
-import { buildStatement, startStating, timestampsOf } from '../chain/statement'
-import { bodyBadSeqs, searchEvidence, startRecovery, verdictWith } from '../recovery/verdict'
+import { buildStatement, startStating, timestampsOf, type Stating } from '../chain/statement'
+import {
+  bodyBadSeqs,
+  searchEvidence,
+  startRecovery,
+  verdictWith,
+  type RunningSearch,
+} from '../recovery/verdict'
 import type { ArchiveSegments } from '../recovery/findings'
 import { withWitness } from './witness'
+import { workersBeside } from '../base/workers'
 import { keyInfo, type KeyMaterial } from '../chain/keys'
 import { verifyRows, type VerifyOptions } from '../verify/verify'
 import { OtherChainPrior, priorHeadPlaced } from '../verify/prior-chain'
@@ -92,10 +99,14 @@ async function verifyAndRecover(
   keys: KeyMaterial[],
   opts: VerifyOptions,
   recover: RecoverWith | null,
+  started: RunningSearch | null = null,
 ): Promise<VerifyVerdict> {
-  return withPriorPlaced(opts, recover && (() => searchOnly(source, keys, recover)), (o) =>
-    verifyAndRecoverOnce(source, keys, o, recover),
-  )
+  let first = started // the search started with the evidence hash serves the first pass only
+  return withPriorPlaced(opts, recover && (() => searchOnly(source, keys, recover)), (o) => {
+    const s = first
+    first = null
+    return verifyAndRecoverOnce(source, keys, o, recover, s)
+  })
 }
 
 async function verifyAndRecoverOnce(
@@ -103,6 +114,7 @@ async function verifyAndRecoverOnce(
   keys: KeyMaterial[],
   opts: VerifyOptions,
   recover: RecoverWith | null,
+  started: RunningSearch | null,
 ): Promise<VerifyVerdict> {
   if (!recover) return withWitness(source, await verifyRows(source, keys, opts))
   const files = source.evidenceFiles()
@@ -115,7 +127,7 @@ async function verifyAndRecoverOnce(
       ctxOf(recover),
     )
   }
-  const search = startRecovery(files.inPlace, keys, searchOpts(recover))
+  const search = started ?? startRecovery(files.inPlace, keys, searchOpts(recover))
   try {
     const verdict = withWitness(source, await verifyRows(source, keys, opts))
     return verdictWith(verdict, await search.done(bodyBadSeqs(verdict)), ctxOf(recover))
@@ -133,10 +145,28 @@ async function verifyAndState(
   recover: RecoverWith | null,
 ): Promise<{ verdict: VerifyVerdict; statement?: EvidenceStatement }> {
   if (!opts.statement) return { verdict: await verifyAndRecover(source, keys, opts, recover) }
-  const stating = startStating(source)
+  // Read in place with the search on, the carver scans the bytes the evidence hash reads (one read
+  // of the file for both, ../recovery/fed-carving.ts); it reads them itself where the hash cannot.
+  const evidence = recover ? source.evidenceFiles() : null
+  const search =
+    recover && evidence !== null && 'inPlace' in evidence
+      ? startRecovery(evidence.inPlace, keys, { ...searchOpts(recover), fed: true })
+      : null
+  let stating: Stating
+  try {
+    stating = startStating(source, search?.tap)
+  } catch (e) {
+    search?.abort()
+    throw e
+  }
+  // The hash holds one core to the end: the rows get the others, on worker threads (workersBeside).
+  const rowOpts: FileVerifyOptions =
+    stating.hashing && opts.workers === undefined
+      ? { ...opts, workers: workersBeside(), offThread: true }
+      : opts
   let verdict: VerifyVerdict
   try {
-    verdict = await verifyAndRecover(source, keys, opts, recover)
+    verdict = await verifyAndRecover(source, keys, rowOpts, recover, search)
   } catch (e) {
     stating.abort()
     throw e

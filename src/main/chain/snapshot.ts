@@ -36,7 +36,7 @@ import {
   type OpenPolicy,
 } from './evidence-files'
 import { READ_SKEW, readBuffer } from './read-buffer'
-import { nativeFileHash } from './addon/file-hash'
+import { nativeFileHash, type FileTap } from './addon/file-hash'
 
 const CHUNK = 4 * 1024 * 1024
 
@@ -202,12 +202,18 @@ export function hashFileParallel(
   size: number,
   progress: (n: number) => void,
   signal?: AbortSignal,
+  tap?: FileTap,
 ): Promise<{ sha256: string; bytes: number }> {
   const what = typeof src === 'string' ? src : 'the evidence'
+  // Only the addon's reads of the tap's own descriptor are shared: otherwise the tap reads the file.
+  const shared = typeof src === 'number' && tap?.fd === src ? tap : undefined
+  if (tap && !shared) tap.end(0)
   if (typeof src === 'number') {
-    const native = nativeFileHash(src, what, progress, signal)
+    const native = nativeFileHash(src, what, progress, signal, shared)
     if (native !== null) return native
-  } else if (size >= WORKER_HASH_MIN) {
+  }
+  shared?.end(0)
+  if (typeof src !== 'number' && size >= WORKER_HASH_MIN) {
     const native = hashOwnFileNatively(src, progress, signal)
     if (native !== null) return native
   }

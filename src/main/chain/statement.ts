@@ -8,6 +8,7 @@ import type { KeyInfo } from '../../shared/verify-types'
 import { unchangedFiles, type EvidenceFiles } from './evidence-files'
 import { nsToIso } from './ns-time'
 import { hashFileParallel } from './snapshot'
+import { nativeFileHashActive, type FileTap } from './addon/file-hash'
 import { AuditError } from '../base/errors'
 import type { RowSource } from './source/row-source'
 
@@ -23,11 +24,15 @@ export interface StatedFiles {
  * when large, so the hashing runs beside a verification reading the same file. The files are then
  * checked unchanged (size, mtime, names), so the hashes are of the bytes that were judged.
  */
-export async function hashEvidenceFiles(files: EvidenceFiles, signal?: AbortSignal): Promise<StatedFiles> {
+export async function hashEvidenceFiles(
+  files: EvidenceFiles,
+  signal?: AbortSignal,
+  tap?: FileTap,
+): Promise<StatedFiles> {
   const wal = files.wal && files.wal.stat.size > 0 ? files.wal : null
   const none = (): void => {}
   const [db, walHash] = await Promise.all([
-    hashFileParallel(files.db.fd, files.db.stat.size, none, signal),
+    hashFileParallel(files.db.fd, files.db.stat.size, none, signal, tap),
     wal ? hashFileParallel(wal.fd, wal.stat.size, none, signal) : null,
   ])
   if (
@@ -78,26 +83,30 @@ export function timestampsOf(source: RowSource, first: number | null, last: numb
 export interface Stating {
   done(): Promise<StatedFiles>
   abort(): void
+  /** Whether the database file is being hashed through the addon beside the pass (one core busy). */
+  hashing: boolean
 }
 
 /**
  * The evidence's files as `source` read them: a verified copy's hashes (the snapshot hashed the
  * evidence while copying), or, read in place by the direct reader, the file and its -wal hashed
  * through the open step's descriptors on their own threads, started now so that they run beside
- * the pass that reads the rows.
+ * the pass that reads the rows. `tap` (the recovery carver) gets the database file's bytes as the
+ * hash reads them, where the addon hashes; otherwise its `end(0)` says to read the file itself.
  */
-export function startStating(source: RowSource): Stating {
+export function startStating(source: RowSource, tap?: FileTap): Stating {
   const ev = source.facts().evidence
   const of = source.evidenceFiles()
   const file = of !== null && 'inPlace' in of ? of.inPlace : null
   if (ev.db.sha256 !== '' || file === null) {
+    tap?.end(0)
     const stated = statedFromEvidence(ev)
-    return { done: () => Promise.resolve(stated), abort: () => undefined }
+    return { done: () => Promise.resolve(stated), abort: () => undefined, hashing: false }
   }
   const abort = new AbortController()
-  const hashing = hashEvidenceFiles(file.files, abort.signal)
+  const hashing = hashEvidenceFiles(file.files, abort.signal, tap)
   hashing.catch(() => undefined) // awaited by done(); a refusal of the file leaves it aborted
-  return { done: () => hashing, abort: () => abort.abort() }
+  return { done: () => hashing, abort: () => abort.abort(), hashing: nativeFileHashActive() }
 }
 
 export function buildStatement(

@@ -108,11 +108,12 @@ export class Carver {
   /**
    * The same, giving the event loop a turn after every `sliceBytes` of the database file: run on the
    * main thread while verify's worker threads hash (the main thread only hands them their jobs),
-   * recovery costs the cores only what it computes.
+   * recovery costs the cores only what it computes. `from`: the first page not yet carved (pages
+   * before it came through `feed`).
    */
-  async runInSlices(sliceBytes = 8 << 20): Promise<CarveOutput> {
+  async runInSlices(sliceBytes = 8 << 20, from = 1): Promise<CarveOutput> {
     const pages = Math.max(1, Math.floor(sliceBytes / this.store.pageSize))
-    for (let next = 1; next > 0;) {
+    for (let next = from; next > 0;) {
       next = this.mainFile(next, pages)
       await new Promise<void>((resolve) => setImmediate(resolve))
     }
@@ -196,53 +197,80 @@ export class Carver {
     const { pageSize, pager } = this.store
     const perRun = Math.max(1, Math.floor(RUN_BYTES / pageSize))
     const run = (this.runBuf ??= readBuffer(perRun * pageSize))
-    const marks = (this.marks ??= this.pageMarks())
-    const anchorByte = this.anchorByte
-    const usable = this.usable
     const end = Math.min(this.store.filePages + 1, from + max)
     for (let first = from; first < end; first += perRun) {
       this.checkCancel()
       const count = Math.min(perRun, end - first)
       const got = pager.fileRun(first, run.subarray(0, count * pageSize))
-      this.scanned.db_pages += got
-      // The next anchor byte at or after the last place looked from: searches only move forward, so
-      // a run is scanned once however many pages have no anchor byte in their free space.
-      let next = -1
-      const anchorFrom = (at: number): number => {
-        if (next < at) {
-          next = run.indexOf(anchorByte, at)
-          if (next < 0) next = run.length
-        }
-        return next
-      }
-      for (let i = 0; i < got; i++) {
-        const n = first + i
-        const base = i * pageSize
-        const mark = marks[n]!
-        if (mark === SUPERSEDED || mark === ROLLED_BACK) {
-          const version = this.dbVersion(n, [this.store.main, this.store.current])
-          if (mark === ROLLED_BACK) version.rolledBack = true
-          this.whole(run.subarray(base, base + pageSize), version, 'superseded_page', headerOffset(n))
-          continue
-        }
-        if (mark === 0) {
-          // The common case: not a b-tree page, or no anchor byte in its gap (the format module's cellGap) and no freeblock.
-          const h = base + headerOffset(n)
-          const type = run[h]!
-          if (!isBtreeType(type)) {
-            // An overflow (or other) page: its slack after the data may hold an older page's bytes.
-            if (anchorFrom(base) >= base + usable) continue
-            this.current(run, base, this.dbVersion(n, [this.store.current, this.store.main]))
-            continue
-          }
-          const gap = cellGap(run, base, h - base, usable)
-          const inGap = gap !== null && anchorFrom(base + gap.from) < base + gap.to
-          if (!inGap && (run[h + 1]! | run[h + 2]!) === 0) continue
-        }
-        this.current(run, base, this.dbVersion(n, [this.store.current, this.store.main]))
-      }
+      this.pages(run, first, got)
     }
     return end > this.store.filePages ? 0 : end
+  }
+
+  /** The next page `feed` expects (1 before any bytes). */
+  private fedTo = 1
+
+  /**
+   * The database file's bytes [pos, pos + bytes.length), handed over by another reader of the same
+   * descriptor in file order (the evidence hash, chain/addon/file-hash.ts `FileTap`): carved as
+   * `mainFile` carves its runs. Returns the next page; `runInSlices(…, that page)` reads the rest.
+   */
+  feed(pos: number, bytes: Buffer): number {
+    const { pageSize } = this.store
+    if (pos !== (this.fedTo - 1) * pageSize) throw new Error(`bytes at ${pos}, expected page ${this.fedTo}`)
+    this.checkCancel()
+    const first = this.fedTo
+    const count = Math.min(this.store.filePages + 1 - first, Math.floor(bytes.length / pageSize))
+    if (count > 0) {
+      this.pages(bytes, first, count)
+      this.fedTo = first + count
+    }
+    return this.fedTo
+  }
+
+  /** `got` pages of the database file from page `first`, as they lie in `run` (whole pages, in order). */
+  private pages(run: Buffer, first: number, got: number): void {
+    const { pageSize } = this.store
+    const marks = (this.marks ??= this.pageMarks())
+    const anchorByte = this.anchorByte
+    const usable = this.usable
+    this.scanned.db_pages += got
+    // The next anchor byte at or after the last place looked from: searches only move forward, so
+    // a run is scanned once however many pages have no anchor byte in their free space.
+    let next = -1
+    const anchorFrom = (at: number): number => {
+      if (next < at) {
+        next = run.indexOf(anchorByte, at)
+        if (next < 0) next = run.length
+      }
+      return next
+    }
+    for (let i = 0; i < got; i++) {
+      const n = first + i
+      const base = i * pageSize
+      const mark = marks[n]!
+      if (mark === SUPERSEDED || mark === ROLLED_BACK) {
+        const version = this.dbVersion(n, [this.store.main, this.store.current])
+        if (mark === ROLLED_BACK) version.rolledBack = true
+        this.whole(run.subarray(base, base + pageSize), version, 'superseded_page', headerOffset(n))
+        continue
+      }
+      if (mark === 0) {
+        // The common case: not a b-tree page, or no anchor byte in its gap (the format module's cellGap) and no freeblock.
+        const h = base + headerOffset(n)
+        const type = run[h]!
+        if (!isBtreeType(type)) {
+          // An overflow (or other) page: its slack after the data may hold an older page's bytes.
+          if (anchorFrom(base) >= base + usable) continue
+          this.current(run, base, this.dbVersion(n, [this.store.current, this.store.main]))
+          continue
+        }
+        const gap = cellGap(run, base, h - base, usable)
+        const inGap = gap !== null && anchorFrom(base + gap.from) < base + gap.to
+        if (!inGap && (run[h + 1]! | run[h + 2]!) === 0) continue
+      }
+      this.current(run, base, this.dbVersion(n, [this.store.current, this.store.main]))
+    }
   }
 
   private dbVersion(n: number, views: PageView[]): Version {

@@ -156,8 +156,23 @@ export class Search {
     this.out = this.carver.run()
   }
 
-  async carveInSlices(): Promise<void> {
-    this.out = await this.carver.runInSlices()
+  /** Carve in slices from page `from` (the pages before it came through `feed`). */
+  async carveInSlices(from = 1): Promise<void> {
+    this.out = await this.carver.runInSlices(undefined, from)
+  }
+
+  /** The database file's descriptor and page size, for a tap (./fed-carving.ts). */
+  get dbFd(): number {
+    return this.files.dbFd
+  }
+
+  get pageSize(): number {
+    return this.store.pageSize
+  }
+
+  /** Bytes of the database file read by another reader of `dbFd`, in order (Carver.feed). */
+  feed(pos: number, bytes: Buffer): number {
+    return this.carver.feed(pos, bytes)
   }
 
   /**

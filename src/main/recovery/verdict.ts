@@ -15,6 +15,8 @@ import { applyRecovery, type RecoveryContext } from './findings'
 import { directLive, type LiveChain } from './live'
 import { notSearched, recoverWith, Search, targetOf, type RecoverOptions, type SearchTarget } from './recover'
 import { declinedTarget, openCopyDirect } from './declined'
+import { carveFed } from './fed-carving'
+import type { FileTap } from '../chain/addon/file-hash'
 
 export interface Searched {
   result: RecoveryResult
@@ -90,6 +92,8 @@ export async function recoverPath(
 }
 
 export interface RunningSearch {
+  /** With `fed`: the tap to hand the evidence hash (./fed-carving.ts); the carving waits for it. */
+  tap?: FileTap
   /**
    * What the search found (waits for the carving to end), the files released. `liveBodyBad`: seqs
    * whose live body does not hash right (verify's body_hash_mismatch findings).
@@ -107,7 +111,7 @@ export interface RunningSearch {
 export function startRecovery(
   chain: DirectChain,
   keys: KeyMaterial[],
-  opts: RecoverOptions = {},
+  opts: RecoverOptions & { fed?: boolean } = {},
 ): RunningSearch {
   return startSearch(targetOf(chain), () => directLive(chain), keys, opts)
 }
@@ -117,7 +121,7 @@ function startSearch(
   target: SearchTarget,
   liveOf: () => LiveChain,
   keys: KeyMaterial[],
-  opts: RecoverOptions,
+  opts: RecoverOptions & { fed?: boolean },
   release: () => void = () => undefined,
 ): RunningSearch {
   let stopped = false
@@ -135,11 +139,13 @@ function startSearch(
     const why = oneLine(e)
     return { done: async () => unread(why), abort: () => undefined }
   }
-  const carving = search.carveInSlices().then(
+  const fed = opts.fed ? carveFed(search) : null
+  const carving = (fed ? fed.carving : search.carveInSlices()).then(
     () => null,
     (e: unknown) => e,
   )
   return {
+    ...(fed ? { tap: fed.tap } : {}),
     async done(liveBodyBad) {
       const failed = await carving
       let live: LiveChain | null = null
@@ -161,6 +167,7 @@ function startSearch(
     },
     abort() {
       stopped = true
+      fed?.stop()
       void carving.then(() => {
         search.close()
         release()

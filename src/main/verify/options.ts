@@ -22,6 +22,11 @@ export interface VerifyOptions {
   /** Worker threads to use for large ranges (default: the cores available; 1 = this thread only). */
   workers?: number
   /**
+   * Large ranges go to worker threads even when `workers` is 1: this thread has other work during
+   * the pass (the evidence hash's jobs and the recovery carver beside verify, ../audit/verify-file.ts).
+   */
+  offThread?: boolean
+  /**
    * Runs to cut the range into when it is verified on this thread (default 1): each run checks
    * its own predecessor and the verdict is merged as from workers. Tests use it to hold the merge
    * to a single pass without starting threads.

@@ -39,7 +39,11 @@ export async function verifyRows(
   const workers = opts.workers ?? defaultWorkerCount()
   const script = verifyWorkerScript()
   let parts: PartitionResult[]
-  if (script && workers > 1 && estimate >= PARALLEL_MIN_ROWS) {
+  if (
+    script &&
+    (workers > 1 || (opts.offThread === true && workers === 1)) &&
+    estimate >= PARALLEL_MIN_ROWS
+  ) {
     // Every run but the last ends where the estimate says; the last reads to the end of the scan.
     const runs = source.split(placed?.place ?? { from: 0, to: estimate }, workers * source.runsPerThread)
     const running = runPartitionsOnWorkers(

@@ -14,6 +14,7 @@ import { readVarint, varint } from '../sqlite/varint'
 import { assertUnchangedSinceOpen, type DirectChain } from '../direct/open'
 import { lastLeafColumns, leafColumns } from '../direct/page-columns'
 import { leafSlice, RowScanner, type DirectChainLayout, type LeafFirst } from '../direct/scan'
+import { sharedLeafList, type LeafList } from '../direct/leaf-list'
 import { scanSideTable } from '../direct/side-tables'
 import { leafCursor } from './leaf-cursor'
 import {
@@ -467,9 +468,12 @@ export class DirectSource implements RowSource {
     }
   }
 
+  private shared: { of: LeafList; list: LeafList } | null = null
+
   private plainLayout(): DirectChainLayout {
     const { spec, reserved, ncols, seqColumn, columns, leaves } = this.layout
-    return { spec, reserved, ncols, seqColumn, columns, leaves }
+    if (this.shared?.of !== leaves) this.shared = { of: leaves, list: sharedLeafList(leaves) }
+    return { spec, reserved, ncols, seqColumn, columns, leaves: this.shared.list }
   }
 
   assertUnchanged(): void {
