@@ -55,6 +55,11 @@ export class GapStore extends Store<GapState> {
     }
   }
 
+  /** Whether a live row holds `seq` (null: not known yet). */
+  isLive(seq: number, overview: ChainOverview): boolean | null {
+    return liveness(seq, overview.first_seq, overview.last_seq, this.getState().gaps)
+  }
+
   /**
    * The seqs around `seq` that no live row holds, when it is one of them; null when a live row holds
    * it or that is not known yet. `verdict` and `recovered` name seqs beyond the live chain's ends.
