@@ -5,9 +5,16 @@
 // files gave back opens the Recovered tab at its row. On the shared fixtures.
 import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Page } from '@playwright/test'
-import { fixture, openFixture, row, secrets, start, useSecrets } from './helpers'
+import { gapChain } from './gap-chain'
+import { fixture, openFixture, openPath, row, rowsText, secrets, start, useSecrets } from './helpers'
 
 test.describe.configure({ timeout: 120_000 })
+
+/** The window sizes the landing checks run at (issue 35's "Done when"). */
+const SIZES = [
+  [1024, 700],
+  [1440, 900],
+] as const
 
 function gapRow(page: Page, from: number, to = from) {
   return page.locator(`[data-testid="gap-row"][data-from="${from}"][data-to="${to}"]`)
@@ -159,3 +166,74 @@ for (const scheme of ['light', 'dark'] as const)
       .flatMap((v) => v.nodes.slice(0, 5).map((n) => `${v.id} (${v.impact}) at ${n.target.join(' ')}`))
     expect(lines, lines.join('\n')).toEqual([])
   })
+
+// ---------------------------------------------------------------------------------------------
+// More gaps than one answer of the engine holds (100,000): every gap has its row where it lies.
+
+test.describe('a chain with 120,000 gaps', () => {
+  test.describe.configure({ timeout: 180_000 })
+  let chain: ReturnType<typeof gapChain>
+  test.beforeAll(() => {
+    chain = gapChain()
+  })
+
+  test('a seq past the 100,000th gap lands on its gap row, between its live rows; the last gap is listed', async ({
+    page,
+  }) => {
+    await start(page)
+    await openPath(page, chain.path)
+    const { seqs } = chain
+    await expect(page.getByTestId('entries-count')).toContainText(
+      rowsText(seqs.length.toLocaleString('en-US')),
+    )
+    for (const k of [100_000, 100_001, 117_777]) {
+      const missing = seqs[k]! + 1
+      await goTo(page, missing)
+      const gap = gapRow(page, missing)
+      await expect(gap).toBeVisible()
+      await expect(gap).toHaveAttribute('aria-selected', 'true')
+      await expect(gap.getByTestId('gap-title')).toHaveText(`seq ${missing} missing`)
+      await expect(page.getByTestId('missing-detail')).toHaveAttribute('data-seq', String(missing))
+      await expect(page.getByTestId('goto-msg')).toHaveCount(0)
+      await expect(row(page, seqs[k]!)).toBeVisible()
+      await expect(row(page, seqs[k + 1]!)).toBeVisible()
+      const o = await order(page)
+      const at = o.indexOf(`gap:${missing}-${missing}`)
+      expect(o.slice(at - 1, at + 2)).toEqual([
+        String(seqs[k]),
+        `gap:${missing}-${missing}`,
+        String(seqs[k + 1]),
+      ])
+    }
+    // The end of the table: the last gap's row sits before the last live row (none left out).
+    await page.getByTestId('entries-list').focus()
+    await page.getByTestId('entries-list').press('End')
+    const last = seqs[seqs.length - 1]!
+    await expect(row(page, last)).toBeVisible()
+    await expect(row(page, last - 2)).toBeVisible()
+    const o = await order(page)
+    expect(o.slice(-3)).toEqual([String(last - 2), `gap:${last - 1}-${last - 1}`, String(last)])
+    // [ and ] step to the live rows around a gap past 100,000.
+    const k = 110_000
+    await goTo(page, seqs[k]! + 1)
+    await page.getByTestId('detail-next').click()
+    await expect(page.getByTestId('detail-seq')).toHaveText(String(seqs[k + 1]))
+  })
+
+  for (const [w, h] of SIZES)
+    for (const scheme of ['light', 'dark'] as const)
+      test(`the gap row past 100,000 gaps is in view with its panel (${w}×${h}, ${scheme})`, async ({
+        page,
+      }) => {
+        await page.setViewportSize({ width: w, height: h })
+        await page.emulateMedia({ colorScheme: scheme })
+        await start(page)
+        await openPath(page, chain.path)
+        const missing = chain.seqs[108_000 + w + (scheme === 'dark' ? 1 : 0)]! + 1
+        await goTo(page, missing)
+        await expect(gapRow(page, missing)).toBeInViewport()
+        await expect(gapRow(page, missing)).toHaveAttribute('aria-selected', 'true')
+        await expect(page.getByTestId('missing-detail')).toBeInViewport()
+        await expect(page.getByTestId('missing-detail')).toHaveAttribute('data-seq', String(missing))
+      })
+})
