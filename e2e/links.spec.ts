@@ -5,8 +5,20 @@
 // files gave back opens the Recovered tab at its row. On the shared fixtures.
 import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Page } from '@playwright/test'
+import { readdirSync, readFileSync } from 'node:fs'
+import { chainRows } from './chain-oracle'
 import { gapChain } from './gap-chain'
-import { fixture, openFixture, openPath, row, rowsText, secrets, start, useSecrets } from './helpers'
+import {
+  FIXTURES,
+  fixture,
+  openFixture,
+  openPath,
+  row,
+  rowsText,
+  secrets,
+  start,
+  useSecrets,
+} from './helpers'
 
 test.describe.configure({ timeout: 120_000 })
 
@@ -236,4 +248,119 @@ test.describe('a chain with 120,000 gaps', () => {
         await expect(page.getByTestId('missing-detail')).toBeInViewport()
         await expect(page.getByTestId('missing-detail')).toHaveAttribute('data-seq', String(missing))
       })
+})
+
+// ---------------------------------------------------------------------------------------------
+// Every link lands, in view, at both sizes and in both themes (the layout-independent behaviour is
+// checked once above; here each landing is checked where the auditor looks).
+
+for (const [w, h] of SIZES)
+  for (const scheme of ['light', 'dark'] as const)
+    test(`every link lands in view: seq 40 on row-deleted, truncated seq 211, a recovered seq (${w}×${h}, ${scheme})`, async ({
+      page,
+    }) => {
+      await page.setViewportSize({ width: w, height: h })
+      await page.emulateMedia({ colorScheme: scheme })
+      await openFixture(page, 'row-deleted.db')
+      await goTo(page, 40)
+      await expect(gapRow(page, 40)).toBeInViewport()
+      await expect(page.getByTestId('missing-detail')).toBeInViewport()
+
+      await openFixture(page, 'truncated-tail.db')
+      await useSecrets(page, [secrets()['primary']!])
+      await page.getByTestId('prior-file-input').setInputFiles(fixture('truncated-tail.prior-verify.json'))
+      const truncated = page.locator('[data-testid="finding-row"][data-kind="truncated"]')
+      await truncated.getByRole('button', { name: '211' }).click()
+      await expect(gapRow(page, 211, 240)).toBeInViewport()
+      await expect(gapRow(page, 211, 240)).toHaveAttribute('aria-selected', 'true')
+      await expect(page.getByTestId('missing-detail')).toBeInViewport()
+
+      await openFixture(page, 'rec-deleted-middle.db')
+      await useSecrets(page, [secrets()['primary']!])
+      const deleted = page.locator('[data-testid="finding-row"][data-kind="deleted"]').first()
+      const to = Number(await deleted.locator('button').last().textContent())
+      await deleted.locator('button').last().click()
+      await expect(page.getByTestId('tab-recovered')).toHaveAttribute('aria-selected', 'true')
+      await expect(page.getByTestId('recovered-detail-seq')).toHaveText(String(to))
+      await expect(page.getByTestId('recovered-detail-seq')).toBeInViewport()
+    })
+
+// ---------------------------------------------------------------------------------------------
+// The timeline's replay marks follow its provider and model filters, as its points do.
+
+/** Provider and model of a row as the engine reads them (src/main/chain/body.ts), from SQLite's copy. */
+function providerModel(body: string): { provider: string; model: string | null } {
+  const a = ((JSON.parse(body) as { attributes?: Record<string, unknown> }).attributes ?? {}) as Record<
+    string,
+    unknown
+  >
+  const str = (k: string): string | null =>
+    typeof a[k] === 'string' && a[k] !== '' ? (a[k] as string) : null
+  return {
+    provider: str('gen_ai.provider.name') ?? str('gen_ai.system') ?? 'unknown',
+    model: str('gen_ai.response.model') ?? str('gen_ai.request.model') ?? str('bijotel.replay.model_version'),
+  }
+}
+
+async function markCount(page: Page): Promise<number> {
+  const counts = await page
+    .locator('[data-testid^="legend-replay-"]')
+    .evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-count'))))
+  return counts.reduce((a, b) => a + b, 0)
+}
+
+test('replay marks follow the provider and model filters of the timeline', async ({ page }) => {
+  await openFixture(page, 'clean.db')
+  const files = readdirSync(FIXTURES)
+    .filter((f) => /^clean\.replay-\d+\.txt$/.test(f))
+    .sort()
+  const rows = chainRows(fixture('clean.db'))
+  // Marked: a replayed row whose body carries a replay hash (else nothing was compared: no mark).
+  const marked = files
+    .map((f) => rows.find((r) => r.seq === Number(/replay-(\d+)\.txt$/.exec(f)![1]))!)
+    .filter((r) => {
+      const a = (JSON.parse(r.canonical_body) as { attributes?: Record<string, unknown> }).attributes ?? {}
+      return a['bijotel.replay.output_hash'] !== undefined && a['bijotel.replay.output_hash'] !== null
+    })
+    .map((r) => ({ seq: r.seq, ...providerModel(r.canonical_body) }))
+  await page.locator('.topbar').evaluate(
+    (el, list) => {
+      const dt = new DataTransfer()
+      for (const { name, b64 } of list) {
+        const bin = atob(b64)
+        const bytes = new Uint8Array(bin.length)
+        for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i)
+        dt.items.add(new File([bytes], name, { type: 'text/plain' }))
+      }
+      for (const type of ['dragenter', 'dragover', 'drop'])
+        el.dispatchEvent(new DragEvent(type, { bubbles: true, cancelable: true, dataTransfer: dt }))
+    },
+    files.map((f) => ({ name: f, b64: readFileSync(fixture(f)).toString('base64') })),
+  )
+  await expect(page.getByTestId('replay-batch-row')).toHaveCount(files.length)
+  await expect.poll(() => markCount(page)).toBe(marked.length)
+  const providers = [...new Set(marked.map((m) => m.provider))]
+  expect(providers.length).toBeGreaterThan(1)
+  let seen = 0
+  for (const p of providers) {
+    await page.getByTestId('filter-provider').selectOption(p)
+    const want = marked.filter((m) => m.provider === p).length
+    await expect.poll(() => markCount(page)).toBe(want)
+    seen += want
+  }
+  expect(seen).toBe(marked.length)
+  await page.getByTestId('filter-provider').selectOption({ index: 0 })
+  await expect.poll(() => markCount(page)).toBe(marked.length)
+  const models = [...new Set(marked.map((m) => m.model).filter((m): m is string => m !== null))]
+  for (const m of models.slice(0, 2)) {
+    await page.getByTestId('filter-model').selectOption(m)
+    await expect.poll(() => markCount(page)).toBe(marked.filter((x) => x.model === m).length)
+  }
+  // A provider and another provider's model: no point on the timeline, no mark.
+  const [p0] = providers
+  const other = marked.find((x) => x.provider !== p0 && x.model !== null)!
+  await page.getByTestId('filter-provider').selectOption(p0!)
+  await page.getByTestId('filter-model').selectOption(other.model!)
+  const both = marked.filter((x) => x.provider === p0 && x.model === other.model).length
+  await expect.poll(() => markCount(page)).toBe(both)
 })
