@@ -1,8 +1,8 @@
 // Deep links in web mode: a URL naming a chain, a row and filters opens exactly that view, and the
 // URL follows the auditor's work so that it can be sent — a second page given it shows the same.
-import { expect, test } from '@playwright/test'
+import { expect, test, type Page } from '@playwright/test'
 import { chainRows, countInRange } from './chain-oracle'
-import { fixture, openFixture, row, rowsText } from './helpers'
+import { fixture, openFixture, row, rowsText, secrets, useSecrets } from './helpers'
 
 const rows = chainRows(fixture('clean.db'))
 const ts = (seq: number): bigint => rows.find((r) => r.seq === seq)!.timestamp_ns
@@ -90,4 +90,104 @@ test('a link to a chain this server may not open says why, and the chain held st
   await page.getByTestId('confirm-link-yes').click()
   await expect(page.getByTestId('open-error')).toContainText('is outside the folders this server may read')
   await expect(page.getByTestId('current-file')).toHaveText('clean.db')
+})
+
+// ---------------------------------------------------------------------------------------------
+// A link to a seq the files gave back, opened before the verdict that says so (issue 35): the
+// missing seq's panel first, then — when the verdict lands and the auditor is still there — the
+// Recovered tab at that seq, which stays. Loaded fresh, as a colleague's browser loads a link.
+
+const REC = 'rec-deleted-middle.db'
+
+function linkTo(seq: number): string {
+  return `/#${new URLSearchParams({ chain: fixture(REC), seq: String(seq) }).toString()}`
+}
+
+/** Open rec-deleted-middle with its key: the engine holds its verdict; the seqs of its deleted rows. */
+async function heldWithVerdict(page: Page): Promise<number[]> {
+  await openFixture(page, REC)
+  await useSecrets(page, [secrets()['primary']!])
+  await expect(page.getByTestId('verdict-word')).toHaveText('BROKEN')
+  const deleted = page.locator('[data-testid="finding-row"][data-kind="deleted"]').first()
+  const from = Number(await deleted.locator('button').first().textContent())
+  const to = Number((await deleted.locator('button').last().textContent()) ?? from)
+  expect(from).toBeGreaterThan(1)
+  return Array.from({ length: Math.max(1, to - from + 1) }, (_, k) => from + k)
+}
+
+async function landsInRecovered(page: Page, seq: number): Promise<void> {
+  await expect(page.getByTestId('tab-recovered')).toHaveAttribute('aria-selected', 'true')
+  await expect(page.getByTestId('recovered-detail-seq')).toHaveText(String(seq))
+  await expect(page.getByTestId('recovered-detail-seq')).toBeInViewport()
+  await expect(page.getByTestId('detail-seq').or(page.getByTestId('missing-detail'))).toHaveCount(0)
+}
+
+const SIZES = [
+  [1024, 700],
+  [1440, 900],
+] as const
+
+for (const [w, h] of SIZES)
+  for (const scheme of ['light', 'dark'] as const)
+    test(`a link to a recovered seq, loaded fresh before the verdict arrives, ends in the Recovered tab at that seq (${w}×${h}, ${scheme})`, async ({
+      page,
+      browser,
+    }) => {
+      test.setTimeout(120_000)
+      const seqs = await heldWithVerdict(page)
+      const seq = seqs[(w + (scheme === 'dark' ? 1 : 0)) % seqs.length]!
+      const context = await browser.newContext({
+        viewport: { width: w, height: h },
+        colorScheme: scheme,
+        timezoneId: 'UTC',
+      })
+      const other = await context.newPage()
+      // The verdict the engine holds reaches this page late: after the link has selected its seq.
+      let release!: () => void
+      const late = new Promise<void>((r) => (release = r))
+      await other.route('**/api/call/lastVerdict', async (route) => {
+        await late
+        await route.continue()
+      })
+      await other.goto(linkTo(seq))
+      await expect(other.getByTestId('current-file')).toHaveText(REC)
+      // Before the verdict: what is known — a missing seq, its panel (never "not found").
+      await expect(other.getByTestId('missing-detail')).toHaveAttribute('data-seq', String(seq))
+      await expect(other.getByTestId('tab-entry')).toHaveAttribute('aria-selected', 'true')
+      release()
+      await landsInRecovered(other, seq)
+      // And it stays so.
+      await other.waitForTimeout(1000)
+      await landsInRecovered(other, seq)
+      await context.close()
+    })
+
+test('a link opened before the chain is verified follows the verdict the auditor then makes; moved on, it does not yank', async ({
+  page,
+}) => {
+  test.setTimeout(150_000)
+  const seqs = await heldWithVerdict(page)
+  const seq = seqs[0]!
+  // Another chain held, then the link loaded fresh: asked first, opened without a key.
+  await openFixture(page, 'clean.db')
+  await page.goto('about:blank')
+  await page.goto(linkTo(seq))
+  await page.getByTestId('confirm-link-yes').click()
+  await expect(page.getByTestId('current-file')).toHaveText(REC)
+  await expect(page.getByTestId('missing-detail')).toHaveAttribute('data-seq', String(seq))
+  await useSecrets(page, [secrets()['primary']!])
+  await expect(page.getByTestId('verdict-word')).toHaveText('BROKEN')
+  await landsInRecovered(page, seq)
+
+  // The same link again, and the auditor moves to the Replays tab before verifying: stays there.
+  await openFixture(page, 'clean.db')
+  await page.goto('about:blank')
+  await page.goto(linkTo(seq))
+  await page.getByTestId('confirm-link-yes').click()
+  await expect(page.getByTestId('missing-detail')).toHaveAttribute('data-seq', String(seq))
+  await page.getByTestId('tab-replays').click()
+  await useSecrets(page, [secrets()['primary']!])
+  await expect(page.getByTestId('verdict-word')).toHaveText('BROKEN')
+  await page.waitForTimeout(1000)
+  await expect(page.getByTestId('tab-replays')).toHaveAttribute('aria-selected', 'true')
 })

@@ -138,10 +138,8 @@ export interface TimelineBucket {
   by_provider: Record<string, number>
 }
 
-export interface TimelineRequest {
-  buckets: number
-  from_ns?: string
-  to_ns?: string
+/** Which rows the timeline's points count (its filters without the time span). */
+export interface TimelineFilter {
   provider?: string
   model?: string
   /**
@@ -151,6 +149,12 @@ export interface TimelineRequest {
   flagged_only?: boolean
   /** Only the rows a finished search found (as EntryFilter.search_id). */
   search_id?: string
+}
+
+export interface TimelineRequest extends TimelineFilter {
+  buckets: number
+  from_ns?: string
+  to_ns?: string
 }
 
 export interface Timeline {
@@ -175,7 +179,7 @@ export interface SeqGap {
 
 export interface SeqGaps {
   gaps: SeqGap[]
-  /** More gaps than MAX_SEQ_GAPS: only the first ones are listed. */
+  /** More gaps follow past the last one listed (a page holds at most MAX_SEQ_GAPS). */
   truncated: boolean
 }
 

@@ -10,6 +10,7 @@ import type {
   EntryPage,
   EntrySort,
   SeqGaps,
+  TimelineFilter,
   SeqTime,
   Timeline,
   TimelineRequest,
@@ -70,10 +71,17 @@ export interface ApiContract {
   /** Position of a seq in a listing, so the table can scroll to it. */
   locateEntry: (req: { seq: number; sort?: EntrySort; filter?: EntryFilter }) => { index: number | null }
   getEntry: (req: { seq: number }) => EntryDetail
-  /** Where seqs are absent between live rows (the table's gap rows, issue 35). */
-  seqGaps: (req: void) => SeqGaps
-  /** The timestamps of live seqs (at most 10,000; absent seqs left out), from the index. */
-  seqTimes: (req: { seqs: number[] }) => SeqTime[]
+  /**
+   * Where seqs are absent between live rows (the table's gap rows, issue 35), in pages: the gaps
+   * whose `index` is at least `from_index` (default 0), at most MAX_SEQ_GAPS of them; `truncated`
+   * says more follow (ask again from the last one's index + 1).
+   */
+  seqGaps: (req: { from_index?: number } | void) => SeqGaps
+  /**
+   * The timestamps of live seqs (at most 10,000; absent seqs left out), from the index. With the
+   * timeline's filters (`filter`), only the seqs its points count (the timeline's replay marks).
+   */
+  seqTimes: (req: { seqs: number[]; filter?: TimelineFilter }) => SeqTime[]
   timeline: (req: TimelineRequest) => Timeline
   /** Keys live in main-process memory only; what comes back never contains them. */
   /**

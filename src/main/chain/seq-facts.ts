@@ -2,18 +2,22 @@
 // rows (the table's gap rows, issue 35) and the timestamps of given seqs (replay marks on the
 // timeline, issue 37). Only what the listing itself shows: whether an absent seq was deleted,
 // truncated or never written is the verdict's to say, never this module's.
-import type { SeqGap, SeqGaps, SeqTime } from '../../shared/chain-types'
+import type { SeqGap, SeqGaps, SeqTime, TimelineFilter } from '../../shared/chain-types'
 import { positionOfSeq, type ChainIndex } from './chain-index'
+import { timelineRowTest } from './timeline-filter'
 
-/** Gaps listed at most (a chain with more shows gap rows for the first ones and says so). */
+/** Gaps in one answer: a chain with more is listed in pages (every gap is reachable, issue 35). */
 export const MAX_SEQ_GAPS = 100_000
 /** Seqs a seqTimes request may name. */
 export const MAX_SEQ_TIMES = 10_000
 
-/** Every place where the next live row's seq is not the previous one's + 1 (the index is in seq order). */
-export function seqGaps(idx: ChainIndex, max = MAX_SEQ_GAPS): SeqGaps {
+/**
+ * The places where the next live row's seq is not the previous one's + 1 (the index is in seq
+ * order), from listing position `from` on: at most `max`, `truncated` when more follow.
+ */
+export function seqGaps(idx: ChainIndex, from = 0, max = MAX_SEQ_GAPS): SeqGaps {
   const gaps: SeqGap[] = []
-  for (let i = 1; i < idx.rows; i++) {
+  for (let i = Math.max(1, from); i < idx.rows; i++) {
     const a = idx.seq[i - 1]!
     const b = idx.seq[i]!
     if (b - a <= 1) continue
@@ -23,12 +27,22 @@ export function seqGaps(idx: ChainIndex, max = MAX_SEQ_GAPS): SeqGaps {
   return { gaps, truncated: false }
 }
 
-/** The timestamp_ns of each live seq asked for, in the order asked (absent seqs left out). */
-export function seqTimes(idx: ChainIndex, seqs: readonly number[]): SeqTime[] {
+/**
+ * The timestamp_ns of each live seq asked for, in the order asked (absent seqs left out), and with
+ * `filter` only those the timeline's points count (`flagged`, `found`: as buildTimeline takes them).
+ */
+export function seqTimes(
+  idx: ChainIndex,
+  seqs: readonly number[],
+  filter: TimelineFilter = {},
+  flagged: ReadonlySet<number> | null = null,
+  found: ReadonlySet<number> | null = null,
+): SeqTime[] {
+  const passes = timelineRowTest(idx, filter, flagged, found)
   const out: SeqTime[] = []
   for (const seq of seqs) {
     const pos = positionOfSeq(idx, seq)
-    if (pos === null) continue
+    if (pos === null || !passes(pos)) continue
     out.push({ seq, timestamp_ns: idx.tsValid[pos] ? idx.ts[pos]!.toString() : null })
   }
   return out

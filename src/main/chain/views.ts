@@ -19,6 +19,7 @@ import { halves, TsWords } from './ts-words'
 import { text } from './text-value'
 import { bodyFields } from './entry-fields'
 import { deltaNs, previousIn } from './listing-delta'
+import { timelineRowTest } from './timeline-filter'
 
 export { nsToIso }
 
@@ -295,8 +296,7 @@ export function buildTimeline(
   found: Set<number> | null = null,
 ): Timeline {
   const buckets = Math.max(1, Math.min(2000, Math.floor(req.buckets)))
-  const providerId = req.provider !== undefined ? idx.providerNames.indexOf(req.provider) : -2
-  const modelId = req.model !== undefined ? idx.modelNames.indexOf(req.model) : -2
+  const passes = timelineRowTest(idx, req, flagged, found)
   let lo: bigint | null = req.from_ns !== undefined ? BigInt(req.from_ns) : null
   let hi: bigint | null = req.to_ns !== undefined ? BigInt(req.to_ns) : null
   const words = new TsWords(idx.ts)
@@ -330,10 +330,7 @@ export function buildTimeline(
   for (let i = 0; i < idx.rows; i++) {
     if (!idx.tsValid[i]) continue
     if (words.below(i, loHi, loLo) || words.above(i, hiHi, hiLo)) continue
-    if (providerId !== -2 && idx.provider[i] !== providerId) continue
-    if (modelId !== -2 && idx.model[i] !== modelId) continue
-    if (req.flagged_only && !flagged?.has(idx.seq[i]!)) continue
-    if (req.search_id !== undefined && !found?.has(idx.seq[i]!)) continue
+    if (!passes(i)) continue
     let b = Math.min(buckets - 1, Math.max(0, Math.floor(words.offset(i, loHi, loLo) / widthD)))
     while (b > 0 && words.below(i, startHi[b]!, startLo[b]!)) b--
     while (b < buckets - 1 && !words.below(i, startHi[b + 1]!, startLo[b + 1]!)) b++

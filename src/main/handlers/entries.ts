@@ -6,9 +6,9 @@ import { buildTimeline, getEntry, listEntries } from '../chain/views'
 import { MAX_SEQ_TIMES, seqGaps, seqTimes } from '../chain/seq-facts'
 import { AuditError } from '../base/errors'
 import type { AuditSession } from '../session/session'
-import { ENTRY_SORTS, filterFrom } from './filter-request'
+import { ENTRY_SORTS, filterFrom, timelineFilterFrom } from './filter-request'
 import type { HandlerTable } from './handler-types'
-import { int, obj, optBool, optEnum, optNs, optObj, optStr } from './validate'
+import { int, obj, optBool, optEnum, optInt, optNs, optObj, optStr } from './validate'
 
 type EntryCall = Extract<
   ApiName,
@@ -39,13 +39,25 @@ export function entryHandlers(session: AuditSession): Pick<HandlerTable, EntryCa
       const src = await session.entrySource()
       return getEntry(src.rows, src.index, int(obj(req), 'seq'))
     },
-    seqGaps: async () => seqGaps((await session.entrySource()).index),
+    seqGaps: async (req) => {
+      const from = optInt(obj(req), 'from_index', { min: 0 }) ?? 0
+      return seqGaps((await session.entrySource()).index, from)
+    },
     seqTimes: async (req) => {
-      const list = obj(req)['seqs']
+      const o = obj(req)
+      const list = o['seqs']
       if (!Array.isArray(list) || list.length > MAX_SEQ_TIMES)
         throw new AuditError('bad_argument', `seqs must be an array of at most ${MAX_SEQ_TIMES} seqs`)
       const seqs = list.map((v: unknown, i) => int({ [`seqs[${i}]`]: v }, `seqs[${i}]`))
-      return seqTimes((await session.entrySource()).index, seqs)
+      // The timeline's filters: only the seqs its points count (the replay marks drawn on it).
+      const f = timelineFilterFrom(optObj(o, 'filter'))
+      return seqTimes(
+        (await session.entrySource()).index,
+        seqs,
+        f,
+        f.flagged_only ? session.flaggedSeqs() : null,
+        session.searchSeqs(f.search_id),
+      )
     },
     timeline: async (req) => {
       const o = obj(req)

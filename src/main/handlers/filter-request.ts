@@ -1,6 +1,6 @@
 // An entry filter as a request gives it (`filter` of listEntries, locateEntry, exportView…), checked
 // field by field: the one reading of it for every call that takes one.
-import type { EntryFilter } from '../../shared/chain-types'
+import type { EntryFilter, TimelineFilter } from '../../shared/chain-types'
 import { optBool, optNs, optStr, type Obj } from './validate'
 
 /** The orders a request may name (`sort` of listEntries, locateEntry, exportView…): every column's. */
@@ -25,5 +25,19 @@ export function filterFrom(o: Obj | undefined): EntryFilter | undefined {
   const status = optStr(o, 'status', 1000)
   if (span !== undefined) f.span_name = span
   if (status !== undefined) f.status = status
+  return f
+}
+
+/** The timeline's filters (`timeline`'s own fields, `filter` of seqTimes), checked as filterFrom does. */
+export function timelineFilterFrom(o: Obj | undefined): TimelineFilter {
+  const f: TimelineFilter = {}
+  if (!o) return f
+  const provider = optStr(o, 'provider', 1000)
+  const model = optStr(o, 'model', 1000)
+  const search = optStr(o, 'search_id', 100)
+  if (provider !== undefined) f.provider = provider
+  if (model !== undefined) f.model = model
+  if (optBool(o, 'flagged_only')) f.flagged_only = true
+  if (search !== undefined) f.search_id = search
   return f
 }

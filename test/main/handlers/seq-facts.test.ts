@@ -110,8 +110,13 @@ describe('seqGaps and seqTimes read what SQLite reads', () => {
     const idx = (await session.entrySource()).index
     const all = seqGaps(idx)
     expect(all.gaps).toHaveLength(100)
-    expect(seqGaps(idx, 10)).toEqual({ gaps: all.gaps.slice(0, 10), truncated: true })
-    expect(seqGaps(idx, 100)).toEqual({ gaps: all.gaps, truncated: false })
+    expect(seqGaps(idx, 0, 10)).toEqual({ gaps: all.gaps.slice(0, 10), truncated: true })
+    expect(seqGaps(idx, 0, 100)).toEqual({ gaps: all.gaps, truncated: false })
+    // The next page starts past the last gap listed.
+    expect(seqGaps(idx, all.gaps[9]!.index + 1, 10)).toEqual({
+      gaps: all.gaps.slice(10, 20),
+      truncated: true,
+    })
   })
 
   it('refuses what is not a list of seqs, in one line naming the element', async () => {
@@ -125,5 +130,90 @@ describe('seqGaps and seqTimes read what SQLite reads', () => {
       /^seqs\[1\] must be an integer/,
     )
     expect(await h.seqTimes({ seqs: [] }, ctx)).toEqual([])
+  })
+})
+
+/** The oracle of a row's provider and model: SQLite's json_extract on the stored body (as body.ts reads). */
+function providersAndModels(p: string): Map<number, { provider: string; model: string | null }> {
+  return withSqliteCopy(p, (db) => {
+    const rows = db
+      .prepare(
+        `SELECT seq,
+                coalesce(nullif(json_extract(canonical_body, '$.attributes."gen_ai.provider.name"'), ''),
+                         nullif(json_extract(canonical_body, '$.attributes."gen_ai.system"'), ''), 'unknown') AS provider,
+                coalesce(nullif(json_extract(canonical_body, '$.attributes."gen_ai.response.model"'), ''),
+                         nullif(json_extract(canonical_body, '$.attributes."gen_ai.request.model"'), '')) AS model
+         FROM chain`,
+      )
+      .all() as { seq: number; provider: string; model: string | null }[]
+    return new Map(rows.map((r) => [r.seq, { provider: r.provider, model: r.model }]))
+  })
+}
+
+describe('seqTimes with the timeline filters (the replay marks follow the timeline, issue 35)', () => {
+  it('a provider or model filter keeps exactly the seqs whose row has it, as SQLite reads the body', async () => {
+    const p = dbPath('clean')
+    const want = providersAndModels(p)
+    session = new AuditSession()
+    const h = createHandlers(session)
+    await session.open(p)
+    const overview = session.view().overview
+    const rnd = mulberry32(3535)
+    const filters: { provider?: string; model?: string }[] = [
+      ...overview.providers.map((x) => ({ provider: x.name })),
+      ...overview.models.map((x) => ({ model: x.name })),
+      { provider: 'no-such-provider' },
+    ]
+    // Pairs as the filter bar makes them (a provider and one of its models, or another's: none).
+    for (let k = 0; k < 6; k++) {
+      const pr = overview.providers[Math.floor(rnd() * overview.providers.length)]!.name
+      const mo = overview.models[Math.floor(rnd() * overview.models.length)]!.name
+      filters.push({ provider: pr, model: mo })
+    }
+    for (const f of filters) {
+      // Seqs asked: live ones drawn at random, and absent ones (never placed, whatever the filter).
+      const asked = Array.from({ length: 60 }, () => 1 + Math.floor(rnd() * 260))
+      const got = await h.seqTimes({ seqs: asked, filter: f }, ctx)
+      const expected = asked.filter((s) => {
+        const r = want.get(s)
+        return (
+          r !== undefined &&
+          (f.provider === undefined || r.provider === f.provider) &&
+          (f.model === undefined || r.model === f.model)
+        )
+      })
+      expect(
+        got.map((t) => t.seq),
+        JSON.stringify(f),
+      ).toEqual(expected)
+      // The same answer as the timeline's own count over each seq's instant.
+      for (const t of got.slice(0, 3)) {
+        const tl = await h.timeline(
+          { buckets: 1, from_ns: t.timestamp_ns!, to_ns: t.timestamp_ns!, ...f },
+          ctx,
+        )
+        expect(tl.buckets[0]!.count).toBeGreaterThan(0)
+      }
+    }
+  })
+
+  it('flagged only keeps the seqs the session flags; an unknown search is refused in one line', async () => {
+    const p = withDeleted([40, 41])
+    session = new AuditSession()
+    const h = createHandlers(session)
+    await session.open(p)
+    // The integrity monitor's anomalies (a seq gap at 42) are what the session flags without a key.
+    await h.runIntegrity({ window: 240 }, ctx)
+    const flagged = session.flaggedSeqs()
+    const asked = Array.from({ length: 240 }, (_, k) => k + 1)
+    const got = await h.seqTimes({ seqs: asked, filter: { flagged_only: true } }, ctx)
+    expect(got.map((t) => t.seq)).toEqual(asked.filter((s) => flagged.has(s) && s !== 40 && s !== 41))
+    // Some rows flagged, not all: the filter is not vacuous.
+    expect(got.length).toBeGreaterThan(0)
+    expect(got.length).toBeLessThan(238)
+    await expect(h.seqTimes({ seqs: [1], filter: { search_id: 'nope' } }, ctx)).rejects.toThrow(
+      /^no search nope/,
+    )
+    await expect(h.seqTimes({ seqs: [1], filter: { provider: 5 as never } }, ctx)).rejects.toThrow(/provider/)
   })
 })

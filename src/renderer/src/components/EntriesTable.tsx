@@ -134,7 +134,8 @@ export function EntriesTable({
   }, [cache])
 
   const onRangeChange = useCallback(
-    (s: number, e: number) => cache.want(rows.liveNear(s), rows.liveNear(e)),
+    // `e` is past the window's last display row: the live rows up to and with that row's.
+    (s: number, e: number) => cache.want(rows.liveNear(s), rows.liveNear(e - 1) + 1),
     [cache, rows],
   )
 

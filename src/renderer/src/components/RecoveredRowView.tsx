@@ -1,5 +1,6 @@
 // One recovered row: its proof, hashes, link, every place it was found, its page history, and its
 // body — as text, never as HTML.
+import { useEffect, useRef } from 'react'
 import type { RecoveredRow } from '../../../shared/recovery-types'
 import type { Finding } from '../../../shared/verify-types'
 import { recoveredStatusWord } from '../../../shared/recovery-words'
@@ -10,6 +11,7 @@ import {
   linkLabel,
   pageHistory,
   proofLabel,
+  rowKey,
   seqLabel,
   sourceLabel,
 } from '../lib/recovered'
@@ -17,6 +19,18 @@ import { Hash } from './Hash'
 import { PageHistory } from './PageHistory'
 import { RecoveredStatus } from './RecoveredStatus'
 import './EntryDetail.css'
+
+/**
+ * Scroll the nearest scrolling ancestor of `el` so `el` is at its top (the detail under the list in
+ * the Recovered panel), and move nothing else: the table and the other panes stay where they were.
+ */
+function toTopOfPane(el: HTMLElement): void {
+  for (let p = el.parentElement; p; p = p.parentElement) {
+    if (p.scrollHeight <= p.clientHeight || !/(auto|scroll)/.test(getComputedStyle(p).overflowY)) continue
+    p.scrollTop += el.getBoundingClientRect().top - p.getBoundingClientRect().top
+    return
+  }
+}
 
 interface Props {
   row: RecoveredRow
@@ -28,8 +42,20 @@ interface Props {
 export function RecoveredRowView({ row, findings, onSelectSeq }: Props) {
   const body = bodyText(row)
   const live = row.status === 'superseded' && row.seq !== null
+  // A row chosen (in the list, from a link, a gap row or the timeline) is brought into view: below a
+  // long list its detail would otherwise open out of sight (issue 35: every link lands in view).
+  const root = useRef<HTMLDivElement>(null)
+  const key = rowKey(row)
+  useEffect(() => {
+    if (root.current) toTopOfPane(root.current)
+  }, [key])
   return (
-    <div className="detail recovered-detail" data-testid="recovered-detail" data-seq={row.seq ?? ''}>
+    <div
+      className="detail recovered-detail"
+      data-testid="recovered-detail"
+      data-seq={row.seq ?? ''}
+      ref={root}
+    >
       <div className="detail-head">
         <h3>
           recovered seq <span data-testid="recovered-detail-seq">{seqLabel(row)}</span>

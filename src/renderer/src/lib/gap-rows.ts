@@ -65,8 +65,6 @@ export type DisplayRow = { kind: 'live'; index: number } | { kind: 'gap'; span: 
 export class GapLayout {
   readonly count: number
   private readonly lead: number
-  /** Display position (ascending) of each gap, in listing order. */
-  private readonly at: number[]
 
   constructor(
     readonly live: number,
@@ -75,8 +73,15 @@ export class GapLayout {
     private readonly desc: boolean,
   ) {
     this.lead = edges.lead ? 1 : 0
-    this.at = gaps.map((g, k) => g.index + k + this.lead)
     this.count = live + gaps.length + this.lead + (edges.trail ? 1 : 0)
+  }
+
+  /**
+   * Display position (ascending) of gap k, in listing order: computed, not stored, so a layout costs
+   * nothing to make however many gaps the chain has.
+   */
+  private at(k: number): number {
+    return this.gaps[k]!.index + k + this.lead
   }
 
   private asc(d: number): number {
@@ -86,10 +91,10 @@ export class GapLayout {
   /** Gaps whose display position is before `a` (ascending). */
   private gapsBefore(a: number): number {
     let lo = 0
-    let hi = this.at.length
+    let hi = this.gaps.length
     while (lo < hi) {
       const mid = (lo + hi) >> 1
-      if (this.at[mid]! < a) lo = mid + 1
+      if (this.at(mid) < a) lo = mid + 1
       else hi = mid
     }
     return lo
@@ -102,7 +107,7 @@ export class GapLayout {
     if (this.edges.lead && a === 0) return { kind: 'gap', span: this.edges.lead }
     if (this.edges.trail && a === this.count - 1) return { kind: 'gap', span: this.edges.trail }
     const k = this.gapsBefore(a)
-    if (k < this.at.length && this.at[k] === a) return { kind: 'gap', span: spanOfGap(this.gaps[k]!) }
+    if (k < this.gaps.length && this.at(k) === a) return { kind: 'gap', span: spanOfGap(this.gaps[k]!) }
     const i = a - this.lead - k
     return { kind: 'live', index: this.desc ? this.live - 1 - i : i }
   }
@@ -145,7 +150,7 @@ export class GapLayout {
     }
     const g = this.gaps[lo]
     if (!g || seq <= g.after_seq) return null
-    const a = this.at[lo]!
+    const a = this.at(lo)
     return { row: this.desc ? this.count - 1 - a : a, span: spanOfGap(g) }
   }
 }

@@ -40,15 +40,20 @@ export function ChainViews({ flags }: { flags: Flags }) {
   const recoveredRows = useStore(ws.recovered, (s) => s.rows)
   const recovered = useMemo(() => recoveredMarks(recoveredRows), [recoveredRows])
   const hasKey = useWorkspace((s) => s.keys.length > 0)
-  const replays = useReplayMarks(
-    ws.api,
-    useWorkspace((s) => s.checks),
-  )
   const filter = useMemo(() => entryFilter(view), [view])
 
   // Flagged-only timelines are asked again when the findings behind them change.
   const stage = `${overview.pending ? 'pending' : 'final'}${view.flaggedOnly ? `:${flagVersion}` : ''}`
-  const full = useTimeline(ws.api, timelineRequest(view, TIMELINE_BUCKETS), stage)
+  const fullRequest = timelineRequest(view, TIMELINE_BUCKETS)
+  const full = useTimeline(ws.api, fullRequest, stage)
+  // The replay marks follow the timeline's filters (its request without the bucket count).
+  const { buckets: _buckets, ...timelineFilter } = fullRequest
+  const replays = useReplayMarks(
+    ws.api,
+    useWorkspace((s) => s.checks),
+    timelineFilter,
+    stage,
+  )
   const ranged = useTimeline(ws.api, rangeTimelineRequest(view, CHART_BUCKETS), stage)
   const halves = useHalves(ws.api, integrity, overview.entries)
   const rotations = useRotations(ws.api, verdict, integrity)

@@ -60,6 +60,7 @@ export function DetailPane({ flags }: { flags: Flags }) {
           aria-selected={detailTab === 'entry'}
           className={detailTab === 'entry' ? 'on' : ''}
           onClick={() => ws.setDetailTab('entry')}
+          data-testid="tab-entry"
         >
           Entry
         </button>

@@ -105,6 +105,12 @@ export class RecoveredStore extends Store<RecoveredState> {
     return this.getState().rows.filter((r) => r.seq === seq)
   }
 
+  /** The rowKey of the first recovered row placed at a seq (by its links), or null. */
+  placedKeyAt(seq: number): string | null {
+    const r = this.getState().rows.find((x) => x.seq === seq && x.status !== 'unplaced')
+    return r ? rowKey(r) : null
+  }
+
   selectedRow(): RecoveredRow | null {
     const { selected, rows, uncommitted } = this.getState()
     if (selected === null) return null

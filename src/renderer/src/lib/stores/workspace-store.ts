@@ -20,7 +20,6 @@ import { announcer } from './announcer'
 import { FindStore } from './find-store'
 import { GapStore } from './gap-store'
 import type { GapSpan } from '../gap-rows'
-import { rowKey } from '../recovered'
 import { JobRunner } from './job-runner'
 import { KeylessStore } from './keyless-store'
 import { RecoveredStore } from './recovered-store'
@@ -146,6 +145,12 @@ export class WorkspaceStore extends Store<WorkspaceState> {
       checks: (checks) => this.update({ checks, detailTab: 'replays' }),
     })
     this.gaps = new GapStore(api)
+    // What arrives after a selection may say more of it (see `follow`).
+    const followUp = (): void => this.followUp()
+    this.gaps.subscribe(followUp)
+    this.recovered.subscribe(followUp)
+    this.keyless.subscribe(followUp)
+    this.subscribe(followUp)
   }
 
   /** What the engine already holds for this chain, and a first integrity run. */
@@ -193,20 +198,63 @@ export class WorkspaceStore extends Store<WorkspaceState> {
   /**
    * Show a seq. One no live row holds (issue 35) shows what is known of it (the entry panel and the
    * table's gap row), or — when the files gave back a row at that seq — that row in the Recovered tab;
-   * `[` / `]` then step to the live rows around it.
+   * `[` / `]` then step to the live rows around it. When that is not known yet (a deep link opened
+   * before the gaps or the verdict arrived) the view follows what arrives (`follow`).
    */
   readonly select = (seq: number, ns: string | null = null): void => {
+    // Not followed while the selection itself changes (its own updates reach followUp).
+    this.follow = null
+    const found = this.recoveredAt(seq)
+    if (found) this.recovered.select(found)
     const span = this.missingSpan(seq)
-    const found = span ? this.recovered.versionsAt(seq).filter((r) => r.status !== 'unplaced') : []
-    if (found.length > 0) this.recovered.select(rowKey(found[0]!))
     this.update((s) => ({
       selected:
         s.selected && s.selected.seq === seq && (ns === null || s.selected.ns === ns)
           ? s.selected
           : { seq, ns: ns ?? (s.selected?.seq === seq ? s.selected.ns : null) },
-      detailTab: found.length > 0 ? 'recovered' : 'entry',
+      detailTab: found ? 'recovered' : 'entry',
       ...(span ? { neighbours: { prev: span.after, next: span.before } } : {}),
     }))
+    // A live seq is an entry for good; otherwise what arrives may still say more of it.
+    if (!found && this.gaps.isLive(seq, this.getState().overview) !== true) this.follow = seq
+  }
+
+  /** The first placed recovered row at a seq no live row holds (its rowKey), or null. */
+  private recoveredAt(seq: number): string | null {
+    return this.missingSpan(seq) ? this.recovered.placedKeyAt(seq) : null
+  }
+
+  /**
+   * The seq selected before it was known to be missing or recovered: while the auditor stays on it
+   * (same seq, the entry panel, nothing else chosen), the gaps, the verdict and the recovered rows
+   * that arrive later move the view — its neighbours, and the Recovered tab at its row.
+   */
+  private follow: number | null = null
+
+  private followUp(): void {
+    const seq = this.follow
+    const { selected, detailTab } = this.getState()
+    if (seq === null) return
+    if (selected?.seq !== seq || detailTab !== 'entry') {
+      this.follow = null // the auditor has moved: nothing is yanked
+      return
+    }
+    if (this.gaps.isLive(seq, this.getState().overview) === true) {
+      this.follow = null // a live row: its entry, as selected
+      return
+    }
+    const span = this.missingSpan(seq)
+    if (span)
+      this.update((s) =>
+        s.neighbours.prev === span.after && s.neighbours.next === span.before
+          ? {}
+          : { neighbours: { prev: span.after, next: span.before } },
+      )
+    const found = this.recoveredAt(seq)
+    if (!found) return
+    this.follow = null
+    this.recovered.select(found)
+    this.update({ detailTab: 'recovered' })
   }
 
   /** The seqs no live row holds around `seq`, when it is one of them (null: live, or not known yet). */
@@ -231,10 +279,14 @@ export class WorkspaceStore extends Store<WorkspaceState> {
     }))
   }
 
-  readonly setDetailTab = (detailTab: DetailTab): void => this.update({ detailTab })
+  readonly setDetailTab = (detailTab: DetailTab): void => {
+    this.follow = null
+    this.update({ detailTab })
+  }
 
   /** A recovered row (from the timeline or a link): shown in the Recovered tab. */
   readonly showRecovered = (key: string): void => {
+    this.follow = null
     this.recovered.select(key)
     this.update({ detailTab: 'recovered' })
   }
