@@ -6,6 +6,7 @@ import {
   useCallback,
   useEffect,
   useId,
+  useLayoutEffect,
   useMemo,
   useRef,
   useState,
@@ -26,7 +27,7 @@ import { useTimeZone } from '../lib/stores/settings-store'
 import './EntriesTable.css'
 import { type Column, type ValueFilter } from './table/columns'
 import { ColumnMenu } from './table/ColumnMenu'
-import { shownColumns, useColumnPrefs, widthOf, withWidth } from './table/column-prefs'
+import { fitColumns, shownColumns, useColumnPrefs, widthOf, withWidth } from './table/column-prefs'
 import { copyWithNotice, menuItems, type Notify } from './table/row-actions'
 import { rowTsv } from './table/columns'
 import { RowMenu } from './table/RowMenu'
@@ -115,7 +116,25 @@ export function EntriesTable({
   const rows = useGapRows(gapRows, cache.total, sort)
   const count = rows.count
   const [prefs, setPrefs] = useColumnPrefs()
-  const shown = useMemo(() => shownColumns(prefs), [prefs])
+  // The scroller's inner width: the default layout shows the columns that fit it (issue 35).
+  const gridRef = useRef<HTMLDivElement | null>(null)
+  const [avail, setAvail] = useState<number | null>(null)
+  useLayoutEffect(() => {
+    const el = gridRef.current
+    if (!el) return
+    const measure = (): void => {
+      const list = el.querySelector<HTMLElement>('.vlist')
+      setAvail(list ? list.clientWidth : el.clientWidth)
+    }
+    measure()
+    if (typeof ResizeObserver === 'undefined') return
+    const ro = new ResizeObserver(measure)
+    ro.observe(el)
+    return () => ro.disconnect()
+  }, [])
+  const shown = useMemo(() => fitColumns(prefs, avail), [prefs, avail])
+  // A copied row holds every column not hidden, whatever the window's width leaves on screen.
+  const copyCols = useMemo(() => shownColumns(prefs), [prefs])
   const widths = useMemo(() => shown.map((c) => widthOf(prefs, c)), [shown, prefs])
   /** The keyboard's column (← →): the cell "Copy cell" copies when the menu is opened from the keyboard. */
   const [activeCol, setActiveCol] = useState(0)
@@ -259,7 +278,7 @@ export function EntriesTable({
     if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === 'c') {
       if (!r || (window.getSelection()?.toString() ?? '') !== '') return
       e.preventDefault()
-      copyWithNotice(rowTsv(r, shown), `row seq ${r.seq} (TSV)`, notify)
+      copyWithNotice(rowTsv(r, copyCols), `row seq ${r.seq} (TSV)`, notify)
     }
   }
 
@@ -407,9 +426,9 @@ export function EntriesTable({
             {gotoMsg}
           </span>
         ) : null}
-        <ColumnMenu prefs={prefs} onChange={setPrefs} />
+        <ColumnMenu prefs={prefs} shown={shown} onChange={setPrefs} />
       </div>
-      <div className="entries-grid" onKeyDown={onGridKey}>
+      <div className="entries-grid" onKeyDown={onGridKey} ref={gridRef}>
         <VirtualList
           ref={listRef}
           count={count}
@@ -431,7 +450,7 @@ export function EntriesTable({
           x={menu.x}
           y={menu.y}
           label={`seq ${menu.row.seq}`}
-          items={menuItems(menu.row, menu.cell, shown, notify, (f, v) => onFilterBy?.(f, v))}
+          items={menuItems(menu.row, menu.cell, copyCols, notify, (f, v) => onFilterBy?.(f, v))}
           onClose={closeMenu}
         />
       ) : null}
