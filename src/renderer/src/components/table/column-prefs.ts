@@ -119,8 +119,10 @@ export function withHidden(p: ColumnPrefs, id: string, hide: boolean): ColumnPre
   return { ...p, hidden: hide ? [...hidden, id] : hidden, shown: hide ? shown : [...shown, id] }
 }
 
+/** A width set by hand: the column is then kept on screen (a column widened must not vanish for want of room). */
 export function withWidth(p: ColumnPrefs, id: string, width: number): ColumnPrefs {
-  return { ...p, widths: { ...p.widths, [id]: clampWidth(width) } }
+  const shown = p.hidden.includes(id) || p.shown.includes(id) ? p.shown : [...p.shown, id]
+  return { ...p, shown, widths: { ...p.widths, [id]: clampWidth(width) } }
 }
 
 /** The prefs, and a setter that stores them. */

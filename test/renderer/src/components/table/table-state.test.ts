@@ -210,6 +210,10 @@ describe('the default layout fits the pane (issue 35)', () => {
     expect(shown.shown).toEqual(['hmac'])
     expect(shown.hidden).not.toContain('hmac')
     expect(withHidden(shown, 'hmac', true).shown).toEqual([])
+    // A column widened by hand stays on screen, however narrow the pane.
+    const wide = withWidth(defaultPrefs(), 'model', 500)
+    expect(ids(fitColumns(wide, 300))).toContain('model')
+    expect(withWidth(withHidden(defaultPrefs(), 'cost', true), 'cost', 90).shown).toEqual([])
     // Before the fit, a layout stored only its hidden columns: the others are fitted.
     const old = parsePrefs('{"hidden":["kind","status","hmac"],"widths":{"model":300}}')
     expect(old.shown).toEqual([])
