@@ -249,6 +249,29 @@ test('keyboard: the skip link reaches the table, help takes focus and lists ever
   await expect(help).toHaveCount(0)
 })
 
+test('a window narrowed from 1440 to 1024 px: the panes the auditor never moved follow it, the table keeps seq and time', async ({
+  page,
+}) => {
+  await openFixture(page, 'clean.db')
+  await gotoSeq(page, 5)
+  await page.setViewportSize({ width: 1024, height: 700 })
+  const list = page.getByTestId('entries-list')
+  await expect.poll(async () => (await list.boundingBox())!.width).toBeGreaterThan(360)
+  const time = page.locator('[data-testid="entry-row"][data-seq="5"] [data-col="time"]')
+  await expect(time).toBeInViewport()
+  expect(await time.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true)
+  expect(await list.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true)
+  await inView(page, 'detail-seq')
+  // A size set by hand is kept (and remembered) whatever the window does.
+  await page.getByTestId('splitter-sidebar').focus()
+  await page.keyboard.press('ArrowRight')
+  const w = (await page.locator('.sidebar').boundingBox())!.width
+  await page.setViewportSize({ width: 1200, height: 760 })
+  await expect
+    .poll(async () => Math.round((await page.locator('.sidebar').boundingBox())!.width))
+    .toBe(Math.round(w))
+})
+
 for (const scheme of ['light', 'dark'] as const) {
   for (const size of SIZES) {
     test.describe(`${scheme} ${size.width}×${size.height}`, () => {
