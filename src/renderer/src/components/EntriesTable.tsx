@@ -6,7 +6,6 @@ import {
   useCallback,
   useEffect,
   useId,
-  useLayoutEffect,
   useMemo,
   useRef,
   useState,
@@ -27,7 +26,7 @@ import { useTimeZone } from '../lib/stores/settings-store'
 import './EntriesTable.css'
 import { type Column, type ValueFilter } from './table/columns'
 import { ColumnMenu } from './table/ColumnMenu'
-import { fitColumns, shownColumns, useColumnPrefs, widthOf, withWidth } from './table/column-prefs'
+import { shownColumns, useColumnPrefs, widthOf, withWidth } from './table/column-prefs'
 import { copyWithNotice, menuItems, type Notify } from './table/row-actions'
 import { rowTsv } from './table/columns'
 import { RowMenu } from './table/RowMenu'
@@ -116,25 +115,11 @@ export function EntriesTable({
   const rows = useGapRows(gapRows, cache.total, sort)
   const count = rows.count
   const [prefs, setPrefs] = useColumnPrefs()
-  // The scroller's inner width: the default layout shows the columns that fit it (issue 35).
-  const gridRef = useRef<HTMLDivElement | null>(null)
-  const [avail, setAvail] = useState<number | null>(null)
-  useLayoutEffect(() => {
-    const el = gridRef.current
-    if (!el) return
-    const measure = (): void => {
-      const list = el.querySelector<HTMLElement>('.vlist')
-      setAvail(list ? list.clientWidth : el.clientWidth)
-    }
-    measure()
-    if (typeof ResizeObserver === 'undefined') return
-    const ro = new ResizeObserver(measure)
-    ro.observe(el)
-    return () => ro.disconnect()
-  }, [])
-  const shown = useMemo(() => fitColumns(prefs, avail), [prefs, avail])
-  // A copied row holds every column not hidden, whatever the window's width leaves on screen.
-  const copyCols = useMemo(() => shownColumns(prefs), [prefs])
+  // Every column not hidden is in the table, whatever the window's width: a narrow pane scrolls
+  // sideways with seq and the flags kept in view (table.css), as DB Browser and Wireshark do, and
+  // no column is left out of sight of a search, a sort or a screen reader for want of room.
+  const shown = useMemo(() => shownColumns(prefs), [prefs])
+  const copyCols = shown
   const widths = useMemo(() => shown.map((c) => widthOf(prefs, c)), [shown, prefs])
   /** The keyboard's column (← →): the cell "Copy cell" copies when the menu is opened from the keyboard. */
   const [activeCol, setActiveCol] = useState(0)
@@ -426,9 +411,9 @@ export function EntriesTable({
             {gotoMsg}
           </span>
         ) : null}
-        <ColumnMenu prefs={prefs} shown={shown} onChange={setPrefs} />
+        <ColumnMenu prefs={prefs} onChange={setPrefs} />
       </div>
-      <div className="entries-grid" onKeyDown={onGridKey} ref={gridRef}>
+      <div className="entries-grid" onKeyDown={onGridKey}>
         <VirtualList
           ref={listRef}
           count={count}

@@ -1,19 +1,15 @@
 // The table's column chooser: show or hide each column, and set its width from the keyboard (the
-// header edges are dragged with a pointer). A disclosure (button + panel); Escape closes it. A box
-// is ticked when its column is on screen; one left out for want of room says so (tick it to keep it
-// on screen anyway: the table then scrolls sideways, seq staying in view).
+// header edges are dragged with a pointer). A disclosure (button + panel); Escape closes it.
 import { useEffect, useId, useRef, useState } from 'react'
-import { COLUMNS, type Column } from './columns'
+import { COLUMNS } from './columns'
 import { defaultPrefs, widthOf, withHidden, withWidth, type ColumnPrefs } from './column-prefs'
 
 interface Props {
   prefs: ColumnPrefs
-  /** The columns on screen now (fitted to the pane). */
-  shown: readonly Column[]
   onChange: (next: ColumnPrefs) => void
 }
 
-export function ColumnMenu({ prefs, shown: onScreen, onChange }: Props) {
+export function ColumnMenu({ prefs, onChange }: Props) {
   const [open, setOpen] = useState(false)
   const panelId = useId()
   const button = useRef<HTMLButtonElement | null>(null)
@@ -28,7 +24,7 @@ export function ColumnMenu({ prefs, shown: onScreen, onChange }: Props) {
     document.addEventListener('pointerdown', away, true)
     return () => document.removeEventListener('pointerdown', away, true)
   }, [open])
-  const shown = onScreen.length
+  const shown = COLUMNS.filter((c) => !prefs.hidden.includes(c.id)).length
   return (
     <div className="column-menu">
       <button
@@ -58,8 +54,7 @@ export function ColumnMenu({ prefs, shown: onScreen, onChange }: Props) {
           }}
         >
           {COLUMNS.map((c) => {
-            const visible = onScreen.some((s) => s.id === c.id)
-            const noRoom = !visible && !prefs.hidden.includes(c.id)
+            const visible = !prefs.hidden.includes(c.id)
             return (
               <div key={c.id} className="column-menu-row">
                 <label title={c.title}>
@@ -72,12 +67,6 @@ export function ColumnMenu({ prefs, shown: onScreen, onChange }: Props) {
                     data-testid={`column-toggle-${c.id}`}
                   />{' '}
                   {c.label}
-                  {noRoom ? (
-                    <span className="muted small" data-testid={`column-no-room-${c.id}`}>
-                      {' '}
-                      (no room)
-                    </span>
-                  ) : null}
                 </label>
                 <input
                   type="number"

@@ -18,10 +18,6 @@ export interface Column {
   width: number
   /** Hidden until the auditor shows it (column menu). */
   hidden?: boolean
-  /** Always shown unless hidden on purpose (seq and time: what a row is). */
-  fixed?: boolean
-  /** Others: shown while the pane has room, lowest first. */
-  priority?: number
   /** Right-aligned numbers. */
   numeric?: boolean
   /** The cell's exact value as text ('' when the row has none). */
@@ -45,7 +41,6 @@ export const COLUMNS: readonly Column[] = [
     title: 'seq',
     sort: 'seq',
     width: 56,
-    fixed: true,
     numeric: true,
     copy: (r) => String(r.seq),
   },
@@ -55,7 +50,6 @@ export const COLUMNS: readonly Column[] = [
     title: 'timestamp_ns (unsealed column) as a time',
     sort: 'time',
     width: 164,
-    fixed: true,
     copy: (r) => r.time,
     render: (r) => shortTime(r.time),
     tip: (r) => `${r.time} (${r.timestamp_ns} ns)`,
@@ -67,7 +61,6 @@ export const COLUMNS: readonly Column[] = [
       'time since the row before it in this listing, in seq order (from timestamp_ns, unsealed; copied in ns)',
     sort: 'delta',
     width: 64,
-    priority: 3,
     numeric: true,
     copy: (r) => str(r.delta_ns),
     render: (r) => duration(r.delta_ns),
@@ -79,7 +72,6 @@ export const COLUMNS: readonly Column[] = [
     title: 'provider',
     sort: 'provider',
     width: 80,
-    priority: 1,
     copy: (r) => r.provider,
     filter: 'provider',
   },
@@ -89,7 +81,6 @@ export const COLUMNS: readonly Column[] = [
     title: 'model',
     sort: 'model',
     width: 132,
-    priority: 2,
     copy: (r) => str(r.model),
     filter: 'model',
   },
@@ -99,7 +90,6 @@ export const COLUMNS: readonly Column[] = [
     title: 'span name (span_name column)',
     sort: 'span',
     width: 132,
-    priority: 8,
     copy: (r) => r.span_name,
     filter: 'spanName',
   },
@@ -128,7 +118,6 @@ export const COLUMNS: readonly Column[] = [
     title: 'input tokens (gen_ai.usage.input_tokens)',
     sort: 'input_tokens',
     width: 56,
-    priority: 4,
     numeric: true,
     copy: (r) => str(r.input_tokens),
   },
@@ -138,7 +127,6 @@ export const COLUMNS: readonly Column[] = [
     title: 'output tokens (gen_ai.usage.output_tokens)',
     sort: 'output_tokens',
     width: 60,
-    priority: 5,
     numeric: true,
     copy: (r) => str(r.output_tokens),
   },
@@ -148,7 +136,6 @@ export const COLUMNS: readonly Column[] = [
     title: 'cost in USD (bijotel.cost_usd)',
     sort: 'cost',
     width: 68,
-    priority: 6,
     numeric: true,
     copy: (r) => str(r.cost_usd),
   },
@@ -158,7 +145,6 @@ export const COLUMNS: readonly Column[] = [
     title: 'latency: end_time_ns − start_time_ns of the sealed body (copied in ns)',
     sort: 'latency',
     width: 64,
-    priority: 7,
     numeric: true,
     copy: (r) => str(r.latency_ns),
     render: (r) => duration(r.latency_ns),
@@ -170,7 +156,6 @@ export const COLUMNS: readonly Column[] = [
     title: 'canonical_hash',
     sort: 'hash',
     width: 96,
-    priority: 9,
     copy: (r) => r.canonical_hash,
     render: (r) => shortHash(r.canonical_hash, 10),
   },
@@ -188,9 +173,6 @@ export const COLUMNS: readonly Column[] = [
 
 /** The flags column (replay, ⚑) is always shown, last, at this width. */
 export const FLAGS_WIDTH = 74
-/** A row's left and right padding and the gap between cells (EntriesTable.css: .thead, .trow). */
-export const ROW_PADDING = 8
-export const CELL_GAP = 8
 export const MIN_WIDTH = 36
 export const MAX_WIDTH = 800
 
