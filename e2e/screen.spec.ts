@@ -4,7 +4,8 @@
 // they cover and go out of date with the keys; no page-level scroll; the table and the entry panel
 // in view at 1024×700 and 1440×900; four refusal messages; deep links ask before swapping the
 // chain and every tab is told; the keyboard reaches the table and the help. Both themes, both
-// window sizes, axe with WCAG 2.2's target-size rule on.
+// window sizes, axe with WCAG 2.2's target-size rule on (the layout checks and a sweep of the
+// points that have a place on screen run at both sizes in both themes; the behaviour tests once).
 import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Page } from '@playwright/test'
 import { FIXTURES, fixture, gotoSeq, openFixture, openPath, secrets, start, useSecrets } from './helpers'
@@ -248,6 +249,28 @@ test('keyboard: the skip link reaches the table, help takes focus and lists ever
   await expect(help).toHaveCount(0)
 })
 
+test('a window narrowed from 1440 to 1024 px: the panes the auditor never moved follow it, the table keeps seq and time', async ({
+  page,
+}) => {
+  await openFixture(page, 'clean.db')
+  await gotoSeq(page, 5)
+  await page.setViewportSize({ width: 1024, height: 700 })
+  const list = page.getByTestId('entries-list')
+  await expect.poll(async () => (await list.boundingBox())!.width).toBeGreaterThan(360)
+  const time = page.locator('[data-testid="entry-row"][data-seq="5"] [data-col="time"]')
+  await expect(time).toBeInViewport()
+  expect(await time.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true)
+  await inView(page, 'detail-seq')
+  // A size set by hand is kept (and remembered) whatever the window does.
+  await page.getByTestId('splitter-sidebar').focus()
+  await page.keyboard.press('ArrowRight')
+  const w = (await page.locator('.sidebar').boundingBox())!.width
+  await page.setViewportSize({ width: 1200, height: 760 })
+  await expect
+    .poll(async () => Math.round((await page.locator('.sidebar').boundingBox())!.width))
+    .toBe(Math.round(w))
+})
+
 for (const scheme of ['light', 'dark'] as const) {
   for (const size of SIZES) {
     test.describe(`${scheme} ${size.width}×${size.height}`, () => {
@@ -306,6 +329,57 @@ for (const scheme of ['light', 'dark'] as const) {
         await inView(page, 'detail-seq')
         await page.getByTestId('splitter-sidebar').press('Home')
         await page.getByTestId('splitter-detail').press('Home')
+      })
+
+      test('the sweep: a refusal, a link to a missing seq, a deep link’s question, the skip link and help — each in view', async ({
+        page,
+      }) => {
+        await openFixture(page, 'row-deleted.db')
+        // Errors: the refusal is said where it is seen, in the page's words.
+        await page.getByTestId('open-path').fill(`${FIXTURES}/no-such-chain.db`)
+        await page.getByTestId('open-path-submit').click()
+        await expect(page.getByTestId('open-error')).toContainText('does not exist')
+        await expect(page.getByTestId('open-error')).not.toContainText(/--[a-z]/)
+        await inView(page, 'open-error')
+        await expect(page.getByTestId('current-file')).toHaveText('row-deleted.db')
+        // Links land: going to the deleted seq 40 selects its gap row, in view with its panel.
+        await page.getByTestId('goto-seq').fill('40')
+        await page.getByTestId('goto-seq').press('Enter')
+        const gap = page.locator('[data-testid="gap-row"][data-from="40"][data-to="40"]')
+        await expect(gap).toHaveAttribute('aria-selected', 'true')
+        await expect(gap).toBeInViewport()
+        await expect(page.getByTestId('missing-detail')).toHaveAttribute('data-seq', '40')
+        await inView(page, 'missing-detail')
+        await expect(page.getByTestId('status-selection')).toContainText('40')
+        // Tabs and deep links: a link to another chain asks first, its question in view.
+        await page.evaluate((p) => {
+          window.location.hash = `chain=${encodeURIComponent(p)}&seq=3`
+        }, fixture('clean.db'))
+        await expect(page.getByTestId('confirm-link')).toBeVisible()
+        await inView(page, 'confirm-link-no')
+        await inView(page, 'confirm-link-yes')
+        await page.getByTestId('confirm-link-no').click()
+        await expect(page.getByTestId('current-file')).toHaveText('row-deleted.db')
+        // Keyboard: the skip link first, visible when focused; the help takes focus, whole in view.
+        await page.goto('about:blank')
+        await start(page)
+        await page.keyboard.press('Tab')
+        await expect(page.getByTestId('skip-link')).toBeFocused()
+        await inView(page, 'skip-link')
+        await page.keyboard.press('Enter')
+        await expect(page.getByTestId('entries-list')).toBeFocused()
+        await page.keyboard.press('?')
+        await expect(page.getByTestId('help-close')).toBeFocused()
+        const modal = (await page.getByTestId('shortcuts-help').locator('.modal').boundingBox())!
+        const vp = page.viewportSize()!
+        expect(modal.y).toBeGreaterThanOrEqual(0)
+        expect(modal.y + modal.height).toBeLessThanOrEqual(vp.height)
+        expect(modal.x + modal.width).toBeLessThanOrEqual(vp.width)
+        await page.keyboard.press('Escape')
+        // No page-level scroll after all of it.
+        expect(await page.evaluate(() => document.documentElement.scrollHeight <= window.innerHeight)).toBe(
+          true,
+        )
       })
 
       test('axe (WCAG 2.2 target-size on): the BROKEN verdict with its key note, the key form, the status bar', async ({

@@ -30,9 +30,29 @@ test('screenshots: window, keys and verdict with its key note, evidence, integri
   await shot(page.getByTestId('section-evidence'), 'evidence')
   await shot(page.getByTestId('section-integrity'), 'integrity-monitor')
   await shot(page.locator('.split'), 'table-and-entry')
+  await page.locator('.main-views').evaluate((el) => el.scrollTo(0, 0))
+  await shot(page.getByTestId('find-bar'), 'find-bar')
+  await shot(page.locator('.main-views'), 'filters-search-and-timeline')
+  await page.getByTestId('tab-replays').click()
+  await shot(page.locator('.split > :last-child'), 'replay-checks')
+  await page.getByRole('tab', { name: /^Entry/ }).click()
   await shot(page.getByTestId('statusbar'), 'status-bar')
   await page.keyboard.press('?')
   await shot(page.getByTestId('shortcuts-help').locator('.modal'), 'shortcuts-help')
+})
+
+test('screenshots: the keyless card before a key; the window at 1024×700 in the dark theme', async ({
+  page,
+}) => {
+  await openFixture(page, 'body-edit.db')
+  await expect(page.getByTestId('keyless-card')).toHaveAttribute('data-state', 'broken')
+  await shot(page.getByTestId('keyless-card'), 'keyless-card')
+  await page.emulateMedia({ colorScheme: 'dark' })
+  await page.setViewportSize({ width: 1024, height: 700 })
+  await useSecrets(page, [secrets()['primary']!])
+  await expect(page.getByTestId('verdict-word')).toHaveText('BROKEN')
+  await gotoSeq(page, 57)
+  await shot(page, 'window-1024-dark')
 })
 
 test('screenshots: recovered rows, drift and custody panels, a deep-link confirmation', async ({ page }) => {

@@ -1,11 +1,14 @@
 // The virtualized entries table: windowing, sorting, keyboard, locate, filters, timeline zoom; and
 // the table auditors expect (issue 35): sort by any column, Δ/token/cost/latency columns from the
 // body (checked against SQLite's reading of the fixture), resize and hide columns (remembered),
-// a context menu that copies to the clipboard and filters by a value, axe with target-size on.
+// a context menu that copies to the clipboard and filters by a value; the layout at 1024×700 and
+// 1440×900 in both themes: every default column in the table (a narrow pane scrolls sideways with
+// seq and the flags in view, time readable), the find bar's controls inside it and the window, the timeline's brush inside
+// its band, axe with target-size on.
 import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Page } from '@playwright/test'
 import { chainRows, type OracleRow } from './chain-oracle'
-import { fixture, gotoSeq, openFixture, openPath, row, rowsText, start } from './helpers'
+import { fixture, gotoSeq, openFixture, openPath, row, rowsText, secrets, start, useSecrets } from './helpers'
 
 test('renders only the visible rows and reaches the end with the keyboard', async ({ page }) => {
   await openFixture(page, 'clean.db')
@@ -153,12 +156,21 @@ function ends<T extends number | bigint>(
   return [sorted[0]!.seq, sorted[sorted.length - 1]!.seq]
 }
 
+/** Show columns from the Columns menu (a no-op for a column already shown). */
+async function showColumns(page: Page, ids: string[]): Promise<void> {
+  await page.getByTestId('columns-button').click()
+  for (const id of ids) await page.getByTestId(`column-toggle-${id}`).check()
+  await page.keyboard.press('Escape')
+  await expect(page.getByTestId('columns-panel')).toHaveCount(0)
+}
+
 const firstSeq = (page: Page) => page.getByTestId('entry-row').first()
 const header = (page: Page, id: string) => page.locator(`[role="columnheader"][data-col="${id}"]`)
 
 test('sorts by tokens, cost, latency and Δ time both ways, as SQLite orders the rows', async ({ page }) => {
   const v = cleanValues()
   await openFixture(page, 'clean.db')
+  await showColumns(page, ['input_tokens', 'output_tokens', 'cost', 'delta', 'latency', 'span'])
   const cases: [string, [number, number]][] = [
     ['input_tokens', ends(v, (r) => r.input)],
     ['output_tokens', ends(v, (r) => r.output)],
@@ -188,6 +200,7 @@ test('Δ time, token and cost cells show the body values; none is shown as a das
 }) => {
   const v = cleanValues()
   await openFixture(page, 'clean.db')
+  await showColumns(page, ['input_tokens', 'output_tokens', 'cost', 'delta'])
   for (const seq of [1, 2, 3, 50]) {
     const r = v[seq - 1]!
     if (seq === 50) await gotoSeq(page, 50)
@@ -221,7 +234,11 @@ test('columns resize by their edge and hide from the Columns menu, remembered af
   ).toBeLessThan(2)
 
   await page.getByTestId('columns-button').click()
+  // Cost hidden and shown again, then hidden; span and status (hidden by default) shown.
+  await page.getByTestId('column-toggle-cost').check()
+  await expect(header(page, 'cost')).toHaveCount(1)
   await page.getByTestId('column-toggle-cost').uncheck()
+  await page.getByTestId('column-toggle-span').check()
   await page.getByTestId('column-toggle-status').check()
   // From the keyboard: a width typed in the menu.
   await page.getByTestId('column-width-span').fill('200')
@@ -237,6 +254,7 @@ test('columns resize by their edge and hide from the Columns menu, remembered af
   await openPath(page, fixture('clean.db'))
   await expect(header(page, 'cost')).toHaveCount(0)
   await expect(header(page, 'status')).toHaveCount(1)
+  await expect(header(page, 'span')).toHaveCount(1)
   expect(Math.abs((await header(page, 'model').boundingBox())!.width - widened)).toBeLessThan(2)
 })
 
@@ -247,6 +265,7 @@ test('the context menu copies a cell, the row and its hashes; Shift+F10 and Ctrl
   await context.grantPermissions(['clipboard-read', 'clipboard-write'])
   const v = cleanValues()
   await openFixture(page, 'clean.db')
+  await showColumns(page, ['hash'])
   const clip = (): Promise<string> => page.evaluate(() => navigator.clipboard.readText())
   await row(page, 3).locator('[data-col="hash"]').click({ button: 'right' })
   const menu = page.getByTestId('row-menu')
@@ -289,6 +308,7 @@ test('the context menu copies a cell, the row and its hashes; Shift+F10 and Ctrl
 test('filter by this value: span name and provider from the context menu', async ({ page }) => {
   const v = cleanValues()
   await openFixture(page, 'clean.db')
+  await showColumns(page, ['span'])
   const span = v[0]!.span
   await row(page, 1).locator('[data-col="span"]').click({ button: 'right' })
   await page.getByTestId('menu-filter-spanName').click()
@@ -307,30 +327,141 @@ test('filter by this value: span name and provider from the context menu', async
   )
 })
 
+/** A box inside another (half a pixel of rounding allowed). */
+function inside(
+  what: string,
+  r: { x: number; y: number; width: number; height: number },
+  o: { x: number; y: number; width: number; height: number },
+): void {
+  expect(r.x, `${what}: left`).toBeGreaterThanOrEqual(o.x - 0.5)
+  expect(r.y, `${what}: top`).toBeGreaterThanOrEqual(o.y - 0.5)
+  expect(r.x + r.width, `${what}: right`).toBeLessThanOrEqual(o.x + o.width + 0.5)
+  expect(r.y + r.height, `${what}: bottom`).toBeLessThanOrEqual(o.y + o.height + 0.5)
+}
+
+const SIZES = [
+  { width: 1024, height: 700 },
+  { width: 1440, height: 900 },
+] as const
+
+// The layout checks run at both sizes in both themes; the behaviour tests above run once.
 for (const scheme of ['light', 'dark'] as const) {
-  test(`${scheme}: the table with its menus passes axe (WCAG 2.2 target-size on)`, async ({ page }) => {
-    test.setTimeout(180_000)
-    await page.emulateMedia({ colorScheme: scheme })
-    await openFixture(page, 'clean.db')
-    const scan = async (view: string): Promise<void> => {
-      const result = await new AxeBuilder({ page })
-        .include('[data-testid="entries"]')
-        .options({ rules: { 'target-size': { enabled: true } } })
-        .analyze()
-      const bad = result.violations.filter(
-        (x) => x.impact === 'serious' || x.impact === 'critical' || x.id === 'target-size',
-      )
-      const lines = bad.flatMap((x) =>
-        x.nodes.slice(0, 5).map((nd) => `${view}: ${x.id} at ${nd.target.join(' ')}`),
-      )
-      expect(lines, lines.join('\n')).toEqual([])
-    }
-    await scan('table')
-    await page.getByTestId('columns-button').click()
-    await scan('columns menu')
-    await page.keyboard.press('Escape')
-    await row(page, 2).click({ button: 'right' })
-    await expect(page.getByTestId('row-menu')).toBeVisible()
-    await scan('context menu')
-  })
+  for (const size of SIZES) {
+    test.describe(`${scheme} ${size.width}×${size.height}`, () => {
+      test.use({ colorScheme: scheme, viewport: size })
+      test.describe.configure({ timeout: 180_000 })
+
+      test('every default column is in the table; scrolled sideways, seq and the flags stay in view, time readable', async ({
+        page,
+      }) => {
+        await page.addInitScript(() => {
+          for (const k of Object.keys(localStorage))
+            if (k.startsWith('bijotel.table-columns:')) localStorage.removeItem(k)
+        })
+        test.setTimeout(90_000)
+        await openFixture(page, 'rotation.db')
+        // The primary key alone: rows from seq 161 are flagged (⚑ in the flags column).
+        await useSecrets(page, [secrets()['primary']!])
+        await expect(page.getByTestId('verdict-word')).toHaveText('BROKEN')
+        await gotoSeq(page, 161)
+        const list = page.getByTestId('entries-list')
+        const grid = (await list.boundingBox())!
+        const r = row(page, 161)
+        await expect(r).toBeInViewport()
+        // The default columns (issue 35's Δ time, tokens, cost and latency among them) are all
+        // headers of the table, whatever the window's width: none is left out for want of room.
+        for (const id of [
+          'seq',
+          'time',
+          'delta',
+          'provider',
+          'model',
+          'span',
+          'input_tokens',
+          'output_tokens',
+          'cost',
+          'latency',
+          'hash',
+        ])
+          await expect(page.locator(`[role="columnheader"][data-col="${id}"]`), id).toHaveCount(1)
+        const cells = [r.locator('[data-col="seq"]'), r.locator('.c-flags .flag')]
+        // seq and the flags inside the table, their text whole, at either end of a sideways scroll.
+        for (const left of [0, 1e6]) {
+          await list.evaluate((el, x) => el.scrollTo({ left: x }), left)
+          for (const cell of cells) {
+            inside(`cell at scroll ${left}`, (await cell.boundingBox())!, grid)
+            expect(await cell.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true)
+          }
+        }
+        await list.evaluate((el) => el.scrollTo({ left: 0 }))
+        const time = r.locator('[data-col="time"]')
+        inside('time', (await time.boundingBox())!, grid)
+        expect(await time.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true)
+        await expect(r.locator('[data-col="seq"]')).toHaveText('161')
+        await expect(r.locator('.c-flags .flag')).toBeVisible()
+      })
+
+      test('the find bar: every control inside the bar and the window; the brush inside the charts band', async ({
+        page,
+      }) => {
+        await openFixture(page, 'clean.db')
+        const bar = page.getByTestId('find-bar')
+        const b = (await bar.boundingBox())!
+        const vp = { x: 0, y: 0, ...page.viewportSize()! }
+        inside('find bar', b, vp)
+        const controls = bar.locator('input, button, label, select')
+        const n = await controls.count()
+        expect(n).toBeGreaterThan(8)
+        for (let i = 0; i < n; i++) {
+          const c = controls.nth(i)
+          const name = (await c.getAttribute('data-testid')) ?? (await c.textContent()) ?? String(i)
+          inside(name, (await c.boundingBox())!, b)
+        }
+        // Match case: a compact toggle with a name and a tooltip, and it works from the keyboard.
+        const mc = page.getByTestId('search-case')
+        await expect(mc).toHaveAccessibleName('match case')
+        await expect(page.locator('label', { has: mc })).toHaveAttribute('title', /match case/)
+        await mc.focus()
+        await page.keyboard.press('Space')
+        await expect(mc).toBeChecked()
+        // Two lines at most: the bar did not grow into the charts' room.
+        expect(b.height).toBeLessThanOrEqual(80)
+        const band = page.locator('.main-views')
+        await band.evaluate((el) => el.scrollTo(0, 0))
+        const bandBox = (await band.boundingBox())!
+        inside(
+          'timeline brush',
+          (await page.locator('.main-views .recharts-brush').first().boundingBox())!,
+          bandBox,
+        )
+        inside('timeline', (await page.getByTestId('timeline').boundingBox())!, bandBox)
+        await expect(page.getByTestId('entries-list')).toBeInViewport()
+      })
+
+      test('the table with its menus passes axe (WCAG 2.2 target-size on)', async ({ page }) => {
+        await openFixture(page, 'clean.db')
+        const scan = async (view: string): Promise<void> => {
+          const result = await new AxeBuilder({ page })
+            .include('[data-testid="entries"]')
+            .include('[data-testid="find-bar"]')
+            .options({ rules: { 'target-size': { enabled: true } } })
+            .analyze()
+          const bad = result.violations.filter(
+            (x) => x.impact === 'serious' || x.impact === 'critical' || x.id === 'target-size',
+          )
+          const lines = bad.flatMap((x) =>
+            x.nodes.slice(0, 5).map((nd) => `${view}: ${x.id} at ${nd.target.join(' ')}`),
+          )
+          expect(lines, lines.join('\n')).toEqual([])
+        }
+        await scan('table')
+        await page.getByTestId('columns-button').click()
+        await scan('columns menu')
+        await page.keyboard.press('Escape')
+        await row(page, 2).click({ button: 'right' })
+        await expect(page.getByTestId('row-menu')).toBeVisible()
+        await scan('context menu')
+      })
+    })
+  }
 }

@@ -7,6 +7,7 @@ import type { SearchField, ViewExportFormat } from '../../../shared/tools-types'
 import { SEARCH_FIELDS, type FindStore } from '../lib/stores/find-store'
 import { useStore } from '../lib/stores/store'
 import { formatCount } from '../lib/format'
+import './view-bar.css'
 import './FindBar.css'
 
 interface Props {
@@ -42,10 +43,10 @@ export function FindBar({ find, filter, sort, hasKey }: Props) {
     job && job.progress.total > 0 ? Math.round((100 * job.progress.done) / job.progress.total) : null
 
   return (
-    <div className="findbar" data-testid="find-bar">
+    <div className="view-bar findbar" data-testid="find-bar">
       <form className="row gap-s" onSubmit={submit} role="search" aria-label="search the chain">
         <input
-          className="input"
+          className="input search-text"
           type="search"
           value={query}
           onChange={(e) => setQuery(e.target.value)}
@@ -53,7 +54,6 @@ export function FindBar({ find, filter, sort, hasKey }: Props) {
           aria-label="search text"
           maxLength={1000}
           data-testid="search-input"
-          size={34}
         />
         <button type="submit" className="btn small" disabled={job !== null} data-testid="search-submit">
           Search
@@ -80,14 +80,17 @@ export function FindBar({ find, filter, sort, hasKey }: Props) {
               {f.label}
             </label>
           ))}
-          <label className="check">
+          <label className="check" title="match case (off: upper and lower case match alike)">
             <input
               type="checkbox"
               checked={caseSensitive}
               onChange={(e) => setCaseSensitive(e.target.checked)}
+              aria-label="match case"
               data-testid="search-case"
             />
-            match case
+            <span className="case-toggle" aria-hidden="true">
+              Aa
+            </span>
           </label>
         </span>
       </form>

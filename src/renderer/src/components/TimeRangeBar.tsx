@@ -7,6 +7,7 @@ import { settings, useTimeZone } from '../lib/stores/settings-store'
 import { inputTime, presetOf, presetRange, PRESETS, typedRange, type Bounds } from '../lib/time-range'
 import { zoneLabel } from '../lib/time-zone'
 import { nsToMs } from '../lib/format'
+import './view-bar.css'
 import './TimeRangeBar.css'
 
 interface Props {
@@ -42,7 +43,7 @@ export function TimeRangeBar({ chain, range, onRange }: Props) {
   const zoneNow = zoneLabel(chain.last_ns ? nsToMs(chain.last_ns) : Date.now())
 
   return (
-    <form className="timerange" onSubmit={apply} data-testid="time-range" aria-label="time range">
+    <form className="view-bar timerange" onSubmit={apply} data-testid="time-range" aria-label="time range">
       <label className="field inline">
         <span>from</span>
         <input

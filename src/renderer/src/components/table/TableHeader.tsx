@@ -20,7 +20,8 @@ interface Props {
 
 /** The grid's column template for these widths (the flags column last). */
 export function gridTemplate(widths: number[]): string {
-  return [...widths.map((w) => `${w}px`), `${FLAGS_WIDTH}px`].join(' ')
+  // The flags column takes what the pane leaves, so its tags sit at the right edge.
+  return [...widths.map((w) => `${w}px`), `minmax(${FLAGS_WIDTH}px, 1fr)`].join(' ')
 }
 
 export function TableHeader({ columns, widths, sort, zoneLabel, onSortBy, onResize }: Props) {
