@@ -291,6 +291,15 @@ for (const scheme of ['light', 'dark'] as const) {
         await expect(page.getByTestId('detail-seq')).toBeVisible()
         const seq = await page.getByTestId('detail-seq').textContent()
         await inView(page, 'detail-seq')
+        // The row's finding, named in the entry panel, lies whole inside it (wrapped, not cut at 1024 px).
+        const panel = (await page.getByTestId('entry-detail').boundingBox())!
+        const flag = page.getByTestId('detail-flag')
+        await expect(flag).toBeVisible()
+        const fb = (await flag.boundingBox())!
+        expect(fb.x + fb.width, 'the finding pill ends inside the entry panel').toBeLessThanOrEqual(
+          panel.x + panel.width + 0.5,
+        )
+        expect(await flag.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true)
         await expect(page.locator(`[data-testid="entry-row"][data-seq="${seq}"]`)).toBeInViewport()
         await expect(page.getByTestId('status-selection')).toHaveText(`seq ${seq}`)
         await expect(page.getByTestId('status-verdict')).toHaveText(/^BROKEN at seq \d+$/)

@@ -139,7 +139,11 @@ export function EntryDetail({
           {entry.next_seq ?? ''} →
         </button>
         <div className="grow" />
-        {flaggedBy ? <span className="pill warn">⚑ {flaggedBy}</span> : null}
+        {flaggedBy ? (
+          <span className="pill warn detail-flag" data-testid="detail-flag">
+            ⚑ {flaggedBy}
+          </span>
+        ) : null}
       </div>
       <div className="row gap wrap status-row" data-testid="row-check">
         {c ? (
