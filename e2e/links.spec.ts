@@ -169,24 +169,47 @@ test('rec-deleted-middle: a deleted seq the files gave back opens the Recovered 
   await expect(page.getByTestId('tab-recovered')).toHaveAttribute('aria-selected', 'true')
 })
 
+async function axeLines(page: Page, within: string[]): Promise<string[]> {
+  let builder = new AxeBuilder({ page })
+  for (const sel of within) builder = builder.include(sel)
+  const result = await builder
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
+    .analyze()
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical' || v.id === 'target-size')
+    .flatMap((v) => v.nodes.slice(0, 5).map((n) => `${v.id} (${v.impact}) at ${n.target.join(' ')}`))
+}
+
 for (const scheme of ['light', 'dark'] as const)
-  test(`the gap row and the missing seq's panel pass axe (${scheme}, WCAG 2.2 target size)`, async ({
-    page,
-  }) => {
-    await page.emulateMedia({ colorScheme: scheme })
-    await openFixture(page, 'row-deleted.db')
-    await goTo(page, 40)
-    await expect(gapRow(page, 40)).toBeVisible()
-    const result = await new AxeBuilder({ page })
-      .include('[data-testid="entries"]')
-      .include('[data-testid="missing-detail"]')
-      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
-      .analyze()
-    const lines = result.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical' || v.id === 'target-size')
-      .flatMap((v) => v.nodes.slice(0, 5).map((n) => `${v.id} (${v.impact}) at ${n.target.join(' ')}`))
-    expect(lines, lines.join('\n')).toEqual([])
-  })
+  for (const size of [
+    { width: 1024, height: 700 },
+    { width: 1440, height: 900 },
+  ])
+    test(`the gap row, the missing seq's panel and the Recovered tab pass axe (${scheme}, ${size.width}×${size.height}, WCAG 2.2 target size)`, async ({
+      page,
+    }) => {
+      await page.setViewportSize(size)
+      await page.emulateMedia({ colorScheme: scheme })
+      await openFixture(page, 'row-deleted.db')
+      await goTo(page, 40)
+      await expect(gapRow(page, 40)).toBeVisible()
+      const gaps = await axeLines(page, ['[data-testid="entries"]', '[data-testid="missing-detail"]'])
+      expect(gaps, gaps.join('\n')).toEqual([])
+      // A deleted seq the files gave back: the Recovered tab at its row.
+      await openFixture(page, 'rec-deleted-middle.db')
+      await useSecrets(page, [secrets()['primary']!])
+      await expect(page.getByTestId('verdict-word')).toHaveText('BROKEN')
+      await page
+        .locator('[data-testid="finding-row"][data-kind="deleted"]')
+        .first()
+        .locator('button')
+        .first()
+        .click()
+      await expect(page.getByTestId('tab-recovered')).toHaveAttribute('aria-selected', 'true')
+      await expect(page.getByTestId('recovered-panel')).toBeVisible()
+      const recovered = await axeLines(page, ['[data-testid="recovered-panel"]', '[data-testid="entries"]'])
+      expect(recovered, recovered.join('\n')).toEqual([])
+    })
 
 // ---------------------------------------------------------------------------------------------
 // More gaps than one answer of the engine holds (100,000): every gap has its row where it lies.
