@@ -92,26 +92,31 @@ export async function verify(page: Page): Promise<void> {
   await expect(page.getByTestId('verdict-word')).toBeVisible()
 }
 
-/** A synthetic drop of a file's bytes onto an element (DataTransfer built in the page). */
+/** A synthetic drop of several files at once onto an element (DataTransfer built in the page). */
+export async function dropMany(target: Locator, files: { name: string; bytes: Buffer }[]): Promise<void> {
+  await target.evaluate(
+    (el, list) => {
+      const dt = new DataTransfer()
+      for (const { name, b64 } of list) {
+        const bin = atob(b64)
+        const bytes = new Uint8Array(bin.length)
+        for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i)
+        dt.items.add(new File([bytes], name, { type: 'text/plain' }))
+      }
+      for (const type of ['dragenter', 'dragover', 'drop'])
+        el.dispatchEvent(new DragEvent(type, { bubbles: true, cancelable: true, dataTransfer: dt }))
+    },
+    files.map((f) => ({ name: f.name, b64: f.bytes.toString('base64') })),
+  )
+}
+
+/** A synthetic drop of a file's bytes onto an element. */
 export async function dropFile(
   target: Locator,
   filePath: string,
   name = path.basename(filePath),
 ): Promise<void> {
-  const b64 = readFileSync(filePath).toString('base64')
-  await target.evaluate(
-    (el, { b64, name }) => {
-      const bin = atob(b64)
-      const bytes = new Uint8Array(bin.length)
-      for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i)
-      const dt = new DataTransfer()
-      dt.items.add(new File([bytes], name, { type: 'text/plain' }))
-      for (const type of ['dragenter', 'dragover', 'drop']) {
-        el.dispatchEvent(new DragEvent(type, { bubbles: true, cancelable: true, dataTransfer: dt }))
-      }
-    },
-    { b64, name },
-  )
+  await dropMany(target, [{ name, bytes: readFileSync(filePath) }])
 }
 
 export function row(page: Page, seq: number): Locator {

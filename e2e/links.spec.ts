@@ -9,6 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { chainRows } from './chain-oracle'
 import { gapChain } from './gap-chain'
 import {
+  dropMany,
   FIXTURES,
   fixture,
   openFixture,
@@ -355,19 +356,9 @@ test('replay marks follow the provider and model filters of the timeline', async
       return a['bijotel.replay.output_hash'] !== undefined && a['bijotel.replay.output_hash'] !== null
     })
     .map((r) => ({ seq: r.seq, ...providerModel(r.canonical_body) }))
-  await page.locator('.topbar').evaluate(
-    (el, list) => {
-      const dt = new DataTransfer()
-      for (const { name, b64 } of list) {
-        const bin = atob(b64)
-        const bytes = new Uint8Array(bin.length)
-        for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i)
-        dt.items.add(new File([bytes], name, { type: 'text/plain' }))
-      }
-      for (const type of ['dragenter', 'dragover', 'drop'])
-        el.dispatchEvent(new DragEvent(type, { bubbles: true, cancelable: true, dataTransfer: dt }))
-    },
-    files.map((f) => ({ name: f, b64: readFileSync(fixture(f)).toString('base64') })),
+  await dropMany(
+    page.locator('.topbar'),
+    files.map((f) => ({ name: f, bytes: readFileSync(fixture(f)) })),
   )
   await expect(page.getByTestId('replay-batch-row')).toHaveCount(files.length)
   await expect.poll(() => markCount(page)).toBe(marked.length)

@@ -1,35 +1,17 @@
 // Replays dropped in bulk (issue 37): several files named by seq, a JSONL batch, a file whose name
 // gives no seq. The panel lists each line with the status and reason `bijotel replay --batch` gives
 // the same files (the CLI is run here on the same files), filters, and jumps to the entry.
-import { expect, test, type Locator } from '@playwright/test'
+import { expect, test } from '@playwright/test'
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { FIXTURES, fixture, openFixture } from './helpers'
+import { dropMany, FIXTURES, fixture, openFixture } from './helpers'
 
 const CLI = path.resolve(__dirname, '..', 'bin', 'bijotel')
 const FILES = readdirSync(FIXTURES)
   .filter((f) => f.startsWith('clean.replay-'))
   .sort()
-
-/** A synthetic drop of several files at once (DataTransfer built in the page). */
-async function dropMany(target: Locator, files: { name: string; bytes: Buffer }[]): Promise<void> {
-  await target.evaluate(
-    (el, list) => {
-      const dt = new DataTransfer()
-      for (const { name, b64 } of list) {
-        const bin = atob(b64)
-        const bytes = new Uint8Array(bin.length)
-        for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i)
-        dt.items.add(new File([bytes], name, { type: 'text/plain' }))
-      }
-      for (const type of ['dragenter', 'dragover', 'drop'])
-        el.dispatchEvent(new DragEvent(type, { bubbles: true, cancelable: true, dataTransfer: dt }))
-    },
-    files.map((f) => ({ name: f.name, b64: f.bytes.toString('base64') })),
-  )
-}
 
 function cliBatch(jsonl: string): Record<string, unknown>[] {
   const dir = mkdtempSync(path.join(tmpdir(), 'bijotel-e2e-batch-'))
