@@ -1,31 +1,23 @@
 // seqGaps and seqTimes (issue 35 gap rows, issue 37 replay marks) against SQLite's own reading of
 // the same file: generated chains with seqs deleted at random (runs in the middle, at the head, at
 // the tail, every other row), each compared with `SELECT seq, timestamp_ns FROM chain ORDER BY seq`.
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { copyFileSync } from 'node:fs'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { SeqGap } from '../../../src/shared/chain-types'
-import { AuditSession } from '../../../src/main/session/session'
+import { perTest } from '../testing/per-test'
 import { createHandlers } from '../../../src/main/handlers/table'
 import { seqGaps } from '../../../src/main/chain/seq-facts'
 import { dbPath, withSqliteCopy } from '../testing/fixtures'
 import { mulberry32 } from '../testing/prng'
 
 const ctx = { transport: 'http', trusted: true } as const
-let session: AuditSession | null = null
-const dirs: string[] = []
-afterEach(() => {
-  session?.dispose()
-  session = null
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true })
-})
+const per = perTest()
 
 /** A copy of clean.db with the given seqs deleted (a test file: the fixture is never written). */
 function withDeleted(seqs: number[]): string {
-  const dir = mkdtempSync(join(tmpdir(), 'bijotel-gaps-'))
-  dirs.push(dir)
+  const dir = per.scratch('bijotel-gaps-')
   const p = join(dir, 'chain.db')
   copyFileSync(dbPath('clean'), p)
   const db = new Database(p)
@@ -79,8 +71,7 @@ describe('seqGaps and seqTimes read what SQLite reads', () => {
         const deleted = draw(rnd)
         const p = withDeleted(deleted)
         const want = oracle(p)
-        session?.dispose()
-        session = new AuditSession()
+        const session = per.session()
         const h = createHandlers(session)
         await session.open(p)
         const got = await h.seqGaps(undefined, ctx)
@@ -98,13 +89,13 @@ describe('seqGaps and seqTimes read what SQLite reads', () => {
     })
 
   it('an untouched chain has no gap', async () => {
-    session = new AuditSession()
+    const session = per.session()
     await session.open(dbPath('clean'))
     expect(await createHandlers(session).seqGaps(undefined, ctx)).toEqual({ gaps: [], truncated: false })
   })
 
   it('says when it lists only the first gaps', async () => {
-    session = new AuditSession()
+    const session = per.session()
     const p = withDeleted(Array.from({ length: 100 }, (_, k) => 2 + 2 * k))
     await session.open(p)
     const idx = (await session.entrySource()).index
@@ -120,7 +111,7 @@ describe('seqGaps and seqTimes read what SQLite reads', () => {
   })
 
   it('refuses what is not a list of seqs, in one line naming the element', async () => {
-    session = new AuditSession()
+    const session = per.session()
     const h = createHandlers(session)
     await session.open(dbPath('clean'))
     for (const bad of [{}, { seqs: 5 }, { seqs: 'x' }, { seqs: new Array(10_001).fill(1) }])
@@ -154,7 +145,7 @@ describe('seqTimes with the timeline filters (the replay marks follow the timeli
   it('a provider or model filter keeps exactly the seqs whose row has it, as SQLite reads the body', async () => {
     const p = dbPath('clean')
     const want = providersAndModels(p)
-    session = new AuditSession()
+    const session = per.session()
     const h = createHandlers(session)
     await session.open(p)
     const overview = session.view().overview
@@ -199,7 +190,7 @@ describe('seqTimes with the timeline filters (the replay marks follow the timeli
 
   it('flagged only keeps the seqs the session flags; an unknown search is refused in one line', async () => {
     const p = withDeleted([40, 41])
-    session = new AuditSession()
+    const session = per.session()
     const h = createHandlers(session)
     await session.open(p)
     // The integrity monitor's anomalies (a seq gap at 42) are what the session flags without a key.

@@ -3,12 +3,10 @@
 // own reading of the file shows, none twice, none left out, whatever the page size and wherever a
 // page boundary falls. Generated chains of several gap classes (every other seq, runs, a mix), small
 // ones with small pages for many cases, and one real chain past 100,000 gaps through the handler.
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { SeqGap } from '../../../src/shared/chain-types'
-import { AuditSession } from '../../../src/main/session/session'
+import { perTest } from '../testing/per-test'
 import { createHandlers } from '../../../src/main/handlers/table'
 import { MAX_SEQ_GAPS, seqGaps } from '../../../src/main/chain/seq-facts'
 import { withSqliteCopy } from '../testing/fixtures'
@@ -16,17 +14,10 @@ import { GAP_CLASSES, gapsOf, gappySeqs, writeGappyChain } from '../testing/gapp
 import { mulberry32 } from '../testing/prng'
 
 const ctx = { transport: 'http', trusted: true } as const
-let session: AuditSession | null = null
-const dirs: string[] = []
-afterEach(() => {
-  session?.dispose()
-  session = null
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true })
-})
+const per = perTest()
 
 function chainOf(seqs: number[]): string {
-  const dir = mkdtempSync(join(tmpdir(), 'bijotel-gap-pages-'))
-  dirs.push(dir)
+  const dir = per.scratch('bijotel-gap-pages-')
   const p = join(dir, 'chain.db')
   writeGappyChain(p, seqs)
   return p
@@ -47,8 +38,7 @@ describe('seqGaps pages add up to every gap', () => {
       for (let k = 0; k < 3; k++) {
         const p = chainOf(gappySeqs(cls, 200 + Math.floor(rnd() * 800), Math.floor(rnd() * 1e9)))
         const want = sqliteGaps(p)
-        session?.dispose()
-        session = new AuditSession()
+        const session = per.session()
         await session.open(p)
         const idx = (await session.entrySource()).index
         for (const size of [1, 2, 1 + Math.floor(rnd() * 50), want.length, want.length + 1]) {
@@ -74,7 +64,7 @@ describe('seqGaps pages add up to every gap', () => {
     const p = chainOf(seqs)
     const want = sqliteGaps(p)
     expect(want.length).toBeGreaterThan(MAX_SEQ_GAPS)
-    session = new AuditSession()
+    const session = per.session()
     const h = createHandlers(session)
     await session.open(p)
     const first = await h.seqGaps(undefined, ctx)
@@ -88,7 +78,7 @@ describe('seqGaps pages add up to every gap', () => {
   })
 
   it('refuses a from_index that is not a position, in one line', async () => {
-    session = new AuditSession()
+    const session = per.session()
     const h = createHandlers(session)
     await session.open(chainOf(gappySeqs('runs', 50, 1)))
     for (const bad of [-1, 1.5, '3', 2 ** 60])

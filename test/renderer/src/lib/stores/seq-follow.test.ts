@@ -4,13 +4,11 @@
 // on (another seq, another tab: nothing is yanked). Real answers: seqGaps of an opened session on the
 // shared rec-* fixtures and the library's verdicts; only their timing is held back. And the gap store
 // stitches seqGaps' pages, so a gap past the first page is known missing like the first.
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { ChainOverview, SeqGaps } from '../../../../../src/shared/chain-types'
 import type { VerifyVerdict } from '../../../../../src/shared/verify-types'
-import { AuditSession } from '../../../../../src/main/session/session'
+import { perTest } from '../../../../main/testing/per-test'
 import { createHandlers } from '../../../../../src/main/handlers/table'
 import { seqGaps } from '../../../../../src/main/chain/seq-facts'
 import { WorkspaceStore } from '../../../../../src/renderer/src/lib/stores/workspace-store'
@@ -22,13 +20,7 @@ import { gapsOf, gappySeqs, writeGappyChain } from '../../../../main/testing/gap
 import { mulberry32 } from '../../../../main/testing/prng'
 
 const ctx = { transport: 'http', trusted: true } as const
-let session: AuditSession | null = null
-const dirs: string[] = []
-afterEach(() => {
-  session?.dispose()
-  session = null
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true })
-})
+const per = perTest()
 
 /** A promise and its resolver: an answer the test lets through when it chooses. */
 function held<T>(): { promise: Promise<T>; release: (v: T) => void } {
@@ -38,7 +30,7 @@ function held<T>(): { promise: Promise<T>; release: (v: T) => void } {
 }
 
 async function heldWorkspace(name: string) {
-  session = new AuditSession()
+  const session = per.session()
   const h = createHandlers(session)
   const overview = (await session.open(dbPath(name))) as ChainOverview
   const gaps = held<SeqGaps>()
@@ -160,13 +152,12 @@ describe('a seq selected before the verdict follows it to the Recovered tab', ()
 
 describe('the gap store asks page after page', () => {
   it('a gap on a later page is known missing, with the live rows around it, as on the first', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'bijotel-gap-store-'))
-    dirs.push(dir)
+    const dir = per.scratch('bijotel-gap-store-')
     const p = join(dir, 'chain.db')
     const seqs = gappySeqs('mixed', 3000, 77)
     writeGappyChain(p, seqs)
     const want = gapsOf(seqs)
-    session = new AuditSession()
+    const session = per.session()
     const overview = (await session.open(p)) as ChainOverview
     const idx = (await session.entrySource()).index
     const rnd = mulberry32(12)
