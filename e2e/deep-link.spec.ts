@@ -2,7 +2,7 @@
 // URL follows the auditor's work so that it can be sent — a second page given it shows the same.
 import { expect, test, type Page } from '@playwright/test'
 import { chainRows, countInRange } from './chain-oracle'
-import { fixture, openFixture, row, rowsText, secrets, useSecrets } from './helpers'
+import { fixture, openFixture, row, rowsText, secrets, useSecrets, WINDOW_SIZES } from './helpers'
 
 const rows = chainRows(fixture('clean.db'))
 const ts = (seq: number): bigint => rows.find((r) => r.seq === seq)!.timestamp_ns
@@ -122,12 +122,7 @@ async function landsInRecovered(page: Page, seq: number): Promise<void> {
   await expect(page.getByTestId('detail-seq').or(page.getByTestId('missing-detail'))).toHaveCount(0)
 }
 
-const SIZES = [
-  [1024, 700],
-  [1440, 900],
-] as const
-
-for (const [w, h] of SIZES)
+for (const { width: w, height: h } of WINDOW_SIZES)
   for (const scheme of ['light', 'dark'] as const)
     test(`a link to a recovered seq, loaded fresh before the verdict arrives, ends in the Recovered tab at that seq (${w}×${h}, ${scheme})`, async ({
       page,

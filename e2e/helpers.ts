@@ -92,6 +92,12 @@ export async function verify(page: Page): Promise<void> {
   await expect(page.getByTestId('verdict-word')).toBeVisible()
 }
 
+/** The window sizes the layout checks run at (issue 35's "Done when": 1024×700 and 1440×900). */
+export const WINDOW_SIZES = [
+  { width: 1024, height: 700 },
+  { width: 1440, height: 900 },
+] as const
+
 /** A synthetic drop of several files at once onto an element (DataTransfer built in the page). */
 export async function dropMany(target: Locator, files: { name: string; bytes: Buffer }[]): Promise<void> {
   await target.evaluate(

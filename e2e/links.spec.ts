@@ -10,8 +10,8 @@ import { chainRows } from './chain-oracle'
 import { gapChain } from './gap-chain'
 import {
   dropMany,
-  FIXTURES,
   fixture,
+  FIXTURES,
   openFixture,
   openPath,
   row,
@@ -19,15 +19,10 @@ import {
   secrets,
   start,
   useSecrets,
+  WINDOW_SIZES,
 } from './helpers'
 
 test.describe.configure({ timeout: 120_000 })
-
-/** The window sizes the landing checks run at (issue 35's "Done when"). */
-const SIZES = [
-  [1024, 700],
-  [1440, 900],
-] as const
 
 function gapRow(page: Page, from: number, to = from) {
   return page.locator(`[data-testid="gap-row"][data-from="${from}"][data-to="${to}"]`)
@@ -182,10 +177,7 @@ async function axeLines(page: Page, within: string[]): Promise<string[]> {
 }
 
 for (const scheme of ['light', 'dark'] as const)
-  for (const size of [
-    { width: 1024, height: 700 },
-    { width: 1440, height: 900 },
-  ])
+  for (const size of WINDOW_SIZES)
     test(`the gap row, the missing seq's panel and the Recovered tab pass axe (${scheme}, ${size.width}×${size.height}, WCAG 2.2 target size)`, async ({
       page,
     }) => {
@@ -265,7 +257,7 @@ test.describe('a chain with 120,000 gaps', () => {
     await expect(page.getByTestId('detail-seq')).toHaveText(String(seqs[k + 1]))
   })
 
-  for (const [w, h] of SIZES)
+  for (const { width: w, height: h } of WINDOW_SIZES)
     for (const scheme of ['light', 'dark'] as const)
       test(`the gap row past 100,000 gaps is in view with its panel (${w}×${h}, ${scheme})`, async ({
         page,
@@ -287,7 +279,7 @@ test.describe('a chain with 120,000 gaps', () => {
 // Every link lands, in view, at both sizes and in both themes (the layout-independent behaviour is
 // checked once above; here each landing is checked where the auditor looks).
 
-for (const [w, h] of SIZES)
+for (const { width: w, height: h } of WINDOW_SIZES)
   for (const scheme of ['light', 'dark'] as const)
     test(`every link lands in view: seq 40 on row-deleted, truncated seq 211, a recovered seq (${w}×${h}, ${scheme})`, async ({
       page,

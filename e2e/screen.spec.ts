@@ -8,14 +8,19 @@
 // points that have a place on screen run at both sizes in both themes; the behaviour tests once).
 import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Page } from '@playwright/test'
-import { FIXTURES, fixture, gotoSeq, openFixture, openPath, secrets, start, useSecrets } from './helpers'
+import {
+  fixture,
+  FIXTURES,
+  gotoSeq,
+  openFixture,
+  openPath,
+  secrets,
+  start,
+  useSecrets,
+  WINDOW_SIZES,
+} from './helpers'
 
 const LARGE = process.env.BIJOTEL_E2E_LARGE ?? ''
-const SIZES = [
-  { width: 1024, height: 700 },
-  { width: 1440, height: 900 },
-] as const
-
 /** The element's box lies inside the window (what "in view" means here). */
 async function inView(page: Page, testId: string): Promise<void> {
   const box = await page.getByTestId(testId).first().boundingBox()
@@ -279,7 +284,7 @@ test('a window narrowed from 1440 to 1024 px: the panes the auditor never moved 
 })
 
 for (const scheme of ['light', 'dark'] as const) {
-  for (const size of SIZES) {
+  for (const size of WINDOW_SIZES) {
     test.describe(`${scheme} ${size.width}×${size.height}`, () => {
       test.use({ colorScheme: scheme, viewport: size })
       test.describe.configure({ timeout: 180_000 })

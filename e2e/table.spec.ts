@@ -8,7 +8,18 @@
 import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Page } from '@playwright/test'
 import { chainRows, type OracleRow } from './chain-oracle'
-import { fixture, gotoSeq, openFixture, openPath, row, rowsText, secrets, start, useSecrets } from './helpers'
+import {
+  fixture,
+  gotoSeq,
+  openFixture,
+  openPath,
+  row,
+  rowsText,
+  secrets,
+  start,
+  useSecrets,
+  WINDOW_SIZES,
+} from './helpers'
 
 test('renders only the visible rows and reaches the end with the keyboard', async ({ page }) => {
   await openFixture(page, 'clean.db')
@@ -339,14 +350,9 @@ function inside(
   expect(r.y + r.height, `${what}: bottom`).toBeLessThanOrEqual(o.y + o.height + 0.5)
 }
 
-const SIZES = [
-  { width: 1024, height: 700 },
-  { width: 1440, height: 900 },
-] as const
-
 // The layout checks run at both sizes in both themes; the behaviour tests above run once.
 for (const scheme of ['light', 'dark'] as const) {
-  for (const size of SIZES) {
+  for (const size of WINDOW_SIZES) {
     test.describe(`${scheme} ${size.width}×${size.height}`, () => {
       test.use({ colorScheme: scheme, viewport: size })
       test.describe.configure({ timeout: 180_000 })

@@ -3,12 +3,16 @@
 // asked for without a key answered where the auditor looks; Copy as JSON confirmed; one word per
 // recovered row; drift saying why a dimension has no value.
 import { expect, test, type Page } from '@playwright/test'
-import { fixture, openFixture, openFixtureWithoutKeys, openPath, secrets, start, useSecrets } from './helpers'
-
-const SIZES = [
-  { width: 1024, height: 700 },
-  { width: 1440, height: 900 },
-]
+import {
+  fixture,
+  openFixture,
+  openFixtureWithoutKeys,
+  openPath,
+  secrets,
+  start,
+  useSecrets,
+  WINDOW_SIZES,
+} from './helpers'
 
 /** What has focus, and whether a ring shows it: an outline or a box shadow on it (or on the label of a hidden file input). */
 async function focusRing(page: Page): Promise<{ what: string; ring: boolean; tag: string } | null> {
@@ -72,7 +76,7 @@ for (const scheme of ['light', 'dark'] as const) {
   })
 }
 
-for (const size of SIZES) {
+for (const size of WINDOW_SIZES) {
   test.describe(`charts band ${size.width}×${size.height}`, () => {
     test.use({ viewport: size })
 
