@@ -119,7 +119,6 @@ export function EntriesTable({
   // sideways with seq and the flags kept in view (table.css), as DB Browser and Wireshark do, and
   // no column is left out of sight of a search, a sort or a screen reader for want of room.
   const shown = useMemo(() => shownColumns(prefs), [prefs])
-  const copyCols = shown
   const widths = useMemo(() => shown.map((c) => widthOf(prefs, c)), [shown, prefs])
   /** The keyboard's column (← →): the cell "Copy cell" copies when the menu is opened from the keyboard. */
   const [activeCol, setActiveCol] = useState(0)
@@ -264,7 +263,7 @@ export function EntriesTable({
     if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === 'c') {
       if (!r || (window.getSelection()?.toString() ?? '') !== '') return
       e.preventDefault()
-      copyWithNotice(rowTsv(r, copyCols), `row seq ${r.seq} (TSV)`, notify)
+      copyWithNotice(rowTsv(r, shown), `row seq ${r.seq} (TSV)`, notify)
     }
   }
 
@@ -436,7 +435,7 @@ export function EntriesTable({
           x={menu.x}
           y={menu.y}
           label={`seq ${menu.row.seq}`}
-          items={menuItems(menu.row, menu.cell, copyCols, notify, (f, v) => onFilterBy?.(f, v))}
+          items={menuItems(menu.row, menu.cell, shown, notify, (f, v) => onFilterBy?.(f, v))}
           onClose={closeMenu}
         />
       ) : null}
