@@ -19,6 +19,8 @@ import {
 import type { ArchiveSegments } from '../recovery/findings'
 import { withWitness } from './witness'
 import { workersBeside } from '../base/workers'
+import { nativeFileHashActive } from '../chain/addon/file-hash'
+import { dropWarmWorkers, warmVerifyWorkers } from '../verify/parallel'
 import { keyInfo, type KeyMaterial } from '../chain/keys'
 import { verifyRows, type VerifyOptions } from '../verify/verify'
 import { OtherChainPrior, priorHeadPlaced } from '../verify/prior-chain'
@@ -137,6 +139,18 @@ async function verifyAndRecoverOnce(
   }
 }
 
+/**
+ * Bytes of a chain below which no row worker is warmed: fewer than PARALLEL_MIN_ROWS rows of ≈650
+ * bytes, which stay on this thread (a larger file of fewer rows warms one it does not use).
+ */
+const WARM_MIN_BYTES = 32 * 1024 * 1024
+
+/** Row workers to warm for a verify with its evidence hash read in place: those `workersBeside` gives. */
+function stateBeside(source: RowSource, opts: FileVerifyOptions): number {
+  if (opts.workers !== undefined || source.kind !== 'direct' || !nativeFileHashActive()) return 0
+  return source.facts().evidence.db.size >= WARM_MIN_BYTES ? workersBeside() : 0
+}
+
 /** `verifyAndRecover`, and with `statement` the evidence judged, its files hashed beside the pass. */
 async function verifyAndState(
   source: RowSource,
@@ -145,6 +159,10 @@ async function verifyAndState(
   recover: RecoverWith | null,
 ): Promise<{ verdict: VerifyVerdict; statement?: EvidenceStatement }> {
   if (!opts.statement) return { verdict: await verifyAndRecover(source, keys, opts, recover) }
+  // A chain large enough for row workers: the one that runs beside the hash loads its code now,
+  // while this thread starts the hash and lists the leaves (../verify/parallel.ts).
+  const beside = stateBeside(source, opts)
+  if (beside > 0) warmVerifyWorkers(beside)
   // Read in place with the search on, the carver scans the bytes the evidence hash reads (one read
   // of the file for both, ../recovery/fed-carving.ts); it reads them itself where the hash cannot.
   const evidence = recover ? source.evidenceFiles() : null
@@ -159,10 +177,11 @@ async function verifyAndState(
     search?.abort()
     throw e
   }
-  // The hash holds one core to the end: the rows get the others, on worker threads (workersBeside).
+  // The hash holds one core to the end: the rows get the others, on worker threads (workersBeside),
+  // and this thread takes runs too once the hash is done.
   const rowOpts: FileVerifyOptions =
     stating.hashing && opts.workers === undefined
-      ? { ...opts, workers: workersBeside(), offThread: true }
+      ? { ...opts, workers: workersBeside(), offThread: true, helpAfter: stating.done() }
       : opts
   let verdict: VerifyVerdict
   try {
@@ -170,6 +189,8 @@ async function verifyAndState(
   } catch (e) {
     stating.abort()
     throw e
+  } finally {
+    dropWarmWorkers()
   }
   const files = await stating.done()
   const ts = timestampsOf(source, verdict.first_seq, verdict.last_seq)

@@ -27,6 +27,11 @@ export interface VerifyOptions {
    */
   offThread?: boolean
   /**
+   * When this settles, this thread takes runs too, beside the workers (with `offThread`: what kept
+   * it busy — the evidence hash's jobs — is done, and its core is free).
+   */
+  helpAfter?: Promise<unknown>
+  /**
    * Runs to cut the range into when it is verified on this thread (default 1): each run checks
    * its own predecessor and the verdict is merged as from workers. Tests use it to hold the merge
    * to a single pass without starting threads.

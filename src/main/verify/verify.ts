@@ -45,7 +45,10 @@ export async function verifyRows(
     estimate >= PARALLEL_MIN_ROWS
   ) {
     // Every run but the last ends where the estimate says; the last reads to the end of the scan.
-    const runs = source.split(placed?.place ?? { from: 0, to: estimate }, workers * source.runsPerThread)
+    // A thread that helps later (helpAfter) counts as one more: the runs are cut finer, so the
+    // rows left when it starts are shared between it and the workers.
+    const threads = workers + (opts.helpAfter ? 1 : 0)
+    const runs = source.split(placed?.place ?? { from: 0, to: estimate }, threads * source.runsPerThread)
     const running = runPartitionsOnWorkers(
       script,
       source.handle().handle,
@@ -55,6 +58,20 @@ export async function verifyRows(
       progress,
       opts.signal,
       workers,
+      opts.helpAfter && {
+        after: opts.helpAfter,
+        run: (job) =>
+          verifyPart(
+            source,
+            keys,
+            range,
+            job.place,
+            { firstOrd: 0, first: job.first },
+            {
+              ...(opts.signal ? { signal: opts.signal } : {}),
+            },
+          ),
+      },
     )
     // The jobs are posted: SQLite's count of the range (kept by the source for confirmSeen) is made
     // while the workers read, not before them. If a run failed meanwhile, its error is the one thrown.
