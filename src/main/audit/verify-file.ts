@@ -160,7 +160,8 @@ async function verifyAndState(
 ): Promise<{ verdict: VerifyVerdict; statement?: EvidenceStatement }> {
   if (!opts.statement) return { verdict: await verifyAndRecover(source, keys, opts, recover) }
   // A chain large enough for row workers: the one that runs beside the hash loads its code now,
-  // while this thread starts the hash and lists the leaves (../verify/parallel.ts).
+  // while this thread starts the hash and lists the leaves (../verify/parallel.ts). Only the CLI
+  // asks for the statement: this thread's share of the runs (helpAfter) never blocks the app's.
   const beside = stateBeside(source, opts)
   if (beside > 0) warmVerifyWorkers(beside)
   // Read in place with the search on, the carver scans the bytes the evidence hash reads (one read
@@ -175,6 +176,7 @@ async function verifyAndState(
     stating = startStating(source, search?.tap)
   } catch (e) {
     search?.abort()
+    dropWarmWorkers()
     throw e
   }
   // The hash holds one core to the end: the rows get the others, on worker threads (workersBeside),
