@@ -221,7 +221,7 @@ export function openEvidence(path: string, opts: OpenOptions = {}): EvidenceFile
 }
 
 /**
- * Whether the files are still as they were opened: each descriptor's file the same size and mtime,
+ * Whether the files are still as they were opened: each descriptor's file the same size, mtime and ctime,
  * each name still naming the opened file, and no side file come into being since (a writer
  * appending or checkpointing would do either).
  */
@@ -240,6 +240,8 @@ export function unchangedFiles(files: EvidenceFiles): boolean {
       return (
         st.size === f.stat.size &&
         st.mtimeMs === f.stat.mtimeMs &&
+        // A write sets the ctime too, and unlike the mtime no one can set it back (utimensat).
+        st.ctimeMs === f.stat.ctimeMs &&
         now !== null &&
         now.dev === f.stat.dev &&
         now.ino === f.stat.ino

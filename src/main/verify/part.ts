@@ -1,6 +1,6 @@
 // Verifying one run of rows of any source: every row goes to the one RowChecker, fed the same
-// values whichever source read it. Where the source has the record's bytes (the direct reader),
-// a clean row may be proven on them first — by the native row prover, or in TypeScript
+// values whichever source read it. Where the row has a record (the direct reader's bytes, or the
+// values SQLite returned for the copy written as one), a clean row may be proven on it first — by the native row prover, or in TypeScript
 // (./record-proof.ts) — which leaves exactly the state `push` would.
 import type { ChainRow, Place, Predecessor, ResolvedRange, RowSource } from '../chain/source/row-source'
 import { rowProver } from '../chain/addon/row-prover'
@@ -107,8 +107,10 @@ export function verifyPart(
   }
   const inOneWalk = source.scanWithPredecessor !== undefined
   if (!inOneWalk) start(source.predecessor(place, range))
+  // Rows of the copy offer their values written as a record (../chain/source/sql-record.ts), so the
+  // prover takes them as it takes the direct reader's.
   const prover =
-    name >= 0 && source.kind === 'direct'
+    name >= 0
       ? rowProver({
           body,
           canonicalHash: ch,
@@ -153,7 +155,7 @@ export function verifyPart(
     }
     pushRow(checker, c, cols, v)
   }
-  if (inOneWalk) source.scanWithPredecessor!(place, range, start, each, VERIFY_COLUMNS)
+  if (inOneWalk) source.scanWithPredecessor!(place, range, start, each, VERIFY_COLUMNS, true)
   else if (prover !== null && prover.byLeaf && source instanceof DirectSource) {
     // Runs of clean rows proven a leaf at a time where they lie: one call, no cell decoded in
     // JavaScript; the first row of a run, and any row not proven, goes through `each`.

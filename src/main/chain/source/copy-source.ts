@@ -25,6 +25,7 @@ import {
   type SourceHandle,
 } from './row-source'
 import { SqlRow } from './sql-row'
+import { RecordWriter } from './sql-record'
 import { textOrNull as text } from './copy-file'
 import type { CopyFile } from './copy-file'
 import type { Snapshot } from '../snapshot'
@@ -114,8 +115,14 @@ export class CopySource implements RowSource {
     return this.names.indexOf(name)
   }
 
-  /** The select list for these columns: seq first, the body as its bytes (`CAST … AS BLOB`). */
-  private selectList(columns: readonly string[] | typeof ALL): { list: string; row: SqlRow } {
+  /**
+   * The select list for these columns: seq first, the body as its bytes (`CAST … AS BLOB`).
+   * `records`: the rows also offer their values written as a record (./sql-record.ts).
+   */
+  private selectList(
+    columns: readonly string[] | typeof ALL,
+    records = false,
+  ): { list: string; row: SqlRow } {
     const wanted = columns === ALL ? this.names : columns.filter((c) => this.names.includes(c))
     const slots = new Int32Array(this.names.length).fill(-1)
     const parts = ['seq']
@@ -125,29 +132,47 @@ export class CopySource implements RowSource {
       slots[c] = parts.length
       parts.push(name === 'canonical_body' ? 'CAST(canonical_body AS BLOB)' : name)
     }
-    return { list: parts.join(', '), row: new SqlRow(slots, this.col('canonical_body')) }
+    const writer = records ? new RecordWriter(slots) : null
+    return { list: parts.join(', '), row: new SqlRow(slots, this.col('canonical_body'), writer) }
   }
 
   count(): number {
-    this.rowCount ??= this.sql('counting rows', () =>
-      Number(this.one('SELECT count(*) FROM chain NOT INDEXED')![0] as bigint),
-    )
+    this.rowCount ??= this.counted('SELECT count(*) FROM chain NOT INDEXED', [])
     return this.rowCount
+  }
+
+  /**
+   * A count made on a connection of its own, closed after it: it maps the copy (every page of the
+   * table is visited, and a page of the map costs no read() call), and the session's connection
+   * keeps no map of the whole copy afterwards.
+   */
+  private counted(sql: string, params: unknown[]): number {
+    return this.sql('counting rows', () => {
+      const db = this.file.connect(true)
+      try {
+        return Number(
+          (
+            db
+              .prepare(sql)
+              .raw(true)
+              .safeIntegers(true)
+              .get(...params) as unknown[]
+          )[0] as bigint,
+        )
+      } finally {
+        db.close()
+      }
+    })
   }
 
   private countIn(r: ResolvedRange): number {
     if (isWhole(r)) return this.count()
     const known = this.rangeCount
     if (known !== null && known.r.fromSeq === r.fromSeq && known.r.toSeq === r.toSeq) return known.rows
-    const rows = this.sql('counting rows', () =>
-      Number(
-        this.one(
-          'SELECT count(*) FROM chain NOT INDEXED WHERE +seq BETWEEN ? AND ?',
-          r.fromSeq,
-          r.toSeq,
-        )![0] as bigint,
-      ),
-    )
+    const rows = this.counted('SELECT count(*) FROM chain NOT INDEXED WHERE +seq BETWEEN ? AND ?', [
+      r.fromSeq,
+      r.toSeq,
+    ])
     this.rangeCount = { r: { fromSeq: r.fromSeq, toSeq: r.toSeq }, rows }
     return rows
   }
@@ -268,16 +293,18 @@ export class CopySource implements RowSource {
     pred: (p: Predecessor | null) => void,
     row: (r: ChainRow) => boolean | void,
     columns: readonly string[],
+    records = false,
   ): void {
     if (place.from === 0) {
       pred(this.predecessor(place, r))
-      this.scan(place, r, row, columns)
+      this.scanRows(place, r, row, columns, records)
       return
     }
     const mac = this.col('hmac_hash')
     const { clause, params } = this.where(r)
     const { list, row: cur } = this.selectList(
       columns.includes('hmac_hash') ? columns : [...columns, 'hmac_hash'],
+      records,
     )
     const limit = place.to === Infinity ? -1 : place.to - place.from + 1
     let given = false
@@ -301,8 +328,18 @@ export class CopySource implements RowSource {
     row: (r: ChainRow) => boolean | void,
     columns?: readonly string[],
   ): void {
+    this.scanRows(place, r, row, columns ?? ALL, false)
+  }
+
+  private scanRows(
+    place: Place,
+    r: ResolvedRange,
+    row: (r: ChainRow) => boolean | void,
+    columns: readonly string[] | typeof ALL,
+    records: boolean,
+  ): void {
     const { clause, params } = this.where(r)
-    const { list, row: cur } = this.selectList(columns ?? ALL)
+    const { list, row: cur } = this.selectList(columns, records)
     const limit = place.to === Infinity ? -1 : place.to - place.from
     this.iterate(
       `SELECT ${list} FROM chain NOT INDEXED ${clause} ORDER BY seq LIMIT ? OFFSET ?`,

@@ -42,7 +42,11 @@ export interface ChainRow {
   value(c: number): unknown
   valueBig(c: number): unknown
   castBlob(c: number): Buffer | null
-  /** The record's bytes, for accelerators that prove facts on them; null from SQLite. */
+  /**
+   * The record's bytes, for accelerators that prove facts on them: the direct reader's record where
+   * it lies; from SQLite, null — except in a scan asked for `records`, whose rows offer the values
+   * SQLite returned written as a record (./sql-record.ts).
+   */
   readonly record: RecordBytes | null
 }
 
@@ -158,6 +162,7 @@ export interface RowSource {
   /**
    * Optional: `scan` with the run's predecessor (as `predecessor` gives it) handed to `pred` exactly
    * once, before any row — for a source where finding it costs the same walk as reaching the run.
+   * `records`: each row offers its values as a record (`ChainRow.record`), for the row provers.
    */
   scanWithPredecessor?(
     place: Place,
@@ -165,6 +170,7 @@ export interface RowSource {
     pred: (p: Predecessor | null) => void,
     row: (r: ChainRow) => boolean | void,
     columns: readonly string[],
+    records?: boolean,
   ): void
   /**
    * Throws unless `seen` rows are all of `r` that a full scan of the table counts: a verdict

@@ -2,25 +2,38 @@
 // direct reader's CellReader offers, so an engine reads either source the same way. SQLite's
 // storage classes come back as: INTEGER a BigInt, REAL a number, TEXT a string, BLOB a Buffer,
 // NULL null.
-import type { ChainRow } from './row-source'
+import type { ChainRow, RecordBytes } from './row-source'
+import type { RecordWriter } from './sql-record'
 
 export class SqlRow implements ChainRow {
   rowid = 0
   rowidBig: bigint | null = null
-  readonly record = null
   private v: unknown[] = []
+  /** This row's record: not written yet (undefined), written, or none (null). */
+  private written: RecordBytes | null | undefined = undefined
 
   /**
    * `slots[c]`: where column c is in the selected values (-1: not selected); value 0 is seq.
    * `blobColumn`: the column selected as `CAST(col AS BLOB)` (read only through `castBlob`).
+   * `writer`: where the row's values are written as a record when asked (`record`), for the
+   * accelerators that prove on records (verify); without it `record` is null.
    */
   constructor(
     private readonly slots: Int32Array,
     private readonly blobColumn: number,
+    private readonly writer: RecordWriter | null = null,
   ) {}
+
+  /** The row's values written as a record (./sql-record.ts), valid until the next row; else null. */
+  get record(): RecordBytes | null {
+    if (this.written === undefined)
+      this.written = this.writer !== null && this.writer.write(this.v) ? this.writer : null
+    return this.written
+  }
 
   set(values: unknown[]): void {
     this.v = values
+    this.written = undefined
     const seq = values[0]
     if (typeof seq !== 'bigint') throw new Error('SqlRow: seq is not an integer')
     const n = Number(seq)
