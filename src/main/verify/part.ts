@@ -169,5 +169,8 @@ export function verifyPart(
     }
     source.scanLeafFirst(place, range, leaf, each)
   } else source.scan(place, range, each, VERIFY_COLUMNS)
-  return checker.finish()
+  const result = checker.finish()
+  if (place.to === Infinity && source.countAfterRun !== undefined)
+    result.counted = source.countAfterRun(range)
+  return result
 }

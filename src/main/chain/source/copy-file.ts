@@ -17,9 +17,9 @@ export interface CopyFile {
   held?: Pick<Snapshot, 'files' | 'dbPath'>
   /**
    * A new connection of its own to the copy (see `cursor`); given by the opener, so this module
-   * does not load the SQLite driver itself. `pass`: for one pass, closed after it (it maps the copy).
+   * does not load the SQLite driver itself.
    */
-  connect: (pass?: boolean) => Database.Database
+  connect: () => Database.Database
 }
 
 /** A TEXT column's value, or null for any other storage class. */

@@ -137,42 +137,34 @@ export class CopySource implements RowSource {
   }
 
   count(): number {
-    this.rowCount ??= this.counted('SELECT count(*) FROM chain NOT INDEXED', [])
+    this.rowCount ??= this.sql('counting rows', () =>
+      Number(this.one('SELECT count(*) FROM chain NOT INDEXED')![0] as bigint),
+    )
     return this.rowCount
   }
 
-  /**
-   * A count made on a connection of its own, closed after it: it maps the copy (every page of the
-   * table is visited, and a page of the map costs no read() call), and the session's connection
-   * keeps no map of the whole copy afterwards.
-   */
-  private counted(sql: string, params: unknown[]): number {
-    return this.sql('counting rows', () => {
-      const db = this.file.connect(true)
-      try {
-        return Number(
-          (
-            db
-              .prepare(sql)
-              .raw(true)
-              .safeIntegers(true)
-              .get(...params) as unknown[]
-          )[0] as bigint,
-        )
-      } finally {
-        db.close()
-      }
-    })
+  countAfterRun(r: ResolvedRange): number {
+    return r.fromSeq > r.toSeq ? 0 : this.countIn(r)
+  }
+
+  countedElsewhere(r: ResolvedRange, rows: number): void {
+    if (isWhole(r)) this.rowCount = rows
+    else this.rangeCount = { r: { fromSeq: r.fromSeq, toSeq: r.toSeq }, rows }
   }
 
   private countIn(r: ResolvedRange): number {
     if (isWhole(r)) return this.count()
     const known = this.rangeCount
     if (known !== null && known.r.fromSeq === r.fromSeq && known.r.toSeq === r.toSeq) return known.rows
-    const rows = this.counted('SELECT count(*) FROM chain NOT INDEXED WHERE +seq BETWEEN ? AND ?', [
-      r.fromSeq,
-      r.toSeq,
-    ])
+    const rows = this.sql('counting rows', () =>
+      Number(
+        this.one(
+          'SELECT count(*) FROM chain NOT INDEXED WHERE +seq BETWEEN ? AND ?',
+          r.fromSeq,
+          r.toSeq,
+        )![0] as bigint,
+      ),
+    )
     this.rangeCount = { r: { fromSeq: r.fromSeq, toSeq: r.toSeq }, rows }
     return rows
   }

@@ -32,7 +32,7 @@ export function copySourceOf(chain: ChainFile): CopySource {
     displayPath: chain.displayPath,
     evidence: chain.snapshot.evidence,
     held: chain.snapshot,
-    connect: (pass) => openCopy(chain.snapshot.dbPath, chain.displayPath, [], pass).db,
+    connect: () => openCopy(chain.snapshot.dbPath, chain.displayPath, []).db,
   })
 }
 

@@ -173,6 +173,15 @@ export interface RowSource {
     records?: boolean,
   ): void
   /**
+   * Optional (the copy): SQLite's count of `r`, asked of the source that has just read a run to the
+   * end of the scan — a worker's connection, whose map of the copy already holds every page the
+   * count visits (a count there is ≈20 ms at 1M rows; on a connection of its own it reads or maps
+   * every page of the table again, ≈1.2 s). Handed to the parent's source by `countedElsewhere`.
+   */
+  countAfterRun?(r: ResolvedRange): number
+  /** Optional: SQLite's count of `r` made by `countAfterRun` on another connection to the same copy. */
+  countedElsewhere?(r: ResolvedRange, rows: number): void
+  /**
    * Throws unless `seen` rows are all of `r` that a full scan of the table counts: a verdict
    * never covers fewer rows than SQLite sees.
    */
