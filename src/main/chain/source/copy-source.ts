@@ -33,6 +33,11 @@ import type { Snapshot } from '../snapshot'
 export type { CopyFile } from './copy-file'
 
 const ALL = '__all__'
+/**
+ * What stepping past a row costs next to verifying it (measured at 1M rows: ≈0.55 s to step past
+ * 500k rows of a fresh map of the copy, ≈10–12 µs to verify a row on a worker thread).
+ */
+const STEP_COST = 0.1
 
 export class CopySource implements RowSource {
   readonly kind = 'sqlite-copy' as const
@@ -236,14 +241,29 @@ export class CopySource implements RowSource {
     return { place: { from: 0, to: rows }, estimate: rows }
   }
 
+  /**
+   * Runs cut so that each costs about the same: a run at position k first steps past k rows, and
+   * stepping past a row costs about a tenth of verifying one (STEP_COST), so a later run is given
+   * fewer rows (two runs: 52.6 % and 47.4 %). Only balance depends on it: the runs cover every
+   * position, and the last reads to the end of the scan, whatever the count said.
+   */
   split(place: Place, n: number): Place[] {
     const len = place.to - place.from
     const count = Math.max(1, Math.min(len, n))
-    const out: Place[] = []
+    // Run i's rows are T − STEP_COST × (rows before it), with T making them sum to `len`.
+    const shares: number[] = []
+    let before = 0
     for (let i = 0; i < count; i++) {
-      const from = place.from + Math.floor((i * len) / count)
-      // The last run reads to the end of the scan, whatever the count said.
-      const to = i === count - 1 ? Infinity : place.from + Math.floor(((i + 1) * len) / count)
+      const share = Math.max(0, 1 - STEP_COST * before)
+      shares.push(share)
+      before += share
+    }
+    const out: Place[] = []
+    let at = 0
+    for (let i = 0; i < count; i++) {
+      const from = place.from + Math.floor((at * len) / before)
+      at += shares[i]!
+      const to = i === count - 1 ? Infinity : place.from + Math.floor((at * len) / before)
       if (to > from) out.push({ from, to })
     }
     return out
