@@ -24,8 +24,9 @@ import {
   type RowSource,
   type SourceHandle,
 } from './row-source'
-import { SqlRow } from './sql-row'
-import { RecordWriter } from './sql-record'
+import { selectList, type SqlRow } from './sql-row'
+import { splitRuns } from './copy-runs'
+import { statementCursor } from './copy-cursor'
 import { textOrNull as text } from './copy-file'
 import type { CopyFile } from './copy-file'
 import type { Snapshot } from '../snapshot'
@@ -33,11 +34,6 @@ import type { Snapshot } from '../snapshot'
 export type { CopyFile } from './copy-file'
 
 const ALL = '__all__'
-/**
- * What stepping past a row costs next to verifying it (measured at 1M rows: ≈0.55 s to step past
- * 500k rows of a fresh map of the copy, ≈10–12 µs to verify a row on a worker thread).
- */
-const STEP_COST = 0.1
 
 export class CopySource implements RowSource {
   readonly kind = 'sqlite-copy' as const
@@ -120,25 +116,12 @@ export class CopySource implements RowSource {
     return this.names.indexOf(name)
   }
 
-  /**
-   * The select list for these columns: seq first, the body as its bytes (`CAST … AS BLOB`).
-   * `records`: the rows also offer their values written as a record (./sql-record.ts).
-   */
+  /** The select list for these columns, and the row its values are read through (./sql-row.ts). */
   private selectList(
     columns: readonly string[] | typeof ALL,
     records = false,
   ): { list: string; row: SqlRow } {
-    const wanted = columns === ALL ? this.names : columns.filter((c) => this.names.includes(c))
-    const slots = new Int32Array(this.names.length).fill(-1)
-    const parts = ['seq']
-    for (const name of wanted) {
-      const c = this.col(name)
-      if (slots[c]! >= 0) continue
-      slots[c] = parts.length
-      parts.push(name === 'canonical_body' ? 'CAST(canonical_body AS BLOB)' : name)
-    }
-    const writer = records ? new RecordWriter(slots) : null
-    return { list: parts.join(', '), row: new SqlRow(slots, this.col('canonical_body'), writer) }
+    return selectList(this.names, columns === ALL ? this.names : columns, records)
   }
 
   count(): number {
@@ -241,32 +224,9 @@ export class CopySource implements RowSource {
     return { place: { from: 0, to: rows }, estimate: rows }
   }
 
-  /**
-   * Runs cut so that each costs about the same: a run at position k first steps past k rows, and
-   * stepping past a row costs about a tenth of verifying one (STEP_COST), so a later run is given
-   * fewer rows (two runs: 52.6 % and 47.4 %). Only balance depends on it: the runs cover every
-   * position, and the last reads to the end of the scan, whatever the count said.
-   */
+  /** Runs cut so that each costs about the same (./copy-runs.ts). */
   split(place: Place, n: number): Place[] {
-    const len = place.to - place.from
-    const count = Math.max(1, Math.min(len, n))
-    // Run i's rows are T − STEP_COST × (rows before it), with T making them sum to `len`.
-    const shares: number[] = []
-    let before = 0
-    for (let i = 0; i < count; i++) {
-      const share = Math.max(0, 1 - STEP_COST * before)
-      shares.push(share)
-      before += share
-    }
-    const out: Place[] = []
-    let at = 0
-    for (let i = 0; i < count; i++) {
-      const from = place.from + Math.floor((at * len) / before)
-      at += shares[i]!
-      const to = i === count - 1 ? Infinity : place.from + Math.floor((at * len) / before)
-      if (to > from) out.push({ from, to })
-    }
-    return out
+    return splitRuns(place, n)
   }
 
   private where(r: ResolvedRange): { clause: string; params: bigint[] } {
@@ -372,45 +332,10 @@ export class CopySource implements RowSource {
    */
   cursor(r: ResolvedRange, columns: readonly string[], descending: boolean): RowCursor {
     const { clause, params } = this.where(r)
-    const { list, row: cur } = this.selectList(columns)
-    const what = 'reading rows'
+    const { list, row } = this.selectList(columns)
     const db = this.sql('opening the copy', () => this.file.connect())
-    let it: IterableIterator<unknown[]>
-    try {
-      it = this.sql(
-        what,
-        () =>
-          db
-            .prepare(
-              `SELECT ${list} FROM chain NOT INDEXED ${clause} ORDER BY seq ${descending ? 'DESC' : 'ASC'}`,
-            )
-            .raw(true)
-            .safeIntegers(true)
-            .iterate(...params) as IterableIterator<unknown[]>,
-      )
-    } catch (e) {
-      db.close()
-      throw e
-    }
-    let done = r.fromSeq > r.toSeq
-    return {
-      read: (row, pause) => {
-        while (!done) {
-          const next = this.sql(what, () => it.next())
-          if (next.done) done = true
-          else {
-            cur.set(next.value)
-            if (row(cur) === false) done = true
-          }
-          if (!done && pause()) return true
-        }
-        return false
-      },
-      close: () => {
-        it.return?.()
-        db.close()
-      },
-    }
+    const sql = `SELECT ${list} FROM chain NOT INDEXED ${clause} ORDER BY seq ${descending ? 'DESC' : 'ASC'}`
+    return statementCursor(db, sql, params, row, r.fromSeq > r.toSeq, (what, run) => this.sql(what, run))
   }
 
   /** A side table as SQLite reads it: all its rows, by a scan. */

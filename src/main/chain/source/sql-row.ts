@@ -3,7 +3,7 @@
 // storage classes come back as: INTEGER a BigInt, REAL a number, TEXT a string, BLOB a Buffer,
 // NULL null.
 import type { ChainRow, RecordBytes } from './row-source'
-import type { RecordWriter } from './sql-record'
+import { RecordWriter } from './sql-record'
 
 export class SqlRow implements ChainRow {
   rowid = 0
@@ -86,4 +86,26 @@ export class SqlRow implements ChainRow {
     const v = this.v[this.slots[c]!]
     return Buffer.isBuffer(v) ? v : null
   }
+}
+
+/**
+ * The select list for `columns` of a table with columns `names`: seq first, the body as its bytes
+ * (`CAST … AS BLOB`); and the row its values are read through. `records`: the rows also offer their
+ * values written as a record (./sql-record.ts).
+ */
+export function selectList(
+  names: readonly string[],
+  columns: readonly string[],
+  records: boolean,
+): { list: string; row: SqlRow } {
+  const slots = new Int32Array(names.length).fill(-1)
+  const parts = ['seq']
+  for (const name of columns) {
+    const c = names.indexOf(name)
+    if (c < 0 || slots[c]! >= 0) continue
+    slots[c] = parts.length
+    parts.push(name === 'canonical_body' ? 'CAST(canonical_body AS BLOB)' : name)
+  }
+  const writer = records ? new RecordWriter(slots) : null
+  return { list: parts.join(', '), row: new SqlRow(slots, names.indexOf('canonical_body'), writer) }
 }
