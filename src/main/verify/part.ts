@@ -5,6 +5,7 @@
 import type { ChainRow, Place, Predecessor, ResolvedRange, RowSource } from '../chain/source/row-source'
 import { rowProver } from '../chain/addon/row-prover'
 import { DirectSource } from '../chain/source/direct-source'
+import { BodyNotText } from '../chain/source/sql-row'
 import { sha256Hex } from '../chain/seal'
 import { RowChecker, type PartitionResult, type PartitionSpec, type VerifyHooks } from './partition'
 import { columnsAgreeOnBytes, textIsAscii } from './record-proof'
@@ -155,8 +156,15 @@ export function verifyPart(
     }
     pushRow(checker, c, cols, v)
   }
-  if (inOneWalk) source.scanWithPredecessor!(place, range, start, each, VERIFY_COLUMNS, true)
-  else if (prover !== null && prover.byLeaf && source instanceof DirectSource) {
+  if (inOneWalk) {
+    // The body as text first (the copy: cheaper to read than bytes), else the run again as bytes.
+    try {
+      source.scanWithPredecessor!(place, range, start, each, VERIFY_COLUMNS, 'text')
+    } catch (e) {
+      if (!(e instanceof BodyNotText)) throw e
+      source.scanWithPredecessor!(place, range, start, each, VERIFY_COLUMNS, 'bytes')
+    }
+  } else if (prover !== null && prover.byLeaf && source instanceof DirectSource) {
     // Runs of clean rows proven a leaf at a time where they lie: one call, no cell decoded in
     // JavaScript; the first row of a run, and any row not proven, goes through `each`.
     const last = Math.max(Math.min(Number(range.toSeq), MAX_SAFE), -MAX_SAFE)

@@ -19,12 +19,13 @@ import {
   type Place,
   type Predecessor,
   type ResolvedRange,
+  type RecordMode,
   type RowCursor,
   type EvidenceFilesOf,
   type RowSource,
   type SourceHandle,
 } from './row-source'
-import { selectList, type SqlRow } from './sql-row'
+import { BodyNotText, selectList, type SqlRow } from './sql-row'
 import { splitRuns } from './copy-runs'
 import { statementCursor } from './copy-cursor'
 import { textOrNull as text } from './copy-file'
@@ -34,6 +35,12 @@ import type { Snapshot } from '../snapshot'
 export type { CopyFile } from './copy-file'
 
 const ALL = '__all__'
+
+/** The row, once its body read as text is known to be its bytes (else the scan stops: BodyNotText). */
+function textChecked(row: SqlRow, records: RecordMode): SqlRow {
+  if (records === 'text' && !row.bodyIsText()) throw new BodyNotText()
+  return row
+}
 
 export class CopySource implements RowSource {
   readonly kind = 'sqlite-copy' as const
@@ -116,12 +123,27 @@ export class CopySource implements RowSource {
     return this.names.indexOf(name)
   }
 
-  /** The select list for these columns, and the row its values are read through (./sql-row.ts). */
+  /**
+   * The select list for these columns, and the row its values are read through (./sql-row.ts). A
+   * body is read as text only where SQLite's text of it is its bytes when they are UTF-8: in a
+   * UTF-8 database (in a UTF-16 one, CAST … AS TEXT would decode the bytes as UTF-16).
+   */
   private selectList(
     columns: readonly string[] | typeof ALL,
-    records = false,
+    records: RecordMode = false,
   ): { list: string; row: SqlRow } {
-    return selectList(this.names, columns === ALL ? this.names : columns, records)
+    const mode = records === 'text' && !this.utf8() ? 'bytes' : records
+    return selectList(this.names, columns === ALL ? this.names : columns, mode)
+  }
+
+  private isUtf8: boolean | null = null
+
+  private utf8(): boolean {
+    this.isUtf8 ??= this.sql(
+      'reading the encoding',
+      () => this.file.db.pragma('encoding', { simple: true }) === 'UTF-8',
+    )
+    return this.isUtf8
   }
 
   count(): number {
@@ -265,7 +287,7 @@ export class CopySource implements RowSource {
     pred: (p: Predecessor | null) => void,
     row: (r: ChainRow) => boolean | void,
     columns: readonly string[],
-    records = false,
+    records: RecordMode = false,
   ): void {
     if (place.from === 0) {
       pred(this.predecessor(place, r))
@@ -285,7 +307,7 @@ export class CopySource implements RowSource {
       [...params, limit, place.from - 1],
       (values) => {
         cur.set(values)
-        if (given) return row(cur)
+        if (given) return row(textChecked(cur, records))
         given = true
         pred({ seq: cur.rowidBig ?? BigInt(cur.rowid), hmac: mac >= 0 ? cur.text(mac) : null })
       },
@@ -308,7 +330,7 @@ export class CopySource implements RowSource {
     r: ResolvedRange,
     row: (r: ChainRow) => boolean | void,
     columns: readonly string[] | typeof ALL,
-    records: boolean,
+    records: RecordMode,
   ): void {
     const { clause, params } = this.where(r)
     const { list, row: cur } = this.selectList(columns, records)
@@ -318,7 +340,7 @@ export class CopySource implements RowSource {
       [...params, limit, place.from],
       (values) => {
         cur.set(values)
-        return row(cur)
+        return row(textChecked(cur, records))
       },
       `reading rows from position ${place.from}`,
     )

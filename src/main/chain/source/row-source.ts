@@ -92,6 +92,13 @@ export interface Predecessor {
   hmac: unknown
 }
 
+/**
+ * Whether a scan's rows offer records (`ChainRow.record`): no; yes ('bytes'); yes, with the body read
+ * from SQLite as text wherever that text is exactly its bytes ('text': a row where it is not stops
+ * the scan with `BodyNotText`, ./sql-row.ts, and the caller reads the run again as 'bytes').
+ */
+export type RecordMode = false | 'bytes' | 'text'
+
 /** What a worker thread opens the same source from (posted to it: plain data). */
 export type SourceHandle =
   | { kind: 'direct'; layout: DirectChainLayout }
@@ -170,7 +177,7 @@ export interface RowSource {
     pred: (p: Predecessor | null) => void,
     row: (r: ChainRow) => boolean | void,
     columns: readonly string[],
-    records?: boolean,
+    records?: RecordMode,
   ): void
   /**
    * Optional (the copy): SQLite's count of `r`, asked of the source that has just read a run to the

@@ -20,7 +20,16 @@ import { CopySource } from '../../../../src/main/chain/source/copy-source'
 import { RecordWriter } from '../../../../src/main/chain/source/sql-record'
 import { nativeProverActive } from '../../../../src/main/chain/addon/row-prover'
 import { verifyRows } from '../../../../src/main/verify/verify'
-import { openScratch, seal, sha256, spanRows, writeChain } from '../../reliability/chainkit'
+import {
+  appendRows,
+  CHAIN_SCHEMA,
+  GENESIS,
+  openScratch,
+  seal,
+  sha256,
+  spanRows,
+  writeChain,
+} from '../../reliability/chainkit'
 import { KEY } from '../../testing/exact-chains'
 import { mulberry32 } from '../../testing/prng'
 import { openSource } from '../../testing/sources'
@@ -144,6 +153,35 @@ const CHANGES: Change[] = [
   },
   { name: 'the body an integer, resealed', apply: (db, s) => reseal(db, s, 12345n) },
   { name: 'the body NULL, resealed', apply: (db, s) => reseal(db, s, null) },
+  // Bytes the copy's text read of the body (CAST … AS TEXT, V8's UTF-8 decoder) must not take
+  // for the body: each in an attribute, resealed, so only the bytes decide.
+  ...(
+    [
+      ['a BOM first', 'efbbbf', true],
+      ['a NUL', '00', false],
+      ['a real U+FFFD', 'efbfbd', false],
+      ['an overlong sequence', 'c0af', false],
+      ['an encoded surrogate', 'eda080', false],
+      ['a cut 4-byte sequence, as long as its U+FFFD', 'f09080', false],
+      ['a 4-byte character', 'f09f9880', false],
+      ['a cut sequence last', 'e282', false],
+    ] as const
+  ).map(([what, hex, first]): Change => ({
+    name: `the body with ${what}, resealed`,
+    apply: (db, s) => {
+      const body = bodyOf(db, s)
+      const raw = Buffer.from(hex, 'hex')
+      if (first) return reseal(db, s, Buffer.concat([raw, body]))
+      const at = body.indexOf('{"i":')
+      if (at < 0) return reseal(db, s, Buffer.concat([body, raw]))
+      const head = Buffer.from('{"a":"')
+      reseal(
+        db,
+        s,
+        Buffer.concat([body.subarray(0, at), head, raw, Buffer.from('x",'), body.subarray(at + 1)]),
+      )
+    },
+  })),
   {
     name: 'the body rewritten as TEXT of other bytes, resealed',
     apply: (db, s) => reseal(db, s, bodyOf(db, s).toString('utf8').replace('UNSET', 'OK\u00e9')),
@@ -229,6 +267,59 @@ describe('verify through the copy: the provers on records never decide otherwise
     }
     // The changes are seen: most cases are not VALID (a few changes leave the verdict as it was).
     expect(distinct).toBeGreaterThan(CASES / 2)
+  })
+
+  it('reads bodies as text, and reads a run again as bytes only where a body is not UTF-8', async () => {
+    const modes = async (path: string): Promise<unknown[]> => {
+      const copy = (await openSource(path, 'sqlite-copy')) as CopySource
+      try {
+        const seen: unknown[] = []
+        const spy = Object.create(copy, {
+          scanWithPredecessor: {
+            value: (...a: Parameters<NonNullable<RowSource['scanWithPredecessor']>>) => {
+              seen.push(a[5])
+              return copy.scanWithPredecessor(...a)
+            },
+          },
+        }) as RowSource
+        const v = await verifyRows(spy, keys, { runs: 2 })
+        delete process.env['BIJOTEL_NATIVE']
+        expect(v).toEqual(await verifyRows(withoutRecords(copy), keys, { runs: 2 }))
+        return seen
+      } finally {
+        copy.close()
+      }
+    }
+    const clean = join(root, 'text-clean.db')
+    writeChain(clean, KEY, spanRows(40))
+    expect(await modes(clean)).toEqual(['text', 'text'])
+    const bad = join(root, 'text-bad.db')
+    writeChain(bad, KEY, spanRows(40))
+    const db = openScratch(bad)
+    reseal(db, 30n, Buffer.concat([bodyOf(db, 30n), Buffer.from([0xff])]))
+    db.close()
+    // Runs of 21 and 19 rows: only the second holds seq 30.
+    expect(await modes(bad)).toEqual(['text', 'text', 'bytes'])
+  })
+
+  it('a UTF-16 database: bodies read as bytes (its TEXT of a BLOB is not the bytes), the same verdicts', async () => {
+    for (const enc of ['UTF-16le', 'UTF-16be']) {
+      const path = join(root, `${enc}.db`)
+      const db = openScratch(path)
+      db.pragma(`encoding = '${enc}'`)
+      db.exec(CHAIN_SCHEMA)
+      appendRows(db, KEY, spanRows(30), GENESIS)
+      reseal(db, 12n, Buffer.from('{"attributes":{},"name":"\u4e2d"}'))
+      db.close()
+      const copy = (await openSource(path, 'sqlite-copy')) as CopySource
+      try {
+        const v = await verifyRows(copy, keys, { runs: 2 })
+        expect(v.findings.length).toBeGreaterThan(0)
+        expect(v).toEqual(await verifyRows(withoutRecords(copy), keys, { runs: 2 }))
+      } finally {
+        copy.close()
+      }
+    }
   })
 
   it('a clean chain read through the copy is proven by the native prover, not pushed', async () => {
