@@ -10,8 +10,9 @@
 // once: its SHA-256 is taken of the very bytes written to the copy (./copy-hashed.ts says why that
 // proves the copy equal; without the addon, the copy and the original are hashed and must agree),
 // and the originals' size, mtime and ctime must not have moved — so every later answer is about
-// exactly the bytes recorded in the evidence block. SQLite then opens the copy as the writer would (./reader.ts: read-write once, so
-// it recovers the WAL or rolls the journal back), where its side files do no harm.
+// exactly the bytes recorded in the evidence block. SQLite then opens the copy as the writer
+// would (./reader.ts: read-write once, so it recovers the WAL or rolls the journal back), where its
+// side files do no harm.
 import { createHash } from 'node:crypto'
 import {
   closeSync,

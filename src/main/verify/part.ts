@@ -1,7 +1,8 @@
 // Verifying one run of rows of any source: every row goes to the one RowChecker, fed the same
 // values whichever source read it. Where the row has a record (the direct reader's bytes, or the
-// values SQLite returned for the copy written as one), a clean row may be proven on it first — by the native row prover, or in TypeScript
-// (./record-proof.ts) — which leaves exactly the state `push` would.
+// values SQLite returned for the copy written as one), a clean row may be proven on it first — by
+// the native row prover, or in TypeScript (./record-proof.ts) — which leaves exactly the state
+// `push` would.
 import type { ChainRow, Place, Predecessor, ResolvedRange, RowSource } from '../chain/source/row-source'
 import { rowProver } from '../chain/addon/row-prover'
 import { DirectSource } from '../chain/source/direct-source'
