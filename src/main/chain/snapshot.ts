@@ -424,7 +424,7 @@ async function snapshotOf(
     }
     // The evidence must not have moved under us: a writer still appending would make the copy a
     // mixture of two states.
-    if (!agree || !unchangedFiles(files)) {
+    if (!agree || !unchangedFiles(files, true)) {
       throw new AuditError(
         'evidence_changed',
         `evidence changed while it was being read (${path}); stop the writer or copy the file first`,
