@@ -223,9 +223,12 @@ export function openEvidence(path: string, opts: OpenOptions = {}): EvidenceFile
 /**
  * Whether the files are still as they were opened: each descriptor's file the same size and mtime,
  * each name still naming the opened file, and no side file come into being since (a writer
- * appending or checkpointing would do either).
+ * appending or checkpointing would do either). `ctime`: the ctime too — a write sets it and, unlike
+ * the mtime, nothing can set it back (utimensat); the private copy, made in one read of the
+ * evidence (./copy-hashed.ts), asks for it, so a file written during that read is refused even
+ * with its mtime restored. (So does any metadata change: chmod, chown, a new hard link.)
  */
-export function unchangedFiles(files: EvidenceFiles): boolean {
+export function unchangedFiles(files: EvidenceFiles, ctime = false): boolean {
   const same = (f: OpenedFile | null, kind: SideKind | null): boolean => {
     const name = kind === null ? files.db.name : files.db.name + SIDE_SUFFIX[kind]
     let now: Stats | null = null
@@ -240,6 +243,7 @@ export function unchangedFiles(files: EvidenceFiles): boolean {
       return (
         st.size === f.stat.size &&
         st.mtimeMs === f.stat.mtimeMs &&
+        (!ctime || st.ctimeMs === f.stat.ctimeMs) &&
         now !== null &&
         now.dev === f.stat.dev &&
         now.ino === f.stat.ino

@@ -6,11 +6,13 @@
 // (./evidence-files.ts) opens the chain and its side files once; through those descriptors the
 // chain and every side file SQLite would apply — its `-wal` (un-checkpointed rows are part of the
 // chain) and its `-journal` (a hot journal SQLite rolls back before reading) — are copied into a
-// private temporary folder, under the names SQLite looks for beside the copy. Original and copy are
-// hashed (in parallel, on worker threads for large files) and must agree, and the originals' size
-// and mtime must not have moved — so every later answer is about exactly the bytes recorded in the
-// evidence block. SQLite then opens the copy as the writer would (./reader.ts: read-write once, so
-// it recovers the WAL or rolls the journal back), where its side files do no harm.
+// private temporary folder, under the names SQLite looks for beside the copy. Each file is read
+// once: its SHA-256 is taken of the very bytes written to the copy (./copy-hashed.ts says why that
+// proves the copy equal; without the addon, the copy and the original are hashed and must agree),
+// and the originals' size, mtime and ctime must not have moved — so every later answer is about
+// exactly the bytes recorded in the evidence block. SQLite then opens the copy as the writer
+// would (./reader.ts: read-write once, so it recovers the WAL or rolls the journal back), where its
+// side files do no harm.
 import { createHash } from 'node:crypto'
 import {
   closeSync,
@@ -37,6 +39,7 @@ import {
 } from './evidence-files'
 import { READ_SKEW, readBuffer } from './read-buffer'
 import { nativeFileHash, type FileTap } from './addon/file-hash'
+import { copyHashed } from './copy-hashed'
 
 const CHUNK = 4 * 1024 * 1024
 
@@ -146,7 +149,10 @@ async function copyHashing(
   }
 }
 
-/** Copy what the descriptor reads into a new private file `dst`. */
+/**
+ * Copy what the descriptor reads into a new private file `dst` (without the addon: plain chunked
+ * reads and writes — libuv's copyfile is ~8× slower into tmpfs here).
+ */
 async function copyChunked(fd: number, dst: string, signal?: AbortSignal): Promise<void> {
   const output = await fsp.open(dst, 'wx', 0o600)
   try {
@@ -308,6 +314,27 @@ export async function chooseTempRoot(bytes: number): Promise<string> {
   return tmpdir()
 }
 
+/**
+ * One file of the evidence copied to `dst`: in one read where the addon hashes (./copy-hashed.ts),
+ * else copied, then the original and the copy hashed side by side (`agree`: the two digests match).
+ */
+async function copyOne(
+  f: OpenedFile,
+  dst: string,
+  progress: (n: number) => void,
+  signal?: AbortSignal,
+): Promise<{ sha256: string; bytes: number; agree: boolean; oneRead: boolean }> {
+  const once = copyHashed(f.fd, dst, progress, signal)
+  if (once !== null) return { ...(await once), agree: true, oneRead: true }
+  await copyChunked(f.fd, dst, signal)
+  if (signal?.aborted) throw new AuditError('cancelled', 'cancelled while copying the evidence')
+  const [original, copy] = await Promise.all([
+    hashFileParallel(f.fd, f.stat.size, progress, signal),
+    hashFileParallel(dst, f.stat.size, () => {}, signal),
+  ])
+  return { ...original, agree: original.sha256 === copy.sha256, oneRead: false }
+}
+
 /** Make the verified private copy of a chain.db and its side files. Throws AuditError, never writes beside `path`. */
 export async function takeSnapshot(path: string, opts: SnapshotOptions = {}): Promise<Snapshot> {
   const files = openEvidence(path, opts.policy ? { policy: opts.policy } : {})
@@ -384,29 +411,26 @@ async function snapshotOf(
     const copyPath = join(dir, basename(files.db.name))
     // The names SQLite gives the copy's side files: the copy's path plus the same suffix.
     const copyOf = (f: OpenedFile): string => copyPath + f.name.slice(files.db.name.length)
-    // Plain chunked copy (libuv's copyfile is ~8× slower into tmpfs here), through the open step's
-    // descriptors; then original and copy are hashed side by side.
-    for (const f of copied) await copyChunked(f.fd, copyOf(f), opts.signal)
-    if (opts.signal?.aborted) throw new AuditError('cancelled', 'cancelled while copying the evidence')
-    const none = (): void => {}
-    const hashes = await Promise.all(
-      copied.flatMap((f) => [
-        hashFileParallel(f.fd, f.stat.size, progress, opts.signal),
-        hashFileParallel(copyOf(f), f.stat.size, none, opts.signal),
-      ]),
-    )
+    // Each file read once: hashed and written to the copy from the same bytes (./copy-hashed.ts);
+    // without the addon, copied, then original and copy hashed side by side and compared.
+    const hashes: string[] = []
+    let agree = true
+    let oneRead = true
+    for (const f of copied) {
+      const h = await copyOne(f, copyOf(f), progress, opts.signal)
+      agree &&= h.agree && h.bytes === f.stat.size
+      oneRead &&= h.oneRead
+      hashes.push(h.sha256)
+    }
     // The evidence must not have moved under us: a writer still appending would make the copy a
     // mixture of two states.
-    const agree = copied.every(
-      (f, i) => hashes[2 * i]!.sha256 === hashes[2 * i + 1]!.sha256 && hashes[2 * i]!.bytes === f.stat.size,
-    )
-    if (!agree || !unchangedFiles(files)) {
+    if (!agree || !unchangedFiles(files, true)) {
       throw new AuditError(
         'evidence_changed',
         `evidence changed while it was being read (${path}); stop the writer or copy the file first`,
       )
     }
-    const sha = (f: OpenedFile): string => hashes[2 * copied.indexOf(f)]!.sha256
+    const sha = (f: OpenedFile): string => hashes[copied.indexOf(f)]!
     const link = (f: OpenedFile): Partial<EvidenceFile> => (f.real !== f.name ? { link_target: f.real } : {})
     const side: EvidenceFile[] = []
     if (journal)
@@ -416,7 +440,7 @@ async function snapshotOf(
       // hashed through its descriptor all the same.
       if (f)
         side.push(
-          toEvidenceFile(f.name, f.stat, (await copyHashing(f.fd, null, none)).sha256, {
+          toEvidenceFile(f.name, f.stat, (await copyHashing(f.fd, null, () => {})).sha256, {
             ...link(f),
             applied: false,
           }),
@@ -432,7 +456,7 @@ async function snapshotOf(
       ),
       wal: wal ? toEvidenceFile(wal.name, wal.stat, sha(wal), { ...link(wal), applied: true }) : null,
       side_files: side,
-      method: `copied into a private temporary folder${hot ? ' with its hot journal' : ''}${wal ? ' with its -wal' : ''}; original and copy hashed and compared, original size and mtime re-checked, then SQLite opened only the copy${wal || hot ? ', read-write once to apply the side files as the writer would, then read-only' : ', read-only'}`,
+      method: `copied into a private temporary folder${hot ? ' with its hot journal' : ''}${wal ? ' with its -wal' : ''}; ${oneRead ? 'the original read once, hashed and written to the copy from the same bytes, its size, mtime and ctime re-checked' : 'original and copy hashed and compared, original size, mtime and ctime re-checked'}, then SQLite opened only the copy${wal || hot ? ', read-write once to apply the side files as the writer would, then read-only' : ', read-only'}`,
       unchanged_after_copy: true,
     }
     return {

@@ -1,10 +1,12 @@
 // Verifying one run of rows of any source: every row goes to the one RowChecker, fed the same
-// values whichever source read it. Where the source has the record's bytes (the direct reader),
-// a clean row may be proven on them first — by the native row prover, or in TypeScript
-// (./record-proof.ts) — which leaves exactly the state `push` would.
+// values whichever source read it. Where the row has a record (the direct reader's bytes, or the
+// values SQLite returned for the copy written as one), a clean row may be proven on it first — by
+// the native row prover, or in TypeScript (./record-proof.ts) — which leaves exactly the state
+// `push` would.
 import type { ChainRow, Place, Predecessor, ResolvedRange, RowSource } from '../chain/source/row-source'
 import { rowProver } from '../chain/addon/row-prover'
 import { DirectSource } from '../chain/source/direct-source'
+import { BodyNotText } from '../chain/source/sql-row'
 import { sha256Hex } from '../chain/seal'
 import { RowChecker, type PartitionResult, type PartitionSpec, type VerifyHooks } from './partition'
 import { columnsAgreeOnBytes, textIsAscii } from './record-proof'
@@ -107,8 +109,10 @@ export function verifyPart(
   }
   const inOneWalk = source.scanWithPredecessor !== undefined
   if (!inOneWalk) start(source.predecessor(place, range))
+  // Rows of the copy offer their values written as a record (../chain/source/sql-record.ts), so the
+  // prover takes them as it takes the direct reader's.
   const prover =
-    name >= 0 && source.kind === 'direct'
+    name >= 0
       ? rowProver({
           body,
           canonicalHash: ch,
@@ -153,8 +157,15 @@ export function verifyPart(
     }
     pushRow(checker, c, cols, v)
   }
-  if (inOneWalk) source.scanWithPredecessor!(place, range, start, each, VERIFY_COLUMNS)
-  else if (prover !== null && prover.byLeaf && source instanceof DirectSource) {
+  if (inOneWalk) {
+    // The body as text first (the copy: cheaper to read than bytes), else the run again as bytes.
+    try {
+      source.scanWithPredecessor!(place, range, start, each, VERIFY_COLUMNS, 'text')
+    } catch (e) {
+      if (!(e instanceof BodyNotText)) throw e
+      source.scanWithPredecessor!(place, range, start, each, VERIFY_COLUMNS, 'bytes')
+    }
+  } else if (prover !== null && prover.byLeaf && source instanceof DirectSource) {
     // Runs of clean rows proven a leaf at a time where they lie: one call, no cell decoded in
     // JavaScript; the first row of a run, and any row not proven, goes through `each`.
     const last = Math.max(Math.min(Number(range.toSeq), MAX_SAFE), -MAX_SAFE)
@@ -167,5 +178,8 @@ export function verifyPart(
     }
     source.scanLeafFirst(place, range, leaf, each)
   } else source.scan(place, range, each, VERIFY_COLUMNS)
-  return checker.finish()
+  const result = checker.finish()
+  if (place.to === Infinity && source.countAfterRun !== undefined)
+    result.counted = source.countAfterRun(range)
+  return result
 }

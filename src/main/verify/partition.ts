@@ -32,6 +32,11 @@ export interface PartitionResult {
     prev_hash: string
     predecessor?: { seq: number; hmac_hash: string }
   } | null
+  /**
+   * SQLite's count of the range, made by the run that read to the end of the scan on the connection
+   * it read with (`RowSource.countAfterRun`), where the source has one; for the pass's check.
+   */
+  counted?: number
 }
 
 export interface VerifyHooks {

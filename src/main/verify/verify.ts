@@ -25,7 +25,7 @@ export async function verifyRows(
   requireKeys(keys, opts)
   const range = source.resolve(opts.range)
   // A source that can say about how many rows the range holds without a pass (the copy, whose
-  // count is a pass over the whole table) cuts its runs by that, and counts while the workers read.
+  // count is a pass over the whole table) cuts its runs by that, and counts after them.
   const span = source.spanEstimate?.(range)
   let placed = span === undefined ? source.place(range) : null
   const estimate = placed?.estimate ?? span!
@@ -73,18 +73,16 @@ export async function verifyRows(
           ),
       },
     )
-    // The jobs are posted: SQLite's count of the range (kept by the source for confirmSeen) is made
-    // while the workers read, not before them. If a run failed meanwhile, its error is the one thrown.
+    parts = await running
+    // A source that counts after a run (the copy) had the worker that read to the end of the scan
+    // make SQLite's count of the range there (kept by the source for confirmSeen), not before the
+    // workers start nor beside them on a connection of its own.
     if (placed === null) {
-      try {
-        placed = source.place(range)
-        counted(placed)
-      } catch (e) {
-        await running
-        throw e
-      }
+      const count = parts.find((p) => p.counted !== undefined)?.counted
+      if (count !== undefined) source.countedElsewhere?.(range, count)
+      counted((placed = source.place(range)))
     }
-    parts = shiftOrdinals(await running)
+    parts = shiftOrdinals(parts)
   } else {
     if (placed === null) counted((placed = source.place(range)))
     parts = shiftOrdinals(onThisThread(source, keys, range, placed.place, opts, progress))

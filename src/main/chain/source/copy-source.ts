@@ -19,12 +19,15 @@ import {
   type Place,
   type Predecessor,
   type ResolvedRange,
+  type RecordMode,
   type RowCursor,
   type EvidenceFilesOf,
   type RowSource,
   type SourceHandle,
 } from './row-source'
-import { SqlRow } from './sql-row'
+import { BodyNotText, selectList, type SqlRow } from './sql-row'
+import { splitRuns } from './copy-runs'
+import { statementCursor } from './copy-cursor'
 import { textOrNull as text } from './copy-file'
 import type { CopyFile } from './copy-file'
 import type { Snapshot } from '../snapshot'
@@ -32,6 +35,12 @@ import type { Snapshot } from '../snapshot'
 export type { CopyFile } from './copy-file'
 
 const ALL = '__all__'
+
+/** The row, once its body read as text is known to be its bytes (else the scan stops: BodyNotText). */
+function textChecked(row: SqlRow, records: RecordMode): SqlRow {
+  if (records === 'text' && !row.bodyIsText()) throw new BodyNotText()
+  return row
+}
 
 export class CopySource implements RowSource {
   readonly kind = 'sqlite-copy' as const
@@ -114,18 +123,27 @@ export class CopySource implements RowSource {
     return this.names.indexOf(name)
   }
 
-  /** The select list for these columns: seq first, the body as its bytes (`CAST … AS BLOB`). */
-  private selectList(columns: readonly string[] | typeof ALL): { list: string; row: SqlRow } {
-    const wanted = columns === ALL ? this.names : columns.filter((c) => this.names.includes(c))
-    const slots = new Int32Array(this.names.length).fill(-1)
-    const parts = ['seq']
-    for (const name of wanted) {
-      const c = this.col(name)
-      if (slots[c]! >= 0) continue
-      slots[c] = parts.length
-      parts.push(name === 'canonical_body' ? 'CAST(canonical_body AS BLOB)' : name)
-    }
-    return { list: parts.join(', '), row: new SqlRow(slots, this.col('canonical_body')) }
+  /**
+   * The select list for these columns, and the row its values are read through (./sql-row.ts). A
+   * body is read as text only where SQLite's text of it is its bytes when they are UTF-8: in a
+   * UTF-8 database (in a UTF-16 one, CAST … AS TEXT would decode the bytes as UTF-16).
+   */
+  private selectList(
+    columns: readonly string[] | typeof ALL,
+    records: RecordMode = false,
+  ): { list: string; row: SqlRow } {
+    const mode = records === 'text' && !this.utf8() ? 'bytes' : records
+    return selectList(this.names, columns === ALL ? this.names : columns, mode)
+  }
+
+  private isUtf8: boolean | null = null
+
+  private utf8(): boolean {
+    this.isUtf8 ??= this.sql(
+      'reading the encoding',
+      () => this.file.db.pragma('encoding', { simple: true }) === 'UTF-8',
+    )
+    return this.isUtf8
   }
 
   count(): number {
@@ -133,6 +151,15 @@ export class CopySource implements RowSource {
       Number(this.one('SELECT count(*) FROM chain NOT INDEXED')![0] as bigint),
     )
     return this.rowCount
+  }
+
+  countAfterRun(r: ResolvedRange): number {
+    return r.fromSeq > r.toSeq ? 0 : this.countIn(r)
+  }
+
+  countedElsewhere(r: ResolvedRange, rows: number): void {
+    if (isWhole(r)) this.rowCount = rows
+    else this.rangeCount = { r: { fromSeq: r.fromSeq, toSeq: r.toSeq }, rows }
   }
 
   private countIn(r: ResolvedRange): number {
@@ -219,17 +246,9 @@ export class CopySource implements RowSource {
     return { place: { from: 0, to: rows }, estimate: rows }
   }
 
+  /** Runs cut so that each costs about the same (./copy-runs.ts). */
   split(place: Place, n: number): Place[] {
-    const len = place.to - place.from
-    const count = Math.max(1, Math.min(len, n))
-    const out: Place[] = []
-    for (let i = 0; i < count; i++) {
-      const from = place.from + Math.floor((i * len) / count)
-      // The last run reads to the end of the scan, whatever the count said.
-      const to = i === count - 1 ? Infinity : place.from + Math.floor(((i + 1) * len) / count)
-      if (to > from) out.push({ from, to })
-    }
-    return out
+    return splitRuns(place, n)
   }
 
   private where(r: ResolvedRange): { clause: string; params: bigint[] } {
@@ -268,16 +287,18 @@ export class CopySource implements RowSource {
     pred: (p: Predecessor | null) => void,
     row: (r: ChainRow) => boolean | void,
     columns: readonly string[],
+    records: RecordMode = false,
   ): void {
     if (place.from === 0) {
       pred(this.predecessor(place, r))
-      this.scan(place, r, row, columns)
+      this.scanRows(place, r, row, columns, records)
       return
     }
     const mac = this.col('hmac_hash')
     const { clause, params } = this.where(r)
     const { list, row: cur } = this.selectList(
       columns.includes('hmac_hash') ? columns : [...columns, 'hmac_hash'],
+      records,
     )
     const limit = place.to === Infinity ? -1 : place.to - place.from + 1
     let given = false
@@ -286,7 +307,7 @@ export class CopySource implements RowSource {
       [...params, limit, place.from - 1],
       (values) => {
         cur.set(values)
-        if (given) return row(cur)
+        if (given) return row(textChecked(cur, records))
         given = true
         pred({ seq: cur.rowidBig ?? BigInt(cur.rowid), hmac: mac >= 0 ? cur.text(mac) : null })
       },
@@ -301,15 +322,25 @@ export class CopySource implements RowSource {
     row: (r: ChainRow) => boolean | void,
     columns?: readonly string[],
   ): void {
+    this.scanRows(place, r, row, columns ?? ALL, false)
+  }
+
+  private scanRows(
+    place: Place,
+    r: ResolvedRange,
+    row: (r: ChainRow) => boolean | void,
+    columns: readonly string[] | typeof ALL,
+    records: RecordMode,
+  ): void {
     const { clause, params } = this.where(r)
-    const { list, row: cur } = this.selectList(columns ?? ALL)
+    const { list, row: cur } = this.selectList(columns, records)
     const limit = place.to === Infinity ? -1 : place.to - place.from
     this.iterate(
       `SELECT ${list} FROM chain NOT INDEXED ${clause} ORDER BY seq LIMIT ? OFFSET ?`,
       [...params, limit, place.from],
       (values) => {
         cur.set(values)
-        return row(cur)
+        return row(textChecked(cur, records))
       },
       `reading rows from position ${place.from}`,
     )
@@ -323,45 +354,10 @@ export class CopySource implements RowSource {
    */
   cursor(r: ResolvedRange, columns: readonly string[], descending: boolean): RowCursor {
     const { clause, params } = this.where(r)
-    const { list, row: cur } = this.selectList(columns)
-    const what = 'reading rows'
+    const { list, row } = this.selectList(columns)
     const db = this.sql('opening the copy', () => this.file.connect())
-    let it: IterableIterator<unknown[]>
-    try {
-      it = this.sql(
-        what,
-        () =>
-          db
-            .prepare(
-              `SELECT ${list} FROM chain NOT INDEXED ${clause} ORDER BY seq ${descending ? 'DESC' : 'ASC'}`,
-            )
-            .raw(true)
-            .safeIntegers(true)
-            .iterate(...params) as IterableIterator<unknown[]>,
-      )
-    } catch (e) {
-      db.close()
-      throw e
-    }
-    let done = r.fromSeq > r.toSeq
-    return {
-      read: (row, pause) => {
-        while (!done) {
-          const next = this.sql(what, () => it.next())
-          if (next.done) done = true
-          else {
-            cur.set(next.value)
-            if (row(cur) === false) done = true
-          }
-          if (!done && pause()) return true
-        }
-        return false
-      },
-      close: () => {
-        it.return?.()
-        db.close()
-      },
-    }
+    const sql = `SELECT ${list} FROM chain NOT INDEXED ${clause} ORDER BY seq ${descending ? 'DESC' : 'ASC'}`
+    return statementCursor(db, sql, params, row, r.fromSeq > r.toSeq, (what, run) => this.sql(what, run))
   }
 
   /** A side table as SQLite reads it: all its rows, by a scan. */

@@ -36,11 +36,12 @@ export function copySourceOf(chain: ChainFile): CopySource {
   })
 }
 
-/** A copy source of its own over a copy already made (a worker thread's). */
+/** A copy source of its own over a copy already made (a worker thread's, for one pass). */
 export function copySourceAt(copyPath: string, displayPath: string): CopySource {
-  // The parent opened the copy first and checked the columns its caller reads.
-  const { db, columns } = openCopy(copyPath, displayPath, [])
-  const connect = (): Database.Database => openCopy(copyPath, displayPath, []).db
+  // The parent opened the copy first and checked the columns its caller reads. A worker's
+  // connections are its pass's own: they map the copy.
+  const { db, columns } = openCopy(copyPath, displayPath, [], true)
+  const connect = (): Database.Database => openCopy(copyPath, displayPath, [], true).db
   return new CopySource({ db, columns, copyPath, displayPath, connect }, () => db.close())
 }
 

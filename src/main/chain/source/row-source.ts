@@ -42,7 +42,11 @@ export interface ChainRow {
   value(c: number): unknown
   valueBig(c: number): unknown
   castBlob(c: number): Buffer | null
-  /** The record's bytes, for accelerators that prove facts on them; null from SQLite. */
+  /**
+   * The record's bytes, for accelerators that prove facts on them: the direct reader's record where
+   * it lies; from SQLite, null — except in a scan asked for `records`, whose rows offer the values
+   * SQLite returned written as a record (./sql-record.ts).
+   */
   readonly record: RecordBytes | null
 }
 
@@ -87,6 +91,13 @@ export interface Predecessor {
   seq: bigint
   hmac: unknown
 }
+
+/**
+ * Whether a scan's rows offer records (`ChainRow.record`): no; yes ('bytes'); yes, with the body read
+ * from SQLite as text wherever that text is exactly its bytes ('text': a row where it is not stops
+ * the scan with `BodyNotText`, ./sql-row.ts, and the caller reads the run again as 'bytes').
+ */
+export type RecordMode = false | 'bytes' | 'text'
 
 /** What a worker thread opens the same source from (posted to it: plain data). */
 export type SourceHandle =
@@ -158,6 +169,7 @@ export interface RowSource {
   /**
    * Optional: `scan` with the run's predecessor (as `predecessor` gives it) handed to `pred` exactly
    * once, before any row — for a source where finding it costs the same walk as reaching the run.
+   * `records`: each row offers its values as a record (`ChainRow.record`), for the row provers.
    */
   scanWithPredecessor?(
     place: Place,
@@ -165,7 +177,17 @@ export interface RowSource {
     pred: (p: Predecessor | null) => void,
     row: (r: ChainRow) => boolean | void,
     columns: readonly string[],
+    records?: RecordMode,
   ): void
+  /**
+   * Optional (the copy): SQLite's count of `r`, asked of the source that has just read a run to the
+   * end of the scan — a worker's connection, whose map of the copy already holds every page the
+   * count visits (a count there is ≈20 ms at 1M rows; on a connection of its own it reads or maps
+   * every page of the table again, ≈1.2 s). Handed to the parent's source by `countedElsewhere`.
+   */
+  countAfterRun?(r: ResolvedRange): number
+  /** Optional: SQLite's count of `r` made by `countAfterRun` on another connection to the same copy. */
+  countedElsewhere?(r: ResolvedRange, rows: number): void
   /**
    * Throws unless `seen` rows are all of `r` that a full scan of the table counts: a verdict
    * never covers fewer rows than SQLite sees.

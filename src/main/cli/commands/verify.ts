@@ -168,7 +168,7 @@ export const run: Run = async (argv, io) => {
     const total = performance.now() - t0
     io.err(
       `timing: reader ${reader}, open ${openMs.toFixed(0)} ms, verify ${(total - openMs).toFixed(0)} ms, ` +
-        `prover ${reader === 'direct' && nativeProverActive(io.env) ? 'native' : 'javascript'}\n`,
+        `prover ${nativeProverActive(io.env) ? 'native' : 'javascript'}\n`,
     )
   }
   // What was judged goes after the verdict: the reference's first lines stay as scripts parse them.
