@@ -97,7 +97,7 @@ export function EvidencePanel({
           ) : ev.unchanged_after_copy ? (
             <span
               className="pill ok"
-              title="size and mtime re-checked after the hash (and the copy, if one was made)"
+              title="size and mtime re-checked after the hash (and, where a copy was made, its ctime too)"
             >
               unchanged
             </span>
