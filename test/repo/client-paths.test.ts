@@ -37,6 +37,12 @@ const ALLOWED: Record<string, [RegExp, string][]> = {
     ],
   ],
   'chain/reader.ts': [[/openSync\(path, 'r'\)/, 'inspectHeader: the private copy, a file this process made']],
+  'chain/copy-hashed.ts': [
+    [
+      /openSync\(dst, 'wx', 0o600\)/,
+      'the private copy, created new (wx) in the folder this process made; the evidence is read by its descriptor',
+    ],
+  ],
   'chain/snapshot.ts': [
     [/fs\.openSync\(workerData\.path/, 'the hash worker: the private copy by path'],
     [/openSync\(path, fsc\.O_RDONLY\)/, 'the addon hash of our own private copy, by path (never evidence)'],
