@@ -138,3 +138,28 @@ export function hotJournalFolder(
   }
   return out
 }
+
+/** Rows to tamper with, by seq: each kind of change a verify must name. */
+export interface Tampering {
+  /** A space appended to the body: its hash no longer agrees. */
+  body: number[]
+  /** span_name set to 'forged': the column no longer agrees with the sealed body. */
+  name: number[]
+  /** The first byte of prev_hash changed: the link to the row before is broken. */
+  link: number[]
+}
+
+/** `path` (a chain written here) with the rows of `t` changed in place through SQLite. */
+export function tamperRows(path: string, t: Tampering): void {
+  const db = new Database(path)
+  try {
+    const list = (seqs: number[]): string => seqs.map((s) => String(Math.trunc(s))).join(', ')
+    db.prepare(`UPDATE chain SET canonical_body = canonical_body || ' ' WHERE seq IN (${list(t.body)})`).run()
+    db.prepare(`UPDATE chain SET span_name = 'forged' WHERE seq IN (${list(t.name)})`).run()
+    db.prepare(
+      `UPDATE chain SET prev_hash = 'ab' || substr(prev_hash, 3) WHERE seq IN (${list(t.link)})`,
+    ).run()
+  } finally {
+    db.close()
+  }
+}

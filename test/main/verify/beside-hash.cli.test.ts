@@ -3,12 +3,11 @@
 // the hash is done. Held to the path without the addon (no hash beside, no warm worker, the rows
 // proven in JavaScript): the same verdict and the same evidence line, byte for byte, on a chain
 // tampered across its length — and the process ends after its answer (no warm worker left behind).
-import Database from 'better-sqlite3'
 import { spawnSync } from 'node:child_process'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { BIN, ensureBuilt } from '../testing/cli'
-import { KEY_HEX, SMALL, writeChainFolder } from '../testing/exact-chains'
+import { KEY_HEX, SMALL, tamperRows, writeChainFolder } from '../testing/exact-chains'
 import { tempDir } from '../server/testkit'
 
 const tmp = tempDir('bijotel-beside-hash-')
@@ -19,11 +18,7 @@ beforeAll(() => {
   ensureBuilt()
   // 52,000 rows of ≈900 bytes (≈50 MB): past PARALLEL_MIN_ROWS and the size that warms a worker.
   chain = writeChainFolder(join(tmp.dir, 'large'), { ...SMALL, rows: 52_000, bodyBytes: 700 })
-  const db = new Database(chain)
-  db.prepare(`UPDATE chain SET canonical_body = canonical_body || ' ' WHERE seq IN (3, 26_000, 51_990)`).run()
-  db.prepare(`UPDATE chain SET span_name = 'forged' WHERE seq IN (9_000, 49_000, 52_000)`).run()
-  db.prepare(`UPDATE chain SET prev_hash = 'ab' || substr(prev_hash, 3) WHERE seq IN (30_001, 51_000)`).run()
-  db.close()
+  tamperRows(chain, { body: [3, 26_000, 51_990], name: [9_000, 49_000, 52_000], link: [30_001, 51_000] })
   small = writeChainFolder(join(tmp.dir, 'small'), { ...SMALL, rows: 200 })
 }, 300_000)
 

@@ -3,7 +3,6 @@
 // Every run must be judged the same whichever thread took it — a tampered row in a run this thread
 // took is found exactly as a worker finds it — and this thread never waits for `after` once the
 // workers have taken every run.
-import Database from 'better-sqlite3'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readChain } from '../../../src/main/chain/source/open-source'
@@ -13,7 +12,7 @@ import { runPartitionsOnWorkers } from '../../../src/main/verify/parallel'
 import { verifyPart } from '../../../src/main/verify/part'
 import type { PartitionResult } from '../../../src/main/verify/partition'
 import { buildVerifyWorker, removeVerifyWorker, tempDir } from '../server/testkit'
-import { KEY, SMALL, writeChainFolder } from '../testing/exact-chains'
+import { KEY, SMALL, tamperRows, writeChainFolder } from '../testing/exact-chains'
 
 const tmp = tempDir('bijotel-this-thread-runs-')
 const keys: KeyMaterial[] = [{ index: 0, encoding: 'hex', bytes: KEY }]
@@ -23,14 +22,8 @@ let chain = ''
 beforeAll(async () => {
   script = await buildVerifyWorker()
   chain = writeChainFolder(join(tmp.dir, 'chain'), { ...SMALL, rows: 3_000, bodyBytes: 300 })
-  // Rows tampered across the chain, so that runs on either thread hold some: a body rewritten (its
-  // hash no longer agrees), a span_name changed (the column no longer agrees with the sealed body),
-  // a prev_hash broken (the link).
-  const db = new Database(chain)
-  db.prepare(`UPDATE chain SET canonical_body = canonical_body || ' ' WHERE seq IN (7, 1_500, 2_950)`).run()
-  db.prepare(`UPDATE chain SET span_name = 'forged' WHERE seq IN (400, 2_100, 2_999)`).run()
-  db.prepare(`UPDATE chain SET prev_hash = 'ab' || substr(prev_hash, 3) WHERE seq IN (1_000, 2_700)`).run()
-  db.close()
+  // Rows tampered across the chain (body, column, link), so that runs on either thread hold some.
+  tamperRows(chain, { body: [7, 1_500, 2_950], name: [400, 2_100, 2_999], link: [1_000, 2_700] })
 }, 120_000)
 
 afterAll(async () => {
