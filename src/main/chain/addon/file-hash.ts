@@ -17,11 +17,12 @@ interface FileHashAddon {
 const STEP = 16 * 1024 * 1024
 /**
  * Bytes per job with a tap: two buffers of this size take turns (the thread pool reads and hashes
- * into one while the tap scans the other). Small enough that the tap finds the bytes still in the
- * processor's cache, large enough that the hash does not wait on this thread between jobs. A power of
- * two, so a multiple of every page size.
+ * into one while the tap scans or writes the other). Each job ends with a trip through this thread
+ * before the next is queued, which the pool waits for: 8 MB rather than 2 MB made verify ≈3 % and
+ * the copy path's verify ≈7 % faster at 1M rows (alternating runs, stop 36); the bytes were past the
+ * processor's nearest caches at 2 MB already. A power of two, so a multiple of every page size.
  */
-export const TAP_STEP = 2 * 1024 * 1024
+export const TAP_STEP = 8 * 1024 * 1024
 
 /**
  * Another reader of the same file in file order — the recovery carver — handed the bytes the hash
