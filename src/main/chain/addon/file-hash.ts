@@ -109,12 +109,16 @@ function tapped(
   }
   // Runs at once up to its first await: the first job is queued before this returns. Whatever
   // fails, even before a byte is read, the tap is ended (finally).
+  // The job in flight: a cancel (from the progress callback or the tap) ends the loop while the next
+  // job is queued, and the caller may then close the descriptor under it (EBADF) — its end is
+  // nobody's to await, so it is caught here and dropped.
+  let pending: Promise<number> | null = null
   return (async () => {
     try {
       const state = addon.fileHashStart()
       const bufs = [Buffer.allocUnsafeSlow(TAP_STEP), Buffer.allocUnsafeSlow(TAP_STEP)]
       const buf = (k: number): Buffer => bufs[k % 2]!
-      let pending = addon.fileHashRead(state, fd, 0, TAP_STEP, buf(0))
+      pending = addon.fileHashRead(state, fd, 0, TAP_STEP, buf(0))
       for (let k = 0; ; k++) {
         let n: number
         try {
@@ -141,6 +145,7 @@ function tapped(
       end()
       return { sha256: addon.fileHashDigest(state), bytes: pos }
     } catch (e) {
+      pending?.catch(() => undefined)
       throw e instanceof AuditError ? e : new AuditError('io', `cannot read ${what}: ${oneLine(e)}`)
     } finally {
       end()
