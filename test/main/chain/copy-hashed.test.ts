@@ -28,7 +28,7 @@ import { nativeFileHashActive, TAP_STEP } from '../../../src/main/chain/addon/fi
 import { copyHashed } from '../../../src/main/chain/copy-hashed'
 import { takeSnapshot } from '../../../src/main/chain/snapshot'
 import { dbPath, fixtureNames } from '../testing/fixtures'
-import { mulberry32 } from '../testing/prng'
+import { mulberry32, randomBytes } from '../testing/prng'
 
 const root = mkdtempSync(join(tmpdir(), 'copy-hashed-test-'))
 const copies = join(root, 'copies')
@@ -42,9 +42,7 @@ const WHEN = new Date(1_700_000_000_000)
 
 let made = 0
 function randomFile(size: number, seed: number): { path: string; bytes: Buffer } {
-  const rnd = mulberry32(seed)
-  const bytes = Buffer.allocUnsafe(size)
-  for (let i = 0; i < size; i++) bytes[i] = (rnd() * 256) | 0
+  const bytes = randomBytes(size, seed)
   const path = join(root, `evidence-${++made}.db`)
   writeFileSync(path, bytes)
   utimesSync(path, WHEN, WHEN)

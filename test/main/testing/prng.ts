@@ -10,3 +10,11 @@ export function mulberry32(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296
   }
 }
+
+/** `size` bytes drawn from mulberry32(seed): the same bytes for the same seed. */
+export function randomBytes(size: number, seed: number): Buffer {
+  const rnd = mulberry32(seed)
+  const bytes = Buffer.allocUnsafe(size)
+  for (let i = 0; i < size; i++) bytes[i] = (rnd() * 256) | 0
+  return bytes
+}

@@ -30,7 +30,7 @@ import { verifyFile } from '../../../../src/main/audit/verify-file'
 import { parseSecrets } from '../../../../src/main/chain/keys'
 import { KEY_HEX, SMALL, writeChainFolder, type ChainShape } from '../../testing/exact-chains'
 import { FIXTURES } from '../../testing/fixtures'
-import { mulberry32 } from '../../testing/prng'
+import { mulberry32, randomBytes } from '../../testing/prng'
 
 const root = mkdtempSync(join(tmpdir(), 'file-hash-test-'))
 afterAll(() => rmSync(root, { recursive: true, force: true }))
@@ -58,11 +58,8 @@ async function nativeOf(path: string, progress: (n: number) => void = () => {}) 
 
 let made = 0
 function randomFile(size: number, seed: number): string {
-  const rnd = mulberry32(seed)
-  const buf = Buffer.allocUnsafe(size)
-  for (let i = 0; i < size; i++) buf[i] = (rnd() * 256) | 0
   const p = join(root, `random-${++made}.bin`)
-  writeFileSync(p, buf)
+  writeFileSync(p, randomBytes(size, seed))
   return p
 }
 

@@ -17,7 +17,7 @@ import {
 } from '../../../../src/main/chain/addon/file-hash'
 import { nativeAddon } from '../../../../src/main/chain/addon/row-prover'
 import { hashFileParallel } from '../../../../src/main/chain/snapshot'
-import { mulberry32 } from '../../testing/prng'
+import { mulberry32, randomBytes } from '../../testing/prng'
 
 const root = mkdtempSync(join(tmpdir(), 'file-tap-test-'))
 afterAll(() => rmSync(root, { recursive: true, force: true }))
@@ -33,9 +33,7 @@ interface RawAddon {
 
 let made = 0
 function randomFile(size: number, seed: number): { path: string; bytes: Buffer } {
-  const rnd = mulberry32(seed)
-  const bytes = Buffer.allocUnsafe(size)
-  for (let i = 0; i < size; i++) bytes[i] = (rnd() * 256) | 0
+  const bytes = randomBytes(size, seed)
   const path = join(root, `random-${++made}.bin`)
   writeFileSync(path, bytes)
   return { path, bytes }
