@@ -48,8 +48,13 @@ export class GapStore extends Store<GapState> {
       const last = page.gaps[page.gaps.length - 1]
       // A page that says more follow but lists none cannot move on: stop, saying the list is short.
       const more = page.truncated && last !== undefined
-      // Each page's rows are shown as they come (later gaps only add rows after the last one).
-      this.update({ gaps: { gaps: more ? gaps.slice() : gaps, truncated: page.truncated }, error: null })
+      // Each page's rows are shown as they come (later gaps only add rows after the last one) — but
+      // an ask again (the open's final stage) never shows fewer gaps than the list it replaces while
+      // its later pages are on their way: rows past its first page would vanish and the table under
+      // the auditor's selection shift, then come back. It shows its list once it is as long, or ends.
+      const shown = this.getState().gaps?.gaps.length ?? 0
+      if (!more || gaps.length >= shown)
+        this.update({ gaps: { gaps: more ? gaps.slice() : gaps, truncated: page.truncated }, error: null })
       if (!more) return
       from = last.index + 1
     }

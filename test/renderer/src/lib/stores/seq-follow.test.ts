@@ -194,6 +194,20 @@ describe('the gap store asks page after page', () => {
     }
     // Live seqs of every page are live.
     for (let k = 0; k < 20; k++) expect(ws.missingSpan(seqs[Math.floor(rnd() * seqs.length)]!)).toBeNull()
+    // Asked again (a staged open's final stage): while its later pages are on their way, the list
+    // shown never gets shorter — a gap past the first page keeps its row, the table does not shift.
+    const firstAsks = asked
+    const shown: number[] = []
+    const off = ws.gaps.subscribe(() => shown.push(ws.gaps.getState().gaps?.gaps.length ?? 0))
+    ws.setOverview(overview)
+    await expect.poll(() => asked, { timeout: 20_000 }).toBe(2 * firstAsks)
+    await expect.poll(() => ws.gaps.getState().gaps?.truncated, { timeout: 20_000 }).toBe(false)
+    expect(shown.length).toBeGreaterThan(0)
+    for (const n of shown) expect(n).toBe(want.length)
+    expect(ws.gaps.getState().gaps!.gaps).toEqual(want)
+    const late = want[want.length - 1]!
+    expect(ws.missingSpan(late.after_seq + 1)?.after).toBe(late.after_seq)
+    off()
     ws.dispose()
   })
 })
