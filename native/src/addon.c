@@ -1,13 +1,15 @@
 // Node-API binding of the row prover: one call per row does what three `crypto.hash` calls and the
 // hex compares did (each `crypto.hash` call costs ≈0.6 µs before hashing a byte: OpenSSL 3's
-// per-digest context). Node-API is ABI-stable, so the same build loads in Node and in Electron.
+// per-digest context). The hashing is the host's OpenSSL, the one node:crypto uses (crypto.h); this
+// file only decides which bytes go in and compares what comes out. Node-API is ABI-stable, so the
+// same build loads in Node and in Electron.
 #define NAPI_VERSION 8
 #define _POSIX_C_SOURCE 200809L
 #include <node_api.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "sha256.h"
+#include "crypto.h"
 #include "file_hash.h"
 #include "json_scan.h"
 #include "napi_args.h"
@@ -24,35 +26,11 @@ static void to_hex(const uint8_t digest[32], uint8_t out[64]) {
   }
 }
 
-/** Key state: SHA-256 state after the key ⊕ ipad block, then after the key ⊕ opad block. */
-typedef struct {
-  uint32_t inner[8];
-  uint32_t outer[8];
-} hmac_state;
-
-static void hmac_prepare(const uint8_t *key, size_t len, hmac_state *st) {
-  uint8_t k[64] = {0};
-  if (len > 64)
-    sha256(key, len, k);
-  else if (len > 0) // an empty key may come with a null pointer (an empty typed array)
-    memcpy(k, key, len);
-  uint8_t pad[64];
-  for (int i = 0; i < 64; i++) pad[i] = k[i] ^ 0x36;
-  sha256_init(st->inner);
-  sha256_blocks(st->inner, pad, 1);
-  for (int i = 0; i < 64; i++) pad[i] = k[i] ^ 0x5c;
-  sha256_init(st->outer);
-  sha256_blocks(st->outer, pad, 1);
-}
-
-static void hmac(const hmac_state *st, const uint8_t *msg, size_t len, uint8_t out[32]) {
-  uint32_t s[8];
-  uint8_t inner[32];
-  memcpy(s, st->inner, sizeof s);
-  sha256_finish(s, 64, msg, len, inner);
-  memcpy(s, st->outer, sizeof s);
-  sha256_finish(s, 64, inner, 32, out);
-}
+/**
+ * A key as hmacKey hands it out: a tag, then the key's bytes. The HMAC itself is OpenSSL's, keyed
+ * from these bytes in the thread that uses them (an HMAC_CTX is never shared between threads).
+ */
+static const uint8_t KEY_TAG[4] = {'B', 'J', 'K', 1};
 
 static napi_value boolean(napi_env env, int b) {
   napi_value r;
@@ -75,50 +53,46 @@ static napi_value js_sha256_hex(napi_env env, napi_callback_info info) {
   size_t n;
   if (argc < 1 || !bytes_arg(env, argv[0], &d, &n)) return NULL;
   uint8_t digest[32];
-  sha256(d, n, digest);
+  if (!sha256(d, n, digest)) {
+    napi_throw_error(env, NULL, "the host's SHA-256 is not available");
+    return NULL;
+  }
   return string_hex(env, digest);
 }
 
-/** hmacKey(key): the 64-byte key state `proveRow` and `hmacHex` take. */
+/** hmacKey(key): the key state `startRun` and `hmacHex` take. */
 static napi_value js_hmac_key(napi_env env, napi_callback_info info) {
   ARGS(1);
   uint8_t *d;
   size_t n;
   if (argc < 1 || !bytes_arg(env, argv[0], &d, &n)) return NULL;
-  void *out;
+  uint8_t *out;
   napi_value buf;
-  if (napi_create_buffer(env, sizeof(hmac_state), &out, &buf) != napi_ok) return NULL;
-  hmac_prepare(d, n, (hmac_state *)out);
+  if (napi_create_buffer(env, sizeof KEY_TAG + n, (void **)&out, &buf) != napi_ok) return NULL;
+  memcpy(out, KEY_TAG, sizeof KEY_TAG);
+  if (n > 0) memcpy(out + sizeof KEY_TAG, d, n);
   return buf;
 }
 
-static int key_arg(napi_env env, napi_value v, const hmac_state **st) {
+/** The key bytes of a key state from hmacKey, or a thrown TypeError. */
+static int key_arg(napi_env env, napi_value v, const uint8_t **key, size_t *len) {
   uint8_t *d;
   size_t n;
   if (!bytes_arg(env, v, &d, &n)) return 0;
-  if (n != sizeof(hmac_state)) {
+  if (n < sizeof KEY_TAG || memcmp(d, KEY_TAG, sizeof KEY_TAG) != 0) {
     napi_throw_type_error(env, NULL, "expected a key state from hmacKey");
     return 0;
   }
-  *st = (const hmac_state *)d;
+  *key = d + sizeof KEY_TAG;
+  *len = n - sizeof KEY_TAG;
   return 1;
-}
-
-/** hmacHex(keyState, message): lowercase hex HMAC-SHA256. */
-static napi_value js_hmac_hex(napi_env env, napi_callback_info info) {
-  ARGS(2);
-  const hmac_state *st;
-  uint8_t *d;
-  size_t n;
-  if (argc < 2 || !key_arg(env, argv[0], &st) || !bytes_arg(env, argv[1], &d, &n)) return NULL;
-  uint8_t mac[32];
-  hmac(st, d, n, mac);
-  return string_hex(env, mac);
 }
 
 /** What one thread's prover holds between rows: the key that sealed the last row, and the link. */
 typedef struct {
-  hmac_state key;
+  /** OpenSSL's HMAC, keyed by startRun; `scratch` is hmacHex's, so it never rekeys a run. */
+  hmac_ctx *key;
+  hmac_ctx *scratch;
   uint8_t link[64];
   /** Column numbers: body, canonical_hash, prev_hash, hmac_hash, timestamp_ns, span_name, span_kind. */
   int32_t cols[7];
@@ -131,7 +105,10 @@ enum { C_BODY, C_CH, C_PREV, C_MAC, C_TS, C_NAME, C_KIND };
 static void free_prover(napi_env env, void *data, void *hint) {
   (void)env;
   (void)hint;
-  free(data);
+  prover *pr = data;
+  hmac_free(pr->key);
+  hmac_free(pr->scratch);
+  free(pr);
 }
 
 static prover *prover_of(napi_env env) {
@@ -154,6 +131,31 @@ static facts_setup *facts_here(napi_env env) {
 
 const facts_setup *facts_of(napi_env env) { return facts_here(env); }
 
+/** This thread's HMAC context in `*slot`, made on first use; NULL (and a thrown error) without one. */
+static hmac_ctx *hmac_here(napi_env env, hmac_ctx **slot) {
+  if (*slot == NULL) *slot = hmac_new();
+  if (*slot == NULL) napi_throw_error(env, NULL, "the host's HMAC-SHA256 is not available");
+  return *slot;
+}
+
+/** hmacHex(keyState, message): lowercase hex HMAC-SHA256. */
+static napi_value js_hmac_hex(napi_env env, napi_callback_info info) {
+  ARGS(2);
+  const uint8_t *key;
+  uint8_t *d;
+  size_t kn, n;
+  prover *pr = prover_of(env);
+  if (pr == NULL || argc < 2 || !key_arg(env, argv[0], &key, &kn) || !bytes_arg(env, argv[1], &d, &n)) return NULL;
+  hmac_ctx *h = hmac_here(env, &pr->scratch);
+  if (h == NULL) return NULL;
+  uint8_t mac[32];
+  if (!hmac_key(h, key, kn) || !hmac(h, d, n, mac)) {
+    napi_throw_error(env, NULL, "the host's HMAC-SHA256 failed");
+    return NULL;
+  }
+  return string_hex(env, mac);
+}
+
 /**
  * startRun(keyState, linkHex, columns): the key the next rows are sealed under, the prev_hash they
  * link to, and the column numbers (body, canonical_hash, prev_hash, hmac_hash, timestamp_ns,
@@ -161,19 +163,24 @@ const facts_setup *facts_of(napi_env env) { return facts_here(env); }
  */
 static napi_value js_start_run(napi_env env, napi_callback_info info) {
   ARGS(3);
-  const hmac_state *st;
+  const uint8_t *key;
   uint8_t *link;
   int32_t *cols;
-  size_t n, ncols;
+  size_t kn, n, ncols;
   prover *pr = prover_of(env);
-  if (pr == NULL || argc < 3 || !key_arg(env, argv[0], &st) || !bytes_arg(env, argv[1], &link, &n) ||
+  if (pr == NULL || argc < 3 || !key_arg(env, argv[0], &key, &kn) || !bytes_arg(env, argv[1], &link, &n) ||
       !int32s_arg(env, argv[2], &cols, &ncols))
     return NULL;
   if (n != 64 || ncols != 7) {
     napi_throw_range_error(env, NULL, "a link is 64 hex bytes, and there are 7 column numbers");
     return NULL;
   }
-  pr->key = *st;
+  hmac_ctx *h = hmac_here(env, &pr->key);
+  if (h == NULL) return NULL;
+  if (!hmac_key(h, key, kn)) {
+    napi_throw_error(env, NULL, "the host's HMAC-SHA256 failed");
+    return NULL;
+  }
   memcpy(pr->link, link, 64);
   memcpy(pr->cols, cols, sizeof pr->cols);
   return NULL;
@@ -217,13 +224,14 @@ static int prove_record(prover *pr, const uint8_t *rec, size_t len, const int32_
   const size_t body_len = serial_size(body.type);
   if (!span_tail_agrees(rec, rec + body.at, body_len, ts, name, has_kind ? &kind : NULL)) return 0;
   uint8_t digest[32], hex[64];
-  sha256(rec + body.at, body_len, digest);
+  if (!sha256(rec + body.at, body_len, digest)) return 0;
   to_hex(digest, hex);
   if (memcmp(rec + ch.at, hex, 64) != 0) return 0;
   uint8_t msg[128];
   memcpy(msg, pr->link, 64);
   memcpy(msg + 64, hex, 64);
-  hmac(&pr->key, msg, 128, digest);
+  // No run started (no key): nothing is proven here.
+  if (pr->key == NULL || !hmac(pr->key, msg, 128, digest)) return 0;
   to_hex(digest, hex);
   if (memcmp(rec + mac.at, hex, 64) != 0) return 0;
   memcpy(pr->link, hex, 64);
@@ -419,18 +427,11 @@ static napi_value js_page_facts(napi_env env, napi_callback_info info) {
 }
 
 
-static napi_value js_accelerated(napi_env env, napi_callback_info info) {
+/** hasCrypto(): whether the host's SHA-256 and HMAC were found (crypto.h); without them nothing is
+ * proven or hashed here. */
+static napi_value js_has_crypto(napi_env env, napi_callback_info info) {
   (void)info;
-  return boolean(env, sha256_accelerated());
-}
-
-/** forcePortable(on): tests run the portable compression on a CPU with SHA extensions. */
-static napi_value js_force_portable(napi_env env, napi_callback_info info) {
-  ARGS(1);
-  bool on = false;
-  if (argc > 0) napi_get_value_bool(env, argv[0], &on);
-  sha256_force_portable(on);
-  return boolean(env, sha256_accelerated());
+  return boolean(env, crypto_ready());
 }
 
 #define METHOD(name, fn) {name, NULL, fn, NULL, NULL, NULL, napi_enumerable, NULL}
@@ -457,8 +458,7 @@ NAPI_MODULE_INIT() {
 #endif
       METHOD("scanKeys", js_scan_keys),
       METHOD("scanBody", js_scan_body),
-      METHOD("accelerated", js_accelerated),
-      METHOD("forcePortable", js_force_portable),
+      METHOD("hasCrypto", js_has_crypto),
   };
   napi_define_properties(env, exports, sizeof props / sizeof props[0], props);
   return exports;

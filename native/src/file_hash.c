@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sha256.h"
+#include "crypto.h"
 
 /** 256 KB: the read lands in the cache the hash then reads it from. */
 #define PIECE (256 * 1024)
@@ -25,10 +25,9 @@
 #define SKEW 64
 
 typedef struct {
-  uint32_t s[8];
-  uint64_t total;      // bytes absorbed, `partial` included
-  uint8_t partial[64]; // bytes not yet a whole block
-  size_t partial_len;
+  sha256_ctx s;        // OpenSSL's SHA256_CTX (crypto.h): it keeps the partial block between reads
+  uint64_t total;      // bytes absorbed
+  int failed;          // the host's hash reported a failure: no digest is given
   uint8_t *mem;        // the allocation; `buf` = mem + SKEW
   int busy;            // an async read is running on this state
   // The async read under way.
@@ -48,21 +47,7 @@ typedef struct {
 
 static void absorb(file_hash *h, const uint8_t *p, size_t n) {
   h->total += n;
-  if (h->partial_len > 0) {
-    size_t take = 64 - h->partial_len;
-    if (take > n) take = n;
-    memcpy(h->partial + h->partial_len, p, take);
-    h->partial_len += take;
-    p += take;
-    n -= take;
-    if (h->partial_len < 64) return;
-    sha256_blocks(h->s, h->partial, 1);
-    h->partial_len = 0;
-  }
-  const size_t whole = n / 64;
-  sha256_blocks(h->s, p, whole);
-  h->partial_len = n - whole * 64;
-  if (h->partial_len > 0) memcpy(h->partial, p + whole * 64, h->partial_len);
+  if (!sha256_add(&h->s, p, n)) h->failed = 1;
 }
 
 static void free_hash(napi_env env, void *data, void *hint) {
@@ -84,7 +69,12 @@ napi_value js_file_hash_start(napi_env env, napi_callback_info info) {
     return NULL;
   }
   h->mem = mem;
-  sha256_init(h->s);
+  if (!sha256_begin(&h->s)) {
+    free(h->mem);
+    free(h);
+    napi_throw_error(env, NULL, "the host's SHA-256 is not available");
+    return NULL;
+  }
   napi_value r;
   if (napi_create_external(env, h, free_hash, NULL, &r) != napi_ok) {
     free(h->mem);
@@ -229,16 +219,19 @@ napi_value js_file_hash_digest(napi_env env, napi_callback_info info) {
     return NULL;
   }
   uint8_t out[32];
-  sha256_finish(h->s, h->total - h->partial_len, h->partial, h->partial_len, out);
+  if (h->failed || !sha256_end(&h->s, out)) {
+    napi_throw_error(env, NULL, "fileHashDigest: the host's SHA-256 failed");
+    return NULL;
+  }
   static const char HEX[] = "0123456789abcdef";
   char hex[64];
   for (int i = 0; i < 32; i++) {
     hex[2 * i] = HEX[out[i] >> 4];
     hex[2 * i + 1] = HEX[out[i] & 15];
   }
-  sha256_init(h->s); // spent: a second digest is of the empty message, never a stale one
+  // Spent: a second digest is of the empty message, never a stale one.
+  h->failed = !sha256_begin(&h->s);
   h->total = 0;
-  h->partial_len = 0;
   napi_value r;
   napi_create_string_latin1(env, hex, 64, &r);
   return r;

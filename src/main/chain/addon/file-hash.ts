@@ -1,13 +1,13 @@
 // The evidence hash through the addon (native/src/file_hash.c): SHA-256 of a whole file read in file
-// order on libuv's thread pool with the CPU's SHA extensions. It starts as soon as it is asked for
-// (a worker thread first spends ≈0.1 s loading its code), and no byte of the file becomes a
-// JavaScript value. Without the addon, with BIJOTEL_NATIVE=0, or without SHA extensions (where
-// OpenSSL is the faster SHA-256) the caller hashes with node:crypto as before.
+// order on libuv's thread pool, hashed by the host's OpenSSL (native/src/crypto.h). It starts as soon
+// as it is asked for (a worker thread first spends ≈0.1 s loading its code), and no byte of the file
+// becomes a JavaScript value. Without the addon, with BIJOTEL_NATIVE=0, or in a host whose OpenSSL
+// the addon cannot reach, the caller hashes with node:crypto as before.
 import { AuditError, oneLine } from '../../base/errors'
-import { nativeAddon } from './row-prover'
+import { hasCrypto, nativeAddon } from './row-prover'
 
 interface FileHashAddon {
-  accelerated(): boolean
+  hasCrypto(): boolean
   fileHashStart(): object
   fileHashRead(state: object, fd: number, pos: number, len: number, dest?: Uint8Array): Promise<number>
   fileHashDigest(state: object): string
@@ -41,7 +41,7 @@ export interface FileTap {
 function fileHashAddon(): FileHashAddon | null {
   if (process.env['BIJOTEL_NATIVE'] === '0') return null
   const addon = nativeAddon() as FileHashAddon | null
-  return addon !== null && typeof addon.fileHashRead === 'function' && addon.accelerated() ? addon : null
+  return addon !== null && typeof addon.fileHashRead === 'function' && hasCrypto(addon) ? addon : null
 }
 
 /** Whether `nativeFileHash` would hash here (for the bench and the tests). */

@@ -24,8 +24,8 @@ export interface NativeAddon {
   ): number
   scanKeys(bytes: Uint8Array, lengths: Int32Array): void
   scanBody(body: Uint8Array, starts: Int32Array, ends: Int32Array): number
-  accelerated(): boolean
-  forcePortable(on: boolean): boolean
+  /** Whether the host's SHA-256 and HMAC were found (native/src/crypto.h): without them, unused. */
+  hasCrypto(): boolean
 }
 
 const ADDON = join('native', 'build', 'Release', 'bijotel_native.node')
@@ -43,6 +43,11 @@ export function addonPath(from = __dirname): string | null {
 }
 
 let loaded: NativeAddon | null | undefined
+
+/** Whether the addon hashes here: an older build without `hasCrypto` never does. */
+export function hasCrypto(addon: { hasCrypto?: unknown }): boolean {
+  return typeof addon.hasCrypto === 'function' && (addon as { hasCrypto(): boolean }).hasCrypto() === true
+}
 
 /** The addon, or null when it is not built or cannot load. */
 export function nativeAddon(): NativeAddon | null {
@@ -153,9 +158,8 @@ export class RowProver {
 }
 
 /**
- * A row prover for a table with these columns, or null without the addon (or where its SHA-256
- * would be slower: the portable compression is several times slower than OpenSSL, so without the
- * CPU's SHA extensions the JavaScript path is the faster one).
+ * A row prover for a table with these columns, or null without the addon (or in a host whose OpenSSL
+ * the addon cannot reach: it hashes with the host's own, never with code of its own).
  */
 export function rowProver(columns: ProverColumns): RowProver | null {
   const addon = activeAddon()
@@ -171,5 +175,5 @@ function activeAddon(env: NodeJS.ProcessEnv = process.env): NativeAddon | null {
   // Read on every call (once per partition), so a test can compare both paths in one process.
   if (env['BIJOTEL_NATIVE'] === '0') return null
   const addon = nativeAddon()
-  return addon !== null && addon.accelerated() ? addon : null
+  return addon !== null && hasCrypto(addon) ? addon : null
 }
