@@ -11,7 +11,7 @@ import { spawnSync } from 'node:child_process'
 import { createHash, createHmac, hash as oneShotHash } from 'node:crypto'
 import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs'
 import { cpus, tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { withDirect } from '../../../src/main/chain/direct/open'
 import { hashFileParallel } from '../../../src/main/chain/snapshot'
 import { DirectSource } from '../../../src/main/chain/source/direct-source'
@@ -19,49 +19,20 @@ import { runIntegrity } from '../../../src/main/integrity/analyze'
 import { appOpenChild, appOpenLine } from './app-open'
 import { hmacWorkMs, naivePython, oneStreamFileSha, verifyFloor } from './floor'
 import { alternateBefore } from './alternate'
-
-const SECRET = '6d7f8e9a0b1c2d3e4f5061728394a5b6c7d8e9f00112233445566778899aabbc'
-// Built to out/main/bench/bench.js (test/main/bench/vite.config.ts): the repository is three up.
-const ROOT = resolve(__dirname, '../../..')
-const CLI = join(ROOT, 'bin', 'bijotel')
-const SQLITE = { BIJOTEL_READER: 'sqlite' }
-
-interface Measure {
-  label: string
-  ms: number
-  rows: number
-  rssMb: number | null
-  /** CPU of every thread of the CLI process, when it printed it (BIJOTEL_TIMING). */
-  cpuMs?: number | null
-  note?: string
-}
-
-function fmt(n: number, digits = 0): string {
-  return n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits })
-}
-
-function run(
-  args: string[],
-  env: Record<string, string> = {},
-): { ms: number; code: number | null; stdout: string; stderr: string } {
-  const t = performance.now()
-  const r = spawnSync(process.execPath, [CLI, ...args], {
-    encoding: 'utf8',
-    env: { ...process.env, BIJOTEL_TIMING: '1', ...env },
-    maxBuffer: 64 * 1024 * 1024,
-  })
-  return { ms: performance.now() - t, code: r.status, stdout: r.stdout, stderr: r.stderr }
-}
-
-function cpuFrom(stderr: string): number | null {
-  const m = /, cpu (\d+) ms/.exec(stderr)
-  return m ? Number(m[1]) : null
-}
-
-function rssFrom(stderr: string): number | null {
-  const m = /maxrss (\d+) MB/.exec(stderr)
-  return m ? Number(m[1]) : null
-}
+import {
+  CLI,
+  copyPair,
+  cli,
+  cpuFrom,
+  fmt,
+  type Measure,
+  recoveryPair,
+  ROOT,
+  rssFrom,
+  run,
+  SECRET,
+  SQLITE,
+} from './measure'
 
 function ensureChain(dir: string, rows: number): string {
   const path = join(dir, `chain-${rows}.db`)
@@ -234,64 +205,6 @@ function windowStartup(path: string): string {
  * A fresh CLI process running `args`; with `runs` > 1, the median of that many (a run of a few tens
  * of milliseconds drifts by more than its own differences), its range in the note.
  */
-function cli(
-  label: string,
-  args: string[],
-  rows: number,
-  env: Record<string, string> = {},
-  runs = 1,
-): Measure {
-  const all = Array.from({ length: runs }, () => {
-    const r = run(args, env)
-    if (r.code !== 0 && r.code !== 1)
-      throw new Error(`${label}: exit ${r.code}: ${r.stderr.trim().split('\n').pop()}`)
-    return r
-  }).sort((a, b) => a.ms - b.ms)
-  const r = all[Math.floor(runs / 2)]!
-  const open = /reader (\S+), open (\d+) ms/.exec(r.stderr)
-  const prover = /prover (\S+)/.exec(r.stderr)
-  const spread = runs > 1 ? `median of ${runs} processes, ${fmt(all[0]!.ms)}–${fmt(all.at(-1)!.ms)} ms; ` : ''
-  return {
-    label,
-    ms: r.ms,
-    rows,
-    rssMb: rssFrom(r.stderr),
-    cpuMs: cpuFrom(r.stderr),
-    note:
-      spread +
-      (open ? `${open[1]} reader, open ${fmt(Number(open[2]))} ms` : '') +
-      (prover ? `, ${prover[1]} prover` : ''),
-  }
-}
-
-/**
- * verify with and without the search for recoverable rows, in alternating fresh processes (this
- * VM's speed drifts within minutes): the median of each, and what recovery adds.
- */
-function recoveryPair(path: string, rows: number, runs = 5): { off: Measure; on: Measure; line: string } {
-  const args = ['verify', '--db', path, '--secret-hex', SECRET]
-  const offs: Measure[] = []
-  const ons: Measure[] = []
-  for (let i = 0; i < runs; i++) {
-    offs.push(cli('bijotel verify --no-recover', [...args, '--no-recover'], rows))
-    ons.push(cli('bijotel verify (searching the files, the default)', args, rows))
-  }
-  const median = (ms: Measure[]): Measure => [...ms].sort((a, b) => a.ms - b.ms)[Math.floor(runs / 2)]!
-  const off = median(offs)
-  const on = median(ons)
-  const note = `median of ${runs}, alternating`
-  off.note = `${note}; ${off.note ?? ''}`
-  on.note = `${note}; ${on.note ?? ''}`
-  // CPU time as well: on this shared VM wall time drifts by more than recovery costs.
-  const cpu = (ms: Measure[]): number =>
-    [...ms].map((m) => m.cpuMs ?? NaN).sort((a, b) => a - b)[Math.floor(runs / 2)]!
-  const pct = (a: number, b: number): string => `${fmt((100 * (a - b)) / b, 1)}%`
-  const line =
-    `recovery adds ${fmt(on.ms - off.ms)} ms wall to verify (${pct(on.ms, off.ms)}), ` +
-    `${fmt(cpu(ons) - cpu(offs))} ms CPU (${pct(cpu(ons), cpu(offs))}; medians; target < 25%)`
-  return { off, on, line }
-}
-
 /**
  * `bijotel replay --batch` with lines spread over the chain (issue 37): the chain is read once,
  * whatever the verdicts (exit 3 when some mismatch is expected here). 10,000 lines without a key
@@ -401,6 +314,7 @@ async function main(): Promise<void> {
     const oneStream = oneStreamFileSha(path)
     const floor36 = verifyFloor(oneStream.ms, floor.bulkMs, hmacWorkMs(rows), cpus().length)
     const python = naivePython(path, SECRET)
+    const copied = copyPair(path, rows)
     const results: Measure[] = [
       naive,
       recovery.on,
@@ -422,12 +336,7 @@ async function main(): Promise<void> {
       ),
       await warmWindow(path, 10000),
       // The fallback path (SQLite on a verified private copy), for comparison.
-      cli(
-        'bijotel verify --no-recover (BIJOTEL_READER=sqlite)',
-        ['verify', '--db', path, '--secret-hex', SECRET, '--no-recover'],
-        rows,
-        SQLITE,
-      ),
+      copied.copy,
       cli(
         'bijotel integrity --all (BIJOTEL_READER=sqlite)',
         ['integrity', '--db', path, '--all', '--json'],
@@ -466,7 +375,6 @@ async function main(): Promise<void> {
     // Issue 36's goals, each a ratio of this run.
     console.log(`   ${floor36.line}`)
     const direct = recovery.on
-    const copy = results.find((m) => m.label.startsWith('bijotel verify --no-recover (BIJOTEL_READER'))!
     console.log(
       `   verify (default) ${fmt(direct.ms)} ms = ${fmt(direct.ms / floor36.ms, 2)}x the floor (goal <= 1.25x), ` +
         `${fmt(naive.ms / direct.ms, 2)}x the naive Node loop (goal >= 8x)` +
@@ -474,9 +382,7 @@ async function main(): Promise<void> {
           ? `, ${fmt(python.ms / direct.ms, 2)}x the naive Python loop (${fmt(python.ms)} ms, ${python.note}; goal >= 2x at 200k)`
           : ', naive Python loop: python3 not found'),
     )
-    console.log(
-      `   verify through the SQLite copy ${fmt(copy.ms)} ms = ${fmt(copy.ms / recovery.off.ms, 2)}x the direct path (--no-recover both; goal <= 3x)`,
-    )
+    console.log(`   ${copied.line}`)
     console.log(`   ${windowStartup(path)}`)
     console.log(`   ${appOpenLine(__filename, path, oneStream.ms)}`)
     console.log()
