@@ -427,11 +427,21 @@ static napi_value js_page_facts(napi_env env, napi_callback_info info) {
 }
 
 
-/** hasCrypto(): whether the host's SHA-256 and HMAC were found (crypto.h); without them nothing is
+/** hasCrypto(): whether OpenSSL's SHA-256 and HMAC were found (crypto.h); without them nothing is
  * proven or hashed here. */
 static napi_value js_has_crypto(napi_env env, napi_callback_info info) {
   (void)info;
-  return boolean(env, crypto_ready());
+  return boolean(env, crypto_ready() != CRYPTO_NONE);
+}
+
+/** cryptoSource(): where they were found — "host" (the running process), "system" or "none". */
+static napi_value js_crypto_source(napi_env env, napi_callback_info info) {
+  (void)info;
+  const int s = crypto_ready();
+  napi_value r;
+  napi_create_string_utf8(env, s == CRYPTO_HOST ? "host" : s == CRYPTO_SYSTEM ? "system" : "none", NAPI_AUTO_LENGTH,
+                          &r);
+  return r;
 }
 
 #define METHOD(name, fn) {name, NULL, fn, NULL, NULL, NULL, napi_enumerable, NULL}
@@ -459,6 +469,7 @@ NAPI_MODULE_INIT() {
       METHOD("scanKeys", js_scan_keys),
       METHOD("scanBody", js_scan_body),
       METHOD("hasCrypto", js_has_crypto),
+      METHOD("cryptoSource", js_crypto_source),
   };
   napi_define_properties(env, exports, sizeof props / sizeof props[0], props);
   return exports;

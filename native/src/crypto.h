@@ -1,13 +1,15 @@
 // SHA-256 and HMAC-SHA256 from the host's own OpenSSL — the library Node's `crypto` runs on — looked
-// up in the running process, never written here. Node exports OpenSSL's symbols for addons; where the
-// host does not (Electron's BoringSSL is not exported), crypto_ready() is 0 and the JavaScript path
-// (node:crypto) proves every row: the addon's page walks still serve, its hashing is never used.
+// up in the running process, never written here. Node exports OpenSSL's symbols for addons; Electron
+// does not export its BoringSSL, and there (on Linux) the system's OpenSSL is loaded instead. Where
+// neither is found, crypto_ready() is 0 and the JavaScript path (node:crypto) proves every row: the
+// addon's page walks still serve, its hashing is never used.
 #ifndef BIJOTEL_CRYPTO_H
 #define BIJOTEL_CRYPTO_H
 #include <stddef.h>
 #include <stdint.h>
 
-/** 1 when the host's SHA256_* and HMAC_* were found (looked up once per process), else 0. */
+enum { CRYPTO_NONE = 0, CRYPTO_HOST = 1, CRYPTO_SYSTEM = 2 };
+/** Where SHA256_* and HMAC_* were found (looked up once per process); CRYPTO_NONE: nowhere. */
 int crypto_ready(void);
 
 /** Room for OpenSSL's SHA256_CTX (112 bytes in OpenSSL 1.1/3.x and BoringSSL), kept opaque. */

@@ -24,8 +24,10 @@ export interface NativeAddon {
   ): number
   scanKeys(bytes: Uint8Array, lengths: Int32Array): void
   scanBody(body: Uint8Array, starts: Int32Array, ends: Int32Array): number
-  /** Whether the host's SHA-256 and HMAC were found (native/src/crypto.h): without them, unused. */
+  /** Whether OpenSSL's SHA-256 and HMAC were found (native/src/crypto.h): without them, unused. */
   hasCrypto(): boolean
+  /** Where: the running process's own OpenSSL (Node), the system's (Electron on Linux), or none. */
+  cryptoSource(): 'host' | 'system' | 'none'
 }
 
 const ADDON = join('native', 'build', 'Release', 'bijotel_native.node')
@@ -158,8 +160,8 @@ export class RowProver {
 }
 
 /**
- * A row prover for a table with these columns, or null without the addon (or in a host whose OpenSSL
- * the addon cannot reach: it hashes with the host's own, never with code of its own).
+ * A row prover for a table with these columns, or null without the addon, or where it finds no
+ * OpenSSL (native/src/crypto.h: it hashes with the process's or the system's, never its own code).
  */
 export function rowProver(columns: ProverColumns): RowProver | null {
   const addon = activeAddon()
@@ -169,6 +171,11 @@ export function rowProver(columns: ProverColumns): RowProver | null {
 /** Whether direct verification uses the native prover here (for timing lines and the bench). */
 export function nativeProverActive(env: NodeJS.ProcessEnv = process.env): boolean {
   return activeAddon(env) !== null
+}
+
+/** Whose OpenSSL the native prover hashes with ("host", "system"), or null when it is not used. */
+export function nativeCryptoSource(env: NodeJS.ProcessEnv = process.env): string | null {
+  return activeAddon(env)?.cryptoSource() ?? null
 }
 
 function activeAddon(env: NodeJS.ProcessEnv = process.env): NativeAddon | null {

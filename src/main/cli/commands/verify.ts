@@ -14,7 +14,7 @@ import { HintedError, type Run } from '../command'
 import { SECRET_OPTIONS, secretInputsFrom } from '../secret-sources'
 import { keyLabel, plural, seqSpan, toJson } from '../format'
 import { throttle } from '../io'
-import { nativeProverActive } from '../../chain/addon/row-prover'
+import { nativeCryptoSource, nativeProverActive } from '../../chain/addon/row-prover'
 import { EXIT } from './verify-info'
 import { recoveryBlock } from './recovered-text'
 import { refusingOtherChain } from './prior-refusal'
@@ -168,7 +168,7 @@ export const run: Run = async (argv, io) => {
     const total = performance.now() - t0
     io.err(
       `timing: reader ${reader}, open ${openMs.toFixed(0)} ms, verify ${(total - openMs).toFixed(0)} ms, ` +
-        `prover ${nativeProverActive(io.env) ? 'native' : 'javascript'}\n`,
+        `prover ${nativeProverActive(io.env) ? `native (OpenSSL: ${nativeCryptoSource(io.env)})` : 'javascript'}\n`,
     )
   }
   // What was judged goes after the verdict: the reference's first lines stay as scripts parse them.
