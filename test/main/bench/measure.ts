@@ -20,6 +20,11 @@ export interface Measure {
   note?: string
 }
 
+/** The middle element of `xs` ordered by `key` (the upper middle of an even count): a run, not a mean. */
+export function middle<T>(xs: readonly T[], key: (x: T) => number): T {
+  return [...xs].sort((a, b) => key(a) - key(b))[Math.floor(xs.length / 2)]!
+}
+
 export function fmt(n: number, digits = 0): string {
   return n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits })
 }
@@ -93,15 +98,13 @@ export function recoveryPair(
     offs.push(cli('bijotel verify --no-recover', [...args, '--no-recover'], rows))
     ons.push(cli('bijotel verify (searching the files, the default)', args, rows))
   }
-  const median = (ms: Measure[]): Measure => [...ms].sort((a, b) => a.ms - b.ms)[Math.floor(runs / 2)]!
-  const off = median(offs)
-  const on = median(ons)
+  const off = middle(offs, (m) => m.ms)
+  const on = middle(ons, (m) => m.ms)
   const note = `median of ${runs}, alternating`
   off.note = `${note}; ${off.note ?? ''}`
   on.note = `${note}; ${on.note ?? ''}`
   // CPU time as well: on this shared VM wall time drifts by more than recovery costs.
-  const cpu = (ms: Measure[]): number =>
-    [...ms].map((m) => m.cpuMs ?? NaN).sort((a, b) => a - b)[Math.floor(runs / 2)]!
+  const cpu = (ms: Measure[]): number => middle(ms, (m) => m.cpuMs ?? NaN).cpuMs ?? NaN
   const pct = (a: number, b: number): string => `${fmt((100 * (a - b)) / b, 1)}%`
   const line =
     `recovery adds ${fmt(on.ms - off.ms)} ms wall to verify (${pct(on.ms, off.ms)}), ` +
@@ -122,13 +125,11 @@ export function copyPair(path: string, rows: number, runs = 3): { copy: Measure;
       direct: cli('bijotel verify --no-recover', args, rows),
       copy: cli('bijotel verify --no-recover (BIJOTEL_READER=sqlite)', args, rows, SQLITE),
     })
-  const mid = <T>(xs: T[], key: (x: T) => number): T =>
-    [...xs].sort((a, b) => key(a) - key(b))[Math.floor(runs / 2)]!
-  const copy = mid(
+  const copy = middle(
     pairs.map((p) => p.copy),
     (m) => m.ms,
   )
-  const direct = mid(
+  const direct = middle(
     pairs.map((p) => p.direct),
     (m) => m.ms,
   )
@@ -137,7 +138,7 @@ export function copyPair(path: string, rows: number, runs = 3): { copy: Measure;
   const line =
     `verify through the SQLite copy ${fmt(copy.ms)} ms against the direct path ${fmt(direct.ms)} ms ` +
     `(--no-recover both, ${runs} alternating pairs): ${fmt(
-      mid(ratios, (r) => r),
+      middle(ratios, (r) => r),
       2,
     )}x, the median of the pairs ` +
     `[${ratios.map((r) => fmt(r, 2)).join(', ')}] (goal <= 3x)`
