@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the optional native row prover (native/, a Node-API addon: the per-row proof of a clean row
-# and the page walks; its SHA-256 and HMAC are the host's OpenSSL, found in the running process). Node-API is ABI-stable: the same build loads in
-# Node and in Electron. Without it (no compiler, another platform) everything still works, slower:
+# and the page walks; its SHA-256 and HMAC are OpenSSL's, found at run time, never its own code).
+# Node-API is ABI-stable: the same build loads in Node and in Electron. Without it (no compiler, another platform) everything still works, slower:
 # this script then warns and exits 0, unless BIJOTEL_REQUIRE_NATIVE=1 (the test command sets it).
 set -uo pipefail
 cd "$(dirname "$0")/../native"

@@ -427,14 +427,10 @@ static napi_value js_page_facts(napi_env env, napi_callback_info info) {
 }
 
 
-/** hasCrypto(): whether OpenSSL's SHA-256 and HMAC were found (crypto.h); without them nothing is
- * proven or hashed here. */
-static napi_value js_has_crypto(napi_env env, napi_callback_info info) {
-  (void)info;
-  return boolean(env, crypto_ready() != CRYPTO_NONE);
-}
-
-/** cryptoSource(): where they were found — "host" (the running process), "system" or "none". */
+/**
+ * cryptoSource(): where OpenSSL's SHA-256 and HMAC were found (crypto.h) — "host" (the running
+ * process), "system", or "none", and then nothing is proven or hashed here.
+ */
 static napi_value js_crypto_source(napi_env env, napi_callback_info info) {
   (void)info;
   const int s = crypto_ready();
@@ -468,7 +464,6 @@ NAPI_MODULE_INIT() {
 #endif
       METHOD("scanKeys", js_scan_keys),
       METHOD("scanBody", js_scan_body),
-      METHOD("hasCrypto", js_has_crypto),
       METHOD("cryptoSource", js_crypto_source),
   };
   napi_define_properties(env, exports, sizeof props / sizeof props[0], props);

@@ -7,7 +7,7 @@ import { AuditError, oneLine } from '../../base/errors'
 import { hasCrypto, nativeAddon } from './row-prover'
 
 interface FileHashAddon {
-  hasCrypto(): boolean
+  cryptoSource(): string
   fileHashStart(): object
   fileHashRead(state: object, fd: number, pos: number, len: number, dest?: Uint8Array): Promise<number>
   fileHashDigest(state: object): string

@@ -24,9 +24,10 @@ export interface NativeAddon {
   ): number
   scanKeys(bytes: Uint8Array, lengths: Int32Array): void
   scanBody(body: Uint8Array, starts: Int32Array, ends: Int32Array): number
-  /** Whether OpenSSL's SHA-256 and HMAC were found (native/src/crypto.h): without them, unused. */
-  hasCrypto(): boolean
-  /** Where: the running process's own OpenSSL (Node), the system's (Electron on Linux), or none. */
+  /**
+   * Where OpenSSL's SHA-256 and HMAC were found (native/src/crypto.h): the running process's own
+   * (Node), the system's (Electron on Linux), or none — and then the addon is not used for hashing.
+   */
   cryptoSource(): 'host' | 'system' | 'none'
 }
 
@@ -46,9 +47,11 @@ export function addonPath(from = __dirname): string | null {
 
 let loaded: NativeAddon | null | undefined
 
-/** Whether the addon hashes here: an older build without `hasCrypto` never does. */
-export function hasCrypto(addon: { hasCrypto?: unknown }): boolean {
-  return typeof addon.hasCrypto === 'function' && (addon as { hasCrypto(): boolean }).hasCrypto() === true
+/** Whether the addon hashes here: it found an OpenSSL (an older build without `cryptoSource` never does). */
+export function hasCrypto(addon: { cryptoSource?: () => unknown }): boolean {
+  if (typeof addon.cryptoSource !== 'function') return false
+  const source = addon.cryptoSource()
+  return source === 'host' || source === 'system'
 }
 
 /** The addon, or null when it is not built or cannot load. */

@@ -20,7 +20,7 @@ import { DirectSource, layoutOf } from '../../../../src/main/chain/source/direct
 import { WHOLE } from '../../../../src/main/chain/source/row-source'
 import { hmacHex, sha256Hex } from '../../../../src/main/chain/seal'
 import { parseSecrets } from '../../../../src/main/chain/keys'
-import { nativeAddon, type NativeAddon } from '../../../../src/main/chain/addon/row-prover'
+import { hasCrypto, nativeAddon, type NativeAddon } from '../../../../src/main/chain/addon/row-prover'
 
 const addon = nativeAddon()
 const required = process.env['BIJOTEL_REQUIRE_NATIVE'] === '1'
@@ -56,7 +56,7 @@ describe.skipIf(addon === null)('native SHA-256 and HMAC equal node:crypto', () 
   const bytes = (n: number): Buffer => Buffer.from(Array.from({ length: n }, () => rng.int(256)))
 
   it("hashes with the host's OpenSSL, found in this process (Node exports it)", () => {
-    expect(a.hasCrypto()).toBe(true)
+    expect(hasCrypto(a)).toBe(true)
   })
 
   it('SHA-256: every length 0–300, then up to 5000', () => {
