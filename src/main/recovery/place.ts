@@ -5,7 +5,10 @@
 // - its prev_hash is a placed row's hmac_hash (it follows that row: seq + 1), or
 // - its hmac_hash is a placed row's prev_hash (that row follows it: seq − 1).
 // GENESIS places nothing (every chain, a test chain cleared from the same file as much as another
-// service's chain, starts there). A rowid is only a hint of where to look; when the record's rowid
+// service's chain, starts there). A link is sealed only by a row a key proves: a record no candidate
+// key reproduces may be placed next to a placed row, but places nothing itself — else one forged
+// record (prev_hash = the head's hmac_hash, hmac_hash = a foreign run's prev_hash) would draw a whole
+// run of another chain's genuine rows into this one as truncated, deleted or rewritten. A rowid is only a hint of where to look; when the record's rowid
 // disagrees with the seq its links give, the rowid is reported beside it.
 // A copy of a live row is a record with the same prev_hash, canonical_hash and hmac_hash (its body,
 // when the live row's body does not hash right, is compared in ./prove.ts): old page versions hold
@@ -55,11 +58,16 @@ export const sameSeal = (l: LiveRow, c: Candidate): boolean =>
 
 /**
  * Give every record its seq by links; returns the copies of live rows (each with the seq of the live
- * row it copies). Records nothing links keep `seq: null`. Breadth first over the links among the
+ * row it copies). Records nothing links keep `seq: null`. `sealed(c)`: whether a candidate key
+ * reproduces c's HMAC (asked only of placed records that are not copies, so of few). Breadth first over the links among the
  * records (linear in them); the live chain is asked at the seqs the records' rowids and page
  * neighbours hint at, and only when records are still open, read whole once.
  */
-export function place(cands: Candidate[], live: LiveChain): Set<Candidate> {
+export function place(
+  cands: Candidate[],
+  live: LiveChain,
+  sealed: (c: Candidate) => boolean = () => true,
+): Set<Candidate> {
   const copies = new Set<Candidate>()
   const open = (c: Candidate): boolean => c.seq === null && !copies.has(c)
   const byPrev = multimap(cands, (c) => c.prev)
@@ -80,6 +88,8 @@ export function place(cands: Candidate[], live: LiveChain): Set<Candidate> {
   const propagate = (): void => {
     for (; head < queue.length; head++) {
       const k = queue[head]!
+      // A copy is the live row's own seal; any other record places others only when a key proves it.
+      if (!copies.has(k) && !sealed(k)) continue
       for (const u of byPrev.get(k.hmac) ?? []) if (open(u)) setSeq(u, k.seq! + 1n)
       for (const u of byHmac.get(k.prev) ?? []) if (open(u)) setSeq(u, k.seq! - 1n)
     }

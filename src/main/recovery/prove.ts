@@ -210,11 +210,19 @@ export function proveHits(
   liveBodyBad: ReadonlySet<bigint> = new Set(),
 ): Proven {
   const cands = group(hits)
-  const copies = place(cands, live)
+  const sealers: Sealers = keys.map((k) => ({ index: k.index, sealer: makeSealer(k.bytes) }))
+  // Without a key nothing is proven and no row is a finding: links are shown as found.
+  const proof = new Map<Candidate, boolean>()
+  const sealed = (c: Candidate): boolean => {
+    if (sealers.length === 0) return true
+    let ok = proof.get(c)
+    if (ok === undefined) proof.set(c, (ok = keyOf(sealers, c.prev, c.canonical, c.hmac) !== null))
+    return ok
+  }
+  const copies = place(cands, live, sealed)
   bodyOriginals(copies, liveBodyBad)
   const kept = merge(cands.filter((c) => !copies.has(c)))
   const keptByHmac = multimap(kept, (c) => c.hmac)
-  const sealers: Sealers = keys.map((k) => ({ index: k.index, sealer: makeSealer(k.bytes) }))
   const superseded = new Set<bigint>()
   for (const c of kept) if (c.seq !== null && live.row(c.seq)) superseded.add(c.seq)
   const liveSources = liveSourcesAt(superseded, copies, live)

@@ -24,8 +24,13 @@ export type History =
 
 export type Attack = 'none' | 'delete-middle' | 'truncate-tail' | 'reseal-tail' | 'body-edit'
 
-/** Where rows of another chain sealed under the same key are planted (none: not planted). */
-export type Foreign = 'none' | 'freelist' | 'past-end' | 'old-wal'
+/**
+ * Where rows of another chain sealed under the same key are planted (none: not planted). `bridge`:
+ * on the freelist with a record forged without the key that links them to a live row (its prev_hash
+ * a live row's hmac_hash and its hmac_hash the run's first prev_hash, or the other way round): a link
+ * no key seals, which must place nothing.
+ */
+export type Foreign = 'none' | 'freelist' | 'past-end' | 'old-wal' | 'bridge'
 
 export interface ClaimsCase {
   name: string
@@ -63,6 +68,26 @@ function foreignRows(rng: Rng, key: Buffer, n: number, pad: number): RowVersion[
     prev = v.hmac
   }
   return out
+}
+
+/**
+ * A record forged without the key that joins the foreign run to a live row: after the head, after a
+ * row in the middle, or (hmac_hash = a live row's prev_hash) before a live row, following the run's
+ * last row. Its HMAC is the value the link needs, which no key reproduces.
+ */
+function forgedBridge(
+  rng: Rng,
+  run: RowVersion[],
+  live: Map<bigint, RowVersion>,
+  seqs: bigint[],
+  pad: number,
+): RowVersion {
+  const v = version(rng, rng.bytes(32), 0n, GENESIS, pad, 'forged')
+  const pick = Math.floor(rng.next() * 3)
+  if (pick === 0) return { ...v, prev: live.get(seqs.at(-1)!)!.hmac, hmac: run[0]!.prev }
+  const at = live.get(seqs[Math.floor(seqs.length / 2)]!)!
+  if (pick === 1) return { ...v, prev: at.hmac, hmac: run[0]!.prev }
+  return { ...v, prev: run.at(-1)!.hmac, hmac: at.prev }
 }
 
 /** Plant foreign rows with the given rowids in a side table of `db`. */
@@ -191,10 +216,11 @@ export function generateClaims(c: ClaimsCase, seed: number): ClaimsOut {
     // Foreign rows in a side table, then dropped (freelist) — or, for old-wal, in WAL frames of an
     // earlier generation.
     const seqs = sorted()
-    if (c.foreign === 'freelist' || c.foreign === 'old-wal') {
+    if (c.foreign === 'freelist' || c.foreign === 'old-wal' || c.foreign === 'bridge') {
       const rows = foreignRows(rng, key, 10, pad)
-      plantTable(db, rows, foreignRowids(rng, rows.length, seqs[0]!, seqs.at(-1)!))
       for (const r of rows) foreign.add(r.hmac)
+      if (c.foreign === 'bridge') rows.push(forgedBridge(rng, rows, live, seqs, pad))
+      plantTable(db, rows, foreignRowids(rng, rows.length, seqs[0]!, seqs.at(-1)!))
       if (c.foreign === 'old-wal' && c.journal === 'wal') {
         db.exec('DELETE FROM chain_other')
         db.pragma('wal_checkpoint(RESTART)')
