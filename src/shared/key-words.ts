@@ -23,15 +23,54 @@ export function keyMissingFrom(v: VerifyVerdict): number | null {
   return broken ? null : tail.from_seq
 }
 
+/** Whether an hmac_mismatch run a–b has no link or body break in it (a key question, not an edit). */
+function intact(v: VerifyVerdict, a: number, b: number): boolean {
+  return !v.findings.some(
+    (f) =>
+      (f.kind === 'link_mismatch' || f.kind === 'body_hash_mismatch') && f.to_seq >= a && f.from_seq <= b,
+  )
+}
+
+/**
+ * Runs no key seals that a rotation whose key was not given leaves, other than the tail
+ * (keyMissingFrom): the rows before the first key's run (the key used before a rotation), and rows
+ * between the runs of two different keys (a key between them). Between two runs of the same key it is
+ * an edit, never a missing key.
+ */
+export function keyGaps(v: VerifyVerdict): { from: number; to: number; at: 'head' | 'between' }[] {
+  if (v.cancelled || v.hmac_checked === false || v.key_segments.length === 0) return []
+  const segs = v.key_segments
+  const out: { from: number; to: number; at: 'head' | 'between' }[] = []
+  for (const f of v.findings) {
+    if (f.kind !== 'hmac_mismatch' || !intact(v, f.from_seq, f.to_seq)) continue
+    if (f.from_seq === v.first_seq && f.to_seq + 1 === segs[0]!.from_seq)
+      out.push({ from: f.from_seq, to: f.to_seq, at: 'head' })
+    for (let i = 0; i + 1 < segs.length; i++) {
+      const a = segs[i]!
+      const b = segs[i + 1]!
+      if (a.key_index !== b.key_index && f.from_seq === a.to_seq + 1 && f.to_seq + 1 === b.from_seq)
+        out.push({ from: f.from_seq, to: f.to_seq, at: 'between' })
+    }
+  }
+  return out
+}
+
 /** The `Keys:` sentence (without the label), or null when the keys say nothing more than the findings. */
 export function keysSentence(v: VerifyVerdict, fingerprints: string[]): string | null {
   if (v.no_key_matches)
     return `no row of this chain verifies under the given key(s) (fingerprints ${fingerprints.join(', ')}): a wrong key?`
+  const said = keyGaps(v).map((g) =>
+    g.at === 'head'
+      ? `rows seq ${g.from}–${g.to} verify under none of the given keys while later rows do: ` +
+        `the key used before the rotation at seq ${g.to + 1} may be missing`
+      : `rows seq ${g.from}–${g.to} verify under none of the given keys while the rows on either side do, ` +
+        `under different keys: a rotated key may be missing for seq ${g.from}–${g.to}`,
+  )
   const from = keyMissingFrom(v)
   if (from !== null)
-    return (
+    said.push(
       `rows from seq ${from} on verify under none of the given keys while earlier rows do: ` +
-      `a rotated key may be missing from seq ${from}`
+        `a rotated key may be missing from seq ${from}`,
     )
-  return null
+  return said.length === 0 ? null : said.join('; ')
 }

@@ -3,6 +3,7 @@
 // number shown is marked with the JSON field it comes from (data-field), so a reader — or a test —
 // can hold the page to the embedded JSON.
 import type { AuditReport } from '../../../shared/report-types'
+import { keysSentence } from '../../../shared/key-words'
 import { integrityText } from '../../integrity/text'
 import { describeFinding } from '../../verify/describe'
 import { esc, field, numText, seqRange } from './escape'
@@ -131,10 +132,22 @@ export function findingsSection(r: AuditReport): string {
   const boundary = v.boundary
     ? `<p>Boundary: ${esc(v.boundary.detail)} (seq ${esc(v.boundary.seq)}).</p>`
     : ''
+  // The words verify and the app say of the keys (a wrong key, a rotated key missing), and the
+  // verdict's notices (rows before the live chain, the sqlite_sequence witness): a bare
+  // hmac_mismatch 1-N must not read as tampering in the report either.
+  const sentence = keysSentence(
+    v,
+    r.verification!.keys.map((k) => k.fingerprint),
+  )
+  const keys = sentence === null ? '' : `<p class="warn keys">Keys: ${esc(sentence)}</p>`
+  const notices =
+    (v.notices ?? []).length === 0
+      ? ''
+      : `<ul class="notices">${(v.notices ?? []).map((n) => `<li>Notice: ${esc(n)}</li>`).join('')}</ul>`
   return section(
     'findings',
     'Findings',
-    `${table(['Kind', 'Seq', 'Rows', 'What it means'], rows, 'findings')}${boundary}<h3>Key segments</h3>${table(['Key', 'Seq', 'Rows'], segs)}`,
+    `${table(['Kind', 'Seq', 'Rows', 'What it means'], rows, 'findings')}${boundary}${keys}${notices}<h3>Key segments</h3>${table(['Key', 'Seq', 'Rows'], segs)}`,
   )
 }
 
