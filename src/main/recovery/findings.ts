@@ -127,16 +127,25 @@ export function applyRecovery(
   const after = proven.filter((r) => r.status === 'deleted' && last !== null && r.seq! > last)
   findings.push(...rewrittenRuns(rewritten), ...runs('deleted', deleted))
   if (after.length > 0) {
-    let from = last! + 1
+    const from = last! + 1
     // A loop, not Math.max(...spread): a truncation of 100k+ recovered rows would overflow the stack.
     let to = last!
     for (const r of after) if (r.seq! > to) to = r.seq!
     const prior = findings.findIndex((f) => f.kind === 'truncated')
     if (prior >= 0) {
-      // The --prior witness and the recovered rows say the same thing: one finding.
+      // The --prior witness and the recovered rows: where they say the same thing, one finding (the
+      // recovered rows prove it). Seqs only the prior names stay the prior's finding, with its words
+      // (an unsigned prior's "per an unsigned prior"): the recovered rows prove nothing past `to`.
       const p = findings.splice(prior, 1)[0]!
-      from = Math.min(from, p.from_seq)
-      to = Math.max(to, p.to_seq)
+      const part = (a: number, b: number): Finding => ({
+        ...p,
+        from_seq: a,
+        to_seq: b,
+        count: b - a + 1,
+        missing: b - a + 1,
+      })
+      if (p.from_seq < from) findings.push(part(p.from_seq, Math.min(p.to_seq, from - 1)))
+      if (p.to_seq > to) findings.push(part(Math.max(p.from_seq, to + 1), p.to_seq))
     }
     const n = to - from + 1
     findings.push({
