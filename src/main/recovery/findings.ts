@@ -95,13 +95,18 @@ export function seqRuns(seqs: number[]): string {
 }
 
 /**
- * The statuses the archive segments decide: a row found in a segment is `archived`; with segments
- * given, a row placed before the live chain that is in none of them is `deleted`.
+ * The statuses the archive segments decide: a row before the live chain (or one no link places) found
+ * in a segment is `archived`; with segments given, a row placed before the live chain that is in none
+ * of them is `deleted`. Archiving moves only the rows before the live chain: a row the links place
+ * inside it or past its head (deleted, cut from the tail, an earlier version of a live row) stays a
+ * finding whatever segment holds it — the segments are handed over by the audited party, and one
+ * holding the cut rows would otherwise hide the cut.
  */
 function withSegments(rows: RecoveredRow[], segments: ArchiveSegments | undefined): RecoveredRow[] {
   if (!segments) return rows
   return rows.map((r) => {
-    if (segments.seals.has(sealOf(r))) return { ...r, status: 'archived' }
+    const archivable = r.status === 'before_live' || r.status === 'unplaced'
+    if (archivable && segments.seals.has(sealOf(r))) return { ...r, status: 'archived' }
     if (r.status === 'before_live') return { ...r, status: 'deleted' }
     return r
   })
