@@ -8,7 +8,9 @@
 // service's chain, starts there). A link is sealed only by a row a key proves: a record no candidate
 // key reproduces may be placed next to a placed row, but places nothing itself — else one forged
 // record (prev_hash = the head's hmac_hash, hmac_hash = a foreign run's prev_hash) would draw a whole
-// run of another chain's genuine rows into this one as truncated, deleted or rewritten. A rowid is only a hint of where to look; when the record's rowid
+// run of another chain's genuine rows into this one as truncated, deleted or rewritten. The same
+// holds of the live rows: one whose HMAC no key reproduces (its hmac_hash or prev_hash edited to a
+// foreign run's link) anchors nothing, nor do its copies. A rowid is only a hint of where to look; when the record's rowid
 // disagrees with the seq its links give, the rowid is reported beside it.
 // A copy of a live row is a record with the same prev_hash, canonical_hash and hmac_hash (its body,
 // when the live row's body does not hash right, is compared in ./prove.ts): old page versions hold
@@ -58,16 +60,28 @@ export const sameSeal = (l: LiveRow, c: Candidate): boolean =>
 
 /**
  * Give every record its seq by links; returns the copies of live rows (each with the seq of the live
- * row it copies). Records nothing links keep `seq: null`. `sealed(c)`: whether a candidate key
- * reproduces c's HMAC (asked only of placed records that are not copies, so of few). Breadth first over the links among the
+ * row it copies). Records nothing links keep `seq: null`. `sealed(x)`: whether a candidate key
+ * reproduces the HMAC of a record or live row (asked only of those a link would place a record
+ * from, so of few). Breadth first over the links among the
  * records (linear in them); the live chain is asked at the seqs the records' rowids and page
  * neighbours hint at, and only when records are still open, read whole once.
  */
 export function place(
   cands: Candidate[],
   live: LiveChain,
-  sealed: (c: Candidate) => boolean = () => true,
+  sealed: (c: { prev: string; canonical: string; hmac: string }) => boolean = () => true,
 ): Set<Candidate> {
+  /** The live row at h when a key reproduces its HMAC (asked only where it would place a record). */
+  const anchor = (h: bigint): LiveRow | undefined => {
+    const r = live.row(h)
+    return r &&
+      r.prev !== null &&
+      r.canonical !== null &&
+      r.hmac !== null &&
+      sealed({ prev: r.prev, canonical: r.canonical, hmac: r.hmac })
+      ? r
+      : undefined
+  }
   const copies = new Set<Candidate>()
   const open = (c: Candidate): boolean => c.seq === null && !copies.has(c)
   const byPrev = multimap(cands, (c) => c.prev)
@@ -88,10 +102,13 @@ export function place(
   const propagate = (): void => {
     for (; head < queue.length; head++) {
       const k = queue[head]!
-      // A copy is the live row's own seal; any other record places others only when a key proves it.
-      if (!copies.has(k) && !sealed(k)) continue
-      for (const u of byPrev.get(k.hmac) ?? []) if (open(u)) setSeq(u, k.seq! + 1n)
-      for (const u of byHmac.get(k.prev) ?? []) if (open(u)) setSeq(u, k.seq! - 1n)
+      // A record (a copy of a live row too) places others only when a key proves it; asked only when
+      // it would place one, so copies of live rows, most records, are not proven again.
+      const next = byPrev.get(k.hmac)
+      const before = byHmac.get(k.prev)
+      if (!(next?.some(open) || before?.some(open)) || !sealed(k)) continue
+      for (const u of next ?? []) if (open(u)) setSeq(u, k.seq! + 1n)
+      for (const u of before ?? []) if (open(u)) setSeq(u, k.seq! - 1n)
     }
   }
   /** c against the live row at h: a copy of it, its successor or its predecessor. */
@@ -99,8 +116,8 @@ export function place(
     const r = live.row(h)
     if (!r) return false
     if (sameSeal(r, c)) copyOf(c, h)
-    else if (r.hmac !== null && r.hmac === c.prev) setSeq(c, h + 1n)
-    else if (r.prev !== null && r.prev === c.hmac) setSeq(c, h - 1n)
+    else if (r.hmac !== null && r.hmac === c.prev && anchor(h)) setSeq(c, h + 1n)
+    else if (r.prev !== null && r.prev === c.hmac && anchor(h)) setSeq(c, h - 1n)
     return !open(c)
   }
   /** c as the row at seq h: a copy of the live row there, or linked to its live neighbours. */
@@ -111,12 +128,12 @@ export function place(
       return true
     }
     const p = live.row(h - 1n)
-    if (p?.hmac != null && p.hmac === c.prev) {
+    if (p?.hmac != null && p.hmac === c.prev && anchor(h - 1n)) {
       setSeq(c, h)
       return true
     }
     const s = live.row(h + 1n)
-    if (s?.prev != null && s.prev === c.hmac) {
+    if (s?.prev != null && s.prev === c.hmac && anchor(h + 1n)) {
       setSeq(c, h)
       return true
     }
@@ -146,8 +163,8 @@ export function place(
       const pred = liveNear.get(`h${c.prev}`)
       const succ = liveNear.get(`p${c.hmac}`)
       if (same !== undefined && sameSeal(live.row(same)!, c)) copyOf(c, same)
-      else if (pred !== undefined) setSeq(c, pred + 1n)
-      else if (succ !== undefined) setSeq(c, succ - 1n)
+      else if (pred !== undefined && anchor(pred)) setSeq(c, pred + 1n)
+      else if (succ !== undefined && anchor(succ)) setSeq(c, succ - 1n)
       placed ||= !open(c)
     }
     propagate()
@@ -162,8 +179,8 @@ export function place(
       const pred = index.byHmac.get(c.prev)
       const succ = index.byPrev.get(c.hmac)
       if (same !== undefined && sameSeal(live.row(same)!, c)) copyOf(c, same)
-      else if (pred !== undefined) setSeq(c, pred + 1n)
-      else if (succ !== undefined) setSeq(c, succ - 1n)
+      else if (pred !== undefined && anchor(pred)) setSeq(c, pred + 1n)
+      else if (succ !== undefined && anchor(succ)) setSeq(c, succ - 1n)
     }
     propagate()
   }

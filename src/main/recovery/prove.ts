@@ -212,11 +212,12 @@ export function proveHits(
   const cands = group(hits)
   const sealers: Sealers = keys.map((k) => ({ index: k.index, sealer: makeSealer(k.bytes) }))
   // Without a key nothing is proven and no row is a finding: links are shown as found.
-  const proof = new Map<Candidate, boolean>()
-  const sealed = (c: Candidate): boolean => {
+  const proof = new Map<string, boolean>()
+  const sealed = (c: { prev: string; canonical: string; hmac: string }): boolean => {
     if (sealers.length === 0) return true
-    let ok = proof.get(c)
-    if (ok === undefined) proof.set(c, (ok = keyOf(sealers, c.prev, c.canonical, c.hmac) !== null))
+    const k = sealKey(c)
+    let ok = proof.get(k)
+    if (ok === undefined) proof.set(k, (ok = keyOf(sealers, c.prev, c.canonical, c.hmac) !== null))
     return ok
   }
   const copies = place(cands, live, sealed)
