@@ -272,9 +272,9 @@ export function proveHits(
     }
     // Seen only in a transaction that never committed: WAL frames after the last commit, or database
     // pages a hot journal's rollback replaces.
-    const inFlight = sources.every(
-      (s) => s.committed === false && (s.file === 'db' || (s.file === 'wal' && s.generation === 0)),
-    )
+    // (A WAL frame is committed: false only after the current generation's last commit, or when it
+    // still has the zero salts of a write that never committed: ./wal-frames.ts.)
+    const inFlight = sources.every((s) => s.committed === false && (s.file === 'db' || s.file === 'wal'))
     ;(inFlight ? uncommitted : rows).push(row)
   }
   const order = (a: RecoveredRow, b: RecoveredRow): number =>

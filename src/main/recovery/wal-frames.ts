@@ -85,6 +85,16 @@ export function listWalFrames(pager: Pager, walSize: number): WalFrames {
       // A salt-1 larger than the header's, or absurdly far behind, is not a generation of this WAL.
       generation = back === 0 ? (salt2 === hSalt2 ? 0 : null) : back < 1 << 20 ? -back : null
     }
+    // wal.c walEncodeFrame: while a transaction must rewrite its frames' checksums at commit
+    // (iReCksum: a page written twice), frames go out with zero salts and checksums, filled in by
+    // walRewriteChecksums when it commits. One still zero was never part of a commit: a transaction
+    // rolled back or cut off after spilling its pages (an honest writer's failed batch).
+    const neverCommitted =
+      salt1 === 0 &&
+      salt2 === 0 &&
+      commitSize === 0 &&
+      buf.readUInt32BE(16) === 0 &&
+      buf.readUInt32BE(20) === 0
     const f: WalFrame = {
       frame: i + 1,
       offset: off,
@@ -92,7 +102,7 @@ export function listWalFrames(pager: Pager, walSize: number): WalFrames {
       salt1,
       salt2,
       generation,
-      committed: chained || generation === 0 ? false : null,
+      committed: chained || generation === 0 || neverCommitted ? false : null,
       current: false,
     }
     frames.push(f)
