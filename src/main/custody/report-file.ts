@@ -24,7 +24,8 @@ export const MAX_REPORT_VALUES = 3_000_000
 export const REPORT_LIMITS: IJsonLimits = { maxDepth: IJSON_MAX_DEPTH, maxValues: MAX_REPORT_VALUES }
 
 export { EMBED_ID }
-const EMBEDDED = new RegExp(`<script type="application/json" id="${EMBED_ID}">\\n([\\s\\S]*?)\\n</script>`)
+const EMBED_OPEN = `<script type="application/json" id="${EMBED_ID}">\n`
+const EMBED_CLOSE = '\n</script>'
 
 export interface ReadReport {
   doc: Record<string, unknown>
@@ -58,12 +59,16 @@ function firstDifference(a: Buffer, b: Buffer): number {
  * browser shows (the words, the style, the Content-Security-Policy, the absence of scripts).
  */
 function reportOfPage(bytes: Buffer, label: string): Record<string, unknown> {
-  const text = bytes.toString('utf8')
-  const m = EMBEDDED.exec(text)
-  if (!m)
+  // Found by two linear searches, not a pattern: a lazy `[\s\S]*?` between the tags rescans to the
+  // end of the page from every opening tag, so a page of many openings and no closing (10 MB of
+  // them) took minutes. The first opening and the first closing after it are the block (a later
+  // opening has no closing either when the first has none); the page is then held to the drawn one.
+  const open = bytes.indexOf(EMBED_OPEN)
+  const base = open + EMBED_OPEN.length
+  const close = open < 0 ? -1 : bytes.indexOf(EMBED_CLOSE, base)
+  if (close < 0)
     throw new AuditError('bad_argument', `${label}: an HTML file without an embedded report (${EMBED_ID})`)
-  const base = Buffer.byteLength(text.slice(0, m.index + m[0].indexOf('>') + 2), 'utf8')
-  const doc = strictJson(Buffer.from(m[1]!, 'utf8'), `${label} (embedded report)`, base)
+  const doc = strictJson(bytes.subarray(base, close), `${label} (embedded report)`, base)
   if (
     typeof doc !== 'object' ||
     doc === null ||
