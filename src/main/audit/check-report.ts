@@ -33,6 +33,7 @@ import { isReport, rowsDigestOf, type ReadReport } from '../custody/report-file'
 import { priorRowFindings } from '../chain/rows-digest'
 import { checkReportSignature } from '../custody/sign'
 import { reportSubject } from './report-subject'
+import { requireCheckableReport } from './report-shape'
 import { evidenceLine } from '../chain/statement'
 
 /** The Evidence line of a recorded statement, or null when it is not one that can be written. */
@@ -262,6 +263,7 @@ export async function checkReport(input: CheckReportInput): Promise<ReportCheckR
   const doc = read.doc
   const label = input.reportPath
   if (!isReport(doc)) throw new AuditError('bad_argument', `${label}: not a BIJOTEL Auditor audit report`)
+  requireCheckableReport(doc, label)
   const report = doc as unknown as AuditReport
   const signature = checkReportSignature(doc, input.publicKey)
   const f = new FieldList()
