@@ -5,6 +5,8 @@
 import { describe, expect, it } from 'vitest'
 import { AuditError } from '../../../src/main/base/errors'
 import { EMBED_ID, parseReportText } from '../../../src/main/custody/report-file'
+import { jsonForScript } from '../../../src/main/custody/html/escape'
+import { REPORT_SCHEMA_ID } from '../../../src/shared/report-types'
 
 const OPEN = `<script type="application/json" id="${EMBED_ID}">\n`
 
@@ -34,6 +36,28 @@ describe('report pages are read in linear time', () => {
         expect(performance.now() - t0, what).toBeLessThan(3000)
       }
     }
+  })
+
+  it('a small page embedding a report of many findings is refused before its page is drawn', () => {
+    const shapes = [
+      { kind: 'hmac_mismatch', from_seq: 1, to_seq: 1, count: 1 },
+      { kind: '', from_seq: 0, to_seq: 0, count: 0 },
+      {},
+    ]
+    for (const n of [60_000, 150_000, 280_000])
+      for (const f of shapes) {
+        const report = {
+          $schema: REPORT_SCHEMA_ID,
+          schema_version: '1.2.0',
+          verification: { keys: [], verdict: { valid: false, findings: Array.from({ length: n }, () => f) } },
+        }
+        const page = `<!doctype html>\n${OPEN}${jsonForScript(report)}\n</script>\n</body>\n</html>\n`
+        const t0 = performance.now()
+        expect(() => parseReportText(Buffer.from(page), 'crafted')).toThrow(
+          /^crafted: the page is not the one this program draws from the report embedded in it: it has \d+ bytes, and the page drawn from its report would have more than \d+$/,
+        )
+        expect(performance.now() - t0, `${n} findings`).toBeLessThan(3000)
+      }
   })
 
   it('an empty block between the tags is an empty document, not a missing one', () => {
