@@ -6,7 +6,7 @@
 import { createHash, createHmac, createPublicKey, timingSafeEqual, type KeyObject } from 'node:crypto'
 import { readClientFile } from '../base/client-file'
 import { AuditError, oneLine } from '../base/errors'
-import { publicKeyProblem, verifyStrict } from '../chain/ed25519-strict'
+import { pemBlocksProblem, publicKeyProblem, verifyStrict } from '../chain/ed25519-strict'
 import { IJSON_MAX_DEPTH, IJsonError, parseIJson } from '../chain/i-json'
 import { GENESIS_HASH, makeSealer } from '../chain/seal'
 import { pyRepr } from '../python/repr'
@@ -134,6 +134,8 @@ function checkSignature(doc: Record<string, unknown>, format: string, publicKeyP
   }
   let auditor: KeyObject
   try {
+    const blocks = pemBlocksProblem(pem)
+    if (blocks !== null) throw new Error(blocks)
     auditor = createPublicKey(pem)
     if (auditor.asymmetricKeyType !== 'ed25519')
       throw new Error(`not an Ed25519 key (${auditor.asymmetricKeyType})`)
