@@ -1,7 +1,7 @@
 // Reading a report page in time linear in its size (issue 38, bounded reading): the embedded block
 // is found by plain searches. A page built of many opening tags with no closing one (or closings
 // that fall one byte short) made a lazy pattern rescan the page from every opening: 10 MB took
-// minutes. Each generated page must be refused in one line, well within a second or two.
+// minutes. Each generated page must be refused in one line within seconds (the bound allows for a loaded machine).
 import { describe, expect, it } from 'vitest'
 import { AuditError } from '../../../src/main/base/errors'
 import { EMBED_ID, parseReportText } from '../../../src/main/custody/report-file'
@@ -33,7 +33,7 @@ describe('report pages are read in linear time', () => {
         }
         expect(msg, what).toMatch(/without an embedded report|not I-JSON|does not embed an audit report/)
         expect(msg).not.toContain('\n')
-        expect(performance.now() - t0, what).toBeLessThan(3000)
+        expect(performance.now() - t0, what).toBeLessThan(10_000)
       }
     }
   })
@@ -56,7 +56,7 @@ describe('report pages are read in linear time', () => {
         expect(() => parseReportText(Buffer.from(page), 'crafted')).toThrow(
           /^crafted: the page is not the one this program draws from the report embedded in it: it has \d+ bytes, and the page drawn from its report would have more than \d+$/,
         )
-        expect(performance.now() - t0, `${n} findings`).toBeLessThan(3000)
+        expect(performance.now() - t0, `${n} findings`).toBeLessThan(10_000)
       }
   })
 
