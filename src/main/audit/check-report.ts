@@ -130,6 +130,26 @@ function checkEvidence(f: FieldList, reported: Evidence | undefined, now: Eviden
   }
   file('db', reported?.db, now.db)
   file('wal', reported?.wal, now.wal)
+  // Shown on the page too: said here as what they are, records of the time of the report, so the
+  // list of fields names everything the page states (issue 38), not only what reproduces.
+  const sides: unknown = reported?.side_files
+  if (Array.isArray(sides))
+    sides.forEach((side, i) =>
+      f.notChecked(
+        `evidence.side_files[${i}]`,
+        side,
+        'a side file (rollback journal, -shm) as recorded then; SQLite rewrites the -shm, so it is not compared',
+        true,
+      ),
+    )
+  else if (sides !== undefined) f.compare('evidence.side_files', sides, now.side_files)
+  if (reported?.method !== undefined)
+    f.notChecked(
+      'evidence.method',
+      reported.method,
+      `how the report read the file; read now: ${now.method}`,
+      true,
+    )
 }
 
 function integrityOptionsOf(run: IntegrityRun): IntegrityOptions {

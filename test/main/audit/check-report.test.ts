@@ -108,6 +108,24 @@ function shownEdits(doc: Doc): [string, RegExp, (d: Doc) => void][] {
 }
 
 describe('report verify compares what the page shows', () => {
+  it('what the page shows but nothing re-runs (side files, how the file was read) is listed as not checked', async () => {
+    const { db, doc } = reports[0]!
+    const d = structuredClone(doc)
+    d['evidence'].side_files = [
+      { path: '/x/chain.db-journal', size: 5, sha256: 'ab'.repeat(32), mtime: 'then' },
+    ]
+    d['evidence'].method = 'notarised'
+    const keys = parseSecrets(secretInputs(['primary']))
+    const r = await checkReport({ read: { doc: d, format: 'json' }, reportPath: 'r', dbPath: db, keys })
+    const listed = (name: string): unknown => r.fields.find((x) => x.field === name)
+    expect(listed('evidence.side_files[0]')).toMatchObject({ status: 'not_checked', informational: true })
+    expect(listed('evidence.method')).toMatchObject({ status: 'not_checked', reported: 'notarised' })
+    d['evidence'].side_files = 'none'
+    const bad = await checkReport({ read: { doc: d, format: 'json' }, reportPath: 'r', dbPath: db, keys })
+    expect(bad.ok).toBe(false)
+    expect(bad.summary).toMatch(/evidence\.side_files/)
+  })
+
   it('every generated edit of a shown part, re-signed by the same signer, fails naming the field', async () => {
     const priv = createPrivateKey(readFileSync(join(keyDir, 'bijotel_private.pem')))
     const pub = createPublicKey(priv)
