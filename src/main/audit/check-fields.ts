@@ -22,7 +22,7 @@ export function brief(v: unknown, max = 72): string {
   }
   let s: string
   try {
-    s = typeof v === 'string' ? v : JSON.stringify(v)
+    s = typeof v === 'string' ? v : (JSON.stringify(v) ?? String(v))
   } catch {
     s = String(v)
   }
@@ -59,10 +59,15 @@ export class FieldList {
 
   /** Each member of two objects, as `prefix.key`; members in either are compared. */
   compareMembers(prefix: string, reported: unknown, now: unknown, keys?: readonly string[]): void {
-    const r = (reported ?? {}) as Record<string, unknown>
-    const w = (now ?? {}) as Record<string, unknown>
+    // Own members of a plain object only: a report's `[]` in place of an object would otherwise
+    // yield Array.prototype's `entries` (a function) as the reported value.
+    const plain = (v: unknown): Record<string, unknown> =>
+      typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {}
+    const r = plain(reported)
+    const w = plain(now)
+    const own = (o: Record<string, unknown>, k: string): unknown => (Object.hasOwn(o, k) ? o[k] : undefined)
     const names = keys ?? [...new Set([...Object.keys(r), ...Object.keys(w)])]
-    for (const k of names) this.compare(`${prefix}.${k}`, r[k], w[k])
+    for (const k of names) this.compare(`${prefix}.${k}`, own(r, k), own(w, k))
   }
 
   /** A field that could not be checked: counts against the result unless `informational`. */

@@ -6,7 +6,12 @@
 // digest): what reproduces and what does not.
 import type { KeyObject } from 'node:crypto'
 import type { Evidence } from '../../shared/chain-types'
-import type { ReportCheckResult, ReportSubject, RowsDigest } from '../../shared/custody-types'
+import type {
+  EvidenceStatement,
+  ReportCheckResult,
+  ReportSubject,
+  RowsDigest,
+} from '../../shared/custody-types'
 import type { IntegrityOptions, IntegrityRun } from '../../shared/integrity-types'
 import type { ReplayCheck } from '../../shared/replay-types'
 import type { AuditReport } from '../../shared/report-types'
@@ -28,6 +33,17 @@ import { isReport, rowsDigestOf, type ReadReport } from '../custody/report-file'
 import { priorRowFindings } from '../chain/rows-digest'
 import { checkReportSignature } from '../custody/sign'
 import { reportSubject } from './report-subject'
+import { requireCheckableReport } from './report-shape'
+import { evidenceLine } from '../chain/statement'
+
+/** The Evidence line of a recorded statement, or null when it is not one that can be written. */
+function lineOf(s: EvidenceStatement): string | null {
+  try {
+    return evidenceLine(s)
+  } catch {
+    return null
+  }
+}
 
 export interface CheckReportInput {
   read: ReadReport
@@ -114,6 +130,26 @@ function checkEvidence(f: FieldList, reported: Evidence | undefined, now: Eviden
   }
   file('db', reported?.db, now.db)
   file('wal', reported?.wal, now.wal)
+  // Shown on the page too: said here as what they are, records of the time of the report, so the
+  // list of fields names everything the page states (issue 38), not only what reproduces.
+  const sides: unknown = reported?.side_files
+  if (Array.isArray(sides))
+    sides.forEach((side, i) =>
+      f.notChecked(
+        `evidence.side_files[${i}]`,
+        side,
+        'a side file (rollback journal, -shm) as recorded then; SQLite rewrites the -shm, so it is not compared',
+        true,
+      ),
+    )
+  else if (sides !== undefined) f.compare('evidence.side_files', sides, now.side_files)
+  if (reported?.method !== undefined)
+    f.notChecked(
+      'evidence.method',
+      reported.method,
+      `how the report read the file; read now: ${now.method}`,
+      true,
+    )
 }
 
 function integrityOptionsOf(run: IntegrityRun): IntegrityOptions {
@@ -168,12 +204,12 @@ async function checkReplay(
   if (keyed || r.row_verified === null) {
     const row = await chain.read((source) => verifyRow(source, keys, r.seq))
     f.compare(`${at}.row_verified`, r.row_verified, row.row_verified)
+    // The words the page's "Row" column shows: held to the row as it verifies now, like the flag.
+    f.compare(`${at}.row_detail`, r.row_detail, row.row_detail)
   } else {
-    f.notChecked(
-      `${at}.row_verified`,
-      r.row_verified,
-      "the row was checked with the report's keys; no key was given now",
-    )
+    const why = "the row was checked with the report's keys; no key was given now"
+    f.notChecked(`${at}.row_verified`, r.row_verified, why)
+    f.notChecked(`${at}.row_detail`, r.row_detail, why)
   }
   if (r.prompt_match !== null)
     f.notChecked(
@@ -228,13 +264,17 @@ function checkCoverage(
       ? `rows differ: first change in seq ${located.from_seq}-${located.to_seq} (${located.kind})`
       : undefined,
   )
-  for (const k of ['first_seq', 'last_seq', 'count', 'head_hmac'] as const)
+  // The blocks locate a change for the next audit (verify --prior) and tell report verify which
+  // chain a report is about: they are the chain's as much as the whole digest is.
+  for (const k of ['first_seq', 'last_seq', 'count', 'head_hmac', 'block_size', 'blocks'] as const)
     f.compare(`coverage.rows.${k}`, rows[k], now.rows[k])
-  f.notChecked(
+  // The page shows the line as the evidence line for a case file: it must be the line of the
+  // statement compared above (its own paths, which may differ on this machine), word for word.
+  f.compare(
     'coverage.line',
     c.line,
-    'the line repeats the statement (paths may differ on another machine)',
-    true,
+    lineOf(s),
+    'the Evidence line of the statement the report records (its paths as recorded)',
   )
 }
 
@@ -243,6 +283,7 @@ export async function checkReport(input: CheckReportInput): Promise<ReportCheckR
   const doc = read.doc
   const label = input.reportPath
   if (!isReport(doc)) throw new AuditError('bad_argument', `${label}: not a BIJOTEL Auditor audit report`)
+  requireCheckableReport(doc, label)
   const report = doc as unknown as AuditReport
   const signature = checkReportSignature(doc, input.publicKey)
   const f = new FieldList()

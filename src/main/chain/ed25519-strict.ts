@@ -69,6 +69,16 @@ export function signatureProblem(sig: Buffer): string | null {
   return null
 }
 
+/**
+ * Why a key file's text is not one key, or null. OpenSSL reads the first PEM block and ignores the
+ * rest, so a file of two keys would be checked against one while a reader of the file may take the
+ * other for the signer's: the auditor's copy of a key must name one key.
+ */
+export function pemBlocksProblem(pem: string): string | null {
+  const blocks = pem.match(/-----BEGIN [^-\r\n]*-----/g)?.length ?? 0
+  return blocks > 1 ? `the file holds ${blocks} PEM blocks; a key file must hold exactly one key` : null
+}
+
 /** The raw 32 bytes of an Ed25519 public key object (RFC 8037's JWK `x`). */
 export function rawKeyBytes(key: KeyObject): Buffer {
   const k = key.type === 'private' ? createPublicKey(key) : key

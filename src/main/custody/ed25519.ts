@@ -12,7 +12,7 @@ import {
 } from 'node:crypto'
 import { readClientFile, type OpenPolicy } from '../base/client-file'
 import { AuditError, oneLine } from '../base/errors'
-import { verifyStrict } from '../chain/ed25519-strict'
+import { pemBlocksProblem, verifyStrict } from '../chain/ed25519-strict'
 
 export interface Ed25519Pair {
   privatePem: string
@@ -79,6 +79,8 @@ export function loadPrivateKey(path: string): KeyObject {
 /** The auditor's copy of the public key (`--public-key PEM`, SPKI); a private key PEM is taken too. */
 export function loadPublicKey(path: string): KeyObject {
   const pem = readKeyFile(path, 'public key')
+  const blocks = pemBlocksProblem(pem)
+  if (blocks !== null) throw new AuditError('bad_argument', `invalid public key PEM ${path}: ${blocks}`)
   let key: KeyObject
   try {
     key = createPublicKey({ key: pem, format: 'pem' })
@@ -107,6 +109,8 @@ export function verifyEd25519(key: KeyObject, data: Buffer, signature: Buffer): 
 
 /** A public key given as PEM text (SPKI; a private key's public half is taken too). */
 export function publicKeyFromPem(pem: string): KeyObject {
+  const blocks = pemBlocksProblem(pem)
+  if (blocks !== null) throw new AuditError('bad_argument', `invalid public key PEM: ${blocks}`)
   let key: KeyObject
   try {
     key = createPublicKey({ key: pem, format: 'pem' })

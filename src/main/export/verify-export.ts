@@ -6,7 +6,7 @@
 import { createHash, createHmac, createPublicKey, timingSafeEqual, type KeyObject } from 'node:crypto'
 import { readClientFile } from '../base/client-file'
 import { AuditError, oneLine } from '../base/errors'
-import { publicKeyProblem, verifyStrict } from '../chain/ed25519-strict'
+import { pemBlocksProblem, publicKeyProblem, verifyStrict } from '../chain/ed25519-strict'
 import { IJSON_MAX_DEPTH, IJsonError, parseIJson } from '../chain/i-json'
 import { GENESIS_HASH, makeSealer } from '../chain/seal'
 import { pyRepr } from '../python/repr'
@@ -134,6 +134,8 @@ function checkSignature(doc: Record<string, unknown>, format: string, publicKeyP
   }
   let auditor: KeyObject
   try {
+    const blocks = pemBlocksProblem(pem)
+    if (blocks !== null) throw new Error(blocks)
     auditor = createPublicKey(pem)
     if (auditor.asymmetricKeyType !== 'ed25519')
       throw new Error(`not an Ed25519 key (${auditor.asymmetricKeyType})`)
@@ -148,6 +150,12 @@ function checkSignature(doc: Record<string, unknown>, format: string, publicKeyP
   if (sig === null) return 'ed25519 signature not base64-decodable: invalid base64'
   const signed = doc['chain_signature']
   if (typeof signed !== 'string') return 'chain_signature missing or not a string'
+  // The signature is over the ASCII bytes of chain_signature (§9.1). Node's 'ascii' encoding keeps
+  // the low byte of any other character, so "\u0162…" would be checked as "b…": a file showing one
+  // chain_signature while the signature covers another. Python's encode('ascii') refuses it too; a
+  // character past U+007F is the one that takes more than one UTF-8 byte.
+  if (Buffer.byteLength(signed, 'utf8') !== signed.length)
+    return 'chain_signature is not ASCII text: the signature covers its ASCII bytes, and this one has none'
   // Strictly (../chain/ed25519-strict): a small-order key or R, or S >= L, is refused by name.
   const keyProblem = publicKeyProblem(mine)
   if (keyProblem !== null) return `ed25519 signature refused: ${keyProblem}`

@@ -111,6 +111,27 @@ describe('v2 export signatures, strictly', () => {
   })
 })
 
+describe('the signed chain_signature is the one the file shows', () => {
+  it('every non-ASCII look-alike of a signed chain_signature (same low bytes) is refused', () => {
+    const honest = generateKeyPairSync('ed25519')
+    const pem = pemOf(rawOf(honest.publicKey))
+    const doc = v2(rawOf(honest.publicKey), (m) => sign(null, m, honest.privateKey))
+    const text = doc['chain_signature'] as string
+    let cases = 0
+    // Each position, each high byte a UTF-16 unit can add over the ASCII character there.
+    for (let i = 0; i < text.length; i += 7)
+      for (const high of [0x0100, 0x0200, 0x3000, 0xff00]) {
+        const forged = text.slice(0, i) + String.fromCharCode(high | text.charCodeAt(i)) + text.slice(i + 1)
+        const r = verifyExportDoc({ ...doc, chain_signature: forged }, [], pem)
+        expect(r.ok, forged).toBe(false)
+        expect(r.reason).toMatch(/^chain_signature is not ASCII text/)
+        cases++
+      }
+    expect(cases).toBeGreaterThan(30)
+    expect(verifyExportDoc(doc, [], pem).ok).toBe(true)
+  })
+})
+
 describe('exports are read as I-JSON', () => {
   const write = (text: string | Buffer): string => {
     const p = join(scratch.dir, `export-${++n}.json`)

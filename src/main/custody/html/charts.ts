@@ -51,9 +51,9 @@ export function seqStrip(r: AuditReport): string {
   const x = (s: number): number =>
     PAD + ((Math.min(Math.max(s, first), last) - first) / span) * (W - PAD - 16)
   const parts: string[] = [
-    `<svg class="chart" data-chart="seq-strip" viewBox="0 0 ${W} ${h}" width="${W}" height="${h}" role="img" aria-label="Findings along the chain, seq ${first} to ${last}">`,
-    `<text x="${PAD}" y="16" class="axis">seq ${first}</text>`,
-    `<text x="${W - 16}" y="16" class="axis" text-anchor="end">seq ${last}</text>`,
+    `<svg class="chart" data-chart="seq-strip" viewBox="0 0 ${W} ${h}" width="${W}" height="${h}" role="img" aria-label="Findings along the chain, seq ${esc(first)} to ${esc(last)}">`,
+    `<text x="${PAD}" y="16" class="axis">seq ${esc(first)}</text>`,
+    `<text x="${W - 16}" y="16" class="axis" text-anchor="end">seq ${esc(last)}</text>`,
   ]
   LANES.forEach((name, lane) => {
     const y = 26 + lane * laneH
@@ -75,7 +75,7 @@ export function seqStrip(r: AuditReport): string {
     const yb = 26 + LANES.length * laneH
     parts.push(
       `<rect x="${x(w0).toFixed(1)}" y="${yb}" width="${Math.max(2, x(w1) - x(w0)).toFixed(1)}" height="6" fill="#667085"/>`,
-      `<text x="${x(w0).toFixed(1)}" y="${yb + 18}" class="axis">integrity window seq ${w0}..${w1}</text>`,
+      `<text x="${x(w0).toFixed(1)}" y="${yb + 18}" class="axis">integrity window seq ${esc(w0)}..${esc(w1)}</text>`,
     )
   }
   parts.push('</svg>')
