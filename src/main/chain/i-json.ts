@@ -252,6 +252,15 @@ class Scanner {
         `number ${text.slice(0, 40)} has more than 17 significant digits, more precision than an IEEE 754 double holds (RFC 7493 §2.2)`,
         start,
       )
+    // Up to 15 significant digits a decimal is its double's shortest form (DBL_DIG); at 16 or 17 it
+    // may name a value between doubles: `1234567890123456.7` reads as the double printed
+    // `1234567890123456.8`. RFC 8785 signs that shortest form (§3.2.2.3), so a reader keeping the
+    // literal's decimals would see another number than the one signed: refused.
+    if (digits.length >= 16 && shortestDigits(value) !== digits)
+      this.fail(
+        `number ${text.slice(0, 40)} is not the shortest form of the IEEE 754 double it reads as (${String(value)}): a reader keeping its decimals would see another number than the one signed (RFC 7493 §2.2, RFC 8785 §3.2.2.3)`,
+        start,
+      )
   }
 
   private literal(word: string): void {
@@ -394,4 +403,10 @@ export function parseIJson(input: Buffer | string, limits: IJsonLimits): unknown
   } else bytes = input
   checkIJson(bytes, limits)
   return JSON.parse(typeof input === 'string' ? input : bytes.toString('utf8')) as unknown
+}
+
+/** The significant digits of a double's shortest round-trip form (ECMAScript Number::toString). */
+function shortestDigits(v: number): string {
+  const m = Math.abs(v).toExponential()
+  return m.slice(0, m.indexOf('e')).replace('.', '').replace(/0+$/, '')
 }

@@ -39,6 +39,15 @@ function randomValue(rnd: () => number, depth = 0): unknown {
   }
 }
 
+/** Whether two numbers in exponent notation (`d.ddde±x`) name the same decimal value. */
+function sameDecimal(a: string, b: string): boolean {
+  const norm = (t: string): string => {
+    const [m, e] = t.split('e') as [string, string]
+    return `${m.replace('.', '').replace(/0+$/, '')}e${e}`
+  }
+  return norm(a) === norm(b)
+}
+
 function refusal(input: Buffer | string, limits = LIMITS): IJsonError {
   try {
     parseIJson(input, limits)
@@ -70,7 +79,7 @@ describe('I-JSON: what is taken', () => {
       '-0',
       '0.0',
       '1E400e'.slice(0, 0) + '1e21',
-      '1234567890123456.7',
+      '1234567890123456.8',
       '0.00000000000000000000001',
     ])
       expect(parseIJson(`[${n}]`, LIMITS)).toEqual(JSON.parse(`[${n}]`))
@@ -232,6 +241,10 @@ describe('I-JSON: numbers (RFC 7493 §2.2)', () => {
     ['0.123456789012345678', /more than 17 significant digits/],
     ['1.00000000000000000001', /17 significant/],
     ['123456789012345678e-5', /17 significant/],
+    ['1234567890123456.7', /not the shortest form .*\(1234567890123456\.8\)/],
+    ['9007199254740993.0', /not the shortest form/],
+    ['9.007199254740993e15', /not the shortest form/],
+    ['0.10000000000000001', /not the shortest form .*\(0\.1\)/],
   ]
   it('refuses each, in a value and in nested places, at its first byte', () => {
     for (const [n, why] of refused)
@@ -245,6 +258,33 @@ describe('I-JSON: numbers (RFC 7493 §2.2)', () => {
         expect(e.offset, doc).toBe(at)
       }
   })
+  it('takes every double in its shortest form, and refuses its other 16- and 17-digit spellings', () => {
+    const rnd = prng(7)
+    let refusedCount = 0
+    for (let i = 0; i < 5000; i++) {
+      const buf = new DataView(new ArrayBuffer(8))
+      buf.setUint32(0, Math.floor(rnd() * 2 ** 32))
+      buf.setUint32(4, Math.floor(rnd() * 2 ** 32))
+      const v = buf.getFloat64(0)
+      if (!Number.isFinite(v) || (Number.isInteger(v) && !Number.isSafeInteger(v))) continue
+      for (const shortest of [String(v), v.toExponential()])
+        expect(parseIJson(`[${shortest}]`, LIMITS), shortest).toEqual([v])
+      for (const p of [16, 17]) {
+        // Another spelling near v: taken exactly when its decimal value is the shortest form of the
+        // double it reads as (then a reader keeping decimals sees the signed number), else refused.
+        const longer = v.toExponential(p - 1)
+        const w = Number(longer)
+        if (sameDecimal(longer, w.toExponential())) {
+          expect(parseIJson(`[${longer}]`, LIMITS), longer).toEqual([w])
+          continue
+        }
+        expect(refusal(`[${longer}]`).reason, longer).toMatch(/not the shortest form/)
+        refusedCount++
+      }
+    }
+    expect(refusedCount).toBeGreaterThan(1000)
+  })
+
   it('takes large integers only where asked (an export’s timestamp_ns)', () => {
     expect(parseIJson('[1762156959108389579]', { ...LIMITS, largeIntegers: true })).toEqual([
       Number('1762156959108389579'),
