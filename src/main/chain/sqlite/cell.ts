@@ -56,10 +56,15 @@ export class CellReader {
     // findCell masks the pointer to the page: one beyond it is declined rather than wrapped.
     if (at >= page.length) throw new Unsupported('cell pointer beyond the page')
     let p = at
-    p += readVarint(page, p)
+    const sizeBytes = readVarint(page, p)
+    p += sizeBytes
     const size = varint.value
     // Payload sizes are 32-bit in btreeParseCellPtr, and no value may exceed SQLITE_MAX_LENGTH.
     if (varint.big !== null || size < 0 || size > MAX_PAYLOAD) throw new Unsupported('absurd payload size')
+    // btreeParseCellPtr reads the payload size seven bits a byte through all nine bytes, where §1.3
+    // (and sqlite3GetVarint) takes the ninth byte whole: a nine-byte size is another number to
+    // SQLite. No writer needs nine bytes for a size below 2^56.
+    if (sizeBytes === 9) throw new Unsupported('a nine-byte payload size')
     p += readVarint(page, p)
     this.rowid = varint.value
     this.rowidBig = varint.big
