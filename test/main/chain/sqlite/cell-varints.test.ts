@@ -20,126 +20,12 @@ import { layoutOf } from '../../../../src/main/chain/source/direct-source'
 import { Rng } from '../../reliability/chainkit'
 import { KEY_HEX, SMALL, writeChainFolder, type ChainShape } from '../../testing/exact-chains'
 import { basePages } from '../../testing/mutations'
+import { CELL_FIELDS, rebuildLeaf } from '../../testing/cell-recode'
 import { directReading, sqliteReading } from '../../testing/readings'
 
 const root = realpathSync(mkdtempSync(join(tmpdir(), 'bijotel-cell-varints-')))
 afterAll(() => rmSync(root, { recursive: true, force: true }))
 const keys = parseSecrets([{ encoding: 'hex', value: KEY_HEX }])
-
-type Field = 'payload' | 'rowid' | 'header' | 'type'
-const FIELDS: Field[] = ['payload', 'rowid', 'header', 'type']
-
-/** `v` (≥ 0) as a varint of exactly `len` bytes (§1.3), or null when it does not fit. */
-function varintOfLength(v: bigint, len: number): Buffer | null {
-  if (len === 9) {
-    if (v >> 64n !== 0n) return null
-    const out = Buffer.alloc(9)
-    out[8] = Number(v & 0xffn)
-    let u = v >> 8n
-    for (let i = 7; i >= 0; i--) {
-      out[i] = Number(u & 0x7fn) | 0x80
-      u >>= 7n
-    }
-    return u === 0n ? out : null
-  }
-  if (v >> BigInt(7 * len) !== 0n) return null
-  const out = Buffer.alloc(len)
-  let u = v
-  for (let i = len - 1; i >= 0; i--) {
-    out[i] = Number(u & 0x7fn) | (i === len - 1 ? 0 : 0x80)
-    u >>= 7n
-  }
-  return out
-}
-
-/** A varint read independently of the decoder under test: [value, length]. */
-function readVarintHere(b: Buffer, o: number): [bigint, number] {
-  let v = 0n
-  for (let i = 0; i < 8; i++) {
-    v = (v << 7n) | BigInt(b[o + i]! & 0x7f)
-    if (!(b[o + i]! & 0x80)) return [v, i + 1]
-  }
-  return [(v << 8n) | BigInt(b[o + 8]!), 9]
-}
-
-/** Local payload bytes of a table leaf cell (§1.6). */
-function localBytes(p: number, u: number): number {
-  const x = u - 35
-  if (p <= x) return p
-  const m = Math.floor(((u - 12) * 32) / 255) - 23
-  const k = m + ((p - m) % (u - 4))
-  return k <= x ? k : m
-}
-
-/** The cell at `at`, with `field` written as a varint of `len` bytes; null when it cannot be. */
-function recode(page: Buffer, at: number, usable: number, field: Field, len: number): Buffer | null {
-  const [size, n1] = readVarintHere(page, at)
-  const [rowid, n2] = readVarintHere(page, at + n1)
-  const body = at + n1 + n2
-  const local = localBytes(Number(size), usable)
-  const enc = (v: bigint): Buffer | null => varintOfLength(v, len)
-  if (field === 'payload' || field === 'rowid') {
-    const rest = page.subarray(body, body + local + (local < Number(size) ? 4 : 0))
-    const a = field === 'payload' ? enc(size) : page.subarray(at, at + n1)
-    const b = field === 'rowid' ? enc(rowid) : page.subarray(at + n1, body)
-    return a && b ? Buffer.concat([a, b, rest]) : null
-  }
-  // Record header fields: only for a record wholly on the page (a longer header moves the overflow).
-  if (local < Number(size)) return null
-  const [hs, n3] = readVarintHere(page, body)
-  const types: bigint[] = []
-  for (let p = body + n3; p < body + Number(hs);) {
-    const [t, n] = readVarintHere(page, p)
-    types.push(t)
-    p += n
-  }
-  const data = page.subarray(body + Number(hs), body + Number(size))
-  const typeBytes = Buffer.concat(
-    types.map(
-      (t) => (field === 'type' ? varintOfLength(t, Math.max(len, 1)) : null) ?? varintOfLength(t, 9)!,
-    ),
-  )
-  const plain = Buffer.concat(types.map((t) => minimal(t)))
-  const head = field === 'type' ? typeBytes : plain
-  const hsBytes = field === 'header' ? enc(BigInt(len + head.length)) : minimal(BigInt(1 + head.length))
-  if (!hsBytes || (field === 'type' && typeBytes.length !== types.length * len)) return null
-  if (field !== 'header' && hsBytes.length !== 1) return null
-  const record = Buffer.concat([hsBytes, head, data])
-  return Buffer.concat([minimal(BigInt(record.length)), minimal(rowid), record])
-}
-
-function minimal(v: bigint): Buffer {
-  for (let len = 1; len <= 9; len++) {
-    const b = varintOfLength(v, len)
-    if (b) return b
-  }
-  throw new Error('no varint')
-}
-
-/** Leaf `n` of `file` rebuilt with every cell recoded; false when a cell cannot be, or they do not fit. */
-function rebuildLeaf(file: Buffer, pageSize: number, n: number, field: Field, len: number): boolean {
-  const page = file.subarray((n - 1) * pageSize, n * pageSize)
-  const usable = pageSize - file[20]!
-  const count = page.readUInt16BE(3)
-  const cells: Buffer[] = []
-  for (let i = 0; i < count; i++) {
-    const c = recode(page, page.readUInt16BE(8 + 2 * i), usable, field, len)
-    if (c === null) return false
-    cells.push(c)
-  }
-  let content = usable
-  const at = cells.map((c) => (content -= c.length))
-  if (content < 8 + 2 * count) return false
-  page.fill(0, 0, usable)
-  page[0] = 0x0d
-  page.writeUInt16BE(count, 3)
-  page.writeUInt16BE(content, 5)
-  cells.forEach((c, i) => {
-    c.copy(page, at[i]!)
-    page.writeUInt16BE(at[i]!, 8 + 2 * i)
-  })
-  return true
-}
 
 const addon = nativeAddon()
 
@@ -226,7 +112,7 @@ describe('leaf cells with varints longer than they need', () => {
       cpSync(base, probe, { recursive: true })
       const pages = basePages(join(probe, 'chain.db'))
       const leaf = rng.pick(pages.leaf.filter((n) => n > 1))
-      for (const field of FIELDS)
+      for (const field of CELL_FIELDS)
         for (let len = 1; len <= 9; len++) {
           const dir = join(root, `${name}-${field}-${len}`)
           cpSync(base, dir, { recursive: true })
