@@ -102,14 +102,27 @@ export function rebuildLeaf(
   field: CellField,
   len: number,
 ): boolean {
+  return rewriteLeaf(file, pageSize, n, (page, at, usable) => recode(page, at, usable, field, len))
+}
+
+/**
+ * Leaf `n` (from 2) of `file` rebuilt from its cells, each as `cell` returns it (the cell at `at`,
+ * the `i`-th); false when one returns null or they do not fit.
+ */
+export function rewriteLeaf(
+  file: Buffer,
+  pageSize: number,
+  n: number,
+  cell: (page: Buffer, at: number, usable: number, i: number) => Buffer | null,
+): boolean {
   const page = file.subarray((n - 1) * pageSize, n * pageSize)
   const usable = pageSize - file[20]!
   const count = page.readUInt16BE(3)
   const cells: Buffer[] = []
   for (let i = 0; i < count; i++) {
-    const c = recode(page, page.readUInt16BE(8 + 2 * i), usable, field, len)
+    const c = cell(page, page.readUInt16BE(8 + 2 * i), usable, i)
     if (c === null) return false
-    cells.push(c)
+    cells.push(Buffer.from(c))
   }
   let content = usable
   const at = cells.map((c) => (content -= c.length))
@@ -123,4 +136,34 @@ export function rebuildLeaf(
     page.writeUInt16BE(at[i]!, 8 + 2 * i)
   })
   return true
+}
+
+/** The cell at `at` as stored: its payload size, and its first overflow page (0 for none). */
+export function cellAt(
+  page: Buffer,
+  at: number,
+  usable: number,
+): { bytes: Buffer; size: number; overflow: number } {
+  const [size, n1] = readVarintHere(page, at)
+  const [, n2] = readVarintHere(page, at + n1)
+  const local = localBytes(Number(size), usable)
+  const end = at + n1 + n2 + local
+  const overflow = local < Number(size) ? page.readUInt32BE(end) : 0
+  return { bytes: page.subarray(at, end + (overflow ? 4 : 0)), size: Number(size), overflow }
+}
+
+/**
+ * The overflowing cell at `at` claiming a payload of `size` bytes: its local part (§1.6) the start of
+ * the stored payload, padded with zeros, then its own first overflow page.
+ */
+export function withPayloadSize(page: Buffer, at: number, usable: number, size: number): Buffer {
+  const [, n1] = readVarintHere(page, at)
+  const [rowid, n2] = readVarintHere(page, at + n1)
+  const c = cellAt(page, at, usable)
+  const local = localBytes(size, usable)
+  const payload = Buffer.alloc(local)
+  page.copy(payload, 0, at + n1 + n2, Math.min(at + c.bytes.length - 4, at + n1 + n2 + local))
+  const ptr = Buffer.alloc(4)
+  ptr.writeUInt32BE(c.overflow)
+  return Buffer.concat([minimal(BigInt(size)), minimal(rowid), payload, ptr])
 }
