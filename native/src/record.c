@@ -95,7 +95,10 @@ int decode_cell(const uint8_t *page, size_t len, size_t at, int32_t usable, int3
   const uint8_t *p = page + at;
   uint64_t size, id, hs, t;
   int n;
-  if (at >= (size_t)usable || !(n = varint_before(p, end, &size)) || size > (uint64_t)(usable - 35)) return 0;
+  // A nine-byte payload size is read otherwise by btree.c btreeParseCellPtr (seven bits a byte
+  // through all nine bytes): CellReader.read declines it.
+  if (at >= (size_t)usable || !(n = varint_before(p, end, &size)) || n == 9 || size > (uint64_t)(usable - 35))
+    return 0;
   p += n;
   if (!(n = varint_before(p, end, &id))) return 0;
   p += n;

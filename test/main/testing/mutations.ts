@@ -1,13 +1,15 @@
 // Test helper: the differential harness's mutations of a chain folder — WAL frames, header fields,
 // the stored schema, interior keys and child pointers, cells and overflow chains, the freelist,
-// side files (journals, links, FIFOs, folders). Each one changes a private copy of a generated
-// folder in place and says what it did; seeded, so a failing case is reproduced from its seed.
+// side files (journals, links, FIFOs, folders), cells re-encoded with longer varints
+// (./cell-recode.ts). Each one changes a private copy of a generated folder in place and says what
+// it did; seeded, so a failing case is reproduced from its seed.
 import Database from 'better-sqlite3'
 import { execFileSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Rng } from '../reliability/chainkit'
 import { STORED_SCHEMA } from '../../../src/main/chain/schema'
+import { CELL_FIELDS, rebuildLeaf } from './cell-recode'
 import { framePage, rechecksumWal, walLayout } from './wal-edit'
 
 /** What a base folder's chain table occupies (from SQLite's dbstat, taken once per base). */
@@ -328,6 +330,22 @@ export const MUTATIONS: Mutation[] = [
         p[at + off] = nudge(r, p[at + off]!)
         return `cell byte +${off} (${['', '', '', 'payload size', 'rowid', 'header', 'any'][kind]}) in ${n}`
       })
+    },
+  },
+  // Leaf cells whose varints take more bytes than needed (§1.3): SQLite reads a nine-byte payload
+  // size otherwise than its other varints (btreeParseCellPtr), so every length of every field.
+  {
+    name: 'cell.varint',
+    apply: (d, r, b) => {
+      const leaves = b.leaf.filter((n) => n > 1)
+      if (leaves.length === 0) return null
+      const n = r.pick(leaves)
+      const field = r.pick(CELL_FIELDS)
+      const len = r.chance(0.4) ? 9 : r.int(1, 8)
+      const file = readFileSync(chainOf(d))
+      if (n * b.pageSize > file.length || !rebuildLeaf(file, b.pageSize, n, field, len)) return null
+      writeFileSync(chainOf(d), file)
+      return `leaf ${n}: ${field} varints in ${len} bytes`
     },
   },
   // Overflow chains (§1.6).

@@ -434,20 +434,21 @@ export class DirectSource implements RowSource {
     return true
   }
 
+  /**
+   * What SQLite answers on the copy (`WHERE +seq < ? ORDER BY seq DESC LIMIT 1` over a scan): the
+   * last row in scan order whose rowid is below `seq`, found by walking back from the last leaf.
+   * Not the cell before the row's own: where rowids do not ascend in scan order the two differ, and
+   * a row would be judged against another predecessor than SQLite gives it.
+   */
   before(seq: bigint): Predecessor | null {
-    const p = this.locate(seq)
-    if (p === null) return null
     const mac = this.col('hmac_hash')
     let pred: Predecessor | null = null
-    const take = (c: CellReader): void => {
-      pred = { seq: c.rowidBig ?? BigInt(c.rowid), hmac: c.text(mac) }
-    }
-    if (p.cell > 0) this.at(p.leaf, p.cell - 1, take)
-    else
-      this.scanner.scanBackward(0, p.leaf, (c) => {
-        take(c)
-        return false
-      })
+    this.scanner.scanBackward(0, this.leafCount, (c) => {
+      const id = c.rowidBig ?? BigInt(c.rowid)
+      if (id >= seq) return true
+      pred = { seq: id, hmac: c.text(mac) }
+      return false
+    })
     return pred
   }
 

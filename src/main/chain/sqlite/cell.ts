@@ -10,6 +10,8 @@ import { readVarint, varint } from './varint'
 /** Pages of the file, for following an overflow chain (the direct reader's Pager). */
 export interface OverflowSource {
   readonly pageSize: number
+  /** Pages of the b-tree layer: no overflow chain SQLite reads whole has more distinct pages. */
+  readonly dbPages: number
   /** Page `n` in a buffer of its own; throws Unsupported for a page SQLite would not read. */
   pageCopy(n: number): Buffer
 }
@@ -56,10 +58,15 @@ export class CellReader {
     // findCell masks the pointer to the page: one beyond it is declined rather than wrapped.
     if (at >= page.length) throw new Unsupported('cell pointer beyond the page')
     let p = at
-    p += readVarint(page, p)
+    const sizeBytes = readVarint(page, p)
+    p += sizeBytes
     const size = varint.value
     // Payload sizes are 32-bit in btreeParseCellPtr, and no value may exceed SQLITE_MAX_LENGTH.
     if (varint.big !== null || size < 0 || size > MAX_PAYLOAD) throw new Unsupported('absurd payload size')
+    // btreeParseCellPtr reads the payload size seven bits a byte through all nine bytes, where §1.3
+    // (and sqlite3GetVarint) takes the ninth byte whole: a nine-byte size is another number to
+    // SQLite. No writer needs nine bytes for a size below 2^56.
+    if (sizeBytes === 9) throw new Unsupported('a nine-byte payload size')
     p += readVarint(page, p)
     this.rowid = varint.value
     this.rowidBig = varint.big
@@ -118,15 +125,23 @@ export class CellReader {
 
   private assemble(page: Buffer, p: number, local: number, size: number): Buffer {
     if (p + local + 4 > this.usable) throw new Unsupported('overflow pointer past the usable page')
+    // A payload needing more overflow pages than the file has can only be read by following a
+    // chain that comes back on itself (SQLite would read the same pages again, §1.6 sets no
+    // bound): declined before anything is allocated, as is a chain reaching a page twice. The
+    // work is so bounded by the file, not by a payload size the file's author chose (up to 1 GB).
+    const chunk = overflowChunk(this.usable)
+    if (Math.ceil((size - local) / chunk) > this.pager.dbPages)
+      throw new Unsupported('an overflow chain longer than the file')
     const out = Buffer.allocUnsafe(size)
     page.copy(out, 0, p, p + local)
     let got = local
     let next = page.readUInt32BE(p + local)
-    let hops = 0
+    const seen = new Set<number>()
     while (got < size) {
-      if (next === 0 || ++hops > size) throw new Unsupported('broken overflow chain')
+      if (next === 0 || seen.has(next)) throw new Unsupported('broken overflow chain')
+      seen.add(next)
       const ov = this.pager.pageCopy(next)
-      const take = Math.min(size - got, overflowChunk(this.usable))
+      const take = Math.min(size - got, chunk)
       ov.copy(out, got, 4, 4 + take)
       got += take
       next = nextOverflowPage(ov)
