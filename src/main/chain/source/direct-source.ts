@@ -8,6 +8,7 @@ import type { VerifyRangeOptions } from '../../../shared/verify-types'
 import { AuditError } from '../../base/errors'
 import type { ColumnsPart, ColumnsWanted, IntegrityColumns } from '../columns/types'
 import { leafFor } from '../direct/btree'
+import { DISORDER, rowidAt, RowidTable } from '../direct/rowid-table'
 import type { CellReader } from '../sqlite/cell'
 import { Unsupported } from '../sqlite/decline'
 import { readVarint, varint } from '../sqlite/varint'
@@ -65,7 +66,7 @@ export class DirectSource implements RowSource {
   private owns = false
   private rowCount: number | null = null
   /** Every row's rowid in scan order and where each leaf's rows start (see rowids). */
-  private rowidTable: { rowids: BigInt64Array; leafStart: Int32Array } | null = null
+  private rowidTable: RowidTable | null = null
   private placed: RangePlace | null = null
   private closed = false
 
@@ -356,29 +357,9 @@ export class DirectSource implements RowSource {
       throw new AuditError('evidence_changed', `the chain changed while it was read (${this.displayPath})`)
   }
 
-  /**
-   * Every row's rowid in scan order (the varints after each cell's payload size, file format §1.6)
-   * and the position of each leaf's first row, read once by a pass over every leaf and kept: it
-   * answers lookups that the divider keys do not (a missing row, a key that names the wrong leaf)
-   * by a binary search instead of another pass. Rowids must ascend in scan order (else SQLite).
-   */
-  private rowids(): { rowids: BigInt64Array; leafStart: Int32Array } {
-    if (this.rowidTable !== null) return this.rowidTable
-    const rowids = new BigInt64Array(this.count())
-    const leafStart = new Int32Array(this.leafCount + 1)
-    let n = 0
-    let leaf = 0
-    this.scanner.scanLeaves(0, this.leafCount, (page, h, count) => {
-      leafStart[leaf++] = n
-      for (let k = 0; k < count; k++) {
-        const id = rowidAt(page, page.readUInt16BE(h + 8 + 2 * k))
-        if (n > 0 && id <= rowids[n - 1]!) throw new Unsupported(DISORDER)
-        rowids[n++] = id
-      }
-    })
-    leafStart[leaf] = n
-    this.rowidTable = { rowids, leafStart }
-    return this.rowidTable
+  /** The rowid table (./../direct/rowid-table.ts), read once and kept. */
+  private rowids(): RowidTable {
+    return (this.rowidTable ??= RowidTable.read(this.scanner, this.leafCount, this.count()))
   }
 
   /**
@@ -397,24 +378,9 @@ export class DirectSource implements RowSource {
       })
       if (found >= 0) return { leaf: hinted, cell: found }
     }
-    const { rowids, leafStart } = this.rowids()
-    let lo = 0
-    let hi = rowids.length
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1
-      if (rowids[mid]! < seq) lo = mid + 1
-      else hi = mid
-    }
-    if (lo >= rowids.length || rowids[lo] !== seq) return null
-    // The last leaf whose first row is at or before position lo (empty leaves share a start).
-    let a = 0
-    let b = this.leafCount
-    while (a < b) {
-      const mid = (a + b) >>> 1
-      if (leafStart[mid + 1]! <= lo) a = mid + 1
-      else b = mid
-    }
-    return { leaf: a, cell: lo - leafStart[a]! }
+    const table = this.rowids()
+    const at = table.firstAtLeast(seq)
+    return table.rowidAt(at) === seq ? table.position(at) : null
   }
 
   /** Calls `row` with cell `cell` of leaf `leaf`. */
@@ -435,19 +401,22 @@ export class DirectSource implements RowSource {
   }
 
   /**
-   * What SQLite answers on the copy (`WHERE +seq < ? ORDER BY seq DESC LIMIT 1` over a scan): the
-   * last row in scan order whose rowid is below `seq`, found by walking back from the last leaf.
-   * Not the cell before the row's own: where rowids do not ascend in scan order the two differ, and
-   * a row would be judged against another predecessor than SQLite gives it.
+   * The row before `seq`: what SQLite answers on the copy (`WHERE +seq < ? ORDER BY seq DESC LIMIT 1`,
+   * a scan from the end) is the last row in scan order whose rowid is below `seq`. Where rowids
+   * ascend in scan order that is the row at the position before the first rowid ≥ `seq`, found in the
+   * rowid table; that table is one pass over every leaf's cell rowids (kept for later lookups), and
+   * it declines a tree whose rowids do not ascend (then SQLite answers). The cell before the row's
+   * own in its leaf is not enough: with pointers swapped it can be another row, even a higher seq.
    */
   before(seq: bigint): Predecessor | null {
+    const table = this.rowids()
+    const at = table.firstAtLeast(seq)
+    if (at === 0) return null
+    const p = table.position(at - 1)
     const mac = this.col('hmac_hash')
     let pred: Predecessor | null = null
-    this.scanner.scanBackward(0, this.leafCount, (c) => {
-      const id = c.rowidBig ?? BigInt(c.rowid)
-      if (id >= seq) return true
-      pred = { seq: id, hmac: c.text(mac) }
-      return false
+    this.at(p.leaf, p.cell, (c) => {
+      pred = { seq: c.rowidBig ?? BigInt(c.rowid), hmac: c.text(mac) }
     })
     return pred
   }
@@ -487,13 +456,4 @@ export class DirectSource implements RowSource {
     this.scanner.close()
     if (this.owns) this.chain?.close()
   }
-}
-
-const DISORDER = 'rowids do not ascend in scan order'
-
-/** The rowid of the table leaf cell at `at`: the varint after the payload size (file format §1.6). */
-function rowidAt(page: Buffer, at: number): bigint {
-  const n = readVarint(page, at)
-  readVarint(page, at + n)
-  return varint.big ?? BigInt(varint.value)
 }
