@@ -1,6 +1,6 @@
 // "Not found" is an answer about the file system: a web client may get it only for a path whose
 // lookup, by the kernel, ends at nothing inside the folders served. Every path-taking call (openChain,
-// setPrior, checkReport, the chain's side files) is given paths that lead
+// setPrior, checkReport, a verify's segments, the chain's side files) is given paths that lead
 // outside through a link — a linked folder, `..` after a link, a dangling link, a link in a side
 // file — once with an outside target that exists and once with one that does not: the two answers
 // must be the same words (the path aside), or the answer tells what exists outside.
@@ -8,8 +8,10 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import { readSegments } from '../../../src/main/audit/segments'
 import { absentInside } from '../../../src/main/base/client-file'
 import { createHandlers } from '../../../src/main/handlers/table'
+import { openPolicyOf } from '../../../src/main/session/open-policy'
 import { AuditSession } from '../../../src/main/session/session'
 import { SMALL, writeChainFolder } from '../testing/exact-chains'
 
@@ -101,6 +103,22 @@ describe('absent and outside are one answer, whatever leads outside', () => {
       }
     expect(new Set(answers).size).toBe(1)
     expect(answers[0]).toMatch(/outside the open roots: not opened/)
+  })
+
+  it('a segment swapped for a link after the request was checked: one answer, there or gone', async () => {
+    const policy = openPolicyOf({ openRoots: [root] })
+    const answers = new Set<string>()
+    for (const shape of [...SHAPES, viaLink, viaRelLink])
+      for (const n of ['there.db', 'gone.db']) {
+        const p = shape(n)
+        const e = await readSegments([p], undefined, policy).catch((x: unknown) => x)
+        answers.add(words(e, p))
+      }
+    expect([...answers].join('\n')).not.toMatch(/not found|SQLite/)
+    expect(answers.size).toBe(1)
+    // A chain outside, through a link in the root: refused by the open step, never read as seals.
+    for (const p of [join(root, 'out', 'c', 'chain.db'), viaLink('c/chain.db'), viaRelLink('c/chain.db')])
+      await expect(readSegments([p], undefined, policy)).rejects.toThrow(/not allowed here/)
   })
 
   it('a missing name inside the root is still told as missing; a dangling link inside is not', () => {
