@@ -106,7 +106,9 @@ export function openVerified(real: string, policy: OpenPolicy | undefined, words
     } catch {
       throw words.changed()
     }
-    if (policy && !policy(again)) throw words.outside(again)
+    // Identity first: `real` passed the policy before the open, so a real path that differs now
+    // (outside the roots or not) means the file was swapped — one answer, "changed", whether what
+    // it was swapped for exists (a dangling link fails the realpath above) or leads outside.
     if (
       again !== real ||
       named.dev !== st.dev ||
@@ -115,6 +117,7 @@ export function openVerified(real: string, policy: OpenPolicy | undefined, words
       named.ino !== seen.ino
     )
       throw words.changed()
+    if (policy && !policy(again)) throw words.outside(again)
     return { fd, stat: st }
   } catch (e) {
     closeSync(fd)

@@ -2,7 +2,7 @@
 // one "not allowed"). Nothing here opens the file: the open step does, with the same policy, on the
 // descriptor (issue 29). What a client may learn is bounded: whether a path exists is told only
 // for paths inside the folders the server opens; outside them, every case reads "outside".
-import { statSync, realpathSync } from 'node:fs'
+import { lstatSync, realpathSync } from 'node:fs'
 import { isAbsolute, join } from 'node:path'
 import { absentInside } from '../base/client-file'
 import type { OpenPolicy } from '../chain/evidence-files'
@@ -22,9 +22,11 @@ export function openRefusal(path: string, policy: OpenPolicy): OpenRefusal | nul
   }
   let folder: boolean
   try {
-    folder = statSync(real).isDirectory()
+    // lstat, not stat: `real` has no link in it, but one swapped in since would be followed by stat,
+    // and whether its target exists outside would decide between "missing" and a try of the open.
+    folder = lstatSync(real).isDirectory()
   } catch {
-    return policy(real) ? 'missing' : 'outside'
+    return absentInside(real, policy) ? 'missing' : 'outside'
   }
   // A folder served (a root itself, or one inside): its files would be allowed, so say it is a folder.
   if (folder) return policy(real) || policy(join(real, 'chain.db')) ? 'folder' : 'outside'
