@@ -21,7 +21,7 @@ import {
   statSync,
 } from 'node:fs'
 import type { Stats } from 'node:fs'
-import { basename, dirname, isAbsolute, sep } from 'node:path'
+import { basename, dirname, isAbsolute, join, sep } from 'node:path'
 import { AuditError, type AuditErrorCode } from './errors'
 
 /** Which real paths may be opened (none given: any). */
@@ -216,6 +216,25 @@ export function absentInside(path: string, policy: OpenPolicy): boolean {
     }
   }
   return false
+}
+
+/**
+ * Where a file written at `path` (an output a client names) lands, as the kernel takes the name:
+ * the real path of the deepest folder of it that exists, then the rest. `..` after a link is taken
+ * from the link's target, never lexically as path.resolve would: `out/link/../ev/chain.db-wal`
+ * is the evidence's -wal when `link` leads beside `ev`, and a check of the lexical path let a
+ * report be renamed onto it. The one name both the check and the write use.
+ */
+export function writeTarget(path: string): string {
+  const abs = isAbsolute(path) ? path : `${process.cwd()}${sep}${path}`
+  try {
+    return realpathSync.native(abs)
+  } catch {
+    // Not there (yet): its folder, resolved the same way, and the last name.
+  }
+  const folder = dirname(abs)
+  if (folder === abs) return abs
+  return join(writeTarget(folder), basename(abs))
 }
 
 /**
