@@ -60,8 +60,8 @@ const ALLOWED: Record<string, [RegExp, string][]> = {
   'cli/index.ts': [[/readFileSync\('\/proc\/self\/status'/, 'this process’s peak memory']],
   'cli/secret-sources.ts': [
     [
-      /openSync\(path, 'r'\)/,
-      'the auditor’s own key file from the command line; a FIFO such as <(pass …) is meant, read bounded',
+      /openSync\(path, constants\.O_RDONLY \| \(constants\.O_NONBLOCK/,
+      'the auditor’s own key file from the command line; a pipe such as <(pass …) is meant (O_NONBLOCK: a FIFO no one writes to is refused), read bounded',
     ],
   ],
   'cli/commands/report.ts': [[/statSync\(target\)/, 'the auditor’s own -o target: is it a folder (no read)']],

@@ -15,12 +15,13 @@ import {
   fstatSync,
   lstatSync,
   openSync,
+  readlinkSync,
   readSync,
   realpathSync,
   statSync,
 } from 'node:fs'
 import type { Stats } from 'node:fs'
-import { dirname, sep } from 'node:path'
+import { basename, dirname, isAbsolute, join, sep } from 'node:path'
 import { AuditError, type AuditErrorCode } from './errors'
 
 /** Which real paths may be opened (none given: any). */
@@ -105,7 +106,9 @@ export function openVerified(real: string, policy: OpenPolicy | undefined, words
     } catch {
       throw words.changed()
     }
-    if (policy && !policy(again)) throw words.outside(again)
+    // Identity first: `real` passed the policy before the open, so a real path that differs now
+    // (outside the roots or not) means the file was swapped — one answer, "changed", whether what
+    // it was swapped for exists (a dangling link fails the realpath above) or leads outside.
     if (
       again !== real ||
       named.dev !== st.dev ||
@@ -114,6 +117,7 @@ export function openVerified(real: string, policy: OpenPolicy | undefined, words
       named.ino !== seen.ino
     )
       throw words.changed()
+    if (policy && !policy(again)) throw words.outside(again)
     return { fd, stat: st }
   } catch (e) {
     closeSync(fd)
@@ -173,9 +177,70 @@ function notAllowed(path: string, o: ClientFileOptions): AuditError {
 }
 
 /**
+ * Whether `path`, looked up by the kernel, ends at nothing inside `policy`: the deepest folder of it
+ * that resolves is opened, its real path read from the descriptor (/proc/self/fd), and the next name
+ * looked up IN that folder (not followed). True only when that folder is inside the policy and the
+ * name is absent there — so "not found" is said of nothing outside the policy: not of a missing
+ * name under a link that leads out (`root/link-out/x`, `root/link-out/../x`), not of a dangling
+ * link (whose target's existence the answer would tell), not while a folder is swapped for a link
+ * between two looks. Anywhere /proc/self/fd is not there, false (the one "not allowed" answer).
+ */
+export function absentInside(path: string, policy: OpenPolicy): boolean {
+  // The path's own text, never normalised: `..` must be taken by the kernel, after any link.
+  let child = isAbsolute(path) ? path : `${process.cwd()}${sep}${path}`
+  for (let depth = 0; depth < 4096; depth++) {
+    const folder = dirname(child)
+    if (folder === child) return false
+    let fd: number
+    try {
+      fd = openSync(folder, constants.O_RDONLY | (constants.O_DIRECTORY ?? 0))
+    } catch (e) {
+      const code = errnoOf(e)
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') return false
+      child = folder
+      continue
+    }
+    try {
+      const real = readlinkSync(`/proc/self/fd/${fd}`)
+      if (!policy(real.endsWith(sep) ? real : real + sep)) return false
+      try {
+        lstatSync(`/proc/self/fd/${fd}/${basename(child)}`)
+        return false
+      } catch (e) {
+        return errnoOf(e) === 'ENOENT'
+      }
+    } catch {
+      return false
+    } finally {
+      closeSync(fd)
+    }
+  }
+  return false
+}
+
+/**
+ * Where a file written at `path` (an output a client names) lands, as the kernel takes the name:
+ * the real path of the deepest folder of it that exists, then the rest. `..` after a link is taken
+ * from the link's target, never lexically as path.resolve would: `out/link/../ev/chain.db-wal`
+ * is the evidence's -wal when `link` leads beside `ev`, and a check of the lexical path let a
+ * report be renamed onto it. The one name both the check and the write use.
+ */
+export function writeTarget(path: string): string {
+  const abs = isAbsolute(path) ? path : `${process.cwd()}${sep}${path}`
+  try {
+    return realpathSync.native(abs)
+  } catch {
+    // Not there (yet): its folder, resolved the same way, and the last name.
+  }
+  const folder = dirname(abs)
+  if (folder === abs) return abs
+  return join(writeTarget(folder), basename(abs))
+}
+
+/**
  * The real path of `path` as the kernel resolves it. Under a policy, a path that does not resolve
- * is told "not found" only when its folder resolves inside the policy; otherwise one answer for
- * absent and outside, so no client learns what exists elsewhere.
+ * is told "not found" only when it ends at nothing inside the policy (absentInside); otherwise one
+ * answer for absent and outside, so no client learns what exists elsewhere.
  */
 export function resolveClientPath(path: string, o: ClientFileOptions): string {
   if (path === '' || path.includes('\0'))
@@ -184,15 +249,8 @@ export function resolveClientPath(path: string, o: ClientFileOptions): string {
     return realpathSync.native(path)
   } catch (e) {
     const code = errnoOf(e)
-    if (o.policy) {
-      let dirInside = false
-      try {
-        dirInside = o.policy(realpathSync.native(dirname(path)) + sep)
-      } catch {
-        dirInside = false
-      }
-      if (!dirInside || (code !== 'ENOENT' && code !== 'ENOTDIR')) throw notAllowed(path, o)
-    }
+    if (o.policy && !((code === 'ENOENT' || code === 'ENOTDIR') && absentInside(path, o.policy)))
+      throw notAllowed(path, o)
     if (code === 'ENOENT' || code === 'ENOTDIR')
       throw new AuditError(o.missingCode ?? 'bad_argument', `${o.label} not found: ${path.slice(0, 4096)}`)
     if (code === 'ELOOP')

@@ -3,9 +3,13 @@
 // `-`, `@`, a tab or a carriage return is prefixed with a single quote, so a spreadsheet shows it as
 // text instead of running it (`=HYPERLINK(…)`, `@SUM(…)`, `+1+1` from a provider or model name any
 // key-less edit of a body can plant). A negative number is shown as `'-5` for the same reason.
+// Importers that trim a cell (Google Sheets' and LibreOffice's "trim spaces") or drop stray quotes
+// would put the formula character first again, so one after leading white space (NBSP and BOM
+// included), NUL (ASVS 1.2.10) or double quotes counts as a start too: ` =1+1`, `"=1+1`,
+// `\u00a0@SUM(…)`. (Not after a single quote: a leading `'` is the neutraliser itself.)
 
-/** The characters a spreadsheet may read as the start of a formula (OWASP). */
-export const FORMULA_START = /^[=+\-@\t\r]/
+/** The characters a spreadsheet may read as the start of a formula (OWASP), after what an importer trims. */
+export const FORMULA_START = /^(?:[\t\r\0]|[\s\0"\u00a0\ufeff]*[=+\-@])/u
 
 export function csvCell(value: string): string {
   const v = FORMULA_START.test(value) ? `'${value}` : value

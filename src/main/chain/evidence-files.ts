@@ -8,8 +8,8 @@
 // `--open-root`) is a predicate on real paths applied to every one of these files.
 import { closeSync, fstatSync, lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs'
 import type { Stats } from 'node:fs'
-import { dirname, resolve, sep } from 'node:path'
-import { errnoOf, openVerified, type OpenPolicy } from '../base/client-file'
+import { dirname, isAbsolute, resolve } from 'node:path'
+import { absentInside, errnoOf, openVerified, type OpenPolicy } from '../base/client-file'
 import { AuditError } from '../base/errors'
 
 export type { OpenPolicy } from '../base/client-file'
@@ -61,8 +61,12 @@ function errno(e: unknown): string | undefined {
   return errnoOf(e)
 }
 
-function outside(what: string, name: string, real: string): AuditError {
-  const where = real === name ? name : `${name} (a link to ${real})`
+/**
+ * A file refused as outside the policy. `shownLink`: a side file's link as stored (what whoever
+ * made it wrote), never what it resolves to: the resolution outside the roots is not told.
+ */
+function outside(what: string, name: string, shownLink: string | null): AuditError {
+  const where = shownLink === null ? name : `${name} (a link to ${shownLink})`
   return new AuditError('bad_argument', `${what} ${where} is outside the open roots: not opened`)
 }
 
@@ -87,7 +91,7 @@ function openChecked(
 ): OpenedFile {
   const { fd, stat } = openVerified(real, opts.policy, {
     changed: () => changed(name),
-    outside: (r) => outside(what, name, r),
+    outside: () => outside(what, name, what === 'side file' ? link : null),
     notFile: (kind) => new AuditError('not_a_file', `${what} ${name} is ${kind}, not a regular file`),
     io: (e) =>
       errno(e) === 'EACCES' || errno(e) === 'EPERM'
@@ -120,25 +124,20 @@ function openSide(dbReal: string, kind: SideKind, opts: OpenOptions): OpenedFile
     real = realpathSync.native(name)
   } catch (e) {
     const code = errno(e)
-    if (code === 'ENOENT' || code === 'ENOTDIR') {
-      // A link to nothing is not read; under a policy it must still not point outside it.
-      if (link !== null && opts.policy && !opts.policy(resolve(dirname(name), link)))
-        throw outside('side file', name, resolve(dirname(name), link))
-      return null
+    if (opts.policy && link !== null) {
+      // A link that does not resolve: absent (as SQLite sees it) only when its target ends at
+      // nothing inside the policy; otherwise one refusal whatever it leads to, so the answer tells
+      // nothing of what exists outside (nor why the lookup failed there).
+      const target = isAbsolute(link) ? link : `${dirname(name)}/${link}`
+      if ((code === 'ENOENT' || code === 'ENOTDIR') && absentInside(target, opts.policy)) return null
+      throw outside('side file', name, link)
     }
+    if (code === 'ENOENT' || code === 'ENOTDIR') return null
     if (code === 'ELOOP') throw new AuditError('not_a_file', `side file ${name} is a loop of symbolic links`)
     throw new AuditError('io', `cannot read ${name}: ${(e as Error).message}`)
   }
+  if (opts.policy && !opts.policy(real)) throw outside('side file', name, link)
   return openChecked(name, real, link, 'side file', opts)
-}
-
-/** Whether the folder `path` names resolves inside `policy` (then "not found" may be told). */
-function folderInside(path: string, policy: (real: string) => boolean): boolean {
-  try {
-    return policy(realpathSync.native(dirname(path)) + sep)
-  } catch {
-    return false
-  }
 }
 
 /** Under a policy, absent and outside are one answer: no client learns what exists elsewhere. */
@@ -163,7 +162,8 @@ export function openEvidence(path: string, opts: OpenOptions = {}): EvidenceFile
     real = realpathSync.native(path)
   } catch (e) {
     const code = errno(e)
-    if (opts.policy && !folderInside(path, opts.policy)) throw notAllowed(path)
+    if (opts.policy && !((code === 'ENOENT' || code === 'ENOTDIR') && absentInside(path, opts.policy)))
+      throw notAllowed(path)
     if (code === 'ENOENT' || code === 'ENOTDIR') throw new AuditError('db_missing', `DB not found: ${path}`)
     if (code === 'ELOOP')
       throw new AuditError('not_a_file', `not a regular file: ${path} is a loop of symbolic links`)

@@ -213,7 +213,7 @@ export class ChainFile {
     opts: SnapshotOptions & { required?: readonly string[] } = {},
   ): Promise<ChainFile> {
     const { required = REQUIRED_COLUMNS, ...snapshotOpts } = opts
-    const snapshot = await takeSnapshot(path, snapshotOpts)
+    const snapshot = await takeSnapshot(path, { ...snapshotOpts, sqliteOnly: true })
     try {
       return new ChainFile(snapshot, path, required)
     } catch (e) {

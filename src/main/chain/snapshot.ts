@@ -40,6 +40,7 @@ import {
 import { READ_SKEW, readBuffer } from './read-buffer'
 import { nativeFileHash, type FileTap } from './addon/file-hash'
 import { copyHashed } from './copy-hashed'
+import { SQLITE_MAGIC } from './sqlite/header'
 
 const CHUNK = 4 * 1024 * 1024
 
@@ -66,6 +67,11 @@ export interface SnapshotOptions {
   signal?: AbortSignal
   /** Which real paths may be opened (the server's --open-root): every file of the chain must pass. */
   policy?: OpenPolicy
+  /**
+   * The copy is for SQLite (a chain's reader): a file SQLite would refuse from its header alone is
+   * refused before a byte is copied (below).
+   */
+  sqliteOnly?: boolean
 }
 
 const live = new Set<string>()
@@ -376,6 +382,15 @@ async function snapshotOf(
         'corrupt',
         `${journal.name} is the hot journal of a multi-file transaction (super-journal ${name}): SQLite rolls it back only if that file exists on the machine that opens it, so what the chain holds cannot be settled here`,
       )
+  }
+  // With no WAL and no hot journal nothing can rewrite page 1, so a file that does not begin with
+  // SQLite's magic is refused from its first 16 bytes, as SQLite would refuse the copy — not after
+  // copying all of it: a 50 GB file of zeros put where a chain was named would fill the disk and
+  // hold a long-work slot for minutes before the same one line.
+  if (opts.sqliteOnly && wal === null && !hot) {
+    const magic = Buffer.alloc(SQLITE_MAGIC.length)
+    if (readAt(files.db.fd, magic, 0, magic.length, 0) < magic.length || !magic.equals(SQLITE_MAGIC))
+      throw new AuditError('not_sqlite', `not a SQLite database: ${path} (no SQLite header)`)
   }
   const copied = [files.db, wal, journal].filter((f): f is OpenedFile => f !== null)
   const total = copied.reduce((n, f) => n + f.stat.size, 0)

@@ -19,6 +19,7 @@ import {
   type Stats,
 } from 'node:fs'
 import { basename, dirname, join, resolve } from 'node:path'
+import { writeTarget } from '../base/client-file'
 import { AuditError, oneLine } from '../base/errors'
 
 const SIDE_SUFFIXES = ['', '-wal', '-shm', '-journal'] as const
@@ -60,7 +61,9 @@ function evidenceNames(db: string): Map<string, string> {
  * `write_text` follows them).
  */
 export function checkOutputTarget(output: string, db: string, what = 'the export'): string {
-  const target = resolve(output)
+  // The folder as the kernel resolves it (`..` after a link included), the last name kept as is:
+  // a link there is seen below, and followed as Python's write_text follows it.
+  const target = join(writeTarget(dirname(output)), basename(output))
   const names = evidenceNames(db)
   const refuse = (which: string): never => {
     throw new AuditError('bad_argument', `refusing to write ${what} over the evidence: ${output} is ${which}`)

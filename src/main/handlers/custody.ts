@@ -63,7 +63,7 @@ export function custodyHandlers(session: AuditSession, platform: Platform): Pick
     if (ctx.transport === 'http') {
       // The page's words for why (issue 35); the read below is the one open, under the same policy.
       const roots = (session.options.openRoots ?? []).map((r) => resolve(r))
-      const refused = openRefusal(path!, session.openPolicy(), roots)
+      const refused = openRefusal(path!, session.openPolicy())
       if (refused) throw new AuditError('bad_argument', refusalMessage(refused, path!, roots, 'file'))
     }
     // Resolved, opened and checked once (web mode: under the open roots), read through that

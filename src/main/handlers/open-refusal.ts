@@ -2,43 +2,31 @@
 // one "not allowed"). Nothing here opens the file: the open step does, with the same policy, on the
 // descriptor (issue 29). What a client may learn is bounded: whether a path exists is told only
 // for paths inside the folders the server opens; outside them, every case reads "outside".
-import { statSync, realpathSync } from 'node:fs'
-import { isAbsolute, join, resolve, sep } from 'node:path'
+import { lstatSync, realpathSync } from 'node:fs'
+import { isAbsolute, join } from 'node:path'
+import { absentInside } from '../base/client-file'
 import type { OpenPolicy } from '../chain/evidence-files'
 
 export type OpenRefusal = 'relative' | 'outside' | 'missing' | 'folder'
 
-/** A path that does not exist, read lexically: inside one of `roots` (as given, or their real paths). */
-function lexicallyInside(path: string, roots: string[]): boolean {
-  const p = resolve(path)
-  const all = roots.flatMap((r) => {
-    try {
-      return [resolve(r), realpathSync.native(r)]
-    } catch {
-      return [resolve(r)]
-    }
-  })
-  return all.some((r) => p.startsWith(r.endsWith(sep) ? r : r + sep))
-}
-
-/**
- * The reason `path` is refused for a web client, or null when the open step may try it. `roots`:
- * the folders the server opens (as given), for the existence of a missing path of the message only.
- */
-export function openRefusal(path: string, policy: OpenPolicy, roots: string[]): OpenRefusal | null {
+/** The reason `path` is refused for a web client, or null when the open step may try it. */
+export function openRefusal(path: string, policy: OpenPolicy): OpenRefusal | null {
   if (!isAbsolute(path)) return 'relative'
   let real: string
   try {
     real = realpathSync.native(path)
   } catch {
-    // Nothing there (or a dangling link): say so only inside the folders served.
-    return lexicallyInside(path, roots) ? 'missing' : 'outside'
+    // Nothing there: say so only when the kernel's lookup ends at nothing inside the folders served
+    // (not lexically: `root/link-out/x` or a dangling link would tell what exists outside).
+    return absentInside(path, policy) ? 'missing' : 'outside'
   }
   let folder: boolean
   try {
-    folder = statSync(real).isDirectory()
+    // lstat, not stat: `real` has no link in it, but one swapped in since would be followed by stat,
+    // and whether its target exists outside would decide between "missing" and a try of the open.
+    folder = lstatSync(real).isDirectory()
   } catch {
-    return policy(real) ? 'missing' : 'outside'
+    return absentInside(real, policy) ? 'missing' : 'outside'
   }
   // A folder served (a root itself, or one inside): its files would be allowed, so say it is a folder.
   if (folder) return policy(real) || policy(join(real, 'chain.db')) ? 'folder' : 'outside'

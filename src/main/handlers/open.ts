@@ -18,7 +18,7 @@ export function openHandlers(session: AuditSession, platform: Platform): Pick<Ha
   const openPath = async (path: string, ctx: CallContext) => {
     if (ctx.transport !== 'http') return session.open(path)
     const roots = (session.options.openRoots ?? []).map((r) => resolve(r))
-    const refused = openRefusal(path, session.openPolicy(), roots)
+    const refused = openRefusal(path, session.openPolicy())
     if (refused) throw new AuditError('bad_argument', refusalMessage(refused, path, roots))
     // The check above gives the usual message early; the open step applies the same policy to the
     // chain and every side file on the paths it opened (issue 29: no check-then-open by name).

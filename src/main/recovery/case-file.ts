@@ -1,27 +1,16 @@
 // Writing recovered rows for the case file: each body as it was recovered, and the rows as CSV and
 // JSON Lines. Never into the evidence's folder (or below it), never over an existing file.
-import { mkdirSync, readdirSync, realpathSync, writeFileSync } from 'node:fs'
-import { basename, dirname, join, relative, resolve, isAbsolute } from 'node:path'
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs'
+import { dirname, join, relative, isAbsolute } from 'node:path'
 import type { RecoveredRow } from '../../shared/recovery-types'
+import { writeTarget } from '../base/client-file'
 import { AuditError, oneLine } from '../base/errors'
 import { csvCell } from '../base/csv'
 
-function realOrResolved(p: string): string {
-  try {
-    return realpathSync(p)
-  } catch {
-    try {
-      return join(realOrResolved(dirname(resolve(p))), basename(p))
-    } catch {
-      return resolve(p)
-    }
-  }
-}
-
 /** Refuse an output folder that is the evidence's folder or inside it. */
 export function checkOutDir(out: string, db: string): string {
-  const target = realOrResolved(out)
-  const evidenceDir = dirname(realOrResolved(db))
+  const target = writeTarget(out)
+  const evidenceDir = dirname(writeTarget(db))
   const rel = relative(evidenceDir, target)
   if (rel === '' || (!rel.startsWith('..') && !isAbsolute(rel)))
     throw new AuditError('bad_argument', `refusing to write into the evidence's folder: ${out}`)

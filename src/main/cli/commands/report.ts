@@ -1,12 +1,13 @@
 // `bijotel report`: builds the audit report and writes it atomically. Loaded only when the command runs.
 import { readSegments } from '../../audit/segments'
-import { realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
-import { basename, dirname, join, resolve } from 'node:path'
+import { renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { basename, dirname, join } from 'node:path'
 import type { ReplayBatchItem, ReplayCheck } from '../../../shared/replay-types'
 import type { OpenedChain } from '../../chain/source/opened-chain'
 import { loadPrivateKey } from '../../custody/ed25519'
 import { renderReportHtml } from '../../custody/html/render'
 import { signReport } from '../../custody/sign'
+import { writeTarget } from '../../base/client-file'
 import { AuditError, CHAIN_FILE_ERRORS, oneLine } from '../../base/errors'
 import { checkReplayInput } from '../../replay/check'
 import { readReplayFile } from '../../replay/text'
@@ -20,23 +21,10 @@ import { INTEGRITY_OPTIONS, integrityOptionsFromFlags } from './integrity-option
 import { openChainForCli } from './open-chain'
 import { progressLine } from './progress-line'
 
-function realOrResolved(p: string): string {
-  try {
-    return realpathSync(p)
-  } catch {
-    // Not there yet: its folder may still be a symlink.
-    try {
-      return join(realpathSync(dirname(resolve(p))), basename(p))
-    } catch {
-      return resolve(p)
-    }
-  }
-}
-
 /** Refuse an output path that is the evidence or one of its side files. */
 export function checkOutputPath(out: string, db: string): void {
-  const target = realOrResolved(out)
-  const evidence = realOrResolved(db)
+  const target = writeTarget(out)
+  const evidence = writeTarget(db)
   for (const suffix of ['', '-wal', '-shm', '-journal']) {
     if (target === evidence + suffix) {
       throw new AuditError(
@@ -55,10 +43,12 @@ export function checkOutputPath(out: string, db: string): void {
 
 /** Write via a temporary file in the same folder, so a failed run never leaves half a report. */
 function writeAtomically(path: string, text: string): void {
-  const tmp = join(dirname(resolve(path)), `.${basename(path)}.${process.pid}.tmp`)
+  // The very name checkOutputPath checked (the kernel's, not a lexical one).
+  const target = writeTarget(path)
+  const tmp = join(dirname(target), `.${basename(target)}.${process.pid}.tmp`)
   try {
     writeFileSync(tmp, text, { flag: 'wx', mode: 0o644 })
-    renameSync(tmp, path)
+    renameSync(tmp, target)
   } catch (e) {
     rmSync(tmp, { force: true })
     throw new AuditError('bad_argument', `cannot write the report to ${path}: ${oneLine(e)}`)
