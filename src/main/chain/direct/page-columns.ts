@@ -41,6 +41,7 @@ function leafReader(
   const facter = rowFacter(cols.ts, cols.body, cols.hash, scanner.pageLayout)
   const builder = new ColumnsBuilder(capacity, wanted, cols, hooks, facter)
   const cell = scanner.cell
+  cell.startPass()
   if (facter === null) {
     return {
       builder,

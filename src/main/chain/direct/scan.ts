@@ -66,6 +66,7 @@ export class RowScanner {
 
   /** Calls `row` for each cell of leaves [from, to); false stops. */
   scan(from: number, to: number, row: (cell: CellReader) => boolean | void): void {
+    this.cell.startPass()
     this.scanLeaves(from, to, (page, h, count) => {
       for (let i = 0; i < count; i++) {
         this.cell.read(page, page.readUInt16BE(h + 8 + 2 * i))
@@ -83,6 +84,7 @@ export class RowScanner {
   scanLeafFirst(from: number, to: number, leaf: LeafFirst, row: (cell: CellReader) => boolean | void): void {
     const { ncols, usable, minFields } = this.pageLayout
     const layout = Int32Array.of(ncols, usable, minFields)
+    this.cell.startPass()
     this.scanLeaves(from, to, (page, h, count) => {
       for (let i = leaf(page, h, 0, layout); i < count; i += 1 + leaf(page, h, i + 1, layout)) {
         this.cell.read(page, page.readUInt16BE(h + 8 + 2 * i))
@@ -122,6 +124,7 @@ export class RowScanner {
   /** Same, newest first. */
   scanBackward(from: number, to: number, row: (cell: CellReader) => boolean | void): void {
     const pages = this.chain.leaves.pages
+    this.cell.startPass()
     for (let l = to - 1; l >= from; l--) if (!this.leafBackward(pages[l]!, row)) return
   }
 

@@ -2,6 +2,7 @@
 // §1.6 "B-tree Pages" for the cell and its overflow chain, §2.1 "Record Format" for the record): the
 // direct reader's row decoder. native/src/record.c decode_cell mirrors CellReader.read for the cells it
 // accelerates (no overflow) and leaves every other cell to it.
+import { AuditError } from '../../base/errors'
 import { Unsupported } from './decline'
 import { localPayload, nextOverflowPage, overflowChunk } from './page'
 import { isIntType, isTextType, readIntBig, readIntNumber, serialSize } from './record'
@@ -31,6 +32,8 @@ export class CellReader {
   readonly types: Int32Array
   readonly offs: Int32Array
   private readonly usable: number
+  /** Overflow pages the chains of this pass's cells span (`startPass`). */
+  private overflowPages = 0
 
   /**
    * `minFields`: a record with fewer fields is declined, since a column past its end would read as
@@ -45,6 +48,18 @@ export class CellReader {
     this.types = new Int32Array(ncols)
     this.offs = new Int32Array(ncols)
     this.usable = pager.pageSize - reserved
+  }
+
+  /**
+   * A pass over rows begins: each of its cells is read once. In a file SQLite wrote, every overflow
+   * page belongs to one cell's chain (integrity_check's "2nd reference to page" is corruption), so
+   * the chains of one pass's cells span at most the file's pages; more means cells share overflow
+   * pages, and a few pages claimed by thousands of cells would have a reader assemble gigabytes
+   * from a file of megabytes (SQLite reads it so, and so would the copy). Such a file is refused as
+   * corrupt (`assemble`), its work so bounded by the file.
+   */
+  startPass(): void {
+    this.overflowPages = 0
   }
 
   /**
@@ -130,8 +145,14 @@ export class CellReader {
     // bound): declined before anything is allocated, as is a chain reaching a page twice. The
     // work is so bounded by the file, not by a payload size the file's author chose (up to 1 GB).
     const chunk = overflowChunk(this.usable)
-    if (Math.ceil((size - local) / chunk) > this.pager.dbPages)
-      throw new Unsupported('an overflow chain longer than the file')
+    const pages = Math.ceil((size - local) / chunk)
+    if (pages > this.pager.dbPages) throw new Unsupported('an overflow chain longer than the file')
+    this.overflowPages += pages
+    if (this.overflowPages > this.pager.dbPages)
+      throw new AuditError(
+        'corrupt',
+        `the chain's rows share overflow pages: one pass would read ${this.overflowPages} or more overflow pages from a file of ${this.pager.dbPages} pages (SQLite's integrity_check: "2nd reference to page"); not a file SQLite wrote`,
+      )
     const out = Buffer.allocUnsafe(size)
     page.copy(out, 0, p, p + local)
     let got = local
