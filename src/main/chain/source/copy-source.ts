@@ -28,6 +28,7 @@ import {
 import { BodyNotText, selectList, type SqlRow } from './sql-row'
 import { splitRuns } from './copy-runs'
 import { statementCursor } from './copy-cursor'
+import { ValueBudget } from './value-budget'
 import { textOrNull as text } from './copy-file'
 import type { CopyFile } from './copy-file'
 import type { Snapshot } from '../snapshot'
@@ -53,6 +54,7 @@ export class CopySource implements RowSource {
   /** SQLite's count of the last range counted (a ranged verify counts it once, not twice). */
   private rangeCount: { r: ResolvedRange; rows: number } | null = null
   private closed = false
+  private dbBytes: number | null = null
 
   /**
    * The evidence's own files, as the open step holds them (null in a worker): what reads the
@@ -389,11 +391,14 @@ export class CopySource implements RowSource {
     each: (values: unknown[]) => boolean | void,
     what: string,
   ): void {
+    // Sized before the statement runs: a connection answers no pragma while a query is open.
+    const budget = new ValueBudget((this.dbBytes ??= ValueBudget.of(this.file.db)))
     const it = this.sql(what, () => this.stmt(sql).iterate(...params) as IterableIterator<unknown[]>)
     try {
       for (;;) {
         const next = this.sql(what, () => it.next())
         if (next.done) return
+        budget.take(next.value)
         if (each(next.value) === false) return
       }
     } finally {

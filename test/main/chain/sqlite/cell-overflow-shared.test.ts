@@ -2,8 +2,8 @@
 // integrity_check calls a second reference corruption, its readers follow the pointers as given).
 // A generator writes a chain of small overflowing rows and one row with a long chain, then points
 // every other cell at that long chain, each keeping its own rowid: a few megabytes of file claiming
-// gigabytes of payload. The direct reader must refuse it as corrupt promptly (verify, and the
-// integrity window's columns pass); honest chains — read again and again through one source — must
+// gigabytes of payload. Both readers must refuse it as corrupt promptly (verify in place and through
+// SQLite on the copy, and the integrity window's columns pass); honest chains — read again and again through one source — must
 // never trip the bound, which holds per pass.
 import Database from 'better-sqlite3'
 import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
@@ -146,7 +146,7 @@ describe('cells sharing one overflow chain', () => {
     ['p4096', 4096, 300, 400],
   ]
   for (const [name, pageSize, small, longPages] of cases)
-    it(`${name}: refused as corrupt, promptly, by verify and by the integrity window's columns pass`, async () => {
+    it(`${name}: refused as corrupt, promptly, by verify (direct and through SQLite) and the columns pass`, async () => {
       const path = sharedCase(name, pageSize, small, longPages)
       const honest = await verifyFile(path, keys, {})
       expect(honest.verdict?.valid, 'the honest base').toBe(true)
@@ -161,6 +161,19 @@ describe('cells sharing one overflow chain', () => {
       expect((v.error as AuditError).code).toBe('corrupt')
       expect((v.error as AuditError).message).toMatch(/share overflow pages/)
       expect(v.ms).toBeLessThan(BOUND_MS)
+
+      // Through SQLite on the private copy (the path of every file the direct reader declines).
+      const was = process.env['BIJOTEL_READER']
+      process.env['BIJOTEL_READER'] = 'sqlite'
+      try {
+        const q = await refusal(() => verifyFile(path, keys, {}))
+        expect(q.error, `verify through SQLite: ${String(q.error)}`).toBeInstanceOf(AuditError)
+        expect((q.error as AuditError).message).toMatch(/share overflow pages/)
+        expect(q.ms).toBeLessThan(BOUND_MS)
+      } finally {
+        if (was === undefined) delete process.env['BIJOTEL_READER']
+        else process.env['BIJOTEL_READER'] = was
+      }
 
       const opened = await OpenedChain.open(path)
       try {
@@ -192,5 +205,13 @@ describe('cells sharing one overflow chain', () => {
     }
     const v = await verifyFile(path, keys, {})
     expect(v.verdict?.valid).toBe(true)
+    process.env['BIJOTEL_READER'] = 'sqlite'
+    try {
+      const q = await verifyFile(path, keys, {})
+      expect(q.verdict?.valid).toBe(true)
+      expect(q.verdict?.entries).toBe(301)
+    } finally {
+      delete process.env['BIJOTEL_READER']
+    }
   }, 120_000)
 })

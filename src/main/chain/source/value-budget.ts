@@ -1,0 +1,39 @@
+// What one pass over a chain's rows may read through SQLite. Each row's values are stored in bytes
+// of their own (file format §1.6: every overflow page belongs to one cell; a string's length in
+// UTF-16 units is at most its UTF-8 bytes), so a pass over distinct rows reads at most the
+// database's bytes — four times that is allowed, for a query naming a column twice. More means
+// cells share overflow pages (integrity_check's "2nd reference to page"), which SQLite follows as
+// given: a few megabytes of file would be read as gigabytes. Refused as corrupt, so the work stays
+// bounded by the file.
+import type Database from 'better-sqlite3'
+import { AuditError } from '../../base/errors'
+
+export class ValueBudget {
+  private bytes = 0
+
+  constructor(private readonly dbBytes: number | null) {}
+
+  /**
+   * The bytes of the database `db` holds (its page count times its page size); null when the
+   * connection cannot say now (a statement of its own still open): that pass goes unbounded.
+   */
+  static of(db: Database.Database): number | null {
+    try {
+      const n = (name: string): number => Number(db.pragma(name, { simple: true }) ?? 0)
+      return n('page_count') * n('page_size')
+    } catch {
+      return null
+    }
+  }
+
+  /** One row's values read; throws once the pass has read more than the file can hold. */
+  take(values: unknown[]): void {
+    if (this.dbBytes === null) return
+    for (const v of values) if (typeof v === 'string' || v instanceof Uint8Array) this.bytes += v.length
+    if (this.bytes > 4 * this.dbBytes + (1 << 20))
+      throw new AuditError(
+        'corrupt',
+        `the chain's rows share overflow pages: one pass read ${this.bytes} bytes of values from a database of ${this.dbBytes} bytes (SQLite's integrity_check: "2nd reference to page"); not a file SQLite wrote`,
+      )
+  }
+}
