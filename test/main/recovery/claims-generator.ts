@@ -276,11 +276,13 @@ export function generateClaims(c: ClaimsCase, seed: number): ClaimsOut {
       default:
         break
     }
+    // Copied while the writer still holds the file: closing the last connection checkpoints the
+    // WAL into the file and deletes it, and a WAL-mode case would hold no WAL frames at all.
+    copyFileSync(work, evidence)
+    if (existsSync(`${work}-wal`)) copyFileSync(`${work}-wal`, `${evidence}-wal`)
   } finally {
     db.close()
   }
-  copyFileSync(work, evidence)
-  if (existsSync(`${work}-wal`)) copyFileSync(`${work}-wal`, `${evidence}-wal`)
   if (c.foreign === 'past-end') {
     // A page of another chain's file appended past the header's page count: SQLite never reads it.
     const other = join(dir, 'other.db')

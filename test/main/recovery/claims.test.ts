@@ -3,6 +3,7 @@
 // chain sealed under the same key, planted wherever the reader searches, are never placed, never a
 // finding and never called deleted or superseded; archived rows are `archived` when their segment is
 // given and a notice (not a finding) when it is not.
+import { statSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { readSegments } from '../../../src/main/audit/segments'
 import { verifyFile } from '../../../src/main/audit/verify-file'
@@ -69,6 +70,8 @@ describe('claims: what recovered rows may be said to be', () => {
     it(c.name, async () => {
       const g = generateClaims(c, 0xc1a1 + n)
       try {
+        // A WAL-mode case is copied while its writer holds the file: the WAL frames are evidence too.
+        if (c.journal === 'wal') expect(statSync(`${g.db}-wal`).size, c.name).toBeGreaterThan(32)
         const keys: KeyMaterial[] = g.keys.map((bytes, index) => ({ index, encoding: 'hex', bytes }))
         const segments = g.segments.length > 0 ? await readSegments(g.segments) : undefined
         const { verdict } = await verifyFile(g.db, keys, {
