@@ -12,8 +12,8 @@ import { checkReport } from '../../../src/main/audit/check-report'
 import { parseSecrets } from '../../../src/main/chain/keys'
 import { signReport } from '../../../src/main/custody/sign'
 import { scratchDir } from '../reliability/chainkit'
-import { bijotel, ensureBuilt } from '../testing/cli'
-import { dbPath, FIXTURES, fingerprintFolder, SECRETS, secretInputs } from '../testing/fixtures'
+import { bijotel, ensureBuilt, fixtureReport } from '../testing/cli'
+import { dbPath, fingerprintFolder, secretInputs } from '../testing/fixtures'
 
 const scratch = scratchDir('check-report-shown')
 const keyDir = join(scratch.dir, 'keys')
@@ -27,19 +27,7 @@ beforeAll(() => {
   expect(bijotel(['keygen', '--output-dir', keyDir]).code).toBe(0)
   for (const name of ['clean', 'body-edit']) {
     const out = join(scratch.dir, `${name}.json`)
-    const replay = ['1', '8'].flatMap((s) => ['--replay', `${s}=${join(FIXTURES, `clean.replay-${s}.txt`)}`])
-    const r = bijotel([
-      'report',
-      '--db',
-      dbPath(name),
-      '--secret-hex',
-      SECRETS['primary']!,
-      ...replay,
-      '-o',
-      out,
-    ])
-    expect(r.code, r.stderr).toBe(0)
-    reports.push({ db: dbPath(name), doc: JSON.parse(readFileSync(out, 'utf8')) as Doc })
+    reports.push({ db: dbPath(name), doc: fixtureReport(name, [1, 8], out) as Doc })
   }
 })
 afterAll(() => {

@@ -3,15 +3,14 @@
 // levels and in every replay check) is answered by `report verify` in one line — a refusal naming
 // the member, or a comparison that fails — never "internal error", and never OK for a replay check
 // that has nothing to compare.
-import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { checkReport } from '../../../src/main/audit/check-report'
 import { AuditError } from '../../../src/main/base/errors'
 import { parseSecrets } from '../../../src/main/chain/keys'
 import { scratchDir } from '../reliability/chainkit'
-import { bijotel, ensureBuilt } from '../testing/cli'
-import { dbPath, FIXTURES, fingerprintFolder, SECRETS, secretInputs } from '../testing/fixtures'
+import { ensureBuilt, fixtureReport } from '../testing/cli'
+import { dbPath, fingerprintFolder, secretInputs } from '../testing/fixtures'
 
 const scratch = scratchDir('report-shape')
 let before: Map<string, string>
@@ -21,19 +20,7 @@ beforeAll(() => {
   ensureBuilt()
   before = fingerprintFolder()
   const out = join(scratch.dir, 'clean.json')
-  const replay = ['--replay', `1=${join(FIXTURES, 'clean.replay-1.txt')}`]
-  const r = bijotel([
-    'report',
-    '--db',
-    dbPath('clean'),
-    '--secret-hex',
-    SECRETS['primary']!,
-    ...replay,
-    '-o',
-    out,
-  ])
-  expect(r.code, r.stderr).toBe(0)
-  honest = JSON.parse(readFileSync(out, 'utf8')) as Record<string, unknown>
+  honest = fixtureReport('clean', [1], out)
   delete honest['signature']
 })
 afterAll(() => {

@@ -1,8 +1,8 @@
 // Test helper: run the built CLI (`bin/bijotel`, i.e. out/main/cli.js) as a child process.
 import { spawnSync } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { REPO_ROOT } from './fixtures'
+import { dbPath, FIXTURES, REPO_ROOT, SECRETS } from './fixtures'
 
 export const BIN = join(REPO_ROOT, 'bin', 'bijotel')
 
@@ -33,4 +33,24 @@ export function bijotel(
     timeout: 120_000,
   })
   return { code: r.status, stdout: r.stdout, stderr: r.stderr }
+}
+
+/**
+ * `bijotel report` of shared fixture `name` under the primary key, with the fixture's `clean`
+ * replay files of `replaySeqs`, written to `out`: the report as parsed JSON (the run must succeed).
+ */
+export function fixtureReport(name: string, replaySeqs: number[], out: string): Record<string, unknown> {
+  const replay = replaySeqs.flatMap((s) => ['--replay', `${s}=${join(FIXTURES, `clean.replay-${s}.txt`)}`])
+  const r = bijotel([
+    'report',
+    '--db',
+    dbPath(name),
+    '--secret-hex',
+    SECRETS['primary']!,
+    ...replay,
+    '-o',
+    out,
+  ])
+  if (r.code !== 0) throw new Error(`bijotel report ${name} exited ${r.code}: ${r.stderr}`)
+  return JSON.parse(readFileSync(out, 'utf8')) as Record<string, unknown>
 }

@@ -2,33 +2,19 @@
 // (every leaf, down the whole tree) replaced by a string of markup: the drawn page, outside its
 // embedded JSON, holds it only escaped. (The seq strip wrote chain.first_seq/last_seq and the
 // integrity window's seqs raw into its SVG: a crafted report drew its own heading there.)
-import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { AuditReport } from '../../../../src/shared/report-types'
 import { EMBED_ID, renderReportHtml } from '../../../../src/main/custody/html/render'
 import { scratchDir } from '../../reliability/chainkit'
-import { bijotel, ensureBuilt } from '../../testing/cli'
-import { dbPath, FIXTURES, SECRETS } from '../../testing/fixtures'
+import { ensureBuilt, fixtureReport } from '../../testing/cli'
 
 const scratch = scratchDir('render-markup')
 let report: Record<string, unknown>
 beforeAll(() => {
   ensureBuilt()
   const out = join(scratch.dir, 'r.json')
-  const replay = ['--replay', `8=${join(FIXTURES, 'clean.replay-8.txt')}`]
-  const r = bijotel([
-    'report',
-    '--db',
-    dbPath('body-edit'),
-    '--secret-hex',
-    SECRETS['primary']!,
-    ...replay,
-    '-o',
-    out,
-  ])
-  expect(r.code, r.stderr).toBe(0)
-  report = JSON.parse(readFileSync(out, 'utf8')) as Record<string, unknown>
+  report = fixtureReport('body-edit', [8], out)
 })
 afterAll(() => scratch.cleanup())
 
