@@ -23,11 +23,17 @@ export function keyMissingFrom(v: VerifyVerdict): number | null {
   return broken ? null : tail.from_seq
 }
 
-/** Whether an hmac_mismatch run a–b has no link or body break in it (a key question, not an edit). */
+/**
+ * Whether an hmac_mismatch run a–b has no link or body break in it, nor at the row after it (a key
+ * question, not an edit). That row is sealed by a given key, and its sealed prev_hash names row b's
+ * hmac_hash: rows a–b rewritten without a key (hmac_hash recomputed anyhow) break that link, rows a
+ * rotated key sealed do not.
+ */
 function intact(v: VerifyVerdict, a: number, b: number): boolean {
   return !v.findings.some(
     (f) =>
-      (f.kind === 'link_mismatch' || f.kind === 'body_hash_mismatch') && f.to_seq >= a && f.from_seq <= b,
+      (f.kind === 'link_mismatch' && f.to_seq >= a && f.from_seq <= b + 1) ||
+      (f.kind === 'body_hash_mismatch' && f.to_seq >= a && f.from_seq <= b),
   )
 }
 

@@ -87,6 +87,17 @@ describe('Keys: a rotated key left out is named wherever it was used', () => {
         [run('hmac_mismatch', a, b), run(rng.next() < 0.5 ? 'link_mismatch' : 'body_hash_mismatch', b, b)],
       )
       expect(keysSentence(broken, ['x'])).toBeNull()
+      // Rows a–b rewritten without a key before a key's run: the row after them, sealed by that key,
+      // no longer links to them — an edit, at the head as between two keys.
+      for (const first of [1, a]) {
+        const before = first === 1 ? [] : [{ key_index: 0, from_seq: 1, to_seq: first - 1, count: first - 1 }]
+        const rewritten = verdict(
+          n,
+          [...before, { key_index: 1, from_seq: b + 1, to_seq: n, count: n - b }],
+          [run('hmac_mismatch', first, b), run('link_mismatch', b + 1, b + 1)],
+        )
+        expect(keysSentence(rewritten, ['x'])).toBeNull()
+      }
     }
   })
 
