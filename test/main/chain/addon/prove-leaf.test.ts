@@ -89,6 +89,9 @@ function holdToRows(a: NativeAddon, path: string, keys: KeyMaterial[], seed: num
       const count = leafCells(found, n, pageSize, rootPage)
       if (count === 0) continue
       for (let c = 0; c < 12; c++) {
+        // Each try reads the leaf's cells again: a pass of its own (CellReader bounds a pass's
+        // overflow pages by the file's).
+        cell.startPass()
         const from = c === 0 ? 0 : int(count)
         // The link and key of cell `from` as found: the run starts where the chain says it does.
         cell.read(found, found.readUInt16BE(h + 8 + 2 * from))
