@@ -78,21 +78,7 @@ export function loadPrivateKey(path: string): KeyObject {
 
 /** The auditor's copy of the public key (`--public-key PEM`, SPKI); a private key PEM is taken too. */
 export function loadPublicKey(path: string): KeyObject {
-  const pem = readKeyFile(path, 'public key')
-  const blocks = pemBlocksProblem(pem)
-  if (blocks !== null) throw new AuditError('bad_argument', `invalid public key PEM ${path}: ${blocks}`)
-  let key: KeyObject
-  try {
-    key = createPublicKey({ key: pem, format: 'pem' })
-  } catch (e) {
-    throw new AuditError('bad_argument', `invalid public key PEM ${path}: ${oneLine(e)}`)
-  }
-  if (key.asymmetricKeyType !== 'ed25519')
-    throw new AuditError(
-      'bad_argument',
-      `public key is not Ed25519 (got ${key.asymmetricKeyType ?? 'unknown'}): ${path}`,
-    )
-  return key
+  return publicKeyFromPem(readKeyFile(path, 'public key'), path)
 }
 
 export function signEd25519(key: KeyObject, data: Buffer): Buffer {
@@ -107,20 +93,24 @@ export function verifyEd25519(key: KeyObject, data: Buffer, signature: Buffer): 
   return verifyStrict(key, data, signature) === null
 }
 
-/** A public key given as PEM text (SPKI; a private key's public half is taken too). */
-export function publicKeyFromPem(pem: string): KeyObject {
+/**
+ * A public key given as PEM text (SPKI; a private key's public half is taken too); `path`, the file
+ * it was read from, is named in the refusals.
+ */
+export function publicKeyFromPem(pem: string, path?: string): KeyObject {
+  const at = path === undefined ? '' : ` ${path}`
   const blocks = pemBlocksProblem(pem)
-  if (blocks !== null) throw new AuditError('bad_argument', `invalid public key PEM: ${blocks}`)
+  if (blocks !== null) throw new AuditError('bad_argument', `invalid public key PEM${at}: ${blocks}`)
   let key: KeyObject
   try {
     key = createPublicKey({ key: pem, format: 'pem' })
   } catch (e) {
-    throw new AuditError('bad_argument', `invalid public key PEM: ${oneLine(e)}`)
+    throw new AuditError('bad_argument', `invalid public key PEM${at}: ${oneLine(e)}`)
   }
   if (key.asymmetricKeyType !== 'ed25519')
     throw new AuditError(
       'bad_argument',
-      `public key is not Ed25519 (got ${key.asymmetricKeyType ?? 'unknown'})`,
+      `public key is not Ed25519 (got ${key.asymmetricKeyType ?? 'unknown'})${path === undefined ? '' : `: ${path}`}`,
     )
   return key
 }
