@@ -72,6 +72,12 @@ export interface SnapshotOptions {
    * refused before a byte is copied (below).
    */
   sqliteOnly?: boolean
+  /**
+   * Called once the files are opened and checked and there is room for the copy, before a byte is
+   * copied, with the bytes to copy (the CLI's verify starts its row workers then: their start-up
+   * overlaps the copy, which holds one core on the evidence hash and leaves the other mostly idle).
+   */
+  onCopyStart?: (bytes: number) => void
 }
 
 const live = new Set<string>()
@@ -409,6 +415,7 @@ async function snapshotOf(
     if (e instanceof AuditError) throw e
   }
 
+  opts.onCopyStart?.(total)
   await sweepStaleCopies(root)
   const dir = await fsp.mkdtemp(join(root, `${COPY_PREFIX}${process.pid}-`))
   live.add(dir)
