@@ -61,7 +61,7 @@ describe('verify beside the evidence hash', () => {
   }, 300_000)
 
   it('ends after its answer, with or without a warm worker', () => {
-    for (const env of [{}, { BIJOTEL_READER: 'sqlite' }])
+    for (const env of [{}, { BIJOTEL_READER: 'sqlite' }] as Record<string, string>[])
       for (const db of [chain, small]) {
         const r = verify(db, env)
         expect(r.ms).toBeLessThan(60_000)
