@@ -39,8 +39,7 @@ export interface RecoverySource {
   /**
    * WAL frames: whether the frame belongs to a committed transaction (null when unknowable). Database
    * pages: `false` when a hot journal's rollback replaces the page (or truncates it away): it holds
-   * the rolled-back transaction's version; `null` for a record still listed by a freelist leaf of a
-   * rollback-journal database (a page a transaction may have spilled and then rolled back).
+   * the rolled-back transaction's version.
    */
   committed?: boolean | null
 }

@@ -21,7 +21,6 @@ import {
   headerOffset,
   isBtreeType,
   leafCellRowids,
-  PAGE_LEAF_TABLE,
   nextOverflowPage,
   overflowChunk,
 } from '../chain/sqlite/page'
@@ -85,8 +84,6 @@ export class Carver {
   /** Overflow pages the walks may still read (see overflowChain). */
   private readonly budget: WalkBudget
   private marks: Uint8Array | null = null
-  /** The database is in rollback-journal mode (file-format §1.3, bytes 18–19: 1 legacy, 2 WAL). */
-  private readonly rollbackMode: boolean
 
   constructor(
     private readonly store: PageStore,
@@ -99,7 +96,6 @@ export class Carver {
     this.anchorByte = layout.anchor[0]!
     this.maxPage = Math.max(store.filePages, store.wal.dbPages, dbPagesNow)
     this.budget = { maxPage: this.maxPage, left: 4 * (this.maxPage + store.wal.frames.length) + 65536 }
-    this.rollbackMode = store.mainPage(1)?.[18] !== 2
   }
 
   run(): CarveOutput {
@@ -371,35 +367,9 @@ export class Carver {
         const rec = matchAt(page, a, version.views, this.usable, this.layout, this.budget)
         if (!rec) continue
         neighbours ??= leafCellRowids(page, headerOffset(version.page), this.usable)
-        const source = this.source(version, r.kind, rec.start)
-        if (r.kind === 'freelist' && this.mayBeRolledBack(page, version, rec.start)) source.committed = null
-        this.hits.push({ rec, source, neighbours })
+        this.hits.push({ rec, source: this.source(version, r.kind, rec.start), neighbours })
       }
     }
-  }
-
-  /**
-   * Whether the record at `start` of a freelist page may be a rolled-back transaction's: in a
-   * rollback-journal database, a freelist leaf a transaction reuses is not journaled (pager.c: a
-   * page got with PAGER_GET_NOCONTENT is marked as in the journal already), so when the transaction
-   * spills it to the file and then rolls back, the rollback frees the page again but leaves its bytes:
-   * a whole table leaf whose cell pointer array still lists the record — never committed, though
-   * nothing in the file says so. A committed row deleted later has its cell dropped from the
-   * pointer array (btree.c dropCell) before its page is freed. Such records are of unknown
-   * commitment (`committed: null`): never a finding (./prove.ts).
-   */
-  private mayBeRolledBack(page: Buffer, version: Version, start: number): boolean {
-    if (!this.rollbackMode || version.file !== 'db' || version.frame) return false
-    if (!this.freelist.leaves.has(version.page)) return false
-    const h = headerOffset(version.page)
-    if (page[h] !== PAGE_LEAF_TABLE) return false
-    const cells = page.readUInt16BE(h + 3)
-    // A cell is its payload size and rowid (two varints, 9 bytes at most each), then the record.
-    for (let i = 0; i < cells && h + 10 + 2 * i <= this.usable; i++) {
-      const p = page.readUInt16BE(h + 8 + 2 * i)
-      if (p < start && start - p <= 18) return true
-    }
-    return false
   }
 
   private source(version: Version, kind: RecoverySourceKind, start: number): RecoverySource {

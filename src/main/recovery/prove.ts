@@ -274,13 +274,7 @@ export function proveHits(
     // pages a hot journal's rollback replaces.
     // (A WAL frame is committed: false only after the current generation's last commit, or when it
     // still has the zero salts of a write that never committed: ./wal-frames.ts.)
-    // Placed where the live chain lacks it or differs, and seen only on freelist leaves a rolled-back
-    // transaction may have written (committed: null in the database file, ./carve.ts
-    // mayBeRolledBack): nothing proves it was ever committed, so it is set apart with them too.
-    const inFlight =
-      sources.every((s) => s.committed === false && (s.file === 'db' || s.file === 'wal')) ||
-      ((status === 'deleted' || status === 'superseded') &&
-        sources.every((s) => s.committed === false || (s.file === 'db' && s.committed === null)))
+    const inFlight = sources.every((s) => s.committed === false && (s.file === 'db' || s.file === 'wal'))
     ;(inFlight ? uncommitted : rows).push(row)
   }
   const order = (a: RecoveredRow, b: RecoveredRow): number =>
