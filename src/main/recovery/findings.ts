@@ -172,6 +172,23 @@ export function applyRecovery(
       `rows ${seqRuns(before)} stood before the live chain in this file and are no longer in it: archived or deleted; ` +
         'verifying with the archive segments tells which',
     )
+  // Rows past the head set apart as possibly never committed (./prove.ts mayBeRolledBack): said, never claimed.
+  const spilled = result.uncommitted.filter(
+    (r) =>
+      r.status === 'deleted' &&
+      r.key_index !== null &&
+      last !== null &&
+      r.seq !== null &&
+      r.seq > last &&
+      r.sources.some((s) => s.file === 'db' && s.kind === 'freelist'),
+  )
+  if (spilled.length > 0)
+    notices.push(
+      `${spilled.length} row(s) sealed after the live head (seqs ${seqRuns(spilled.map((r) => r.seq!))}) lie only on ` +
+        "free pages, past the seq the chain's sqlite_sequence records: a transaction rolled back after its pages " +
+        'spilled to the file leaves rows so, never committed; so does a cut tail if sqlite_sequence was lowered by ' +
+        'hand; nothing proves which, so no finding',
+    )
   // Unplaced proven rows whose (unsealed) rowids lie past the head: said, never claimed.
   const past = rows.filter(
     (r) =>

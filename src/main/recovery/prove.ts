@@ -193,6 +193,27 @@ function changedFrom(
   return out
 }
 
+/**
+ * Whether a row placed past the live head may be a rolled-back transaction's, never committed: seen
+ * only on free pages of the database file (or in places known uncommitted), at a seq no commit ever
+ * reached by the chain's sqlite_sequence. In a rollback-journal database a transaction that reuses a
+ * freelist leaf does not journal it (pager.c: a page got with PAGER_GET_NOCONTENT is marked as in the
+ * journal already), so when its pages spill to the file and it then rolls back — a writer's failed
+ * batch, a crash mid-commit — the rollback frees the page again and leaves the rows on it; while
+ * sqlite_sequence, on a journaled page, goes back to the last committed seq. A tail cut by DELETE
+ * leaves sqlite_sequence where the commits took it (only a hand-made UPDATE lowers it): such rows
+ * are still a truncation.
+ */
+function mayBeRolledBack(seq: bigint, sources: RecoverySource[], live: LiveChain): boolean {
+  if (live.last === null || seq <= live.last) return false
+  const onFree = sources.every(
+    (s) => s.committed === false || (s.file === 'db' && s.kind === 'freelist' && s.committed === undefined),
+  )
+  if (!onFree) return false
+  const witness = live.sequence()
+  return witness === null || seq > witness
+}
+
 type Sealers = { index: number; sealer: ReturnType<typeof makeSealer> }[]
 
 const keyOf = (sealers: Sealers, prev: string, canonical: string, hmac: string): number | null =>
@@ -274,7 +295,9 @@ export function proveHits(
     // pages a hot journal's rollback replaces.
     // (A WAL frame is committed: false only after the current generation's last commit, or when it
     // still has the zero salts of a write that never committed: ./wal-frames.ts.)
-    const inFlight = sources.every((s) => s.committed === false && (s.file === 'db' || s.file === 'wal'))
+    const inFlight =
+      sources.every((s) => s.committed === false && (s.file === 'db' || s.file === 'wal')) ||
+      (status === 'deleted' && mayBeRolledBack(c.seq!, sources, live))
     ;(inFlight ? uncommitted : rows).push(row)
   }
   const order = (a: RecoveredRow, b: RecoveredRow): number =>
