@@ -182,6 +182,16 @@ export function applyRecovery(
       r.seq > last &&
       r.sources.some((s) => s.file === 'db' && s.kind === 'freelist'),
   )
+  const forks = result.uncommitted.filter(
+    (r) => r.status === 'superseded' && r.key_index !== null && r.seq !== null,
+  )
+  if (forks.length > 0)
+    notices.push(
+      `${forks.length} row(s) sealed after the same row as a live row that verifies (seqs ${seqRuns(forks.map((r) => r.seq!))}) ` +
+        'lie only on free pages: an earlier version resealed by a key holder, or a transaction rolled back after its ' +
+        'pages spilled to the file and sealed again by the writer; nothing proves the recovered one was ever ' +
+        'committed, so no finding',
+    )
   if (spilled.length > 0)
     notices.push(
       `${spilled.length} row(s) sealed after the live head (seqs ${seqRuns(spilled.map((r) => r.seq!))}) lie only on ` +

@@ -17,6 +17,7 @@ export type HonestStep =
   | 'append'
   | 'batch'
   | 'failed-batch'
+  | 'retry'
   | 'archive'
   | 'vacuum'
   | 'incremental-vacuum'
@@ -29,6 +30,7 @@ export const HONEST_STEPS: HonestStep[] = [
   'append',
   'batch',
   'failed-batch',
+  'retry',
   'archive',
   'vacuum',
   'incremental-vacuum',
@@ -86,11 +88,11 @@ export function generateHonest(c: HonestCase, seed: number): HonestOut {
   let prev = GENESIS
   let seq = 1n
   const pad = (): number => 40 + Math.floor(rng.next() * (pageSize <= 1024 ? 600 : 300))
-  const row = (tag: string): RowVersion => version(rng, keys.at(-1)!, seq, prev, pad(), tag)
-  const append = (n: number, oneTransaction: boolean): void => {
+  const row = (tag: string, size = pad()): RowVersion => version(rng, keys.at(-1)!, seq, prev, size, tag)
+  const append = (n: number, oneTransaction: boolean, size?: number): void => {
     const put = (): void => {
       for (let i = 0; i < n; i++) {
-        const v = row('append')
+        const v = row('append', size)
         insert(db, v)
         live.set(seq++, v)
         prev = v.hmac
@@ -107,13 +109,13 @@ export function generateHonest(c: HonestCase, seed: number): HonestOut {
         })()
   }
   /** A transaction of `n` sealed rows whose pages spill before it ends: `then` runs inside it. */
-  const spilled = (n: number, then: () => void): void => {
+  const spilled = (n: number, then: () => void, size?: number): void => {
     db.pragma('cache_size = 5')
     let p = prev
     try {
       db.transaction(() => {
         for (let i = 0; i < n; i++) {
-          const v = version(rng, keys.at(-1)!, seq + BigInt(i), p, pad(), 'batch')
+          const v = version(rng, keys.at(-1)!, seq + BigInt(i), p, size ?? pad(), 'batch')
           insert(db, v)
           p = v.hmac
         }
@@ -136,6 +138,12 @@ export function generateHonest(c: HonestCase, seed: number): HonestOut {
           break
         case 'failed-batch':
           spilled(10 + Math.floor(rng.next() * 60), () => undefined)
+          break
+        case 'retry':
+          // The failed batch's rows are large; the writer's next rows, sealed after the same head,
+          // small: they fit where the batch's first page is not reused, and both versions remain.
+          spilled(10 + Math.floor(rng.next() * 40), () => undefined, 900)
+          append(1 + Math.floor(rng.next() * 4), false, 5)
           break
         case 'archive': {
           const seqs = [...live.keys()].sort((a, b) => (a < b ? -1 : 1))

@@ -24,8 +24,17 @@ const SPILLED: HonestCase[] = [512, 1024, 4096].flatMap((pageSize) =>
   ]),
 )
 
+/** A failed batch sealed again by the writer (a fork of two sealed rows after one head), on free pages. */
+const RETRIED: HonestCase[] = Array.from({ length: 12 }, (_, n) => ({
+  journal: 'delete' as const,
+  pageSize: [1024, 4096, 2048][n % 3]!,
+  steps: ['batch', 'batch', 'batch', 'append', 'archive', 'retry'],
+  crash: false,
+}))
+
 const CASES: HonestCase[] = [
   ...SPILLED,
+  ...RETRIED,
   ...Array.from({ length: RANDOM }, (_, n) =>
     honestCase(new Rng(0x40e5 + n), n % 2 === 0 ? 'delete' : 'wal', 4 + (n % 5)),
   ),
