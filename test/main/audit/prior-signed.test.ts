@@ -49,7 +49,7 @@ describe('a signed prior is named by the key it carries', () => {
       }
       const text = bijotel(['verify', '--db', db, '--no-recover', '--secret-hex', KEY, '--prior', report])
       expect(text.code).toBe(3)
-      const lines = text.stdout.split('\n').filter((l) => /^(Prior|  truncated)/.test(l))
+      const lines = text.stdout.split('\n').filter((l) => /^(Prior| {2}truncated)/.test(l))
       expect(lines.length).toBeGreaterThan(0)
       for (const l of lines) expect(l, l).toContain(fp)
       const json = bijotel([
