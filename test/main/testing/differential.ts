@@ -158,7 +158,9 @@ export async function runDifferential(opts: {
   /** Only the mutations of these names (all when absent or empty). */
   only?: readonly string[]
 }): Promise<DifferentialResult> {
-  const mutations = opts.only?.length ? ALL_MUTATIONS.filter((m) => opts.only!.includes(m.name)) : ALL_MUTATIONS
+  const mutations = opts.only?.length
+    ? ALL_MUTATIONS.filter((m) => opts.only!.includes(m.name))
+    : ALL_MUTATIONS
   const t0 = Date.now()
   const total = tally()
   const byMutation = new Map<string, Tally>()
