@@ -13,6 +13,7 @@ import Database from 'better-sqlite3'
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { isDeepStrictEqual } from 'node:util'
+import { headerPageSize } from '../../../src/main/chain/sqlite/header'
 import { cellCount, headerOffset } from '../../../src/main/chain/sqlite/page'
 import { decodeVarint, varintBig } from '../../../src/main/chain/sqlite/varint'
 import { matchAt, type WalkBudget } from '../../../src/main/recovery/carve'
@@ -121,6 +122,12 @@ export function compareLiveCarving(path: string, scratch: string): LiveCarve {
   if (hotJournal(path)) return { kind: 'skipped', why: 'hot journal' }
   const o = oracle(path, scratch)
   if (typeof o === 'string') return { kind: 'skipped', why: o }
+  // A file whose header names another page size than SQLite reads at (it takes page 1 from the WAL,
+  // btree.c lockBtree): the direct reader declines it, and recovery then searches its bytes as they
+  // are at the header's size (src/main/recovery/declined.ts), never through a current view at
+  // SQLite's — there is no such reading of recovery's to compare.
+  if (headerPageSize(readFileSync(realpathSync(path)).subarray(0, 100)) !== o.pageSize)
+    return { kind: 'skipped', why: "the file header's page size is not the one SQLite reads at" }
   const seq = o.columns.get('seq')
   let layout
   try {
