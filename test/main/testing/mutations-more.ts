@@ -441,4 +441,41 @@ export const MORE_MUTATIONS: Mutation[] = [
       return `journal header field ${at}: ${was} → ${v}`
     },
   },
+  // A chain of K interior pages with no cells, each's right child the next, spliced in above the
+  // root's rightmost child (§1.6): trees deeper than SQLite's cursor goes (btree.c moveToChild,
+  // BTCURSOR_MAX_DEPTH) and interior pages without cells. Rollback-mode files only (the pages are
+  // appended to the file).
+  {
+    name: 'btree.deep',
+    apply: (d, r, b) => {
+      const path = chainOf(d)
+      if (existsSync(`${path}-wal`) || existsSync(`${path}-journal`) || b.internal.length === 0) return null
+      const db = new Database(path, { readonly: true })
+      let root: number
+      try {
+        root = db.prepare("SELECT rootpage FROM sqlite_master WHERE name = 'chain'").pluck().get() as number
+      } finally {
+        db.close()
+      }
+      const file = readFileSync(path)
+      const ps = b.pageSize
+      const n = file.length / ps
+      const h = hdr(root)
+      const page = file.subarray((root - 1) * ps, root * ps)
+      if (page[h] !== 0x05) return null
+      const k = r.pick([1, 2, 5, 16, 17, 18, 19, 20, 25])
+      const added = Buffer.alloc(k * ps)
+      for (let j = 0; j < k; j++) {
+        const at = j * ps
+        added[at] = 0x05
+        added.writeUInt16BE(ps & 0xffff, at + 5)
+        added.writeUInt32BE(j + 1 < k ? n + j + 2 : page.readUInt32BE(h + 8), at + 8)
+      }
+      page.writeUInt32BE(n + 1, h + 8)
+      const out = Buffer.concat([file, added])
+      out.writeUInt32BE(n + k, 28)
+      writeFileSync(path, out)
+      return `${k} empty interior pages above the root's right child`
+    },
+  },
 ]
