@@ -358,8 +358,12 @@ export class CopySource implements RowSource {
     const { clause, params } = this.where(r)
     const { list, row } = this.selectList(columns)
     const db = this.sql('opening the copy', () => this.file.connect())
-    const sql = `SELECT ${list} FROM chain NOT INDEXED ${clause} ORDER BY seq ${descending ? 'DESC' : 'ASC'}`
-    return statementCursor(db, sql, params, row, r.fromSeq > r.toSeq, (what, run) => this.sql(what, run))
+    // The body's size, last (read from the record header, its bytes untouched): what SQLite walks
+    // past to reach a column after it, charged to the stream's budget (./copy-cursor.ts).
+    const past = this.names.includes('canonical_body') ? ', octet_length(canonical_body)' : ''
+    const sql = `SELECT ${list}${past} FROM chain NOT INDEXED ${clause} ORDER BY seq ${descending ? 'DESC' : 'ASC'}`
+    const guard = <T>(what: string, run: () => T): T => this.sql(what, run)
+    return statementCursor(db, sql, params, row, r.fromSeq > r.toSeq, guard, past !== '')
   }
 
   /** A side table as SQLite reads it: all its rows, by a scan. */

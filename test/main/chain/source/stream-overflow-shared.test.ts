@@ -77,13 +77,19 @@ describe('a stream over cells sharing one overflow chain', () => {
             expect(ms).toBeLessThan(BOUND_MS)
           }, 90_000)
 
-        for (const descending of [false, true])
-          it(`${reader}: the library's stream (${descending ? 'newest first' : 'in seq order'}) refuses it`, async () => {
+        // Columns after the body are reached by walking its overflow chain (SQLite skips through
+        // it without copying): a stream of hashes alone is as much work as one of bodies.
+        const streams: [string[], boolean][] = [
+          [['canonical_body'], false],
+          [['canonical_body'], true],
+          [['hmac_hash'], false],
+          [['span_id', 'semantic_body_hash'], true],
+        ]
+        for (const [columns, descending] of streams)
+          it(`${reader}: the library's stream of ${columns.join(', ')} (${descending ? 'newest first' : 'in seq order'}) refuses it`, async () => {
             const t = Date.now()
             const err = await withReader(env, () =>
-              readChain(path, (src) =>
-                streamRows(src, { columns: ['canonical_body'], descending, sliceMs: 0 }, () => {}),
-              ).then(
+              readChain(path, (src) => streamRows(src, { columns, descending, sliceMs: 0 }, () => {})).then(
                 () => null,
                 (e: unknown) => e,
               ),
