@@ -15,6 +15,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { AuditError } from '../../../../src/main/base/errors'
 import { readChain } from '../../../../src/main/chain/source/open-source'
 import { streamRows } from '../../../../src/main/chain/source/stream'
+import { digestRows } from '../../../../src/main/chain/rows-digest'
 import { BIN, ensureBuilt } from '../../testing/cli'
 import { sharedCase, shareTheLongChain } from '../../testing/shared-overflow'
 
@@ -76,6 +77,19 @@ describe('a stream over cells sharing one overflow chain', () => {
             expect([1, 2]).toContain(r.status)
             expect(ms).toBeLessThan(BOUND_MS)
           }, 90_000)
+
+        it(`${reader}: a pass of hmac_hash alone (the rows digest) refuses it`, async () => {
+          const t = Date.now()
+          const err = await withReader(env, () =>
+            readChain(path, (src) => Promise.resolve(digestRows(src, 64))).then(
+              () => null,
+              (e: unknown) => e,
+            ),
+          )
+          expect(err, String(err)).toBeInstanceOf(AuditError)
+          expect((err as AuditError).message).toMatch(/share overflow pages/)
+          expect(Date.now() - t).toBeLessThan(BOUND_MS)
+        }, 90_000)
 
         // Columns after the body are reached by walking its overflow chain (SQLite skips through
         // it without copying): a stream of hashes alone is as much work as one of bodies.
