@@ -5,6 +5,7 @@
 #
 #   scripts/differential.sh 5000            # 5000 cases, seed from the clock
 #   DIFF_SEED=7 scripts/differential.sh 20000
+#   DIFF_ONLY=record.type,page.header scripts/differential.sh 2000   # some mutations alone
 #
 # Prints the counts per mutation (same rows, declined, refused, SQLite errors, verdict pairs) and
 # fails, listing the cases, if any mutant was read differently without a decline, any verdict said
@@ -16,5 +17,5 @@ cd "$(dirname "$0")/.."
 CASES="${1:-5000}"
 SEED="${DIFF_SEED:-$(date +%s)}"
 echo "differential: $CASES cases, seed $SEED" >&2
-BIJOTEL_DIFF_CASES="$CASES" BIJOTEL_DIFF_SEED="$SEED" BIJOTEL_DIFF_BUDGET_MS=$((CASES * 2000)) \
+BIJOTEL_DIFF_ONLY="${DIFF_ONLY:-}" BIJOTEL_DIFF_CASES="$CASES" BIJOTEL_DIFF_SEED="$SEED" BIJOTEL_DIFF_BUDGET_MS=$((CASES * 2000)) \
   npx vitest run test/main/chain/direct/differential.test.ts --reporter=verbose

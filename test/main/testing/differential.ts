@@ -15,6 +15,7 @@ import { parseSecrets } from '../../../src/main/chain/keys'
 import { Rng } from '../reliability/chainkit'
 import { hotJournalFolder, KEY_HEX, SMALL, writeChainFolder, type ChainShape } from './exact-chains'
 import { basePages, MUTATIONS, type BasePages } from './mutations'
+import { MORE_MUTATIONS } from './mutations-more'
 import { compareLiveCarving } from './live-carve'
 import { directReading, sqliteReading, type Reading } from './readings'
 
@@ -101,6 +102,8 @@ export interface Tally {
   liveMisses: number
 }
 
+const ALL_MUTATIONS = [...MUTATIONS, ...MORE_MUTATIONS]
+
 export interface DifferentialResult {
   total: Tally
   byMutation: Map<string, Tally>
@@ -152,7 +155,12 @@ export async function runDifferential(opts: {
   from?: number
   /** Keep the mutant folders (for a look at a failing case). */
   keep?: boolean
+  /** Only the mutations of these names (all when absent or empty). */
+  only?: readonly string[]
 }): Promise<DifferentialResult> {
+  const mutations = opts.only?.length
+    ? ALL_MUTATIONS.filter((m) => opts.only!.includes(m.name))
+    : ALL_MUTATIONS
   const t0 = Date.now()
   const total = tally()
   const byMutation = new Map<string, Tally>()
@@ -163,11 +171,11 @@ export async function runDifferential(opts: {
     const base = rng.pick(opts.bases)
     const dir = join(opts.root, `m-${opts.seed}-${k}`)
     let what: string | null = null
-    let m = MUTATIONS[0]!
+    let m = mutations[0]!
     for (let tries = 0; tries < 8 && what === null; tries++) {
       rmSync(dir, { recursive: true, force: true })
       cpSync(base.dir, dir, { recursive: true })
-      m = rng.pick(MUTATIONS)
+      m = rng.pick(mutations)
       what = m.apply(dir, rng, base.pages)
     }
     if (what === null) continue

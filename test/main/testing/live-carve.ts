@@ -13,6 +13,7 @@ import Database from 'better-sqlite3'
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { isDeepStrictEqual } from 'node:util'
+import { headerPageSize } from '../../../src/main/chain/sqlite/header'
 import { cellCount, headerOffset } from '../../../src/main/chain/sqlite/page'
 import { decodeVarint, varintBig } from '../../../src/main/chain/sqlite/varint'
 import { matchAt, type WalkBudget } from '../../../src/main/recovery/carve'
@@ -116,11 +117,30 @@ interface LiveCell {
   rowid: bigint | null
 }
 
+function pageSizesDiffer(path: string, sqlitePageSize: number): boolean {
+  const real = realpathSync(path)
+  const header = headerPageSize(readFileSync(real).subarray(0, 100))
+  if (header !== sqlitePageSize) return true
+  try {
+    const wal = readFileSync(`${real}-wal`)
+    return wal.length >= 32 && wal.readUInt32BE(8) !== header
+  } catch {
+    return false
+  }
+}
+
 /** Compares recovery's reading of the live cells of the chain at `path` with SQLite's (see above). */
 export function compareLiveCarving(path: string, scratch: string): LiveCarve {
   if (hotJournal(path)) return { kind: 'skipped', why: 'hot journal' }
   const o = oracle(path, scratch)
   if (typeof o === 'string') return { kind: 'skipped', why: o }
+  // A file whose header names another page size than SQLite reads at, or whose -wal's frames are of
+  // another size than its header names (SQLite takes page 1 from the WAL, btree.c lockBtree): the
+  // direct reader declines it, and recovery then searches its bytes as they are at the header's
+  // size (src/main/recovery/declined.ts), never through a current view — there is no such reading
+  // of recovery's to compare.
+  if (pageSizesDiffer(path, o.pageSize))
+    return { kind: 'skipped', why: 'the file header, the -wal and SQLite disagree on the page size' }
   const seq = o.columns.get('seq')
   let layout
   try {

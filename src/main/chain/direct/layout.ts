@@ -11,6 +11,7 @@ import { loadSqliteDriver } from '../../base/sqlite-driver'
 import { STORED_SCHEMA } from '../schema'
 import { CHAIN_COLUMNS } from '../table'
 import { Unsupported } from '../sqlite/decline'
+import { checkInitParse } from './schema-init'
 
 export interface ColumnLayout {
   /** Column names in record order. */
@@ -115,6 +116,8 @@ export function chainTable(rows: MasterRow[], nPage: number): ChainTable {
   if (known) return known
   const Database = sqlite()
   if (Database === null) throw new Unsupported('schema other than the reference one, and no SQLite driver')
+  checkRoots(rows, nPage)
+  checkInitParse(Database, rows)
   const mem = new Database(':memory:')
   try {
     return replayedChainTable(mem, rows, nPage)

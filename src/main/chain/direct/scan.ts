@@ -1,5 +1,5 @@
 // Iterating the rows of a chain opened for direct reading, leaf by leaf, in seq (rowid) order.
-import { CellReader } from '../sqlite/cell'
+import { CellReader, type OverflowBudget } from '../sqlite/cell'
 import { headerOffset, leafCells } from '../sqlite/page'
 import { walkLeavesBackward, type LeafList } from './btree'
 import { Pager } from './pager'
@@ -64,9 +64,12 @@ export class RowScanner {
     }
   }
 
-  /** Calls `row` for each cell of leaves [from, to); false stops. */
-  scan(from: number, to: number, row: (cell: CellReader) => boolean | void): void {
-    this.cell.startPass()
+  /**
+   * Calls `row` for each cell of leaves [from, to); false stops. `budget`: the pass this scan is a
+   * step of (CellReader.startPass), else a pass of its own.
+   */
+  scan(from: number, to: number, row: (cell: CellReader) => boolean | void, budget?: OverflowBudget): void {
+    this.cell.startPass(budget)
     this.scanLeaves(from, to, (page, h, count) => {
       for (let i = 0; i < count; i++) {
         this.cell.read(page, page.readUInt16BE(h + 8 + 2 * i))
@@ -122,9 +125,14 @@ export class RowScanner {
   }
 
   /** Same, newest first. */
-  scanBackward(from: number, to: number, row: (cell: CellReader) => boolean | void): void {
+  scanBackward(
+    from: number,
+    to: number,
+    row: (cell: CellReader) => boolean | void,
+    budget?: OverflowBudget,
+  ): void {
     const pages = this.chain.leaves.pages
-    this.cell.startPass()
+    this.cell.startPass(budget)
     for (let l = to - 1; l >= from; l--) if (!this.leafBackward(pages[l]!, row)) return
   }
 

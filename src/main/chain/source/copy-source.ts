@@ -49,6 +49,7 @@ export class CopySource implements RowSource {
   readonly runsPerThread = 1
   readonly displayPath: string
   private readonly names: string[]
+  private readonly walks: boolean // each select ends with the body's size, for the ValueBudget
   private readonly statements = new Map<string, Database.Statement>()
   private rowCount: number | null = null
   /** SQLite's count of the last range counted (a ranged verify counts it once, not twice). */
@@ -76,6 +77,7 @@ export class CopySource implements RowSource {
   ) {
     this.displayPath = file.displayPath
     this.names = [...file.columns]
+    this.walks = this.names.includes('canonical_body')
   }
 
   private sql<T>(what: string, run: () => T): T {
@@ -135,7 +137,9 @@ export class CopySource implements RowSource {
     records: RecordMode = false,
   ): { list: string; row: SqlRow } {
     const mode = records === 'text' && !this.utf8() ? 'bytes' : records
-    return selectList(this.names, columns === ALL ? this.names : columns, mode)
+    const s = selectList(this.names, columns === ALL ? this.names : columns, mode)
+    // Last, the body's size (record header only): what SQLite walks past to reach a later column.
+    return this.walks ? { ...s, list: `${s.list}, octet_length(canonical_body)` } : s
   }
 
   private isUtf8: boolean | null = null
@@ -349,17 +353,17 @@ export class CopySource implements RowSource {
   }
 
   /**
-   * One statement over the range, a scan like every read here, on a connection of its own to the
-   * private copy: a statement left open between reads would make every other query of the shared
-   * connection fail (better-sqlite3 refuses a busy connection), and cutting the range into runs by
-   * position would step past every earlier row again at each run (OFFSET).
+   * One statement over the range, a scan, on a connection of its own to the copy: one left open on the
+   * shared connection would fail its every other query (better-sqlite3 refuses a busy connection),
+   * and runs cut by position would step past every earlier row again at each run (OFFSET).
    */
   cursor(r: ResolvedRange, columns: readonly string[], descending: boolean): RowCursor {
     const { clause, params } = this.where(r)
     const { list, row } = this.selectList(columns)
     const db = this.sql('opening the copy', () => this.file.connect())
     const sql = `SELECT ${list} FROM chain NOT INDEXED ${clause} ORDER BY seq ${descending ? 'DESC' : 'ASC'}`
-    return statementCursor(db, sql, params, row, r.fromSeq > r.toSeq, (what, run) => this.sql(what, run))
+    const guard = <T>(what: string, run: () => T): T => this.sql(what, run)
+    return statementCursor(db, sql, params, row, r.fromSeq > r.toSeq, guard, this.walks)
   }
 
   /** A side table as SQLite reads it: all its rows, by a scan. */
@@ -398,7 +402,7 @@ export class CopySource implements RowSource {
       for (;;) {
         const next = this.sql(what, () => it.next())
         if (next.done) return
-        budget.take(next.value)
+        budget.take(next.value, this.walks ? Number(next.value.at(-1)) : 0)
         if (each(next.value) === false) return
       }
     } finally {

@@ -26,9 +26,13 @@ export class ValueBudget {
     }
   }
 
-  /** One row's values read; throws once the pass has read more than the file can hold. */
-  take(values: unknown[]): void {
+  /**
+   * One row's values read, and `walked` bytes SQLite stepped over to reach them (an overflowing
+   * column before the ones asked for); throws once the pass has read more than the file can hold.
+   */
+  take(values: unknown[], walked = 0): void {
     if (this.dbBytes === null) return
+    this.bytes += walked
     for (const v of values) if (typeof v === 'string' || v instanceof Uint8Array) this.bytes += v.length
     if (this.bytes > 4 * this.dbBytes + (1 << 20))
       throw new AuditError(

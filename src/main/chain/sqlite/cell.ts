@@ -17,6 +17,16 @@ export interface OverflowSource {
   pageCopy(n: number): Buffer
 }
 
+/**
+ * The overflow pages one pass's cells have claimed (CellReader.startPass). Owned by the pass: a
+ * stream that reads a leaf at a time between other work hands the same budget to each of its steps,
+ * so its bound holds over the whole stream, and a scan run between two steps (with a budget of its
+ * own) neither spends nor resets it.
+ */
+export class OverflowBudget {
+  pages = 0
+}
+
 /** SQLITE_MAX_LENGTH: the largest value SQLite reads (a larger record is declined). */
 export const MAX_PAYLOAD = 1_000_000_000
 
@@ -33,7 +43,7 @@ export class CellReader {
   readonly offs: Int32Array
   private readonly usable: number
   /** Overflow pages the chains of this pass's cells span (`startPass`). */
-  private overflowPages = 0
+  private budget = new OverflowBudget()
 
   /**
    * `minFields`: a record with fewer fields is declined, since a column past its end would read as
@@ -56,10 +66,12 @@ export class CellReader {
    * the chains of one pass's cells span at most the file's pages; more means cells share overflow
    * pages, and a few pages claimed by thousands of cells would have a reader assemble gigabytes
    * from a file of megabytes (SQLite reads it so, and so would the copy). Such a file is refused as
-   * corrupt (`assemble`), its work so bounded by the file.
+   * corrupt (`assemble`), its work so bounded by the file. `budget`: the pass's own count, for a
+   * pass read in steps (a stream's cursor begins a step per leaf: a fresh count per step would bound
+   * its work per leaf only, leaves × file).
    */
-  startPass(): void {
-    this.overflowPages = 0
+  startPass(budget: OverflowBudget = new OverflowBudget()): void {
+    this.budget = budget
   }
 
   /**
@@ -147,11 +159,11 @@ export class CellReader {
     const chunk = overflowChunk(this.usable)
     const pages = Math.ceil((size - local) / chunk)
     if (pages > this.pager.dbPages) throw new Unsupported('an overflow chain longer than the file')
-    this.overflowPages += pages
-    if (this.overflowPages > this.pager.dbPages)
+    const claimed = (this.budget.pages += pages)
+    if (claimed > this.pager.dbPages)
       throw new AuditError(
         'corrupt',
-        `the chain's rows share overflow pages: one pass would read ${this.overflowPages} or more overflow pages from a file of ${this.pager.dbPages} pages (SQLite's integrity_check: "2nd reference to page"); not a file SQLite wrote`,
+        `the chain's rows share overflow pages: one pass would read ${claimed} or more overflow pages from a file of ${this.pager.dbPages} pages (SQLite's integrity_check: "2nd reference to page"); not a file SQLite wrote`,
       )
     const out = Buffer.allocUnsafe(size)
     page.copy(out, 0, p, p + local)

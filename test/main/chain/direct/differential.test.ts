@@ -12,6 +12,8 @@ const CASES = Number(process.env['BIJOTEL_DIFF_CASES'] ?? 400)
 const SEED = Number(process.env['BIJOTEL_DIFF_SEED'] ?? 23)
 /** The short run stops adding cases after this long, whatever CASES says. */
 const BUDGET_MS = Number(process.env['BIJOTEL_DIFF_BUDGET_MS'] ?? 45_000)
+/** Comma-separated mutation names to run alone (a long run on one class). */
+const ONLY = (process.env['BIJOTEL_DIFF_ONLY'] ?? '').split(',').filter(Boolean)
 
 const root = realpathSync(mkdtempSync(join(tmpdir(), 'bijotel-differential-')))
 afterAll(() => rmSync(root, { recursive: true, force: true }))
@@ -29,6 +31,7 @@ describe('differential: the direct reader against SQLite on mutated folders', ()
         budgetMs: BUDGET_MS,
         verifyEvery: 2,
         liveEvery: 3,
+        only: ONLY,
       })
       console.log(`differential run, seed ${SEED}:\n${report(result)}`)
       expect(result.failures.slice(0, 10)).toEqual([])
