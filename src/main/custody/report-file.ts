@@ -10,6 +10,7 @@ import { AuditError, oneLine } from '../base/errors'
 import { IJSON_MAX_DEPTH, IJsonError, parseIJson, type IJsonLimits } from '../chain/i-json'
 import { ROWS_DIGEST_ALGORITHM } from '../chain/rows-digest'
 import { EMBED_ID, renderReportHtml } from './html/render'
+import { requireKnownMembers } from './report-members'
 import { checkReportSignature } from './sign'
 
 /**
@@ -78,6 +79,7 @@ function reportOfPage(bytes: Buffer, label: string): Record<string, unknown> {
     !isReport(doc as Record<string, unknown>)
   )
     throw new AuditError('bad_argument', `${label}: the page does not embed an audit report`)
+  requireKnownMembers(doc as Record<string, unknown>, label)
   // Drawing is the costly step (~40 µs a finding): a page far smaller than its embedded report's
   // page would be (37 MB holding 280,000 findings drew 145 MB in 30 s) is refused before drawing,
   // so a page costs no more to check than an honest page of its size.
@@ -131,6 +133,7 @@ export function parseReportText(input: Buffer | string, label: string): ReadRepo
   const doc = strictJson(input, label)
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc))
     throw new AuditError('bad_argument', `${label}: not a JSON object`)
+  if (isReport(doc as Record<string, unknown>)) requireKnownMembers(doc as Record<string, unknown>, label)
   return { doc: doc as Record<string, unknown>, format: 'json' }
 }
 
