@@ -22,7 +22,11 @@ import { checkReportSignature } from './sign'
 export const MAX_REPORT_BYTES = 64 * 1024 * 1024
 /** Values a report may hold (~26 bytes each in a real report): the parse's memory bound. */
 export const MAX_REPORT_VALUES = 3_000_000
-export const REPORT_LIMITS: IJsonLimits = { maxDepth: IJSON_MAX_DEPTH, maxValues: MAX_REPORT_VALUES }
+export const REPORT_LIMITS: IJsonLimits = {
+  maxDepth: IJSON_MAX_DEPTH,
+  maxValues: MAX_REPORT_VALUES,
+  plainIntegers: true,
+}
 
 export { EMBED_ID }
 /** The least a finding's row adds to the drawn page: its markup alone (measured: 287 bytes). */
