@@ -10,6 +10,7 @@ import { pemBlocksProblem, publicKeyProblem, verifyStrict } from '../chain/ed255
 import { IJSON_MAX_DEPTH, IJsonError, parseIJson } from '../chain/i-json'
 import { GENESIS_HASH, makeSealer } from '../chain/seal'
 import { pyRepr } from '../python/repr'
+import { exportMetadataProblem } from './export-metadata'
 
 export const FORMAT_V1 = 'bijotel-chain-v1'
 export const FORMAT_V2 = 'bijotel-chain-v2'
@@ -232,5 +233,8 @@ export function verifyExportDoc(
     if (e['prev_hash'] !== expectedPrev) return fail(`prev_hash chain break at seq=${seq}`)
     expectedPrev = e['hmac_hash']
   }
+  // Past the reference: what the entries show beside their bodies must agree with them.
+  const meta = exportMetadataProblem(doc, entries)
+  if (meta !== null) return fail(meta)
   return { ok: true, reason: 'ok' }
 }
