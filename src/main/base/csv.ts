@@ -20,7 +20,7 @@ export const FORMULA_START = /^(?:[\t\r\0]|[\s\0"\u00a0\ufeff\p{Cf}]*[=+\-@])/u
 export function startsFormula(value: string): boolean {
   if (FORMULA_START.test(value)) return true
   // Only non-ASCII text can fold to something else; the start is enough to look at.
-  return /[^\x00-\x7f]/.test(value) && FORMULA_START.test(value.slice(0, 256).normalize('NFKC'))
+  return /[^\p{ASCII}]/u.test(value) && FORMULA_START.test(value.slice(0, 256).normalize('NFKC'))
 }
 
 export function csvCell(value: string): string {
