@@ -250,6 +250,11 @@ describe('free text of a report is shown as data', () => {
     for (const line of lines) expect(line, JSON.stringify(line)).not.toMatch(RAW)
     expect(lines.filter((l) => l.startsWith('Report verify:'))).toHaveLength(1)
     expect(r.stdout).toContain('<U+001B>[8m')
+    // The same fields as the app and --json receive them: the report's text as data there too.
+    const j = bijotel(['report', 'verify', file, '--db', dbPath('body-edit'), ...KEY, '--json'])
+    const fields = (JSON.parse(j.stdout) as { fields: { field: string; reported: string }[] }).fields
+    expect(fields.length).toBeGreaterThan(10)
+    for (const f of fields) expect(f.reported, f.field).not.toMatch(RAW)
   })
 
   it('the report page draws them as their numbers (outside the embedded JSON)', () => {
