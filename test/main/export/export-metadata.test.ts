@@ -121,6 +121,40 @@ describe('what an export shows beside its sealed bodies', () => {
     expect(tried).toBeGreaterThan(60)
   })
 
+  it('a v2 signature block that says it covers more, or carries text in its key, is INVALID', () => {
+    const f = files.find((x) => x.name === 'range v2')!
+    const honest = JSON.parse(readFileSync(f.path, 'utf8')) as Doc
+    const key = String((honest['ed25519_signature'] as Doc)['public_key'])
+    const variants: [string, unknown][] = [
+      ...['entries', 'chain_signature,entries', 'everything', '', null, 1].map((v): [string, unknown] => [
+        'signed_over',
+        v,
+      ]),
+      ...[
+        `${key} (notarised)`,
+        `${key}!!`,
+        ` ${key}`,
+        `${key}\n`,
+        key.replace(/=+$/, ''),
+        key.replace(/\+/g, '-').replace(/\//g, '_'),
+        `${key}AAAA`,
+      ]
+        .filter((v) => v !== key)
+        .map((v): [string, unknown] => ['public_key', v]),
+    ]
+    let tried = 0
+    for (const [member, value] of variants) {
+      const doc = structuredClone(honest)
+      ;(doc['ed25519_signature'] as Doc)[member] = value
+      const out = join(scratch.dir, `sigblock-${tried++}.json`)
+      writeFileSync(out, JSON.stringify(doc, null, 2))
+      const v = check(out, f.pub)
+      expect(v.ok, `${member} = ${JSON.stringify(value)}`).toBe(false)
+      expect(v.reason).toMatch(/^ed25519_signature\.(signed_over is|public_key is not)/)
+    }
+    expect(tried).toBeGreaterThan(10)
+  })
+
   it('a range export whose segment names other seqs than its entries is INVALID', () => {
     const f = files.find((x) => x.name === 'range v2')!
     for (const [a, b] of [
