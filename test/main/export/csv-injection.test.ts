@@ -236,6 +236,33 @@ describe('the view export (exportView, CSV) of chains carrying hostile names', (
   })
 })
 
+describe('the view export as JSON Lines', () => {
+  it('one record a line for every reader, whatever line terminator a name holds', async () => {
+    const breakers = ['\u2028', '\u2029', '\u0085', '\r', '\n', '\u000b', '\u000c', '\u001c', '\u001e']
+    const names = breakers.flatMap((b) => [`a${b}b`, `${b}{"seq":1}`, `x${b}${b}=1+1`])
+    const path = join(tmp.dir, 'jsonl.db')
+    writeChain(path, names)
+    const session = new AuditSession({})
+    try {
+      session.keys = parseSecrets([{ encoding: 'hex', value: KEY.toString('hex') }])
+      await session.open(path)
+      const table = createHandlers(session)
+      const r = await dispatch(table, 'exportView', { format: 'jsonl' }, { transport: 'ipc', trusted: true })
+      if (!r.ok) throw new Error(r.error.error)
+      const { content } = r.value as { content: string }
+      // Every line terminator Python's str.splitlines() and ECMAScript know: one record each.
+      const lines = content
+        .split(/\r\n|[\n\r\u000b\u000c\u001c-\u001e\u0085\u2028\u2029]/)
+        .filter((l) => l !== '')
+      expect(lines).toHaveLength(names.length)
+      const seen = lines.map((l) => JSON.stringify(JSON.parse(l) as unknown))
+      for (const n of names) expect(seen.some((l) => l.includes(JSON.stringify(n).slice(1, -1)))).toBe(true)
+    } finally {
+      session.dispose()
+    }
+  })
+})
+
 describe("recover's case file (recovered.csv) of deleted hostile rows", () => {
   it('no cell starts a formula', () => {
     const names = hostileNames()
