@@ -198,9 +198,9 @@ const INVISIBLE: string[] = [
   ...Array.from({ length: 32 }, (_, i) => String.fromCharCode(i)),
   '\u007f',
   ...Array.from({ length: 32 }, (_, i) => String.fromCharCode(0x80 + i)),
-  ...'\u00ad\u061c\u200b\u200c\u200d\u200e\u200f\u2028\u2029\u202a\u202b\u202c\u202d\u202e\u2060\u2066\u2067\u2068\u2069\ufeff\u{e0041}',
+  ...'\u00ad\u061c\u200b\u200e\u200f\u2028\u2029\u202a\u202b\u202c\u202d\u202e\u2060\u2066\u2067\u2068\u2069\ufeff\u{e0041}',
 ]
-const RAW = /[^\P{Cc}\n]|[\p{Cf}\p{Zl}\p{Zp}]/u
+const RAW = /[^\P{Cc}\n]|(?![\u200c\u200d])[\p{Cf}\p{Zl}\p{Zp}]/u
 
 describe('a prior signed by a key nobody gave', () => {
   it('names, on its lines, the key each re-signing used', () => {
