@@ -127,14 +127,6 @@ function checkSignature(doc: Record<string, unknown>, format: string, publicKeyP
   if (typeof b['public_key'] !== 'string' || typeof b['signature'] !== 'string')
     return 'ed25519_signature is missing public_key or signature'
   if (b['algorithm'] !== 'Ed25519') return `unsupported signature algorithm: ${pyRepr(b['algorithm'])}`
-  // Past the reference, which reads neither: the block says what the signature covers, and a reader
-  // takes it at its word (`"signed_over": "entries"` would claim what §11.6 says it does not do);
-  // and the key's text must be the key, not base64 with text of the writer's choosing that a
-  // lenient decoder skips.
-  if (b['signed_over'] !== undefined && b['signed_over'] !== 'chain_signature')
-    return `ed25519_signature.signed_over is ${pyRepr(b['signed_over'])}: the signature covers chain_signature only`
-  if (strictBase64(b['public_key'])?.length !== 32)
-    return 'ed25519_signature.public_key is not the standard base64 of a 32-byte Ed25519 key'
   let pem: string
   try {
     pem = readClientFile(publicKeyPath, { label: 'public key', maxBytes: 64 * 1024 }).toString('utf8')
@@ -151,6 +143,14 @@ function checkSignature(doc: Record<string, unknown>, format: string, publicKeyP
   } catch (e) {
     return `auditor public key invalid: ${(e as Error).message.split('\n')[0]}`
   }
+  // Past the reference, which reads neither (after its own checks of the key file, in its order):
+  // the block says what the signature covers, and a reader takes it at its word (`"signed_over": "entries"` would claim what §11.6 says it does not do);
+  // and the key's text must be the key, not base64 with text of the writer's choosing that a
+  // lenient decoder skips.
+  if (b['signed_over'] !== undefined && b['signed_over'] !== 'chain_signature')
+    return `ed25519_signature.signed_over is ${pyRepr(b['signed_over'])}: the signature covers chain_signature only`
+  if (strictBase64(b['public_key'])?.length !== 32)
+    return 'ed25519_signature.public_key is not the standard base64 of a 32-byte Ed25519 key'
   const embedded = Buffer.from(b['public_key'], 'base64')
   const mine = rawEd25519(auditor)
   if (embedded.length !== mine.length || !timingSafeEqual(embedded, mine))
