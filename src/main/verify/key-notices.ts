@@ -22,23 +22,9 @@ export function keyNotices(verdict: VerifyVerdict, keys: KeyMaterial[]): VerifyV
 export function priorNamed(verdict: VerifyVerdict): VerifyVerdict {
   const pc = verdict.prior_check
   if (!pc) return verdict
-  const signedBy = pc.prior.source?.signed_by
-  const signed = signedBy !== undefined
+  const signed = pc.prior.source?.signed_by !== undefined
   const prior = { ...pc.prior, signed }
-  if (signed) {
-    // No key is given for a prior: its signature is checked against the key it carries, which
-    // anyone can make. So its lines name that key, for the auditor to hold against the signer's.
-    const by = ` (per a prior signed by key ${signedBy}, checked only against the key it carries: unchanged since signed, not who signed it)`
-    return {
-      ...verdict,
-      prior_check: {
-        ...pc,
-        prior,
-        detail: pc.detail + by,
-        ...(pc.rows_detail !== undefined ? { rows_detail: pc.rows_detail + by } : {}),
-      },
-    }
-  }
+  if (signed) return { ...verdict, prior_check: { ...pc, prior } }
   const per = ' (per an unsigned prior: only what its author wrote)'
   return {
     ...verdict,
