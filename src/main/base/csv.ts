@@ -7,11 +7,23 @@
 // would put the formula character first again, so one after leading white space (NBSP and BOM
 // included), NUL (ASVS 1.2.10) or double quotes counts as a start too: ` =1+1`, `"=1+1`,
 // `\u00a0@SUM(…)`. (Not after a single quote: a leading `'` is the neutraliser itself.)
+// Invisible format characters (Unicode Cf: zero-width space, word joiner, direction marks) count as
+// white space too: they draw nothing, and a cleaning step may drop them. And the compatibility forms
+// of the four characters (fullwidth `＝＋－＠`, small `﹦﹢﹣﹫`, and the fullwidth quote and
+// space before them) are read as what Unicode's NFKC makes of them: East Asian input methods type
+// `＝` for `=`, and spreadsheets and importers that fold width would run the formula.
 
 /** The characters a spreadsheet may read as the start of a formula (OWASP), after what an importer trims. */
-export const FORMULA_START = /^(?:[\t\r\0]|[\s\0"\u00a0\ufeff]*[=+\-@])/u
+export const FORMULA_START = /^(?:[\t\r\0]|[\s\0"\u00a0\ufeff\p{Cf}]*[=+\-@])/u
+
+/** Whether a cell would start a formula, as written or once its compatibility forms are folded (NFKC). */
+export function startsFormula(value: string): boolean {
+  if (FORMULA_START.test(value)) return true
+  // Only non-ASCII text can fold to something else; the start is enough to look at.
+  return /[^\p{ASCII}]/u.test(value) && FORMULA_START.test(value.slice(0, 256).normalize('NFKC'))
+}
 
 export function csvCell(value: string): string {
-  const v = FORMULA_START.test(value) ? `'${value}` : value
+  const v = startsFormula(value) ? `'${value}` : value
   return /[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v
 }

@@ -39,6 +39,15 @@ export interface IJsonLimits {
    * integer, which JSON.parse rounds; the export check reads no such number (verify-export.ts).
    */
   largeIntegers?: boolean
+  /**
+   * Refuse a number that reads as an integer in one language and not in another: `-0` in any form
+   * (JavaScript keeps −0, RFC 8785 writes `0`, Python reads the integer 0), and a literal with a
+   * fraction or an exponent whose value is an exact integer (`1e2`, `100.0`, `1.5E1`): Python reads
+   * it as the float 100.0, JavaScript as the integer 100, and RFC 8785 signs it as `100`, so the
+   * signature could not tell a reader's `seq: 100.0` from the `seq: 100` that was signed. For
+   * documents this program writes (reports, verdicts): JSON.stringify writes no such literal.
+   */
+  plainIntegers?: boolean
 }
 
 /** Reports nest about 8 deep; 64 leaves room for what a report quotes, and bounds recursion. */
@@ -231,6 +240,7 @@ class Scanner {
       while (isDigit(b[i] ?? -1)) i++
     }
     this.i = i
+    if (this.limits.plainIntegers === true) this.plainInteger(start, plain, intStart, intEnd)
     // An integer of at most 15 digits is exact in a double: nothing more to check.
     if (plain && (intEnd - intStart <= 15 || this.limits.largeIntegers === true)) return
     const text = b.toString('latin1', start, i)
@@ -259,6 +269,25 @@ class Scanner {
     if (digits.length >= 16 && shortestDigits(value) !== digits)
       this.fail(
         `number ${text.slice(0, 40)} is not the shortest form of the IEEE 754 double it reads as (${String(value)}): a reader keeping its decimals would see another number than the one signed (RFC 7493 §2.2, RFC 8785 §3.2.2.3)`,
+        start,
+      )
+  }
+
+  /** The `plainIntegers` rule for the number from `start` to `this.i` (see IJsonLimits). */
+  private plainInteger(start: number, plain: boolean, intStart: number, intEnd: number): void {
+    const b = this.b
+    if (plain) {
+      if (b[start] === C.MINUS && intEnd - intStart === 1 && b[intStart] === C.ZERO)
+        this.fail('number -0 is not an integer every reader reads alike (RFC 8785 writes it 0)', start)
+      return
+    }
+    const text = b.toString('latin1', start, this.i)
+    const value = Number(text)
+    if (Object.is(value, -0))
+      this.fail(`number ${text.slice(0, 40)} is -0, which RFC 8785 writes 0: not read alike`, start)
+    if (Number.isSafeInteger(value))
+      this.fail(
+        `number ${text.slice(0, 40)} is the integer ${value} written with a fraction or an exponent: Python reads it as a float, JavaScript as an integer, and RFC 8785 signs it as ${value}`,
         start,
       )
   }

@@ -10,6 +10,7 @@ import { AuditError, oneLine } from '../base/errors'
 import { IJSON_MAX_DEPTH, IJsonError, parseIJson, type IJsonLimits } from '../chain/i-json'
 import { ROWS_DIGEST_ALGORITHM } from '../chain/rows-digest'
 import { EMBED_ID, renderReportHtml } from './html/render'
+import { requireKnownMembers } from './report-members'
 import { checkReportSignature } from './sign'
 
 /**
@@ -21,7 +22,11 @@ import { checkReportSignature } from './sign'
 export const MAX_REPORT_BYTES = 64 * 1024 * 1024
 /** Values a report may hold (~26 bytes each in a real report): the parse's memory bound. */
 export const MAX_REPORT_VALUES = 3_000_000
-export const REPORT_LIMITS: IJsonLimits = { maxDepth: IJSON_MAX_DEPTH, maxValues: MAX_REPORT_VALUES }
+export const REPORT_LIMITS: IJsonLimits = {
+  maxDepth: IJSON_MAX_DEPTH,
+  maxValues: MAX_REPORT_VALUES,
+  plainIntegers: true,
+}
 
 export { EMBED_ID }
 /** The least a finding's row adds to the drawn page: its markup alone (measured: 287 bytes). */
@@ -78,6 +83,7 @@ function reportOfPage(bytes: Buffer, label: string): Record<string, unknown> {
     !isReport(doc as Record<string, unknown>)
   )
     throw new AuditError('bad_argument', `${label}: the page does not embed an audit report`)
+  requireKnownMembers(doc as Record<string, unknown>, label)
   // Drawing is the costly step (~40 µs a finding): a page far smaller than its embedded report's
   // page would be (37 MB holding 280,000 findings drew 145 MB in 30 s) is refused before drawing,
   // so a page costs no more to check than an honest page of its size.
@@ -131,6 +137,7 @@ export function parseReportText(input: Buffer | string, label: string): ReadRepo
   const doc = strictJson(input, label)
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc))
     throw new AuditError('bad_argument', `${label}: not a JSON object`)
+  if (isReport(doc as Record<string, unknown>)) requireKnownMembers(doc as Record<string, unknown>, label)
   return { doc: doc as Record<string, unknown>, format: 'json' }
 }
 

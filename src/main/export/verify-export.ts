@@ -10,6 +10,7 @@ import { pemBlocksProblem, publicKeyProblem, verifyStrict } from '../chain/ed255
 import { IJSON_MAX_DEPTH, IJsonError, parseIJson } from '../chain/i-json'
 import { GENESIS_HASH, makeSealer } from '../chain/seal'
 import { pyRepr } from '../python/repr'
+import { exportMetadataProblem } from './export-metadata'
 
 export const FORMAT_V1 = 'bijotel-chain-v1'
 export const FORMAT_V2 = 'bijotel-chain-v2'
@@ -142,6 +143,14 @@ function checkSignature(doc: Record<string, unknown>, format: string, publicKeyP
   } catch (e) {
     return `auditor public key invalid: ${(e as Error).message.split('\n')[0]}`
   }
+  // Past the reference, which reads neither (after its own checks of the key file, in its order):
+  // the block says what the signature covers, and a reader takes it at its word (`"signed_over": "entries"` would claim what §11.6 says it does not do);
+  // and the key's text must be the key, not base64 with text of the writer's choosing that a
+  // lenient decoder skips.
+  if (b['signed_over'] !== undefined && b['signed_over'] !== 'chain_signature')
+    return `ed25519_signature.signed_over is ${pyRepr(b['signed_over'])}: the signature covers chain_signature only`
+  if (strictBase64(b['public_key'])?.length !== 32)
+    return 'ed25519_signature.public_key is not the standard base64 of a 32-byte Ed25519 key'
   const embedded = Buffer.from(b['public_key'], 'base64')
   const mine = rawEd25519(auditor)
   if (embedded.length !== mine.length || !timingSafeEqual(embedded, mine))
@@ -232,5 +241,8 @@ export function verifyExportDoc(
     if (e['prev_hash'] !== expectedPrev) return fail(`prev_hash chain break at seq=${seq}`)
     expectedPrev = e['hmac_hash']
   }
+  // Past the reference: what the entries show beside their bodies must agree with them.
+  const meta = exportMetadataProblem(doc, entries)
+  if (meta !== null) return fail(meta)
   return { ok: true, reason: 'ok' }
 }

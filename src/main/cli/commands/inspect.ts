@@ -8,6 +8,7 @@ import { parse, requireString, UsageError } from '../args'
 import type { Run } from '../command'
 import { SECRET_OPTIONS, secretInputsFrom } from '../secret-sources'
 import { EXIT } from './inspect-info'
+import { visibleText } from '../../base/visible-text'
 
 export const run: Run = async (argv, io) => {
   const { values, positionals } = parse(argv, { db: { type: 'string' }, ...SECRET_OPTIONS }, true)
@@ -36,6 +37,7 @@ export const run: Run = async (argv, io) => {
     io.err(`No span found for: ${id}\n`)
     return EXIT.notFound
   }
-  io.out(shown.text)
+  // The row's text is the writer's: shown as data (base/visible-text.ts), its line breaks kept.
+  io.out(visibleText(shown.text, '\n'))
   return shown.broken ? EXIT.broken : EXIT.ok
 }

@@ -14,6 +14,7 @@ import { EXIT } from './integrity-info'
 import { INTEGRITY_OPTIONS, integrityOptionsFromFlags } from './integrity-options'
 import { readChainForCli } from './open-chain'
 import { progressLine } from './progress-line'
+import { visibleText } from '../../base/visible-text'
 
 export const run: Run = async (argv, io) => {
   const { values } = parse(argv, {
@@ -72,7 +73,7 @@ export const run: Run = async (argv, io) => {
   io.out(
     values['json']
       ? `${reportJson(analysis.report)}\n`
-      : integrityText(analysis) + (stated && made ? `${stated.evidenceLine(made)}\n` : ''),
+      : visibleText(integrityText(analysis), '\n') + (stated && made ? `${stated.evidenceLine(made)}\n` : ''),
   )
   return analysis.report.clean ? EXIT.clean : EXIT.anomalies
 }

@@ -11,6 +11,7 @@ import { plural, toJson } from '../format'
 import { recoveredLines } from './recovered-text'
 import { EXIT } from './recover-info'
 import { SECRET_OPTIONS, secretInputsFrom } from '../secret-sources'
+import { visibleText } from '../../base/visible-text'
 
 export const run: Run = async (argv, io) => {
   const { values } = parse(argv, {
@@ -55,7 +56,7 @@ export const run: Run = async (argv, io) => {
         ...recoveredLines(result.uncommitted, infos),
       )
     lines.push(`Recovery: ${s.note}`)
-    io.out(lines.join('\n') + '\n')
+    io.out(visibleText(lines.join('\n'), '\n') + '\n')
   }
   // Only rows a key proves and sealed links place are findings (issue 39): unplaced and before-live rows are not.
   if (result.rows.some((r) => r.key_index !== null && (r.status === 'deleted' || r.status === 'superseded')))

@@ -11,6 +11,7 @@ import { toJson } from '../format'
 import { SECRET_OPTIONS, secretInputsFrom } from '../secret-sources'
 import { progressLine } from './progress-line'
 import { EXIT } from './report-info'
+import { visibleText } from '../../base/visible-text'
 
 const STATUS = { reproduces: 'REPRODUCES ', differs: 'DIFFERS    ', not_checked: 'NOT CHECKED' } as const
 
@@ -42,7 +43,8 @@ export function checkText(r: ReportCheckResult, schema: string, generated: strin
     lines.push(`  ${f.informational ? 'INFO       ' : STATUS[f.status]} ${f.field}: ${value}${note}`)
   }
   lines.push(`Report verify: ${r.ok ? 'OK' : 'FAILED'} \u2014 ${r.summary}.`)
-  return lines.join('\n') + '\n'
+  // Each line shows the report's text as data: no control, override or line break of its own.
+  return lines.map((l) => visibleText(l)).join('\n') + '\n'
 }
 
 export const run: Run = async (argv, io) => {
@@ -81,6 +83,6 @@ export const run: Run = async (argv, io) => {
     const str = (v: unknown): string => (typeof v === 'string' ? v : '?')
     io.out(checkText(result, str(read.doc['schema_version']), str(read.doc['generated_at'])))
   }
-  if (!result.ok && !values['json']) io.err(`Report verify FAILED: ${result.summary}\n`)
+  if (!result.ok && !values['json']) io.err(`Report verify FAILED: ${visibleText(result.summary)}\n`)
   return result.ok ? EXIT.ok : EXIT.differs
 }

@@ -13,6 +13,7 @@ import type { Run } from '../command'
 import { SECRET_OPTIONS, secretInputsFrom } from '../secret-sources'
 import { EXIT } from './verify-export-info'
 import { pyStr } from '../../python/repr'
+import { visibleText } from '../../base/visible-text'
 
 /** The header as Python prints `inspect_export`'s fields: f-strings, so `str()` (a missing key is None). */
 function header(path: string, f: ExportFacts): string {
@@ -23,7 +24,9 @@ function header(path: string, f: ExportFacts): string {
     `  size:          ${f.size.toLocaleString('en-US')} bytes`,
   ]
   if (f.signed_by !== null) lines.push(`  signed by:     ${f.signed_by} (Ed25519)`)
-  return lines.join('\n') + '\n\n'
+  // Python prints the file's format and count as they are; a control or line break in them would
+  // draw the crafter's own lines (or hide the verdict after them) on the auditor's terminal.
+  return lines.map((l) => visibleText(l)).join('\n') + '\n\n'
 }
 
 export const run: Run = async (argv, io) => {
@@ -46,13 +49,13 @@ export const run: Run = async (argv, io) => {
   const format = read.doc['format']
   if (keys.length === 0 && format !== FORMAT_V2) {
     io.err(
-      `ERROR: auditor mode requires a v2 export; this file is ${pyStr(format)}. Either provide --secret-hex or ask the operator to re-export with --sign-key.\n`,
+      `ERROR: auditor mode requires a v2 export; this file is ${visibleText(pyStr(format))}. Either provide --secret-hex or ask the operator to re-export with --sign-key.\n`,
     )
     return EXIT.invalid
   }
   const v = verifyExportDoc(read.doc, keys, publicKey)
   if (!v.ok) {
-    io.out(`Export INVALID: ${v.reason}\n`)
+    io.out(`Export INVALID: ${visibleText(v.reason)}\n`)
     return EXIT.invalid
   }
   if (keys.length > 0 && publicKey !== null)

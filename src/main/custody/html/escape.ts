@@ -1,7 +1,13 @@
 // Text into HTML and SVG: every value of a report is data, escaped where it is written.
+import { visibleText } from '../../base/visible-text'
 
+/**
+ * `v` as HTML text. A control, a bidirectional override or a zero-width character in a report's
+ * value (a path, the tool's platform: text the report's writer chose) would make the page draw
+ * other words than the JSON holds (U+202E reverses what follows it): each is drawn as its number.
+ */
 export function esc(v: unknown): string {
-  return String(v)
+  return visibleText(String(v), '\n')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
