@@ -23,6 +23,7 @@ import {
 import type { Stats } from 'node:fs'
 import { basename, dirname, isAbsolute, join, sep } from 'node:path'
 import { AuditError, type AuditErrorCode } from './errors'
+import { noteInput } from './inputs'
 
 /** Which real paths may be opened (none given: any). */
 export type OpenPolicy = (realPath: string) => boolean
@@ -289,6 +290,7 @@ export function readClientFile(path: string, o: ClientFileOptions): Buffer {
       throw words.io(e)
     }
     if (got !== stat.size) throw words.changed()
+    noteInput(real, stat, `${o.label} ${real}`)
     return buf
   } finally {
     closeSync(fd)
