@@ -1,4 +1,5 @@
 // `bijotel inspect`: the reference's inspect_cmd (§4.10) and, given a key, the row's verification.
+import { printable } from '../../../shared/printable'
 import { existsSync } from 'node:fs'
 import { casEntry, findRow, inspectText, checkInspectedRow } from '../../browse/inspect'
 import { readChain } from '../../chain/source/open-source'
@@ -33,7 +34,7 @@ export const run: Run = async (argv, io) => {
     { env: io.env },
   )
   if (!shown) {
-    io.err(`No span found for: ${id}\n`)
+    io.err(`No span found for: ${printable(id)}\n`)
     return EXIT.notFound
   }
   io.out(shown.text)

@@ -1,5 +1,6 @@
 // `bijotel recover`: every deleted or earlier version of a row the files still hold, proven or not.
 // Loaded only when the command runs.
+import { printable } from '../../../shared/printable'
 import { AuditError } from '../../base/errors'
 import { openEvidence } from '../../chain/evidence-files'
 import { writeCaseFile } from '../../recovery/case-file'
@@ -35,7 +36,7 @@ export const run: Run = async (argv, io) => {
       ...result.rows.map((r) => ({ ...r, uncommitted_only: false })),
       ...result.uncommitted.map((r) => ({ ...r, uncommitted_only: true })),
     ])
-    io.err(`case file written to ${out} (${plural(written.length, 'file')})\n`)
+    io.err(`case file written to ${printable(out)} (${plural(written.length, 'file')})\n`)
   }
   const s = result.summary
   if (values['json']) {

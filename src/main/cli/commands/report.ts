@@ -1,4 +1,5 @@
 // `bijotel report`: builds the audit report and writes it atomically. Loaded only when the command runs.
+import { printable } from '../../../shared/printable'
 import { readSegments } from '../../audit/segments'
 import { renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
@@ -193,7 +194,7 @@ export const run: Run = async (argv, io) => {
     if (out === '-') io.out(text)
     else {
       writeAtomically(out, text)
-      io.err(`report written to ${out}\n`)
+      io.err(`report written to ${printable(out)}\n`)
     }
     return EXIT.ok
   } finally {

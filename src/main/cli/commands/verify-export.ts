@@ -1,4 +1,5 @@
 // `bijotel verify-export`: the header lines, then the verdict, in Python BIJOTEL's words.
+import { printable } from '../../../shared/printable'
 import { AuditError } from '../../base/errors'
 import {
   exportFacts,
@@ -16,13 +17,15 @@ import { pyStr } from '../../python/repr'
 
 /** The header as Python prints `inspect_export`'s fields: f-strings, so `str()` (a missing key is None). */
 function header(path: string, f: ExportFacts): string {
+  // The fields are the export's own (whoever made it chose them): escaped, so a newline in one
+  // cannot print a forged "Export VALID" line above the verdict.
   const lines = [
-    `File:          ${path}`,
-    `  format:        ${pyStr(f.format)}`,
-    `  entries_count: ${pyStr(f.entries_count)}`,
+    `File:          ${printable(path)}`,
+    `  format:        ${printable(pyStr(f.format))}`,
+    `  entries_count: ${printable(pyStr(f.entries_count))}`,
     `  size:          ${f.size.toLocaleString('en-US')} bytes`,
   ]
-  if (f.signed_by !== null) lines.push(`  signed by:     ${f.signed_by} (Ed25519)`)
+  if (f.signed_by !== null) lines.push(`  signed by:     ${printable(f.signed_by)} (Ed25519)`)
   return lines.join('\n') + '\n\n'
 }
 
@@ -39,14 +42,14 @@ export const run: Run = async (argv, io) => {
     )
   const read = readExport(path)
   if ('error' in read) {
-    io.err(`ERROR: cannot read export file: ${read.error}\n`)
+    io.err(`ERROR: cannot read export file: ${printable(read.error)}\n`)
     return EXIT.invalid
   }
   io.out(header(path, exportFacts(read.doc, read.size)))
   const format = read.doc['format']
   if (keys.length === 0 && format !== FORMAT_V2) {
     io.err(
-      `ERROR: auditor mode requires a v2 export; this file is ${pyStr(format)}. Either provide --secret-hex or ask the operator to re-export with --sign-key.\n`,
+      `ERROR: auditor mode requires a v2 export; this file is ${printable(pyStr(format))}. Either provide --secret-hex or ask the operator to re-export with --sign-key.\n`,
     )
     return EXIT.invalid
   }
