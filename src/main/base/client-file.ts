@@ -264,22 +264,35 @@ export function resolveClientPath(path: string, o: ClientFileOptions): string {
 }
 
 /**
+ * The descriptor of the file a client named at `path`, opened and checked as above (a regular file
+ * under the size cap), for a caller that streams it (it owns the descriptor and closes it). Noted
+ * as an input (base/inputs.ts): no output of this run is written over it.
+ */
+export function openClientFile(path: string, o: ClientFileOptions): VerifiedFile & { real: string } {
+  const real = resolveClientPath(path, o)
+  const { fd, stat } = openVerified(real, o.policy, wordsFor(path, o))
+  if (stat.size > o.maxBytes) {
+    closeSync(fd)
+    throw (
+      o.tooLarge?.(stat.size) ??
+      new AuditError(
+        o.code ?? 'bad_argument',
+        `${o.label} ${path.slice(0, 4096)} is ${stat.size} bytes, over the ${o.maxBytes}-byte limit`,
+      )
+    )
+  }
+  noteInput(real, stat, `${o.label} ${real}`)
+  return { fd, stat, real }
+}
+
+/**
  * The bytes of the file a client named at `path`, read through the one descriptor opened and
  * checked as above. A file that grows past its size at open while read is refused (it changed).
  */
 export function readClientFile(path: string, o: ClientFileOptions): Buffer {
-  const real = resolveClientPath(path, o)
   const words = wordsFor(path, o)
-  const { fd, stat } = openVerified(real, o.policy, words)
+  const { fd, stat } = openClientFile(path, o)
   try {
-    if (stat.size > o.maxBytes)
-      throw (
-        o.tooLarge?.(stat.size) ??
-        new AuditError(
-          o.code ?? 'bad_argument',
-          `${o.label} ${path.slice(0, 4096)} is ${stat.size} bytes, over the ${o.maxBytes}-byte limit`,
-        )
-      )
     const buf = Buffer.allocUnsafe(stat.size)
     let got: number
     try {
@@ -290,7 +303,6 @@ export function readClientFile(path: string, o: ClientFileOptions): Buffer {
       throw words.io(e)
     }
     if (got !== stat.size) throw words.changed()
-    noteInput(real, stat, `${o.label} ${real}`)
     return buf
   } finally {
     closeSync(fd)
