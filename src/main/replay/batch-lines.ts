@@ -10,6 +10,7 @@ import type { Readable } from 'node:stream'
 import { seqOfFileName } from '../../shared/replay-names'
 import type { ReplayCheck, ReplayTextMode } from '../../shared/replay-types'
 import { AuditError, oneLine } from '../base/errors'
+import { duplicateKey } from '../base/json-keys'
 import { sha256Hex } from '../chain/seal'
 import { promptDigests, type PromptDigests } from './check'
 import { readClientFile } from '../base/client-file'
@@ -116,6 +117,15 @@ function parsed(text: string, line: number, opts: LineOptions): BatchLine {
   }
   if (typeof o !== 'object' || o === null || Array.isArray(o))
     return { line, name: `line ${line}`, seq: null, error: 'not a JSON object {"seq": N, "output": ...}' }
+  // Two values for one field (`"seq"` twice): which one a reader takes is not settled (RFC 8259 §4).
+  const twice = duplicateKey(text)
+  if (twice !== null)
+    return {
+      line,
+      name: `line ${line}`,
+      seq: null,
+      error: `the field ${JSON.stringify(twice.slice(0, 100))} appears twice`,
+    }
   const r = o as Record<string, unknown>
   const seqRaw = r['seq']
   const seq = typeof seqRaw === 'number' && Number.isSafeInteger(seqRaw) ? seqRaw : null

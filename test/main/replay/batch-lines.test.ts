@@ -115,3 +115,25 @@ describe('the --batch file is opened once', () => {
     expect(outcomes.refused).toBeGreaterThan(0)
   }, 120_000)
 })
+
+describe('a field given twice in a batch line', () => {
+  it('is a bad line naming the field, whichever value comes first', async () => {
+    const rnd = mulberry32(8259)
+    const fields = ['seq', 'output', 'name', 'raw']
+    for (let i = 0; i < 40; i++) {
+      const f = fields[Math.floor(rnd() * fields.length)]!
+      const value = (k: number): string =>
+        f === 'seq' ? String(k) : f === 'raw' ? 'false' : JSON.stringify(`v${k}`)
+      const base: Record<string, string> = { seq: '1', output: '"o"' }
+      const parts = Object.entries(base).map(([k, v]) => `"${k}":${v}`)
+      parts.splice(Math.floor(rnd() * (parts.length + 1)), 0, `"${f}":${value(2)}`)
+      if (f !== 'seq' && f !== 'output') parts.push(`"${f}":${value(3)}`)
+      const line = `{${parts.join(',')}}\n`
+      const got: BatchLine[] = []
+      for await (const l of jsonlLines(Readable.from([Buffer.from(line)]), { baseDir: null, raw: false }))
+        got.push(l)
+      expect(got, line).toHaveLength(1)
+      expect(isBad(got[0]!) && got[0].error, line).toMatch(new RegExp(`"${f}" appears twice`))
+    }
+  })
+})
