@@ -23,7 +23,10 @@ import {
 import type { Stats } from 'node:fs'
 import { basename, dirname, isAbsolute, join, sep } from 'node:path'
 import { AuditError, type AuditErrorCode } from './errors'
+import { kindOf } from './file-kind'
 import { noteInput } from './inputs'
+
+export { kindOf } from './file-kind'
 
 /** Which real paths may be opened (none given: any). */
 export type OpenPolicy = (realPath: string) => boolean
@@ -38,16 +41,6 @@ export const openRace: { between: ((realPath: string) => void) | null } = { betw
 
 export function errnoOf(e: unknown): string | undefined {
   return (e as NodeJS.ErrnoException | null)?.code
-}
-
-/** What a stat that is not a regular file is, in a message. */
-export function kindOf(st: Stats): string {
-  if (st.isDirectory()) return 'a directory'
-  if (st.isFIFO()) return 'a FIFO'
-  if (st.isSocket()) return 'a socket'
-  if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device'
-  if (st.isSymbolicLink()) return 'a symbolic link'
-  return 'not a regular file'
 }
 
 /** How a refusal is worded for one kind of file; evidence-files words the chain's its own way. */

@@ -7,9 +7,10 @@
 // private key. A chain's side-file names (`-wal`, `-shm`, `-journal`, SQLite file format §2.1,
 // §4.1) are inputs whether or not they exist: a file created under one changes what the chain is.
 // Identity (dev, ino) catches a hard link of an input under another name.
-import { realpathSync, statSync } from 'node:fs'
+import { realpathSync, statSync, type Stats } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { AuditError } from './errors'
+import { kindOf } from './file-kind'
 
 /** Kept for the life of the process; bounded so a long-running app cannot grow it without end. */
 const MAX_INPUTS = 65536
@@ -73,7 +74,7 @@ export function refuseInputTarget(target: string, output: string, what: string):
     const hit = byName.get(name)
     if (hit !== undefined) refuse(hit)
   }
-  let st: { dev: number; ino: number }
+  let st: Stats
   try {
     st = statSync(target)
   } catch {
@@ -81,4 +82,12 @@ export function refuseInputTarget(target: string, output: string, what: string):
   }
   const hit = byIdentity.get(`${st.dev}:${st.ino}`)
   if (hit !== undefined) refuse(hit)
+  // An output is renamed into place, which replaces whatever the name held: `-o /dev/null` run as
+  // root replaced the device with a regular file, a FIFO or socket likewise. Only a regular file
+  // (or a folder, refused by the callers in their own words) may stand there.
+  if (!st.isFile() && !st.isDirectory())
+    throw new AuditError(
+      'bad_argument',
+      `refusing to write ${what} over ${shown}: it is ${kindOf(st)}, not a regular file (the write would replace it; '-o -' writes to stdout where a command allows it)`,
+    )
 }

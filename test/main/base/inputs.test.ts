@@ -7,6 +7,7 @@
 import {
   copyFileSync,
   linkSync,
+  lstatSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
@@ -14,6 +15,8 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs'
+import { spawnSync } from 'node:child_process'
+import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { basename, dirname, join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -127,5 +130,44 @@ describe('no output is written over a file the run reads', () => {
           await runCli([command, '--db', db, ...c.args, '-o', join(dir, 'fresh.out')], io),
           io.stderr,
         ).toBe(0)
+      })
+})
+
+describe('no output replaces a device, a FIFO or a socket', () => {
+  /** A special file at `path` of `kind`; false where this machine does not allow making one. */
+  async function special(kind: string, path: string): Promise<(() => void) | false> {
+    if (kind === 'fifo') return spawnSync('mkfifo', [path]).status === 0 && (() => {})
+    if (kind === 'device') return spawnSync('mknod', [path, 'c', '1', '3']).status === 0 && (() => {})
+    const server = createServer()
+    await new Promise<void>((r) => server.listen(path, r))
+    return () => server.close()
+  }
+  const rnd = mulberry32(2934)
+  for (const kind of ['fifo', 'device', 'socket'])
+    for (const command of ['report', 'export'] as const)
+      it(`${command} -o naming a ${kind}, directly or through a link`, async (ctx) => {
+        const dir = join(root, `special-${kind}-${command}`)
+        mkdirSync(dir)
+        const target = join(dir, `node-${Math.floor(rnd() * 1e9)}`)
+        const done = await special(kind, target)
+        if (done === false) return ctx.skip()
+        try {
+          const link = join(dir, 'link')
+          symlinkSync(target, link)
+          for (const out of [target, link]) {
+            const io = memoryIO()
+            const args = command === 'report' && rnd() < 0.5 ? ['--format', 'html'] : []
+            const code = await runCli(
+              [command, '--db', dbPath('clean'), '--secret-hex', KEY, ...args, '-o', out],
+              io,
+            )
+            expect(io.stderr, out).toMatch(/not a regular file \(the write would replace it/)
+            expect(code, out).toBe(2)
+            const st = lstatSync(target)
+            expect(st.isFile(), `${out}: the ${kind} was replaced by a regular file`).toBe(false)
+          }
+        } finally {
+          done()
+        }
       })
 })
