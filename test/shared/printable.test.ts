@@ -97,6 +97,8 @@ describe('no command prints a line a path forged', () => {
     ],
     (p) => ['report', 'verify', p, '--db', dbPath('clean')],
     (p) => ['verify-export', p, '--secret-hex', KEY],
+    (p) => ['verify-continuity', dbPath('clean'), p, '--secret-hex', KEY],
+    (p) => ['verify-continuity', p, dbPath('clean')],
     (p) => ['report', '--db', dbPath('clean'), '--secret-hex', KEY, '-o', p],
   ]
   // What stands at the hostile path: nothing, a folder, a file that is no chain, or a real chain.
