@@ -42,6 +42,12 @@ export function newAppToken(): string {
 export function requireBearer(req: IncomingMessage, apiKey: string): void {
   const header = req.headers['authorization']
   const challenge = { 'WWW-Authenticate': 'Bearer' }
+  // Two Authorization fields: node keeps the first, a proxy in front may pass on the last — which
+  // key the request carries is not settled (RFC 9110 §5.3: a field that is not a list appears once).
+  let fields = 0
+  for (let i = 0; i < req.rawHeaders.length; i += 2)
+    if (req.rawHeaders[i]!.toLowerCase() === 'authorization') fields++
+  if (fields > 1) throw new HttpError(401, 'forbidden', 'more than one Authorization header', challenge)
   const m = typeof header === 'string' ? /^bearer[ \t]+(\S+)[ \t]*$/i.exec(header) : null
   if (!m) {
     throw new HttpError(

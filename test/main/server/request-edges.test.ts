@@ -6,7 +6,11 @@
 // loopback Host got the page and its app token, a second Host field was ignored, and
 // `{"seq": 1, "seq": 999}` was read as seq 999.
 import { connect } from 'node:net'
-import { describe, expect, it } from 'vitest'
+import { randomBytes } from 'node:crypto'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startServer, type RunningServer } from '../../../src/main/server/index'
+import { AuditSession } from '../../../src/main/session/session'
+import { dbPath } from '../testing/fixtures'
 import { duplicateKey } from '../../../src/main/base/json-keys'
 import { mulberry32 } from '../testing/prng'
 import { serveForSuite } from '../testing/served'
@@ -14,8 +18,7 @@ import { serveForSuite } from '../testing/served'
 const served = serveForSuite({ prefix: 'bijotel-request-edges-', open: undefined })
 
 /** The raw reply to `request`: its status and its body. */
-function raw(request: string): Promise<{ status: number; body: string }> {
-  const port = new URL(served.base).port
+function raw(request: string, port = new URL(served.base).port): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const s = connect(Number(port), '127.0.0.1')
     let data = ''
@@ -139,5 +142,41 @@ describe('a JSON name given twice', () => {
       expect(r.status, `${path} ${body}`).toBe(400)
       expect(r.body).toMatch(/appears twice/)
     }
+  })
+})
+
+describe('two Authorization fields', () => {
+  const KEY = 'k'.repeat(24) + randomBytes(8).toString('hex')
+  let server: RunningServer | null = null
+  const session = new AuditSession({ initialPath: dbPath('clean') })
+  beforeAll(async () => {
+    server = await startServer({ session, port: 0, apiKey: KEY })
+  })
+  afterAll(async () => {
+    await server?.close()
+    session.dispose()
+  })
+  it('are refused whichever holds the key; one field with the key passes', async () => {
+    const rnd = mulberry32(9110)
+    const port = String(server!.port)
+    const hostField = `127.0.0.1:${port}`
+    for (let i = 0; i < 20; i++) {
+      const wrong = ['Bearer nope', 'Basic eDp5', 'Bearer ', `Bearer ${KEY}x`][Math.floor(rnd() * 4)]!
+      const fields = [
+        `Authorization: Bearer ${KEY}`,
+        `${rnd() < 0.5 ? 'authorization' : 'AUTHORIZATION'}: ${wrong}`,
+      ]
+      if (rnd() < 0.5) fields.reverse()
+      const r = await raw(
+        `GET /chain HTTP/1.1\r\nHost: ${hostField}\r\n${fields.join('\r\n')}\r\nConnection: close\r\n\r\n`,
+        port,
+      )
+      expect(r.status, fields.join(' | ')).toBe(401)
+    }
+    const ok = await raw(
+      `GET /chain HTTP/1.1\r\nHost: ${hostField}\r\nAuthorization: Bearer ${KEY}\r\nConnection: close\r\n\r\n`,
+      port,
+    )
+    expect(ok.status).not.toBe(401)
   })
 })
