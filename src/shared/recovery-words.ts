@@ -37,3 +37,15 @@ export const SOURCE_KIND_WORDS: Record<RecoverySource['kind'], string> = {
   unallocated: 'unallocated space',
   journal_page: 'journal image',
 }
+
+/**
+ * What a run of unplaced rows may be (issue 39), by whether a given key proves them. A proven row's
+ * links are sealed, and none joins it to this chain; an unproven row has no sealed link at all (no
+ * given key reproduces its HMAC), so it may well be of this chain — under a key not given, a wrong
+ * one or a missing rotated one — and nothing about it may be said beyond that.
+ */
+export function unplacedMeaning(proven: boolean): string {
+  return proven
+    ? 'not linked to this chain by any sealed link (rows of another chain sealed under the same key, of one cleared from this file, or of this chain past a row that is lost: the keys cannot tell)'
+    : 'not placed: no given key reproduces their HMAC, so none of their links is sealed (rows of this chain under a key not given, a wrong or a missing rotated key, rows of another chain, or forged rows: nothing tells which)'
+}

@@ -47,6 +47,11 @@ export interface Finding {
   changed?: string[]
   /** Only for findings drawn from an unsigned (or unverified) prior: true. */
   unsigned_prior?: true
+  /**
+   * Only for findings drawn from a signed prior: the fingerprint of the Ed25519 key the prior carries
+   * and was checked against — the key, not its holder (anyone can sign an edited report anew).
+   */
+  prior_signed_by?: string
 }
 
 /** A run of consecutive rows whose HMAC was reproduced by the same candidate key. */

@@ -5,9 +5,9 @@
 import { existsSync } from 'node:fs'
 import { AuditError, oneLine } from '../base/errors'
 import { readChain } from '../chain/source/open-source'
-import { streamRows } from '../chain/source/stream'
+import { seqOf, streamRows } from '../chain/source/stream'
 import type { OpenPolicy } from '../chain/evidence-files'
-import type { ArchiveSegments } from '../recovery/findings'
+import type { ArchiveSegment, ArchiveSegments } from '../recovery/findings'
 
 /** Read the sealed values of every row of each segment; one clear line for a file that is not one. */
 export async function readSegments(
@@ -16,7 +16,9 @@ export async function readSegments(
   policy?: OpenPolicy,
 ): Promise<ArchiveSegments> {
   const seals = new Set<string>()
+  const each: ArchiveSegment[] = []
   for (const path of paths) {
+    const own: ArchiveSegment = { seals: new Set(), from: null, to: null }
     // Under a policy the open step alone answers (by name, this would tell whether a file that a
     // link swapped in since the request's check leads to exists outside the folders served).
     if (!policy && !existsSync(path))
@@ -31,7 +33,12 @@ export async function readSegments(
             const h = r.text(mac!)
             const p = r.text(prev!)
             const c = r.text(ch!)
-            if (h !== null && p !== null && c !== null) seals.add(`${h}${p}${c}`)
+            if (h === null || p === null || c === null) return
+            seals.add(`${h}${p}${c}`)
+            own.seals.add(`${h}${p}${c}`)
+            const q = Number(seqOf(r))
+            if (own.from === null || q < own.from) own.from = q
+            if (own.to === null || q > own.to) own.to = q
           })
         },
         { ...(env ? { env } : {}), ...(policy ? { policy } : {}) },
@@ -40,6 +47,7 @@ export async function readSegments(
       if (e instanceof AuditError && e.code === 'cancelled') throw e
       throw new AuditError('bad_argument', `--segment ${path}: not a readable chain (${oneLine(e)})`)
     }
+    each.push(own)
   }
-  return { paths, seals }
+  return { paths, seals, each }
 }

@@ -18,7 +18,7 @@ import {
 } from '../recovery/verdict'
 import type { ArchiveSegments } from '../recovery/findings'
 import { withWitness } from './witness'
-import { workersBeside } from '../base/workers'
+import { defaultWorkerCount, workersBeside } from '../base/workers'
 import { nativeFileHashActive } from '../chain/addon/file-hash'
 import { dropWarmWorkers, warmVerifyWorkers } from '../verify/parallel'
 import { keyInfo, type KeyMaterial } from '../chain/keys'
@@ -151,6 +151,16 @@ function stateBeside(source: RowSource, opts: FileVerifyOptions): number {
   return source.facts().evidence.db.size >= WARM_MIN_BYTES ? workersBeside() : 0
 }
 
+/**
+ * Row workers started while the private copy of `bytes` is made (the direct reader declined the
+ * file, or BIJOTEL_READER=sqlite): the copy's pass runs on them, and their start-up — SQLite's side
+ * loaded too — overlaps the copy instead of following it.
+ */
+function warmForCopy(bytes: number, opts: FileVerifyOptions): void {
+  const workers = opts.workers ?? defaultWorkerCount()
+  if (opts.statement && bytes >= WARM_MIN_BYTES && workers > 1) warmVerifyWorkers(workers, 'sqlite-copy')
+}
+
 /** `verifyAndRecover`, and with `statement` the evidence judged, its files hashed beside the pass. */
 async function verifyAndState(
   source: RowSource,
@@ -213,15 +223,26 @@ export async function verifyFile(
         ...(opts.segments ? { segments: opts.segments } : {}),
       }
     : null
-  const done = await readChain(path, (source) => verifyAndState(source, keys, opts, recover), {
-    ...(opts.env ? { env: opts.env } : {}),
-    ...(opts.copy ? { copy: opts.copy } : {}),
-    onOpen: (kind) => {
-      reader = kind
-      openMs = performance.now() - t0
+  const copy: SnapshotOptions = {
+    ...opts.copy,
+    onCopyStart: (bytes) => {
+      opts.copy?.onCopyStart?.(bytes)
+      warmForCopy(bytes, opts)
     },
-  })
-  return { ...done, reader, openMs }
+  }
+  try {
+    const done = await readChain(path, (source) => verifyAndState(source, keys, opts, recover), {
+      ...(opts.env ? { env: opts.env } : {}),
+      copy,
+      onOpen: (kind) => {
+        reader = kind
+        openMs = performance.now() - t0
+      },
+    })
+    return { ...done, reader, openMs }
+  } finally {
+    dropWarmWorkers() // those a copy that failed never handed a pass
+  }
 }
 
 /** Verify a chain already opened (the session's: in place, or through its verified private copy). */

@@ -4,21 +4,7 @@
 // (it is an ordinary, unsealed table). So it is a notice, never a finding.
 import type { VerifyVerdict } from '../../shared/verify-types'
 import type { RowSource } from '../chain/source/row-source'
-
-/** The chain's sqlite_sequence value, or null when the file has none. */
-export function sequenceOf(source: RowSource): bigint | null {
-  let seq: bigint | null = null
-  try {
-    source.scanTable('sqlite_sequence', ['name', 'seq'], (v) => {
-      if (v[0] === 'chain' && typeof v[1] === 'bigint') seq = v[1]
-      else if (v[0] === 'chain' && typeof v[1] === 'number') seq = BigInt(v[1])
-    })
-  } catch {
-    // A side table the reader cannot read proves nothing either way.
-    return null
-  }
-  return seq
-}
+import { sequenceOf } from '../chain/source/sequence'
 
 /** `verdict` with the witness notice, for a whole-chain verdict whose sqlite_sequence is above its head. */
 export function withWitness(source: RowSource, verdict: VerifyVerdict): VerifyVerdict {

@@ -73,6 +73,12 @@ export interface SnapshotOptions {
    * refused before a byte is copied (below).
    */
   sqliteOnly?: boolean
+  /**
+   * Called once the files are opened and checked and there is room for the copy, before a byte is
+   * copied, with the bytes to copy (the CLI's verify starts its row workers then: their start-up
+   * overlaps the copy, which holds one core on the evidence hash and leaves the other mostly idle).
+   */
+  onCopyStart?: (bytes: number) => void
 }
 
 const live = new Set<string>()
@@ -399,14 +405,10 @@ async function snapshotOf(
   const root = opts.tempRoot ?? (await chooseTempRoot(total))
   // Room counted with the copies still being written (./copy-budget.ts); a web client's at most half.
   const release = await reserveCopySpace(root, total, opts.policy !== undefined)
-  try {
-    await sweepStaleCopies(root)
-  } catch (e) {
-    release()
-    throw e
-  }
+  opts.onCopyStart?.(total)
   let dir: string
   try {
+    await sweepStaleCopies(root)
     dir = await fsp.mkdtemp(join(root, `${COPY_PREFIX}${process.pid}-`))
   } catch (e) {
     release()

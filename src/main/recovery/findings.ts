@@ -68,11 +68,20 @@ function inVerifiedRange(v: VerifyVerdict, seq: number, live: LiveExtent): boole
   return open && seq > to_seq && live.last !== null && BigInt(to_seq) === live.last
 }
 
+/** One archive segment: its rows' sealed values and the seqs its rows carry. */
+export interface ArchiveSegment {
+  seals: Set<string>
+  from: number | null
+  to: number | null
+}
+
 /** The archive segments given with `--segment`: their paths and every row's sealed values. */
 export interface ArchiveSegments {
   paths: string[]
   /** `hmac_hash ‖ prev_hash ‖ canonical_hash` of every row of every segment. */
   seals: Set<string>
+  /** Each segment on its own (absent: every row in none of them is taken as covered). */
+  each?: ArchiveSegment[]
 }
 
 export interface RecoveryContext {
@@ -104,12 +113,30 @@ export function seqRuns(seqs: number[]): string {
  */
 function withSegments(rows: RecoveredRow[], segments: ArchiveSegments | undefined): RecoveredRow[] {
   if (!segments) return rows
+  const covers = coverage(rows, segments)
   return rows.map((r) => {
     const archivable = r.status === 'before_live' || r.status === 'unplaced'
     if (archivable && segments.seals.has(sealOf(r))) return { ...r, status: 'archived' }
-    if (r.status === 'before_live') return { ...r, status: 'deleted' }
+    if (r.status === 'before_live' && covers(r.seq!)) return { ...r, status: 'deleted' }
     return r
   })
+}
+
+/**
+ * Which seqs the segments given answer for. A segment is an archive of this chain only when it holds
+ * at least one of the rows its links place before the live chain (the live file itself, a copy of it,
+ * another chain's archive under the same key share none): such a segment answers for the seqs from
+ * its first row to its last, and a placed row there that it does not hold was deleted (or changed)
+ * before or while archiving. A seq no segment of this chain spans may be in a segment not given:
+ * the row stays `before_live`, a notice, not a finding.
+ */
+function coverage(rows: RecoveredRow[], segments: ArchiveSegments): (seq: number) => boolean {
+  if (!segments.each) return () => true
+  const placed = new Set(rows.filter((r) => r.status === 'before_live').map(sealOf))
+  const spans = segments.each
+    .filter((g) => g.from !== null && g.to !== null && [...placed].some((x) => g.seals.has(x)))
+    .map((g) => [g.from!, g.to!] as const)
+  return (seq) => spans.some(([a, b]) => seq >= a && seq <= b)
 }
 
 /** `verdict` with the recovered rows listed and the findings their sealed links prove added. */
@@ -169,8 +196,39 @@ export function applyRecovery(
   const before = proven.filter((r) => r.status === 'before_live').map((r) => r.seq!)
   if (before.length > 0)
     notices.push(
-      `rows ${seqRuns(before)} stood before the live chain in this file and are no longer in it: archived or deleted; ` +
-        'verifying with the archive segments tells which',
+      ctx.segments
+        ? `rows ${seqRuns(before)} stood before the live chain in this file and are in none of the archive segments given, ` +
+            'none of which spans their seqs (a segment of this chain holds at least one of its rows): archived in a segment not ' +
+            'given, or deleted; verifying with their segment tells which'
+        : `rows ${seqRuns(before)} stood before the live chain in this file and are no longer in it: archived or deleted; ` +
+            'verifying with the archive segments tells which',
+    )
+  // Rows past the head set apart as possibly never committed (./prove.ts mayBeRolledBack): said, never claimed.
+  const spilled = result.uncommitted.filter(
+    (r) =>
+      r.status === 'deleted' &&
+      r.key_index !== null &&
+      last !== null &&
+      r.seq !== null &&
+      r.seq > last &&
+      r.sources.some((s) => s.file === 'db' && s.kind === 'freelist'),
+  )
+  const forks = result.uncommitted.filter(
+    (r) => r.status === 'superseded' && r.key_index !== null && r.seq !== null,
+  )
+  if (forks.length > 0)
+    notices.push(
+      `${forks.length} row(s) sealed after the same row as a live row that verifies (seqs ${seqRuns(forks.map((r) => r.seq!))}) ` +
+        'lie only on free pages: an earlier version resealed by a key holder, or a transaction rolled back after its ' +
+        'pages spilled to the file and sealed again by the writer; nothing proves the recovered one was ever ' +
+        'committed, so no finding',
+    )
+  if (spilled.length > 0)
+    notices.push(
+      `${spilled.length} row(s) sealed after the live head (seqs ${seqRuns(spilled.map((r) => r.seq!))}) lie only on ` +
+        "free pages, past the seq the chain's sqlite_sequence records: a transaction rolled back after its pages " +
+        'spilled to the file leaves rows so, never committed; so does a cut tail if sqlite_sequence was lowered by ' +
+        'hand; nothing proves which, so no finding',
     )
   // Unplaced proven rows whose (unsealed) rowids lie past the head: said, never claimed.
   const past = rows.filter(

@@ -7,6 +7,7 @@ import { leafFor } from '../chain/direct/btree'
 import { cellCount, cellRowid, headerOffset } from '../chain/sqlite/page'
 import { RowScanner } from '../chain/direct/scan'
 import { DirectSource } from '../chain/source/direct-source'
+import { sequenceOf } from '../chain/source/sequence'
 
 export interface LiveRow {
   canonical: string | null
@@ -30,6 +31,8 @@ export interface LiveChain {
   index(): LiveIndex
   /** Whether index() has been built (links are then looked up in it). */
   readonly indexed: boolean
+  /** The chain's sqlite_sequence value (the largest seq a commit ever gave it), null when none. */
+  sequence(): bigint | null
   close(): void
 }
 
@@ -69,6 +72,7 @@ export function directLive(chain: DirectChain): LiveChain {
   const first = edgeRowid(scanner, chain, 'first')
   const last = edgeRowid(scanner, chain, 'last')
   let index: LiveIndex | null = null
+  let sequence: bigint | null | undefined
   return {
     row(seq) {
       const hit = cache.get(seq)
@@ -88,6 +92,10 @@ export function directLive(chain: DirectChain): LiveChain {
     last,
     get indexed() {
       return index !== null
+    },
+    sequence() {
+      if (sequence === undefined) sequence = sequenceOf(source)
+      return sequence
     },
     index() {
       if (index) return index

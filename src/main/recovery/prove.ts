@@ -193,6 +193,44 @@ function changedFrom(
   return out
 }
 
+/**
+ * Seen only on free pages of the database file (or in places known uncommitted): where a
+ * rolled-back transaction's rows can lie. In a rollback-journal database a transaction that reuses a
+ * freelist leaf does not journal it (pager.c: a page got with PAGER_GET_NOCONTENT is marked as in the
+ * journal already), so when its pages spill to the file and it then rolls back — a writer's failed
+ * batch, a crash mid-commit — the rollback frees the page again and leaves its rows there, never
+ * committed; the writer then seals its next rows after the same head (a fork).
+ */
+const onFreePages = (sources: RecoverySource[]): boolean =>
+  sources.every(
+    (s) => s.committed === false || (s.file === 'db' && s.kind === 'freelist' && s.committed === undefined),
+  )
+
+/**
+ * Whether a placed, sealed row may be a rolled-back transaction's (never a finding; set apart with
+ * the uncommitted, and said in a notice, ./findings.ts):
+ * - past the live head, on free pages only, at a seq no commit ever reached by the chain's
+ *   sqlite_sequence (on a journaled page, a rollback takes it back to the last committed seq; a tail
+ *   cut by DELETE leaves it where the commits took it — only a hand-made UPDATE lowers it);
+ * - a second row sealed after the same row as a live one that verifies too (a fork), on free pages
+ *   only: the writer's retry after its failed batch looks so, as does a reseal whose earlier version
+ *   survives only there; nothing proves the recovered one was ever committed. (An earlier version
+ *   that verifies where the live row does not, `original`, is not a fork: the live row fails.)
+ */
+function mayBeRolledBack(
+  status: RecoveredRow['status'],
+  seq: bigint,
+  original: boolean,
+  sources: RecoverySource[],
+  live: LiveChain,
+): boolean {
+  if (!onFreePages(sources)) return false
+  if (status === 'superseded') return !original
+  if (status !== 'deleted' || live.last === null || seq <= live.last) return false
+  const witness = live.sequence()
+  return witness === null || seq > witness
+}
+
 type Sealers = { index: number; sealer: ReturnType<typeof makeSealer> }[]
 
 const keyOf = (sealers: Sealers, prev: string, canonical: string, hmac: string): number | null =>
@@ -274,7 +312,11 @@ export function proveHits(
     // pages a hot journal's rollback replaces.
     // (A WAL frame is committed: false only after the current generation's last commit, or when it
     // still has the zero salts of a write that never committed: ./wal-frames.ts.)
-    const inFlight = sources.every((s) => s.committed === false && (s.file === 'db' || s.file === 'wal'))
+    const inFlight =
+      sources.every((s) => s.committed === false && (s.file === 'db' || s.file === 'wal')) ||
+      (keyIndex !== null &&
+        c.seq !== null &&
+        mayBeRolledBack(status, c.seq, extra.original === true, sources, live))
     ;(inFlight ? uncommitted : rows).push(row)
   }
   const order = (a: RecoveredRow, b: RecoveredRow): number =>

@@ -50,7 +50,9 @@ export function note(s: Omit<RecoverySummary, 'note'>, keys: number): string {
   const un = s.unplaced ?? 0
   if (un === 0) return proof
   const runs = s.unplaced_runs ?? 0
-  return `${proof}; ${un} not linked to this chain by any sealed link (${runs} run${runs === 1 ? '' : 's'}: rows of another chain, of one cleared from this file, or of this chain past a row that is lost; never findings)`
+  // Unproven rows have no sealed link at all: they may be of this chain under a key not given.
+  const notGiven = unproven > 0 ? '; unproven ones may also be rows of this chain under a key not given' : ''
+  return `${proof}; ${un} not linked to this chain by any sealed link (${runs} run${runs === 1 ? '' : 's'}: rows of another chain, of one cleared from this file, or of this chain past a row that is lost${notGiven}; never findings)`
 }
 
 /** How many rows of each status that is not a finding, for the summary. */

@@ -9,7 +9,16 @@ export const REFERENCE_REASON: Partial<Record<FindingKind, string>> = {
 
 export function describeFinding(f: Finding): string {
   const text = describeKind(f)
-  return f.unsigned_prior ? `${text} (per an unsigned prior)` : text
+  if (f.unsigned_prior) return `${text} (per an unsigned prior)`
+  return f.prior_signed_by !== undefined ? `${text} (${signedPriorWords(f.prior_signed_by)})` : text
+}
+
+/**
+ * A signed prior named by its key: its signature is checked against the key the report carries, which
+ * ties it to that key, not to a person — an edited prior signed anew with any key holds as well.
+ */
+export function signedPriorWords(fingerprint: string): string {
+  return `per a prior signed by Ed25519 key ${fingerprint}, the key it carries: compare that fingerprint with the signer's`
 }
 
 function describeKind(f: Finding): string {

@@ -5,6 +5,7 @@
 // verdict by src/shared/key-words.ts (keyMissingFrom), so --json keeps its shape. Findings stay.
 import type { VerifyVerdict } from '../../shared/verify-types'
 import type { KeyMaterial } from '../chain/keys'
+import { signedPriorWords } from './describe'
 
 /** `verdict` with `no_key_matches` when keys were given and no row verifies under any of them. */
 export function keyNotices(verdict: VerifyVerdict, keys: KeyMaterial[]): VerifyVerdict {
@@ -22,9 +23,25 @@ export function keyNotices(verdict: VerifyVerdict, keys: KeyMaterial[]): VerifyV
 export function priorNamed(verdict: VerifyVerdict): VerifyVerdict {
   const pc = verdict.prior_check
   if (!pc) return verdict
-  const signed = pc.prior.source?.signed_by !== undefined
+  const by = pc.prior.source?.signed_by
+  const signed = by !== undefined
   const prior = { ...pc.prior, signed }
-  if (signed) return { ...verdict, prior_check: { ...pc, prior } }
+  if (signed) {
+    // Signed: named by its key on every line and finding it makes (./describe.ts signedPriorWords).
+    const per = ` (${signedPriorWords(by)})`
+    return {
+      ...verdict,
+      prior_check: {
+        ...pc,
+        prior,
+        detail: pc.detail + per,
+        ...(pc.rows_detail !== undefined ? { rows_detail: pc.rows_detail + per } : {}),
+      },
+      findings: verdict.findings.map((f) =>
+        f.against_prior || (f.kind === 'truncated' && !f.evidence) ? { ...f, prior_signed_by: by } : f,
+      ),
+    }
+  }
   const per = ' (per an unsigned prior: only what its author wrote)'
   return {
     ...verdict,

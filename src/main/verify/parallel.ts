@@ -48,14 +48,16 @@ const spares: Worker[] = []
 
 /**
  * Starts up to `n` verify workers now, so their code loads while this thread opens the evidence
- * (≈0.1 s a worker, else spent after the leaves are listed). They hold no handle of the chain until
- * a pass posts them one, and do not keep the process alive; `dropWarmWorkers` ends those not taken.
+ * (≈0.1 s a worker, else spent after the leaves are listed) or, with `reader` 'sqlite-copy', while
+ * the private copy is made (they load SQLite's side too: ≈0.2 s a worker after the copy before).
+ * They hold no handle of the chain until a pass posts them one, and do not keep the process alive;
+ * `dropWarmWorkers` ends those not taken.
  */
-export function warmVerifyWorkers(n: number): void {
+export function warmVerifyWorkers(n: number, reader: 'direct' | 'sqlite-copy' = 'direct'): void {
   const script = verifyWorkerScript()
   if (script === null) return
   while (spares.length < n) {
-    const w = new Worker(script)
+    const w = new Worker(script, { workerData: { reader } })
     w.unref()
     w.on('error', () => undefined) // a spare that fails is dropped on exit; a pass never takes it
     w.once('exit', () => {

@@ -9,6 +9,7 @@ import { defaultWorkerCount, PARALLEL_MIN_ROWS } from '../base/workers'
 import { hasRange, requireKeys, type VerifyOptions } from './options'
 import { runPartitionsOnWorkers, verifyWorkerScript } from './parallel'
 import { verifyPart } from './part'
+import { shrinkingRuns } from './run-sizes'
 import type { PartitionResult } from './partition'
 import type { KeyMaterial } from '../chain/keys'
 import { assembleVerdict, shiftOrdinals } from './verdict'
@@ -47,8 +48,14 @@ export async function verifyRows(
     // Every run but the last ends where the estimate says; the last reads to the end of the scan.
     // A thread that helps later (helpAfter) counts as one more: the runs are cut finer, so the
     // rows left when it starts are shared between it and the workers.
+    // A source whose runs cost nothing to start (the direct reader) is cut finer, and the pieces
+    // joined into runs that shrink towards the end (./run-sizes.ts).
     const threads = workers + (opts.helpAfter ? 1 : 0)
-    const runs = source.split(placed?.place ?? { from: 0, to: estimate }, threads * source.runsPerThread)
+    const where = placed?.place ?? { from: 0, to: estimate }
+    const runs =
+      source.runsPerThread > 1
+        ? shrinkingRuns(source.split(where, threads * source.runsPerThread * 4), threads)
+        : source.split(where, threads * source.runsPerThread)
     const running = runPartitionsOnWorkers(
       script,
       source.handle().handle,

@@ -1,8 +1,8 @@
 // Worker thread: verifies runs of a source handed to it one at a time — rows of the private SQLite
 // copy, or leaf pages read directly from the evidence file. Runs verify independently given their
 // predecessor, so they run in parallel and are merged by ./verify.ts.
-import { parentPort } from 'node:worker_threads'
-import { sourceFromHandle } from '../chain/source/open-source'
+import { parentPort, workerData } from 'node:worker_threads'
+import { preloadCopyReader, sourceFromHandle } from '../chain/source/open-source'
 import type { ResolvedRange, RowSource } from '../chain/source/row-source'
 import { AuditError, oneLine } from '../base/errors'
 import type { WorkerInit, WorkerInput, WorkerJob, WorkerMessage } from './parallel'
@@ -30,6 +30,9 @@ function passOf(input: WorkerInput): Pass {
     },
   }
 }
+
+// Started while a private copy is made (warmVerifyWorkers(n, 'sqlite-copy')): its reader loads now.
+if ((workerData as { reader?: unknown } | null)?.reader === 'sqlite-copy') preloadCopyReader()
 
 let pass: Pass | null = null
 // Opened on the first job and kept for the next ones.

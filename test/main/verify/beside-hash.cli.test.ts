@@ -3,6 +3,7 @@
 // the hash is done. Held to the path without the addon (no hash beside, no warm worker, the rows
 // proven in JavaScript): the same verdict and the same evidence line, byte for byte, on a chain
 // tampered across its length — and the process ends after its answer (no warm worker left behind).
+// Through the private copy (BIJOTEL_READER=sqlite) the workers are warmed while the copy is made.
 import { spawnSync } from 'node:child_process'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -53,11 +54,18 @@ describe('verify beside the evidence hash', () => {
     expect(beside.out).toBe(plain.out)
   }, 300_000)
 
+  it('through the private copy, its workers warmed while the copy is made, gives the same verdict', () => {
+    const copy = verify(chain, { BIJOTEL_READER: 'sqlite' })
+    expect(copy.code, copy.err).toBe(3)
+    expect(copy.out).toBe(verify(chain, { BIJOTEL_NATIVE: '0' }).out)
+  }, 300_000)
+
   it('ends after its answer, with or without a warm worker', () => {
-    for (const db of [chain, small]) {
-      const r = verify(db)
-      expect(r.ms).toBeLessThan(60_000)
-      expect(JSON.parse(r.out)).toHaveProperty('valid')
-    }
+    for (const env of [{}, { BIJOTEL_READER: 'sqlite' }] as Record<string, string>[])
+      for (const db of [chain, small]) {
+        const r = verify(db, env)
+        expect(r.ms).toBeLessThan(60_000)
+        expect(JSON.parse(r.out)).toHaveProperty('valid')
+      }
   }, 300_000)
 })

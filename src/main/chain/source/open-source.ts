@@ -62,6 +62,15 @@ export async function readChain<T>(
   }
 }
 
+/**
+ * Loads the SQLite side (the driver and the copy's source) before a copy's handle arrives: a worker
+ * started while the copy is made has it ready when its first run comes. A failure is left for
+ * `sourceFromHandle` to report.
+ */
+export function preloadCopyReader(): void {
+  import('./opened-chain').catch(() => undefined)
+}
+
 /** The source a worker thread reads, from the handle its parent posted. */
 export async function sourceFromHandle(h: SourceHandle): Promise<RowSource> {
   if (h.kind === 'direct') return new DirectSource(h.layout, null, '(worker)')

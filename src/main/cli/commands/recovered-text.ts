@@ -3,7 +3,7 @@ import type { RecoveredRow, RecoverySource, RecoverySummary } from '../../../sha
 import type { KeyInfo } from '../../../shared/verify-types'
 import { keyLabel } from '../format'
 import type { Finding } from '../../../shared/verify-types'
-import { recoveredStatusWord, TRUNCATED_MEANING } from '../../../shared/recovery-words'
+import { recoveredStatusWord, TRUNCATED_MEANING, unplacedMeaning } from '../../../shared/recovery-words'
 
 const KIND_WORDS: Record<RecoverySource['kind'], string> = {
   wal_frame: 'old image of page',
@@ -89,7 +89,7 @@ export function recoveredLines(
     const n = list.length
     out.push(
       `  run #${run} ${'unplaced'.padEnd(10)} ${n} row${n === 1 ? '' : 's'} ${provers}${n > 1 ? ', linked to each other' : ''}, ` +
-        `not linked to this chain by any sealed link (rows of another chain, of one cleared from this file, or of this chain past a row that is lost: the keys cannot tell): not a finding; ` +
+        `${unplacedMeaning(list.some((r) => r.key_index !== null))}: not a finding; ` +
         `first at ${sourceText(list[0]!.source)}`,
     )
   }
