@@ -17,17 +17,16 @@ const BY_NAME = /(?<![A-Za-z])(readFileSync|statSync|openSync|createReadStream|r
 /** file → [what is allowed there, why its path is not a client's]. */
 const ALLOWED: Record<string, [RegExp, string][]> = {
   'base/client-file.ts': [[/./, 'the one way: resolve, open once, check the descriptor']],
+  'base/inputs.ts': [
+    [/st = statSync\(target\)/, 'an output target compared with the inputs read (dev/inode); reads nothing'],
+  ],
   'chain/evidence-files.ts': [
     [/statSync\(name\)/, 'unchangedFiles: compares a name with the descriptor opened; reads nothing'],
   ],
   'cli/commands/replay-batch.ts': [
     [
-      /st = statSync\(batch\)/,
-      'the auditor’s own --batch argument on the command line (no server reads it): a folder or a file',
-    ],
-    [
-      /jsonlLines\(createReadStream\(batch\)/,
-      'the same --batch file, streamed line by line; every file its lines name goes through readClientFile',
+      /createReadStream\('', \{ fd \}\)/,
+      'the --batch file streamed through the descriptor openClientFile opened and checked (no name)',
     ],
   ],
   'handlers/open-refusal.ts': [

@@ -1,7 +1,7 @@
 // Field-by-field comparison of a report with what the evidence gives now (`bijotel report verify`).
 import type { FieldCheck } from '../../shared/custody-types'
 import { canonicalize } from '../chain/jcs'
-import { visibleText } from '../base/visible-text'
+import { printable } from '../../shared/printable'
 
 /** Deep equality of two JSON values, independent of key order (RFC 8785 forms compared). */
 export function sameJson(a: unknown, b: unknown): boolean {
@@ -28,7 +28,7 @@ export function brief(v: unknown, max = 72): string {
     s = String(v)
   }
   // Shown by the CLI, the app and --json alike: the report's text as data (base/visible-text.ts).
-  s = visibleText(s)
+  s = printable(s)
   return s.length > max ? `${s.slice(0, max - 1)}\u2026` : s
 }
 

@@ -23,6 +23,10 @@ import {
 import type { Stats } from 'node:fs'
 import { basename, dirname, isAbsolute, join, sep } from 'node:path'
 import { AuditError, type AuditErrorCode } from './errors'
+import { kindOf } from './file-kind'
+import { noteInput } from './inputs'
+
+export { kindOf } from './file-kind'
 
 /** Which real paths may be opened (none given: any). */
 export type OpenPolicy = (realPath: string) => boolean
@@ -37,16 +41,6 @@ export const openRace: { between: ((realPath: string) => void) | null } = { betw
 
 export function errnoOf(e: unknown): string | undefined {
   return (e as NodeJS.ErrnoException | null)?.code
-}
-
-/** What a stat that is not a regular file is, in a message. */
-export function kindOf(st: Stats): string {
-  if (st.isDirectory()) return 'a directory'
-  if (st.isFIFO()) return 'a FIFO'
-  if (st.isSocket()) return 'a socket'
-  if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device'
-  if (st.isSymbolicLink()) return 'a symbolic link'
-  return 'not a regular file'
 }
 
 /** How a refusal is worded for one kind of file; evidence-files words the chain's its own way. */
@@ -263,22 +257,35 @@ export function resolveClientPath(path: string, o: ClientFileOptions): string {
 }
 
 /**
+ * The descriptor of the file a client named at `path`, opened and checked as above (a regular file
+ * under the size cap), for a caller that streams it (it owns the descriptor and closes it). Noted
+ * as an input (base/inputs.ts): no output of this run is written over it.
+ */
+export function openClientFile(path: string, o: ClientFileOptions): VerifiedFile & { real: string } {
+  const real = resolveClientPath(path, o)
+  const { fd, stat } = openVerified(real, o.policy, wordsFor(path, o))
+  if (stat.size > o.maxBytes) {
+    closeSync(fd)
+    throw (
+      o.tooLarge?.(stat.size) ??
+      new AuditError(
+        o.code ?? 'bad_argument',
+        `${o.label} ${path.slice(0, 4096)} is ${stat.size} bytes, over the ${o.maxBytes}-byte limit`,
+      )
+    )
+  }
+  noteInput(real, stat, `${o.label} ${real}`)
+  return { fd, stat, real }
+}
+
+/**
  * The bytes of the file a client named at `path`, read through the one descriptor opened and
  * checked as above. A file that grows past its size at open while read is refused (it changed).
  */
 export function readClientFile(path: string, o: ClientFileOptions): Buffer {
-  const real = resolveClientPath(path, o)
   const words = wordsFor(path, o)
-  const { fd, stat } = openVerified(real, o.policy, words)
+  const { fd, stat } = openClientFile(path, o)
   try {
-    if (stat.size > o.maxBytes)
-      throw (
-        o.tooLarge?.(stat.size) ??
-        new AuditError(
-          o.code ?? 'bad_argument',
-          `${o.label} ${path.slice(0, 4096)} is ${stat.size} bytes, over the ${o.maxBytes}-byte limit`,
-        )
-      )
     const buf = Buffer.allocUnsafe(stat.size)
     let got: number
     try {

@@ -11,6 +11,7 @@ import type { Stats } from 'node:fs'
 import { dirname, isAbsolute, resolve } from 'node:path'
 import { absentInside, errnoOf, openVerified, type OpenPolicy } from '../base/client-file'
 import { AuditError } from '../base/errors'
+import { noteInput } from '../base/inputs'
 
 export type { OpenPolicy } from '../base/client-file'
 export { openRace, readAt } from '../base/client-file'
@@ -184,10 +185,16 @@ export function openEvidence(path: string, opts: OpenOptions = {}): EvidenceFile
     throw e
   }
   const opened: OpenedFile[] = [db]
+  // The chain, its side files' names and (below) any side file linked elsewhere are this run's
+  // evidence: no output may be written over them (base/inputs.ts).
+  noteInput(real, db.stat, `the chain ${real}`, true)
   try {
     const side = (kind: SideKind): OpenedFile | null => {
       const f = openSide(real, kind, opts)
-      if (f) opened.push(f)
+      if (f) {
+        opened.push(f)
+        noteInput(f.real, f.stat, `the side file ${f.name}`)
+      }
       return f
     }
     const wal = side('wal')

@@ -28,6 +28,7 @@ import { Worker } from 'node:worker_threads'
 import { tmpdir, totalmem } from 'node:os'
 import { basename, join } from 'node:path'
 import type { Evidence, EvidenceFile } from '../../shared/chain-types'
+import { reserveCopySpace } from './copy-budget'
 import { AuditError, oneLine } from '../base/errors'
 import {
   openEvidence,
@@ -402,25 +403,21 @@ async function snapshotOf(
   const total = copied.reduce((n, f) => n + f.stat.size, 0)
 
   const root = opts.tempRoot ?? (await chooseTempRoot(total))
-  try {
-    const fsStat = await fsp.statfs(root)
-    const free = fsStat.bavail * fsStat.bsize
-    if (free < total * 1.05 + 16 * 1024 * 1024) {
-      throw new AuditError(
-        'too_large',
-        `not enough free space in ${root} for a private copy of ${total} bytes (${free} free); set BIJOTEL_TMPDIR to a larger folder`,
-      )
-    }
-  } catch (e) {
-    if (e instanceof AuditError) throw e
-  }
-
+  // Room counted with the copies still being written (./copy-budget.ts); a web client's at most half.
+  const release = await reserveCopySpace(root, total, opts.policy !== undefined)
   opts.onCopyStart?.(total)
-  await sweepStaleCopies(root)
-  const dir = await fsp.mkdtemp(join(root, `${COPY_PREFIX}${process.pid}-`))
+  let dir: string
+  try {
+    await sweepStaleCopies(root)
+    dir = await fsp.mkdtemp(join(root, `${COPY_PREFIX}${process.pid}-`))
+  } catch (e) {
+    release()
+    throw e
+  }
   live.add(dir)
   installExitHook()
   const dispose = (): void => {
+    release()
     live.delete(dir)
     rmSync(dir, { recursive: true, force: true })
   }
@@ -444,6 +441,7 @@ async function snapshotOf(
       oneRead &&= h.oneRead
       hashes.push(h.sha256)
     }
+    release()
     // The evidence must not have moved under us: a writer still appending would make the copy a
     // mixture of two states.
     if (!agree || !unchangedFiles(files, true)) {

@@ -2,6 +2,7 @@
 // `-wal` (path, size, SHA-256), the rows judged (seq range, count, first and last timestamp_ns) and
 // the candidate keys' fingerprints — and the one `Evidence:` line the text outputs end with, which
 // an auditor pastes into a case file.
+import { hasUnprintable, jsonPrintable } from '../../shared/printable'
 import type { Evidence } from '../../shared/chain-types'
 import type { EvidenceStatement, StatedFile } from '../../shared/custody-types'
 import type { KeyInfo } from '../../shared/verify-types'
@@ -127,8 +128,13 @@ export function buildStatement(
   }
 }
 
-/** A path as one word: JSON-quoted when it holds a space, `;`, `"`, `=`, a backslash or a control. */
+/**
+ * A path as one word: JSON-quoted when it holds a space, `;`, `"`, `=`, a backslash or a control,
+ * a line separator or a bidi mark (shared/printable.ts), each escaped.
+ */
 function word(p: string): string {
+  // jsonPrintable(): JSON.stringify leaves the C1 controls, U+2028/9 and the bidi marks as they are.
+  if (hasUnprintable(p)) return jsonPrintable(p)
   for (let i = 0; i < p.length; i++) {
     const c = p.charCodeAt(i)
     if (c < 0x21 || c === 0x7f || c === 0x22 || c === 0x3b || c === 0x3d || c === 0x5c)

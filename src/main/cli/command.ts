@@ -1,6 +1,6 @@
 // A CLI command and the one place where errors become a line on stderr and an exit code.
+import { printable } from '../../shared/printable'
 import { AuditError, CHAIN_FILE_ERRORS, oneLine } from '../base/errors'
-import { visibleText } from '../base/visible-text'
 import { UsageError } from './args'
 import type { CliIO } from './io'
 
@@ -54,18 +54,18 @@ export async function runCommand(cmd: Command, argv: string[], io: CliIO): Promi
   } catch (e) {
     io.progress(null)
     if (e instanceof UsageError) {
-      io.err(`bijotel ${cmd.name}: error: ${visibleText(e.message)}\n(see: bijotel ${cmd.name} --help)\n`)
+      io.err(`bijotel ${cmd.name}: error: ${printable(e.message)}\n(see: bijotel ${cmd.name} --help)\n`)
       return EXIT_USAGE
     }
     if (e instanceof AuditError) {
-      // A message may quote a crafted document: shown as data, one line (base/visible-text.ts).
-      io.err(`ERROR: ${visibleText(e.message)}\n`)
-      if (e instanceof HintedError) io.err(`${e.hint}\n`)
+      // One line whatever the message quotes (a path, a name): a newline in it cannot forge a second.
+      io.err(`ERROR: ${printable(e.message)}\n`)
+      if (e instanceof HintedError) io.err(`${printable(e.hint)}\n`)
       if (e.code === 'bad_secret' || e.code === 'no_secret' || e.code === 'bad_argument') return EXIT_USAGE
       if (CHAIN_FILE_ERRORS.has(e.code) || e.code === 'too_large') return cmd.chainFileExit
       return 1
     }
-    io.err(`ERROR: internal error: ${visibleText(oneLine(e))}\n`)
+    io.err(`ERROR: internal error: ${printable(oneLine(e))}\n`)
     if (io.env['BIJOTEL_DEBUG']) io.err(`${(e as Error).stack ?? ''}\n`)
     return 1
   }

@@ -1,4 +1,5 @@
 // Entry of the `bijotel` CLI (plain Node, no Electron).
+import { printable } from '../../shared/printable'
 import { readFileSync } from 'node:fs'
 import { processIO } from './io'
 import { runCli } from './main'
@@ -29,7 +30,7 @@ runCli(process.argv.slice(2), processIO()).then(
     }
   },
   (e: unknown) => {
-    process.stderr.write(`ERROR: internal error: ${e instanceof Error ? e.message : String(e)}\n`)
+    process.stderr.write(`ERROR: internal error: ${printable(e instanceof Error ? e.message : String(e))}\n`)
     process.exitCode = 1
   },
 )

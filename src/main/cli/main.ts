@@ -1,4 +1,5 @@
 import { TOOL_VERSION } from '../base/version'
+import { printableLines } from '../../shared/printable'
 import { runCommand } from './command'
 import { COMMANDS } from './commands'
 import type { CliIO } from './io'
@@ -35,5 +36,8 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     )
     return 2
   }
-  return runCommand(cmd, rest, io)
+  // Every line on stderr is the tool's: an escape sequence, a carriage return or a bidi mark that a
+  // message quotes (a path, a name from the evidence) is shown escaped, never acted on by the
+  // terminal. (A newline in a quoted value is escaped where the message is made: runCommand.)
+  return runCommand(cmd, rest, { ...io, err: (t) => io.err(printableLines(t)) })
 }

@@ -1,7 +1,8 @@
 // Where the CLI takes HMAC keys from. A key given on the command line (--secret-hex, --secret-text)
 // is readable by every local user in the process list (/proc/<pid>/cmdline, `ps`) for as long as the
 // command runs, and stays in the shell's history; --secret-file and --secret-stdin keep it off both.
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs'
+import { closeSync, constants, fstatSync, openSync, readSync, realpathSync } from 'node:fs'
+import { noteInput } from '../base/inputs'
 import type { SecretInput } from '../../shared/contract'
 import { AuditError, oneLine } from '../base/errors'
 import { KEY_LIST_MAX_BYTES, parseKeyList } from '../chain/key-list'
@@ -44,7 +45,9 @@ export function readBounded(path: string, label: string): Buffer {
   }
   try {
     const buf = Buffer.alloc(KEY_LIST_MAX_BYTES + 1)
-    const fifo = fstatSync(fd).isFIFO()
+    const st = fstatSync(fd)
+    const fifo = st.isFIFO()
+    if (st.isFile()) noteInput(realpathSync.native(path), st, `${label}`)
     // A writer blocked in its own open of a named FIFO (`echo KEY > f &`) gets in once we have
     // opened it: until then a read says end of file, so a FIFO read nothing from yet is given
     // WRITER_GRACE_MS for a writer to appear.

@@ -20,6 +20,7 @@ import {
 } from 'node:fs'
 import { basename, dirname, join, resolve } from 'node:path'
 import { writeTarget } from '../base/client-file'
+import { refuseInputTarget } from '../base/inputs'
 import { AuditError, oneLine } from '../base/errors'
 
 const SIDE_SUFFIXES = ['', '-wal', '-shm', '-journal'] as const
@@ -83,6 +84,7 @@ export function checkOutputTarget(output: string, db: string, what = 'the export
       if (e && e.dev === st.dev && e.ino === st.ino) refuse(which)
     }
   }
+  refuseInputTarget(finalPath, output, what)
   return finalPath
 }
 
@@ -147,6 +149,8 @@ export class AtomicOutput {
       const size = fstatSync(this.fd).size
       closeSync(this.fd)
       this.done = true
+      // Again now that every input has been read (a file read after the target was checked).
+      refuseInputTarget(this.target, this.target, 'the output')
       renameSync(this.tmp, this.target)
       return size
     } catch (e) {

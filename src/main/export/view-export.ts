@@ -4,6 +4,7 @@
 // hashes and the verdict marks naming the row. Rows are read in slices of seqs through the session's
 // chain (in place, or its verified private copy), each found by seq in the scan's rowids (never by
 // seeking on a divider key); a file is written beside its target and renamed into place.
+import { refuseInputTarget } from '../base/inputs'
 import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs'
 import { randomBytes } from 'node:crypto'
 import { basename, dirname, join } from 'node:path'
@@ -123,6 +124,8 @@ export function writeParts(target: string, parts: Iterable<string>): number {
       size += b.length
     }
     closeSync(fd)
+    // The target checked again at the rename (base/inputs.ts): no input of this run, no device.
+    refuseInputTarget(target, target, 'the export')
     renameSync(tmp, target)
     return size
   } catch (e) {

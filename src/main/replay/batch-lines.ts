@@ -10,6 +10,7 @@ import type { Readable } from 'node:stream'
 import { seqOfFileName } from '../../shared/replay-names'
 import type { ReplayCheck, ReplayTextMode } from '../../shared/replay-types'
 import { AuditError, oneLine } from '../base/errors'
+import { duplicateKey } from '../base/json-keys'
 import { sha256Hex } from '../chain/seal'
 import { promptDigests, type PromptDigests } from './check'
 import { readClientFile } from '../base/client-file'
@@ -116,6 +117,15 @@ function parsed(text: string, line: number, opts: LineOptions): BatchLine {
   }
   if (typeof o !== 'object' || o === null || Array.isArray(o))
     return { line, name: `line ${line}`, seq: null, error: 'not a JSON object {"seq": N, "output": ...}' }
+  // Two values for one field (`"seq"` twice): which one a reader takes is not settled (RFC 8259 §4).
+  const twice = duplicateKey(text)
+  if (twice !== null)
+    return {
+      line,
+      name: `line ${line}`,
+      seq: null,
+      error: `the field ${JSON.stringify(twice.slice(0, 100))} appears twice`,
+    }
   const r = o as Record<string, unknown>
   const seqRaw = r['seq']
   const seq = typeof seqRaw === 'number' && Number.isSafeInteger(seqRaw) ? seqRaw : null
@@ -206,8 +216,17 @@ export function batchLineOf(bytes: Buffer, line: number, opts: LineOptions): Bat
 }
 
 /**
+ * How far past the bound the rest of an over-long line is skipped, looking for its end, in bounds:
+ * beyond this the batch stops there. A line has no end but its newline, so without this a file of
+ * one endless line (a sparse file of terabytes) was read to its end before its one error.
+ */
+export const BATCH_LINE_SKIP_FACTOR = 8
+
+/**
  * The lines of a JSONL stream, read a chunk at a time: a line is held only until its newline, and a
- * line over `maxLineBytes` is dropped as it arrives (reported as a bad line, its rest skipped).
+ * line over `maxLineBytes` is dropped as it arrives (reported as a bad line, its rest skipped). A
+ * line whose end is not found within BATCH_LINE_SKIP_FACTOR bounds ends the batch: its bad line
+ * says so, and nothing after it is read.
  */
 export async function* jsonlLines(
   stream: Readable,
@@ -242,8 +261,18 @@ export async function* jsonlLines(
     for (;;) {
       const nl = buf.indexOf(0x0a)
       const piece = nl < 0 ? buf : buf.subarray(0, nl)
-      if (over > 0) over += piece.length
-      else if (held + piece.length > maxLineBytes) {
+      if (over > 0) {
+        over += piece.length
+        if (nl < 0 && over > maxLineBytes * BATCH_LINE_SKIP_FACTOR) {
+          yield {
+            line,
+            name: `line ${line}`,
+            seq: null,
+            error: `line is over ${maxLineBytes} bytes with no line end in its first ${over} bytes, the bound for one batch line: the batch stops here, nothing after it was read`,
+          }
+          return
+        }
+      } else if (held + piece.length > maxLineBytes) {
         over = held + piece.length
         parts = []
         held = 0

@@ -42,6 +42,12 @@ export function newAppToken(): string {
 export function requireBearer(req: IncomingMessage, apiKey: string): void {
   const header = req.headers['authorization']
   const challenge = { 'WWW-Authenticate': 'Bearer' }
+  // Two Authorization fields: node keeps the first, a proxy in front may pass on the last — which
+  // key the request carries is not settled (RFC 9110 §5.3: a field that is not a list appears once).
+  let fields = 0
+  for (let i = 0; i < req.rawHeaders.length; i += 2)
+    if (req.rawHeaders[i]!.toLowerCase() === 'authorization') fields++
+  if (fields > 1) throw new HttpError(401, 'forbidden', 'more than one Authorization header', challenge)
   const m = typeof header === 'string' ? /^bearer[ \t]+(\S+)[ \t]*$/i.exec(header) : null
   if (!m) {
     throw new HttpError(
@@ -75,8 +81,26 @@ export function allowedHosts(boundHost: string, port: number): Set<string> {
 
 /** DNS-rebinding guard: on loopback, the Host header must be one of this server's names. */
 export function checkHost(req: IncomingMessage, hosts: Set<string> | null): void {
+  // RFC 9112 §3.2: a request with more than one Host field is answered 400 (node keeps the first,
+  // another reader of the same bytes the last).
+  let fields = 0
+  for (let i = 0; i < req.rawHeaders.length; i += 2) if (req.rawHeaders[i]!.toLowerCase() === 'host') fields++
+  if (fields > 1) throw new HttpError(400, 'bad_request', 'more than one Host header')
   if (!hosts) return
-  const host = req.headers.host?.toLowerCase()
+  let host = req.headers.host?.toLowerCase()
+  const target = req.url ?? '/'
+  if (!target.startsWith('/')) {
+    // RFC 9112 §3.2.2: with an absolute-form target the authority is the target's, and the Host
+    // field is ignored — so it is the target's that must name this server (no user info, RFC 9110
+    // §4.2.4). Anything else (`*`, an authority-form) names no resource here.
+    host = undefined
+    try {
+      const u = new URL(target)
+      if (u.protocol === 'http:' && u.username === '' && u.password === '') host = u.host.toLowerCase()
+    } catch {
+      // not a URL: refused below
+    }
+  }
   if (!host || !hosts.has(host))
     throw new HttpError(
       403,

@@ -1,5 +1,6 @@
 // Small HTTP helpers: JSON replies with the security headers, errors as `{ error, code }`, request
 // bodies read under a size limit. Nothing here ever writes a stack trace to a client.
+import { duplicateKey } from '../base/json-keys'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { ApiErrorBody } from '../../shared/contract'
 
@@ -212,11 +213,20 @@ export function parseJson(buf: Buffer): unknown {
   } catch {
     throw new HttpError(400, 'bad_request', 'malformed JSON: the body is not valid UTF-8')
   }
+  let value: unknown
   try {
-    return JSON.parse(text) as unknown
+    value = JSON.parse(text) as unknown
   } catch (e) {
     throw new HttpError(400, 'bad_request', `malformed JSON: ${(e as Error).message.split('\n')[0]}`)
   }
+  const twice = duplicateKey(text)
+  if (twice !== null)
+    throw new HttpError(
+      400,
+      'bad_request',
+      `malformed JSON: the name ${JSON.stringify(twice.slice(0, 100))} appears twice in one object`,
+    )
+  return value
 }
 
 /**

@@ -1,6 +1,7 @@
 // `bijotel demo`: write a realistic, deterministic sample chain (for trying the tool and for the
 // benchmark). The only command that writes a chain — and only to a new file it is told to create.
 // Loaded only when the command runs.
+import { printable } from '../../../shared/printable'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { AuditError } from '../../base/errors'
@@ -198,7 +199,7 @@ export const run: Run = async (argv, io) => {
   })
   io.progress(null)
   const secs = (result.elapsedMs / 1000).toFixed(1)
-  io.out(`Wrote ${result.rows} rows to ${result.path} (${result.bytes} bytes, ${secs} s).\n`)
+  io.out(`Wrote ${result.rows} rows to ${printable(result.path)} (${result.bytes} bytes, ${secs} s).\n`)
   if (result.lastSeq !== null) io.out(`  seq:        1-${result.lastSeq}\n  head_hmac:  ${result.head}\n`)
   io.out(
     `  secret:     ${secret.toString('hex') === DEMO_SECRET_HEX ? `demo secret ${DEMO_SECRET_HEX} (public — demo only)` : fileKeys ? 'the key given' : 'the --secret-hex given'}\n`,
@@ -219,6 +220,6 @@ export const run: Run = async (argv, io) => {
       : fileKeys
         ? '--secret-stdin'
         : `--secret-hex ${shown(secret, DEMO_SECRET_HEX)}${rotatedFlag}`
-  io.out(`Verify it with: bijotel verify --db ${result.path} ${keyArgs}\n`)
+  io.out(`Verify it with: bijotel verify --db ${printable(result.path)} ${keyArgs}\n`)
   return 0
 }

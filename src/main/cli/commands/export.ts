@@ -1,5 +1,6 @@
 // `bijotel export`: the reference's export_cmd (§4.6) — its checks in its order, its output lines and
 // its exit codes — over the streamed, verified writer of ../../export/write-export.ts.
+import { printable } from '../../../shared/printable'
 import { existsSync } from 'node:fs'
 import { AuditError } from '../../base/errors'
 import { loadSigningKey } from '../../export/sign-key'
@@ -37,7 +38,7 @@ export const run: Run = async (argv, io) => {
   if (signPath !== null && !existsSync(signPath))
     throw new AuditError('bad_argument', `--sign-key path not found: ${signPath}`)
   const range = rangeFrom(values)
-  const shown = pyPathStr(output)
+  const shown = printable(pyPathStr(output))
   let phase = ''
   const bar = throttle(250, (d, t) =>
     io.progress(`${phase} ${Math.floor((100 * d) / Math.max(t, 1))}% (${d}/${t} rows)`),
@@ -84,7 +85,7 @@ export const run: Run = async (argv, io) => {
   } catch (e) {
     io.progress(null)
     if (!(e instanceof AuditError)) throw e
-    io.err(`ERROR: export failed: ${e.message}\n`)
+    io.err(`ERROR: export failed: ${printable(e.message)}\n`)
     return EXIT.error
   }
 }

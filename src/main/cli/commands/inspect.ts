@@ -1,4 +1,5 @@
 // `bijotel inspect`: the reference's inspect_cmd (§4.10) and, given a key, the row's verification.
+import { printable } from '../../../shared/printable'
 import { existsSync } from 'node:fs'
 import { casEntry, findRow, inspectText, checkInspectedRow } from '../../browse/inspect'
 import { readChain } from '../../chain/source/open-source'
@@ -8,7 +9,6 @@ import { parse, requireString, UsageError } from '../args'
 import type { Run } from '../command'
 import { SECRET_OPTIONS, secretInputsFrom } from '../secret-sources'
 import { EXIT } from './inspect-info'
-import { visibleText } from '../../base/visible-text'
 
 export const run: Run = async (argv, io) => {
   const { values, positionals } = parse(argv, { db: { type: 'string' }, ...SECRET_OPTIONS }, true)
@@ -34,10 +34,10 @@ export const run: Run = async (argv, io) => {
     { env: io.env },
   )
   if (!shown) {
-    io.err(`No span found for: ${id}\n`)
+    io.err(`No span found for: ${printable(id)}\n`)
     return EXIT.notFound
   }
   // The row's text is the writer's: shown as data (base/visible-text.ts), its line breaks kept.
-  io.out(visibleText(shown.text, '\n'))
+  io.out(printable(shown.text, '\n'))
   return shown.broken ? EXIT.broken : EXIT.ok
 }

@@ -14,7 +14,7 @@ import { EXIT } from './integrity-info'
 import { INTEGRITY_OPTIONS, integrityOptionsFromFlags } from './integrity-options'
 import { readChainForCli } from './open-chain'
 import { progressLine } from './progress-line'
-import { visibleText } from '../../base/visible-text'
+import { printable } from '../../../shared/printable'
 
 export const run: Run = async (argv, io) => {
   const { values } = parse(argv, {
@@ -73,7 +73,7 @@ export const run: Run = async (argv, io) => {
   io.out(
     values['json']
       ? `${reportJson(analysis.report)}\n`
-      : visibleText(integrityText(analysis), '\n') + (stated && made ? `${stated.evidenceLine(made)}\n` : ''),
+      : printable(integrityText(analysis), '\n') + (stated && made ? `${stated.evidenceLine(made)}\n` : ''),
   )
   return analysis.report.clean ? EXIT.clean : EXIT.anomalies
 }

@@ -5,7 +5,7 @@ import { readChain } from '../../chain/source/open-source'
 import { AuditError } from '../../base/errors'
 import { parse, parseInstantNs, requireString, UsageError } from '../args'
 import type { Run } from '../command'
-import { visibleText } from '../../base/visible-text'
+import { printable } from '../../../shared/printable'
 
 function intOption(v: unknown, name: string, dflt: number): number {
   if (typeof v !== 'string') return dflt
@@ -48,6 +48,6 @@ export const run: Run = async (argv, io) => {
     offset,
   }
   const rows = await readChain(db, (src) => listSpans(src, filter), { env: io.env })
-  io.out(visibleText(listText(rows), '\n'))
+  io.out(printable(listText(rows), '\n'))
   return 0
 }

@@ -1,5 +1,6 @@
 // `bijotel recover`: every deleted or earlier version of a row the files still hold, proven or not.
 // Loaded only when the command runs.
+import { printable } from '../../../shared/printable'
 import { AuditError } from '../../base/errors'
 import { openEvidence } from '../../chain/evidence-files'
 import { writeCaseFile } from '../../recovery/case-file'
@@ -11,7 +12,6 @@ import { plural, toJson } from '../format'
 import { recoveredLines } from './recovered-text'
 import { EXIT } from './recover-info'
 import { SECRET_OPTIONS, secretInputsFrom } from '../secret-sources'
-import { visibleText } from '../../base/visible-text'
 
 export const run: Run = async (argv, io) => {
   const { values } = parse(argv, {
@@ -36,7 +36,7 @@ export const run: Run = async (argv, io) => {
       ...result.rows.map((r) => ({ ...r, uncommitted_only: false })),
       ...result.uncommitted.map((r) => ({ ...r, uncommitted_only: true })),
     ])
-    io.err(`case file written to ${out} (${plural(written.length, 'file')})\n`)
+    io.err(`case file written to ${printable(out)} (${plural(written.length, 'file')})\n`)
   }
   const s = result.summary
   if (values['json']) {
@@ -56,7 +56,7 @@ export const run: Run = async (argv, io) => {
         ...recoveredLines(result.uncommitted, infos),
       )
     lines.push(`Recovery: ${s.note}`)
-    io.out(visibleText(lines.join('\n'), '\n') + '\n')
+    io.out(printable(lines.join('\n'), '\n') + '\n')
   }
   // Only rows a key proves and sealed links place are findings (issue 39): unplaced and before-live rows are not.
   if (result.rows.some((r) => r.key_index !== null && (r.status === 'deleted' || r.status === 'superseded')))

@@ -11,7 +11,7 @@ import { parse, requireString, UsageError } from '../args'
 import type { Run } from '../command'
 import { throttle } from '../io'
 import { EXIT } from './regression-info'
-import { visibleText } from '../../base/visible-text'
+import { printable } from '../../../shared/printable'
 
 /** argparse's type=int: an optional sign, digits (underscores between them), whitespace around. */
 function intOption(v: unknown, name: string, dflt: number): number {
@@ -58,6 +58,6 @@ export const run: Run = async (argv, io) => {
   }
   const r = await readChain(db, (src) => detectRegression(src, opts), { env: io.env })
   io.progress(null)
-  io.out(values['json'] ? JSON.stringify(r, null, 2) + '\n' : visibleText(regressionText(r), '\n'))
+  io.out(values['json'] ? JSON.stringify(r, null, 2) + '\n' : printable(regressionText(r), '\n'))
   return r.total_anomalies === 0 ? EXIT.clean : EXIT.anomalies
 }

@@ -1,10 +1,11 @@
 // `bijotel replay --batch FILE|FOLDER|-` (issue 37): many replayed outputs checked against one chain
 // read once. Bad lines are printed as they are read; each checkable line then gets the single-entry
 // verdict, printed as it is decided, in the batch's order; the summary ends the output.
-import { createReadStream, existsSync, statSync } from 'node:fs'
-import { dirname, resolve } from 'node:path'
+import { createReadStream, existsSync, lstatSync } from 'node:fs'
+import { dirname } from 'node:path'
 import { Readable } from 'node:stream'
 import type { ReplayBatchItem } from '../../../shared/replay-types'
+import { openClientFile, resolveClientPath } from '../../base/client-file'
 import { AuditError } from '../../base/errors'
 import { REPLAY_COLUMNS } from '../../chain/table'
 import { parseSecrets } from '../../chain/keys'
@@ -23,19 +24,31 @@ export const MAX_STDIN_BATCH_BYTES = 256 * 1024 * 1024
 
 const SINGLE_ONLY = ['seq', 'output', 'output-file', 'prompt', 'prompt-file'] as const
 
-/** The lines of a JSONL file or a folder (`report --replay-batch` reads them too). */
+/**
+ * The lines of a JSONL file or a folder (`report --replay-batch` reads them too). The path is
+ * resolved once by the kernel; a folder is listed, a file opened once through the one way a
+ * client-named file is opened (base/client-file.ts: O_NOFOLLOW, O_NONBLOCK, the descriptor checked
+ * a regular file) and streamed through that descriptor — a FIFO or a device put in its place
+ * between a look and the open is refused, never waited on.
+ */
 export function batchLinesFrom(batch: string, raw: boolean): AsyncIterable<BatchLine> | Iterable<BatchLine> {
-  let st
+  const o = {
+    label: '--batch',
+    maxBytes: Number.MAX_SAFE_INTEGER,
+    missingCode: 'not_found',
+    code: 'io',
+  } as const
+  const real = resolveClientPath(batch, o)
+  let folder = false
   try {
-    st = statSync(batch)
+    folder = lstatSync(real).isDirectory()
   } catch {
-    throw new AuditError('not_found', `--batch not found: ${batch}`)
+    // gone since: the open below says so
   }
-  if (st.isDirectory()) return folderLines(batch, { baseDir: batch, raw })
-  if (!st.isFile())
-    throw new AuditError('io', `cannot read --batch: ${batch} is not a regular file or a folder`)
+  if (folder) return folderLines(real, { baseDir: real, raw })
+  const { fd } = openClientFile(batch, o)
   // Relative output_file paths are the batch file's neighbours (a harness writes them side by side).
-  return jsonlLines(createReadStream(batch), { baseDir: dirname(resolve(batch)), raw })
+  return jsonlLines(createReadStream('', { fd }), { baseDir: dirname(real), raw })
 }
 
 function linesOf(batch: string, raw: boolean, io: CliIO): AsyncIterable<BatchLine> | Iterable<BatchLine> {

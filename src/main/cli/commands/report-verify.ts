@@ -11,7 +11,7 @@ import { toJson } from '../format'
 import { SECRET_OPTIONS, secretInputsFrom } from '../secret-sources'
 import { progressLine } from './progress-line'
 import { EXIT } from './report-info'
-import { visibleText } from '../../base/visible-text'
+import { printable } from '../../../shared/printable'
 
 const STATUS = { reproduces: 'REPRODUCES ', differs: 'DIFFERS    ', not_checked: 'NOT CHECKED' } as const
 
@@ -44,7 +44,7 @@ export function checkText(r: ReportCheckResult, schema: string, generated: strin
   }
   lines.push(`Report verify: ${r.ok ? 'OK' : 'FAILED'} \u2014 ${r.summary}.`)
   // Each line shows the report's text as data: no control, override or line break of its own.
-  return lines.map((l) => visibleText(l)).join('\n') + '\n'
+  return lines.map((l) => printable(l)).join('\n') + '\n'
 }
 
 export const run: Run = async (argv, io) => {
@@ -83,6 +83,6 @@ export const run: Run = async (argv, io) => {
     const str = (v: unknown): string => (typeof v === 'string' ? v : '?')
     io.out(checkText(result, str(read.doc['schema_version']), str(read.doc['generated_at'])))
   }
-  if (!result.ok && !values['json']) io.err(`Report verify FAILED: ${visibleText(result.summary)}\n`)
+  if (!result.ok && !values['json']) io.err(`Report verify FAILED: ${printable(result.summary)}\n`)
   return result.ok ? EXIT.ok : EXIT.differs
 }

@@ -1,4 +1,5 @@
 // `bijotel report`: builds the audit report and writes it atomically. Loaded only when the command runs.
+import { printable } from '../../../shared/printable'
 import { readSegments } from '../../audit/segments'
 import { renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
@@ -8,6 +9,8 @@ import { loadPrivateKey } from '../../custody/ed25519'
 import { renderReportHtml } from '../../custody/html/render'
 import { signReport } from '../../custody/sign'
 import { writeTarget } from '../../base/client-file'
+import { refuseInputTarget } from '../../base/inputs'
+import { checkOutputTarget } from '../../export/output-file'
 import { AuditError, CHAIN_FILE_ERRORS, oneLine } from '../../base/errors'
 import { checkReplayInput } from '../../replay/check'
 import { readReplayFile } from '../../replay/text'
@@ -21,7 +24,11 @@ import { INTEGRITY_OPTIONS, integrityOptionsFromFlags } from './integrity-option
 import { openChainForCli } from './open-chain'
 import { progressLine } from './progress-line'
 
-/** Refuse an output path that is the evidence or one of its side files. */
+/**
+ * Refuse an output path that is the evidence or one of its side files — by name, through links, or
+ * as a hard link of one (export/output-file.ts) — or any file read as input so far (base/inputs.ts;
+ * checked again just before the rename, when every input has been read).
+ */
 export function checkOutputPath(out: string, db: string): void {
   const target = writeTarget(out)
   const evidence = writeTarget(db)
@@ -39,6 +46,8 @@ export function checkOutputPath(out: string, db: string): void {
   } catch (e) {
     if (e instanceof AuditError) throw e
   }
+  checkOutputTarget(out, db, 'the report')
+  refuseInputTarget(target, out, 'the report')
 }
 
 /** Write via a temporary file in the same folder, so a failed run never leaves half a report. */
@@ -46,6 +55,7 @@ function writeAtomically(path: string, text: string): void {
   // The very name checkOutputPath checked (the kernel's, not a lexical one).
   const target = writeTarget(path)
   const tmp = join(dirname(target), `.${basename(target)}.${process.pid}.tmp`)
+  refuseInputTarget(target, path, 'the report')
   try {
     writeFileSync(tmp, text, { flag: 'wx', mode: 0o644 })
     renameSync(tmp, target)
@@ -184,7 +194,7 @@ export const run: Run = async (argv, io) => {
     if (out === '-') io.out(text)
     else {
       writeAtomically(out, text)
-      io.err(`report written to ${out}\n`)
+      io.err(`report written to ${printable(out)}\n`)
     }
     return EXIT.ok
   } finally {

@@ -1,5 +1,6 @@
 // `bijotel serve`: the web mode. Opens the chain in an AuditSession (through the verified private
 // copy), serves the API and the built renderer, runs until SIGINT/SIGTERM. Loaded only when it runs.
+import { printable } from '../../../shared/printable'
 import { existsSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { AuditError } from '../../base/errors'
@@ -150,14 +151,14 @@ export async function serve(argv: string[], io: CliIO, deps: ServeDeps): Promise
       })
     } catch (e) {
       if (e instanceof ListenError) {
-        io.err(`ERROR: ${e.message}\n`)
+        io.err(`ERROR: ${printable(e.message)}\n`)
         return EXIT.listen
       }
       throw e
     }
     const stop = (deps.stop ?? processStop)()
     io.out(
-      `Serving ${resolve(db)} (${plural(overview.entries, 'entry', 'entries')}, ${plural(keys.length, 'key')}) at ${server.url}\n`,
+      `Serving ${printable(resolve(db))} (${plural(overview.entries, 'entry', 'entries')}, ${plural(keys.length, 'key')}) at ${server.url}\n`,
     )
     if (!staticDir) io.out('(web UI not built: only the API is served; run `npm run build` for the UI)\n')
     io.out('Press Ctrl+C to stop.\n')

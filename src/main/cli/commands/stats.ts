@@ -6,7 +6,7 @@ import { AuditError } from '../../base/errors'
 import { parse, requireString } from '../args'
 import type { Run } from '../command'
 import { throttle } from '../io'
-import { visibleText } from '../../base/visible-text'
+import { printable } from '../../../shared/printable'
 
 export const run: Run = async (argv, io) => {
   const { values } = parse(argv, { db: { type: 'string' } })
@@ -17,6 +17,6 @@ export const run: Run = async (argv, io) => {
   )
   const s = await readChain(db, (src) => chainStats(src, { onProgress }), { env: io.env })
   io.progress(null)
-  io.out(visibleText(statsText(s), '\n'))
+  io.out(printable(statsText(s), '\n'))
   return 0
 }

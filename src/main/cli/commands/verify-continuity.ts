@@ -6,24 +6,26 @@ import { parse, UsageError } from '../args'
 import type { Run } from '../command'
 import { SECRET_OPTIONS, secretInputsFrom } from '../secret-sources'
 import { toJson } from '../format'
+import { printable } from '../../../shared/printable'
 import { EXIT } from './verify-continuity-info'
 
 /** Python prints None for what it does not know. */
 const py = (v: number | string | null): string => (v === null ? 'None' : String(v))
 
 function segmentLine(s: ContinuitySegment): string {
-  const head = `  ${s.db_path} — ${py(s.count)} entries, seq ${py(s.first_seq)}-${py(s.last_seq)} — `
-  return head + (s.valid ? 'VALID' : `INVALID (${s.reason})`)
+  // Paths and reasons as the client gave them, escaped: a newline in one cannot print a line of ours.
+  const head = `  ${printable(s.db_path)} — ${py(s.count)} entries, seq ${py(s.first_seq)}-${py(s.last_seq)} — `
+  return head + (s.valid ? 'VALID' : `INVALID (${printable(String(s.reason))})`)
 }
 
 export function continuityText(r: ContinuityResult): { out: string; err: string } {
   const lines = ['Segments:', ...r.segments.map(segmentLine), '', 'Boundaries:']
   for (const b of r.boundaries) {
-    lines.push(`  ${b.from_db} → ${b.to_db}: ${b.matches ? 'OK' : 'BREAK'}`)
+    lines.push(`  ${printable(b.from_db)} → ${printable(b.to_db)}: ${b.matches ? 'OK' : 'BREAK'}`)
     if (b.matches) continue
     lines.push(`    expected (prev segment's last hmac): ${py(b.expected)}`)
     lines.push(`    actual   (next segment's first prev):  ${py(b.actual)}`)
-    if (b.reason) lines.push(`    reason: ${b.reason}`)
+    if (b.reason) lines.push(`    reason: ${printable(b.reason)}`)
   }
   lines.push('')
   if (!r.hmac_checked) lines.push('HMACs not checked (no secret given): hashes, links and seqs only.')

@@ -1,4 +1,5 @@
 // `bijotel verify-export`: the header lines, then the verdict, in Python BIJOTEL's words.
+import { printable } from '../../../shared/printable'
 import { AuditError } from '../../base/errors'
 import {
   exportFacts,
@@ -13,20 +14,19 @@ import type { Run } from '../command'
 import { SECRET_OPTIONS, secretInputsFrom } from '../secret-sources'
 import { EXIT } from './verify-export-info'
 import { pyStr } from '../../python/repr'
-import { visibleText } from '../../base/visible-text'
 
 /** The header as Python prints `inspect_export`'s fields: f-strings, so `str()` (a missing key is None). */
 function header(path: string, f: ExportFacts): string {
+  // The fields are the export's own (whoever made it chose them): escaped, so a newline in one
+  // cannot print a forged "Export VALID" line above the verdict.
   const lines = [
-    `File:          ${path}`,
-    `  format:        ${pyStr(f.format)}`,
-    `  entries_count: ${pyStr(f.entries_count)}`,
+    `File:          ${printable(path)}`,
+    `  format:        ${printable(pyStr(f.format))}`,
+    `  entries_count: ${printable(pyStr(f.entries_count))}`,
     `  size:          ${f.size.toLocaleString('en-US')} bytes`,
   ]
-  if (f.signed_by !== null) lines.push(`  signed by:     ${f.signed_by} (Ed25519)`)
-  // Python prints the file's format and count as they are; a control or line break in them would
-  // draw the crafter's own lines (or hide the verdict after them) on the auditor's terminal.
-  return lines.map((l) => visibleText(l)).join('\n') + '\n\n'
+  if (f.signed_by !== null) lines.push(`  signed by:     ${printable(f.signed_by)} (Ed25519)`)
+  return lines.join('\n') + '\n\n'
 }
 
 export const run: Run = async (argv, io) => {
@@ -42,20 +42,20 @@ export const run: Run = async (argv, io) => {
     )
   const read = readExport(path)
   if ('error' in read) {
-    io.err(`ERROR: cannot read export file: ${read.error}\n`)
+    io.err(`ERROR: cannot read export file: ${printable(read.error)}\n`)
     return EXIT.invalid
   }
   io.out(header(path, exportFacts(read.doc, read.size)))
   const format = read.doc['format']
   if (keys.length === 0 && format !== FORMAT_V2) {
     io.err(
-      `ERROR: auditor mode requires a v2 export; this file is ${visibleText(pyStr(format))}. Either provide --secret-hex or ask the operator to re-export with --sign-key.\n`,
+      `ERROR: auditor mode requires a v2 export; this file is ${printable(pyStr(format))}. Either provide --secret-hex or ask the operator to re-export with --sign-key.\n`,
     )
     return EXIT.invalid
   }
   const v = verifyExportDoc(read.doc, keys, publicKey)
   if (!v.ok) {
-    io.out(`Export INVALID: ${visibleText(v.reason)}\n`)
+    io.out(`Export INVALID: ${printable(v.reason)}\n`)
     return EXIT.invalid
   }
   if (keys.length > 0 && publicKey !== null)

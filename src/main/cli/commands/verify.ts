@@ -1,4 +1,5 @@
 // `bijotel verify`: verifies every row and prints the verdict. Loaded only when the command runs.
+import { printable } from '../../../shared/printable'
 import { existsSync } from 'node:fs'
 import type { PriorHead, VerifyBoundary, VerifyVerdict } from '../../../shared/verify-types'
 import { priorFrom, readReportFile } from '../../custody/report-file'
@@ -115,7 +116,8 @@ export function verdictText(
     }
   }
   lines.push(...keysLines(v, keys))
-  if (v.segments) lines.push(`Segments: ${v.segments.join(', ')} (recovered rows found in them are archived)`)
+  if (v.segments)
+    lines.push(`Segments: ${printable(v.segments.join(', '))} (recovered rows found in them are archived)`)
   for (const n of v.notices ?? []) lines.push(`Notice: ${n}`)
   lines.push(...recoveryBlock(v.recovery, v.recovered ?? [], keys, v.findings))
   return { out: lines.join('\n') + '\n', err }

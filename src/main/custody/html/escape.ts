@@ -1,5 +1,5 @@
 // Text into HTML and SVG: every value of a report is data, escaped where it is written.
-import { visibleText } from '../../base/visible-text'
+import { printable } from '../../../shared/printable'
 
 /**
  * `v` as HTML text. A control, a bidirectional override or a zero-width character in a report's
@@ -7,7 +7,7 @@ import { visibleText } from '../../base/visible-text'
  * other words than the JSON holds (U+202E reverses what follows it): each is drawn as its number.
  */
 export function esc(v: unknown): string {
-  return visibleText(String(v), '\n')
+  return printable(String(v), '\n')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')

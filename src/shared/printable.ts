@@ -1,0 +1,48 @@
+// Text a client, the evidence or a crafted document chose (a path, a name, a value quoted in a
+// message, a report's field), shown to a person: every code point that draws nothing, moves the
+// cursor or changes how the rest reads is written as its number, `<U+XXXX>`. Controls (Unicode
+// category Cc: C0, DEL, C1; ECMA-48 §5.2–5.3) include CR and LF, with which a path holding
+// "\nVALID: forged" printed a line of its own under an error, and ESC, with which `ESC[8m` hides
+// every later line (a FAILED verdict included); format characters (Cf) include the bidirectional
+// overrides and isolates (UAX #9 §2: U+202E shows `exe.txt` as `txt.exe`), zero-width spaces, word
+// joiners, the BOM and the tag characters; line and paragraph separators (Zl, Zp) break lines; a
+// lone surrogate (Cs) is not text. An honest value holds none of them and is shown unchanged.
+// Zero-width (non-)joiners are the exception among format characters: they join emoji sequences and
+// Indic and Arabic letters in honest text, and reorder nothing.
+const UNPRINTABLE = /(?![\u200c\u200d])[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu
+
+const number = (c: string): string => `<U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}>`
+
+/** `text` with each unprintable code point written as `<U+XXXX>` (those in `keep` left as they are). */
+export function printable(text: string, keep = ''): string {
+  return text.replace(UNPRINTABLE, (c) => (keep.includes(c) ? c : number(c)))
+}
+
+/**
+ * `text` (lines a program writes, `\n`-ended) with the same code points shown as numbers except its
+ * own line ends and tabs: for a stream whose every line is the program's, whatever a line quotes.
+ */
+export function printableLines(text: string): string {
+  return printable(text, '\n\t')
+}
+
+/** Whether `text` holds a code point printable() shows as a number. */
+export function hasUnprintable(text: string): boolean {
+  UNPRINTABLE.lastIndex = 0
+  const found = UNPRINTABLE.test(text)
+  UNPRINTABLE.lastIndex = 0
+  return found
+}
+
+/**
+ * `value` as a JSON string on one line with every unprintable code point escaped as `\uXXXX`
+ * (surrogate pairs of a lone half included): the exact text can be read back from it, as a record
+ * of evidence needs (the Evidence line's path), where printable()'s numbers are for reading only.
+ */
+export function jsonPrintable(value: string): string {
+  return JSON.stringify(value).replace(UNPRINTABLE, (c) => {
+    let out = ''
+    for (let i = 0; i < c.length; i++) out += `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`
+    return out
+  })
+}
