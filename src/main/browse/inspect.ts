@@ -21,6 +21,7 @@ import {
   pyParseBody,
 } from '../python/py-body'
 import { pyTruthy } from '../python/truthy'
+import { printable } from '../../shared/printable'
 
 /** The reference schema's columns but seq. */
 type Field = Exclude<(typeof CHAIN_COLUMNS)[number], 'seq'>
@@ -142,7 +143,14 @@ export async function checkInspectedRow(
   }
 }
 
-/** The reference's text of `inspect`, then (with a key) the row's verification. */
+/** A column's value as Python prints it, shown as data: a line break in it cannot print a line of its own. */
+const shown = (v: unknown): string => printable(pyColumnStr(v))
+
+/**
+ * The reference's text of `inspect`, then (with a key) the row's verification. The writer's text
+ * outside the body (columns, status, cost, RAG sources) is shown as data (shared/printable.ts); the
+ * body's JSON escapes its own line breaks.
+ */
 export function inspectText(
   row: InspectedRow,
   cas: [unknown, unknown] | null | 'no table',
@@ -155,25 +163,29 @@ export function inspectText(
     `${label('seq')}${row.seq}`,
     `${label('timestamp')}${pyFormatTime(row.timestamp_ns)}`,
     ...(['trace_id', 'span_id', 'span_name', 'span_kind', 'canonical_hash'] as const).map(
-      (k) => `${label(k)}${pyColumnStr(row[k])}`,
+      (k) => `${label(k)}${shown(row[k])}`,
     ),
-    `${label('semantic_body_hash')}${sem === null || sem === undefined || sem === '' ? '(none)' : pyColumnStr(sem)}`,
-    `${label('prev_hash')}${pyColumnStr(row.prev_hash)}`,
-    `${label('hmac_hash')}${pyColumnStr(row.hmac_hash)}`,
+    `${label('semantic_body_hash')}${sem === null || sem === undefined || sem === '' ? '(none)' : shown(sem)}`,
+    `${label('prev_hash')}${shown(row.prev_hash)}`,
+    `${label('hmac_hash')}${shown(row.hmac_hash)}`,
   ]
   const body = pyParseBody(Buffer.isBuffer(row.canonical_body) ? row.canonical_body : null)
   const attrs = pyAttributes(body)
-  lines.push('', `=== Status: ${policyStatus(attrs)} ===`, `Cost (real): ${costText(attrs)}`)
-  lines.push(...ragProvenanceLines(attrs))
+  lines.push(
+    '',
+    `=== Status: ${printable(policyStatus(attrs))} ===`,
+    `Cost (real): ${printable(costText(attrs))}`,
+  )
+  lines.push(...ragProvenanceLines(attrs).map((l) => printable(l)))
   lines.push('', '=== Canonical Body (decoded) ===', pyJsonIndented(body, { ascii: false }))
   if (typeof sem === 'string' && pyTruthy(sem)) {
     if (Array.isArray(cas)) {
       lines.push(
         '',
         '=== CAS Entry ===',
-        `body_hash:     ${sem}`,
+        `body_hash:     ${printable(sem)}`,
         `first_seen:    ${pyFormatTime(cas[0])}`,
-        `ref_count:     ${pyColumnStr(cas[1])}`,
+        `ref_count:     ${shown(cas[1])}`,
       )
     } else if (cas === 'no table') lines.push('', '=== CAS: table not present ===')
     else lines.push('', '=== CAS: no entry (no semantic_body_hash) ===')

@@ -15,6 +15,7 @@ import {
   type PolicyStatus,
 } from '../python/py-body'
 import { pyTruthy } from '../python/truthy'
+import { printable } from '../../shared/printable'
 
 export interface ListFilter {
   blocked?: boolean
@@ -94,8 +95,10 @@ export function padPy(v: string, n: number): string {
 /** The reference's table: header, a rule of 92 dashes, a line per row, `(N spans)`. */
 export function listText(rows: ListedRow[]): string {
   if (rows.length === 0) return '(no spans match filters)\n'
+  // Every field is the writer's text: a line break in a model name would print a row of its own.
+  const cell = (v: string, w: number): string => padPy(printable(v), w)
   const line = (a: string, b: string, c: string, d: string, e: string, g: string): string =>
-    `${padPy(a, 6)} ${padPy(b, 22)} ${padPy(c, 18)} ${padPy(d, 28)} ${padPy(e, 8)} ${padPy(g, 10)}`
+    `${cell(a, 6)} ${cell(b, 22)} ${cell(c, 18)} ${cell(d, 28)} ${cell(e, 8)} ${cell(g, 10)}`
   return [
     line('seq', 'timestamp', 'trace_id', 'model', 'status', 'cost'),
     '-'.repeat(92),

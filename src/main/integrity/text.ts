@@ -4,6 +4,7 @@
 // the `Rate:` line(s), as Python's does, so scripts that compare or parse it keep working.
 import type { IntegrityReport, IntegrityRun } from '../../shared/integrity-types'
 import { compareCodePoints, pyFixed, pyFloatStr } from '../python/pyformat'
+import { printable } from '../../shared/printable'
 
 const MAX_LISTED = 5
 
@@ -69,7 +70,7 @@ export function integrityText(run: IntegrityRun): string {
     for (const p of names) {
       const s = shifts[p]!
       lines.push(
-        `  WARN  ${p}: ${pyFloatStr(s.baseline_pct)}% -> ${pyFloatStr(s.current_pct)}% (${pyFixed(s.delta_pct, 1, { sign: true })}pp)`,
+        `  WARN  ${printable(p)}: ${pyFloatStr(s.baseline_pct)}% -> ${pyFloatStr(s.current_pct)}% (${pyFixed(s.delta_pct, 1, { sign: true })}pp)`,
       )
     }
   }

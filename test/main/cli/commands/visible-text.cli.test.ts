@@ -1,4 +1,4 @@
-// A chain's text is the audited party's: a model or provider name holding ESC (`ESC[8m` hides every
+// A chain's text is the audited party's: a model or provider name holding a line break, ESC (`ESC[8m` hides every
 // later line of the terminal), a carriage return, a line separator or a bidirectional override would
 // draw lines of its own or reorder the output. Generated names, each holding one such code point,
 // are written into a copy of a fixture (bodies edited without the key, as anyone can) and every text
@@ -12,6 +12,7 @@ const scratch = scratchDir('visible-text')
 afterAll(() => scratch.cleanup())
 
 const INVISIBLE = [
+  '\n',
   '\u001b[8m',
   '\r',
   '\u0085',
@@ -79,6 +80,9 @@ describe('text commands show a chain’s text as data', () => {
       expect(r.stderr, args.join(' ')).not.toMatch(/internal error/)
       for (const line of r.stdout.split('\n'))
         expect(line, `${args[0]}: ${JSON.stringify(line)}`).not.toMatch(RAW)
+      // A line break in a name prints no line of the writer's ("gpt\nevil", "prov\nx").
+      expect(r.stdout, args.join(' ')).not.toMatch(/^\s*evil/m)
+      expect(r.stdout, args.join(' ')).not.toMatch(/^\s*x:/m)
       if (/<U\+[0-9A-F]{4,5}>/.test(r.stdout)) shown++
     }
     expect(shown).toBeGreaterThanOrEqual(INVISIBLE.length)
