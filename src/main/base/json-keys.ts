@@ -4,6 +4,23 @@
 // whoever reviews it and another by the tool; it is refused instead, naming the key.
 
 /**
+ * The index past the JSON string whose opening quote is at `start` in valid JSON `text`: its
+ * closing quote, a backslash escaping the character after it (RFC 8259 §7).
+ */
+export function stringEnd(text: string, start: number): number {
+  let i = start + 1
+  while (i < text.length) {
+    const d = text.charCodeAt(i)
+    if (d === 0x5c) i += 2
+    else {
+      i++
+      if (d === 0x22) break
+    }
+  }
+  return i
+}
+
+/**
  * The first name that appears twice in one object of `text`, or null. `text` must already be
  * valid JSON (call after JSON.parse accepted it). Names are compared decoded (`"a"` and `"\u0061"`
  * are the same name).
@@ -15,16 +32,8 @@ export function duplicateKey(text: string): string | null {
   while (i < n) {
     const c = text.charCodeAt(i)
     if (c === 0x22) {
-      // A string: to its closing quote (a backslash escapes the next character, RFC 8259 §7).
-      const start = i++
-      while (i < n) {
-        const d = text.charCodeAt(i)
-        if (d === 0x5c) i += 2
-        else {
-          i++
-          if (d === 0x22) break
-        }
-      }
+      const start = i
+      i = stringEnd(text, i)
       const top = stack[stack.length - 1]
       if (top?.keys && top.wantKey) {
         const key = JSON.parse(text.slice(start, i)) as string

@@ -2,6 +2,8 @@
 // §6 leaves the precision to the implementation), so an ns timestamp beyond 2^53 sent as a JSON
 // integer would silently change. Such literals are kept as their decimal text instead.
 
+import { stringEnd } from '../base/json-keys'
+
 const DIGIT_OR_SIGN = /[0-9.eE+-]/
 const LONG_INTEGER = /^-?\d{16,}$/
 
@@ -18,16 +20,7 @@ export function quoteUnsafeIntegers(text: string): string {
   while (i < n) {
     const c = text.charCodeAt(i)
     if (c === 0x22) {
-      // A string: skip to its closing quote (a backslash escapes the next character, RFC 8259 §7).
-      i++
-      while (i < n) {
-        const d = text.charCodeAt(i)
-        if (d === 0x5c) i += 2
-        else {
-          i++
-          if (d === 0x22) break
-        }
-      }
+      i = stringEnd(text, i) // a string: skipped whole
       continue
     }
     if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {

@@ -26,23 +26,9 @@ export function priorNamed(verdict: VerifyVerdict): VerifyVerdict {
   const by = pc.prior.source?.signed_by
   const signed = by !== undefined
   const prior = { ...pc.prior, signed }
-  if (signed) {
-    // Signed: named by its key on every line and finding it makes (./describe.ts signedPriorWords).
-    const per = ` (${signedPriorWords(by)})`
-    return {
-      ...verdict,
-      prior_check: {
-        ...pc,
-        prior,
-        detail: pc.detail + per,
-        ...(pc.rows_detail !== undefined ? { rows_detail: pc.rows_detail + per } : {}),
-      },
-      findings: verdict.findings.map((f) =>
-        f.against_prior || (f.kind === 'truncated' && !f.evidence) ? { ...f, prior_signed_by: by } : f,
-      ),
-    }
-  }
-  const per = ' (per an unsigned prior: only what its author wrote)'
+  // Signed: named by its key on every line and finding it makes (./describe.ts signedPriorWords).
+  const per = signed ? ` (${signedPriorWords(by)})` : ' (per an unsigned prior: only what its author wrote)'
+  const mark = signed ? { prior_signed_by: by } : { unsigned_prior: true as const }
   return {
     ...verdict,
     prior_check: {
@@ -52,7 +38,7 @@ export function priorNamed(verdict: VerifyVerdict): VerifyVerdict {
       ...(pc.rows_detail !== undefined ? { rows_detail: pc.rows_detail + per } : {}),
     },
     findings: verdict.findings.map((f) =>
-      f.against_prior || (f.kind === 'truncated' && !f.evidence) ? { ...f, unsigned_prior: true } : f,
+      f.against_prior || (f.kind === 'truncated' && !f.evidence) ? { ...f, ...mark } : f,
     ),
   }
 }
