@@ -7,13 +7,11 @@
 // view, an extra table of another case, or a column of another affinity. Seeded, like the first set.
 import Database from 'better-sqlite3'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
 import type { Rng } from '../reliability/chainkit'
 import { STORED_SCHEMA } from '../../../src/main/chain/schema'
-import type { BasePages, Mutation } from './mutations'
+import { chainOf, editPage, type BasePages, type Mutation } from './mutations'
 import { rechecksumWal, walLayout } from './wal-edit'
 
-const chainOf = (dir: string): string => join(dir, 'chain.db')
 const hdr = (n: number): number => (n === 1 ? 100 : 0)
 
 /** A varint at `o` (§1.3): its value (as a number: record headers are small) and its length. */
@@ -25,21 +23,6 @@ function varintAt(b: Buffer, o: number): [number, number] {
     if (!(x & 0x80)) return [v, i + 1]
   }
   return [v * 256 + b[o + 8]!, 9]
-}
-
-/** Edits page `n` of the chain file in place. */
-function editPage(
-  dir: string,
-  pageSize: number,
-  n: number,
-  edit: (p: Buffer) => string | null,
-): string | null {
-  const path = chainOf(dir)
-  const file = readFileSync(path)
-  if (n * pageSize > file.length) return null
-  const what = edit(file.subarray((n - 1) * pageSize, n * pageSize))
-  if (what !== null) writeFileSync(path, file)
-  return what
 }
 
 interface RecordField {

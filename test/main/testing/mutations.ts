@@ -44,10 +44,10 @@ export function basePages(path: string): BasePages {
   }
 }
 
-const chainOf = (dir: string): string => join(dir, 'chain.db')
+export const chainOf = (dir: string): string => join(dir, 'chain.db')
 
 /** Edits `bytes` of page `n` of the chain file (when the file holds that page). */
-function editPage(
+export function editPage(
   dir: string,
   pageSize: number,
   n: number,
