@@ -213,26 +213,35 @@ describe('the cell encoder', () => {
   })
 })
 
+/** The app's view export of the chain at `path` (opened with the test key), as the handler returns it. */
+async function exportView(path: string, format: 'csv' | 'jsonl'): Promise<{ content: string; rows: number }> {
+  const session = new AuditSession({})
+  try {
+    session.keys = parseSecrets([{ encoding: 'hex', value: KEY.toString('hex') }])
+    await session.open(path)
+    const r = await dispatch(
+      createHandlers(session),
+      'exportView',
+      { format },
+      { transport: 'ipc', trusted: true },
+    )
+    if (!r.ok) throw new Error(r.error.error)
+    return r.value as { content: string; rows: number }
+  } finally {
+    session.dispose()
+  }
+}
+
 describe('the view export (exportView, CSV) of chains carrying hostile names', () => {
   const names = hostileNames()
   it(`${names.length} names with every dangerous prefix: no cell starts a formula, every name reads back`, async () => {
     const path = join(tmp.dir, 'hostile.db')
     writeChain(path, names)
-    const session = new AuditSession({})
-    try {
-      session.keys = parseSecrets([{ encoding: 'hex', value: KEY.toString('hex') }])
-      await session.open(path)
-      const table = createHandlers(session)
-      const r = await dispatch(table, 'exportView', { format: 'csv' }, { transport: 'ipc', trusted: true })
-      if (!r.ok) throw new Error(r.error.error)
-      const { content, rows } = r.value as { content: string; rows: number }
-      expect(rows).toBe(names.length)
-      const written = new Set([...names, ...names.map((n) => [...n].reverse().join(''))])
-      // Every provider and model name came back, neutralised.
-      expect(checkCells(content, written)).toBeGreaterThanOrEqual(names.length)
-    } finally {
-      session.dispose()
-    }
+    const { content, rows } = await exportView(path, 'csv')
+    expect(rows).toBe(names.length)
+    const written = new Set([...names, ...names.map((n) => [...n].reverse().join(''))])
+    // Every provider and model name came back, neutralised.
+    expect(checkCells(content, written)).toBeGreaterThanOrEqual(names.length)
   })
 })
 
@@ -251,22 +260,12 @@ describe('the view export as JSON Lines', () => {
     const names = breakers.flatMap((b) => [`a${b}b`, `${b}{"seq":1}`, `x${b}${b}=1+1`])
     const path = join(tmp.dir, 'jsonl.db')
     writeChain(path, names)
-    const session = new AuditSession({})
-    try {
-      session.keys = parseSecrets([{ encoding: 'hex', value: KEY.toString('hex') }])
-      await session.open(path)
-      const table = createHandlers(session)
-      const r = await dispatch(table, 'exportView', { format: 'jsonl' }, { transport: 'ipc', trusted: true })
-      if (!r.ok) throw new Error(r.error.error)
-      const { content } = r.value as { content: string }
-      // Every line terminator Python's str.splitlines() and ECMAScript know: one record each.
-      const lines = content.split(SPLITLINES).filter((l) => l !== '')
-      expect(lines).toHaveLength(names.length)
-      const seen = lines.map((l) => JSON.stringify(JSON.parse(l) as unknown))
-      for (const n of names) expect(seen.some((l) => l.includes(JSON.stringify(n).slice(1, -1)))).toBe(true)
-    } finally {
-      session.dispose()
-    }
+    const { content } = await exportView(path, 'jsonl')
+    // Every line terminator Python's str.splitlines() and ECMAScript know: one record each.
+    const lines = content.split(SPLITLINES).filter((l) => l !== '')
+    expect(lines).toHaveLength(names.length)
+    const seen = lines.map((l) => JSON.stringify(JSON.parse(l) as unknown))
+    for (const n of names) expect(seen.some((l) => l.includes(JSON.stringify(n).slice(1, -1)))).toBe(true)
   })
 })
 
