@@ -33,12 +33,6 @@ export type OpenPolicy = (realPath: string) => boolean
 
 export const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0)
 
-/**
- * Test hook: called with the real path of each file between its check and its open, to swap the
- * file there deterministically (the race tests). Never set outside tests.
- */
-export const openRace: { between: ((realPath: string) => void) | null } = { between: null }
-
 export function errnoOf(e: unknown): string | undefined {
   return (e as NodeJS.ErrnoException | null)?.code
 }
@@ -76,7 +70,6 @@ export function openVerified(real: string, policy: OpenPolicy | undefined, words
     throw words.io(e)
   }
   if (!seen.isFile()) throw words.notFile(kindOf(seen))
-  openRace.between?.(real)
   let fd: number
   try {
     fd = openSync(real, OPEN_FLAGS)

@@ -14,7 +14,7 @@ import { AuditError } from '../base/errors'
 import { noteInput } from '../base/inputs'
 
 export type { OpenPolicy } from '../base/client-file'
-export { openRace, readAt } from '../base/client-file'
+export { readAt } from '../base/client-file'
 
 export interface OpenOptions {
   policy?: OpenPolicy

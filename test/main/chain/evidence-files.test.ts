@@ -14,11 +14,17 @@ import {
 } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, sep } from 'node:path'
-import { afterAll, afterEach, describe, expect, it } from 'vitest'
-import { openEvidence, openRace, readAt, type OpenPolicy } from '../../../src/main/chain/evidence-files'
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
+import { openEvidence, readAt, type OpenPolicy } from '../../../src/main/chain/evidence-files'
+import { openRace } from '../testing/open-race'
 import { takeSnapshot } from '../../../src/main/chain/snapshot'
 import { AuditError } from '../../../src/main/base/errors'
 import { SMALL, writeChainFolder } from '../testing/exact-chains'
+
+// The race: a file swapped between the open step's check and its open (../testing/open-race.ts).
+vi.mock('node:fs', async (importOriginal) =>
+  (await import('../testing/open-race')).raceFs(await importOriginal<typeof import('node:fs')>()),
+)
 
 const scratch = realpathSync(mkdtempSync(join(tmpdir(), 'bijotel-open-step-')))
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))

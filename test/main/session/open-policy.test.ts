@@ -5,12 +5,17 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
 import type { ChainOverview } from '../../../src/shared/chain-types'
-import { openRace } from '../../../src/main/chain/evidence-files'
+import { openRace } from '../testing/open-race'
 import { AuditSession } from '../../../src/main/session/session'
 import { createHandlers, type CallContext } from '../../../src/main/handlers/table'
 import { SMALL, writeChainFolder } from '../testing/exact-chains'
+
+// The race: a file swapped between the open step's check and its open (../testing/open-race.ts).
+vi.mock('node:fs', async (importOriginal) =>
+  (await import('../testing/open-race')).raceFs(await importOriginal<typeof import('node:fs')>()),
+)
 
 const scratch = realpathSync(mkdtempSync(join(tmpdir(), 'bijotel-open-policy-')))
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))
