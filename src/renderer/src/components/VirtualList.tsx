@@ -41,7 +41,7 @@ interface Props {
   /** Called with the rows that should be loaded whenever the window moves. */
   onRangeChange?: (start: number, end: number) => void
   renderRow: (index: number, style: CSSProperties, active: boolean) => ReactNode
-  /** For tests (jsdom has no layout): the viewport height to assume. */
+  /** The viewport height assumed until the list is first measured (where nothing lays it out: jsdom). */
   initialViewportHeight?: number
   ariaLabel: string
   /** The grid's header row (role="row" with columnheaders), kept at the top while scrolling. */

@@ -66,11 +66,6 @@ export class PageCache<T> {
     return this.pages.has(Math.floor(index / this.pageSize))
   }
 
-  /** Pages currently held (for tests and diagnostics). */
-  loadedPages(): number[] {
-    return [...this.pages.keys()].sort((a, b) => a - b)
-  }
-
   subscribe(listener: () => void): () => void {
     this.listeners.add(listener)
     return () => this.listeners.delete(listener)

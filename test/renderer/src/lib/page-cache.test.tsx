@@ -68,7 +68,7 @@ describe('PageCache', () => {
       c.want(start, start + 5)
       await s.flush()
     }
-    expect(c.loadedPages().length).toBe(3)
+    expect([0, 100, 200, 300, 400].filter((i) => c.has(i))).toEqual([200, 300, 400])
     expect(c.has(400)).toBe(true)
     expect(c.has(0)).toBe(false)
   })
