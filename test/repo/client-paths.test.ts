@@ -57,12 +57,6 @@ const ALLOWED: Record<string, [RegExp, string][]> = {
   ],
   'app/recent.ts': [[/readFileSync\(file, 'utf8'\)/, 'the app’s own recent.json in userData']],
   'cli/index.ts': [[/readFileSync\('\/proc\/self\/status'/, 'this process’s peak memory']],
-  'cli/secret-sources.ts': [
-    [
-      /openSync\(path, constants\.O_RDONLY \| \(constants\.O_NONBLOCK/,
-      'the auditor’s own key file from the command line; a pipe such as <(pass …) is meant (O_NONBLOCK: a FIFO no one writes to is refused), read bounded',
-    ],
-  ],
   'cli/commands/report.ts': [[/statSync\(target\)/, 'the auditor’s own -o target: is it a folder (no read)']],
   'export/view-export.ts': [[/openSync\(tmp, 'wx'/, 'creates a new temporary file (O_EXCL); reads nothing']],
   'export/output-file.ts': [

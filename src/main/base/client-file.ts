@@ -294,3 +294,74 @@ export function readClientFile(path: string, o: ClientFileOptions): Buffer {
     closeSync(fd)
   }
 }
+
+/** How long a named FIFO with no writer yet is waited on before it reads as empty. */
+const WRITER_GRACE_MS = 500
+
+/** Sleeps the thread `ms` milliseconds (a key file is read before anything else runs). */
+function pause(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms)
+}
+
+/**
+ * The bytes of a file the auditor names for their own secrets (`--secret-file`, `--api-key-file`),
+ * which may be a pipe as well as a file: `<(pass show key)` is a link into /proc to a pipe that no
+ * real path names, or a named FIFO. Anything but a pipe is read by readClientFile, with its checks
+ * (a regular file under `maxBytes`; a device or a folder is refused). A pipe is opened once through
+ * its name, O_NONBLOCK (the open of a FIFO without a writer would block until one came), its
+ * descriptor must be a pipe, and it is read as its bytes come, at most `maxBytes` + 1 (the caller
+ * refuses more): a shell's pipe has its writer; a named FIFO that no process has open for writing
+ * reads as end of file at once, so one read nothing from yet is given WRITER_GRACE_MS for a writer
+ * to appear (a writer blocked in its own open gets in only once this side has opened), then refused.
+ */
+export function readClientFileOrPipe(path: string, o: ClientFileOptions): Buffer {
+  let fifo = false
+  try {
+    fifo = statSync(path).isFIFO()
+  } catch {
+    // Not there or unreadable: readClientFile says which, in its words.
+  }
+  if (!fifo) return readClientFile(path, o)
+  const words = wordsFor(path, o)
+  let fd: number
+  try {
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0))
+  } catch (e) {
+    throw errnoOf(e) === 'ENOENT' ? words.changed() : words.io(e)
+  }
+  try {
+    if (!fstatSync(fd).isFIFO()) throw words.changed()
+    const buf = Buffer.alloc(o.maxBytes + 1)
+    const graceEnd = Date.now() + WRITER_GRACE_MS
+    let writerSeen = false
+    let n = 0
+    while (n < buf.length) {
+      let got: number
+      try {
+        got = readSync(fd, buf, n, buf.length - n, null)
+      } catch (e) {
+        if (errnoOf(e) !== 'EAGAIN') throw words.io(e)
+        writerSeen = true // a writer holds the pipe open and has not written yet
+        pause(5)
+        continue
+      }
+      if (got === 0) {
+        if (n === 0 && !writerSeen && Date.now() < graceEnd) {
+          pause(5)
+          continue
+        }
+        break
+      }
+      writerSeen = true
+      n += got
+    }
+    if (n === 0)
+      throw new AuditError(
+        o.code ?? 'bad_argument',
+        `${o.label} ${path.slice(0, 4096)}: a FIFO that no process writes to (nothing to read)`,
+      )
+    return buf.subarray(0, n)
+  } finally {
+    closeSync(fd)
+  }
+}

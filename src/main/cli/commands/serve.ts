@@ -59,7 +59,7 @@ function apiKeyFrom(values: Values, io: CliIO): string | undefined {
   const file = typeof values['api-key-file'] === 'string' ? values['api-key-file'] : undefined
   if (flag !== undefined && file !== undefined)
     throw new UsageError('argument --api-key-file: not allowed with argument --api-key')
-  if (file !== undefined) return readOneLineSecret(file, `--api-key-file ${file}`)
+  if (file !== undefined) return readOneLineSecret(file, '--api-key-file')
   return flag ?? (io.env['BIJOTEL_API_KEY'] || undefined)
 }
 
