@@ -144,7 +144,7 @@ export interface RecoverySummary {
   proven: number
   /** Records found that are copies of live rows (old page versions): not reported. */
   copies_of_live: number
-  /** Records seen only in WAL frames after the last commit (a transaction in flight or rolled back): not reported by verify. */
+  /** Records not known to have been committed (the `uncommitted` list's length): never findings. */
   uncommitted_only: number
   /** Of the rows reported, how many no sealed link joins to this chain (status `unplaced`). */
   unplaced?: number
@@ -175,6 +175,11 @@ export interface RecoverySummary {
 export interface RecoveryResult {
   summary: RecoverySummary
   rows: RecoveredRow[]
-  /** Rows seen only in uncommitted WAL frames (listed by `recover`, never findings). */
+  /**
+   * Rows not known to have been committed (listed by `recover`, never findings): only in WAL frames
+   * after the last commit or in pages a hot journal rolls back; or only on free pages past the seq
+   * sqlite_sequence records, or forking a live row that verifies (what a rolled-back transaction
+   * whose pages spilled leaves; a notice says what else could).
+   */
   uncommitted: RecoveredRow[]
 }

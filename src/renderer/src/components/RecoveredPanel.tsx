@@ -134,7 +134,7 @@ export function RecoveredPanel({
           <p className="muted small">
             {formatCount(summary.recovered)} recovered · {formatCount(summary.proven)} proven ·{' '}
             {formatCount(summary.copies_of_live)} copies of live rows not listed ·{' '}
-            {formatCount(summary.uncommitted_only)} only in uncommitted WAL frames
+            {formatCount(summary.uncommitted_only)} not known to have been committed
             {summary.searched
               ? ` · read ${formatCount(summary.scanned.db_pages)} db pages, ${formatCount(summary.scanned.wal_frames)} WAL frames, ${formatCount(summary.scanned.freelist_pages)} freelist pages`
               : ''}
@@ -163,8 +163,9 @@ export function RecoveredPanel({
       {uncommitted.length > 0 ? (
         <>
           <p className="small">
-            Seen only in WAL frames after the last commit (a transaction in flight or rolled back): never
-            findings.
+            Not known to have been committed, never findings: seen only in WAL frames after the last commit or
+            in pages a hot journal rolls back (a transaction in flight or rolled back), or only on free pages
+            where a rolled-back transaction leaves rows (the notices say what else could).
           </p>
           <Rows
             rows={uncommitted}
