@@ -44,6 +44,24 @@ function panel(r: RecoveryResult, selected: string | null = null) {
 }
 
 describe('RecoveredPanel', () => {
+  it('words rows not known to have been committed as not known, never as a rollback alone', () => {
+    // Rows withheld from findings (free pages past sqlite_sequence, forks on free pages, WAL frames
+    // after the last commit): a cut tail with sqlite_sequence lowered reads so too.
+    const r = recovered('rec-deleted-middle')
+    const withheld = {
+      ...r,
+      summary: { ...r.summary, uncommitted_only: 2 },
+      rows: [],
+      uncommitted: r.rows.slice(0, 2),
+    }
+    panel(withheld)
+    const text = document.body.textContent ?? ''
+    expect(text).toContain('Not known to have been committed, never findings')
+    expect(text).toContain('the notices say what else could')
+    expect(text).toContain(`${withheld.summary.uncommitted_only} not known to have been committed`)
+    expect(screen.getByTestId('recovered-uncommitted')).toBeTruthy()
+  })
+
   it('calls the rows of a truncated finding "truncated", as the finding does (rec-live-truncate)', async () => {
     const v = await verdictOf('rec-live-truncate')
     const truncated = v.findings.filter((f) => f.kind === 'truncated')
