@@ -12,7 +12,7 @@ import { sha256Hex } from '../chain/seal'
 import type { KeyMaterial } from '../chain/keys'
 import { verifyRows } from '../verify/verify'
 import { pyJsonDumpsSorted, pyJsonLoads } from '../python/pyformat'
-import { decodeReplayBytes, MAX_REPLAY_FILE_BYTES, textInput, type ReplayInput } from './text'
+import { decodeReplayBytes, MAX_REPLAY_FILE_BYTES, textInput, utf8Text, type ReplayInput } from './text'
 import { entryOf, verifyReplay } from './verifier'
 
 export interface RowVerification {
@@ -137,7 +137,7 @@ export interface PromptDigests {
 
 /** The digests of a prompt (a batch keeps these instead of the prompt). */
 export function promptDigests(prompt: string | Buffer): PromptDigests {
-  const bytes = typeof prompt === 'string' ? Buffer.from(prompt, 'utf8') : prompt
+  const bytes = typeof prompt === 'string' ? utf8Text(prompt, 'the prompt') : prompt
   let text: string | null = null
   try {
     text = typeof prompt === 'string' ? prompt : new TextDecoder('utf-8', { fatal: true }).decode(prompt)
