@@ -57,6 +57,9 @@ const ALLOWED: Record<string, [RegExp, string][]> = {
   ],
   'app/recent.ts': [[/readFileSync\(file, 'utf8'\)/, 'the app’s own recent.json in userData']],
   'cli/index.ts': [[/readFileSync\('\/proc\/self\/status'/, 'this process’s peak memory']],
+  'cli/argv-bytes.ts': [
+    [/readFileSync\('\/proc\/self\/cmdline'\)/, 'this process’s own arguments as bytes (the kernel’s copy)'],
+  ],
   'cli/commands/report.ts': [[/statSync\(target\)/, 'the auditor’s own -o target: is it a folder (no read)']],
   'export/view-export.ts': [[/openSync\(tmp, 'wx'/, 'creates a new temporary file (O_EXCL); reads nothing']],
   'export/output-file.ts': [

@@ -3,13 +3,14 @@
 // (native/src/json_scan.c) validates the body as JSON.parse would (RFC 8259, and Node's strict
 // UTF-8 check) and finds only those attributes' value spans, several times faster. Any body it is not
 // sure about (escaped keys where they matter, absurd nesting) goes to JSON.parse, as does every
-// body where the addon is absent: the answer is always `providerOf(parseBody(body))` and
+// body where the addon is absent: the answer is always `providerOfBytes(body, parseBody(body))` and
 // `modelOf(parseBody(body))`, which a differential test holds.
 import { isUtf8 } from 'node:buffer'
 import { NativeJsonScanner, SCAN_BAIL, SCAN_NOT_UTF8, SCAN_VALID } from './addon/json-scanner'
 import { F, factsAddon, RowFacter, type PageLayout } from './addon/row-facts'
 import { nativeAddon } from './addon/row-prover'
-import { attributesOf, modelOf, parseBody, providerOf } from './body'
+import { attributesOf, modelOf, parseBody, providerOfBytes } from './body'
+import { pyJsonNumberKey } from '../python/repr'
 
 const Q = 0x22
 const PROVIDER_KEYS = ['gen_ai.provider.name', 'gen_ai.system']
@@ -101,8 +102,8 @@ function providerFrom(i: number): string | null {
     while (b[q] === 0x20 || b[q] === 0x0a || b[q] === 0x0d || b[q] === 0x09) q++
     return b[q] === 0x7d || b[q] === 0x5d ? null : 'unknown'
   }
-  const v = Number(JSON.parse(b.toString('latin1', s, e)))
-  return v === 0 ? null : String(v)
+  // A number: Python's key for it, from its literal (an int's digits, a float's repr).
+  return pyJsonNumberKey(b.toString('latin1', s, e))
 }
 
 function modelFrom(i: number): string | null {
@@ -116,7 +117,7 @@ const NOTHING: BodyFacts = Object.freeze({ provider: 'unknown', model: null, rep
 function slow(body: Buffer): BodyFacts {
   const parsed = parseBody(body)
   return {
-    provider: providerOf(parsed),
+    provider: providerOfBytes(body, parsed),
     model: modelOf(parsed),
     replay: typeof attributesOf(parsed)[REPLAY_KEY] === 'string',
   }

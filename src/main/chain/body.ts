@@ -12,6 +12,8 @@
 // this one stays native for the per-row verify path, where the body is parsed once a row.
 
 import { pyTruthy } from '../python/truthy'
+import { PyFloat, pyJsonLoads } from '../python/pyformat'
+import { pyJsonNumberKey } from '../python/repr'
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
 
@@ -43,20 +45,55 @@ export function attributesOf(body: unknown): Record<string, unknown> {
 
 /**
  * The integrity monitor's provider: `gen_ai.provider.name` if truthy, else `gen_ai.system`, else
- * `unknown`. Python keeps a numeric provider as a number (it becomes a JSON key string); a list or
- * object crashes Python's detector — here it counts as `unknown`.
+ * `unknown`. Python keeps a numeric provider as a number (it becomes a JSON key string: an int's
+ * digits, a float's repr — `numberKey` gives it from the body's literal where the caller has it,
+ * providerOfBytes); a list or object crashes Python's detector — here it counts as `unknown`.
  */
-export function providerOf(body: unknown): string {
+export function providerOf(
+  body: unknown,
+  numberKey: (key: string, v: number) => string | null = (_, v) => String(v),
+): string {
   const attrs = attributesOf(body)
   for (const key of ['gen_ai.provider.name', 'gen_ai.system']) {
     const v = attrs[key]
     if (!pyTruthy(v)) continue
     if (typeof v === 'string') return v
-    if (typeof v === 'number') return String(v)
+    if (typeof v === 'number') {
+      const k = numberKey(key, v)
+      if (k === null) continue
+      return k
+    }
     if (typeof v === 'boolean') return 'true'
     return 'unknown'
   }
   return 'unknown'
+}
+
+/**
+ * `providerOf` of a body JSON.parse read (`parsed`), a numeric provider taken from its literal as
+ * `json.loads` reads it (JSON.parse rounds `12345678901234567891` and reads `1.0` as `1`; Python's
+ * keys are `12345678901234567891` and `1.0`).
+ */
+export function providerOfBytes(body: Uint8Array, parsed: unknown): string {
+  return providerOf(parsed, (key, v) => {
+    try {
+      const d = pyJsonLoads(strictUtf8.decode(body), { typed: true })
+      const a = d instanceof Map ? d.get('attributes') : undefined
+      const x = a instanceof Map ? a.get(key) : undefined
+      if (x instanceof PyFloat) return pyJsonNumberKey(pyJsonNumberLiteral(x.value))
+      if (typeof x === 'bigint' || typeof x === 'number') return pyJsonNumberKey(x.toString())
+    } catch {
+      // a body JSON.parse took and this reader did not (nesting depth): the number as JSON.parse read it
+    }
+    return String(v)
+  })
+}
+
+/** A float's value as a literal pyJsonNumberKey reads as a float (never as an int). */
+function pyJsonNumberLiteral(x: number): string {
+  if (!Number.isFinite(x)) return x > 0 ? '1e999' : '-1e999'
+  const t = String(x)
+  return /[.eE]/.test(t) ? t : `${t}.0`
 }
 
 export function modelOf(body: unknown): string | null {

@@ -48,3 +48,24 @@ export function pyRepr(v: unknown): string {
 export function pyStr(v: unknown): string {
   return typeof v === 'string' ? v : pyRepr(v)
 }
+
+/**
+ * The key a JSON number becomes in Python's `json.dumps` of a dict after `json.loads` read it
+ * (integrity's provider-shift keys): an integer literal is a Python int, its digits exactly (JSON.parse
+ * rounds past 2^53); any other literal is a float, written by `float.__repr__` (`1.0`, `1e+16`;
+ * `Infinity` past the double range, json's own spelling). Null when the value is falsy (0, -0, 0.0):
+ * the provider falls through to the next attribute. Python refuses an int of more than 4300 digits
+ * (ValueError, `sys.int_info.str_digits_check_threshold`): the body reads as not JSON → `unknown`.
+ */
+export function pyJsonNumberKey(literal: string): string | null {
+  const lit = literal.trim()
+  if (/^-?\d+$/.test(lit)) {
+    if (lit.replace(/^-/, '').length > 4300) return 'unknown'
+    const b = BigInt(lit)
+    return b === 0n ? null : b.toString()
+  }
+  const x = Number(lit)
+  if (x === 0) return null
+  if (!Number.isFinite(x)) return x > 0 ? 'Infinity' : '-Infinity'
+  return pyFloatRepr(x)
+}

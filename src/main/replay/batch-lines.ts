@@ -14,7 +14,7 @@ import { duplicateKey } from '../base/json-keys'
 import { sha256Hex } from '../chain/seal'
 import { promptDigests, type PromptDigests } from './check'
 import { readClientFile } from '../base/client-file'
-import { decodeReplayBytes, MAX_REPLAY_FILE_BYTES } from './text'
+import { decodeReplayBytes, MAX_REPLAY_FILE_BYTES, utf8Text } from './text'
 
 /**
  * A file a batch names, read through the one way a client-named path is opened (issue 34: resolved
@@ -157,7 +157,7 @@ function parsed(text: string, line: number, opts: LineOptions): BatchLine {
       if (r['raw'] === true)
         return bad('raw applies to output_file and output_base64 (output is hashed verbatim)')
       const t = r['output'] as string
-      const bytes = Buffer.from(t, 'utf8')
+      const bytes = utf8Text(t, 'output')
       entry = {
         line,
         name,

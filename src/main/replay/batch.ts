@@ -76,17 +76,6 @@ export async function bodiesOf(
   return bodies
 }
 
-/**
- * Without a key the single-entry command prints no row check, and a batch does not run one (with a
- * key the rows are checked inside the pass: ./batch-rows.ts). Said as not checked, never as checked.
- */
-const NOT_CHECKED: RowVerification = {
-  row_verified: null,
-  row_detail: 'row not checked: a batch verifies rows only when a key is given',
-  findings: [],
-  key_index: null,
-}
-
 /** The verdict of one entry given its row's body and row check (as `checkReplayInput` decides it). */
 function decide(e: BatchEntry, body: Buffer, row: RowVerification): ReplayCheck {
   const prompt =
@@ -115,7 +104,8 @@ export async function decideBatch(
   opts: { signal?: { aborted: boolean }; skip?: ReadonlySet<number> } = {},
 ): Promise<void> {
   const wanted = new Set(entries.map((e) => e.seq))
-  const rows = keys.length > 0 ? new BatchRowChecks(source, keys, wanted) : undefined
+  // Without a key too: a body hash or a link that fails needs no key to be seen (as replay --seq).
+  const rows = new BatchRowChecks(source, keys, wanted)
   const bodies = await bodiesOf(source, wanted, opts.signal, rows)
   for (const e of entries) {
     if (opts.skip?.has(e.line)) continue
@@ -131,8 +121,8 @@ export async function decideBatch(
       })
       continue
     }
-    // A row the pass kept the body of is a row it checked (with a key).
-    const check = decide(e, body, rows === undefined ? NOT_CHECKED : rows.get(e.seq)!)
+    // A row the pass kept the body of is a row it checked.
+    const check = decide(e, body, rows.get(e.seq)!)
     const status = statusOf(check)
     const reason =
       status === 'row_not_verified'

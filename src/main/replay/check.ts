@@ -12,7 +12,7 @@ import { sha256Hex } from '../chain/seal'
 import type { KeyMaterial } from '../chain/keys'
 import { verifyRows } from '../verify/verify'
 import { pyJsonDumpsSorted, pyJsonLoads } from '../python/pyformat'
-import { decodeReplayBytes, MAX_REPLAY_FILE_BYTES, textInput, type ReplayInput } from './text'
+import { decodeReplayBytes, MAX_REPLAY_FILE_BYTES, textInput, utf8Text, type ReplayInput } from './text'
 import { entryOf, verifyReplay } from './verifier'
 
 export interface RowVerification {
@@ -103,7 +103,17 @@ export function rowVerdictWords(v: VerifyVerdict, keys: KeyMaterial[], seq: numb
   const noteText = notes.length > 0 ? `; note: ${notes.join('; ')}` : ''
   if (keys.length === 0) {
     const known = fail.filter((k) => k !== 'hmac_mismatch')
-    const state = known.length > 0 ? `but ${known.map(word).join('; ')}` : `body hash ok, ${link}`
+    // A body that does not hash to its canonical_hash, or a prev_hash that is not the previous
+    // row's hmac_hash, needs no key to be seen (reference §3.2): the row does not verify, whatever
+    // a key would say of its HMAC. A match against it proves nothing (issue 37's rule, keyless too).
+    if (known.length > 0)
+      return {
+        row_verified: false,
+        row_detail: `row does NOT verify (seen without a key; HMAC not checked): ${known.map(word).join('; ')}${noteText}`,
+        findings,
+        key_index: null,
+      }
+    const state = `body hash ok, ${link}`
     return {
       row_verified: null,
       row_detail: `HMAC not checked (no secret given): ${state}${noteText}`,
@@ -137,7 +147,7 @@ export interface PromptDigests {
 
 /** The digests of a prompt (a batch keeps these instead of the prompt). */
 export function promptDigests(prompt: string | Buffer): PromptDigests {
-  const bytes = typeof prompt === 'string' ? Buffer.from(prompt, 'utf8') : prompt
+  const bytes = typeof prompt === 'string' ? utf8Text(prompt, 'the prompt') : prompt
   let text: string | null = null
   try {
     text = typeof prompt === 'string' ? prompt : new TextDecoder('utf-8', { fatal: true }).decode(prompt)

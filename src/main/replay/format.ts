@@ -1,6 +1,6 @@
 // The single-entry replay verdict as text (the reference's block, §6.4) and JSON, and its exit code:
 // `bijotel replay --seq` and each line of `bijotel replay --batch` print it the same way.
-import type { ReplayCheck } from '../../shared/replay-types'
+import type { ReplayCheck, ReplayResult } from '../../shared/replay-types'
 import { referenceReplayFields } from './verifier'
 
 /** `bijotel replay`'s exit codes for a verdict (its help lists them all: cli/commands/replay-info.ts). */
@@ -12,7 +12,8 @@ export function replayJson(
   extras: { row: boolean; prompt: boolean },
 ): Record<string, unknown> {
   const out: Record<string, unknown> = { ...referenceReplayFields(check.result) }
-  if (extras.row) {
+  // A row found not to verify is said even without a key (a keyless check found its break).
+  if (extras.row || check.row_verified === false) {
     out['row_verified'] = check.row_verified
     out['row_detail'] = check.row_detail
   }
@@ -21,6 +22,22 @@ export function replayJson(
     out['prompt_detail'] = check.prompt_detail
   }
   return out
+}
+
+/**
+ * `POST /replay/verify`'s answer: the reference's six fields. Its clients read `match` alone, so a
+ * match against a row that does not verify (under the server's keys, or a break seen without one)
+ * is answered `match: false` with the row's words as the reason: the sealed output_hash it equals
+ * may be the forger's (reference §11.7).
+ */
+export function referenceReplayAnswer(check: ReplayCheck): ReplayResult {
+  const fields = referenceReplayFields(check.result)
+  if (!fields.match || check.row_verified !== false) return fields
+  return {
+    ...fields,
+    match: false,
+    reason: `the output hash equals the sealed output_hash, but ${check.row_detail.replace(/^row /, 'the row ')}: a match against it proves nothing`,
+  }
 }
 
 /** The reference's text block, then our lines for the checks that were asked for. */
@@ -41,7 +58,7 @@ export function replayText(
     lines.push(
       `  input:          raw bytes of ${check.source.name ?? '?'} (${check.source.bytes} bytes, no newline conversion)`,
     )
-  if (extras.row) lines.push(`  row:            ${check.row_detail}`)
+  if (extras.row || check.row_verified === false) lines.push(`  row:            ${check.row_detail}`)
   if (extras.prompt) lines.push(`  prompt:         ${check.prompt_detail ?? ''}`)
   if (r.match && (check.row_verified === false || check.prompt_match === false)) {
     lines.push('  WARNING: the output matches, but the evidence around it does not hold (see above); exit 3')

@@ -6,6 +6,7 @@
 import { readClientFile } from '../base/client-file'
 import type { ReplayTextMode } from '../../shared/replay-types'
 import { AuditError } from '../base/errors'
+import { hasLoneSurrogate } from '../python/pyformat'
 
 /** Largest replay file accepted (64 MiB): a model output is text, far below this. */
 export const MAX_REPLAY_FILE_BYTES = 64 * 1024 * 1024
@@ -112,7 +113,26 @@ export function readReplayFile(
   return { value: decodeReplayBytes(bytes, mode, `${flag} ${path}`), kind: 'file', name: path, bytes, mode }
 }
 
+/**
+ * The UTF-8 bytes of a text that is hashed (a replayed output, a prompt). A lone surrogate (a JSON
+ * `\ud800` escape) has no UTF-8 form (RFC 3629 §3): `Buffer.from` would hash U+FFFD's bytes in its
+ * place, so `"\ud800"` read MATCH against a row sealed for `"\ufffd"`. Python's `.encode("utf-8")`
+ * raises there; here it is a one-line refusal naming `label`.
+ */
+export function utf8Text(text: string, label: string): Buffer {
+  if (hasLoneSurrogate(text)) {
+    // With the u flag a surrogate class matches only a surrogate that is not half of a pair.
+    const at = text.search(/[\uD800-\uDFFF]/u)
+    const unit = text.charCodeAt(at).toString(16).toUpperCase()
+    throw new AuditError(
+      'bad_argument',
+      `${label} holds a lone surrogate (U+${unit} at UTF-16 index ${at}): it is not Unicode text and has no UTF-8 bytes to hash`,
+    )
+  }
+  return Buffer.from(text, 'utf8')
+}
+
 /** Text given directly (`--output`, REST `replayed_output`): used verbatim. */
-export function textInput(text: string): ReplayInput {
-  return { value: text, kind: 'text', name: null, bytes: Buffer.from(text, 'utf8'), mode: 'python' }
+export function textInput(text: string, label = 'the replayed output'): ReplayInput {
+  return { value: text, kind: 'text', name: null, bytes: utf8Text(text, label), mode: 'python' }
 }

@@ -4,11 +4,13 @@ import type { ReplayResult } from '../../shared/replay-types'
 import { attributesOf } from '../chain/body'
 import { pyTruthy } from '../python/truthy'
 import { sha256Hex } from '../chain/seal'
-import { pyJsonLoads } from '../python/pyformat'
+import { hasLoneSurrogate, pyJsonLoads } from '../python/pyformat'
 import { pyRepr } from '../python/repr'
 
 export const REASON_NO_METADATA =
   'chain entry has no bijotel.replay.output_hash (logged before v2.7.0 or replay metadata not attached)'
+export const REASON_NOT_TEXT =
+  'the replayed output holds a lone surrogate: it is not Unicode text and has no UTF-8 bytes to hash'
 export const REASON_NOT_DETERMINISTIC =
   'output hash mismatch \u2014 original call did not record a seed (deterministic=False); replay drift is expected'
 
@@ -53,15 +55,14 @@ function asStringOrNull(v: unknown): string | null {
  * they are (the CLI's --raw mode).
  */
 export function verifyReplay(entryBody: unknown, replayedOutput: string | Uint8Array): ReplayResult {
-  let replayHash: string
-  try {
-    replayHash = sha256Hex(
-      typeof replayedOutput === 'string' ? Buffer.from(replayedOutput, 'utf8') : Buffer.from(replayedOutput),
-    )
-  } catch {
-    replayHash = sha256Hex(Buffer.alloc(0))
+  if (typeof replayedOutput === 'string' && hasLoneSurrogate(replayedOutput)) {
+    // No UTF-8 bytes exist for this text (RFC 3629 §3): hashing U+FFFD's bytes in place of the
+    // surrogate could read MATCH against a row sealed for U+FFFD. Python's encode raises; never a match.
+    const r = replayResultFor(entryBody, '')
+    return { ...r, match: false, replay_hash: '', reason: REASON_NOT_TEXT }
   }
-  return replayResultFor(entryBody, replayHash)
+  const bytes = typeof replayedOutput === 'string' ? Buffer.from(replayedOutput, 'utf8') : replayedOutput
+  return replayResultFor(entryBody, sha256Hex(Buffer.from(bytes)))
 }
 
 /**

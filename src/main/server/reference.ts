@@ -13,7 +13,7 @@ import { runIntegrityFor } from '../handlers/engine'
 import type { AuditSession } from '../session/session'
 import type { CallContext, HandlerTable } from '../handlers/table'
 import { reportJson } from '../integrity'
-import { referenceReplayFields } from '../replay/verifier'
+import { referenceReplayAnswer } from '../replay/format'
 import { TOOL_NAME, TOOL_VERSION } from '../base/version'
 import { headlineReason } from '../verify/describe'
 import { makeSealer, sha256Hex } from '../chain/seal'
@@ -142,7 +142,7 @@ export async function replayVerify(
   try {
     await deps.session.ready()
     const check = await deps.table.checkReplay({ seq, text: o['replayed_output'] }, ctx)
-    sendJson(res, 200, referenceReplayFields(check.result))
+    sendJson(res, 200, referenceReplayAnswer(check))
   } catch (e) {
     throw refError(e)
   }

@@ -4,7 +4,7 @@ import { isUtf8 } from 'node:buffer'
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { attributesOf, modelOf, parseBody, providerOf } from '../../../src/main/chain/body'
+import { attributesOf, modelOf, parseBody, providerOfBytes } from '../../../src/main/chain/body'
 import { nativeAddon } from '../../../src/main/chain/addon/row-prover'
 import { bodyFacts, useBodyScanner, type BodyScannerKind } from '../../../src/main/chain/body-scan'
 import { FIXTURES, withSqliteCopy } from '../testing/fixtures'
@@ -12,7 +12,7 @@ import { FIXTURES, withSqliteCopy } from '../testing/fixtures'
 function slow(body: Buffer): { provider: string; model: string | null; replay: boolean } {
   const parsed = parseBody(body)
   const replay = typeof attributesOf(parsed)['bijotel.replay.output_hash'] === 'string'
-  return { provider: providerOf(parsed), model: modelOf(parsed), replay }
+  return { provider: providerOfBytes(body, parsed), model: modelOf(parsed), replay }
 }
 
 function fixtureBodies(): Buffer[] {

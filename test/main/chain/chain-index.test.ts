@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { dbPath, fixtureNames } from '../testing/fixtures'
-import { modelOf, parseBody, providerOf } from '../../../src/main/chain/body'
+import { modelOf, parseBody, providerOfBytes } from '../../../src/main/chain/body'
 import { buildChainIndex, mergeParts, positionOfSeq } from '../../../src/main/chain/chain-index'
 import { INDEX_COLUMNS } from '../../../src/main/chain/columns/types'
 import { OpenedChain } from '../../../src/main/chain/source/opened-chain'
@@ -24,7 +24,7 @@ describe('chain index', () => {
     rows.forEach(([seq, body], i) => {
       const parsed = parseBody(body)
       expect(idx.seq[i]).toBe(seq)
-      expect(idx.providerNames[idx.provider[i]!]).toBe(providerOf(parsed))
+      expect(idx.providerNames[idx.provider[i]!]).toBe(providerOfBytes(body, parsed))
       expect(idx.modelNames[idx.model[i]!]).toBe(modelOf(parsed) ?? '(none)')
     })
     expect(positionOfSeq(idx, 120)).toBe(119)

@@ -3,7 +3,7 @@
 // (src/main/integrity/columns-pass.ts) must agree with it on every chain the tests build.
 import type Database from 'better-sqlite3'
 import type { IntegrityThresholds } from '../../../src/shared/integrity-types'
-import { parseBody, providerOf } from '../../../src/main/chain/body'
+import { parseBody, providerOfBytes } from '../../../src/main/chain/body'
 import { bodyFacts } from '../../../src/main/chain/body-scan'
 import { hashKey } from '../../../src/main/chain/columns/fingerprint'
 import { toBigIntOrNull } from '../../../src/main/chain/table'
@@ -22,7 +22,10 @@ export interface IntegrityRow {
 
 function rowProvider(body: unknown): string {
   if (body === null || body === undefined) return 'unknown'
-  if (!(body instanceof Uint8Array)) return providerOf(parseBody(Buffer.from(String(body), 'utf8')))
+  if (!(body instanceof Uint8Array)) {
+    const bytes = Buffer.from(String(body), 'utf8')
+    return providerOfBytes(bytes, parseBody(bytes))
+  }
   return bodyFacts(Buffer.from(body)).provider
 }
 

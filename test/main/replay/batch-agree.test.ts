@@ -194,7 +194,7 @@ describe(`a generated batch of ${GEN_LINES} lines (seed ${SEED}) on a ${GEN_ROWS
     it(
       keyed ? 'with the chain key' : 'without a key',
       async () => {
-        const lines: GenLine[] = generateLines(rows, GEN_LINES, SEED + (keyed ? 1 : 0), keyed)
+        const lines: GenLine[] = generateLines(rows, GEN_LINES, SEED + (keyed ? 1 : 0))
         const keys = keyed ? [{ encoding: 'hex', value: BATCH_KEY.toString('hex') }] : []
         await open(db, keys)
         const { cli, rest, app, code } = await threeWays(

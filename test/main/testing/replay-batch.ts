@@ -96,17 +96,17 @@ function oracle(
   row: GenRow,
   outputSame: boolean,
   promptGiven: 'none' | 'right' | 'wrong',
-  keyed: boolean,
 ): ReplayBatchStatus {
-  if (keyed && row.tampered) return 'row_not_verified'
+  // The edit leaves the body's canonical_hash stale: seen with or without the key.
+  if (row.tampered) return 'row_not_verified'
   if (!row.metadata) return 'no_metadata'
   if (!outputSame) return row.seeded ? 'mismatch_seeded' : 'mismatch_unseeded'
   if (promptGiven === 'wrong') return 'prompt_differs'
   return 'matched'
 }
 
-/** `n` lines over `rows`, of every class, in a shuffled order. `keyed`: the batch runs with the key. */
-export function generateLines(rows: GenRow[], n: number, seed: number, keyed: boolean): GenLine[] {
+/** `n` lines over `rows`, of every class, in a shuffled order (the same statuses with or without the key). */
+export function generateLines(rows: GenRow[], n: number, seed: number): GenLine[] {
   const r = rng(seed)
   const pick = (): GenRow => rows[Math.floor(r() * rows.length)]!
   const out: GenLine[] = []
@@ -155,7 +155,7 @@ export function generateLines(rows: GenRow[], n: number, seed: number, keyed: bo
       const p = typeof row.prompt === 'string' ? row.prompt : JSON.stringify(row.prompt)
       o['prompt'] = promptGiven === 'right' ? p : `${p}!`
     }
-    out.push({ bytes: line(o), expect: oracle(row, same, promptGiven, keyed) })
+    out.push({ bytes: line(o), expect: oracle(row, same, promptGiven) })
   }
   return out
 }

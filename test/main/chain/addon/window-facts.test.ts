@@ -160,7 +160,7 @@ describe.skipIf(!leafTimesAvailable())('native window', () => {
         'café "q"',
         'zero-skipped',
         '1.5',
-        '-2000',
+        '-2000.0', // -2e3 is a Python float: its key is its repr
         'true',
         'unknown',
         '日本',
