@@ -56,6 +56,15 @@ export default defineConfig({
       chunkSizeWarningLimit: 1000,
       rollupOptions: { input: { index: resolve(__dirname, 'src/renderer/index.html') } },
     },
-    plugins: [react()],
+    // Every element's text shown as data (src/renderer/src/jsx/shown.ts): JSX compiles to that runtime.
+    resolve: {
+      alias: [
+        {
+          find: /^bijotel-jsx\/(jsx-runtime|jsx-dev-runtime)$/,
+          replacement: resolve(__dirname, 'src/renderer/src/jsx/$1.ts'),
+        },
+      ],
+    },
+    plugins: [react({ jsxImportSource: 'bijotel-jsx' })],
   },
 })
