@@ -60,8 +60,12 @@ export default defineConfig({
     resolve: {
       alias: [
         {
-          find: /^bijotel-jsx\/(jsx-runtime|jsx-dev-runtime)$/,
-          replacement: resolve(__dirname, 'src/renderer/src/jsx/$1.ts'),
+          find: 'bijotel-jsx/jsx-runtime',
+          replacement: resolve(__dirname, 'src/renderer/src/jsx/jsx-runtime.ts'),
+        },
+        {
+          find: 'bijotel-jsx/jsx-dev-runtime',
+          replacement: resolve(__dirname, 'src/renderer/src/jsx/jsx-dev-runtime.ts'),
         },
       ],
     },

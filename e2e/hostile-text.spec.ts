@@ -28,7 +28,9 @@ async function everythingShown(page: Page): Promise<Shown[]> {
         // The page's own markup between elements (index.html's indents) draws nothing.
         if (/^[\n\t ]*$/.test(n.textContent ?? '')) continue
         // A <pre>'s own line breaks and indents are the program's layout of a document it wrote.
-        const text = parent.closest('pre') ? (n.textContent ?? '').replace(/[\n\t]/g, ' ') : (n.textContent ?? '')
+        const text = parent.closest('pre')
+          ? (n.textContent ?? '').replace(/[\n\t]/g, ' ')
+          : (n.textContent ?? '')
         out.push({ where: name(parent), text })
         continue
       }
@@ -36,7 +38,8 @@ async function everythingShown(page: Page): Promise<Shown[]> {
       // Attributes the browser shows (tooltips, placeholders) or reads out; a title's lines are its own.
       for (const a of ['title', 'alt', 'placeholder', 'aria-label', 'aria-description', 'aria-valuetext']) {
         const v = el.getAttribute(a)
-        if (v !== null) out.push({ where: `${name(el)}@${a}`, text: a === 'title' ? v.replace(/\n/g, ' ') : v })
+        if (v !== null)
+          out.push({ where: `${name(el)}@${a}`, text: a === 'title' ? v.replace(/\n/g, ' ') : v })
       }
     }
     return out

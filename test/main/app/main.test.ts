@@ -179,7 +179,18 @@ describe('the chain the engine holds is told to the page', () => {
 
   it('Open Recent shows a path as data (bidi, zero-width, line breaks numbered; & literal) and opens the exact path', async () => {
     // Folder names an insider chooses, one code point of each kind printable() numbers, and a `&`.
-    const marks = ['\u202e', '\u2066', '\u200b', '\u2028', '\n', '\r', '\u001b', '\u0085', '\ufeff', '\u{e0041}']
+    const marks = [
+      '\u202e',
+      '\u2066',
+      '\u200b',
+      '\u2028',
+      '\n',
+      '\r',
+      '\u001b',
+      '\u0085',
+      '\ufeff',
+      '\u{e0041}',
+    ]
     const paths = marks.map((m, i) => join(userData, `case${i}${m}fdp&x`, 'chain.db'))
     writeFileSync(join(userData, 'recent.json'), JSON.stringify(paths))
     await start()

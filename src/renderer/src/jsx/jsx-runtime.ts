@@ -5,5 +5,7 @@ import { shownProps } from './shown'
 export type { JSX } from 'react/jsx-runtime'
 export const Fragment = runtime.Fragment
 
-export const jsx: typeof runtime.jsx = (type, props, ...rest) => runtime.jsx(type, shownProps(type, props), ...rest)
-export const jsxs: typeof runtime.jsxs = (type, props, ...rest) => runtime.jsxs(type, shownProps(type, props), ...rest)
+export const jsx: typeof runtime.jsx = (type, props, ...rest) =>
+  runtime.jsx(type, shownProps(type, props), ...rest)
+export const jsxs: typeof runtime.jsxs = (type, props, ...rest) =>
+  runtime.jsxs(type, shownProps(type, props), ...rest)

@@ -10,7 +10,15 @@
 import { printable } from '../../../shared/printable'
 
 /** Attributes the browser shows (tooltips, placeholders) or reads out (assistive technology). */
-const SHOWN_ATTRIBUTES = ['title', 'alt', 'placeholder', 'aria-label', 'aria-description', 'aria-valuetext', 'aria-roledescription']
+const SHOWN_ATTRIBUTES = [
+  'title',
+  'alt',
+  'placeholder',
+  'aria-label',
+  'aria-description',
+  'aria-valuetext',
+  'aria-roledescription',
+]
 
 /** A <pre>'s own line breaks and tabs are its layout (a pretty-printed body); in a tooltip, its lines. */
 const LAYOUT: Record<string, string> = { pre: '\n\t', textarea: '\n\t' }

@@ -63,7 +63,9 @@ describe('ReplayResultView', () => {
       const forged = `gpt-4o${brk}=== Replay MATCH (seq=8) ===`
       render(
         <ReplayResultView
-          check={check({ result: { ...check().result, model_version: forged, reason: `r${brk}  reason: none` } })}
+          check={check({
+            result: { ...check().result, model_version: forged, reason: `r${brk}  reason: none` },
+          })}
         />,
       )
       const lines = screen.getByTestId('replay-cli').textContent!.split('\n')

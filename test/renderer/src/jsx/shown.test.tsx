@@ -31,14 +31,17 @@ function everythingShown(root: HTMLElement): { where: string; text: string }[] {
   for (let n = walker.nextNode(); n; n = walker.nextNode()) {
     if (n.nodeType === Node.TEXT_NODE) {
       const parent = n.parentElement!
-      const text = parent.closest('pre') ? (n.textContent ?? '').replace(/[\n\t]/g, ' ') : (n.textContent ?? '')
+      const text = parent.closest('pre')
+        ? (n.textContent ?? '').replace(/[\n\t]/g, ' ')
+        : (n.textContent ?? '')
       out.push({ where: parent.tagName, text })
       continue
     }
     const el = n as Element
     for (const a of ['title', 'alt', 'placeholder', 'aria-label', 'aria-description', 'aria-valuetext']) {
       const v = el.getAttribute(a)
-      if (v !== null) out.push({ where: `${el.tagName}@${a}`, text: a === 'title' ? v.replace(/\n/g, ' ') : v })
+      if (v !== null)
+        out.push({ where: `${el.tagName}@${a}`, text: a === 'title' ? v.replace(/\n/g, ' ') : v })
     }
   }
   return out
@@ -67,12 +70,13 @@ describe('the JSX runtime shows text as data', () => {
       const text = `a${chunk.join('b')}c`
       const { container } = render(
         <div>
-          <span data-testid="child" title={text} aria-label={text} placeholder={text}>
+          <span data-testid="child" title={text} aria-label={text}>
             {text}
           </span>
           <span data-testid="mixed">
             seq {i}: {text} {[text, <b key="b">{text}</b>]}
           </span>
+          <input data-testid="input" placeholder={text} alt={text} readOnly />
           <ul>
             {chunk.map((c) => (
               <li key={c.codePointAt(0)}>{c}</li>
@@ -82,6 +86,7 @@ describe('the JSX runtime shows text as data', () => {
       )
       expect(screen.getByTestId('child').textContent).toBe(printable(text))
       expect(screen.getByTestId('child').getAttribute('aria-label')).toBe(printable(text))
+      expect(screen.getByTestId('input').getAttribute('placeholder')).toBe(printable(text))
       expect(everythingShown(container).filter((s) => hasUnprintable(s.text))).toEqual([])
       cleanup()
     }
@@ -106,7 +111,8 @@ describe('the JSX runtime shows text as data', () => {
 describe('the app shows a chain\u2019s text as data', () => {
   // Each field the engine hands the screen, from one generator over all the unprintable code points.
   let k = 0
-  const hostile = (word: string): string => `${word}${ALL[k++ % ALL.length]}${word}${ALL[(k * 7919) % ALL.length]}x`
+  const hostile = (word: string): string =>
+    `${word}${ALL[k++ % ALL.length]}${word}${ALL[(k * 7919) % ALL.length]}x`
 
   it('in the evidence, the filters, the table and the entry detail', async () => {
     const path = `/evidence/${hostile('case')}/chain.db`
