@@ -56,6 +56,19 @@ export default defineConfig({
       chunkSizeWarningLimit: 1000,
       rollupOptions: { input: { index: resolve(__dirname, 'src/renderer/index.html') } },
     },
-    plugins: [react()],
+    // Every element's text shown as data (src/renderer/src/jsx/shown.ts): JSX compiles to that runtime.
+    resolve: {
+      alias: [
+        {
+          find: 'bijotel-jsx/jsx-runtime',
+          replacement: resolve(__dirname, 'src/renderer/src/jsx/jsx-runtime.ts'),
+        },
+        {
+          find: 'bijotel-jsx/jsx-dev-runtime',
+          replacement: resolve(__dirname, 'src/renderer/src/jsx/jsx-dev-runtime.ts'),
+        },
+      ],
+    },
+    plugins: [react({ jsxImportSource: 'bijotel-jsx' })],
   },
 })

@@ -6,6 +6,12 @@ export default defineConfig({
     // The shell (src/main/app, src/preload) runs against a stand-in of the electron module: no
     // Electron binary is needed to test its wiring (test/main/app/electron-stand-in.ts).
     alias: [
+      // The renderer's JSX runtime (tsconfig.json jsxImportSource): every element's text shown as
+      // data (src/renderer/src/jsx/shown.ts), in the tests as in the app.
+      {
+        find: /^bijotel-jsx\/(jsx-runtime|jsx-dev-runtime)$/,
+        replacement: fileURLToPath(new URL('./src/renderer/src/jsx/$1.ts', import.meta.url)),
+      },
       {
         find: /^electron$/,
         replacement: fileURLToPath(new URL('./test/main/app/electron-stand-in.ts', import.meta.url)),

@@ -4,12 +4,25 @@
 // paste and select all work in text fields (on macOS only menu items carry these shortcuts).
 import { Menu, type MenuItemConstructorOptions } from 'electron'
 import type { MenuCommand } from '../../shared/app-events'
+import { printable } from '../../shared/printable'
 
 export interface MenuOptions {
   platform: NodeJS.Platform
   recent: string[]
   send: (command: MenuCommand) => void
   openRecent: (path: string) => void
+}
+
+/**
+ * A recent path as its menu item's label: a folder named by whoever handed over the evidence may hold
+ * a bidi override (U+202E shows `fdp.db` as `bd.pdf`, UAX #9 §2), a zero-width space or a line break,
+ * so it is written as printable() writes it (the item still opens the exact path); on Windows and
+ * Linux `&` marks the next letter as the item's mnemonic and `&&` is a literal `&` (Electron's
+ * MenuItem `label`), so a path's `&` is doubled.
+ */
+export function recentLabel(path: string, mac: boolean): string {
+  const shown = printable(path)
+  return mac ? shown : shown.replace(/&/g, '&&')
 }
 
 export function menuTemplate({
@@ -29,7 +42,7 @@ export function menuTemplate({
         {
           label: 'Open Recent',
           submenu: recent.length
-            ? recent.map((p) => ({ label: p, click: () => openRecent(p) }))
+            ? recent.map((p) => ({ label: recentLabel(p, mac), click: () => openRecent(p) }))
             : [{ label: '(none)', enabled: false }],
         },
         { label: 'Close chain', accelerator: 'CmdOrCtrl+W', click: command('menuClose') },

@@ -19,15 +19,23 @@ import { announceSigned, custodyOf } from '../session/custody-state'
 import type { JobContext } from '../session/jobs'
 import type { AuditSession } from '../session/session'
 
+/**
+ * The integrity monitor over the session's chain with `keys` (those held when the caller asked);
+ * `adopt`: kept as the chain's run (flags, the page's panel) — only when the chain and the key set
+ * it was made with are still the session's: a run that ends after another chain was opened, after
+ * the keys were replaced (its key and rotation notes are the old keys'), or in a job cancelled
+ * meanwhile, is the caller's answer only.
+ */
 export async function runIntegrityFor(
   session: AuditSession,
   opts: IntegrityOptions,
-  job?: JobContext,
+  how: { job?: JobContext; adopt?: boolean; keys?: AuditSession['keys'] } = {},
 ): Promise<IntegrityRun> {
+  const { job, adopt = false, keys = session.keys } = how
   const opened = await session.ready()
   const options = {
     ...opts,
-    keys: session.keys,
+    keys,
     ...(session.verdict && !session.verdict.range ? { wholeChainVerdict: session.verdict } : {}),
     ...(job
       ? {
@@ -36,7 +44,10 @@ export async function runIntegrityFor(
         }
       : {}),
   }
-  return opened.chain.read((source) => runIntegrity(source, options))
+  const run = await opened.chain.read((source) => runIntegrity(source, options))
+  if (adopt && !job?.signal.aborted && session.chain === opened && session.keys === keys)
+    session.setIntegrity(run)
+  return run
 }
 
 export async function checkReplayFor(session: AuditSession, req: ReplayCheckRequest): Promise<ReplayCheck> {

@@ -34,24 +34,17 @@ export function integrityHandlers(session: AuditSession): Pick<HandlerTable, Int
   return {
     runIntegrity: async (req) => {
       const opts = integrityOptionsFrom(req)
-      const run = await runIntegrityFor(session, opts)
-      session.setIntegrity(run)
-      return run
+      return runIntegrityFor(session, opts, { adopt: true })
     },
     startIntegrity: async (req) => {
       const opts = integrityOptionsFrom(req)
       session.view() // no chain (or a failed open): one clear error now, not a failed job
-      let opened: Awaited<ReturnType<typeof session.ready>> | null = null
-      return session.jobs.start(
-        'integrity',
-        async (job) => {
-          opened = await session.readyForJob(job)
-          return runIntegrityFor(session, opts, job)
-        },
-        (run) => {
-          if (opened && session.chain === opened) session.setIntegrity(run)
-        },
-      )
+      // The keys held when the run was asked for: replaced before it ends, its run is not kept.
+      const keys = session.keys
+      return session.jobs.start('integrity', async (job) => {
+        await session.readyForJob(job)
+        return runIntegrityFor(session, opts, { job, adopt: true, keys })
+      })
     },
   }
 }

@@ -84,7 +84,10 @@ export function verifyHandlers(session: AuditSession): Pick<HandlerTable, Verify
           })
         },
         (v) => {
-          if (opened && session.chain === opened) session.setVerdict(v)
+          // The chain's verdict is for the keys held now: keys replaced while the job ran (a key
+          // typed wrong, then right) make its answer that job's only — adopted, the old key's
+          // "HMAC mismatch" would be shown, flagged and reported under the new key.
+          if (opened && session.chain === opened && session.keys === keys) session.setVerdict(v)
         },
       )
     },

@@ -177,6 +177,37 @@ describe('the chain the engine holds is told to the page', () => {
     expect(chainEvents()).toHaveLength(1)
   })
 
+  it('Open Recent shows a path as data (bidi, zero-width, line breaks numbered; & literal) and opens the exact path', async () => {
+    // Folder names an insider chooses, one code point of each kind printable() numbers, and a `&`.
+    const marks = [
+      '\u202e',
+      '\u2066',
+      '\u200b',
+      '\u2028',
+      '\n',
+      '\r',
+      '\u001b',
+      '\u0085',
+      '\ufeff',
+      '\u{e0041}',
+    ]
+    const paths = marks.map((m, i) => join(userData, `case${i}${m}fdp&x`, 'chain.db'))
+    writeFileSync(join(userData, 'recent.json'), JSON.stringify(paths))
+    await start()
+    const entries = item('Open Recent').submenu!
+    expect(entries).toHaveLength(paths.length)
+    for (const [i, m] of entries.entries()) {
+      expect(m.label).not.toMatch(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u)
+      expect(m.label).toContain('<U+')
+      // One `&` of the path is `&&`: a literal ampersand, no mnemonic (Linux here).
+      expect(m.label).toMatch(/fdp&&x/)
+      expect(m.label).not.toMatch(/[^&]&[^&]/)
+      m.click!()
+      await until(() => events().filter((e) => e.name === 'openFailed').length === i + 1, 'openFailed')
+      expect(events().filter((e) => e.name === 'openFailed')[i]!.payload).toMatchObject({ path: paths[i] })
+    }
+  })
+
   it('a second instance opens its file here, tells the page, and brings the window back', async () => {
     await start()
     win().minimized = true

@@ -3,6 +3,7 @@
 import { useMemo } from 'react'
 import { Bar, Legend, YAxis, type TooltipContentProps } from 'recharts'
 import type { Timeline } from '../../../shared/chain-types'
+import { printable } from '../../../shared/printable'
 import type { ProviderShift } from '../../../shared/integrity-types'
 import { providerColor, shareKey, timelineRows, type BucketRow } from '../lib/chart-data'
 import { axisTime, counted, formatCount, pyFloat, signed } from '../lib/format'
@@ -94,7 +95,8 @@ export function ProviderShareChart({ timeline, error, providers, halves, shift }
         <Bar
           key={p}
           dataKey={shareKey(p)}
-          name={p}
+          // recharts draws the legend itself, past the JSX runtime that shows every other text as data.
+          name={printable(p)}
           stackId="share"
           fill={providerColor(providers, p)}
           isAnimationActive={false}

@@ -1,4 +1,5 @@
 // One replay check: MATCH / MISMATCH with the CLI's fields, the row's own verification, the prompt.
+import { printable } from '../../../shared/printable'
 import type { ReplayCheck } from '../../../shared/replay-types'
 import { formatCount, shortTime } from '../lib/format'
 import { promptLabel, pyBool, replayCliLines, rowVerifiedLabel } from '../lib/replay-format'
@@ -76,7 +77,11 @@ export function ReplayResultView({ check, compact }: { check: ReplayCheck; compa
         <details>
           <summary className="small muted">as the CLI prints it</summary>
           <pre className="cli" data-testid="replay-cli">
-            {replayCliLines(check.seq, r).join('\n')}
+            {/* A <pre> keeps its line breaks (jsx/shown.ts): a model_version or reason holding one
+                is numbered here, line by line, so it cannot print a line of its own. */}
+            {replayCliLines(check.seq, r)
+              .map((line) => printable(line))
+              .join('\n')}
           </pre>
         </details>
       )}

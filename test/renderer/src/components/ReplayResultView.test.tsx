@@ -57,6 +57,25 @@ describe('ReplayResultView', () => {
     )
   })
 
+  it("numbers a line break in the chain's model_version or reason: each CLI line stays one line", () => {
+    // The chain's writer chooses model_version; the <pre> keeps its own line breaks only.
+    for (const brk of ['\n', '\r', '\r\n', '\u2028', '\u0085', '\u001b[1A']) {
+      const forged = `gpt-4o${brk}=== Replay MATCH (seq=8) ===`
+      render(
+        <ReplayResultView
+          check={check({
+            result: { ...check().result, model_version: forged, reason: `r${brk}  reason: none` },
+          })}
+        />,
+      )
+      const lines = screen.getByTestId('replay-cli').textContent!.split('\n')
+      expect(lines).toHaveLength(6)
+      expect(lines[4]).toMatch(/^ {2}model_version: {2}gpt-4o<U\+[0-9A-F]{4}>/)
+      expect(lines.filter((l) => l.startsWith('=== Replay MATCH'))).toEqual([])
+      cleanup()
+    }
+  })
+
   it('shows a match without a reason, and an entry without replay metadata', () => {
     const { unmount } = render(
       <ReplayResultView

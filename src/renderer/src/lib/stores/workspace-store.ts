@@ -326,7 +326,10 @@ export class WorkspaceStore extends Store<WorkspaceState> {
     }
     // A run under way was started with the old keys: when it lands the panel marks it out of date.
     this.rerunIntegrity()
-    if (this.getState().keys.length > 0) await this.verify()
+    // A verify under way is the old keys' (a key typed wrong, then right): stopped, and the chain
+    // verified again with the keys now held.
+    if (this.verifyJob.running) this.verifyJob.cancel()
+    if (this.getState().keys.length > 0) await this.verify(undefined, true)
   }
 
   /** The keys of the chain shown before this one were cleared (keys belong to a chain): say so. */
@@ -337,8 +340,11 @@ export class WorkspaceStore extends Store<WorkspaceState> {
     })
   }
 
-  readonly verify = async (range?: VerifyRangeOptions): Promise<void> => {
-    if (this.verifyJob.running) return
+  readonly verify = async (range?: VerifyRangeOptions, restart = false): Promise<void> => {
+    if (this.verifyJob.running && !restart) return
+    // The verdict is for the keys held when it was asked for: one landing after they were replaced
+    // is not shown (the engine keeps it neither).
+    const gen = this.getState().keyGen
     if (this.getState().keys.length === 0) {
       // Said where the auditor is looking, whichever Verify was used (header, shortcut, menu, panel):
       // the key field takes focus and a notice says what is missing; the engine's refusal still
@@ -347,6 +353,7 @@ export class WorkspaceStore extends Store<WorkspaceState> {
       this.env.notify('Enter the chain secret to verify: the key field is ready', 'error')
     }
     const v = await this.verifyJob.run(() => this.api.startVerify(range ? { range } : {}))
+    if (this.getState().keyGen !== gen) return
     if (v)
       this.update((s) => ({ verdict: v, checkVersion: s.checkVersion + 1, flagVersion: s.flagVersion + 1 }))
     const error = this.verifyJob.getState().error
