@@ -1,0 +1,54 @@
+// More honest histories never make a finding (issue 39): ./honest-more.ts's steps beyond the writer's
+// own. Verified with every key, without segments, with them, with them in reverse order and each twice.
+import { describe, expect, it } from 'vitest'
+import { readSegments } from '../../../src/main/audit/segments'
+import { verifyFile } from '../../../src/main/audit/verify-file'
+import type { KeyMaterial } from '../../../src/main/chain/keys'
+import { Rng } from '../reliability/chainkit'
+import { generateMore, moreCase, type MoreCase } from './honest-more'
+
+const RANDOM = Number(process.env.BIJOTEL_MORE_CASES ?? 24)
+const BASE = Number(process.env.BIJOTEL_MORE_SEED ?? 0x5a11)
+
+const CASES: MoreCase[] = Array.from({ length: RANDOM }, (_, n) =>
+  moreCase(new Rng(BASE + n), n % 2 === 0 ? 'delete' : 'wal', 4 + (n % 7)),
+)
+
+describe('more honest histories make no finding', () => {
+  for (const [n, c] of CASES.entries()) {
+    const seed = BASE + n
+    it(`#${n} ${c.journal} p${c.pageSize}: ${c.steps.join(', ')}${c.crash ? ', crash' : ''}`, async () => {
+      const g = generateMore(c, seed)
+      try {
+        const keys: KeyMaterial[] = g.keys.map((bytes, index) => ({ index, encoding: 'hex', bytes }))
+        const runs =
+          g.segments.length > 0
+            ? [
+                undefined,
+                await readSegments(g.segments),
+                await readSegments([...g.segments].reverse()),
+                await readSegments([...g.segments, ...g.segments]),
+              ]
+            : [undefined]
+        for (const segments of runs) {
+          const { verdict } = await verifyFile(g.db, keys, {
+            recover: true,
+            workers: 1,
+            ...(segments ? { segments } : {}),
+          })
+          const what = `${g.log.join(', ')}${segments ? ' (with segments)' : ''}`
+          expect(
+            verdict.findings.map((f) => `${f.kind} ${f.from_seq}-${f.to_seq}`),
+            `${what}: ${JSON.stringify(verdict.recovery)}`,
+          ).toEqual([])
+          expect(verdict.valid, what).toBe(true)
+          for (const r of verdict.recovered ?? [])
+            if (r.key_index !== null)
+              expect(['deleted', 'superseded'], `${what}: seq ${r.seq}`).not.toContain(r.status)
+        }
+      } finally {
+        g.cleanup()
+      }
+    })
+  }
+})
