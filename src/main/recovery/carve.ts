@@ -78,6 +78,12 @@ export class Carver {
   readonly hits: RawHit[] = []
   readonly scanned: CarveScan = { db_pages: 0, wal_frames: 0, freelist_pages: 0, carved_regions: 0 }
   readonly freelist: Freelist
+  /**
+   * The freelist as the database file's own page 1 describes it (file-format §1.5), where committed
+   * WAL frames supersede pages: a page free in the file that a WAL frame now uses still holds what a
+   * transaction rolled back in rollback-journal mode left there (./prove.ts onFreePages).
+   */
+  private readonly mainFreelist: Freelist
   private readonly anchorByte: number
   private readonly maxPage: number
   private runBuf: Buffer | null = null
@@ -93,6 +99,10 @@ export class Carver {
     private readonly signal?: { aborted: boolean },
   ) {
     this.freelist = readFreelist(store.current, store.pageSize, dbPagesNow)
+    this.mainFreelist =
+      store.wal.currentByPage.size > 0
+        ? readFreelist(store.main, store.pageSize, store.filePages)
+        : this.freelist
     this.anchorByte = layout.anchor[0]!
     this.maxPage = Math.max(store.filePages, store.wal.dbPages, dbPagesNow)
     this.budget = { maxPage: this.maxPage, left: 4 * (this.maxPage + store.wal.frames.length) + 65536 }
@@ -252,7 +262,10 @@ export class Carver {
       if (mark === SUPERSEDED || mark === ROLLED_BACK) {
         const version = this.dbVersion(n, [this.store.main, this.store.current])
         if (mark === ROLLED_BACK) version.rolledBack = true
-        this.whole(run.subarray(base, base + pageSize), version, 'superseded_page', headerOffset(n))
+        const trunkList = mark === SUPERSEDED ? this.mainFreelist.trunks.get(n) : undefined
+        if (trunkList !== undefined || (mark === SUPERSEDED && this.mainFreelist.leaves.has(n)))
+          this.whole(run.subarray(base, base + pageSize), version, 'freelist', trunkList ?? 0)
+        else this.whole(run.subarray(base, base + pageSize), version, 'superseded_page', headerOffset(n))
         continue
       }
       if (mark === 0) {

@@ -95,6 +95,11 @@ function cases(): GenCase[] {
         name: `wal live old-generation-delete p${pageSize}`,
         scenario: { kind: 'old-generation-delete', at: 30, count: 4 },
       },
+      {
+        ...wal,
+        name: `wal live checkpointed rewrite p${pageSize}`,
+        scenario: { kind: 'rewrite', count: 3, checkpointed: true },
+      },
     )
   }
   // Files larger than one 1 MB read run: rows recovered from pages of an early run keep their bodies

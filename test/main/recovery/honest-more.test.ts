@@ -10,9 +10,33 @@ import { generateMore, moreCase, type MoreCase } from './honest-more'
 const RANDOM = Number(process.env.BIJOTEL_MORE_CASES ?? 24)
 const BASE = Number(process.env.BIJOTEL_MORE_SEED ?? 0x5a11)
 
-const CASES: MoreCase[] = Array.from({ length: RANDOM }, (_, n) =>
-  moreCase(new Rng(BASE + n), n % 2 === 0 ? 'delete' : 'wal', 4 + (n % 7)),
-)
+/**
+ * A batch rolled back in rollback-journal mode leaves its rows on the file's free pages; in WAL mode
+ * again, the writer's next rows (sealed after the same head: a fork) reuse those pages through WAL
+ * frames, so the file's images are superseded pages that were free in the file's own view. They read
+ * `rewritten` before the fix.
+ */
+const FORKS: MoreCase[] = [512, 1024, 4096].flatMap((pageSize) => [
+  {
+    journal: 'wal',
+    pageSize,
+    steps: ['batch', 'batch', 'archive', 'append', 'to-delete', 'failed-batch', 'to-wal', 'append'],
+    crash: false,
+  },
+  {
+    journal: 'wal',
+    pageSize,
+    steps: ['batch', 'archive', 'to-delete', 'failed-batch', 'to-wal', 'append', 'append'],
+    crash: true,
+  },
+])
+
+const CASES: MoreCase[] = [
+  ...FORKS,
+  ...Array.from({ length: RANDOM }, (_, n) =>
+    moreCase(new Rng(BASE + n), n % 2 === 0 ? 'delete' : 'wal', 4 + (n % 7)),
+  ),
+]
 
 describe('more honest histories make no finding', () => {
   for (const [n, c] of CASES.entries()) {

@@ -23,6 +23,8 @@ export type MoreStep =
   | 'secure-delete'
   | 'auto-vacuum'
   | 'journal-switch'
+  | 'to-delete'
+  | 'to-wal'
   | 'autocheckpoint'
   | 'second-writer'
   | 'checkpoint'
@@ -197,12 +199,18 @@ export function generateMore(c: MoreCase, seed: number): MoreOut {
           break
         }
         case 'journal-switch': {
-          const choices = c.journal === 'wal' ? ['WAL', 'DELETE'] : ['DELETE', 'TRUNCATE', 'PERSIST', 'MEMORY', 'OFF']
+          const choices =
+            c.journal === 'wal' ? ['WAL', 'DELETE'] : ['DELETE', 'TRUNCATE', 'PERSIST', 'MEMORY', 'OFF']
           mode = choices[Math.floor(rng.next() * choices.length)]!
           db.pragma(`journal_mode = ${mode}`)
           note = `journal_mode=${mode}`
           break
         }
+        case 'to-delete':
+        case 'to-wal':
+          mode = step === 'to-wal' ? 'WAL' : 'DELETE'
+          db.pragma(`journal_mode = ${mode}`)
+          break
         case 'autocheckpoint': {
           const v = [1, 2, 10, 100, 1000][Math.floor(rng.next() * 5)]!
           db.pragma(`wal_autocheckpoint = ${v}`)
@@ -219,7 +227,9 @@ export function generateMore(c: MoreCase, seed: number): MoreOut {
         }
         case 'checkpoint':
           if (mode === 'WAL')
-            db.pragma(`wal_checkpoint(${['PASSIVE', 'FULL', 'RESTART', 'TRUNCATE'][Math.floor(rng.next() * 4)]})`)
+            db.pragma(
+              `wal_checkpoint(${['PASSIVE', 'FULL', 'RESTART', 'TRUNCATE'][Math.floor(rng.next() * 4)]})`,
+            )
           break
         case 'reopen':
           db.close()
