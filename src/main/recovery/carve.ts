@@ -56,7 +56,8 @@ const RUN_BYTES = 1 << 20
 
 /**
  * Page marks (Carver.pageMarks): an older version carved whole, a freelist page carved whole, a
- * version a hot journal's rollback replaces (or truncates away), carved whole and never committed.
+ * version a hot journal's rollback replaces (or truncates away), or a page past a rollback-journal
+ * file's end, carved whole and never committed.
  */
 const SUPERSEDED = 1
 const FREE = 2
@@ -147,7 +148,15 @@ export class Carver {
   private pageMarks(): Uint8Array {
     const marks = new Uint8Array(this.store.filePages + 1)
     for (const n of this.store.wal.currentByPage.keys()) if (n < marks.length) marks[n] = SUPERSEDED
-    for (let n = this.dbPagesNow + 1; n < marks.length; n++) marks[n] = SUPERSEDED
+    // Past the database's end: in a WAL file, the file's pages of a state before a commit that shrank
+    // it (committed then). In a rollback-journal file whose WAL holds no commit, the end is the page
+    // count of its header (file-format §1.3, in-header database size), which every commit writes: a
+    // page past it was written by a transaction that never committed (its pages spilled, then a crash
+    // with journal_mode=MEMORY or OFF, which leave no journal to roll them back; pager.c).
+    const page1 = this.store.mainPage(1)
+    const rollbackFile = this.store.wal.dbPages === 0 && page1 !== null && page1[18] === 1 && page1[19] === 1
+    for (let n = this.dbPagesNow + 1; n < marks.length; n++)
+      marks[n] = rollbackFile ? ROLLED_BACK : SUPERSEDED
     for (const n of this.freelist.leaves) if (n < marks.length && marks[n] === 0) marks[n] = FREE
     for (const n of this.freelist.trunks.keys()) if (n < marks.length && marks[n] === 0) marks[n] = FREE
     const { journal } = this.store

@@ -213,6 +213,23 @@ export function applyRecovery(
       r.seq > last &&
       r.sources.some((s) => s.file === 'db' && s.kind === 'freelist'),
   )
+  // Rows past the head only on database pages no commit wrote (./carve.ts pageMarks): said, never claimed.
+  const unwritten = result.uncommitted.filter(
+    (r) =>
+      r.status === 'deleted' &&
+      r.key_index !== null &&
+      last !== null &&
+      r.seq !== null &&
+      r.seq > last &&
+      r.sources.every((s) => s.file === 'db' && s.kind === 'superseded_page' && s.committed === false),
+  )
+  if (unwritten.length > 0)
+    notices.push(
+      `${unwritten.length} row(s) sealed after the live head (seqs ${seqRuns(unwritten.map((r) => r.seq!))}) lie only ` +
+        "on pages of the database file no commit wrote (past the end its header records, or pages a hot journal's " +
+        'rollback replaces): a transaction in flight when the writer stopped; nothing proves they were ever ' +
+        'committed, so no finding',
+    )
   const forks = result.uncommitted.filter(
     (r) => r.status === 'superseded' && r.key_index !== null && r.seq !== null,
   )

@@ -25,6 +25,8 @@ export type MoreStep =
   | 'journal-switch'
   | 'to-delete'
   | 'to-wal'
+  | 'to-memory'
+  | 'to-off'
   | 'autocheckpoint'
   | 'second-writer'
   | 'checkpoint'
@@ -105,9 +107,10 @@ export function generateMore(c: MoreCase, seed: number): MoreOut {
     if (one) on.transaction(() => Array.from({ length: n }, put))()
     else for (let i = 0; i < n; i++) on.transaction(put)()
   }
-  const spilled = (n: number, then: () => void): void => {
-    // journal_mode=OFF has no rollback (its ROLLBACK is undefined): the writer never fails a batch there.
-    if (mode === 'OFF') return then()
+  const spilled = (n: number, then: () => void, crash = false): void => {
+    // journal_mode=OFF has no rollback (its ROLLBACK is undefined): the writer never fails a batch
+    // there; a crash (the files taken mid-transaction) it can have.
+    if (mode === 'OFF' && !crash) return then()
     db.pragma('cache_size = 5')
     let p = prev
     try {
@@ -208,7 +211,9 @@ export function generateMore(c: MoreCase, seed: number): MoreOut {
         }
         case 'to-delete':
         case 'to-wal':
-          mode = step === 'to-wal' ? 'WAL' : 'DELETE'
+        case 'to-memory':
+        case 'to-off':
+          mode = step.slice(3).toUpperCase()
           db.pragma(`journal_mode = ${mode}`)
           break
         case 'autocheckpoint': {
@@ -248,7 +253,7 @@ export function generateMore(c: MoreCase, seed: number): MoreOut {
     }
     if (c.crash) {
       log.push('crash')
-      spilled(20 + Math.floor(rng.next() * 40), take)
+      spilled(20 + Math.floor(rng.next() * 40), take, true)
     } else take()
   } finally {
     db.close()
