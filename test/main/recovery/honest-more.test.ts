@@ -38,12 +38,15 @@ const FORKS: MoreCase[] = [512, 1024, 4096].flatMap((pageSize) => [
  * may have spilled too). They read `truncated` before the fix.
  */
 const NO_JOURNAL: MoreCase[] = [1024, 4096, 16384].flatMap((pageSize) =>
-  (['to-memory', 'to-off'] as const).map((mode) => ({
-    journal: 'delete' as const,
-    pageSize,
-    steps: ['batch', 'batch', mode, 'big', 'append'],
-    crash: true,
-  })),
+  (['to-memory', 'to-off'] as const).flatMap((mode) => [
+    { journal: 'delete' as const, pageSize, steps: ['batch', 'batch', mode, 'big', 'append'], crash: true },
+    {
+      journal: 'delete' as const,
+      pageSize,
+      steps: ['batch', 'batch', 'archive', mode, 'append'],
+      crash: true,
+    },
+  ]),
 )
 
 const CASES: MoreCase[] = [
