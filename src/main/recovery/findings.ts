@@ -236,7 +236,7 @@ export function applyRecovery(
   if (forks.length > 0)
     notices.push(
       `${forks.length} row(s) sealed after the same row as a live row that verifies (seqs ${seqRuns(forks.map((r) => r.seq!))}) ` +
-        'lie only on free pages: an earlier version resealed by a key holder, or a transaction rolled back after its ' +
+        'lie only on free pages or in WAL frames no commit is known for: an earlier version resealed by a key holder, or a transaction rolled back after its ' +
         'pages spilled to the file and sealed again by the writer; nothing proves the recovered one was ever ' +
         'committed, so no finding',
     )

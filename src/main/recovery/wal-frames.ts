@@ -74,11 +74,25 @@ export function listWalFrames(pager: Pager, walSize: number): WalFrames {
   let chained = headerValid
   let lastCommit = -1
   const buf = Buffer.allocUnsafe(frameSize)
+  // Frames left from before: whether each chains from the frame before it in the file (same salts,
+  // its checksum computed on from that frame's), and whether it is a commit frame.
+  const left: { links: boolean; commit: boolean }[] = []
+  let before: { salt1: number; salt2: number; sum: [number, number] } | null = null
   for (let off = WAL_HEADER_BYTES, i = 0; off + frameSize <= walSize; off += frameSize, i++) {
     if (pager.walBytes(off, buf) < frameSize) break
     const { page, salt1, salt2, commitSize } = frameHeader(buf)
     if (chained) chained = frameChains(buf, pageSize, hdr, s)
-    if (page === 0 || page > MAX_PAGE) continue
+    const links =
+      !chained &&
+      before !== null &&
+      before.salt1 === salt1 &&
+      before.salt2 === salt2 &&
+      frameChains(buf, pageSize, { ...hdr, salt1, salt2 }, before.sum)
+    before = { salt1, salt2, sum: [buf.readUInt32BE(16), buf.readUInt32BE(20)] }
+    if (page === 0 || page > MAX_PAGE) {
+      before = null
+      continue
+    }
     let generation: number | null = null
     if (headerValid) {
       const back = (hSalt1 - salt1) >>> 0
@@ -106,6 +120,7 @@ export function listWalFrames(pager: Pager, walSize: number): WalFrames {
       current: false,
     }
     frames.push(f)
+    left.push({ links, commit: commitSize !== 0 })
     if (chained) {
       pending.set(page, frames.length - 1)
       if (commitSize !== 0) {
@@ -117,6 +132,17 @@ export function listWalFrames(pager: Pager, walSize: number): WalFrames {
     }
   }
   for (let k = 0; k <= lastCommit; k++) frames[k]!.committed = true
+  // A frame of an earlier generation was committed when the frames after it chain, one to the next,
+  // to a commit frame of its transaction (§4.4: a transaction's frames are written in order, the
+  // last one marked by its database size). Where no such chain survives, its commit state stays
+  // unknowable (a later write or a truncated WAL may have taken the commit frame).
+  let toCommit = false
+  for (let k = frames.length - 1; k >= 0; k--) {
+    const f = frames[k]!
+    const next = left[k + 1]
+    toCommit = left[k]!.commit || (toCommit && next !== undefined && next.links)
+    if (f.committed === null && toCommit) f.committed = true
+  }
   for (const idx of currentByPage.values()) frames[idx]!.current = true
   // A page past the end of the committed database is free space now, whatever frame holds it.
   for (const [p, idx] of currentByPage) {

@@ -100,6 +100,11 @@ function cases(): GenCase[] {
         name: `wal live checkpointed rewrite p${pageSize}`,
         scenario: { kind: 'rewrite', count: 3, checkpointed: true },
       },
+      {
+        ...wal,
+        name: `wal live rewrite, then a WAL restart p${pageSize}`,
+        scenario: { kind: 'rewrite', count: 3, restarted: true },
+      },
     )
   }
   // Files larger than one 1 MB read run: rows recovered from pages of an early run keep their bodies

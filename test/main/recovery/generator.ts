@@ -17,8 +17,11 @@ export type Scenario =
   | { kind: 'tail-delete'; count: number }
   | { kind: 'middle-delete'; at: number; count: number }
   | { kind: 'prefix-delete'; count: number }
-  /** `checkpointed`: the rows reach the database file first, so the old versions lie on its pages the WAL supersedes. */
-  | { kind: 'rewrite'; count: number; checkpointed?: boolean }
+  /**
+   * `checkpointed`: the rows reach the database file first, so the old versions lie on its pages the WAL
+   * supersedes; `restarted`: the WAL is restarted after the rewrite, so they lie in an earlier generation's frames.
+   */
+  | { kind: 'rewrite'; count: number; checkpointed?: boolean; restarted?: boolean }
   /** Rows deleted, then the WAL checkpointed and restarted by a short transaction: the rows stay in frames of the earlier generation. */
   | { kind: 'old-generation-delete'; at: number; count: number }
 
@@ -133,6 +136,10 @@ export function generate(c: GenCase, seed: number): Generated {
           affected.add(seq)
           live.set(seq, v)
           p = v.hmac
+        }
+        if (s.restarted) {
+          db.pragma('wal_checkpoint(RESTART)')
+          append(1)
         }
         break
       }

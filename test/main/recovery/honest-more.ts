@@ -30,6 +30,7 @@ export type MoreStep =
   | 'autocheckpoint'
   | 'second-writer'
   | 'checkpoint'
+  | 'restart'
   | 'reopen'
   | 'rotate'
 
@@ -235,6 +236,9 @@ export function generateMore(c: MoreCase, seed: number): MoreOut {
             db.pragma(
               `wal_checkpoint(${['PASSIVE', 'FULL', 'RESTART', 'TRUNCATE'][Math.floor(rng.next() * 4)]})`,
             )
+          break
+        case 'restart':
+          db.pragma('wal_checkpoint(RESTART)')
           break
         case 'reopen':
           db.close()
