@@ -6,7 +6,8 @@
 //   header's salts is from a rolled-back or torn write of this generation, a frame whose salt-1 is
 //   smaller by k is from k checkpoints ago (each restart of the WAL adds one to salt-1 and draws a
 //   new salt-2: wal.c walRestartHdr). Their checksums chain from a header that is gone: they are
-//   carved, never trusted, and their commit state is unknowable.
+//   carved, never trusted; one that chains frame to frame to a commit frame was committed, any
+//   other's commit state is unknowable.
 // The header, checksum and frame rules are the format module's (../chain/sqlite/wal.ts), read
 // tolerantly: a header of another version is still read. The bytes are read through the reader's
 // pager (../chain/direct/pager.ts), the one page access.
