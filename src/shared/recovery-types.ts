@@ -39,8 +39,8 @@ export interface RecoverySource {
   generation?: number
   /**
    * WAL frames: whether the frame belongs to a committed transaction (null when unknowable). Database
-   * pages: `false` when a hot journal's rollback replaces the page (or truncates it away): it holds
-   * the rolled-back transaction's version.
+   * pages: `false` when a hot journal's rollback replaces the page (or truncates it away), or when it
+   * lies past the end a rollback-journal file's header records: it holds a version never committed.
    */
   committed?: boolean | null
 }
