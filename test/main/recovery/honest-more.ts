@@ -31,6 +31,7 @@ export type MoreStep =
   | 'second-writer'
   | 'checkpoint'
   | 'restart'
+  | 'size-limit'
   | 'reopen'
   | 'rotate'
 
@@ -50,6 +51,8 @@ export const MORE_STEPS: MoreStep[] = [
   'checkpoint',
   'reopen',
   'rotate',
+  'size-limit',
+  'restart',
 ]
 
 export interface MoreCase {
@@ -237,6 +240,13 @@ export function generateMore(c: MoreCase, seed: number): MoreOut {
               `wal_checkpoint(${['PASSIVE', 'FULL', 'RESTART', 'TRUNCATE'][Math.floor(rng.next() * 4)]})`,
             )
           break
+        case 'size-limit': {
+          // journal_size_limit: the WAL (or a persisted journal) cut to this many bytes after a reset.
+          const v = [0, 4096, 20_000, 100_000][Math.floor(rng.next() * 4)]!
+          db.pragma(`journal_size_limit = ${v}`)
+          note = `journal_size_limit=${v}`
+          break
+        }
         case 'restart':
           db.pragma('wal_checkpoint(RESTART)')
           break
