@@ -2,7 +2,7 @@
 // steps (./honest-generator.ts) — VACUUM INTO a new file swapped in for the old one, REINDEX,
 // secure_delete switched ON/OFF/FAST, auto_vacuum FULL or INCREMENTAL switched on mid-life (by
 // VACUUM), journal modes switched (DELETE, TRUNCATE, PERSIST, MEMORY, OFF; WAL and back),
-// wal_autocheckpoint values, bodies of 1–70 KB (cells around and past the overflow threshold), page
+// wal_autocheckpoint and journal_size_limit values, WAL restarts, bodies of 1–70 KB (cells around and past the overflow threshold), page
 // sizes 512–65536, a second connection writing (a second process to the pager), key rotation and
 // archiving — ending, sometimes, in a crash mid-commit. None of this may ever make a finding.
 import Database from 'better-sqlite3'
