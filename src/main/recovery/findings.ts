@@ -12,6 +12,7 @@ import type { RecoveredRow, RecoveryResult, RecoverySource } from '../../shared/
 import type { Finding, VerifyVerdict } from '../../shared/verify-types'
 import { KIND_ORDER } from '../verify/ranges'
 import { statusCounts } from './recover'
+import { commitUnproven } from './prove'
 
 export interface LiveExtent {
   first: bigint | null
@@ -211,7 +212,7 @@ export function applyRecovery(
       last !== null &&
       r.seq !== null &&
       r.seq > last &&
-      r.sources.some((s) => s.file === 'db' && s.kind === 'freelist'),
+      r.sources.some((s) => (s.file === 'db' && s.kind === 'freelist') || commitUnproven(s)),
   )
   // Rows past the head only on database pages no commit wrote (./carve.ts pageMarks): said, never claimed.
   const unwritten = result.uncommitted.filter(
@@ -243,7 +244,8 @@ export function applyRecovery(
   if (spilled.length > 0)
     notices.push(
       `${spilled.length} row(s) sealed after the live head (seqs ${seqRuns(spilled.map((r) => r.seq!))}) lie only on ` +
-        "free pages, past the seq the chain's sqlite_sequence records: a transaction rolled back after its pages " +
+        "free pages or in WAL frames no commit is known for, past the seq the chain's sqlite_sequence records: " +
+        'a transaction rolled back after its pages ' +
         'spilled to the file leaves rows so, never committed; so does a cut tail if sqlite_sequence was lowered by ' +
         'hand; nothing proves which, so no finding',
     )

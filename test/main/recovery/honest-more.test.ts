@@ -95,6 +95,31 @@ const SEEDED: { c: MoreCase; seed: number }[] = [
     },
     seed: 9153,
   },
+  // Seed 50243: a WAL batch that spilled its frames and failed, then a restart: its rows, past the head
+  // at seqs sqlite_sequence never reached, lie in an earlier generation's frames that chain to no
+  // commit frame. It read `truncated 35-53` before the fix.
+  {
+    c: {
+      journal: 'wal',
+      pageSize: 16384,
+      steps: [
+        'batch',
+        'append',
+        'checkpoint',
+        'big',
+        'archive',
+        'failed-batch',
+        'rotate',
+        'rotate',
+        'restart',
+        'reindex',
+        'secure-delete',
+        'append',
+      ],
+      crash: true,
+    },
+    seed: 50243,
+  },
 ]
 
 const CASES: { c: MoreCase; seed: number }[] = [
