@@ -10,8 +10,9 @@ export type RecoveryFile = 'db' | 'wal' | 'journal'
  * - `wal_frame`: a WAL frame that is not the newest committed image of its page (an older version,
  *   a frame after the last commit, or a frame of an earlier checkpoint generation);
  * - `superseded_page`: a page of the database file that committed WAL frames supersede (or that
- *   lies beyond the database's current end);
- * - `freelist`: a freelist trunk or leaf page (file-format §1.5);
+ *   lies beyond the database's current end), not free in the file's own view;
+ * - `freelist`: a freelist trunk or leaf page (file-format §1.5) — of the database as SQLite reads it
+ *   now, or, for a page of the database file that WAL frames supersede, of the file's own freelist;
  * - `freeblock`: a freeblock of a b-tree page in use (§1.6);
  * - `unallocated`: the gap between a b-tree page's cell pointer array and its cell content area;
  * - `journal_page`: a page image of the rollback journal (file-format §4.1): an earlier version of
@@ -38,8 +39,8 @@ export interface RecoverySource {
   generation?: number
   /**
    * WAL frames: whether the frame belongs to a committed transaction (null when unknowable). Database
-   * pages: `false` when a hot journal's rollback replaces the page (or truncates it away): it holds
-   * the rolled-back transaction's version.
+   * pages: `false` when a hot journal's rollback replaces the page (or truncates it away), or when it
+   * lies past the end a rollback-journal file's header records: it holds a version never committed.
    */
   committed?: boolean | null
 }

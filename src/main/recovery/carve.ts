@@ -56,7 +56,8 @@ const RUN_BYTES = 1 << 20
 
 /**
  * Page marks (Carver.pageMarks): an older version carved whole, a freelist page carved whole, a
- * version a hot journal's rollback replaces (or truncates away), carved whole and never committed.
+ * version a hot journal's rollback replaces (or truncates away), or a page past a rollback-journal
+ * file's end, carved whole and never committed.
  */
 const SUPERSEDED = 1
 const FREE = 2
@@ -78,6 +79,12 @@ export class Carver {
   readonly hits: RawHit[] = []
   readonly scanned: CarveScan = { db_pages: 0, wal_frames: 0, freelist_pages: 0, carved_regions: 0 }
   readonly freelist: Freelist
+  /**
+   * The freelist as the database file's own page 1 describes it (file-format §1.5), where committed
+   * WAL frames supersede pages: a page free in the file that a WAL frame now uses still holds what a
+   * transaction rolled back in rollback-journal mode left there (./prove.ts onFreePages).
+   */
+  private readonly mainFreelist: Freelist
   private readonly anchorByte: number
   private readonly maxPage: number
   private runBuf: Buffer | null = null
@@ -93,6 +100,10 @@ export class Carver {
     private readonly signal?: { aborted: boolean },
   ) {
     this.freelist = readFreelist(store.current, store.pageSize, dbPagesNow)
+    this.mainFreelist =
+      store.wal.currentByPage.size > 0
+        ? readFreelist(store.main, store.pageSize, store.filePages)
+        : this.freelist
     this.anchorByte = layout.anchor[0]!
     this.maxPage = Math.max(store.filePages, store.wal.dbPages, dbPagesNow)
     this.budget = { maxPage: this.maxPage, left: 4 * (this.maxPage + store.wal.frames.length) + 65536 }
@@ -137,7 +148,15 @@ export class Carver {
   private pageMarks(): Uint8Array {
     const marks = new Uint8Array(this.store.filePages + 1)
     for (const n of this.store.wal.currentByPage.keys()) if (n < marks.length) marks[n] = SUPERSEDED
-    for (let n = this.dbPagesNow + 1; n < marks.length; n++) marks[n] = SUPERSEDED
+    // Past the database's end: in a WAL file, the file's pages of a state before a commit that shrank
+    // it (committed then). In a rollback-journal file whose WAL holds no commit, the end is the page
+    // count of its header (file-format §1.3, in-header database size), which every commit writes: a
+    // page past it was written by a transaction that never committed (its pages spilled, then a crash
+    // with journal_mode=MEMORY or OFF, which leave no journal to roll them back; pager.c).
+    const page1 = this.store.mainPage(1)
+    const rollbackFile = this.store.wal.dbPages === 0 && page1 !== null && page1[18] === 1 && page1[19] === 1
+    for (let n = this.dbPagesNow + 1; n < marks.length; n++)
+      marks[n] = rollbackFile ? ROLLED_BACK : SUPERSEDED
     for (const n of this.freelist.leaves) if (n < marks.length && marks[n] === 0) marks[n] = FREE
     for (const n of this.freelist.trunks.keys()) if (n < marks.length && marks[n] === 0) marks[n] = FREE
     const { journal } = this.store
@@ -252,7 +271,10 @@ export class Carver {
       if (mark === SUPERSEDED || mark === ROLLED_BACK) {
         const version = this.dbVersion(n, [this.store.main, this.store.current])
         if (mark === ROLLED_BACK) version.rolledBack = true
-        this.whole(run.subarray(base, base + pageSize), version, 'superseded_page', headerOffset(n))
+        const trunkList = mark === SUPERSEDED ? this.mainFreelist.trunks.get(n) : undefined
+        if (trunkList !== undefined || (mark === SUPERSEDED && this.mainFreelist.leaves.has(n)))
+          this.whole(run.subarray(base, base + pageSize), version, 'freelist', trunkList ?? 0)
+        else this.whole(run.subarray(base, base + pageSize), version, 'superseded_page', headerOffset(n))
         continue
       }
       if (mark === 0) {

@@ -12,6 +12,7 @@ import type { RecoveredRow, RecoveryResult, RecoverySource } from '../../shared/
 import type { Finding, VerifyVerdict } from '../../shared/verify-types'
 import { KIND_ORDER } from '../verify/ranges'
 import { statusCounts } from './recover'
+import { commitUnproven } from './prove'
 
 export interface LiveExtent {
   first: bigint | null
@@ -211,22 +212,40 @@ export function applyRecovery(
       last !== null &&
       r.seq !== null &&
       r.seq > last &&
-      r.sources.some((s) => s.file === 'db' && s.kind === 'freelist'),
+      r.sources.some((s) => (s.file === 'db' && s.kind === 'freelist') || commitUnproven(s)),
   )
+  // Rows past the head only on database pages no commit wrote (./carve.ts pageMarks): said, never claimed.
+  const unwritten = result.uncommitted.filter(
+    (r) =>
+      r.status === 'deleted' &&
+      r.key_index !== null &&
+      last !== null &&
+      r.seq !== null &&
+      r.seq > last &&
+      r.sources.every((s) => s.file === 'db' && s.kind === 'superseded_page' && s.committed === false),
+  )
+  if (unwritten.length > 0)
+    notices.push(
+      `${unwritten.length} row(s) sealed after the live head (seqs ${seqRuns(unwritten.map((r) => r.seq!))}) lie only ` +
+        "on pages of the database file no commit wrote (past the end its header records, or pages a hot journal's " +
+        'rollback replaces): a transaction in flight when the writer stopped; nothing proves they were ever ' +
+        'committed, so no finding',
+    )
   const forks = result.uncommitted.filter(
     (r) => r.status === 'superseded' && r.key_index !== null && r.seq !== null,
   )
   if (forks.length > 0)
     notices.push(
       `${forks.length} row(s) sealed after the same row as a live row that verifies (seqs ${seqRuns(forks.map((r) => r.seq!))}) ` +
-        'lie only on free pages: an earlier version resealed by a key holder, or a transaction rolled back after its ' +
+        'lie only on free pages or in WAL frames no commit is known for: an earlier version resealed by a key holder, or a transaction rolled back after its ' +
         'pages spilled to the file and sealed again by the writer; nothing proves the recovered one was ever ' +
         'committed, so no finding',
     )
   if (spilled.length > 0)
     notices.push(
       `${spilled.length} row(s) sealed after the live head (seqs ${seqRuns(spilled.map((r) => r.seq!))}) lie only on ` +
-        "free pages, past the seq the chain's sqlite_sequence records: a transaction rolled back after its pages " +
+        "free pages or in WAL frames no commit is known for, past the seq the chain's sqlite_sequence records: " +
+        'a transaction rolled back after its pages ' +
         'spilled to the file leaves rows so, never committed; so does a cut tail if sqlite_sequence was lowered by ' +
         'hand; nothing proves which, so no finding',
     )

@@ -207,13 +207,22 @@ const onFreePages = (sources: RecoverySource[]): boolean =>
   )
 
 /**
+ * A WAL frame no commit is known for (./wal-frames.ts): of an earlier generation whose frames do not
+ * chain to a commit frame. A transaction in WAL mode that spilled its frames and rolled back leaves
+ * them so once a checkpoint restarts the WAL: rows past the head at seqs sqlite_sequence never
+ * reached, and, when the writer seals its next rows after the same head, a fork of them.
+ */
+export const commitUnproven = (s: RecoverySource): boolean =>
+  s.file === 'wal' && s.kind === 'wal_frame' && s.committed !== true
+
+/**
  * Whether a placed, sealed row may be a rolled-back transaction's (never a finding; set apart with
  * the uncommitted, and said in a notice, ./findings.ts):
- * - past the live head, on free pages only, at a seq no commit ever reached by the chain's
+ * - past the live head, on free pages (or in WAL frames no commit is known for) only, at a seq no commit ever reached by the chain's
  *   sqlite_sequence (on a journaled page, a rollback takes it back to the last committed seq; a tail
  *   cut by DELETE leaves it where the commits took it — only a hand-made UPDATE lowers it);
  * - a second row sealed after the same row as a live one that verifies too (a fork), on free pages
- *   only: the writer's retry after its failed batch looks so, as does a reseal whose earlier version
+ *   or in WAL frames no commit is known for, only: the writer's retry after its failed batch looks so, as does a reseal whose earlier version
  *   survives only there; nothing proves the recovered one was ever committed. (An earlier version
  *   that verifies where the live row does not, `original`, is not a fork: the live row fails.)
  */
@@ -224,7 +233,7 @@ function mayBeRolledBack(
   sources: RecoverySource[],
   live: LiveChain,
 ): boolean {
-  if (!onFreePages(sources)) return false
+  if (!sources.every((s) => onFreePages([s]) || commitUnproven(s))) return false
   if (status === 'superseded') return !original
   if (status !== 'deleted' || live.last === null || seq <= live.last) return false
   const witness = live.sequence()

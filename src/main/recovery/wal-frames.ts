@@ -6,7 +6,8 @@
 //   header's salts is from a rolled-back or torn write of this generation, a frame whose salt-1 is
 //   smaller by k is from k checkpoints ago (each restart of the WAL adds one to salt-1 and draws a
 //   new salt-2: wal.c walRestartHdr). Their checksums chain from a header that is gone: they are
-//   carved, never trusted, and their commit state is unknowable.
+//   carved, never trusted; one that chains frame to frame to a commit frame was committed, any
+//   other's commit state is unknowable.
 // The header, checksum and frame rules are the format module's (../chain/sqlite/wal.ts), read
 // tolerantly: a header of another version is still read. The bytes are read through the reader's
 // pager (../chain/direct/pager.ts), the one page access.
@@ -74,11 +75,25 @@ export function listWalFrames(pager: Pager, walSize: number): WalFrames {
   let chained = headerValid
   let lastCommit = -1
   const buf = Buffer.allocUnsafe(frameSize)
+  // Frames left from before: whether each chains from the frame before it in the file (same salts,
+  // its checksum computed on from that frame's), and whether it is a commit frame.
+  const left: { links: boolean; commit: boolean }[] = []
+  let before: { salt1: number; salt2: number; sum: [number, number] } | null = null
   for (let off = WAL_HEADER_BYTES, i = 0; off + frameSize <= walSize; off += frameSize, i++) {
     if (pager.walBytes(off, buf) < frameSize) break
     const { page, salt1, salt2, commitSize } = frameHeader(buf)
     if (chained) chained = frameChains(buf, pageSize, hdr, s)
-    if (page === 0 || page > MAX_PAGE) continue
+    const links =
+      !chained &&
+      before !== null &&
+      before.salt1 === salt1 &&
+      before.salt2 === salt2 &&
+      frameChains(buf, pageSize, { ...hdr, salt1, salt2 }, before.sum)
+    before = { salt1, salt2, sum: [buf.readUInt32BE(16), buf.readUInt32BE(20)] }
+    if (page === 0 || page > MAX_PAGE) {
+      before = null
+      continue
+    }
     let generation: number | null = null
     if (headerValid) {
       const back = (hSalt1 - salt1) >>> 0
@@ -106,6 +121,7 @@ export function listWalFrames(pager: Pager, walSize: number): WalFrames {
       current: false,
     }
     frames.push(f)
+    left.push({ links, commit: commitSize !== 0 })
     if (chained) {
       pending.set(page, frames.length - 1)
       if (commitSize !== 0) {
@@ -117,6 +133,17 @@ export function listWalFrames(pager: Pager, walSize: number): WalFrames {
     }
   }
   for (let k = 0; k <= lastCommit; k++) frames[k]!.committed = true
+  // A frame of an earlier generation was committed when the frames after it chain, one to the next,
+  // to a commit frame of its transaction (§4.4: a transaction's frames are written in order, the
+  // last one marked by its database size). Where no such chain survives, its commit state stays
+  // unknowable (a later write or a truncated WAL may have taken the commit frame).
+  let toCommit = false
+  for (let k = frames.length - 1; k >= 0; k--) {
+    const f = frames[k]!
+    const next = left[k + 1]
+    toCommit = left[k]!.commit || (toCommit && next !== undefined && next.links)
+    if (f.committed === null && toCommit) f.committed = true
+  }
   for (const idx of currentByPage.values()) frames[idx]!.current = true
   // A page past the end of the committed database is free space now, whatever frame holds it.
   for (const [p, idx] of currentByPage) {

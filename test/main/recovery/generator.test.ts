@@ -95,6 +95,16 @@ function cases(): GenCase[] {
         name: `wal live old-generation-delete p${pageSize}`,
         scenario: { kind: 'old-generation-delete', at: 30, count: 4 },
       },
+      {
+        ...wal,
+        name: `wal live checkpointed rewrite p${pageSize}`,
+        scenario: { kind: 'rewrite', count: 3, checkpointed: true },
+      },
+      {
+        ...wal,
+        name: `wal live rewrite, then a WAL restart p${pageSize}`,
+        scenario: { kind: 'rewrite', count: 3, restarted: true },
+      },
     )
   }
   // Files larger than one 1 MB read run: rows recovered from pages of an early run keep their bodies

@@ -17,7 +17,11 @@ export type Scenario =
   | { kind: 'tail-delete'; count: number }
   | { kind: 'middle-delete'; at: number; count: number }
   | { kind: 'prefix-delete'; count: number }
-  | { kind: 'rewrite'; count: number }
+  /**
+   * `checkpointed`: the rows reach the database file first, so the old versions lie on its pages the WAL
+   * supersedes; `restarted`: the WAL is restarted after the rewrite, so they lie in an earlier generation's frames.
+   */
+  | { kind: 'rewrite'; count: number; checkpointed?: boolean; restarted?: boolean }
   /** Rows deleted, then the WAL checkpointed and restarted by a short transaction: the rows stay in frames of the earlier generation. */
   | { kind: 'old-generation-delete'; at: number; count: number }
 
@@ -117,6 +121,7 @@ export function generate(c: GenCase, seed: number): Generated {
         break
       case 'rewrite': {
         // A key holder rewrites the last rows and reseals them, one transaction each (the live chain verifies).
+        if (s.checkpointed) db.pragma('wal_checkpoint(RESTART)')
         let p = live.get(all[all.length - s.count - 1]!)?.hmac ?? GENESIS
         for (const seq of all.slice(-s.count)) {
           const old = live.get(seq)!
@@ -131,6 +136,10 @@ export function generate(c: GenCase, seed: number): Generated {
           affected.add(seq)
           live.set(seq, v)
           p = v.hmac
+        }
+        if (s.restarted) {
+          db.pragma('wal_checkpoint(RESTART)')
+          append(1)
         }
         break
       }
