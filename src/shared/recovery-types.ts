@@ -177,10 +177,9 @@ export interface RecoveryResult {
   summary: RecoverySummary
   rows: RecoveredRow[]
   /**
-   * Rows not known to have been committed (listed by `recover`, never findings): only in WAL frames
-   * after the last commit or in pages a hot journal rolls back; or only on free pages past the seq
-   * sqlite_sequence records, or forking a live row that verifies (what a rolled-back transaction
-   * whose pages spilled leaves; a notice says what else could).
+   * Rows not known to have been committed (listed by `recover`, never findings): seen only where a
+   * transaction in flight or rolled back leaves rows (docs/recovery.md lists the places); where a cut
+   * tail or a reseal could leave them too, a notice says so.
    */
   uncommitted: RecoveredRow[]
 }

@@ -52,7 +52,7 @@ export const run: Run = async (argv, io) => {
       lines.push(`Recovered rows (${result.rows.length}):`, ...recoveredLines(result.rows, infos))
     if (result.uncommitted.length > 0)
       lines.push(
-        `Rows not known to have been committed, never findings: only in WAL frames after the last commit or in pages a hot journal rolls back (a transaction in flight or rolled back), or only on free pages past the seq sqlite_sequence records or beside a live row they fork (a rolled-back transaction leaves rows so; the notices say what else could) (${result.uncommitted.length}):`,
+        `Rows not known to have been committed, never findings: a transaction in flight or rolled back leaves rows where these are; the notices say what else could (${result.uncommitted.length}):`,
         ...recoveredLines(result.uncommitted, infos),
       )
     lines.push(`Recovery: ${s.note}`)

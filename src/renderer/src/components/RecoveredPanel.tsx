@@ -163,9 +163,8 @@ export function RecoveredPanel({
       {uncommitted.length > 0 ? (
         <>
           <p className="small">
-            Not known to have been committed, never findings: seen only in WAL frames after the last commit or
-            in pages a hot journal rolls back (a transaction in flight or rolled back), or only on free pages
-            where a rolled-back transaction leaves rows (the notices say what else could).
+            Not known to have been committed, never findings: a transaction in flight or rolled back leaves
+            rows where these are; the notices say what else could.
           </p>
           <Rows
             rows={uncommitted}
