@@ -8,8 +8,7 @@
 //   anything else a seq_gap), and a range export's `segment` names the first and last of them;
 // - each span body's sealed name, kind and end time are what the entry's span_name, span_kind and
 //   timestamp_ns say (`columnMismatches`, as verify's column_mismatch). JSON.parse reads
-//   timestamp_ns (~1.7e18) as the nearest double, so the time is compared as the literal the
-//   parse kept (exactIntegerText), at a double's precision only where it kept none.
+//   timestamp_ns (~1.7e18) as the nearest double, so the time is compared at that precision.
 // - what nothing in a body holds — trace_id, span_id, semantic_body_hash (a hash of an input-only
 //   form whose rules changed across writer versions), created_at, version — cannot be proven, but
 //   must be what the writers write (§9.1, §1: lowercase hex ids, Python's isoformat of a UTC time,
@@ -18,7 +17,6 @@
 // - the segment's counts are the entries' (total_in_segment is their number, is_complete_chain is
 //   first_seq 1 and last_seq the chain's total, as §9.1 computes them), and no segment without entries.
 import { columnMismatches, sealedSpanFields } from '../chain/body'
-import { exactIntegerText } from '../chain/i-json'
 
 const TOP = new Set([
   'version',
@@ -172,14 +170,8 @@ export function exportMetadataProblem(doc: Record<string, unknown>, entries: unk
     const ts = e['timestamp_ns']
     const end =
       fields.end_time_ns === null || fields.end_time_ns === '0' ? fields.start_time_ns : fields.end_time_ns
-    // The literal as written when the parse kept it (../chain/i-json.ts): 1 ns apart is another
-    // time to a reader of the file, though the nearest double is the same.
-    const exact = exactIntegerText(e, 'timestamp_ns')
     const sameTime =
-      typeof ts === 'number' &&
-      typeof end === 'string' &&
-      /^-?\d+$/.test(end) &&
-      (exact !== undefined ? BigInt(exact) === BigInt(end) : Number(end) === ts)
+      typeof ts === 'number' && typeof end === 'string' && /^-?\d+$/.test(end) && Number(end) === ts
     const wrong = columnMismatches(
       fields,
       sameTime ? BigInt(end as string) : null,
