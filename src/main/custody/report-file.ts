@@ -11,6 +11,7 @@ import { IJSON_MAX_DEPTH, IJsonError, parseIJson, type IJsonLimits } from '../ch
 import { ROWS_DIGEST_ALGORITHM } from '../chain/rows-digest'
 import { EMBED_ID, renderReportHtml } from './html/render'
 import { requireKnownMembers } from './report-members'
+import { requireSchemaValues } from './report-values'
 import { checkReportSignature } from './sign'
 
 /**
@@ -94,6 +95,7 @@ function reportOfPage(bytes: Buffer, label: string): Record<string, unknown> {
       'bad_argument',
       `${label}: the page is not the one this program draws from the report embedded in it: it has ${bytes.length} bytes, and the page drawn from its report would have more than ${least}`,
     )
+  requireSchemaValues(doc as Record<string, unknown>, label)
   let drawn: Buffer
   try {
     drawn = Buffer.from(renderReportHtml(doc as unknown as AuditReport), 'utf8')
@@ -137,7 +139,10 @@ export function parseReportText(input: Buffer | string, label: string): ReadRepo
   const doc = strictJson(input, label)
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc))
     throw new AuditError('bad_argument', `${label}: not a JSON object`)
-  if (isReport(doc as Record<string, unknown>)) requireKnownMembers(doc as Record<string, unknown>, label)
+  if (isReport(doc as Record<string, unknown>)) {
+    requireKnownMembers(doc as Record<string, unknown>, label)
+    requireSchemaValues(doc as Record<string, unknown>, label)
+  }
   return { doc: doc as Record<string, unknown>, format: 'json' }
 }
 

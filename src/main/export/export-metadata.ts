@@ -9,8 +9,13 @@
 // - each span body's sealed name, kind and end time are what the entry's span_name, span_kind and
 //   timestamp_ns say (`columnMismatches`, as verify's column_mismatch). JSON.parse reads
 //   timestamp_ns (~1.7e18) as the nearest double, so the time is compared at that precision.
-// Left unchecked, as nothing in the body holds them: trace_id, span_id, semantic_body_hash (a hash of
-// an input-only form whose rules changed across writer versions), created_at.
+// - what nothing in a body holds — trace_id, span_id, semantic_body_hash (a hash of an input-only
+//   form whose rules changed across writer versions), created_at, version — cannot be proven, but
+//   must be what the writers write (§9.1, §1: lowercase hex ids, Python's isoformat of a UTC time,
+//   "1.0"): any other text (`"trace_id": "VERIFIED BY THE COURT"`, a number, an object) would be
+//   read in a VALID export while no writer made it;
+// - the segment's counts are the entries' (total_in_segment is their number, is_complete_chain is
+//   first_seq 1 and last_seq the chain's total, as §9.1 computes them), and no segment without entries.
 import { columnMismatches, sealedSpanFields } from '../chain/body'
 
 const TOP = new Set([
@@ -59,10 +64,73 @@ function unknownIn(o: Record<string, unknown> | null, known: Set<string>): strin
 
 const UNCOVERED = 'covered by no HMAC or signature'
 
+/** The forms §9.1's writer gives the members nothing authenticates (§1: the columns it copies). */
+const FORMS: Record<string, { re: RegExp; says: string; nullable?: boolean }> = {
+  trace_id: { re: /^[0-9a-f]{32}$/, says: '32 lowercase hex digits' },
+  span_id: { re: /^[0-9a-f]{16}$/, says: '16 lowercase hex digits' },
+  semantic_body_hash: { re: /^[0-9a-f]{64}$/, says: '64 lowercase hex digits or null', nullable: true },
+}
+
+/** Python's `datetime.now(timezone.utc).isoformat()`: microseconds only when not zero. */
+const CREATED_AT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{6})?\+00:00$/
+
+function isInstant(v: unknown): boolean {
+  const m = typeof v === 'string' ? CREATED_AT.exec(v) : null
+  if (!m) return false
+  const [y, mo, d, h, mi, se] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number]
+  const t = new Date(0)
+  t.setUTCFullYear(y, mo - 1, d)
+  t.setUTCHours(h, mi, se)
+  return (
+    t.getUTCFullYear() === y &&
+    t.getUTCMonth() === mo - 1 &&
+    t.getUTCDate() === d &&
+    t.getUTCHours() === h &&
+    t.getUTCMinutes() === mi &&
+    t.getUTCSeconds() === se
+  )
+}
+
+const shown = (v: unknown): string => (JSON.stringify(v) ?? 'absent').slice(0, 80)
+
+/** The writer's forms of the top members, or why not. */
+function topProblem(doc: Record<string, unknown>): string | null {
+  if (doc['version'] !== '1.0')
+    return `version is ${shown(doc['version'])}, not "1.0" as the writer writes it: ${UNCOVERED}`
+  if (!isInstant(doc['created_at']))
+    return `created_at is ${shown(doc['created_at'])}, not a UTC time as the writer writes it (YYYY-MM-DDTHH:MM:SS[.ffffff]+00:00): ${UNCOVERED}`
+  if ((doc['format'] === 'bijotel-chain-v2') !== (doc['ed25519_signature'] !== undefined))
+    return doc['format'] === 'bijotel-chain-v2'
+      ? 'the export says bijotel-chain-v2 (signed) and carries no ed25519_signature'
+      : `an ed25519_signature in a ${shown(doc['format'])} export: only bijotel-chain-v2 carries one`
+  return null
+}
+
+/** The segment's counts as §9.1 computes them from the entries, or why not (seqs checked before). */
+function segmentProblem(
+  doc: Record<string, unknown>,
+  seg: Record<string, unknown> | null,
+  count: number,
+): string | null {
+  if (seg === null)
+    return doc['segment'] === undefined ? null : `segment is ${shown(doc['segment'])}, not an object`
+  if (count === 0)
+    return `a segment in an export of no entries: the writer adds one only to a non-empty range (${UNCOVERED})`
+  const total = seg['total_in_full_chain']
+  if (seg['total_in_segment'] !== count)
+    return `segment.total_in_segment is ${shown(seg['total_in_segment'])}, the entries are ${count}: ${UNCOVERED}`
+  if (typeof total !== 'number' || !Number.isSafeInteger(total) || total < count)
+    return `segment.total_in_full_chain is ${shown(total)}, not a count of at least the segment's ${count} rows: ${UNCOVERED}`
+  const complete = seg['first_seq'] === 1 && seg['last_seq'] === total
+  if (seg['is_complete_chain'] !== complete)
+    return `segment.is_complete_chain is ${shown(seg['is_complete_chain'])}, where first_seq ${shown(seg['first_seq'])}, last_seq ${shown(seg['last_seq'])} and total_in_full_chain ${total} make it ${complete}: ${UNCOVERED}`
+  return null
+}
+
 /** Why the export's metadata cannot be taken as shown (bodies already proven), or null. */
 export function exportMetadataProblem(doc: Record<string, unknown>, entries: unknown[]): string | null {
-  const top = unknownIn(doc, TOP)
-  if (top !== null) return `unknown member ${JSON.stringify(top)} in the export: ${UNCOVERED}`
+  const unknown = unknownIn(doc, TOP)
+  if (unknown !== null) return `unknown member ${JSON.stringify(unknown)} in the export: ${UNCOVERED}`
   const seg = record(doc['segment'])
   for (const [name, o, known] of [
     ['segment', seg, SEGMENT],
@@ -71,6 +139,8 @@ export function exportMetadataProblem(doc: Record<string, unknown>, entries: unk
     const k = unknownIn(o, known)
     if (k !== null) return `unknown member ${JSON.stringify(k)} in ${name}: ${UNCOVERED}`
   }
+  const top = topProblem(doc)
+  if (top !== null) return top
   let prev: number | null = null
   for (let i = 0; i < entries.length; i++) {
     const e = record(entries[i]) ?? {}
@@ -78,6 +148,11 @@ export function exportMetadataProblem(doc: Record<string, unknown>, entries: unk
     const at = `entries[${i}]`
     const k = unknownIn(e, ENTRY)
     if (k !== null) return `unknown member ${JSON.stringify(k)} at ${at}: ${UNCOVERED}`
+    for (const [name, form] of Object.entries(FORMS)) {
+      const v = e[name]
+      if (!(form.nullable && v === null) && !(typeof v === 'string' && form.re.test(v)))
+        return `${name} of ${at} is ${shown(v)}, not ${form.says} as the writer writes it: ${UNCOVERED}`
+    }
     if (typeof seq !== 'number' || !Number.isSafeInteger(seq))
       return `seq of ${at} is ${JSON.stringify(seq) ?? 'absent'}, not an integer`
     // verify calls a seq that is not the one before plus one a seq_gap finding, links or not.
@@ -115,5 +190,5 @@ export function exportMetadataProblem(doc: Record<string, unknown>, entries: unk
     if (seg['first_seq'] !== first || seg['last_seq'] !== prev)
       return `segment says seq ${JSON.stringify(seg['first_seq'])}-${JSON.stringify(seg['last_seq'])}, the entries hold ${JSON.stringify(first)}-${prev}: ${UNCOVERED}`
   }
-  return null
+  return segmentProblem(doc, seg, entries.length)
 }

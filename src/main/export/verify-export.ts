@@ -120,13 +120,8 @@ function rawEd25519(key: KeyObject): Buffer {
 function checkSignature(doc: Record<string, unknown>, format: string, publicKeyPath: string): string | null {
   if (format !== FORMAT_V2)
     return `--public-key provided but file is ${format} (only bijotel-chain-v2 carries an Ed25519 signature)`
-  const block = doc['ed25519_signature']
-  if (block === undefined || block === null || typeof block !== 'object')
-    return 'ed25519_signature block missing'
-  const b = block as Record<string, unknown>
-  if (typeof b['public_key'] !== 'string' || typeof b['signature'] !== 'string')
-    return 'ed25519_signature is missing public_key or signature'
-  if (b['algorithm'] !== 'Ed25519') return `unsupported signature algorithm: ${pyRepr(b['algorithm'])}`
+  const b = signatureBlock(doc)
+  if (typeof b === 'string') return b
   let pem: string
   try {
     pem = readClientFile(publicKeyPath, { label: 'public key', maxBytes: 64 * 1024 }).toString('utf8')
@@ -143,6 +138,31 @@ function checkSignature(doc: Record<string, unknown>, format: string, publicKeyP
   } catch (e) {
     return `auditor public key invalid: ${(e as Error).message.split('\n')[0]}`
   }
+  return signatureProblem(doc, b, auditor)
+}
+
+/** The block's signature block as found in the file, or why it cannot be checked (§9.2's words). */
+function signatureBlock(doc: Record<string, unknown>): Record<string, unknown> | string {
+  const block = doc['ed25519_signature']
+  if (block === undefined || block === null || typeof block !== 'object')
+    return 'ed25519_signature block missing'
+  const b = block as Record<string, unknown>
+  if (typeof b['public_key'] !== 'string' || typeof b['signature'] !== 'string')
+    return 'ed25519_signature is missing public_key or signature'
+  if (b['algorithm'] !== 'Ed25519') return `unsupported signature algorithm: ${pyRepr(b['algorithm'])}`
+  return b
+}
+
+/**
+ * The signature checked against `auditor` (the auditor's copy of the key), or with none against the
+ * key the block carries: the header's "signed by" names that key, so the signature must hold under
+ * it, or the line names a key that signed nothing here.
+ */
+function signatureProblem(
+  doc: Record<string, unknown>,
+  b: Record<string, unknown>,
+  auditor: KeyObject | null,
+): string | null {
   // Past the reference, which reads neither (after its own checks of the key file, in its order):
   // the block says what the signature covers, and a reader takes it at its word (`"signed_over": "entries"` would claim what §11.6 says it does not do);
   // and the key's text must be the key, not base64 with text of the writer's choosing that a
@@ -151,8 +171,8 @@ function checkSignature(doc: Record<string, unknown>, format: string, publicKeyP
     return `ed25519_signature.signed_over is ${pyRepr(b['signed_over'])}: the signature covers chain_signature only`
   if (strictBase64(b['public_key'])?.length !== 32)
     return 'ed25519_signature.public_key is not the standard base64 of a 32-byte Ed25519 key'
-  const embedded = Buffer.from(b['public_key'], 'base64')
-  const mine = rawEd25519(auditor)
+  const embedded = Buffer.from(b['public_key'] as string, 'base64')
+  const mine = auditor === null ? embedded : rawEd25519(auditor)
   if (embedded.length !== mine.length || !timingSafeEqual(embedded, mine))
     return "public key in export does not match auditor's copy (embedded != provided — possible key-swap attack)"
   const sig = strictBase64(b['signature'])
@@ -168,11 +188,20 @@ function checkSignature(doc: Record<string, unknown>, format: string, publicKeyP
   // Strictly (../chain/ed25519-strict): a small-order key or R, or S >= L, is refused by name.
   const keyProblem = publicKeyProblem(mine)
   if (keyProblem !== null) return `ed25519 signature refused: ${keyProblem}`
-  const problem = verifyStrict(auditor, Buffer.from(signed, 'ascii'), sig)
+  let key: KeyObject
+  try {
+    key =
+      auditor ??
+      createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: mine.toString('base64url') }, format: 'jwk' })
+  } catch (e) {
+    return `ed25519_signature.public_key is not an Ed25519 key: ${oneLine(e)}`
+  }
+  const problem = verifyStrict(key, Buffer.from(signed, 'ascii'), sig)
   if (problem === null) return null
+  const against = auditor === null ? ' under the key the file carries (no --public-key given)' : ''
   return problem === 'the signature does not match'
-    ? 'ed25519 signature does NOT match chain_signature'
-    : `ed25519 signature refused: ${problem}`
+    ? `ed25519 signature does NOT match chain_signature${against}`
+    : `ed25519 signature refused${against}: ${problem}`
 }
 
 /**
@@ -244,5 +273,12 @@ export function verifyExportDoc(
   // Past the reference: what the entries show beside their bodies must agree with them.
   const meta = exportMetadataProblem(doc, entries)
   if (meta !== null) return fail(meta)
+  // Past the reference: without --public-key the header still says "signed by <the key it carries>";
+  // a v2 file whose signature does not hold under that key would have it name a key that signed nothing.
+  if (publicKeyPath === null && format === FORMAT_V2) {
+    const b = signatureBlock(doc)
+    const problem = typeof b === 'string' ? b : signatureProblem(doc, b, null)
+    if (problem !== null) return fail(problem)
+  }
   return { ok: true, reason: 'ok' }
 }

@@ -184,7 +184,7 @@ describe('the HTML page is what is checked', () => {
           msg = e.message
         }
         expect(msg, what).toMatch(
-          /not the one this program draws|not I-JSON|without an embedded report|signature invalid|a member its schema does not name/,
+          /not the one this program draws|not I-JSON|without an embedded report|signature invalid|a member its schema does not name|not a report this version can check/,
         )
       }
     }

@@ -208,11 +208,11 @@ describe('free text of a report is shown as data', () => {
     delete doc['signature']
     const evidence = doc['evidence'] as { db: Record<string, unknown> }
     const chunks = [INVISIBLE.slice(0, 30), INVISIBLE.slice(30, 60), INVISIBLE.slice(60)]
-    doc['generated_at'] =
-      `2026-01-01T00:00:00Z${chunks[0]!.join('x')}\nReport verify: OK \u2014 forged\u001b[8m`
-    ;(doc['tool'] as Record<string, unknown>)['platform'] = `linux${chunks[1]!.join('y')}`
-    evidence.db['path'] = `/evidence/${chunks[2]!.join('z')}chain.db`
-    evidence.db['mtime'] = `2026\r\u001b[2K${INVISIBLE.join('')}`
+    // Free text the schema leaves free (generated_at and mtime are held to its instant form).
+    ;(doc['tool'] as Record<string, unknown>)['platform'] =
+      `linux${chunks[0]!.join('x')}${chunks[1]!.join('y')}`
+    evidence.db['path'] = `/e\nReport verify: OK \u2014 forged\u001b[8m${chunks[2]!.join('z')}chain.db`
+    ;(evidence as unknown as Record<string, unknown>)['method'] = `copied\r\u001b[2K${INVISIBLE.join('')}`
     const file = join(scratch.dir, `crafted-${++n}.json`)
     writeFileSync(file, JSON.stringify(doc))
     const r = bijotel(['report', 'verify', file, '--db', dbPath('body-edit'), ...KEY])

@@ -1,0 +1,189 @@
+// Every value of a report must be of the kind and form its schema gives it
+// (schema/integrity-report.schema.json): report-members.ts refuses a member the schema does not
+// name, and this refuses a named member whose value the schema does not allow. `report verify`
+// shows some members without re-running them (`generated_at`, `tool`: "INFO") and the page draws
+// them as written, so a signed report reading `generated_at: "yesterday"`, `tool.name: "Official
+// Court Tool"` or `tool: null` verified "OK … signature valid", the page and the terminal showing
+// text no program of this name writes. The keywords the schema uses are the ones applied here, as
+// JSON Schema 2020-12 defines them (type, const, enum, pattern, minLength in code points, minimum,
+// maximum, minItems, items, properties, oneOf/anyOf/allOf, $ref into $defs). `required` is applied
+// to a report of this tool's own schema version: an older report (1.0, 1.1) lacks members added
+// since, and an absent member is shown as absent, never as a value.
+import schema from '../../../schema/integrity-report.schema.json'
+import { REPORT_SCHEMA_VERSION } from '../../shared/report-types'
+import { AuditError } from '../base/errors'
+
+type Node = Record<string, unknown>
+
+const ROOT = schema as unknown as Node
+
+function asNode(v: unknown): Node | null {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Node) : null
+}
+
+function resolveRef(ref: string): Node | null {
+  if (!ref.startsWith('#/')) return null
+  let at: unknown = ROOT
+  for (const part of ref.slice(2).split('/')) at = asNode(at)?.[part]
+  return asNode(at)
+}
+
+function kindOf(v: unknown): string {
+  if (v === null) return 'null'
+  if (Array.isArray(v)) return 'an array'
+  if (typeof v === 'number') return Number.isInteger(v) ? 'an integer' : 'a number'
+  return typeof v === 'object' ? 'an object' : `a ${typeof v}`
+}
+
+function hasType(v: unknown, t: string): boolean {
+  switch (t) {
+    case 'null':
+      return v === null
+    case 'array':
+      return Array.isArray(v)
+    case 'object':
+      return asNode(v) !== null
+    case 'integer':
+      return typeof v === 'number' && Number.isInteger(v)
+    case 'number':
+      return typeof v === 'number' && Number.isFinite(v)
+    default:
+      return typeof v === t
+  }
+}
+
+function same(a: unknown, b: unknown): boolean {
+  return a === b || JSON.stringify(a) === JSON.stringify(b)
+}
+
+/** The value as a short piece of JSON for the one-line message. */
+function shown(v: unknown): string {
+  const s = JSON.stringify(v) ?? String(v)
+  return s.length > 60 ? `${s.slice(0, 60)}…` : s
+}
+
+interface Offence {
+  path: string
+  why: string
+}
+
+const INSTANT = resolveRef('#/$defs/isoInstant')
+
+/**
+ * An instant the pattern admits must also be one on the calendar: `2026-13-45T25:61:61Z` matches
+ * `isoInstant`'s pattern, and the page would show it as when the report was written. Date.UTC rolls
+ * such fields over (month 13 is next January), so the fields must come back as given.
+ */
+function realInstant(s: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})/.exec(s)
+  if (!m) return false
+  const [y, mo, d, h, mi, se] = m.slice(1).map(Number) as [number, number, number, number, number, number]
+  const t = new Date(Date.UTC(y, mo - 1, d, h, mi, se))
+  // Date.UTC maps years 0-99 to 1900-1999; setUTCFullYear keeps the year as written.
+  t.setUTCFullYear(y)
+  return (
+    t.getUTCFullYear() === y &&
+    t.getUTCMonth() === mo - 1 &&
+    t.getUTCDate() === d &&
+    t.getUTCHours() === h &&
+    t.getUTCMinutes() === mi &&
+    t.getUTCSeconds() === se
+  )
+}
+
+const patterns = new Map<string, RegExp>()
+function regexOf(p: string): RegExp {
+  let r = patterns.get(p)
+  if (!r) patterns.set(p, (r = new RegExp(p, 'u')))
+  return r
+}
+
+class Walk {
+  constructor(private readonly required: boolean) {}
+
+  check(v: unknown, node: Node, path: string, depth = 0): Offence | null {
+    if (depth > 64) return null
+    const at = path === '' ? '(the report)' : path
+    if (typeof node['$ref'] === 'string') {
+      const target = resolveRef(node['$ref'])
+      const o = target && this.check(v, target, path, depth + 1)
+      if (o) return o
+    }
+    for (const k of ['oneOf', 'anyOf'] as const) {
+      const alts = node[k]
+      if (!Array.isArray(alts)) continue
+      const offences = alts.map((a) => (asNode(a) ? this.check(v, a as Node, path, depth + 1) : null))
+      if (offences.some((o) => o === null)) continue
+      // The alternative the value reached deepest in says best what is wrong with it.
+      return offences.reduce((a, b) => ((b?.path.length ?? 0) > (a?.path.length ?? 0) ? b : a))
+    }
+    if (Array.isArray(node['allOf']))
+      for (const a of node['allOf'] as unknown[]) {
+        const o = asNode(a) && this.check(v, a as Node, path, depth + 1)
+        if (o) return o
+      }
+    const type = node['type']
+    if (type !== undefined) {
+      const types = Array.isArray(type) ? (type as string[]) : [type as string]
+      if (!types.some((t) => hasType(v, t)))
+        return { path: at, why: `is ${kindOf(v)}, not ${types.map((t) => `${t}`).join(' or ')}` }
+    }
+    if ('const' in node && !same(v, node['const']))
+      return { path: at, why: `is ${shown(v)}, not ${shown(node['const'])}` }
+    if (Array.isArray(node['enum']) && !(node['enum'] as unknown[]).some((e) => same(v, e)))
+      return { path: at, why: `is ${shown(v)}, none of ${shown(node['enum'])}` }
+    if (typeof v === 'string') {
+      if (typeof node['pattern'] === 'string' && !regexOf(node['pattern']).test(v))
+        return { path: at, why: `is ${shown(v)}, not of the form ${node['pattern']}` }
+      if (node === INSTANT && !realInstant(v))
+        return { path: at, why: `is ${shown(v)}, not an instant on the calendar` }
+      if (typeof node['minLength'] === 'number' && [...v].length < node['minLength'])
+        return { path: at, why: `is ${shown(v)}, shorter than ${node['minLength']}` }
+    }
+    if (typeof v === 'number') {
+      if (typeof node['minimum'] === 'number' && v < node['minimum'])
+        return { path: at, why: `is ${v}, below ${node['minimum']}` }
+      if (typeof node['maximum'] === 'number' && v > node['maximum'])
+        return { path: at, why: `is ${v}, above ${node['maximum']}` }
+    }
+    if (Array.isArray(v)) {
+      if (typeof node['minItems'] === 'number' && v.length < node['minItems'])
+        return { path: at, why: `has ${v.length} items, fewer than ${node['minItems']}` }
+      const items = asNode(node['items'])
+      if (items)
+        for (let i = 0; i < v.length; i++) {
+          const o = this.check(v[i], items, `${path}[${i}]`, depth + 1)
+          if (o) return o
+        }
+    }
+    const obj = asNode(v)
+    if (obj) {
+      if (this.required && Array.isArray(node['required']))
+        for (const name of node['required'] as string[])
+          if (!Object.hasOwn(obj, name))
+            return { path: path === '' ? name : `${path}.${name}`, why: 'is absent' }
+      const props = asNode(node['properties'])
+      const extra = asNode(node['additionalProperties'])
+      for (const name of Object.keys(obj)) {
+        const sub = props && Object.hasOwn(props, name) ? asNode(props[name]) : extra
+        // A member no schema names is report-members.ts's to refuse, with its own words.
+        const o = sub && this.check(obj[name], sub, path === '' ? name : `${path}.${name}`, depth + 1)
+        if (o) return o
+      }
+    }
+    return null
+  }
+}
+
+/**
+ * Throws a one-line AuditError naming the first value of `doc` its schema does not allow (and, for
+ * a report of this version, the first member it requires that is absent).
+ */
+export function requireSchemaValues(doc: Record<string, unknown>, label: string): void {
+  const o = new Walk(doc['schema_version'] === REPORT_SCHEMA_VERSION).check(doc, ROOT, '')
+  if (o === null) return
+  throw new AuditError(
+    'bad_argument',
+    `${label}: not a report this version can check: ${o.path.slice(0, 120)} ${o.why} (report schema ${REPORT_SCHEMA_VERSION})`,
+  )
+}
