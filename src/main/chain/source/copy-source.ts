@@ -28,7 +28,7 @@ import {
 import { BodyNotText, selectList, type SqlRow } from './sql-row'
 import { splitRuns } from './copy-runs'
 import { statementCursor } from './copy-cursor'
-import { ValueBudget } from './value-budget'
+import { sized, ValueBudget } from './value-budget'
 import { textOrNull as text } from './copy-file'
 import type { CopyFile } from './copy-file'
 import type { Snapshot } from '../snapshot'
@@ -378,7 +378,7 @@ export class CopySource implements RowSource {
         ),
       )
       const q = (id: string): string => `"${id.replace(/"/g, '""')}"`
-      const list = columns.map((c) => (cols.has(c) ? q(c) : 'NULL')).join(', ')
+      const list = columns.map((c) => (cols.has(c) ? sized(q(c)) : 'NULL')).join(', ')
       for (const values of db
         .prepare(`SELECT ${list} FROM ${q(name)}`)
         .raw(true)
@@ -436,9 +436,8 @@ export class CopySource implements RowSource {
   }
 
   before(seq: bigint): Predecessor | null {
-    const row = this.sql(`looking up the row before seq ${seq}`, () =>
-      this.one('SELECT seq, hmac_hash FROM chain NOT INDEXED WHERE +seq < ? ORDER BY seq DESC LIMIT 1', seq),
-    )
+    const sql = `SELECT seq, ${sized('hmac_hash')} FROM chain NOT INDEXED WHERE +seq < ? ORDER BY seq DESC LIMIT 1`
+    const row = this.sql(`looking up the row before seq ${seq}`, () => this.one(sql, seq))
     return row ? { seq: row[0] as bigint, hmac: text(row[1]) } : null
   }
 

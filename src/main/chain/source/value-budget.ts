@@ -41,3 +41,35 @@ export class ValueBudget {
       )
   }
 }
+
+/** The SQL function a value read through `sized` calls when it is larger than the database. */
+const OVERSIZED = 'bijotel_oversized'
+
+/**
+ * The database's bytes as SQL: a constant subquery, run once per statement (SQLite codes it behind
+ * OP_Once), on the statement's own connection.
+ */
+const DB_BYTES = '(SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size())'
+
+/**
+ * `expr` (by default the column `column` itself) read only when `column`'s stored value is no
+ * larger than the whole database. A value is stored in bytes of its own (file format §1.6: every
+ * overflow page belongs to one cell), so a larger one is a cell whose overflow chain comes back on
+ * itself, which SQLite follows as given: a 100 KB file read one value of 400 MB (seconds, and as
+ * much memory) before any budget could count it. octet_length reads the size from the record
+ * header alone (vdbe.c OP_Column, OPFLAG_BYTELENARG: overflow content is not read), so the value
+ * is never loaded: the connection's `refuseOversizedValues` function refuses the row first.
+ */
+export function sized(column: string, expr = column): string {
+  return `CASE WHEN octet_length(${column}) > ${DB_BYTES} THEN ${OVERSIZED}(octet_length(${column}), ${DB_BYTES}) ELSE ${expr} END`
+}
+
+/** On `db`, the function `sized` calls: it refuses the file as corrupt, naming the sizes. */
+export function refuseOversizedValues(db: Database.Database): void {
+  db.function(OVERSIZED, (size: unknown, dbBytes: unknown) => {
+    throw new AuditError(
+      'corrupt',
+      `a value of the chain claims ${String(size)} bytes in a database of ${String(dbBytes)} bytes: its overflow pages come back on themselves (SQLite's integrity_check: "2nd reference to page"); not a file SQLite wrote`,
+    )
+  })
+}
