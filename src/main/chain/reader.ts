@@ -6,6 +6,7 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
 import { AuditError, asChainReadError } from '../base/errors'
 import { takeSnapshot, type Snapshot, type SnapshotOptions } from './snapshot'
 import { headerPageSize, SQLITE_MAGIC } from './sqlite/header'
+import { refuseOversizedValues } from './source/value-budget'
 import { REQUIRED_COLUMNS } from './table'
 
 export interface HeaderInfo {
@@ -150,6 +151,7 @@ export function openCopy(
     // When enabled, a memory map reads faster than read() into SQLite's page cache; safe on our
     // private, read-only copy.
     db.pragma(`mmap_size = ${pass ? passMmapBytes() : mmapBytes()}`)
+    refuseOversizedValues(db)
   } catch (e) {
     throw asChainReadError(e, `opening ${displayPath}`)
   }

@@ -167,3 +167,48 @@ export function withPayloadSize(page: Buffer, at: number, usable: number, size: 
   ptr.writeUInt32BE(c.overflow)
   return Buffer.concat([minimal(BigInt(size)), minimal(rowid), payload, ptr])
 }
+
+/**
+ * The overflowing cell at `at` with column `column`'s serial type raised to claim a TEXT value of
+ * `bytes` bytes, the record header and payload size agreeing with it (so SQLite reads the row as
+ * well formed, file format §2.1), its local part rebuilt from the new header and the data stored
+ * on the page, and its first overflow page kept. Pointing that chain back on itself makes SQLite
+ * read the value through the same pages again and again. Null for a cell that does not overflow.
+ */
+export function withValueSize(
+  page: Buffer,
+  at: number,
+  usable: number,
+  column: number,
+  bytes: number,
+): Buffer | null {
+  const c = cellAt(page, at, usable)
+  if (c.overflow === 0) return null
+  const [, n1] = readVarintHere(page, at)
+  const [rowid, n2] = readVarintHere(page, at + n1)
+  const record = at + n1 + n2
+  const [hs, n3] = readVarintHere(page, record)
+  const types: bigint[] = []
+  for (let p = record + n3; p < record + Number(hs);) {
+    const [t, n] = readVarintHere(page, p)
+    types.push(t)
+    p += n
+  }
+  if (column >= types.length) return null
+  types[column] = BigInt(2 * bytes + 13)
+  const typeBytes = Buffer.concat(types.map(minimal))
+  let header = Buffer.concat([minimal(BigInt(1 + typeBytes.length)), typeBytes])
+  if (header.length !== 1 + typeBytes.length)
+    header = Buffer.concat([minimal(BigInt(2 + typeBytes.length)), typeBytes])
+  const fixed = [0, 1, 2, 3, 4, 6, 8, 8, 0, 0]
+  const size = types.reduce(
+    (s, t) => s + (t >= 12n ? Number((t - 12n) / 2n) : fixed[Number(t)]!),
+    header.length,
+  )
+  const local = localBytes(size, usable)
+  const data = page.subarray(record + Number(hs), at + c.bytes.length - 4)
+  const part = Buffer.concat([header, data, Buffer.alloc(local)]).subarray(0, local)
+  const ptr = Buffer.alloc(4)
+  ptr.writeUInt32BE(c.overflow)
+  return Buffer.concat([minimal(BigInt(size)), minimal(rowid), part, ptr])
+}

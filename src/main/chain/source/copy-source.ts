@@ -28,7 +28,7 @@ import {
 import { BodyNotText, selectList, type SqlRow } from './sql-row'
 import { splitRuns } from './copy-runs'
 import { statementCursor } from './copy-cursor'
-import { ValueBudget } from './value-budget'
+import { quoteId, sized, ValueBudget, walkedPast } from './value-budget'
 import { textOrNull as text } from './copy-file'
 import type { CopyFile } from './copy-file'
 import type { Snapshot } from '../snapshot'
@@ -49,7 +49,6 @@ export class CopySource implements RowSource {
   readonly runsPerThread = 1
   readonly displayPath: string
   private readonly names: string[]
-  private readonly walks: boolean // each select ends with the body's size, for the ValueBudget
   private readonly statements = new Map<string, Database.Statement>()
   private rowCount: number | null = null
   /** SQLite's count of the last range counted (a ranged verify counts it once, not twice). */
@@ -77,7 +76,6 @@ export class CopySource implements RowSource {
   ) {
     this.displayPath = file.displayPath
     this.names = [...file.columns]
-    this.walks = this.names.includes('canonical_body')
   }
 
   private sql<T>(what: string, run: () => T): T {
@@ -137,9 +135,10 @@ export class CopySource implements RowSource {
     records: RecordMode = false,
   ): { list: string; row: SqlRow } {
     const mode = records === 'text' && !this.utf8() ? 'bytes' : records
-    const s = selectList(this.names, columns === ALL ? this.names : columns, mode)
-    // Last, the body's size (record header only): what SQLite walks past to reach a later column.
-    return this.walks ? { ...s, list: `${s.list}, octet_length(canonical_body)` } : s
+    const cols = columns === ALL ? this.names : columns
+    const s = selectList(this.names, cols, mode)
+    // Last, the bytes SQLite walks past to reach the columns read, for the ValueBudget.
+    return { ...s, list: `${s.list}, ${walkedPast(this.names, ['seq', ...cols])}` }
   }
 
   private isUtf8: boolean | null = null
@@ -363,28 +362,25 @@ export class CopySource implements RowSource {
     const db = this.sql('opening the copy', () => this.file.connect())
     const sql = `SELECT ${list} FROM chain NOT INDEXED ${clause} ORDER BY seq ${descending ? 'DESC' : 'ASC'}`
     const guard = <T>(what: string, run: () => T): T => this.sql(what, run)
-    return statementCursor(db, sql, params, row, r.fromSeq > r.toSeq, guard, this.walks)
+    return statementCursor(db, sql, params, row, r.fromSeq > r.toSeq, guard, true)
   }
 
-  /** A side table as SQLite reads it: all its rows, by a scan. */
+  /** A side table as SQLite reads it: all its rows, by a scan, one pass of the ValueBudget. */
   scanTable(name: string, columns: readonly string[], row: (values: unknown[]) => void): boolean {
     const db = this.file.db
     return this.sql(`reading table ${name}`, () => {
       const type = db.prepare('SELECT type FROM sqlite_master WHERE lower(name) = lower(?)').pluck().get(name)
       if (type !== 'table') return false
-      const cols = new Set(
-        (db.prepare('SELECT name FROM pragma_table_info(?)').all(name) as { name: string }[]).map(
-          (c) => c.name,
-        ),
-      )
-      const q = (id: string): string => `"${id.replace(/"/g, '""')}"`
-      const list = columns.map((c) => (cols.has(c) ? q(c) : 'NULL')).join(', ')
-      for (const values of db
-        .prepare(`SELECT ${list} FROM ${q(name)}`)
-        .raw(true)
-        .safeIntegers(true)
-        .iterate())
-        row(values as unknown[])
+      const info = db.prepare('SELECT name FROM pragma_table_info(?)').all(name) as { name: string }[]
+      const names = info.map((c) => c.name)
+      const read = columns.filter((c) => names.includes(c))
+      const list = columns.map((c) => (names.includes(c) ? sized(quoteId(c)) : 'NULL')).join(', ')
+      const budget = new ValueBudget(ValueBudget.of(db))
+      const sql = `SELECT ${list}, ${walkedPast(names, read)} FROM ${quoteId(name)}`
+      for (const values of db.prepare(sql).raw(true).safeIntegers(true).iterate() as Iterable<unknown[]>) {
+        budget.take(values, Number(values.pop()))
+        row(values)
+      }
       return true
     })
   }
@@ -402,7 +398,7 @@ export class CopySource implements RowSource {
       for (;;) {
         const next = this.sql(what, () => it.next())
         if (next.done) return
-        budget.take(next.value, this.walks ? Number(next.value.at(-1)) : 0)
+        budget.take(next.value, Number(next.value.at(-1)))
         if (each(next.value) === false) return
       }
     } finally {
@@ -436,9 +432,8 @@ export class CopySource implements RowSource {
   }
 
   before(seq: bigint): Predecessor | null {
-    const row = this.sql(`looking up the row before seq ${seq}`, () =>
-      this.one('SELECT seq, hmac_hash FROM chain NOT INDEXED WHERE +seq < ? ORDER BY seq DESC LIMIT 1', seq),
-    )
+    const sql = `SELECT seq, ${sized('hmac_hash')} FROM chain NOT INDEXED WHERE +seq < ? ORDER BY seq DESC LIMIT 1`
+    const row = this.sql(`looking up the row before seq ${seq}`, () => this.one(sql, seq))
     return row ? { seq: row[0] as bigint, hmac: text(row[1]) } : null
   }
 

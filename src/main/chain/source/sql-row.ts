@@ -4,6 +4,7 @@
 // NULL null.
 import type { ChainRow, RecordBytes, RecordMode } from './row-source'
 import { RecordWriter } from './sql-record'
+import { sized } from './value-budget'
 
 /**
  * A row of a scan reading the body as text (`RecordMode` 'text') whose text is not exactly the
@@ -126,7 +127,8 @@ export class SqlRow implements ChainRow {
 
 /**
  * The select list for `columns` of a table with columns `names`: seq first, the body as its bytes
- * (`CAST … AS BLOB`); and the row its values are read through. `records`: the rows also offer their
+ * (`CAST … AS BLOB`), each value read only when it fits the database (`sized`); and the row its
+ * values are read through. `records`: the rows also offer their
  * values written as a record (./sql-record.ts); 'text': with the body read as text and its length
  * in bytes (a string costs better-sqlite3 about half what a Buffer does), for `bodyIsText`.
  */
@@ -143,9 +145,11 @@ export function selectList(
     if (c < 0 || slots[c]! >= 0) continue
     slots[c] = parts.length
     const body = text ? 'CAST(canonical_body AS TEXT)' : 'CAST(canonical_body AS BLOB)'
-    parts.push(name === 'canonical_body' ? body : name)
+    parts.push(name === 'canonical_body' ? sized(name, body) : sized(name))
   }
-  const lengthSlot = text ? parts.push('octet_length(CAST(canonical_body AS BLOB))') - 1 : -1
+  const lengthSlot = text
+    ? parts.push(sized('canonical_body', 'octet_length(CAST(canonical_body AS BLOB))')) - 1
+    : -1
   const writer = records !== false ? new RecordWriter(slots) : null
   const row = new SqlRow(slots, names.indexOf('canonical_body'), writer, lengthSlot)
   return { list: parts.join(', '), row }
