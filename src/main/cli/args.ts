@@ -2,6 +2,7 @@
 // an error (exit 2, like argparse), plus the reference's option families (secrets, ranges, dates).
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import type { VerifyRangeOptions } from '../../shared/verify-types'
+import { utcInstantMs } from '../base/calendar'
 import { AuditError } from '../base/errors'
 
 export class UsageError extends Error {
@@ -99,12 +100,7 @@ const DATE = /^(\d{4})-(\d{1,2})-(\d{1,2})$/
 
 /** ms of UTC midnight of a calendar date, or null when it does not exist. */
 function utcMidnightMs(year: number, month: number, day: number): number | null {
-  if (year < 1 || month < 1 || month > 12 || day < 1) return null
-  const d = new Date(0)
-  // setUTCFullYear, not Date.UTC: Date.UTC maps years 0..99 to 1900..1999.
-  d.setUTCFullYear(year, month - 1, day)
-  if (d.getUTCFullYear() !== year || d.getUTCMonth() !== month - 1 || d.getUTCDate() !== day) return null
-  return d.getTime()
+  return year < 1 ? null : utcInstantMs(year, month, day)
 }
 
 function badDate(flag: string, v: string): AuditError {

@@ -11,6 +11,7 @@
 // since, and an absent member is shown as absent, never as a value.
 import schema from '../../../schema/integrity-report.schema.json'
 import { REPORT_SCHEMA_VERSION } from '../../shared/report-types'
+import { utcInstantMs } from '../base/calendar'
 import { AuditError } from '../base/errors'
 
 type Node = Record<string, unknown>
@@ -71,24 +72,14 @@ const INSTANT = resolveRef('#/$defs/isoInstant')
 
 /**
  * An instant the pattern admits must also be one on the calendar: `2026-13-45T25:61:61Z` matches
- * `isoInstant`'s pattern, and the page would show it as when the report was written. Date.UTC rolls
- * such fields over (month 13 is next January), so the fields must come back as given.
+ * `isoInstant`'s pattern, and the page would show it as when the report was written
+ * (../base/calendar.ts).
  */
 function realInstant(s: string): boolean {
   const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})/.exec(s)
   if (!m) return false
   const [y, mo, d, h, mi, se] = m.slice(1).map(Number) as [number, number, number, number, number, number]
-  const t = new Date(Date.UTC(y, mo - 1, d, h, mi, se))
-  // Date.UTC maps years 0-99 to 1900-1999; setUTCFullYear keeps the year as written.
-  t.setUTCFullYear(y)
-  return (
-    t.getUTCFullYear() === y &&
-    t.getUTCMonth() === mo - 1 &&
-    t.getUTCDate() === d &&
-    t.getUTCHours() === h &&
-    t.getUTCMinutes() === mi &&
-    t.getUTCSeconds() === se
-  )
+  return utcInstantMs(y, mo, d, h, mi, se) !== null
 }
 
 const patterns = new Map<string, RegExp>()

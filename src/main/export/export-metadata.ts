@@ -16,6 +16,7 @@
 //   read in a VALID export while no writer made it;
 // - the segment's counts are the entries' (total_in_segment is their number, is_complete_chain is
 //   first_seq 1 and last_seq the chain's total, as §9.1 computes them), and no segment without entries.
+import { utcInstantMs } from '../base/calendar'
 import { columnMismatches, sealedSpanFields } from '../chain/body'
 
 const TOP = new Set([
@@ -78,17 +79,7 @@ function isInstant(v: unknown): boolean {
   const m = typeof v === 'string' ? CREATED_AT.exec(v) : null
   if (!m) return false
   const [y, mo, d, h, mi, se] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number]
-  const t = new Date(0)
-  t.setUTCFullYear(y, mo - 1, d)
-  t.setUTCHours(h, mi, se)
-  return (
-    t.getUTCFullYear() === y &&
-    t.getUTCMonth() === mo - 1 &&
-    t.getUTCDate() === d &&
-    t.getUTCHours() === h &&
-    t.getUTCMinutes() === mi &&
-    t.getUTCSeconds() === se
-  )
+  return utcInstantMs(y, mo, d, h, mi, se) !== null
 }
 
 const shown = (v: unknown): string => (JSON.stringify(v) ?? 'absent').slice(0, 80)
