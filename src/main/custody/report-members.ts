@@ -6,24 +6,8 @@
 // signature does not cover (sign.ts: JCS of the report without it) — it is text anyone can add to a
 // signed report. So a report holding a member its schema does not name, at any depth, is refused
 // in one line naming the member's path, before its signature or its fields are looked at.
-import schema from '../../../schema/integrity-report.schema.json'
+import { asNode, resolveRef, SCHEMA_ROOT as ROOT, type SchemaNode as Node } from './report-schema'
 import { AuditError } from '../base/errors'
-
-type Node = Record<string, unknown>
-
-const ROOT = schema as unknown as Node
-
-function asNode(v: unknown): Node | null {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Node) : null
-}
-
-/** `#/$defs/name` in this schema (the only kind of reference it uses). */
-function resolveRef(ref: string): Node | null {
-  if (!ref.startsWith('#/')) return null
-  let at: unknown = ROOT
-  for (const part of ref.slice(2).split('/')) at = asNode(at)?.[part]
-  return asNode(at)
-}
 
 /** The schema nodes a value may be checked against: references followed, alternatives flattened. */
 function leaves(nodes: readonly unknown[], out: Node[] = [], depth = 0): Node[] {

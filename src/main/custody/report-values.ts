@@ -9,25 +9,10 @@
 // maximum, minItems, items, properties, oneOf/anyOf/allOf, $ref into $defs). `required` is applied
 // to a report of this tool's own schema version: an older report (1.0, 1.1) lacks members added
 // since, and an absent member is shown as absent, never as a value.
-import schema from '../../../schema/integrity-report.schema.json'
+import { asNode, resolveRef, SCHEMA_ROOT as ROOT, type SchemaNode as Node } from './report-schema'
 import { REPORT_SCHEMA_VERSION } from '../../shared/report-types'
 import { utcInstantMs } from '../base/calendar'
 import { AuditError } from '../base/errors'
-
-type Node = Record<string, unknown>
-
-const ROOT = schema as unknown as Node
-
-function asNode(v: unknown): Node | null {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Node) : null
-}
-
-function resolveRef(ref: string): Node | null {
-  if (!ref.startsWith('#/')) return null
-  let at: unknown = ROOT
-  for (const part of ref.slice(2).split('/')) at = asNode(at)?.[part]
-  return asNode(at)
-}
 
 function kindOf(v: unknown): string {
   if (v === null) return 'null'
