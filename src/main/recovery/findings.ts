@@ -205,31 +205,25 @@ export function applyRecovery(
             'verifying with the archive segments tells which',
     )
   // Rows past the head set apart as possibly never committed (./prove.ts mayBeRolledBack): said, never claimed.
+  // A proven row withheld as deleted past the live head (both notices below speak of such rows).
+  const pastHead = (r: RecoveredRow): boolean =>
+    r.status === 'deleted' && r.key_index !== null && last !== null && r.seq !== null && r.seq > last
   const spilled = result.uncommitted.filter(
     (r) =>
-      r.status === 'deleted' &&
-      r.key_index !== null &&
-      last !== null &&
-      r.seq !== null &&
-      r.seq > last &&
-      r.sources.some((s) => (s.file === 'db' && s.kind === 'freelist') || commitUnproven(s)),
+      pastHead(r) && r.sources.some((s) => (s.file === 'db' && s.kind === 'freelist') || commitUnproven(s)),
   )
   // Rows past the head only on database pages no commit wrote (./carve.ts pageMarks): said, never claimed.
   const unwritten = result.uncommitted.filter(
     (r) =>
-      r.status === 'deleted' &&
-      r.key_index !== null &&
-      last !== null &&
-      r.seq !== null &&
-      r.seq > last &&
+      pastHead(r) &&
       r.sources.every((s) => s.file === 'db' && s.kind === 'superseded_page' && s.committed === false),
   )
   if (unwritten.length > 0)
     notices.push(
       `${unwritten.length} row(s) sealed after the live head (seqs ${seqRuns(unwritten.map((r) => r.seq!))}) lie only ` +
         "on pages of the database file no commit wrote (past the end its header records, or pages a hot journal's " +
-        'rollback replaces): a transaction in flight when the writer stopped; nothing proves they were ever ' +
-        'committed, so no finding',
+        'rollback replaces): a transaction in flight when the writer stopped leaves rows so; so does a header ' +
+        'or journal edited by hand; nothing proves they were ever committed, so no finding',
     )
   const forks = result.uncommitted.filter(
     (r) => r.status === 'superseded' && r.key_index !== null && r.seq !== null,

@@ -161,6 +161,11 @@ describe('more honest histories make no finding', () => {
             `${what}: ${JSON.stringify(verdict.recovery)}`,
           ).toEqual([])
           expect(verdict.valid, what).toBe(true)
+          // A notice that withholds rows names every way they could have come, never one as fact.
+          for (const n of verdict.notices ?? []) {
+            if (/so no finding$/.test(n)) expect(n, what).toMatch(/nothing proves/)
+            if (n.includes('no commit wrote')) expect(n, what).toMatch(/edited by hand/)
+          }
           for (const r of verdict.recovered ?? [])
             if (r.key_index !== null)
               expect(['deleted', 'superseded'], `${what}: seq ${r.seq}`).not.toContain(r.status)
