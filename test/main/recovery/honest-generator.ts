@@ -6,12 +6,17 @@
 // away), a page size change (by VACUUM, through journal_mode=DELETE in WAL mode), a key rotation — and
 // at the end, sometimes, a crash mid-commit (the files copied while a transaction's pages are
 // spilled: a hot journal, or WAL frames never committed). None of this may ever make a finding.
-import Database from 'better-sqlite3'
 import { copyFileSync, existsSync } from 'node:fs'
-import { join } from 'node:path'
-import { CHAIN_TABLE_DDL } from '../../../src/main/chain/schema'
 import { GENESIS, Rng } from '../reliability/chainkit'
-import { CHAIN_DDL, caseFolder, insert, openWriter, version, type RowVersion } from '../testing/sealed-writer'
+import {
+  archiveOldest,
+  CHAIN_DDL,
+  caseFolder,
+  insert,
+  openWriter,
+  version,
+  type RowVersion,
+} from '../testing/sealed-writer'
 
 export type HonestStep =
   | 'append'
@@ -57,9 +62,6 @@ export interface HonestOut {
   log: string[]
   cleanup(): void
 }
-
-const SEGMENT_INSERT = `INSERT INTO chain (seq, timestamp_ns, trace_id, span_id, span_name, span_kind,
-  canonical_body, canonical_hash, prev_hash, hmac_hash, semantic_body_hash) VALUES (?,?,?,?,?,?,?,?,?,?,?)`
 
 /** A random honest history of `length` steps (the first ones appends, so there is a chain to work on). */
 export function honestCase(rng: Rng, journal: 'wal' | 'delete', length: number): HonestCase {
@@ -145,27 +147,9 @@ export function generateHonest(c: HonestCase, seed: number): HonestOut {
           spilled(10 + Math.floor(rng.next() * 40), () => undefined, 900)
           append(1 + Math.floor(rng.next() * 4), false, 5)
           break
-        case 'archive': {
-          const seqs = [...live.keys()].sort((a, b) => (a < b ? -1 : 1))
-          if (seqs.length < 6) break
-          const cut = seqs[Math.floor(seqs.length / 3)]!
-          const seg = join(dir, `segment-${segments.length + 1}.db`)
-          const s = new Database(seg)
-          s.exec(CHAIN_TABLE_DDL)
-          const ins = s.prepare(SEGMENT_INSERT)
-          s.transaction(() => {
-            for (const q of seqs)
-              if (q < cut) {
-                const v = live.get(q)!
-                ins.run(q, v.ts, v.trace, v.span, v.name, v.kind, v.body, v.canonical, v.prev, v.hmac, v.sem)
-                live.delete(q)
-              }
-          })()
-          s.close()
-          db.prepare('DELETE FROM chain WHERE seq < ?').run(cut)
-          segments.push(seg)
+        case 'archive':
+          archiveOldest(db, live, dir, segments)
           break
-        }
         case 'vacuum':
           db.exec('VACUUM')
           break

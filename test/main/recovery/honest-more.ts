@@ -8,9 +8,16 @@
 import Database from 'better-sqlite3'
 import { copyFileSync, existsSync, renameSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
-import { CHAIN_TABLE_DDL } from '../../../src/main/chain/schema'
 import { GENESIS, Rng } from '../reliability/chainkit'
-import { CHAIN_DDL, caseFolder, insert, openWriter, version, type RowVersion } from '../testing/sealed-writer'
+import {
+  archiveOldest,
+  CHAIN_DDL,
+  caseFolder,
+  insert,
+  openWriter,
+  version,
+  type RowVersion,
+} from '../testing/sealed-writer'
 
 export type MoreStep =
   | 'append'
@@ -69,9 +76,6 @@ export interface MoreOut {
   log: string[]
   cleanup(): void
 }
-
-const SEGMENT_INSERT = `INSERT INTO chain (seq, timestamp_ns, trace_id, span_id, span_name, span_kind,
-  canonical_body, canonical_hash, prev_hash, hmac_hash, semantic_body_hash) VALUES (?,?,?,?,?,?,?,?,?,?,?)`
 
 const PAGE_SIZES = [512, 1024, 2048, 4096, 8192, 16384, 32768, 65536]
 
@@ -154,27 +158,9 @@ export function generateMore(c: MoreCase, seed: number): MoreOut {
         case 'failed-batch':
           spilled(10 + Math.floor(rng.next() * 60), () => undefined)
           break
-        case 'archive': {
-          const seqs = [...live.keys()].sort((a, b) => (a < b ? -1 : 1))
-          if (seqs.length < 6) break
-          const cut = seqs[Math.floor(seqs.length / 3)]!
-          const seg = join(dir, `segment-${segments.length + 1}.db`)
-          const s = new Database(seg)
-          s.exec(CHAIN_TABLE_DDL)
-          const ins = s.prepare(SEGMENT_INSERT)
-          s.transaction(() => {
-            for (const q of seqs)
-              if (q < cut) {
-                const v = live.get(q)!
-                ins.run(q, v.ts, v.trace, v.span, v.name, v.kind, v.body, v.canonical, v.prev, v.hmac, v.sem)
-                live.delete(q)
-              }
-          })()
-          s.close()
-          db.prepare('DELETE FROM chain WHERE seq < ?').run(cut)
-          segments.push(seg)
+        case 'archive':
+          archiveOldest(db, live, dir, segments)
           break
-        }
         case 'vacuum-into': {
           const fresh = join(dir, 'work', 'fresh.db')
           db.exec(`VACUUM INTO '${fresh}'`)

@@ -125,3 +125,37 @@ export function openWriter(path: string, c: WriterShape): Database.Database {
   db.pragma('wal_autocheckpoint = 0')
   return db
 }
+
+const SEGMENT_INSERT = `INSERT INTO chain (seq, timestamp_ns, trace_id, span_id, span_name, span_kind,
+  canonical_body, canonical_hash, prev_hash, hmac_hash, semantic_body_hash) VALUES (?,?,?,?,?,?,?,?,?,?,?)`
+
+/**
+ * Archiving as the writer's rotation does: the oldest third of the live rows copied into a new
+ * segment file `segment-N.db` in `dir` (its path pushed on `segments`), then deleted from `db` and
+ * from `live`. Fewer than six live rows: nothing is archived.
+ */
+export function archiveOldest(
+  db: Database.Database,
+  live: Map<bigint, RowVersion>,
+  dir: string,
+  segments: string[],
+): void {
+  const seqs = [...live.keys()].sort((a, b) => (a < b ? -1 : 1))
+  if (seqs.length < 6) return
+  const cut = seqs[Math.floor(seqs.length / 3)]!
+  const seg = join(dir, `segment-${segments.length + 1}.db`)
+  const s = new Database(seg)
+  s.exec(CHAIN_TABLE_DDL)
+  const ins = s.prepare(SEGMENT_INSERT)
+  s.transaction(() => {
+    for (const q of seqs)
+      if (q < cut) {
+        const v = live.get(q)!
+        ins.run(q, v.ts, v.trace, v.span, v.name, v.kind, v.body, v.canonical, v.prev, v.hmac, v.sem)
+        live.delete(q)
+      }
+  })()
+  s.close()
+  db.prepare('DELETE FROM chain WHERE seq < ?').run(cut)
+  segments.push(seg)
+}
