@@ -6,7 +6,7 @@
 // away), a page size change (by VACUUM, through journal_mode=DELETE in WAL mode), a key rotation — and
 // at the end, sometimes, a crash mid-commit (the files copied while a transaction's pages are
 // spilled: a hot journal, or WAL frames never committed). None of this may ever make a finding.
-import { copyFileSync, existsSync } from 'node:fs'
+import { copyWithSideFiles } from '../testing/fixtures'
 import { GENESIS, Rng } from '../reliability/chainkit'
 import {
   archiveOldest,
@@ -182,11 +182,7 @@ export function generateHonest(c: HonestCase, seed: number): HonestOut {
       }
       log.push(step)
     }
-    const take = (): void => {
-      copyFileSync(work, evidence)
-      for (const side of ['-wal', '-journal'])
-        if (existsSync(`${work}${side}`)) copyFileSync(`${work}${side}`, `${evidence}${side}`)
-    }
+    const take = (): void => copyWithSideFiles(work, evidence)
     if (c.crash) {
       log.push('crash')
       spilled(20 + Math.floor(rng.next() * 40), take)

@@ -6,7 +6,8 @@
 // sizes 512–65536, a second connection writing (a second process to the pager), key rotation and
 // archiving — ending, sometimes, in a crash mid-commit. None of this may ever make a finding.
 import Database from 'better-sqlite3'
-import { copyFileSync, existsSync, renameSync, rmSync } from 'node:fs'
+import { renameSync, rmSync } from 'node:fs'
+import { copyWithSideFiles } from '../testing/fixtures'
 import { join } from 'node:path'
 import { GENESIS, Rng } from '../reliability/chainkit'
 import {
@@ -246,11 +247,7 @@ export function generateMore(c: MoreCase, seed: number): MoreOut {
       }
       log.push(note)
     }
-    const take = (): void => {
-      copyFileSync(work, evidence)
-      for (const side of ['-wal', '-journal'])
-        if (existsSync(`${work}${side}`)) copyFileSync(`${work}${side}`, `${evidence}${side}`)
-    }
+    const take = (): void => copyWithSideFiles(work, evidence)
     if (c.crash) {
       log.push('crash')
       spilled(20 + Math.floor(rng.next() * 40), take, true)

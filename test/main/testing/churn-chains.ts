@@ -5,7 +5,7 @@
 // leaves a page), filler tables created and dropped (freelist trunks and leaves), WAL checkpoints
 // and restarts — never VACUUM. The files are taken while the writer still holds them (a live WAL:
 // no checkpoint at close) or after it closed, or caught mid-transaction with a hot journal.
-import { copyFileSync, existsSync } from 'node:fs'
+import { copyWithSideFiles } from './fixtures'
 import { GENESIS, Rng } from '../reliability/chainkit'
 import { CHAIN_DDL, caseFolder, insert, openWriter, version, type RowVersion } from './sealed-writer'
 
@@ -63,11 +63,7 @@ export function churn(c: ChurnCase): Churned {
       prev = v.hmac
     }
   }
-  const take = (): void => {
-    copyFileSync(work, evidence)
-    for (const side of ['-wal', '-journal'])
-      if (existsSync(work + side)) copyFileSync(work + side, evidence + side)
-  }
+  const take = (): void => copyWithSideFiles(work, evidence)
   try {
     db.exec(CHAIN_DDL)
     append(rng.int(8, 40))

@@ -67,13 +67,17 @@ export function fingerprintFolder(dir: string = FIXTURES): Map<string, string> {
  * evidence and fixtures are never opened by SQLite in place. The copy takes the `-wal` and
  * `-journal` too, so SQLite sees what it would see in the original folder.
  */
+/** A chain copied with the side files SQLite would apply (`-wal`, `-journal`) where they exist. */
+export function copyWithSideFiles(from: string, to: string): void {
+  copyFileSync(from, to)
+  for (const side of ['-wal', '-journal']) if (existsSync(from + side)) copyFileSync(from + side, to + side)
+}
+
 export function withSqliteCopy<T>(path: string, read: (db: Database.Database) => T): T {
   const dir = mkdtempSync(join(tmpdir(), 'bijotel-oracle-'))
   try {
     const copy = join(dir, basename(path))
-    copyFileSync(path, copy)
-    for (const side of ['-wal', '-journal'])
-      if (existsSync(path + side)) copyFileSync(path + side, copy + side)
+    copyWithSideFiles(path, copy)
     const db = new Database(copy, { readonly: true, fileMustExist: true })
     try {
       return read(db)

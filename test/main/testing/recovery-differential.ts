@@ -15,6 +15,7 @@
 //   canonical_hash), and nothing throws but a one-line AuditError.
 import Database from 'better-sqlite3'
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs'
+import { copyWithSideFiles } from './fixtures'
 import { join } from 'node:path'
 import { AuditError } from '../../../src/main/base/errors'
 import { openDirect, type DirectChain } from '../../../src/main/chain/direct/open'
@@ -115,8 +116,7 @@ function liveChainOf(path: string, scratch: string): { chain: DirectChain; direc
   const dir = mkdtempSync(join(scratch, 'live-copy-'))
   const copy = join(dir, 'chain.db')
   const real = realpathSync(path)
-  copyFileSync(real, copy)
-  for (const side of ['-wal', '-journal']) if (existsSync(real + side)) copyFileSync(real + side, copy + side)
+  copyWithSideFiles(real, copy)
   // SQLite rolls the journal back (or recovers the WAL) on its first read, as the copy path does.
   const db = new Database(copy)
   db.prepare('SELECT count(*) FROM chain').get()
