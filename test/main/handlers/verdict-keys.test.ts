@@ -13,7 +13,7 @@ import type { JobStatus } from '../../../src/shared/job-types'
 import type { VerifyVerdict } from '../../../src/shared/verify-types'
 import { AuditSession } from '../../../src/main/session/session'
 import { createHandlers } from '../../../src/main/handlers/table'
-import { KEY_HEX, writeChainFolder } from '../testing/exact-chains'
+import { KEY_HEX, SMALL, writeChainFolder } from '../testing/exact-chains'
 
 const scratch = realpathSync(mkdtempSync(join(tmpdir(), 'bijotel-verdict-keys-')))
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))
@@ -21,24 +21,8 @@ let session: AuditSession | null = null
 afterEach(() => session?.dispose())
 const web = { transport: 'http' as const, trusted: true }
 
-const chain = writeChainFolder(join(scratch, 'a'), {
-  rows: 3000,
-  pageSize: 4096,
-  wal: false,
-  walRows: 0,
-  walCommits: 0,
-  bodyBytes: 0,
-  reserved: 0,
-})
-const other = writeChainFolder(join(scratch, 'b'), {
-  rows: 50,
-  pageSize: 4096,
-  wal: false,
-  walRows: 0,
-  walCommits: 0,
-  bodyBytes: 0,
-  reserved: 0,
-})
+const chain = writeChainFolder(join(scratch, 'a'), { ...SMALL, rows: 3000 })
+const other = writeChainFolder(join(scratch, 'b'), { ...SMALL, rows: 50 })
 const WRONG = 'ab'.repeat(32)
 const keys = (...hex: string[]) => ({ secrets: hex.map((value) => ({ encoding: 'hex' as const, value })) })
 

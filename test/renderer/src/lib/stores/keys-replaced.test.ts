@@ -11,7 +11,7 @@ import { createHandlers } from '../../../../../src/main/handlers/table'
 import { WorkspaceStore } from '../../../../../src/renderer/src/lib/stores/workspace-store'
 import { fakeApi } from '../../test/fake-api'
 import { perTest } from '../../../../main/testing/per-test'
-import { KEY_HEX, writeChainFolder } from '../../../../main/testing/exact-chains'
+import { KEY_HEX, SMALL, writeChainFolder } from '../../../../main/testing/exact-chains'
 
 const per = perTest()
 const ctx = { transport: 'ipc', trusted: true } as const
@@ -19,15 +19,7 @@ const WRONG = 'ab'.repeat(32)
 
 async function workspace() {
   const dir = per.scratch('bijotel-keys-replaced-')
-  const path = writeChainFolder(join(dir, 'a'), {
-    rows: 3000,
-    pageSize: 4096,
-    wal: false,
-    walRows: 0,
-    walCommits: 0,
-    bodyBytes: 0,
-    reserved: 0,
-  })
+  const path = writeChainFolder(join(dir, 'a'), { ...SMALL, rows: 3000 })
   const session = per.session()
   const h = createHandlers(session)
   const overview = (await h.openChain({ path }, ctx)) as ChainOverview
