@@ -118,9 +118,16 @@ export function generateSix(c: SixCase, seed: number): SixOut {
   let hasSecond = false
   const pad = (): number => 40 + Math.floor(rng.next() * (c.pageSize <= 1024 ? 600 : 300))
   // Cells near the overflow threshold (file format §1.6: X = U-35 for table leaves) for this page size.
-  const nearThreshold = (): number => Math.max(1, Math.floor((c.pageSize - 35 - 520) / 2) + Math.floor(rng.next() * 40) - 20)
+  const nearThreshold = (): number =>
+    Math.max(1, Math.floor((c.pageSize - 35 - 520) / 2) + Math.floor(rng.next() * 40) - 20)
   const bigPad = (): number => 500 + Math.floor(rng.next() * 35_000)
-  const append = (on: Database.Database, n: number, one: boolean, size: () => number, table = 'chain'): void => {
+  const append = (
+    on: Database.Database,
+    n: number,
+    one: boolean,
+    size: () => number,
+    table = 'chain',
+  ): void => {
     const put = (): void => {
       const v = version(rng, keys.at(-1)!, seq, prev, size(), 'append')
       if (table === 'chain') insert(on, v)
@@ -247,7 +254,9 @@ export function generateSix(c: SixCase, seed: number): SixOut {
           break
         case 'checkpoint':
           if (journalIsWal(db))
-            db.pragma(`wal_checkpoint(${['PASSIVE', 'FULL', 'RESTART', 'TRUNCATE'][Math.floor(rng.next() * 4)]})`)
+            db.pragma(
+              `wal_checkpoint(${['PASSIVE', 'FULL', 'RESTART', 'TRUNCATE'][Math.floor(rng.next() * 4)]})`,
+            )
           break
         case 'reopen':
           db.close()
