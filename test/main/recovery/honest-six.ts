@@ -40,6 +40,8 @@ export type SixStep =
   | 'checkpoint'
   | 'reopen'
   | 'rotate'
+  | 'sync-off'
+  | 'sync-full'
 
 export const SIX_STEPS: SixStep[] = [
   'append',
@@ -62,6 +64,8 @@ export const SIX_STEPS: SixStep[] = [
   'checkpoint',
   'reopen',
   'rotate',
+  'sync-off',
+  'sync-full',
 ]
 
 export interface SixCase {
@@ -70,6 +74,12 @@ export interface SixCase {
   /** auto_vacuum=INCREMENTAL from the start (set before the first table, as a service would). */
   incremental: boolean
   steps: SixStep[]
+  /**
+   * The files taken mid-transaction (a crash), the batch's pages spilled: with synchronous=OFF the
+   * journal's record count is 0xFFFFFFFF (pager.c writeJournalHdr: never synced, played to the file's
+   * end) and its header may not have reached the disk; with FULL it was synced first.
+   */
+  crash?: boolean
 }
 
 export interface SixOut {
@@ -91,6 +101,7 @@ export function sixCase(rng: Rng, journal: 'wal' | 'delete', length: number): Si
     pageSize: PAGE_SIZES[Math.floor(rng.next() * PAGE_SIZES.length)]!,
     incremental: rng.next() < 0.5,
     steps,
+    crash: rng.next() < 0.4,
   }
 }
 
@@ -265,10 +276,34 @@ export function generateSix(c: SixCase, seed: number): SixOut {
         case 'rotate':
           keys.push(rng.bytes(32))
           break
+        case 'sync-off':
+          db.pragma('synchronous = OFF')
+          break
+        case 'sync-full':
+          db.pragma('synchronous = FULL')
+          break
       }
       log.push(note)
     }
-    copyWithSideFiles(work, evidence)
+    if (c.crash) {
+      log.push('crash')
+      // A batch whose pages spill (a small cache) taken mid-transaction, then rolled back here.
+      db.pragma('cache_size = 5')
+      try {
+        db.transaction(() => {
+          let p = prev
+          for (let i = 0; i < 20 + Math.floor(rng.next() * 40); i++) {
+            const v = version(rng, keys.at(-1)!, seq + BigInt(i), p, pad(), 'crash')
+            insert(db, v)
+            p = v.hmac
+          }
+          copyWithSideFiles(work, evidence)
+          throw new Error('crash')
+        })()
+      } catch {
+        // the writer's process is gone; its files were taken above
+      }
+    } else copyWithSideFiles(work, evidence)
   } finally {
     db.close()
   }
