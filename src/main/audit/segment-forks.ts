@@ -155,5 +155,13 @@ export async function applySegments(
   signal?: { aborted: boolean },
 ): Promise<VerifyVerdict> {
   if (!segments || verdict.cancelled) return verdict
-  return withSegmentClaims(verdict, await segmentClaims(source, keys, segments, signal))
+  const claims = await segmentClaims(source, keys, segments, signal)
+  // A ranged verdict answers for its range only (as recovery's rows, ../recovery/findings.ts).
+  const r = verdict.range
+  const inRange = (q: bigint): boolean =>
+    !r || (r.from_seq !== null && r.to_seq !== null && q >= BigInt(r.from_seq) && q <= BigInt(r.to_seq))
+  return withSegmentClaims(
+    verdict,
+    claims.filter((c) => inRange(c.seq)),
+  )
 }

@@ -154,6 +154,17 @@ describe('archive segments prove forks of the live chain, and honest ones prove 
             verdict.notices?.some((x) => x.includes(`archive segment ${seg} holds rows sealed`)),
             what,
           ).toBe(true)
+          // A ranged verdict answers for its range only: before the first seq touched, nothing.
+          const before = await verifyFile(evidence, keys, {
+            recover: true,
+            workers: 1,
+            segments,
+            range: { seq_end: k - 1 },
+          })
+          expect(
+            before.verdict.findings.filter((f) => f.segments),
+            what,
+          ).toEqual([])
         }
       } finally {
         cleanup()
