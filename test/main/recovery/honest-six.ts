@@ -4,8 +4,11 @@
 // partial runs, checkpoints (PASSIVE, RESTART, TRUNCATE) while a reader holds a snapshot,
 // cell_size_check, mmap_size > 0, an UPDATE of unsealed columns (span_name, trace_id,
 // semantic_body_hash) that moves a row's cell across the overflow threshold, and ALTER TABLE ADD
-// COLUMN. None of this may ever make a finding: the sealed rows never change.
+// COLUMN, synchronous OFF/FULL, another process appending in its own transaction (or killed with
+// SIGKILL mid-transaction, its pages spilled), and a crash at the end (in this process, or a killed
+// process whose files are taken before anyone opens them). None of this may ever make a finding.
 import Database from 'better-sqlite3'
+import { spawnSync } from 'node:child_process'
 import { CHAIN_TABLE_DDL } from '../../../src/main/chain/schema'
 import { GENESIS, Rng } from '../reliability/chainkit'
 import { copyWithSideFiles } from '../testing/fixtures'
@@ -42,6 +45,8 @@ export type SixStep =
   | 'rotate'
   | 'sync-off'
   | 'sync-full'
+  | 'process-writer'
+  | 'process-killed'
 
 export const SIX_STEPS: SixStep[] = [
   'append',
@@ -66,6 +71,8 @@ export const SIX_STEPS: SixStep[] = [
   'rotate',
   'sync-off',
   'sync-full',
+  'process-writer',
+  'process-killed',
 ]
 
 export interface SixCase {
@@ -276,6 +283,25 @@ export function generateSix(c: SixCase, seed: number): SixOut {
         case 'rotate':
           keys.push(rng.bytes(32))
           break
+        case 'process-writer':
+        case 'process-killed': {
+          // Another process appends after the head it reads in its own IMMEDIATE transaction; killed
+          // (SIGKILL) mid-transaction, its spilled pages and journal or WAL frames stay behind.
+          const killed = step === 'process-killed'
+          const n = killed ? 20 + Math.floor(rng.next() * 30) : 1 + Math.floor(rng.next() * 6)
+          otherProcess(work, keys.at(-1)!, n, killed, rng.hex(8))
+          const after = db
+            .prepare(`SELECT ${COLUMNS} FROM chain WHERE seq >= ? ORDER BY seq`)
+            .all(seq) as Record<string, unknown>[]
+          for (const r of after) {
+            const v = rowVersion(r)
+            live.set(v.seq, v)
+            seq = v.seq + 1n
+            prev = v.hmac
+          }
+          note = `${step}(${n})`
+          break
+        }
         case 'sync-off':
           db.pragma('synchronous = OFF')
           break
@@ -285,7 +311,12 @@ export function generateSix(c: SixCase, seed: number): SixOut {
       }
       log.push(note)
     }
-    if (c.crash) {
+    if (c.crash && rng.next() < 0.5) {
+      // A real crash: the other process killed mid-transaction, the files taken before anyone opens them.
+      log.push('crash (killed process)')
+      otherProcess(work, keys.at(-1)!, 20 + Math.floor(rng.next() * 30), true, rng.hex(8))
+      copyWithSideFiles(work, evidence)
+    } else if (c.crash) {
       log.push('crash')
       // A batch whose pages spill (a small cache) taken mid-transaction, then rolled back here.
       db.pragma('cache_size = 5')
@@ -319,4 +350,63 @@ function insertInto(db: Database.Database, table: string, v: RowVersion): void {
     `INSERT INTO ${table} (seq, timestamp_ns, trace_id, span_id, span_name, span_kind, canonical_body,
   canonical_hash, prev_hash, hmac_hash, semantic_body_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(v.seq, v.ts, v.trace, v.span, v.name, v.kind, v.body, v.canonical, v.prev, v.hmac, v.sem)
+}
+
+/** A live row read back as the writer's ground truth. */
+function rowVersion(r: Record<string, unknown>): RowVersion {
+  return {
+    seq: BigInt(r['seq'] as bigint),
+    ts: BigInt(r['timestamp_ns'] as bigint),
+    trace: r['trace_id'] as string,
+    span: r['span_id'] as string,
+    name: r['span_name'] as string,
+    kind: r['span_kind'] as string,
+    body: r['canonical_body'] as Buffer,
+    canonical: r['canonical_hash'] as string,
+    prev: r['prev_hash'] as string,
+    hmac: r['hmac_hash'] as string,
+    sem: r['semantic_body_hash'] as string,
+  }
+}
+
+/**
+ * A second process (node, better-sqlite3) that appends `n` rows sealed under `key` after the head
+ * it reads, inside BEGIN IMMEDIATE with a small cache (its pages spill); `killed`: it then waits in
+ * the transaction kills itself with SIGKILL (a real crash: no rollback runs).
+ */
+function otherProcess(path: string, key: Buffer, n: number, killed: boolean, tag: string): void {
+  const script = `
+    const Database = require('better-sqlite3'); const { createHash, createHmac } = require('node:crypto')
+    const [path, keyHex, n, killed, tag] = process.argv.slice(1)
+    const key = Buffer.from(keyHex, 'hex')
+    const db = new Database(path); db.defaultSafeIntegers(true); db.pragma('cache_size = 5')
+    db.pragma('wal_autocheckpoint = 0')
+    db.exec('BEGIN IMMEDIATE')
+    const head = db.prepare('SELECT seq, hmac_hash, timestamp_ns FROM chain ORDER BY seq DESC LIMIT 1').get()
+    let seq = head ? head.seq + 1n : 1n, prev = head ? head.hmac_hash : '0'.repeat(64)
+    let ts = head ? head.timestamp_ns : 1764000000000000000n
+    const ins = db.prepare('INSERT INTO chain (seq, timestamp_ns, trace_id, span_id, span_name, span_kind, canonical_body, canonical_hash, prev_hash, hmac_hash, semantic_body_hash) VALUES (?,?,?,?,?,?,?,?,?,?,?)')
+    for (let i = 0; i < Number(n); i++) {
+      ts += 1000000n
+      const body = Buffer.from(JSON.stringify({ attributes: { 'gen_ai.provider.name': 'openai', note: 'process ' + tag, pad: createHash('sha256').update(tag + i).digest('hex').repeat(8) }, end_time_ns: ts.toString(), kind: 'CLIENT', name: 'chat gpt-test', start_time_ns: (ts - 1000n).toString() }))
+      const canonical = createHash('sha256').update(body).digest('hex')
+      const hmac = createHmac('sha256', key).update(prev + canonical, 'utf8').digest('hex')
+      ins.run(seq, ts, tag.repeat(4), tag.repeat(2), 'chat gpt-test', 'CLIENT', body, canonical, prev, hmac, canonical)
+      seq++; prev = hmac
+    }
+    if (killed === '1') { process.stdout.write('ready'); process.kill(process.pid, 'SIGKILL') }
+    db.exec('COMMIT'); db.close()
+  `
+  const r = spawnSync(
+    process.execPath,
+    ['-e', script, path, key.toString('hex'), String(n), killed ? '1' : '0', tag],
+    {
+      cwd: process.cwd(),
+      timeout: 60_000,
+      killSignal: 'SIGKILL',
+      encoding: 'utf8',
+    },
+  )
+  if (killed ? !r.stdout.includes('ready') : r.status !== 0)
+    throw new Error(`the other process failed: ${r.stderr || r.error?.message || r.status}`)
 }
