@@ -52,6 +52,12 @@ export interface Finding {
    * and was checked against — the key, not its holder (anyone can sign an edited report anew).
    */
   prior_signed_by?: string
+  /**
+   * Only for `rewritten` and `deleted` findings an archive segment given proves (a row it holds,
+   * sealed under a candidate key after a live row, where the live chain holds another row or none):
+   * the segments' paths.
+   */
+  segments?: string[]
 }
 
 /** A run of consecutive rows whose HMAC was reproduced by the same candidate key. */

@@ -10,6 +10,7 @@ import type { RowSource } from '../chain/source/row-source'
 import { reportCoverage } from './coverage'
 import { runIntegrity, type IntegrityProgress } from '../integrity/analyze'
 import { applyRecovery, type ArchiveSegments } from '../recovery/findings'
+import { applySegments } from './segment-forks'
 import { notSearched } from '../recovery/recover'
 import { searchEvidence } from '../recovery/verdict'
 import { keyInfo, type KeyMaterial } from '../chain/keys'
@@ -72,7 +73,12 @@ export async function buildAuditReport(input: BuildReportInput): Promise<AuditRe
       ...(progress ? { onProgress: progress } : {}),
       ...(input.signal ? { signal: input.signal } : {}),
     })
-    return { summary, liveVerdict, integrity }
+    // The archive segments given prove forks of the live chain too (./segment-forks.ts).
+    const judged =
+      liveVerdict && input.recover !== false
+        ? await applySegments(liveVerdict, source, keys, input.segments, input.signal)
+        : liveVerdict
+    return { summary, liveVerdict: judged, integrity }
   })
   // The evidence itself is searched, read-only (never a private copy: SQLite recovered its WAL).
   const search =

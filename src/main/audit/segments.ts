@@ -7,7 +7,7 @@ import { AuditError, oneLine } from '../base/errors'
 import { readChain } from '../chain/source/open-source'
 import { seqOf, streamRows } from '../chain/source/stream'
 import type { OpenPolicy } from '../chain/evidence-files'
-import type { ArchiveSegment, ArchiveSegments } from '../recovery/findings'
+import type { ArchiveSegment, ArchiveSegments, SegmentRow } from '../recovery/findings'
 
 /** Read the sealed values of every row of each segment; one clear line for a file that is not one. */
 export async function readSegments(
@@ -17,6 +17,7 @@ export async function readSegments(
 ): Promise<ArchiveSegments> {
   const seals = new Set<string>()
   const each: ArchiveSegment[] = []
+  const rows: SegmentRow[] = []
   for (const path of paths) {
     const own: ArchiveSegment = { seals: new Set(), from: null, to: null }
     // Under a policy the open step alone answers (by name, this would tell whether a file that a
@@ -36,6 +37,7 @@ export async function readSegments(
             if (h === null || p === null || c === null) return
             seals.add(`${h}${p}${c}`)
             own.seals.add(`${h}${p}${c}`)
+            rows.push({ prev: p, canonical: c, hmac: h, path })
             const q = Number(seqOf(r))
             if (own.from === null || q < own.from) own.from = q
             if (own.to === null || q > own.to) own.to = q
@@ -49,5 +51,5 @@ export async function readSegments(
     }
     each.push(own)
   }
-  return { paths, seals, each }
+  return { paths, seals, each, rows }
 }

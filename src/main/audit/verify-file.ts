@@ -18,6 +18,7 @@ import {
 } from '../recovery/verdict'
 import type { ArchiveSegments } from '../recovery/findings'
 import { withWitness } from './witness'
+import { applySegments } from './segment-forks'
 import { defaultWorkerCount, workersBeside } from '../base/workers'
 import { nativeFileHashActive } from '../chain/addon/file-hash'
 import { dropWarmWorkers, warmVerifyWorkers } from '../verify/parallel'
@@ -119,20 +120,25 @@ async function verifyAndRecoverOnce(
   started: RunningSearch | null,
 ): Promise<VerifyVerdict> {
   if (!recover) return withWitness(source, await verifyRows(source, keys, opts))
+  // The archive segments given prove forks of the live chain too (./segment-forks.ts).
+  const withSegments = (v: VerifyVerdict): Promise<VerifyVerdict> =>
+    applySegments(v, source, keys, recover.segments, recover.signal)
   const files = source.evidenceFiles()
   if (files === null || 'held' in files) {
     const verdict = withWitness(source, await verifyRows(source, keys, opts))
     if (files === null || verdict.cancelled) return verdict
-    return verdictWith(
-      verdict,
-      await searchEvidence(files.held, keys, searchOpts(recover), bodyBadSeqs(verdict)),
-      ctxOf(recover),
+    return withSegments(
+      verdictWith(
+        verdict,
+        await searchEvidence(files.held, keys, searchOpts(recover), bodyBadSeqs(verdict)),
+        ctxOf(recover),
+      ),
     )
   }
   const search = started ?? startRecovery(files.inPlace, keys, searchOpts(recover))
   try {
     const verdict = withWitness(source, await verifyRows(source, keys, opts))
-    return verdictWith(verdict, await search.done(bodyBadSeqs(verdict)), ctxOf(recover))
+    return withSegments(verdictWith(verdict, await search.done(bodyBadSeqs(verdict)), ctxOf(recover)))
   } catch (e) {
     search.abort()
     throw e
@@ -263,9 +269,11 @@ async function verifyOpenedOnce(
   keys: KeyMaterial[],
   opts: VerifyOptions & { recover?: boolean; segments?: ArchiveSegments },
 ): Promise<VerifyVerdict> {
-  const verdict = await chain.read(async (source) =>
-    withWitness(source, await verifyRows(source, keys, opts)),
-  )
+  const verdict = await chain.read(async (source) => {
+    const v = withWitness(source, await verifyRows(source, keys, opts))
+    // The archive segments given prove forks of the live chain too (./segment-forks.ts).
+    return opts.recover ? applySegments(v, source, keys, opts.segments, opts.signal) : v
+  })
   // The evidence itself is searched, through the descriptors the open step holds (never a copy:
   // SQLite recovered the copy's WAL into it, so the page versions recovery reads are gone there).
   return opts.recover && !verdict.cancelled

@@ -76,6 +76,15 @@ export interface ArchiveSegment {
   to: number | null
 }
 
+/** A row of an archive segment: its sealed values (its rowid proves nothing, so it is not kept). */
+export interface SegmentRow {
+  prev: string
+  canonical: string
+  hmac: string
+  /** The segment it is in. */
+  path: string
+}
+
 /** The archive segments given with `--segment`: their paths and every row's sealed values. */
 export interface ArchiveSegments {
   paths: string[]
@@ -83,6 +92,8 @@ export interface ArchiveSegments {
   seals: Set<string>
   /** Each segment on its own (absent: every row in none of them is taken as covered). */
   each?: ArchiveSegment[]
+  /** Every row of every segment (../audit/segment-forks.ts places them against the live rows). */
+  rows?: SegmentRow[]
 }
 
 export interface RecoveryContext {

@@ -36,12 +36,16 @@ function describeKind(f: Finding): string {
         ? `chain truncated: proven rows recovered from the files continue the chain after its head, up to seq ${f.to_seq}`
         : `chain truncated: the prior head (seq ${f.to_seq}) is no longer in the chain`
     case 'rewritten':
+      if (f.segments)
+        return 'rewritten: the live row differs from a row an archive segment given holds, sealed under a candidate key after the same row (a key holder sealed two rows after one, and both were committed)'
       return f.against_prior
         ? 'rewritten: differs from what the prior report recorded for these seqs (resealed by a key holder, or replaced)'
         : 'rewritten: the live row differs from a proven earlier version recovered from the files (resealed by a key holder)'
     case 'deleted':
       if (f.against_prior)
         return `deleted: ${f.count} row(s) the prior report recorded are no longer in the chain`
+      if (f.segments)
+        return 'deleted: an archive segment given holds rows sealed under a candidate key after rows of the live chain, at seqs the live chain lacks before its head'
       return f.unplaced
         ? `deleted: ${f.unplaced} proven row(s) recovered from the files are not in the live chain; neither a rowid nor a link gives their seq`
         : 'deleted: proven rows recovered from the files at seqs absent from the live chain'

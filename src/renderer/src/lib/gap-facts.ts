@@ -57,6 +57,8 @@ function factText(f: Finding, span: GapSpan, priorLast: number | null): string {
         return `rows the prior report recorded at ${seqs(f)} are gone.${
           f.unsigned_prior ? ' The prior is unsigned: what it says is only what its author wrote.' : ''
         }`
+      if (f.segments)
+        return `an archive segment given holds rows sealed under a candidate key after rows of the live chain, at ${seqs(f)}, which the live chain lacks.`
       if (f.unplaced !== undefined)
         return `${plural(f.unplaced, 'proven row')} recovered from the files that no sealed link places: they can be anywhere in ${seqs(f)}, not necessarily here.`
       return `proven rows recovered from the files at ${seqs(f)}${

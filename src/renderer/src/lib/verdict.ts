@@ -13,9 +13,13 @@ export const FINDING_LABELS: Record<FindingKind, string> = {
   deleted: 'deleted (recovered)',
 }
 
-/** A finding's label: one against a prior report (issue 25) says so, not "recovered". */
+/**
+ * A finding's label: one against a prior report (issue 25) says so, not "recovered"; one an archive
+ * segment given proves (issue 39) names the segment as its proof.
+ */
 export function findingLabel(f: Finding): string {
-  return f.against_prior ? `${f.kind} (vs prior report)` : FINDING_LABELS[f.kind]
+  if (f.against_prior) return `${f.kind} (vs prior report)`
+  return f.segments ? `${f.kind} (archive segment)` : FINDING_LABELS[f.kind]
 }
 
 export interface RotationPoint {

@@ -86,6 +86,25 @@ describe('gap knowledge', () => {
     expect(k.facts[0]!.text).toContain('not necessarily here')
   })
 
+  it('a deleted finding an archive segment proves names the segment, never "recovered from the files"', () => {
+    for (const [from, to] of [
+      [50, 50],
+      [48, 52],
+    ] as const) {
+      const f: Finding = {
+        kind: 'deleted',
+        from_seq: from,
+        to_seq: to,
+        count: to - from + 1,
+        segments: ['/a/seg.db'],
+      }
+      const k = gapKnowledge({ from, to, after: from - 1, before: to + 1 }, verdict([f]), [], true)
+      expect(k.facts[0]!.label).toBe('deleted (archive segment)')
+      expect(k.facts[0]!.text).toContain('an archive segment given holds rows sealed')
+      expect(k.facts[0]!.text).not.toContain('recovered from the files')
+    }
+  })
+
   it('on the real verdict of rec-deleted-middle: a deleted seq lists its recovered rows and the deleted finding', async () => {
     const rec = await verdictOf('rec-deleted-middle')
     const rows = rec.recovered ?? []
