@@ -138,7 +138,8 @@ export function withSegmentClaims(verdict: VerifyVerdict, claims: Claim[]): Veri
     notices.push(
       `the archive segment ${path} holds rows sealed under key #${key + 1} after rows of the live chain ` +
         `(their sealed prev_hash), at seqs ${seqRuns(seqs)}, where the live chain holds other rows or none: ` +
-        'two different rows were sealed after the same row and both committed, so one was rewritten or deleted',
+        'two different rows were sealed after the same row and both committed, so one was rewritten or deleted ' +
+        '(or the segment is not an archive of this chain but a copy of it continued under the same key)',
     )
   }
   let firstBad: number | null = null

@@ -151,7 +151,12 @@ describe('archive segments prove forks of the live chain, and honest ones prove 
             if (f.segments) expect(f.segments, what).toEqual([seg])
           }
           expect(
-            verdict.notices?.some((x) => x.includes(`archive segment ${seg} holds rows sealed`)),
+            // …and names the other cause a fork has: a copy of this chain continued under the key.
+            verdict.notices?.some(
+              (x) =>
+                x.includes(`archive segment ${seg} holds rows sealed`) &&
+                x.includes('continued under the same key'),
+            ),
             what,
           ).toBe(true)
           // A ranged verdict answers for its range only: before the first seq touched, nothing.
