@@ -8,6 +8,7 @@ import { takeSnapshot, type Snapshot, type SnapshotOptions } from './snapshot'
 import { headerPageSize, SQLITE_MAGIC } from './sqlite/header'
 import { refuseOversizedValues } from './source/value-budget'
 import { REQUIRED_COLUMNS } from './table'
+import { identKey } from './sqlite/ident'
 
 export interface HeaderInfo {
   pageSize: number
@@ -61,24 +62,24 @@ export function inspectHeader(path: string, displayPath: string): HeaderInfo {
   }
 }
 
+interface XInfo {
+  name: string
+  /** 0 a stored column, 2 or 3 a generated one (1: a virtual table's hidden column). */
+  hidden: number
+}
+
 /**
  * Every writer makes `seq` an INTEGER PRIMARY KEY (the rowid), so it is always an integer. A table
  * rebuilt by hand can hold NULL, REAL, TEXT or BLOB seqs: seq-range queries silently skip those rows
  * (or trip BigInt arithmetic), so a verdict would miss them. Refuse such a table; the scan is only
- * needed when seq is not the rowid.
+ * needed when seq is not the rowid. Whether it is, SQLite says, not the schema text: a scan reads
+ * the rowid alias with OP_Rowid, any other column with OP_Column: `INTEGER PRIMARY KEY DESC`, a
+ * WITHOUT ROWID spelled with a comment inside, or a type spelled otherwise than INTEGER is a stored
+ * column that may hold anything (lang_createtable.html#rowid).
  */
-function assertIntegerSeqs(
-  db: Database.Database,
-  info: { name: string; type: string; pk: number }[],
-  sql: string,
-  displayPath: string,
-): void {
-  const pk = info.filter((c) => c.pk > 0)
-  const rowidAlias =
-    pk.length === 1 &&
-    pk[0]!.name === 'seq' &&
-    pk[0]!.type.toUpperCase() === 'INTEGER' &&
-    !/\bWITHOUT\s+ROWID\b/i.test(sql)
+function assertIntegerSeqs(db: Database.Database, displayPath: string): void {
+  const ops = db.prepare('EXPLAIN SELECT seq FROM chain NOT INDEXED').all() as { opcode: string }[]
+  const rowidAlias = ops.some((o) => o.opcode === 'Rowid') && !ops.some((o) => o.opcode === 'Column')
   if (rowidAlias) return
   const bad = db.prepare("SELECT COUNT(*) FROM chain WHERE typeof(seq) <> 'integer'").pluck().get() as number
   if (bad > 0) {
@@ -156,8 +157,15 @@ export function openCopy(
     throw asChainReadError(e, `opening ${displayPath}`)
   }
   try {
-    const table = db.prepare("SELECT type, sql FROM sqlite_master WHERE name = 'chain'").get() as
-      { type: string; sql: string | null } | undefined
+    // The object `FROM chain` names: a table or a view (indexes share their namespace, triggers
+    // have their own, build.c sqlite3LocateTable), matched as SQLite matches names (NOCASE folds
+    // ASCII only, ./sqlite/ident.ts): a table stored as `CHAIN` is the chain, a trigger `chain`
+    // is not.
+    const table = db
+      .prepare(
+        "SELECT type, sql FROM sqlite_master WHERE type IN ('table', 'view') AND name = 'chain' COLLATE NOCASE",
+      )
+      .get() as { type: string; sql: string | null } | undefined
     if (!table) {
       throw new AuditError('no_chain_table', `not a BIJOTEL chain: ${displayPath} has no \`chain\` table`)
     }
@@ -175,8 +183,18 @@ export function openCopy(
         `not a BIJOTEL chain: \`chain\` in ${displayPath} is a ${table.type}, not a table`,
       )
     }
-    const info = db.prepare('PRAGMA table_info(chain)').all() as { name: string; type: string; pk: number }[]
-    const cols = new Set(info.map((c) => c.name))
+    const info = db.prepare('PRAGMA table_xinfo(chain)').all() as XInfo[]
+    // A generated column's value is computed by SQLite from an expression in the schema, not read
+    // from the row (lang_createtable.html#generated_columns; table_info leaves them out, so a
+    // `span_kind` computed to anything read as absent). No BIJOTEL writer makes one.
+    const generated = info.filter((c) => c.hidden !== 0).map((c) => c.name)
+    if (generated.length > 0)
+      throw new AuditError(
+        'missing_columns',
+        `not a BIJOTEL chain: the chain table in ${displayPath} has computed (generated) columns, whose values SQLite computes rather than reads: ${generated.join(', ')}`,
+      )
+    // Names as SQLite matches them (./sqlite/ident.ts): a column declared `Span_Kind` is span_kind.
+    const cols = new Set(info.map((c) => identKey(c.name)))
     const missing = required.filter((c) => !cols.has(c))
     if (missing.length > 0) {
       throw new AuditError(
@@ -184,7 +202,7 @@ export function openCopy(
         `not a BIJOTEL chain: the chain table in ${displayPath} lacks required columns: ${missing.join(', ')}`,
       )
     }
-    assertIntegerSeqs(db, info, table.sql ?? '', displayPath)
+    assertIntegerSeqs(db, displayPath)
     return { db, columns: cols }
   } catch (e) {
     db.close()
