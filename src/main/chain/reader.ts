@@ -9,6 +9,7 @@ import { headerPageSize, SQLITE_MAGIC } from './sqlite/header'
 import { refuseOversizedValues } from './source/value-budget'
 import { REQUIRED_COLUMNS } from './table'
 import { identKey } from './sqlite/ident'
+import { schemaOversize } from './direct/schema-sizes'
 
 export interface HeaderInfo {
   pageSize: number
@@ -146,6 +147,13 @@ export function openCopy(
   pass = false,
 ): { db: Database.Database; columns: Set<string> } {
   inspectHeader(copyPath, displayPath)
+  // Before SQLite loads the schema, which it reads whole whatever it claims (direct/schema-sizes.ts).
+  const over = schemaOversize(copyPath)
+  if (over !== null)
+    throw new AuditError(
+      'corrupt',
+      `the schema of ${displayPath} claims ${over.claimed} bytes in a database of ${over.fileBytes} bytes: its overflow pages come back on themselves (SQLite's integrity_check: "2nd reference to page"); not a file SQLite wrote`,
+    )
   let db: Database.Database
   try {
     db = new Database(copyPath, { readonly: true, fileMustExist: true })
