@@ -78,7 +78,7 @@ interface XInfo {
  * WITHOUT ROWID spelled with a comment inside, or a type spelled otherwise than INTEGER is a stored
  * column that may hold anything (lang_createtable.html#rowid).
  */
-function assertIntegerSeqs(db: Database.Database, columns: readonly string[], displayPath: string): void {
+function assertIntegerSeqs(db: Database.Database, displayPath: string): void {
   const ops = db.prepare('EXPLAIN SELECT seq FROM chain NOT INDEXED').all() as { opcode: string }[]
   const rowidAlias = ops.some((o) => o.opcode === 'Rowid') && !ops.some((o) => o.opcode === 'Column')
   if (rowidAlias) return
@@ -90,15 +90,21 @@ function assertIntegerSeqs(db: Database.Database, columns: readonly string[], di
       `not a BIJOTEL chain: ${bad} row(s) of the chain table in ${displayPath} have a seq that is not an integer (NULL, REAL, TEXT or BLOB); the table was rebuilt without its INTEGER PRIMARY KEY`,
     )
   }
-  // A stored seq is read from every row by each query that orders or filters on it (a sort, a
-  // range), past the values stored before it (file format §2.1), in rows no pass returns and so
-  // no ValueBudget counts: over overflow chains that come back on themselves, `list --limit 3`
-  // walked 1 GB of pages of a 3 MB file for 20 s. Those bytes, read from the record headers
-  // (octet_length), are charged once here: what one such query walks is then bounded by the file.
-  const walked = db
-    .prepare(`SELECT sum(${walkedPast(columns, ['seq'])}) FROM chain NOT INDEXED`)
-    .pluck()
-    .get() as number | null
+}
+
+/**
+ * The columns the copy path's queries filter or order on — a stored seq (a sort, a range) and
+ * timestamp_ns (`verify --since/--until`) — are read from every row the query visits, past the
+ * values stored before them (file format §2.1), in rows no pass returns and so no ValueBudget
+ * counts: over overflow chains that come back on themselves, `list --limit 3` on a table whose seq
+ * was stored last walked 1 GB of pages of a 3 MB file for 20 s. Those bytes, read from the record
+ * headers (octet_length), are charged once here, so what one such query walks is bounded by the
+ * file. Nothing to charge in the writers' layout (seq the rowid, timestamp_ns the first column).
+ */
+function chargeFilterWalks(db: Database.Database, columns: readonly string[]): void {
+  const past = walkedPast(columns, ['seq', 'timestamp_ns'])
+  if (past === '0') return
+  const walked = db.prepare(`SELECT sum(${past}) FROM chain NOT INDEXED`).pluck().get() as number | null
   new ValueBudget(ValueBudget.of(db)).take([], Number(walked ?? 0))
 }
 
@@ -221,7 +227,8 @@ export function openCopy(
         `not a BIJOTEL chain: the chain table in ${displayPath} lacks required columns: ${missing.join(', ')}`,
       )
     }
-    assertIntegerSeqs(db, [...cols], displayPath)
+    assertIntegerSeqs(db, displayPath)
+    chargeFilterWalks(db, [...cols])
     return { db, columns: cols }
   } catch (e) {
     db.close()
