@@ -212,14 +212,15 @@ export function openCopy(
     // A generated column's value is computed by SQLite from an expression in the schema, not read
     // from the row (lang_createtable.html#generated_columns; table_info leaves them out, so a
     // `span_kind` computed to anything read as absent). No BIJOTEL writer makes one.
-    const generated = info.filter((c) => c.hidden !== 0).map((c) => c.name)
+    const generated = info.filter((c) => c.hidden === 2 || c.hidden === 3).map((c) => c.name)
     if (generated.length > 0)
       throw new AuditError(
         'missing_columns',
         `not a BIJOTEL chain: the chain table in ${displayPath} has computed (generated) columns, whose values SQLite computes rather than reads: ${generated.join(', ')}`,
       )
     // Names as SQLite matches them (./sqlite/ident.ts): a column declared `Span_Kind` is span_kind.
-    const cols = new Set(info.map((c) => identKey(c.name)))
+    // A virtual table's hidden columns (FTS5's rank) are no columns of a row, as table_info says.
+    const cols = new Set(info.filter((c) => c.hidden === 0).map((c) => identKey(c.name)))
     const missing = required.filter((c) => !cols.has(c))
     if (missing.length > 0) {
       throw new AuditError(

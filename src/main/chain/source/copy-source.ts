@@ -381,12 +381,12 @@ export class CopySource implements RowSource {
         hidden: number
       }[]
       // A generated column is computed, not read (lang_createtable.html#generated_columns).
-      if (info.some((c) => c.hidden !== 0))
+      if (info.some((c) => c.hidden === 2 || c.hidden === 3))
         throw new AuditError(
           'corrupt',
           `table ${name} of ${this.displayPath} has computed (generated) columns`,
         )
-      const names = info.map((c) => identKey(c.name))
+      const names = info.filter((c) => c.hidden === 0).map((c) => identKey(c.name))
       const read = columns.filter((c) => names.includes(c))
       const list = columns.map((c) => (names.includes(c) ? sized(quoteId(c)) : 'NULL')).join(', ')
       const budget = new ValueBudget(ValueBudget.of(db))
