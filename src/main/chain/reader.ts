@@ -8,7 +8,7 @@ import { takeSnapshot, type Snapshot, type SnapshotOptions } from './snapshot'
 import { headerPageSize, SQLITE_MAGIC } from './sqlite/header'
 import { refuseOversizedValues, ValueBudget, walkedPast } from './source/value-budget'
 import { REQUIRED_COLUMNS } from './table'
-import { identKey } from './sqlite/ident'
+import { storedTable } from './source/stored-table'
 import { schemaOversize } from './direct/schema-sizes'
 
 export interface HeaderInfo {
@@ -17,7 +17,10 @@ export interface HeaderInfo {
   walMode: boolean
 }
 
-/** Check the 100-byte SQLite header before SQLite sees the file, so the error can say what is wrong. */
+/**
+ * Check the 100-byte SQLite header, and the sizes the schema's rows claim, before SQLite sees the
+ * file, so the error can say what is wrong.
+ */
 export function inspectHeader(path: string, displayPath: string): HeaderInfo {
   const fd = openSync(path, 'r')
   try {
@@ -57,16 +60,17 @@ export function inspectHeader(path: string, displayPath: string): HeaderInfo {
         `database file truncated or corrupt: ${displayPath} is ${size} bytes, not a whole number of ${pageSize}-byte pages`,
       )
     }
+    // Before SQLite loads the schema, which it reads whole whatever it claims (direct/schema-sizes.ts).
+    const over = schemaOversize(fd, size, path)
+    if (over !== null)
+      throw new AuditError(
+        'corrupt',
+        `the schema of ${displayPath} claims ${over.claimed} bytes in a database of ${over.fileBytes} bytes: its overflow pages come back on themselves (SQLite's integrity_check: "2nd reference to page"); not a file SQLite wrote`,
+      )
     return { pageSize, pageCount, walMode: header[18] === 2 || header[19] === 2 }
   } finally {
     closeSync(fd)
   }
-}
-
-interface XInfo {
-  name: string
-  /** 0 a stored column, 2 or 3 a generated one (1: a virtual table's hidden column). */
-  hidden: number
 }
 
 /**
@@ -164,13 +168,6 @@ export function openCopy(
   pass = false,
 ): { db: Database.Database; columns: Set<string> } {
   inspectHeader(copyPath, displayPath)
-  // Before SQLite loads the schema, which it reads whole whatever it claims (direct/schema-sizes.ts).
-  const over = schemaOversize(copyPath)
-  if (over !== null)
-    throw new AuditError(
-      'corrupt',
-      `the schema of ${displayPath} claims ${over.claimed} bytes in a database of ${over.fileBytes} bytes: its overflow pages come back on themselves (SQLite's integrity_check: "2nd reference to page"); not a file SQLite wrote`,
-    )
   let db: Database.Database
   try {
     db = new Database(copyPath, { readonly: true, fileMustExist: true })
@@ -182,15 +179,7 @@ export function openCopy(
     throw asChainReadError(e, `opening ${displayPath}`)
   }
   try {
-    // The object `FROM chain` names: a table or a view (indexes share their namespace, triggers
-    // have their own, build.c sqlite3LocateTable), matched as SQLite matches names (NOCASE folds
-    // ASCII only, ./sqlite/ident.ts): a table stored as `CHAIN` is the chain, a trigger `chain`
-    // is not.
-    const table = db
-      .prepare(
-        "SELECT type, sql FROM sqlite_master WHERE type IN ('table', 'view') AND name = 'chain' COLLATE NOCASE",
-      )
-      .get() as { type: string; sql: string | null } | undefined
+    const table = storedTable(db, 'chain')
     if (!table) {
       throw new AuditError('no_chain_table', `not a BIJOTEL chain: ${displayPath} has no \`chain\` table`)
     }
@@ -202,25 +191,14 @@ export function openCopy(
         `not a BIJOTEL chain: \`chain\` in ${displayPath} is a view (computed rows), not a stored table`,
       )
     }
-    if (table.type !== 'table') {
-      throw new AuditError(
-        'no_chain_table',
-        `not a BIJOTEL chain: \`chain\` in ${displayPath} is a ${table.type}, not a table`,
-      )
-    }
-    const info = db.prepare('PRAGMA table_xinfo(chain)').all() as XInfo[]
-    // A generated column's value is computed by SQLite from an expression in the schema, not read
-    // from the row (lang_createtable.html#generated_columns; table_info leaves them out, so a
-    // `span_kind` computed to anything read as absent). No BIJOTEL writer makes one.
-    const generated = info.filter((c) => c.hidden === 2 || c.hidden === 3).map((c) => c.name)
-    if (generated.length > 0)
+    // Computed from an expression in the schema, not read (./source/stored-table.ts): a
+    // `span_kind` computed to anything read as absent through table_info. No writer makes one.
+    if (table.generated.length > 0)
       throw new AuditError(
         'missing_columns',
-        `not a BIJOTEL chain: the chain table in ${displayPath} has computed (generated) columns, whose values SQLite computes rather than reads: ${generated.join(', ')}`,
+        `not a BIJOTEL chain: the chain table in ${displayPath} has computed (generated) columns, whose values SQLite computes rather than reads: ${table.generated.join(', ')}`,
       )
-    // Names as SQLite matches them (./sqlite/ident.ts): a column declared `Span_Kind` is span_kind.
-    // A virtual table's hidden columns (FTS5's rank) are no columns of a row, as table_info says.
-    const cols = new Set(info.filter((c) => c.hidden === 0).map((c) => identKey(c.name)))
+    const cols = new Set(table.columns)
     const missing = required.filter((c) => !cols.has(c))
     if (missing.length > 0) {
       throw new AuditError(

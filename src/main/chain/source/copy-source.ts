@@ -30,7 +30,7 @@ import { splitRuns } from './copy-runs'
 import { statementCursor } from './copy-cursor'
 import { quoteId, sized, ValueBudget, walkedPast } from './value-budget'
 import { textOrNull as text } from './copy-file'
-import { identKey } from '../sqlite/ident'
+import { storedTable } from './stored-table'
 import type { CopyFile } from './copy-file'
 import type { Snapshot } from '../snapshot'
 
@@ -370,23 +370,14 @@ export class CopySource implements RowSource {
   scanTable(name: string, columns: readonly string[], row: (values: unknown[]) => void): boolean {
     const db = this.file.db
     return this.sql(`reading table ${name}`, () => {
-      // Names matched as SQLite matches them (NOCASE folds ASCII only, ../sqlite/ident.ts).
-      const type = db
-        .prepare("SELECT type FROM sqlite_master WHERE type IN ('table', 'view') AND name = ? COLLATE NOCASE")
-        .pluck()
-        .get(name)
-      if (type !== 'table') return false
-      const info = db.prepare('SELECT name, hidden FROM pragma_table_xinfo(?)').all(name) as {
-        name: string
-        hidden: number
-      }[]
-      // A generated column is computed, not read (lang_createtable.html#generated_columns).
-      if (info.some((c) => c.hidden === 2 || c.hidden === 3))
+      const table = storedTable(db, name)
+      if (table?.type !== 'table') return false
+      if (table.generated.length > 0)
         throw new AuditError(
           'corrupt',
           `table ${name} of ${this.displayPath} has computed (generated) columns`,
         )
-      const names = info.filter((c) => c.hidden === 0).map((c) => identKey(c.name))
+      const names = table.columns
       const read = columns.filter((c) => names.includes(c))
       const list = columns.map((c) => (names.includes(c) ? sized(quoteId(c)) : 'NULL')).join(', ')
       const budget = new ValueBudget(ValueBudget.of(db))
