@@ -9,7 +9,8 @@
 // the copy path, and a trigger `chain` made the chain "a trigger, not a table". A name only
 // Unicode folding would match (KELVIN SIGN for k) is another column, as SQLite reads it. Generated
 // columns (computed, never read) and a seq SQLite stores as a column despite `INTEGER PRIMARY KEY`
-// spellings are refused in one line, never VALID.
+// spellings are refused in one line, never VALID. A side table (`cas`) spelled otherwise gives
+// stats the figures of the writer's spelling (its columns read as absent before: no refs counted).
 import Database from 'better-sqlite3'
 import { spawnSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs'
@@ -17,6 +18,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { identKey } from '../../../../src/main/chain/sqlite/ident'
+import { CHAIN_TABLE_DDL } from '../../../../src/main/chain/schema'
 import { Rng } from '../../reliability/chainkit'
 import { BIN, ensureBuilt } from '../../testing/cli'
 import { KEY_HEX, SMALL, writeChainFolder } from '../../testing/exact-chains'
@@ -204,4 +206,36 @@ describe('columns SQLite computes or stores otherwise than their spelling says',
       }
     }, 60_000)
   }
+})
+
+describe('a side table and its columns under other spellings', () => {
+  const spellings = ['cas', 'CAS', '"Cas"', '[cAS]']
+  const rng = new Rng(60631)
+  it('stats reads the same CAS figures as under the writer’s spelling, on both readers', () => {
+    const stats = (table: string, cols: string[], reader: 'direct' | 'sqlite'): string => {
+      const dir = mkdtempSync(join(root, 'cas-'))
+      const path = join(dir, 'chain.db')
+      const db = new Database(path)
+      db.exec(`CREATE TABLE ${table} (${cols[0]} TEXT PRIMARY KEY, ${cols[1]} BLOB NOT NULL,
+               ${cols[2]} INTEGER NOT NULL, ${cols[3]} INTEGER NOT NULL DEFAULT 1)`)
+      db.exec(CHAIN_TABLE_DDL)
+      const put = db.prepare(`INSERT INTO ${table} VALUES (?, ?, ?, ?)`)
+      for (let i = 0; i < 7; i++) put.run(`h${i}`, Buffer.alloc(20 + i), i, 1 + (i % 4))
+      db.close()
+      const r = spawnSync(process.execPath, [BIN, 'stats', '--db', path], {
+        encoding: 'utf8',
+        env: { ...process.env, BIJOTEL_READER: reader === 'sqlite' ? 'sqlite' : '' },
+      })
+      expect(r.status, r.stderr).toBe(0)
+      return r.stdout.slice(r.stdout.indexOf('CAS'))
+    }
+    const writer = ['body_hash', 'body', 'first_seen_ns', 'ref_count']
+    const want = stats('cas', writer, 'sqlite')
+    expect(want).toMatch(/Total refs:\s+16/)
+    for (const table of spellings) {
+      const cols = writer.map((c) => quoted(rng, randomCase(rng, c)))
+      for (const reader of ['direct', 'sqlite'] as const)
+        expect(stats(table, cols, reader), `${table} ${cols.join()}`).toBe(want)
+    }
+  }, 120_000)
 })
