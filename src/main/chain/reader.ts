@@ -6,8 +6,10 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
 import { AuditError, asChainReadError } from '../base/errors'
 import { takeSnapshot, type Snapshot, type SnapshotOptions } from './snapshot'
 import { headerPageSize, SQLITE_MAGIC } from './sqlite/header'
-import { refuseOversizedValues } from './source/value-budget'
+import { refuseOversizedValues, ValueBudget, walkedPast } from './source/value-budget'
 import { REQUIRED_COLUMNS } from './table'
+import { storedTable } from './source/stored-table'
+import { schemaOversize } from './direct/schema-sizes'
 
 export interface HeaderInfo {
   pageSize: number
@@ -15,7 +17,10 @@ export interface HeaderInfo {
   walMode: boolean
 }
 
-/** Check the 100-byte SQLite header before SQLite sees the file, so the error can say what is wrong. */
+/**
+ * Check the 100-byte SQLite header, and the sizes the schema's rows claim, before SQLite sees the
+ * file, so the error can say what is wrong.
+ */
 export function inspectHeader(path: string, displayPath: string): HeaderInfo {
   const fd = openSync(path, 'r')
   try {
@@ -55,6 +60,13 @@ export function inspectHeader(path: string, displayPath: string): HeaderInfo {
         `database file truncated or corrupt: ${displayPath} is ${size} bytes, not a whole number of ${pageSize}-byte pages`,
       )
     }
+    // Before SQLite loads the schema, which it reads whole whatever it claims (direct/schema-sizes.ts).
+    const over = schemaOversize(fd, size, path)
+    if (over !== null)
+      throw new AuditError(
+        'corrupt',
+        `the schema of ${displayPath} claims ${over.claimed} bytes in a database of ${over.fileBytes} bytes: its overflow pages come back on themselves (SQLite's integrity_check: "2nd reference to page"); not a file SQLite wrote`,
+      )
     return { pageSize, pageCount, walMode: header[18] === 2 || header[19] === 2 }
   } finally {
     closeSync(fd)
@@ -65,21 +77,16 @@ export function inspectHeader(path: string, displayPath: string): HeaderInfo {
  * Every writer makes `seq` an INTEGER PRIMARY KEY (the rowid), so it is always an integer. A table
  * rebuilt by hand can hold NULL, REAL, TEXT or BLOB seqs: seq-range queries silently skip those rows
  * (or trip BigInt arithmetic), so a verdict would miss them. Refuse such a table; the scan is only
- * needed when seq is not the rowid.
+ * needed when seq is not the rowid. Whether it is, SQLite says, not the schema text: a scan reads
+ * the rowid alias with OP_Rowid, any other column with OP_Column: `INTEGER PRIMARY KEY DESC`, a
+ * WITHOUT ROWID spelled with a comment inside, or a type spelled otherwise than INTEGER is a stored
+ * column that may hold anything (lang_createtable.html#rowid).
  */
-function assertIntegerSeqs(
-  db: Database.Database,
-  info: { name: string; type: string; pk: number }[],
-  sql: string,
-  displayPath: string,
-): void {
-  const pk = info.filter((c) => c.pk > 0)
-  const rowidAlias =
-    pk.length === 1 &&
-    pk[0]!.name === 'seq' &&
-    pk[0]!.type.toUpperCase() === 'INTEGER' &&
-    !/\bWITHOUT\s+ROWID\b/i.test(sql)
+function assertIntegerSeqs(db: Database.Database, displayPath: string): void {
+  const ops = db.prepare('EXPLAIN SELECT seq FROM chain NOT INDEXED').all() as { opcode: string }[]
+  const rowidAlias = ops.some((o) => o.opcode === 'Rowid') && !ops.some((o) => o.opcode === 'Column')
   if (rowidAlias) return
+  // typeof reads the serial type from the record header alone (vdbe.c OP_Column, OPFLAG_TYPEOFARG).
   const bad = db.prepare("SELECT COUNT(*) FROM chain WHERE typeof(seq) <> 'integer'").pluck().get() as number
   if (bad > 0) {
     throw new AuditError(
@@ -87,6 +94,22 @@ function assertIntegerSeqs(
       `not a BIJOTEL chain: ${bad} row(s) of the chain table in ${displayPath} have a seq that is not an integer (NULL, REAL, TEXT or BLOB); the table was rebuilt without its INTEGER PRIMARY KEY`,
     )
   }
+}
+
+/**
+ * The columns the copy path's queries filter or order on — a stored seq (a sort, a range) and
+ * timestamp_ns (`verify --since/--until`) — are read from every row the query visits, past the
+ * values stored before them (file format §2.1), in rows no pass returns and so no ValueBudget
+ * counts: over overflow chains that come back on themselves, `list --limit 3` on a table whose seq
+ * was stored last walked 1 GB of pages of a 3 MB file for 20 s. Those bytes, read from the record
+ * headers (octet_length), are charged once here, so what one such query walks is bounded by the
+ * file. Nothing to charge in the writers' layout (seq the rowid, timestamp_ns the first column).
+ */
+function chargeFilterWalks(db: Database.Database, columns: readonly string[]): void {
+  const past = walkedPast(columns, ['seq', 'timestamp_ns'])
+  if (past === '0') return
+  const walked = db.prepare(`SELECT sum(${past}) FROM chain NOT INDEXED`).pluck().get() as number | null
+  new ValueBudget(ValueBudget.of(db)).take([], Number(walked ?? 0))
 }
 
 /**
@@ -156,8 +179,7 @@ export function openCopy(
     throw asChainReadError(e, `opening ${displayPath}`)
   }
   try {
-    const table = db.prepare("SELECT type, sql FROM sqlite_master WHERE name = 'chain'").get() as
-      { type: string; sql: string | null } | undefined
+    const table = storedTable(db, 'chain')
     if (!table) {
       throw new AuditError('no_chain_table', `not a BIJOTEL chain: ${displayPath} has no \`chain\` table`)
     }
@@ -169,14 +191,14 @@ export function openCopy(
         `not a BIJOTEL chain: \`chain\` in ${displayPath} is a view (computed rows), not a stored table`,
       )
     }
-    if (table.type !== 'table') {
+    // Computed from an expression in the schema, not read (./source/stored-table.ts): a
+    // `span_kind` computed to anything read as absent through table_info. No writer makes one.
+    if (table.generated.length > 0)
       throw new AuditError(
-        'no_chain_table',
-        `not a BIJOTEL chain: \`chain\` in ${displayPath} is a ${table.type}, not a table`,
+        'missing_columns',
+        `not a BIJOTEL chain: the chain table in ${displayPath} has computed (generated) columns, whose values SQLite computes rather than reads: ${table.generated.join(', ')}`,
       )
-    }
-    const info = db.prepare('PRAGMA table_info(chain)').all() as { name: string; type: string; pk: number }[]
-    const cols = new Set(info.map((c) => c.name))
+    const cols = new Set(table.columns)
     const missing = required.filter((c) => !cols.has(c))
     if (missing.length > 0) {
       throw new AuditError(
@@ -184,7 +206,8 @@ export function openCopy(
         `not a BIJOTEL chain: the chain table in ${displayPath} lacks required columns: ${missing.join(', ')}`,
       )
     }
-    assertIntegerSeqs(db, info, table.sql ?? '', displayPath)
+    assertIntegerSeqs(db, displayPath)
+    chargeFilterWalks(db, [...cols])
     return { db, columns: cols }
   } catch (e) {
     db.close()

@@ -11,6 +11,7 @@ import { loadSqliteDriver } from '../../base/sqlite-driver'
 import { STORED_SCHEMA } from '../schema'
 import { CHAIN_COLUMNS } from '../table'
 import { Unsupported } from '../sqlite/decline'
+import { identKey, sameIdent as same } from '../sqlite/ident'
 import { checkInitParse } from './schema-init'
 
 export interface ColumnLayout {
@@ -131,8 +132,6 @@ export function chainTable(rows: MasterRow[], nPage: number): ChainTable {
 
 type Mem = import('better-sqlite3').Database
 
-const same = (a: unknown, b: string): boolean => typeof a === 'string' && a.toLowerCase() === b.toLowerCase()
-
 /** The object a statement just made, as the in-memory database lists it. */
 interface Made {
   type: string
@@ -215,13 +214,14 @@ function tableLayout(mem: Mem): ColumnLayout {
     const rowids = ops.filter((o) => o.opcode === 'Rowid')
     if (ops.some((o) => o.opcode === 'RealAffinity')) throw new Unsupported(`column ${c.name} reads as REAL`)
     if (rowids.length === 1 && columns.length === 0) {
-      if (c.name === 'seq') seqIsRowid = true
+      if (identKey(c.name) === 'seq') seqIsRowid = true
     } else if (columns.length !== 1 || rowids.length !== 0 || columns[0]!.p2 !== i) {
       throw new Unsupported(`column ${c.name} is not read as record field ${i}`)
     }
     if (c.dflt_value !== null) minFields = i + 1
   })
-  return { names: info.map((c) => c.name), seqIsRowid, minFields }
+  // Names as SQLite matches them (../sqlite/ident.ts): a column declared `Span_Kind` is span_kind.
+  return { names: info.map((c) => identKey(c.name)), seqIsRowid, minFields }
 }
 
 /** The layout SQLite gives the table a single CREATE TABLE statement makes (tests and tools). */

@@ -7,6 +7,7 @@ import { STORED_SCHEMA } from '../schema'
 import { loadSqliteDriver } from '../../base/sqlite-driver'
 import { CellReader } from '../sqlite/cell'
 import { Unsupported } from '../sqlite/decline'
+import { identKey, quoteIdent as quoteId, sameIdent } from '../sqlite/ident'
 import { headerOffset, PAGE_LEAF_TABLE } from '../sqlite/page'
 import { collectLeaves } from './btree'
 import type { DirectChain } from './open'
@@ -52,7 +53,7 @@ function master(pager: Pager, reserved: number): MasterEntry[] {
 function tableLayout(sql: string, name: string): { names: string[]; rowidAlias: number } {
   // SQLite's own AUTOINCREMENT table cannot be created by name in a scratch database; its schema is
   // fixed (file-format §2.6): two columns, no rowid alias.
-  if (name.toLowerCase() === 'sqlite_sequence' && sql === STORED_SCHEMA['sqlite_sequence'])
+  if (sameIdent(name, 'sqlite_sequence') && sql === STORED_SCHEMA['sqlite_sequence'])
     return { names: ['name', 'seq'], rowidAlias: -1 }
   if (!/^\s*CREATE\s+TABLE\b/i.test(sql) || /\bSELECT\b/i.test(sql) || /\bWITHOUT\s+ROWID\b/i.test(sql))
     throw new Unsupported('unusual CREATE TABLE')
@@ -71,12 +72,21 @@ function tableLayout(sql: string, name: string): { names: string[]; rowidAlias: 
     }[]
     if (info.length === 0 || info.some((c) => c.hidden !== 0 || c.dflt_value !== null))
       throw new Unsupported('hidden, generated or defaulted columns')
+    // The rowid alias as SQLite reads it in a scan (OP_Rowid, not OP_Column), not by the text:
+    // `PRIMARY/**/KEY DESC` is a stored column (lang_createtable.html#rowid).
     const pk = info.filter((c) => c.pk > 0)
+    const ops =
+      pk.length === 1
+        ? (mem.prepare(`EXPLAIN SELECT ${quoteId(pk[0]!.name)} FROM ${quoteId(name)}`).all() as {
+            opcode: string
+          }[])
+        : []
     const alias =
-      pk.length === 1 && pk[0]!.type.toUpperCase() === 'INTEGER' && !/PRIMARY\s+KEY\s+DESC/i.test(sql)
+      ops.some((o) => o.opcode === 'Rowid') && !ops.some((o) => o.opcode === 'Column')
         ? info.indexOf(pk[0]!)
         : -1
-    return { names: info.map((c) => c.name), rowidAlias: alias }
+    // Names as SQLite matches them (../sqlite/ident.ts).
+    return { names: info.map((c) => identKey(c.name)), rowidAlias: alias }
   } catch (e) {
     if (e instanceof Unsupported) throw e
     throw new Unsupported(`schema not replayable: ${(e as Error).message}`)
@@ -97,9 +107,7 @@ export function scanSideTable(
 ): boolean {
   const pager = new Pager(chain.spec)
   try {
-    const entry = master(pager, chain.reserved).filter(
-      (m) => typeof m.name === 'string' && m.name.toLowerCase() === name.toLowerCase(),
-    )
+    const entry = master(pager, chain.reserved).filter((m) => sameIdent(m.name, name))
     if (entry.length === 0) return false
     const m = entry[0]!
     if (entry.length > 1 || m.type !== 'table' || typeof m.rootpage !== 'number' || typeof m.sql !== 'string')

@@ -30,6 +30,7 @@ import { splitRuns } from './copy-runs'
 import { statementCursor } from './copy-cursor'
 import { quoteId, sized, ValueBudget, walkedPast } from './value-budget'
 import { textOrNull as text } from './copy-file'
+import { storedTable } from './stored-table'
 import type { CopyFile } from './copy-file'
 import type { Snapshot } from '../snapshot'
 
@@ -369,10 +370,14 @@ export class CopySource implements RowSource {
   scanTable(name: string, columns: readonly string[], row: (values: unknown[]) => void): boolean {
     const db = this.file.db
     return this.sql(`reading table ${name}`, () => {
-      const type = db.prepare('SELECT type FROM sqlite_master WHERE lower(name) = lower(?)').pluck().get(name)
-      if (type !== 'table') return false
-      const info = db.prepare('SELECT name FROM pragma_table_info(?)').all(name) as { name: string }[]
-      const names = info.map((c) => c.name)
+      const table = storedTable(db, name)
+      if (table?.type !== 'table') return false
+      if (table.generated.length > 0)
+        throw new AuditError(
+          'corrupt',
+          `table ${name} of ${this.displayPath} has computed (generated) columns`,
+        )
+      const names = table.columns
       const read = columns.filter((c) => names.includes(c))
       const list = columns.map((c) => (names.includes(c) ? sized(quoteId(c)) : 'NULL')).join(', ')
       const budget = new ValueBudget(ValueBudget.of(db))

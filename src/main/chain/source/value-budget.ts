@@ -7,6 +7,7 @@
 // bounded by the file.
 import type Database from 'better-sqlite3'
 import { AuditError } from '../../base/errors'
+import { quoteIdent } from '../sqlite/ident'
 
 export class ValueBudget {
   private bytes = 0
@@ -75,9 +76,7 @@ export function refuseOversizedValues(db: Database.Database): void {
 }
 
 /** A column's name quoted as an SQL identifier (the schema is evidence: any name may be there). */
-export function quoteId(name: string): string {
-  return `"${name.replace(/"/g, '""')}"`
-}
+export const quoteId = quoteIdent
 
 /**
  * SQL for the bytes SQLite steps over in each row to reach the last column of `selected`: the sizes
