@@ -209,7 +209,7 @@ export function rowsDigestOf(doc: Record<string, unknown>, label: string): RowsD
 }
 
 /** The first row a report's evidence statement names (its seq and timestamp_ns), when it names one. */
-function firstRowOf(doc: Record<string, unknown>): PriorHead['first'] | undefined {
+export function firstRowOf(doc: Record<string, unknown>): PriorHead['first'] | undefined {
   const st = obj(obj(doc['coverage'])?.['statement'])
   const seq = st?.['first_seq']
   const ts = st?.['first_timestamp_ns']

@@ -132,7 +132,7 @@ export function liveFacts(source: RowSource, prior: PriorHead, rowsNow?: RowsDig
  * row there, a body that is no span, or a column that disagrees with its body: verify's findings
  * say what that row is, and it proves nothing about the prior).
  */
-function firstMoved(source: RowSource, first: NonNullable<PriorHead['first']>): string | undefined {
+export function firstMoved(source: RowSource, first: NonNullable<PriorHead['first']>): string | undefined {
   const tsCol = source.col('timestamp_ns')
   const bodyCol = source.col('canonical_body')
   if (tsCol < 0 || bodyCol < 0) return undefined

@@ -26,6 +26,7 @@ const OTHER_KEY = Buffer.from('prior-other-chain-key-9876543210', 'utf8')
 const ROWS = 10_240 // rows-digest blocks of 16 rows (at most 1024 blocks, a power of two each)
 let source = ''
 let prior: PriorHead
+let reportPath = ''
 
 beforeAll(() => {
   ensureBuilt()
@@ -34,6 +35,7 @@ beforeAll(() => {
   const pem = join(scratch.dir, 'signer.pem')
   writeFileSync(pem, generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }))
   const report = join(scratch.dir, 'report.json')
+  reportPath = report
   const r = bijotel([
     'report',
     '--db',
@@ -95,5 +97,44 @@ describe("the report's own chain cut inside the first block", () => {
         if (editTime) expect(said.split(',')).toContain('column_mismatch')
       })
     }
+  }
+})
+
+// `report verify` settles which chain a report is about first (../../audit/report-subject.ts): the
+// report's own chain cut inside its first block said "NOT THIS CHAIN … none of the rows it covered
+// is in it as recorded; … this one with every covered row changed" — rows it covered are there,
+// unchanged, only not comparable. Now: not this chain when its first row's sealed time differs,
+// else unknown (the fields are then compared, and the cut shows as differences; exit 1 either way).
+describe('report verify of that report against such chains', () => {
+  const about = (db: string): { code: number; about: string } => {
+    const r = bijotel(['report', 'verify', reportPath, '--db', db, '--secret-hex', KEY.toString('hex')])
+    return { code: r.code, about: r.stdout.split('\n').find((l) => l.startsWith('About: ')) ?? r.stdout }
+  }
+  // Blocks are aligned to multiples of the block size: the first holds seqs 1-15.
+  for (const rows of [1, 8, 14]) {
+    it(`another chain of ${rows} rows: not this chain, by its first row's time`, () => {
+      const db = join(scratch.dir, `rv-other-${rows}.db`)
+      writeDemoChain({ dbPath: db, count: rows, secret: KEY, seed: `rv-other-${rows}` })
+      const r = about(db)
+      expect(r.code).toBe(1)
+      expect(r.about).toMatch(
+        /^About: NOT THIS CHAIN .* its first row, seq 1, has timestamp_ns \d+ where this chain's is sealed at \d+/,
+      )
+    })
+    it(`its own chain cut to ${rows} rows: not called another chain`, () => {
+      const db = join(scratch.dir, `rv-cut-${rows}.db`)
+      writeDemoChain({ dbPath: db, count: ROWS, secret: KEY, seed: 'reported' })
+      const h = openScratch(db)
+      try {
+        h.prepare('DELETE FROM chain WHERE seq > ?').run(rows)
+      } finally {
+        h.close()
+      }
+      const r = about(db)
+      expect(r.code).toBe(1)
+      expect(r.about).toMatch(
+        /^About: UNKNOWN .* can be compared: this chain ends at seq \d+, inside the first block/,
+      )
+    })
   }
 })
