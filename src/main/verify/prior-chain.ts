@@ -5,8 +5,8 @@
 // when a placed recovered row is its head or links to it (priorHeadPlaced: checked by the caller that
 // searched the files, ../audit/verify-file.ts).
 // A report prior names its first row's time too (coverage.statement): when the live row at that seq
-// holds another time, and that time is the one its own sealed body holds (so no edit of the unsealed
-// column made the difference: the body hash and HMAC checks of this verify stand behind it), the row
+// holds another time, and that time is the one its own body holds, whose hash holds (and, with keys,
+// its HMAC: neither an edit of the unsealed column nor a row forged without the key counts), the row
 // there is not the row the prior saw — a seq to compare, as a digest block is. A report of a longer
 // chain of another origin, whose every block the live chain ends inside, read "truncated" otherwise.
 // Otherwise, when anything of it could be compared, it is refused in one line. A prior nothing of
@@ -18,6 +18,8 @@ import type { RecoveredRow } from '../../shared/recovery-types'
 import type { PriorHead } from '../../shared/verify-types'
 import { AuditError } from '../base/errors'
 import { columnMismatches, sealedSpanFields } from '../chain/body'
+import type { KeyMaterial } from '../chain/keys'
+import { hmacHex, sha256Hex } from '../chain/seal'
 import { digestRows, priorBounds } from '../chain/rows-digest'
 import type { RowSource } from '../chain/source/row-source'
 
@@ -108,7 +110,12 @@ export function priorHeadPlaced(prior: PriorHead, recovered: readonly RecoveredR
 }
 
 /** What the live chain read through `source` holds where the prior is (a report prior's digest: `rowsNow`, when already made). */
-export function liveFacts(source: RowSource, prior: PriorHead, rowsNow?: RowsDigest): LiveFacts {
+export function liveFacts(
+  source: RowSource,
+  prior: PriorHead,
+  rowsNow?: RowsDigest,
+  keys: readonly KeyMaterial[] = [],
+): LiveFacts {
   const at = (seq: bigint, col: string): unknown => {
     const i = source.col(col)
     let v: unknown = undefined
@@ -117,7 +124,7 @@ export function liveFacts(source: RowSource, prior: PriorHead, rowsNow?: RowsDig
   }
   const p = prior.rows
   const now = rowsNow ?? (p ? digestRows(source, p.block_size, priorBounds(p)) : undefined)
-  const moved = prior.first ? firstMoved(source, prior.first) : undefined
+  const moved = prior.first ? firstMoved(source, prior.first, keys) : undefined
   return {
     headMac: at(BigInt(prior.last_seq), 'hmac_hash'),
     nextPrev: at(BigInt(prior.last_seq) + 1n, 'prev_hash'),
@@ -128,26 +135,38 @@ export function liveFacts(source: RowSource, prior: PriorHead, rowsNow?: RowsDig
 
 /**
  * The live row at the prior's first seq: its time when that is not the prior's and is the time its
- * sealed span body holds (as verify's column check reads it, ../chain/body.ts); else undefined (no
+ * sealed span body holds, the row's body hash holding (and its HMAC under one of `keys`, when given) (as verify's column check reads it, ../chain/body.ts); else undefined (no
  * row there, a body that is no span, or a column that disagrees with its body: verify's findings
  * say what that row is, and it proves nothing about the prior).
  */
-export function firstMoved(source: RowSource, first: NonNullable<PriorHead['first']>): string | undefined {
-  const tsCol = source.col('timestamp_ns')
-  const bodyCol = source.col('canonical_body')
-  if (tsCol < 0 || bodyCol < 0) return undefined
+export function firstMoved(
+  source: RowSource,
+  first: NonNullable<PriorHead['first']>,
+  keys: readonly KeyMaterial[] = [],
+): string | undefined {
+  const names = ['timestamp_ns', 'canonical_body', 'canonical_hash', 'prev_hash', 'hmac_hash']
+  const cols = names.map((n) => source.col(n))
+  if (cols.some((i) => i < 0)) return undefined
   let ts: bigint | null = null
   let body: Buffer | null = null
+  let seal: unknown[] = []
   source.find(
     BigInt(first.seq),
     (c) => {
-      ts = c.isInt(tsCol) ? c.intBig(tsCol) : null
-      body = c.castBlob(bodyCol)
+      ts = c.isInt(cols[0]!) ? c.intBig(cols[0]!) : null
+      body = c.castBlob(cols[1]!)
+      seal = cols.slice(2).map((i) => c.value(i))
     },
-    ['timestamp_ns', 'canonical_body'],
+    names,
   )
   if (ts === null || body === null) return undefined
   const stored: bigint = ts
+  // The time counts only as the row's sealed content: its body hash holds, and with keys its HMAC
+  // under one of them (a row forged without the key, cut tail and all, proves nothing of the prior).
+  const [ch, prev, mac] = seal
+  if (typeof ch !== 'string' || sha256Hex(body) !== ch) return undefined
+  if (keys.length > 0 && (typeof prev !== 'string' || !keys.some((k) => hmacHex(k.bytes, prev, ch) === mac)))
+    return undefined
   let fields
   try {
     fields = sealedSpanFields(body)

@@ -7,7 +7,7 @@
 // one line (exit 2). Generated: other chains (other seeds, other or the same key, 1 to 15 rows);
 // the honest side: the report's own chain cut to as few rows (a truncation), and cut with its first
 // row's unsealed time edited (a column edit proves nothing about the prior: still "truncated").
-import { generateKeyPairSync } from 'node:crypto'
+import { createHash, generateKeyPairSync } from 'node:crypto'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -105,8 +105,37 @@ describe("the report's own chain cut inside the first block", () => {
 // is in it as recorded; … this one with every covered row changed" — rows it covered are there,
 // unchanged, only not comparable. Now: not this chain when its first row's sealed time differs,
 // else unknown (the fields are then compared, and the cut shows as differences; exit 1 either way).
+describe("the report's own chain cut, its first row forged without the key at another time", () => {
+  for (const keep of [1, 9]) {
+    it(`cut to ${keep} rows: truncated and hmac_mismatch, the prior not refused`, async () => {
+      const db = join(scratch.dir, `forged-${keep}.db`)
+      writeDemoChain({ dbPath: db, count: ROWS, secret: KEY, seed: 'reported' })
+      const h = openScratch(db)
+      try {
+        h.prepare('DELETE FROM chain WHERE seq > ?').run(keep)
+        // A new end time in the body, its hash and the column to match: only the HMAC tells.
+        const row = h.prepare('SELECT canonical_body FROM chain WHERE seq = 1').get() as {
+          canonical_body: Buffer
+        }
+        const text = row.canonical_body.toString('utf8')
+        const m = /"end_time_ns":"(\d+)"/.exec(text)!
+        const moved = String(BigInt(m[1]!) + 5n)
+        const body = Buffer.from(text.replace(m[0], `"end_time_ns":"${moved}"`), 'utf8')
+        h.prepare(
+          'UPDATE chain SET canonical_body = ?, canonical_hash = ?, timestamp_ns = ? WHERE seq = 1',
+        ).run(body, createHash('sha256').update(body).digest('hex'), BigInt(moved))
+      } finally {
+        h.close()
+      }
+      const said = (await verdictOrRefusal(db, KEY)).split(',')
+      expect(said).toContain('truncated')
+      expect(said).toContain('hmac_mismatch')
+    })
+  }
+})
+
 describe('report verify of that report against such chains', () => {
-  const about = (db: string): { code: number; about: string } => {
+  const about = (db: string): { code: number | null; about: string } => {
     const r = bijotel(['report', 'verify', reportPath, '--db', db, '--secret-hex', KEY.toString('hex')])
     return { code: r.code, about: r.stdout.split('\n').find((l) => l.startsWith('About: ')) ?? r.stdout }
   }
