@@ -40,7 +40,17 @@ export function hasUnprintable(text: string): boolean {
  * of evidence needs (the Evidence line's path), where printable()'s numbers are for reading only.
  */
 export function jsonPrintable(value: string): string {
-  return JSON.stringify(value).replace(UNPRINTABLE, (c) => {
+  return jsonTextPrintable(JSON.stringify(value))
+}
+
+/**
+ * JSON text (JSON.stringify's output) with every unprintable code point in its strings written as
+ * `\uXXXX` (RFC 8259 §7), which every JSON reader reads back as the same string: JSON.stringify
+ * escapes C0 controls only, and writes DEL, C1 controls, bidi overrides, zero-width characters and
+ * line separators as they are, for an editor or terminal showing the file to draw or act on.
+ */
+export function jsonTextPrintable(json: string): string {
+  return json.replace(UNPRINTABLE, (c) => {
     let out = ''
     for (let i = 0; i < c.length; i++) out += `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`
     return out

@@ -95,6 +95,11 @@ export interface PriorHead {
   head_hmac: string
   /** A report as the prior (issue 25): the rows it covered, to find any that is gone or changed. */
   rows?: RowsDigest
+  /**
+   * A report as the prior: the first row its evidence statement names (coverage.statement's
+   * first_seq and first_timestamp_ns), to tell another chain whose rows the digest cannot compare.
+   */
+  first?: { seq: number; timestamp_ns: string }
   /** What the prior was, for the record (verdicts echo it in prior_check). */
   source?: PriorSource
   /**

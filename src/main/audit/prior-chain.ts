@@ -14,7 +14,7 @@ export async function requirePriorOfOpenChain(
   prior: PriorHead,
   keys: KeyMaterial[] = [],
 ): Promise<void> {
-  const facts = await chain.read((source) => liveFacts(source, prior))
+  const facts = await chain.read((source) => liveFacts(source, prior, undefined, keys))
   try {
     requirePriorOfThisChain(prior, facts)
   } catch (e) {

@@ -6,7 +6,8 @@
 import type { ReportSubject } from '../../shared/custody-types'
 import { digestRows, priorBounds } from '../chain/rows-digest'
 import type { HeldChain } from '../chain/source/held-chain'
-import { rowsDigestOf } from '../custody/report-file'
+import { firstRowOf, rowsDigestOf } from '../custody/report-file'
+import { firstMoved } from '../verify/prior-chain'
 
 function obj(v: unknown): Record<string, unknown> | null {
   return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null
@@ -45,11 +46,34 @@ export async function reportSubject(
       const n = nowBlocks.get(b.from_seq)
       return n !== undefined && n.digest === b.digest && n.rows === b.rows && n.to_seq === b.to_seq
     }).length
-    const head = hmacAt(chain, rows.last_seq) === rows.head_hmac
+    const headNow = hmacAt(chain, rows.last_seq)
+    const head = headNow === rows.head_hmac
     if (same > 0 || head)
       return {
         status: 'same_chain',
         detail: `${differs}, but ${same} of the ${rows.blocks.length} blocks of rows it covered (seq ${rows.first_seq}\u2013${rows.last_seq}) are here with the seq and hmac_hash it recorded${head ? ', its head among them' : ''}: the same chain, its file changed since`,
+      }
+    // A block the live chain ends inside differs by the cut alone, and a head seq with no row is
+    // what a truncation leaves: with nothing else to compare, "none is here as recorded" would
+    // call the report's own chain, cut, another chain. Its first row's sealed time can still
+    // tell another chain (../verify/prior-chain.ts, as `verify --prior` reads it).
+    const end = digest.last_seq
+    const comparable =
+      headNow !== undefined ||
+      rows.blocks.some(
+        (b) => b.rows > 0 && end !== null && b.to_seq <= end && (nowBlocks.get(b.from_seq)?.rows ?? 0) > 0,
+      )
+    const first = firstRowOf(doc)
+    const moved = first ? await chain.read((source) => firstMoved(source, first)) : undefined
+    if (!comparable && moved === undefined)
+      return {
+        status: 'unknown',
+        detail: `${differs}, and nothing of the rows it covered (seq ${rows.first_seq}\u2013${rows.last_seq}) can be compared: this chain ${end === null ? 'holds no row' : `ends at seq ${end}`}, inside the first block of them, and holds no row at its head seq; this chain cut, or another chain`,
+      }
+    if (!comparable && moved !== undefined && first)
+      return {
+        status: 'no_common_rows',
+        detail: `the report is not about the chain given: ${differs}; nothing else of the rows it covered (seq ${rows.first_seq}\u2013${rows.last_seq}) can be compared, and its first row, seq ${first.seq}, has timestamp_ns ${first.timestamp_ns} where this chain's is sealed at ${moved}; this is another chain, or this one with its first row resealed. Its fields are not compared`,
       }
     return {
       status: 'no_common_rows',

@@ -12,15 +12,27 @@
 // of the four characters (fullwidth `＝＋－＠`, small `﹦﹢﹣﹫`, and the fullwidth quote and
 // space before them) are read as what Unicode's NFKC makes of them: East Asian input methods type
 // `＝` for `=`, and spreadsheets and importers that fold width would run the formula.
+// Every other control (Unicode Cc: C0, DEL, C1; Excel's CLEAN() and most importers drop them) and
+// every code point Unicode calls default-ignorable (UAX #44 Default_Ignorable_Code_Point: shown as
+// nothing when not supported — combining grapheme joiner, variation selectors, Hangul fillers,
+// tag characters) counts as white space too, and the width fold is applied after any length of
+// such a start (300 spaces before `＝` hid it from a fold of the first 256 characters).
 
 /** The characters a spreadsheet may read as the start of a formula (OWASP), after what an importer trims. */
-export const FORMULA_START = /^(?:[\t\r\0]|[\s\0"\u00a0\ufeff\p{Cf}]*[=+\-@])/u
+export const FORMULA_START =
+  /^(?:[\t\r\0]|[\s\0"\u00a0\ufeff\p{Cf}\p{Cc}\p{Default_Ignorable_Code_Point}]*[=+\-@])/u
+
+/** What an importer may trim or drop before the first character it reads (FORMULA_START's run). */
+const LEADING = /^[\s\0"\u00a0\ufeff\p{Cf}\p{Cc}\p{Default_Ignorable_Code_Point}]*/u
 
 /** Whether a cell would start a formula, as written or once its compatibility forms are folded (NFKC). */
 export function startsFormula(value: string): boolean {
   if (FORMULA_START.test(value)) return true
-  // Only non-ASCII text can fold to something else; the start is enough to look at.
-  return /[^\p{ASCII}]/u.test(value) && FORMULA_START.test(value.slice(0, 256).normalize('NFKC'))
+  // Only non-ASCII text can fold to something else; what follows the dropped start is enough to
+  // look at (a fold may itself yield white space, hence the whole test again on the folded text).
+  if (!/[^\p{ASCII}]/u.test(value)) return false
+  const lead = LEADING.exec(value)![0].length
+  return FORMULA_START.test(value.slice(0, lead + 256).normalize('NFKC'))
 }
 
 export function csvCell(value: string): string {

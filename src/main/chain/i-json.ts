@@ -36,7 +36,7 @@ export interface IJsonLimits {
   /**
    * Take integer literals (no fraction, no exponent) of any size. Only for a document whose integers
    * nothing signs or compares: Python BIJOTEL's export writes `timestamp_ns` (~1.7e18) as an
-   * integer, which JSON.parse rounds; the export check reads no such number (verify-export.ts).
+   * integer, which JSON.parse rounds; the literal is kept beside it (exactIntegerText).
    */
   largeIntegers?: boolean
   /**
@@ -92,6 +92,8 @@ class Scanner {
   private i = 0
   private values = 0
   private readonly stack: Frame[] = []
+  /** Literals of integers past 15 digits, in document order (kept when `largeIntegers`). */
+  readonly large: string[] = []
 
   constructor(
     private readonly b: Buffer,
@@ -242,6 +244,10 @@ class Scanner {
     this.i = i
     if (this.limits.plainIntegers === true) this.plainInteger(start, plain, intStart, intEnd)
     // An integer of at most 15 digits is exact in a double: nothing more to check.
+    if (plain && intEnd - intStart > 15 && this.limits.largeIntegers === true) {
+      const literal = b.toString('latin1', start, i)
+      if (!Number.isSafeInteger(Number(literal))) this.large.push(literal)
+    }
     if (plain && (intEnd - intStart <= 15 || this.limits.largeIntegers === true)) return
     const text = b.toString('latin1', start, i)
     const value = Number(text)
@@ -398,8 +404,53 @@ class Scanner {
 }
 
 /** Check `bytes` as I-JSON within `limits`; throws IJsonError naming the first offence. */
-export function checkIJson(bytes: Buffer, limits: IJsonLimits): void {
-  new Scanner(bytes, limits).scan()
+export function checkIJson(bytes: Buffer, limits: IJsonLimits): string[] {
+  const scanner = new Scanner(bytes, limits)
+  scanner.scan()
+  return scanner.large
+}
+
+/**
+ * The exact text of the integer literals a double cannot hold (`largeIntegers`), by the object or
+ * array holding them and the member's name: JSON.parse rounds `timestamp_ns` (~1.7e18) to the
+ * nearest double, so two times 1 ns apart read alike, and a check comparing them with a sealed body
+ * would take an edited one. Kept beside the value (a WeakMap: the tree itself is left as JSON.parse
+ * builds it), or not at all when the literals cannot be matched to their places.
+ */
+const exactIntegers = new WeakMap<object, Map<string, string>>()
+
+/** The literal `holder[key]` was read from, when it is an integer past 15 digits. */
+export function exactIntegerText(holder: object, key: string | number): string | undefined {
+  return exactIntegers.get(holder)?.get(String(key))
+}
+
+const INDEX_KEY = /^(?:0|[1-9][0-9]*)$/
+
+/**
+ * JSON.parse with each large literal matched to its place. The reviver visits values in document
+ * order except in an object with index-like member names, which JavaScript enumerates first: there
+ * the order is unknown, so nothing is kept and readers fall back to the doubles.
+ */
+function parseKeepingLarge(text: string, large: string[]): unknown {
+  const found: [object, string, string][] = []
+  let next = 0
+  let inOrder = true
+  const doc = JSON.parse(text, function (this: object, key: string, value: unknown) {
+    if (!Array.isArray(this) && INDEX_KEY.test(key)) inOrder = false
+    if (typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value)) {
+      const literal = large[next++]
+      if (literal === undefined || Number(literal) !== value) inOrder = false
+      else found.push([this, key, literal])
+    }
+    return value
+  }) as unknown
+  if (inOrder && next === large.length)
+    for (const [holder, key, literal] of found) {
+      let m = exactIntegers.get(holder)
+      if (!m) exactIntegers.set(holder, (m = new Map()))
+      m.set(key, literal)
+    }
+  return doc
 }
 
 /** The first unpaired surrogate of a JS string, as a UTF-8 byte offset, or -1. */
@@ -430,8 +481,9 @@ export function parseIJson(input: Buffer | string, limits: IJsonLimits): unknown
     if (at >= 0) throw new IJsonError('lone surrogate (an unpaired UTF-16 surrogate in the text)', at)
     bytes = Buffer.from(input, 'utf8')
   } else bytes = input
-  checkIJson(bytes, limits)
-  return JSON.parse(typeof input === 'string' ? input : bytes.toString('utf8')) as unknown
+  const large = checkIJson(bytes, limits)
+  const text = typeof input === 'string' ? input : bytes.toString('utf8')
+  return large.length > 0 ? parseKeepingLarge(text, large) : (JSON.parse(text) as unknown)
 }
 
 /** The significant digits of a double's shortest round-trip form (ECMAScript Number::toString). */

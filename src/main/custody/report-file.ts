@@ -208,6 +208,14 @@ export function rowsDigestOf(doc: Record<string, unknown>, label: string): RowsD
   return rows as unknown as RowsDigest
 }
 
+/** The first row a report's evidence statement names (its seq and timestamp_ns), when it names one. */
+export function firstRowOf(doc: Record<string, unknown>): PriorHead['first'] | undefined {
+  const st = obj(obj(doc['coverage'])?.['statement'])
+  const seq = st?.['first_seq']
+  const ts = st?.['first_timestamp_ns']
+  return isSeq(seq) && typeof ts === 'string' && /^-?\d+$/.test(ts) ? { seq, timestamp_ns: ts } : undefined
+}
+
 /**
  * The prior head of `verify --prior FILE`: an earlier verdict (`last_seq`, `head_hmac`), or an
  * exported report (JSON or HTML), whose covered rows are then checked one by one (through their
@@ -235,7 +243,8 @@ export function priorFrom(read: ReadReport, label: string): PriorHead {
           'bad_argument',
           `${label}: the report covered no rows; there is nothing to compare`,
         )
-      return { last_seq: rows.last_seq, head_hmac: rows.head_hmac, rows, source }
+      const first = firstRowOf(doc)
+      return { last_seq: rows.last_seq, head_hmac: rows.head_hmac, rows, source, ...(first ? { first } : {}) }
     }
     // A report written before coverage existed (schema 1.0): its verdict's head, as a verdict prior.
     const v = obj(obj(doc['verification'])?.['verdict'])

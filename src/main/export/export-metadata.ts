@@ -8,7 +8,10 @@
 //   anything else a seq_gap), and a range export's `segment` names the first and last of them;
 // - each span body's sealed name, kind and end time are what the entry's span_name, span_kind and
 //   timestamp_ns say (`columnMismatches`, as verify's column_mismatch). JSON.parse reads
-//   timestamp_ns (~1.7e18) as the nearest double, so the time is compared at that precision.
+//   timestamp_ns (~1.7e18) as the nearest double, so the time is compared as the literal the
+//   parse kept (exactIntegerText): the sealed time to the nanosecond, or that time rounded to a
+//   double as a writer in JavaScript or a float writes it (timeAsSealed); any other literal that
+//   rounds to the same double is a time no writer wrote for this body.
 // - what nothing in a body holds — trace_id, span_id, semantic_body_hash (a hash of an input-only
 //   form whose rules changed across writer versions), created_at, version — cannot be proven, but
 //   must be what the writers write (§9.1, §1: lowercase hex ids, Python's isoformat of a UTC time,
@@ -18,6 +21,7 @@
 //   first_seq 1 and last_seq the chain's total, as §9.1 computes them), and no segment without entries.
 import { utcInstantMs } from '../base/calendar'
 import { columnMismatches, sealedSpanFields } from '../chain/body'
+import { exactIntegerText } from '../chain/i-json'
 
 const TOP = new Set([
   'version',
@@ -162,7 +166,10 @@ export function exportMetadataProblem(doc: Record<string, unknown>, entries: unk
     const end =
       fields.end_time_ns === null || fields.end_time_ns === '0' ? fields.start_time_ns : fields.end_time_ns
     const sameTime =
-      typeof ts === 'number' && typeof end === 'string' && /^-?\d+$/.test(end) && Number(end) === ts
+      typeof ts === 'number' &&
+      typeof end === 'string' &&
+      /^-?\d+$/.test(end) &&
+      timeAsSealed(ts, exactIntegerText(e, 'timestamp_ns'), end)
     const wrong = columnMismatches(
       fields,
       sameTime ? BigInt(end as string) : null,
@@ -182,4 +189,22 @@ export function exportMetadataProblem(doc: Record<string, unknown>, entries: unk
       return `segment says seq ${JSON.stringify(seg['first_seq'])}-${JSON.stringify(seg['last_seq'])}, the entries hold ${JSON.stringify(first)}-${prev}: ${UNCOVERED}`
   }
   return segmentProblem(doc, seg, entries.length)
+}
+
+/**
+ * Whether an entry's timestamp_ns (`ts`, as JSON.parse reads it; `literal`, its text when it is an
+ * integer past 2^53) is the sealed end time `end`. Honest exports write it three ways: Python
+ * BIJOTEL's export the integer exactly; one built in JavaScript (better-sqlite3 reads an INTEGER
+ * column as a double, JSON.stringify writes the double's shortest form, ECMA-262 Number::toString)
+ * `1764001812774471500` for a sealed `1764001812774471483`; one that widened the double back to an
+ * integer (BigInt(), Python's int(float)) its exact value `1764001812774471424`. These are taken;
+ * any other literal is another time, though it may read as the same double (1 ns off: the evidence
+ * shows a time the body does not hold). A literal in a fraction or exponent form is already the
+ * shortest form of its double (i-json.ts refuses any other), so that double is compared.
+ */
+function timeAsSealed(ts: number, literal: string | undefined, end: string): boolean {
+  const rounded = Number(end)
+  if (literal === undefined) return rounded === ts
+  const n = BigInt(literal)
+  return n === BigInt(end) || literal === String(rounded) || n === BigInt(rounded)
 }

@@ -4,6 +4,11 @@
 // that is the same now), or when a live row links to its head (prev_hash = the prior head_hmac), or
 // when a placed recovered row is its head or links to it (priorHeadPlaced: checked by the caller that
 // searched the files, ../audit/verify-file.ts).
+// A report prior names its first row's time too (coverage.statement): when the live row at that seq
+// holds another time, and that time is the one its own body holds, whose hash holds (and, with keys,
+// its HMAC: neither an edit of the unsealed column nor a row forged without the key counts), the row
+// there is not the row the prior saw — a seq to compare, as a digest block is. A report of a longer
+// chain of another origin, whose every block the live chain ends inside, read "truncated" otherwise.
 // Otherwise, when anything of it could be compared, it is refused in one line. A prior nothing of
 // which can be compared (its head, or every block it covered, lies past the live chain's end, or its
 // head seq holds no row now) is not refused: that is what a truncation or a deletion leaves, and the
@@ -12,6 +17,9 @@ import type { RowsDigest } from '../../shared/custody-types'
 import type { RecoveredRow } from '../../shared/recovery-types'
 import type { PriorHead } from '../../shared/verify-types'
 import { AuditError } from '../base/errors'
+import { columnMismatches, sealedSpanFields } from '../chain/body'
+import type { KeyMaterial } from '../chain/keys'
+import { hmacHex, sha256Hex } from '../chain/seal'
 import { digestRows, priorBounds } from '../chain/rows-digest'
 import type { RowSource } from '../chain/source/row-source'
 
@@ -25,12 +33,17 @@ export interface LiveFacts {
   nextPrev: unknown
   /** With a report prior: the digest of the same seq range now, with the same block size. */
   rowsNow?: RowsDigest
+  /**
+   * With a report prior naming its first row: the sealed time of the live row at that seq, when it
+   * is not the prior's and the row's timestamp_ns column holds it too (undefined otherwise).
+   */
+  firstMoved?: string
 }
 
 /** The refusal: a bad argument (exit 2 in the CLI), told apart so the CLI can name the --prior given. */
 export class OtherChainPrior extends AuditError {
-  constructor() {
-    super('bad_argument', OTHER_CHAIN)
+  constructor(words = OTHER_CHAIN) {
+    super('bad_argument', words)
   }
 }
 
@@ -45,6 +58,12 @@ export function requirePriorOfThisChain(prior: PriorHead, live: LiveFacts): void
     comparable = comparable || c.comparable
   }
   if (comparable) throw new OtherChainPrior()
+  if (live.firstMoved !== undefined && prior.first)
+    throw new OtherChainPrior(firstMovedWords(prior.first, live.firstMoved))
+}
+
+function firstMovedWords(first: NonNullable<PriorHead['first']>, now: string): string {
+  return `the prior is of another chain: its first row, seq ${first.seq}, has timestamp_ns ${first.timestamp_ns}; this chain's seq ${first.seq} is sealed at ${now}, and it shares no row (a seq with the same hmac_hash) with this chain and no row of this chain links to its head (or every row it records was since resealed)`
 }
 
 /**
@@ -91,7 +110,12 @@ export function priorHeadPlaced(prior: PriorHead, recovered: readonly RecoveredR
 }
 
 /** What the live chain read through `source` holds where the prior is (a report prior's digest: `rowsNow`, when already made). */
-export function liveFacts(source: RowSource, prior: PriorHead, rowsNow?: RowsDigest): LiveFacts {
+export function liveFacts(
+  source: RowSource,
+  prior: PriorHead,
+  rowsNow?: RowsDigest,
+  keys: readonly KeyMaterial[] = [],
+): LiveFacts {
   const at = (seq: bigint, col: string): unknown => {
     const i = source.col(col)
     let v: unknown = undefined
@@ -100,9 +124,57 @@ export function liveFacts(source: RowSource, prior: PriorHead, rowsNow?: RowsDig
   }
   const p = prior.rows
   const now = rowsNow ?? (p ? digestRows(source, p.block_size, priorBounds(p)) : undefined)
+  const moved = prior.first ? firstMoved(source, prior.first, keys) : undefined
   return {
     headMac: at(BigInt(prior.last_seq), 'hmac_hash'),
     nextPrev: at(BigInt(prior.last_seq) + 1n, 'prev_hash'),
     ...(now ? { rowsNow: now } : {}),
+    ...(moved !== undefined ? { firstMoved: moved } : {}),
   }
+}
+
+/**
+ * The live row at the prior's first seq: its time when that is not the prior's and is the time its
+ * sealed span body holds, the row's body hash holding (and its HMAC under one of `keys`, when given) (as verify's column check reads it, ../chain/body.ts); else undefined (no
+ * row there, a body that is no span, or a column that disagrees with its body: verify's findings
+ * say what that row is, and it proves nothing about the prior).
+ */
+export function firstMoved(
+  source: RowSource,
+  first: NonNullable<PriorHead['first']>,
+  keys: readonly KeyMaterial[] = [],
+): string | undefined {
+  const names = ['timestamp_ns', 'canonical_body', 'canonical_hash', 'prev_hash', 'hmac_hash']
+  const cols = names.map((n) => source.col(n))
+  if (cols.some((i) => i < 0)) return undefined
+  let ts: bigint | null = null
+  let body: Buffer | null = null
+  let seal: unknown[] = []
+  source.find(
+    BigInt(first.seq),
+    (c) => {
+      ts = c.isInt(cols[0]!) ? c.intBig(cols[0]!) : null
+      body = c.castBlob(cols[1]!)
+      seal = cols.slice(2).map((i) => c.value(i))
+    },
+    names,
+  )
+  if (ts === null || body === null) return undefined
+  const stored: bigint = ts
+  // The time counts only as the row's sealed content: its body hash holds, and with keys its HMAC
+  // under one of them (a row forged without the key, cut tail and all, proves nothing of the prior).
+  const [ch, prev, mac] = seal
+  if (typeof ch !== 'string' || sha256Hex(body) !== ch) return undefined
+  if (keys.length > 0 && (typeof prev !== 'string' || !keys.some((k) => hmacHex(k.bytes, prev, ch) === mac)))
+    return undefined
+  let fields
+  try {
+    fields = sealedSpanFields(body)
+  } catch {
+    return undefined
+  }
+  if (fields === null) return undefined
+  if (columnMismatches(fields, stored, null, null, { span_name: false, span_kind: false }).length > 0)
+    return undefined
+  return stored === BigInt(first.timestamp_ns) ? undefined : stored.toString()
 }

@@ -107,7 +107,7 @@ export async function verifyRows(
   const p = opts.prior?.rows
   const rowsNow = p ? digestRows(source, p.block_size, priorBounds(p)) : undefined
   if (opts.prior && !opts.priorLinked)
-    requirePriorOfThisChain(opts.prior, liveFacts(source, opts.prior, rowsNow))
+    requirePriorOfThisChain(opts.prior, liveFacts(source, opts.prior, rowsNow, keys))
   const verdict = assembleVerdict(parts, lookup, opts, total, rowsNow)
   source.assertUnchanged()
   return priorNamed(keyNotices(verdict, keys))

@@ -59,15 +59,33 @@ export function hostileNames(): string[] {
 }
 
 /**
+ * What an importer trims or drops off a cell's start: white space, NUL and double quotes, and every
+ * code point that draws nothing — controls (Excel's CLEAN()), format characters, and Unicode's
+ * default-ignorable code points (UAX #44).
+ */
+const DROPPED_START = /^[\s\0"\u00a0\ufeff\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}]+/u
+
+/** Every code point that draws nothing or is white space (Cc, Cf, Z, default-ignorable), one each. */
+function invisibleCodePoints(): string[] {
+  const out: string[] = []
+  for (let cp = 0; cp < 0x110000; cp++) {
+    if (cp >= 0xd800 && cp < 0xe000) continue
+    const c = String.fromCodePoint(cp)
+    if (/[\p{Cc}\p{Cf}\p{Z}\p{Default_Ignorable_Code_Point}]/u.test(c)) out.push(c)
+  }
+  return out
+}
+
+/**
  * The oracle, apart from the code's own regex: a cell a spreadsheet may run — it starts with a tab,
  * CR or NUL, or does once an importer trims white space, NUL and double quotes off its start. A
  * cell starting with `'` is text (the neutraliser).
  */
 function runnable(cell: string): boolean {
   if (cell.startsWith("'")) return false
-  const folded = cell.normalize('NFKC')
-  return [cell, folded].some(
-    (c) => /^[\t\r\0]/.test(c) || /^[=+\-@]/.test(c.replace(/^[\s\0"\u00a0\ufeff\p{Cf}]+/u, '')),
+  const dropped = (c: string): string => c.replace(DROPPED_START, '')
+  return [cell, cell.normalize('NFKC'), dropped(cell).normalize('NFKC')].some(
+    (c) => /^[\t\r\0]/.test(c) || /^[=+\-@]/.test(dropped(c)),
   )
 }
 
@@ -202,6 +220,34 @@ function checkCells(csv: string, written: Set<string>): number {
 }
 
 describe('the cell encoder', () => {
+  it('every invisible code point (controls, format, white space, default-ignorable) before every formula character, alone and doubled, and any length of white space before a fullwidth one', () => {
+    const invisible = invisibleCodePoints()
+    expect(invisible.length).toBeGreaterThan(4000)
+    const heads = ['=', '+', '-', '@', ...COMPAT]
+    let n = 0
+    for (const [k, lead] of invisible.entries()) {
+      const leads = [lead, lead + lead, lead + invisible[(k * 7919) % invisible.length]!]
+      for (const l of leads)
+        for (const h of heads) {
+          const v = l + h + PAYLOADS[0]!
+          const back = parseCsv(csvCell(v) + '\r\n')[0]?.[0] ?? ''
+          n++
+          // Checked before asserting: 100,000 expect() calls would take most of the test's time.
+          if (runnable(back) || (back !== v && back !== `'${v}`))
+            expect({ value: v, cell: back, runnable: runnable(back) }).toEqual({
+              value: v,
+              cell: `'${v}`,
+              runnable: false,
+            })
+        }
+    }
+    expect(n).toBeGreaterThan(100_000)
+    for (const length of [255, 256, 300, 5000])
+      for (const space of [' ', '\u3000', '\u200b', '\u0001'])
+        for (const h of COMPAT)
+          expect(startsFormula(space.repeat(length) + h + '1+1'), `${length} ${h}`).toBe(true)
+  })
+
   it('prefixes exactly the cells that start a formula, and keeps the value', () => {
     for (const v of [...hostileNames(), 'anthropic', '12', 'a=b', "'quoted", '']) {
       const enc = csvCell(v)
@@ -266,6 +312,33 @@ describe('the view export as JSON Lines', () => {
     expect(lines).toHaveLength(names.length)
     const seen = lines.map((l) => JSON.stringify(JSON.parse(l) as unknown))
     for (const n of names) expect(seen.some((l) => l.includes(JSON.stringify(n).slice(1, -1)))).toBe(true)
+  })
+})
+
+describe('the view export as JSON Lines shows no invisible character raw', () => {
+  it('bidi overrides, zero-width characters, DEL and C1 controls are \\u escapes; the names read back', async () => {
+    const hidden = [
+      '\u202e',
+      '\u2066',
+      '\u200b',
+      '\u2060',
+      '\u061c',
+      '\u007f',
+      '\u009b',
+      '\u0085',
+      '\ufeff',
+      '\u00ad',
+    ]
+    const names = hidden.flatMap((h) => [`anthropic${h}`, `${h}gpt-4o`, `a${h}${h}b`])
+    const path = join(tmp.dir, 'jsonl-bidi.db')
+    writeChain(path, names)
+    const { content } = await exportView(path, 'jsonl')
+    for (const h of hidden) expect(content.includes(h), JSON.stringify(h)).toBe(false)
+    const read = content
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l) as { provider: string })
+    expect(read.map((r) => r.provider).sort()).toEqual([...names].sort())
   })
 })
 

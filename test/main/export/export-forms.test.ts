@@ -7,9 +7,10 @@
 // and ranged, v1 and v2), are held to one rule: taken exactly when the value is of the writer's
 // form (§9.1) — a value of that form cannot be told from the original, and is taken.
 import { generateKeyPairSync, sign } from 'node:crypto'
-import { writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { exactIntegerText, parseIJson } from '../../../src/main/chain/i-json'
 import { readExport, verifyExportDoc } from '../../../src/main/export/verify-export'
 import { scratchDir } from '../reliability/chainkit'
 import { bijotel, ensureBuilt } from '../testing/cli'
@@ -19,6 +20,7 @@ const scratch = scratchDir('export-forms')
 const KEY = Buffer.from(SECRETS['primary']!, 'hex')
 type Doc = Record<string, unknown>
 const docs: Record<string, Doc> = {}
+const paths: Record<string, string> = {}
 let pub = ''
 
 beforeAll(() => {
@@ -48,6 +50,7 @@ beforeAll(() => {
     const read = readExport(path)
     if ('error' in read) throw new Error(read.error)
     docs[name] = read.doc
+    paths[name] = path
   }
 })
 afterAll(() => scratch.cleanup())
@@ -217,5 +220,55 @@ describe('export members no body holds are held to the writer forms', () => {
     const v1 = structuredClone(docs['full v1']!)
     v1['ed25519_signature'] = structuredClone(block)
     expect(verifyExportDoc(v1, [KEY], null).reason).toMatch(/only bijotel-chain-v2 carries one/)
+  })
+
+  it('a timestamp_ns 1 ns off (most often the same double) is read as written and disagrees with the body; the double rounding a JavaScript writer makes is taken', () => {
+    let n = 0
+    for (const [name, path] of Object.entries(paths)) {
+      const text = readFileSync(path, 'utf8')
+      const literals = [...text.matchAll(/"timestamp_ns": (\d+)/g)]
+      for (const [k, m] of literals.entries()) {
+        if (k % 37 !== 0 && k !== literals.length - 1) continue
+        const sealed = m[1]!
+        const honest = [String(Number(sealed)), String(BigInt(Number(sealed)))]
+        const swap = (literal: string): Doc => {
+          const out = join(scratch.dir, `ts-${++n}.json`)
+          writeFileSync(out, text.slice(0, m.index + 16) + literal + text.slice(m.index + 16 + sealed.length))
+          const read = readExport(out)
+          if ('error' in read) throw new Error(read.error)
+          return read.doc
+        }
+        for (const delta of [1n, -1n, 2n, -7n, 63n, 64n, -64n, 100n, 127n, 255n]) {
+          const edited = String(BigInt(sealed) + delta)
+          // The forms an honest writer in JavaScript writes for this time are taken (below).
+          if (honest.includes(edited)) continue
+          expect(verifyExportDoc(swap(edited), [KEY], null).reason, `${name} #${k} ${delta}`).toMatch(
+            /^timestamp_ns at seq=\d+ disagrees with the sealed body/,
+          )
+        }
+        // The sealed time rounded to a double, as JSON.stringify writes it and as BigInt() widens it
+        // back (an export built from better-sqlite3's doubles), is the writer's rounding, not an edit.
+        for (const literal of honest)
+          expect(verifyExportDoc(swap(literal), [KEY], null), `${name} #${k} ${literal}`).toMatchObject({
+            ok: true,
+          })
+      }
+    }
+    expect(n).toBeGreaterThan(20)
+    // Where the literals cannot be matched to their places (an index-like member name, enumerated
+    // first by JavaScript), none is kept and the doubles stand.
+    const doc = parseIJson('{"b": 1764001812774471483, "1": 1764001812774471484}', {
+      maxDepth: 8,
+      maxValues: 10,
+      largeIntegers: true,
+    }) as Doc
+    expect(exactIntegerText(doc, 'b')).toBeUndefined()
+    const kept = parseIJson('{"a": [1764001812774471483], "b": 1764001812774471484}', {
+      maxDepth: 8,
+      maxValues: 10,
+      largeIntegers: true,
+    }) as Doc
+    expect(exactIntegerText(kept['a'] as object, 0)).toBe('1764001812774471483')
+    expect(exactIntegerText(kept, 'b')).toBe('1764001812774471484')
   })
 })
