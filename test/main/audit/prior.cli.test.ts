@@ -319,58 +319,77 @@ function readScratchRows(db: string): ChainRow[] {
   }
 }
 
-function foreignPriors(): { name: string; prior: string }[] {
-  const out: { name: string; prior: string }[] = []
-  // Another chain under the same key: clean.db rewritten from genesis (bodies edited, resealed),
-  // and freshly written chains shorter and longer than the live one.
-  const resealed = copyFixture('clean', scratch.dir, `foreign-${++n}.db`)
-  rewriteFrom(resealed, Buffer.from(KEY, 'hex'), 1n)
-  out.push({ name: 'same key, resealed from genesis (report)', prior: reportOf(resealed, KEY) })
-  out.push({ name: 'same key, resealed from genesis (html)', prior: reportOf(resealed, KEY, 'html') })
-  out.push({ name: 'same key, resealed from genesis (verdict)', prior: verdictOf(resealed, KEY) })
-  for (const rows of [1, 50, 240, 300]) {
-    const db = join(scratch.dir, `fresh-${++n}.db`)
-    writeChain(db, Buffer.from(KEY, 'hex'), spanRows(rows, 1_700_000_000_000_000_000n + BigInt(rows)))
-    out.push({ name: `same key, a fresh chain of ${rows} rows (report)`, prior: reportOf(db, KEY) })
-    if (rows <= 240)
-      out.push({ name: `same key, a fresh chain of ${rows} rows (verdict)`, prior: verdictOf(db, KEY) })
-  }
+type Prior = { name: string; prior: string }
+
+// Priors of other chains, in groups (each group is one test: every prior costs three CLI runs).
+const FOREIGN: Record<string, () => Prior[]> = {
+  // Another chain under the same key: clean.db rewritten from genesis (bodies edited, resealed).
+  'same key, resealed from genesis': () => {
+    const resealed = copyFixture('clean', scratch.dir, `foreign-${++n}.db`)
+    rewriteFrom(resealed, Buffer.from(KEY, 'hex'), 1n)
+    return [
+      { name: 'same key, resealed from genesis (report)', prior: reportOf(resealed, KEY) },
+      { name: 'same key, resealed from genesis (html)', prior: reportOf(resealed, KEY, 'html') },
+      { name: 'same key, resealed from genesis (verdict)', prior: verdictOf(resealed, KEY) },
+    ]
+  },
+  // Freshly written chains shorter and longer than the live one.
+  'same key, fresh chains': () => {
+    const out: Prior[] = []
+    for (const rows of [1, 50, 240, 300]) {
+      const db = join(scratch.dir, `fresh-${++n}.db`)
+      writeChain(db, Buffer.from(KEY, 'hex'), spanRows(rows, 1_700_000_000_000_000_000n + BigInt(rows)))
+      out.push({ name: `same key, a fresh chain of ${rows} rows (report)`, prior: reportOf(db, KEY) })
+      if (rows <= 240)
+        out.push({ name: `same key, a fresh chain of ${rows} rows (verdict)`, prior: verdictOf(db, KEY) })
+    }
+    return out
+  },
   // The same rows sealed under another key.
-  const otherKey = copyFixture('clean', scratch.dir, `other-key-${++n}.db`)
-  rewriteFrom(otherKey, Buffer.from(OTHER, 'hex'), 1n, false)
-  out.push({ name: 'another key (report)', prior: reportOf(otherKey, OTHER) })
-  out.push({ name: 'another key (verdict)', prior: verdictOf(otherKey, OTHER) })
+  'another key': () => {
+    const otherKey = copyFixture('clean', scratch.dir, `other-key-${++n}.db`)
+    rewriteFrom(otherKey, Buffer.from(OTHER, 'hex'), 1n, false)
+    return [
+      { name: 'another key (report)', prior: reportOf(otherKey, OTHER) },
+      { name: 'another key (verdict)', prior: verdictOf(otherKey, OTHER) },
+    ]
+  },
   // This chain's own report with every hmac_hash changed.
-  const live = copyFixture('clean', scratch.dir, `own-${++n}.db`)
-  const changes: ((m: string) => string)[] = [
-    (m) => m.slice(0, -1) + (m.endsWith('0') ? '1' : '0'),
-    (m) => m.toUpperCase(),
-    (m) => createHash('sha256').update(m).digest('hex'),
-    (m) => ` ${m}`,
-  ]
-  changes.forEach((c, i) =>
-    out.push({ name: `own report, every hmac_hash changed (${i})`, prior: everyMacChanged(live, c) }),
-  )
-  return out
+  'own report, every hmac_hash changed': () => {
+    const live = copyFixture('clean', scratch.dir, `own-${++n}.db`)
+    const changes: ((m: string) => string)[] = [
+      (m) => m.slice(0, -1) + (m.endsWith('0') ? '1' : '0'),
+      (m) => m.toUpperCase(),
+      (m) => createHash('sha256').update(m).digest('hex'),
+      (m) => ` ${m}`,
+    ]
+    return changes.map((c, i) => ({
+      name: `own report, every hmac_hash changed (${i})`,
+      prior: everyMacChanged(live, c),
+    }))
+  },
 }
 
 describe('a prior must be of this chain (issue 39)', () => {
-  it('priors of other chains are refused in one line, exit 2, for each reader', () => {
-    const db = copyFixture('clean', scratch.dir, `live-${++n}.db`)
-    for (const { name, prior } of foreignPriors()) {
-      const envs: Record<string, string>[] = [{}, { BIJOTEL_READER: 'sqlite' }]
-      for (const env of envs) {
-        const r = bijotel(['verify', '--db', db, '--secret-hex', KEY, '--prior', prior, '--json'], env)
-        expect({ name, code: r.code, stdout: r.stdout }).toEqual({ name, code: 2, stdout: '' })
-        expect({ name, stderr: r.stderr.split('\n')[0] }).toEqual({
-          name,
-          stderr: `bijotel verify: error: --prior ${prior}: ${OTHER_CHAIN}`,
-        })
+  it.each(Object.keys(FOREIGN))(
+    'priors of other chains (%s) are refused in one line, exit 2, for each reader',
+    (group) => {
+      const db = copyFixture('clean', scratch.dir, `live-${++n}.db`)
+      for (const { name, prior } of FOREIGN[group]!()) {
+        const envs: Record<string, string>[] = [{}, { BIJOTEL_READER: 'sqlite' }]
+        for (const env of envs) {
+          const r = bijotel(['verify', '--db', db, '--secret-hex', KEY, '--prior', prior, '--json'], env)
+          expect({ name, code: r.code, stdout: r.stdout }).toEqual({ name, code: 2, stdout: '' })
+          expect({ name, stderr: r.stderr.split('\n')[0] }).toEqual({
+            name,
+            stderr: `bijotel verify: error: --prior ${prior}: ${OTHER_CHAIN}`,
+          })
+        }
+        const keyless = bijotel(['verify', '--db', db, '--keyless', '--prior', prior])
+        expect({ name, code: keyless.code }).toEqual({ name, code: 2 })
       }
-      const keyless = bijotel(['verify', '--db', db, '--keyless', '--prior', prior])
-      expect({ name, code: keyless.code }).toEqual({ name, code: 2 })
-    }
-  })
+    },
+  )
 
   it('honest priors are accepted: the same chain, and a head later extended', () => {
     const db = copyFixture('clean', scratch.dir, `honest-${++n}.db`)
