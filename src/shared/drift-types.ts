@@ -45,6 +45,12 @@ export interface RegressionResult {
     /** Evaluated rows that gave a value. */
     evaluated: number
     anomalies: DriftAnomaly[]
+    /**
+     * Only when no evaluated value could have been flagged (no baseline, no value evaluated, a
+     * baseline without spread, a threshold no z-score reaches): why, in one line. The reference's
+     * text then still reads "no anomalies detected"; that means none could be found.
+     */
+    not_judged?: string
   }[]
   total_anomalies: number
 }

@@ -8,7 +8,7 @@ import type { RowSource } from '../chain/source/row-source'
 import { bytesOf, seqOf, streamRows, valueOf } from '../chain/source/stream'
 import { pyFormatTime } from '../python/py-body'
 import { attributesPy, dimensionValue, parseBodyPy, type Attrs } from './dimensions'
-import { baselineOf, score } from './stats'
+import { baselineOf, MIN_SAMPLES, score } from './stats'
 
 export interface RegressionOptions {
   dimensions: readonly DriftDimension[]
@@ -107,12 +107,24 @@ export async function detectRegression(src: RowSource, opts: RegressionOptions):
     },
   )
 
-  const dims = opts.dimensions.map((d) => ({
-    dimension: d,
-    baseline: baselines.get(d)!,
-    evaluated: evaluated.get(d)!,
-    anomalies: anomalies.get(d)!,
-  }))
+  const dims = opts.dimensions.map((d) => {
+    const why = notJudged({
+      baseline: baselines.get(d)!,
+      found: values.get(d)!.length,
+      evaluated: evaluated.get(d)!,
+      since,
+      maxSeq,
+      cap,
+      zThreshold: opts.zThreshold,
+    })
+    return {
+      dimension: d,
+      baseline: baselines.get(d)!,
+      evaluated: evaluated.get(d)!,
+      anomalies: anomalies.get(d)!,
+      ...(why === null ? {} : { not_judged: why }),
+    }
+  })
   return {
     since_seq: Number(since),
     window: opts.window,
@@ -121,4 +133,39 @@ export async function detectRegression(src: RowSource, opts: RegressionOptions):
     dimensions: dims,
     total_anomalies: dims.reduce((n, d) => n + d.anomalies.length, 0),
   }
+}
+
+const values_ = (n: number): string => `${n} value${n === 1 ? '' : 's'}`
+
+/**
+ * Why no evaluated value of a dimension could have been flagged, or null when some could. The
+ * reference's rule flags a value only when both its z-score and its IQR fences fire (§8): with no
+ * baseline, no value to judge, a baseline whose spread is zero (then no z-score, or fences that
+ * never open) or a threshold no z-score reaches, "no anomalies detected" was never in question.
+ */
+export function notJudged(d: {
+  baseline: DriftBaseline | null
+  found: number
+  evaluated: number
+  since: bigint
+  maxSeq: bigint
+  cap: number
+  zThreshold: number
+}): string | null {
+  if (d.evaluated === 0)
+    return d.maxSeq < d.since
+      ? 'the chain has no rows'
+      : `no row of seqs ${d.since}..${d.maxSeq} gives a value`
+  const b = d.baseline
+  if (b === null) {
+    const window = d.cap < MIN_SAMPLES ? `; the window takes at most ${d.cap}` : ''
+    return `no baseline: ${values_(d.found)} before seq ${d.since}, at least ${MIN_SAMPLES} needed${window}`
+  }
+  if (Number.isNaN(d.zThreshold) || d.zThreshold === Infinity)
+    return `no z-score reaches a threshold of ${d.zThreshold}`
+  if (!(b.stdev > 0))
+    return `the baseline's ${values_(b.samples)} have no finite spread (standard deviation ${b.stdev}): no z-score is computed`
+  if (!(b.iqr > 0))
+    return `the middle half of the baseline's ${values_(b.samples)} has no spread (IQR ${b.iqr}): no value lies outside its fences`
+  return null
 }

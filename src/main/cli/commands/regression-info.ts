@@ -10,6 +10,9 @@ scored against a baseline of the --window values before them (fewer than 5: no b
 anomaly), by z-score (|z| >= --z-threshold) and IQR (outside Tukey's fences at 1.5 x IQR); a value
 is an anomaly when both fire. Dimensions: input_tokens, output_tokens, cost (from the dated price
 table), cache_ratio, reasoning_ratio, ttfc_ms. Nothing is verified (see bijotel verify).
+Where no value of a dimension could have been flagged (no baseline, no value evaluated, a baseline
+without spread, a z threshold of nan or inf), stdout still reads "no anomalies detected" as the
+reference prints it, and a "note: [<dim>] not judged: <why>" line on stderr says so.
 
 options:
   --db PATH            chain.db (read in place, read-only)

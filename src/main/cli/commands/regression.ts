@@ -59,5 +59,15 @@ export const run: Run = async (argv, io) => {
   const r = await readChain(db, (src) => detectRegression(src, opts), { env: io.env })
   io.progress(null)
   io.out(values['json'] ? JSON.stringify(r, null, 2) + '\n' : printable(regressionText(r), '\n'))
+  // stdout is the reference's; its "no anomalies detected" is also printed where no value could
+  // have been flagged, so that case alone gets a line on stderr saying why.
+  for (const d of r.dimensions)
+    if (d.not_judged !== undefined)
+      io.err(
+        printable(
+          `note: [${d.dimension}] not judged: ${d.not_judged}; "no anomalies detected" means none could be found\n`,
+          '\n',
+        ),
+      )
   return r.total_anomalies === 0 ? EXIT.clean : EXIT.anomalies
 }
