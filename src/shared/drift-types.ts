@@ -31,6 +31,19 @@ export interface DriftAnomaly {
   severity: 'anomaly' | 'warning'
 }
 
+/**
+ * The rows a drift judgement read, checked without a key (body hash, link): present only when one
+ * of them does not hold, or an anomaly's row has unsealed columns that disagree with its body.
+ */
+export interface DriftRowCheck {
+  /** False when a row whose value was used does not verify. */
+  verified: boolean
+  /** The used rows that do not verify. */
+  seqs: number[]
+  /** One line: which rows, and why. */
+  detail: string
+}
+
 /** `bijotel regression --json`. */
 export interface RegressionResult {
   /** First evaluated seq (the reference's default: the last 50 seq numbers). */
@@ -53,6 +66,8 @@ export interface RegressionResult {
     not_judged?: string
   }[]
   total_anomalies: number
+  /** Only when a row read does not hold (./DriftRowCheck). */
+  row_check?: DriftRowCheck
 }
 
 export interface DriftSeriesRequest {

@@ -4,10 +4,12 @@
 // all of it for a baseline (§11.20); here one descending pass collects every dimension's baseline
 // (stopping when each has `window` values) and one pass reads the evaluated rows, each body parsed once.
 import type { DriftAnomaly, DriftBaseline, DriftDimension, RegressionResult } from '../../shared/drift-types'
+import type { KeyMaterial } from '../chain/keys'
 import type { RowSource } from '../chain/source/row-source'
 import { bytesOf, seqOf, streamRows, valueOf } from '../chain/source/stream'
 import { pyFormatTime } from '../python/py-body'
 import { attributesPy, dimensionValue, parseBodyPy, type Attrs } from './dimensions'
+import { usedRowsCheck } from './row-check'
 import { baselineOf, MIN_SAMPLES, score } from './stats'
 
 export interface RegressionOptions {
@@ -16,6 +18,8 @@ export interface RegressionOptions {
   model?: string
   window: number
   zThreshold: number
+  /** Candidate keys: the rows read are verified with their HMAC too (else without a key). */
+  keys?: KeyMaterial[]
   signal?: { aborted: boolean }
   onProgress?: (done: number, total: number) => void
 }
@@ -43,6 +47,9 @@ export async function detectRegression(src: RowSource, opts: RegressionOptions):
   const cap = Math.max(1, opts.window)
   const values = new Map<DriftDimension, number[]>(opts.dimensions.map((d) => [d, []]))
   let open = opts.dimensions.length
+  // The rows whose values were used (a baseline's or an evaluated one), and those flagged.
+  const used = new Set<bigint>()
+  const flagged = new Set<bigint>()
   if (open > 0 && since > 1n) {
     await streamRows(
       src,
@@ -61,6 +68,7 @@ export async function detectRegression(src: RowSource, opts: RegressionOptions):
           const v = dimensionValue(attrs, d)
           if (v === null) continue
           list.push(v)
+          used.add(seqOf(r))
           if (list.length >= cap) open--
         }
         return open > 0
@@ -88,10 +96,12 @@ export async function detectRegression(src: RowSource, opts: RegressionOptions):
         const v = dimensionValue(attrs, d)
         if (v === null) continue
         evaluated.set(d, evaluated.get(d)! + 1)
+        used.add(seqOf(r))
         const b = baselines.get(d)
         if (!b) continue
         const s = score(v, b, opts.zThreshold)
         if (!(s.zTriggered && s.iqrTriggered)) continue
+        flagged.add(seqOf(r))
         anomalies.get(d)!.push({
           seq: Number(seqOf(r)),
           timestamp: pyFormatTime(valueOf(r, ts)),
@@ -125,6 +135,7 @@ export async function detectRegression(src: RowSource, opts: RegressionOptions):
       ...(why === null ? {} : { not_judged: why }),
     }
   })
+  const rowCheck = await usedRowsCheck(src, opts.keys ?? [], used, flagged, opts.signal)
   return {
     since_seq: Number(since),
     window: opts.window,
@@ -132,6 +143,7 @@ export async function detectRegression(src: RowSource, opts: RegressionOptions):
     model: opts.model ?? null,
     dimensions: dims,
     total_anomalies: dims.reduce((n, d) => n + d.anomalies.length, 0),
+    ...(rowCheck === null ? {} : { row_check: rowCheck }),
   }
 }
 
