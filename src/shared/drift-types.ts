@@ -31,6 +31,19 @@ export interface DriftAnomaly {
   severity: 'anomaly' | 'warning'
 }
 
+/**
+ * The rows a drift judgement read, checked without a key (body hash, link): present only when one
+ * of them does not hold, or an anomaly's row has unsealed columns that disagree with its body.
+ */
+export interface DriftRowCheck {
+  /** False when a row whose value was used does not verify. */
+  verified: boolean
+  /** The used rows that do not verify. */
+  seqs: number[]
+  /** One line: which rows, and why. */
+  detail: string
+}
+
 /** `bijotel regression --json`. */
 export interface RegressionResult {
   /** First evaluated seq (the reference's default: the last 50 seq numbers). */
@@ -45,8 +58,16 @@ export interface RegressionResult {
     /** Evaluated rows that gave a value. */
     evaluated: number
     anomalies: DriftAnomaly[]
+    /**
+     * Only when no evaluated value could have been flagged (no baseline, no value evaluated, a
+     * baseline without spread, a threshold no z-score reaches): why, in one line. The reference's
+     * text then still reads "no anomalies detected"; that means none could be found.
+     */
+    not_judged?: string
   }[]
   total_anomalies: number
+  /** Only when a row read does not hold (./DriftRowCheck). */
+  row_check?: DriftRowCheck
 }
 
 export interface DriftSeriesRequest {

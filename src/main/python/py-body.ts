@@ -6,6 +6,7 @@
 import { PyFloat, pyFixed, pyFloatRepr, pyJsonLoads, type PyValue } from './pyformat'
 import { pyIsoFromNs } from '../../shared/time'
 import PRICE_TABLE from './prices.json'
+import { pyStr } from './repr'
 import { pyTruthy } from './truthy'
 
 export type PyDict = Map<string, PyValue>
@@ -40,14 +41,12 @@ export function pyNumber(v: PyValue | undefined): number | null {
   return null
 }
 
-/** `str(v)` for the scalar values a model attribute may hold. */
+/**
+ * `str(v)` of a model attribute, whatever JSON value it is: Python's spelling of floats (`1e-05`,
+ * `1e+16`, `inf`), of lists and dicts (`['a', 1]`, `{'k': None}`), True/False/None (./repr).
+ */
 export function pyText(v: PyValue | undefined): string {
-  if (v === undefined || v === null) return 'None'
-  if (typeof v === 'string') return v
-  if (typeof v === 'boolean') return v ? 'True' : 'False'
-  if (typeof v === 'number' || typeof v === 'bigint') return String(v)
-  if (v instanceof PyFloat) return String(v.value)
-  return JSON.stringify(v)
+  return pyStr(v ?? null)
 }
 
 /** The first `n` characters (code points, as Python slices). */

@@ -332,3 +332,61 @@ describe.skipIf(!hasPython)("inspect prints the reference's RAG Provenance block
     )
   })
 })
+
+/** A model attribute of any JSON type, written as its JSON literal (floats Python spells its own way). */
+const MODEL_LITERALS = [
+  '1e-05',
+  '1.5e-7',
+  '1e16',
+  '1E+22',
+  '0.1',
+  '-2.5',
+  '12345678901234567891',
+  '7',
+  '1e400',
+  '-1e400',
+  'NaN',
+  'true',
+  '[]',
+  '["gpt-4o", 1, null]',
+  '["😀", 2.0, true, {"a": 1e-05}]',
+  '{"k0": "x", "k1": 1e-05}',
+  '{"name": {"v": [1.0, -0.0]}, "it\'s": false}',
+  '{}',
+  '"claude-haiku-4-5"',
+  '"a long model name well past the twenty-seven characters the list keeps"',
+]
+
+describe.skipIf(!hasPython)(
+  'a model attribute of any JSON type: list and inspect as Python prints str(model)',
+  () => {
+    it('generated rows (seeded): the same text as the oracle', () => {
+      const rnd = seededRandom(1207)
+      const path = join(scratch.dir, `models-${++n}.db`)
+      const key = Buffer.from(SECRETS['primary']!, 'hex')
+      const rows: RowSpec[] = Array.from({ length: 40 }, (_, i) => {
+        const model = MODEL_LITERALS[Math.floor(rnd() * MODEL_LITERALS.length)]!
+        const tokens =
+          rnd() < 0.8 ? `,"gen_ai.usage.input_tokens":${10 + i},"gen_ai.usage.output_tokens":5` : ''
+        const body = `{"attributes":{"gen_ai.request.model":${model}${tokens}},"name":"chat","x":${i}}`
+        return {
+          body: Buffer.from(body),
+          timestamp_ns: 1_764_000_000_000_000_000n + BigInt(i) * 1_000_000_000n,
+          span_name: 'chat',
+          span_kind: 'CLIENT',
+          trace_id: `${i}`.padStart(32, '0'),
+          span_id: `${i}`.padStart(16, '0'),
+        }
+      })
+      writeChain(path, key, rows)
+      const list = bijotel(['list', '--db', path, '--limit', '-1'])
+      expect([list.code, list.stdout]).toEqual([0, oracle('list', path, ['--limit', '-1']).stdout])
+      for (let seq = 1; seq <= rows.length; seq += 3) {
+        const i = bijotel(['inspect', '--db', path, String(seq)])
+        const o = oracle('inspect', path, [String(seq)])
+        expect(o.code, o.stderr).toBe(0)
+        expect([i.code, i.stdout], `seq ${seq}`).toEqual([o.code, o.stdout])
+      }
+    }, 600_000)
+  },
+)

@@ -12,6 +12,8 @@ import type { Run } from '../command'
 import { throttle } from '../io'
 import { EXIT } from './regression-info'
 import { printable } from '../../../shared/printable'
+import { parseSecrets } from '../../chain/keys'
+import { SECRET_OPTIONS, secretInputsFrom } from '../secret-sources'
 
 /** argparse's type=int: an optional sign, digits (underscores between them), whitespace around. */
 function intOption(v: unknown, name: string, dflt: number): number {
@@ -38,6 +40,7 @@ export const run: Run = async (argv, io) => {
     window: { type: 'string' },
     'z-threshold': { type: 'string' },
     json: { type: 'boolean' },
+    ...SECRET_OPTIONS,
   })
   const db = requireString(values, 'db')
   const dim = values['dimension']
@@ -49,15 +52,31 @@ export const run: Run = async (argv, io) => {
   const window = intOption(values['window'], 'window', DRIFT_WINDOW.default)
   const zThreshold = floatOption(values['z-threshold'], 'z-threshold', DRIFT_Z_THRESHOLD.default)
   if (!existsSync(db)) throw new AuditError('db_missing', `chain DB not found: ${db}`)
+  // Only keys given explicitly: the reference's regression reads none, and its output must not
+  // change because BIJOTEL_HMAC_SECRET happens to be set.
+  const keys = parseSecrets(await secretInputsFrom(values, io, { useEnv: false }))
   const opts = {
     dimensions: typeof dim === 'string' ? [dim as DriftDimension] : DIMENSIONS,
     ...(typeof values['model'] === 'string' ? { model: values['model'] } : {}),
     window,
     zThreshold,
+    keys,
     onProgress: throttle(250, (d: number) => io.progress(`reading (${d} rows)`)),
   }
   const r = await readChain(db, (src) => detectRegression(src, opts), { env: io.env })
   io.progress(null)
   io.out(values['json'] ? JSON.stringify(r, null, 2) + '\n' : printable(regressionText(r), '\n'))
+  // stdout is the reference's; its "no anomalies detected" is also printed where no value could
+  // have been flagged, so that case alone gets a line on stderr saying why.
+  for (const d of r.dimensions)
+    if (d.not_judged !== undefined)
+      io.err(
+        printable(
+          `note: [${d.dimension}] not judged: ${d.not_judged}; "no anomalies detected" means none could be found\n`,
+          '\n',
+        ),
+      )
+  if (r.row_check) io.err(printable(`note: ${r.row_check.detail}\n`, '\n'))
+  if (r.row_check && !r.row_check.verified) return EXIT.notVerified
   return r.total_anomalies === 0 ? EXIT.clean : EXIT.anomalies
 }

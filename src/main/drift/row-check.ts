@@ -1,0 +1,110 @@
+// Whether the rows a drift judgement read its values from hold, seen without a key: a body that
+// does not hash to its canonical_hash, or a prev_hash that is not the previous row's hmac_hash, needs
+// no key to be seen (reference §3.2). Such a row's payload is not the one sealed: a baseline built on
+// it, or an anomaly found at it, says nothing of the sealed calls (issue 37's rule for replay,
+// applied to payload drift). The check is the chain verifier's pass over the rows read: keyless, or
+// with the HMAC too when candidate keys are given (an edit that recomputed canonical_hash).
+import type { DriftRowCheck } from '../../shared/drift-types'
+import type { FindingKind } from '../../shared/verify-types'
+import type { KeyMaterial } from '../chain/keys'
+import type { RowSource } from '../chain/source/row-source'
+import { verifyRows } from '../verify/verify'
+
+/** Failures that make a row not hold (the HMAC only when a key is given). */
+const FAILING: readonly FindingKind[] = ['body_hash_mismatch', 'link_mismatch', 'hmac_mismatch']
+
+const WORDS: Partial<Record<FindingKind, string>> = {
+  body_hash_mismatch: 'body does not hash to its canonical_hash',
+  link_mismatch: "prev_hash is not the previous row's hmac_hash",
+  hmac_mismatch: 'no candidate key reproduces its hmac_hash',
+  column_mismatch: 'its unsealed timestamp_ns / span_name / span_kind disagree with the sealed body',
+}
+
+/** Runs of seqs listed in the line at most (every seq is in `seqs`). */
+const LISTED = 10
+
+/**
+ * The keyless verdict on the rows whose values were used (`used`) and those reported as anomalies
+ * (`flagged`, whose printed time is the unsealed timestamp_ns): null when every used row holds, or
+ * when the table lacks the columns to check.
+ */
+export async function usedRowsCheck(
+  src: RowSource,
+  keys: KeyMaterial[],
+  used: ReadonlySet<bigint>,
+  flagged: ReadonlySet<bigint>,
+  signal?: { aborted: boolean },
+): Promise<DriftRowCheck | null> {
+  if (used.size === 0) return null
+  if (['canonical_hash', 'prev_hash', 'hmac_hash'].some((c) => src.col(c) < 0)) return null
+  let lo = -1n
+  let hi = -1n
+  for (const s of used) {
+    if (lo === -1n || s < lo) lo = s
+    if (hi === -1n || s > hi) hi = s
+  }
+  const v = await verifyRows(src, keys, {
+    range: { seq_start: Number(lo), seq_end: Number(hi) },
+    keyless: keys.length === 0,
+    workers: 1,
+    ...(signal ? { signal } : {}),
+  })
+  const bad = new Map<bigint, FindingKind[]>()
+  const note = new Map<bigint, FindingKind[]>()
+  for (const f of v.findings) {
+    const failing = FAILING.includes(f.kind)
+    if (!failing && f.kind !== 'column_mismatch') continue
+    const among = failing ? used : flagged
+    const from = BigInt(f.from_seq)
+    const to = BigInt(f.to_seq)
+    // The fewer of the finding's rows and the rows asked about are walked.
+    const seqs = to - from + 1n > BigInt(among.size) ? [...among] : range(from, to)
+    for (const s of seqs) {
+      if (s < from || s > to || !among.has(s)) continue
+      const into = failing ? bad : note
+      into.set(s, [...(into.get(s) ?? []), f.kind])
+    }
+  }
+  if (bad.size === 0 && note.size === 0) return null
+  const list = (m: Map<bigint, FindingKind[]>): string => {
+    // Consecutive seqs with the same reasons as one range ("seqs 161-240 (…)").
+    const seqs = [...m.keys()].sort((a, b) => (a < b ? -1 : 1))
+    const runs: { from: bigint; to: bigint; why: string }[] = []
+    for (const s of seqs) {
+      const why = m
+        .get(s)!
+        .map((k) => WORDS[k])
+        .join('; ')
+      const last = runs[runs.length - 1]
+      if (last && last.to + 1n === s && last.why === why) last.to = s
+      else runs.push({ from: s, to: s, why })
+    }
+    const shown = runs
+      .slice(0, LISTED)
+      .map((r) => `${r.from === r.to ? `seq ${r.from}` : `seqs ${r.from}-${r.to}`} (${r.why})`)
+    return shown.join(', ') + (runs.length > LISTED ? `, and ${runs.length - LISTED} more runs of rows` : '')
+  }
+  const how =
+    keys.length === 0
+      ? 'seen without a key; HMAC not checked'
+      : `HMAC checked with ${keys.length} candidate key${keys.length === 1 ? '' : 's'}`
+  const parts: string[] = []
+  if (bad.size > 0)
+    parts.push(
+      `rows whose values this judgement reads do NOT verify (${how}): ${list(bad)}; ` +
+        'nothing proves their payloads are the ones sealed, so a baseline or an anomaly built on them proves nothing',
+    )
+  if (note.size > 0)
+    parts.push(`the time shown for an anomaly is the unsealed timestamp_ns, and for ${list(note)}`)
+  return {
+    verified: bad.size === 0,
+    seqs: [...bad.keys()].sort((a, b) => (a < b ? -1 : 1)).map(Number),
+    detail: parts.join('; '),
+  }
+}
+
+function range(from: bigint, to: bigint): bigint[] {
+  const out: bigint[] = []
+  for (let s = from; s <= to; s++) out.push(s)
+  return out
+}
