@@ -349,3 +349,19 @@ describe('without the key nothing guarded is reached, however the request is fra
     expect(keyed[0]).toBe(100)
   })
 })
+
+describe('the Origin check names the authority the request names', () => {
+  it('absolute-form target of this server, a foreign Host and that Host as Origin: refused (403)', async () => {
+    for (const foreign of ['evil.example', 'evil.example:8080', `127.0.0.2:${port}`, 'localhost']) {
+      const statuses = await send(
+        `POST http://${host()}/api/call/listKeys HTTP/1.1\r\nHost: ${foreign}\r\n${BEARER}\r\nOrigin: http://${foreign}\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`,
+      )
+      expect(statuses[0], foreign).toBe(403)
+    }
+    // The target's own origin is this server's.
+    const ok = await send(
+      `POST http://${host()}/api/call/listKeys HTTP/1.1\r\nHost: evil.example\r\n${BEARER}\r\nOrigin: http://${host()}\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`,
+    )
+    expect(ok[0]).toBe(200)
+  })
+})
