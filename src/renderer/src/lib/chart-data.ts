@@ -129,7 +129,8 @@ export function timelineRows(
       pmark: rep.length > 0 ? b.count : null,
     }
     for (const p of tl.providers) {
-      const c = b.by_provider[p] ?? 0
+      // Own members only: a bucket without a provider named `constructor` holds Object's function.
+      const c = Object.hasOwn(b.by_provider, p) ? (b.by_provider[p] ?? 0) : 0
       row[providerKey(p)] = c
       row[shareKey(p)] = b.count > 0 ? (c / b.count) * 100 : 0
     }
