@@ -317,8 +317,9 @@ export class WorkspaceStore extends Store<WorkspaceState> {
       return
     }
     // The replay checks' row words ("row verifies … key #N") were the old keys': the engine words
-    // them again with the keys now held.
+    // them again with the keys now held; a batch's lines are taken down.
     this.reloadChecks()
+    this.batch.keysChanged()
     // A run under way was started with the old keys: when it lands the panel marks it out of date.
     this.rerunIntegrity()
     // A verify under way is the old keys' (a key typed wrong, then right): stopped, and the chain
