@@ -5,12 +5,21 @@ import { dispatch, type Reply } from '../handlers/dispatch'
 import type { HandlerTable } from '../handlers/table'
 import { isAllowedSenderUrl } from './security'
 
-export function registerIpc(table: HandlerTable, devServerUrl?: string): void {
+/**
+ * `appContents`: the app window's web contents. A call is taken only from its main frame, at the
+ * app's own URL: a subframe, a page it navigated to, or another window — even one showing the app's
+ * URL (Electron's sender is whichever renderer invoked) — is refused.
+ */
+export function registerIpc(table: HandlerTable, appContents: () => unknown, devServerUrl?: string): void {
   ipcMain.handle(
     IPC_CHANNEL,
     async (event: IpcMainInvokeEvent, name: unknown, req: unknown): Promise<Reply> => {
       const url = event.senderFrame?.url
-      if (!isAllowedSenderUrl(url, devServerUrl) || event.senderFrame !== event.sender.mainFrame) {
+      if (
+        event.sender !== appContents() ||
+        !isAllowedSenderUrl(url, devServerUrl) ||
+        event.senderFrame !== event.sender.mainFrame
+      ) {
         return { ok: false, error: { error: 'refused: call from an unexpected sender', code: 'forbidden' } }
       }
       if (typeof name !== 'string') return { ok: false, error: { error: 'bad call', code: 'bad_request' } }

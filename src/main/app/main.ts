@@ -97,7 +97,7 @@ export async function startShell(opts: ShellOptions): Promise<Shell | null> {
     })
 
   hardenDefaultSession(join(opts.mainDir, '../renderer'), opts.devServerUrl)
-  registerIpc(table, opts.devServerUrl)
+  registerIpc(table, () => win?.webContents ?? null, opts.devServerUrl)
   menu()
   win = createMainWindow(join(opts.mainDir, '../preload'), opts.devServerUrl)
   app.on('second-instance', (_e, argv: string[]) => {

@@ -358,7 +358,9 @@ export function buildTimeline(
     providers,
     buckets: Array.from(counts, (c, b) => {
       const start = lo! + width * BigInt(b)
-      const by: Record<string, number> = {}
+      // Keyed by the chain's provider names: an object with no prototype, so `__proto__` is a
+      // member like any other (on `{}` the assignment set the prototype and its entries vanished).
+      const by = Object.create(null) as Record<string, number>
       for (const [p, n] of byProvider[b]!) by[idx.providerNames[p]!] = n
       return {
         start_ns: start.toString(),

@@ -27,7 +27,10 @@ export async function dispatch(
   req: unknown,
   ctx: CallContext,
 ): Promise<Reply> {
-  if (!isApiName(name)) return { ok: false, error: { error: `unknown call ${name}`, code: 'not_found' } }
+  // The name is the caller's: echoed cut to 100 characters (a renderer may send megabytes), as the
+  // HTTP transport's 404 does.
+  if (!isApiName(name))
+    return { ok: false, error: { error: `unknown call ${name.slice(0, 100)}`, code: 'not_found' } }
   try {
     const handler = table[name] as (req: unknown, ctx: CallContext) => Promise<unknown>
     return { ok: true, value: await handler(req, ctx) }

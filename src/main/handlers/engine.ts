@@ -10,7 +10,10 @@ import type {
 } from '../../shared/replay-types'
 import type { AuditReport } from '../../shared/report-types'
 import { runIntegrity } from '../integrity/analyze'
-import { checkReplay } from '../replay/check'
+import { checkReplay, verifyRow, type RowVerification } from '../replay/check'
+import { AuditError } from '../base/errors'
+import type { KeyMaterial } from '../chain/keys'
+import type { Opened } from '../session/opened'
 import { jsonlLines } from '../replay/batch-lines'
 import { BatchTally, collectBatch, decideBatch } from '../replay/batch'
 import { signReport } from '../custody/sign'
@@ -50,9 +53,68 @@ export async function runIntegrityFor(
   return run
 }
 
+/**
+ * The key set each held replay check's row part (row_verified, row_detail: "HMAC reproduced by key
+ * #N", "hmac_hash mismatch") was worded with. Those words are about the keys, not the replay: after
+ * the keys are replaced they are brought up to date before anyone reads them (heldReplayChecks).
+ */
+const wordedWith = new WeakMap<ReplayCheck, readonly KeyMaterial[]>()
+
+/** Keep `checks`, made over `opened` with `keys`, as the session's — unless another chain is held now. */
+function keepChecks(
+  session: AuditSession,
+  opened: Opened,
+  keys: readonly KeyMaterial[],
+  checks: ReplayCheck[],
+): void {
+  if (session.chain !== opened) return
+  for (const c of checks) wordedWith.set(c, keys)
+  session.replayChecks.push(...checks)
+}
+
+/**
+ * The session's replay checks with each row part as the keys held NOW word it: a check made under a
+ * key typed wrong said "row does NOT verify" of a row the right key verifies, and "key #2" named a
+ * key since removed. The replay's own verdict (hashes, match) needs no key and stays as made. Every
+ * reader of the list (listReplayChecks, the report) goes through here.
+ */
+export async function heldReplayChecks(session: AuditSession): Promise<ReplayCheck[]> {
+  for (let tries = 0; tries < 4; tries++) {
+    const opened = session.chain
+    const keys = session.keys
+    const held = session.replayChecks
+    const stale = held.filter((c) => wordedWith.get(c) !== keys)
+    if (opened === null || stale.length === 0) return held
+    const rows = await opened.chain.read(async (source) => {
+      const bySeq = new Map<number, RowVerification>()
+      for (const c of stale) if (!bySeq.has(c.seq)) bySeq.set(c.seq, await verifyRow(source, keys, c.seq))
+      return bySeq
+    })
+    // Replaced again while these were read: word them with the newer keys.
+    if (session.chain !== opened || session.keys !== keys) continue
+    for (const c of stale) {
+      const row = rows.get(c.seq)!
+      c.row_verified = row.row_verified
+      c.row_detail = row.row_detail
+      wordedWith.set(c, keys)
+    }
+    return held
+  }
+  throw new AuditError(
+    'unavailable',
+    'the keys or the chain kept changing while the replay checks were checked again: ask again',
+  )
+}
+
+/** One replay check over the session's chain, kept for it and worded with the keys held when it lands. */
 export async function checkReplayFor(session: AuditSession, req: ReplayCheckRequest): Promise<ReplayCheck> {
   const opened = await session.ready()
-  return opened.chain.read((source) => checkReplay(source, session.keys, req))
+  const keys = session.keys
+  const check = await opened.chain.read((source) => checkReplay(source, keys, req))
+  keepChecks(session, opened, keys, [check])
+  // The keys replaced while it ran: its row words are brought up to date (the same object is held).
+  if (session.keys !== keys && session.chain === opened) await heldReplayChecks(session)
+  return check
 }
 
 /**
@@ -74,12 +136,13 @@ export async function checkReplayBatchFor(
   const lines = jsonlLines(Readable.from([bytes]), { baseDir: null, raw: false })
   const entries = await collectBatch(lines, out)
   const opened = await session.ready()
+  const keys = session.keys
   const done = new Set<number>()
   const checks: ReplayCheck[] = []
   await opened.chain.read((source) =>
     decideBatch(
       source,
-      session.keys,
+      keys,
       entries,
       (item) => {
         done.add(item.line)
@@ -89,7 +152,7 @@ export async function checkReplayBatchFor(
       { skip: done },
     ),
   )
-  if (session.chain === opened) session.replayChecks.push(...checks)
+  keepChecks(session, opened, keys, checks)
   return tally.summary()
 }
 
@@ -104,11 +167,12 @@ export async function buildReportFor(
   sign: boolean,
 ): Promise<AuditReport> {
   const opened = await session.ready()
+  const replayChecks = await heldReplayChecks(session)
   const report = await buildAuditReport({
     chain: opened.chain,
     keys: session.keys,
     integrityOptions: opts,
-    replayChecks: session.replayChecks,
+    replayChecks,
   })
   const signing = custodyOf(session).signing
   if (!signing || !sign) return report

@@ -4,7 +4,7 @@ import type { ApiName } from '../../shared/contract'
 import type { ReplayBatchItem, ReplayCheckRequest } from '../../shared/replay-types'
 import { AuditError } from '../base/errors'
 import type { AuditSession } from '../session/session'
-import { checkReplayBatchFor, checkReplayFor } from './engine'
+import { checkReplayBatchFor, checkReplayFor, heldReplayChecks } from './engine'
 import type { HandlerTable } from './handler-types'
 import { int, obj, optEnum, optStr } from './validate'
 
@@ -33,12 +33,8 @@ function replayRequestFrom(req: unknown): ReplayCheckRequest {
 
 export function replayHandlers(session: AuditSession): Pick<HandlerTable, ReplayCall> {
   return {
-    checkReplay: async (req) => {
-      const check = await checkReplayFor(session, replayRequestFrom(req))
-      session.replayChecks.push(check)
-      return check
-    },
-    listReplayChecks: async () => session.replayChecks,
+    checkReplay: async (req) => checkReplayFor(session, replayRequestFrom(req)),
+    listReplayChecks: async () => heldReplayChecks(session),
     checkReplayBatch: async (req) => {
       const o = obj(req)
       const text = optStr(o, 'jsonl', MAX_BATCH_BODY_CHARS)

@@ -153,7 +153,12 @@ export class BatchTally {
     ReplayBatchStatus,
     number
   >
-  private readonly models: ReplayBatchSummary['models'] = {}
+  /**
+   * By the sealed model_version: the chain's text, so a Map — on `{}` a model called `__proto__`
+   * or `constructor` read Object's own members, and the counts were written onto Object.prototype
+   * (every object of the process then had a `matched`) instead of the summary.
+   */
+  private readonly models = new Map<string, Partial<Record<ReplayBatchStatus, number>>>()
   private lines = 0
 
   add(item: ReplayBatchItem): void {
@@ -161,17 +166,17 @@ export class BatchTally {
     this.counts[item.status]++
     if (item.check === null) return
     const model = item.check.result.model_version ?? '(unknown)'
-    const m = (this.models[model] ??= {})
+    let m = this.models.get(model)
+    if (m === undefined) this.models.set(model, (m = {}))
     m[item.status] = (m[item.status] ?? 0) + 1
   }
 
   summary(): ReplayBatchSummary {
     const failing = BATCH_STATUSES.some((s) => FAILING.has(s) && this.counts[s] > 0)
     const unchecked = this.counts.bad_line + this.counts.seq_missing > 0
+    // fromEntries defines each member (CreateDataProperty): `__proto__` stays an ordinary key.
     const models = Object.fromEntries(
-      Object.keys(this.models)
-        .sort()
-        .map((k) => [k, this.models[k]!]),
+      [...this.models].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)),
     )
     return { lines: this.lines, counts: { ...this.counts }, models, exit: failing ? 3 : unchecked ? 1 : 0 }
   }

@@ -79,6 +79,23 @@ export function allowedHosts(boundHost: string, port: number): Set<string> {
   return out
 }
 
+/**
+ * The authority a request names, lower-cased: RFC 9112 §3.2.2, with an absolute-form target the
+ * authority is the target's and the Host field is ignored (no user info, RFC 9110 §4.2.4); anything
+ * else that is not origin-form (`*`, an authority-form) names none (undefined).
+ */
+function requestAuthority(req: IncomingMessage): string | undefined {
+  const target = req.url ?? '/'
+  if (target.startsWith('/')) return req.headers.host?.toLowerCase()
+  try {
+    const u = new URL(target)
+    if (u.protocol === 'http:' && u.username === '' && u.password === '') return u.host.toLowerCase()
+  } catch {
+    // not a URL: no authority
+  }
+  return undefined
+}
+
 /** DNS-rebinding guard: on loopback, the Host header must be one of this server's names. */
 export function checkHost(req: IncomingMessage, hosts: Set<string> | null): void {
   // RFC 9112 §3.2: a request with more than one Host field is answered 400 (node keeps the first,
@@ -87,20 +104,7 @@ export function checkHost(req: IncomingMessage, hosts: Set<string> | null): void
   for (let i = 0; i < req.rawHeaders.length; i += 2) if (req.rawHeaders[i]!.toLowerCase() === 'host') fields++
   if (fields > 1) throw new HttpError(400, 'bad_request', 'more than one Host header')
   if (!hosts) return
-  let host = req.headers.host?.toLowerCase()
-  const target = req.url ?? '/'
-  if (!target.startsWith('/')) {
-    // RFC 9112 §3.2.2: with an absolute-form target the authority is the target's, and the Host
-    // field is ignored — so it is the target's that must name this server (no user info, RFC 9110
-    // §4.2.4). Anything else (`*`, an authority-form) names no resource here.
-    host = undefined
-    try {
-      const u = new URL(target)
-      if (u.protocol === 'http:' && u.username === '' && u.password === '') host = u.host.toLowerCase()
-    } catch {
-      // not a URL: refused below
-    }
-  }
+  const host = requestAuthority(req)
   if (!host || !hosts.has(host))
     throw new HttpError(
       403,
@@ -113,7 +117,9 @@ export function checkHost(req: IncomingMessage, hosts: Set<string> | null): void
 export function checkOrigin(req: IncomingMessage): void {
   const origin = req.headers.origin
   if (origin === undefined) return
-  const own = `http://${req.headers.host ?? ''}`.toLowerCase()
+  // This server's origin as the request names it: the target's authority when the target is in
+  // absolute form (the Host field is then ignored: a foreign Host must not make a foreign Origin own).
+  const own = `http://${requestAuthority(req) ?? ''}`
   if (origin.toLowerCase() !== own)
     throw new HttpError(403, 'forbidden', `cross-origin request refused (Origin ${origin.slice(0, 200)})`)
 }

@@ -158,6 +158,17 @@ async function route(c: Context, req: IncomingMessage, res: ServerResponse): Pro
   throw new HttpError(404, 'not_found', `no route ${method} ${path.slice(0, 200)}`)
 }
 
+/** Whether `route` would get past its Host and API-key checks for `req` (no reply is written). */
+function admitted(c: Context, req: IncomingMessage): boolean {
+  try {
+    checkHost(req, c.hosts)
+    if (c.apiKey !== null) requireBearer(req, c.apiKey)
+    return true
+  } catch {
+    return false
+  }
+}
+
 function fail(req: IncomingMessage, res: ServerResponse, e: unknown): void {
   if (res.headersSent) {
     res.destroy()
@@ -250,6 +261,15 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     route(c, req, res).catch((e: unknown) => fail(req, res, e))
   })
   const gate = new ConnectionGate(server, limits.maxConnections)
+  // RFC 9110 §10.1.1: a client sending `Expect: 100-continue` waits for the interim reply before it
+  // sends the body. node:http writes "100 Continue" itself, before any handler has looked at the
+  // request — to a client without the API key as well, asking it for a body no route will take. The
+  // interim reply goes only to a request that would be admitted (its Host, and the key when the
+  // server has one); any other gets its refusal as the only reply.
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+    if (admitted(c, req)) res.writeContinue()
+    server.emit('request', req, res)
+  })
   server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
     if (socket.writable) socket.end(clientErrorReply(err.code))
     else socket.destroy()

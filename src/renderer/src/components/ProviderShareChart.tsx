@@ -5,7 +5,14 @@ import { Bar, Legend, YAxis, type TooltipContentProps } from 'recharts'
 import type { Timeline } from '../../../shared/chain-types'
 import { printable } from '../../../shared/printable'
 import type { ProviderShift } from '../../../shared/integrity-types'
-import { providerColor, shareKey, timelineRows, type BucketRow } from '../lib/chart-data'
+import {
+  OTHERS_KEY,
+  providerColor,
+  shareBands,
+  shareKey,
+  timelineRows,
+  type BucketRow,
+} from '../lib/chart-data'
 import { axisTime, counted, formatCount, pyFloat, signed } from '../lib/format'
 import { chartPlaceholder, ChartTitle, halfAreas, WindowChart, type HalvesView } from './ChartCard'
 import { useTimeZone } from '../lib/stores/settings-store'
@@ -45,6 +52,7 @@ function ShareTip({ active, payload }: TooltipContentProps) {
 export function ProviderShareChart({ timeline, error, providers, halves, shift }: Props) {
   useTimeZone() // drawn again when the zone times are shown in changes
   const rows = useMemo(() => timelineRows(timeline), [timeline])
+  const bands = useMemo(() => shareBands(timeline), [timeline])
   const shifts = shift
     ? Object.entries(shift.shifts).sort((a, b) => Math.abs(b[1].delta_pct) - Math.abs(a[1].delta_pct))
     : []
@@ -91,7 +99,7 @@ export function ProviderShareChart({ timeline, error, providers, halves, shift }
       foot={foot}
       footTestId="share-summary"
     >
-      {timeline.providers.map((p) => (
+      {bands.shown.map((p) => (
         <Bar
           key={p}
           dataKey={shareKey(p)}
@@ -102,6 +110,15 @@ export function ProviderShareChart({ timeline, error, providers, halves, shift }
           isAnimationActive={false}
         />
       ))}
+      {bands.folded > 0 && (
+        <Bar
+          dataKey={OTHERS_KEY}
+          name={`${formatCount(bands.folded)} other providers`}
+          stackId="share"
+          fill="var(--muted, #888)"
+          isAnimationActive={false}
+        />
+      )}
       {halfAreas(halves, 'half-outline', false)}
       <Legend verticalAlign="top" align="right" height={18} iconSize={8} wrapperStyle={{ fontSize: 11 }} />
     </WindowChart>

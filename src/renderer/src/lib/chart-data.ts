@@ -42,8 +42,31 @@ export interface BucketRow {
   /** Replayed entries in this bucket (issue 37), and the y of their glyph (null when none). */
   replays: ReplayMark[]
   pmark: number | null
-  /** `p:<provider>` → count, `s:<provider>` → share of the bucket in %. */
-  [key: `p:${string}` | `s:${string}`]: number
+  /**
+   * `p:<provider>` → count, `s:<provider>` → share of the bucket in % (the banded providers only,
+   * shareBands); `o:others` → the share of every other provider, when some are folded.
+   */
+  [key: `p:${string}` | `s:${string}` | `o:${string}`]: number
+}
+
+/** Providers with a band of their own in the share chart; a chain may name 100,000 (one per row). */
+export const SHARE_BANDS = 12
+/** The folded providers' share: a key no provider's can be (those start `s:`). */
+export const OTHERS_KEY = 'o:others'
+
+/**
+ * The providers drawn as bands: those with the most entries in view (ties by name), at most
+ * SHARE_BANDS, in name order; `folded` is how many more there are, drawn as one band. Every
+ * provider's entries are counted: a folded one is in the others' band, never left out.
+ */
+export function shareBands(tl: Timeline | null): { shown: string[]; folded: number } {
+  const totals = new Map<string, number>()
+  for (const b of tl?.buckets ?? [])
+    for (const [p, n] of Object.entries(b.by_provider)) totals.set(p, (totals.get(p) ?? 0) + n)
+  const byName = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
+  const order = [...totals].sort((a, b) => b[1] - a[1] || byName(a[0], b[0]))
+  const shown = order.length <= SHARE_BANDS ? order : order.slice(0, SHARE_BANDS - 1)
+  return { shown: shown.map(([p]) => p).sort(byName), folded: order.length - shown.length }
 }
 
 const NS_PER_HOUR = 3_600_000_000_000
@@ -108,6 +131,7 @@ export function timelineRows(
   const byBucket = byBucketOf(marks, (ns) => bucketIndexOf(tl, ns))
   const recByBucket = byBucketOf(recovered, (ns) => recoveredBucketOf(tl, ns))
   const replayByBucket = byBucketOf(replays, (ns) => bucketIndexOf(tl, ns))
+  const bands = shareBands(tl)
   return tl.buckets.map((b, i) => {
     const t = nsToMs(b.start_ns)
     const tEnd = nsToMs(b.end_ns)
@@ -128,11 +152,15 @@ export function timelineRows(
       replays: rep,
       pmark: rep.length > 0 ? b.count : null,
     }
-    for (const p of tl.providers) {
-      const c = b.by_provider[p] ?? 0
+    let rest = b.count
+    for (const p of bands.shown) {
+      // Own members only: a bucket without a provider named `constructor` holds Object's function.
+      const c = Object.hasOwn(b.by_provider, p) ? (b.by_provider[p] ?? 0) : 0
+      rest -= c
       row[providerKey(p)] = c
       row[shareKey(p)] = b.count > 0 ? (c / b.count) * 100 : 0
     }
+    if (bands.folded > 0) row[OTHERS_KEY] = b.count > 0 ? (rest / b.count) * 100 : 0
     return row
   })
 }

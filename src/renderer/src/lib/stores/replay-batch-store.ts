@@ -73,11 +73,32 @@ export class ReplayBatchStore extends Store<ReplayBatchState> {
     return btoa(bin)
   }
 
+  /** Bumped when the keys change: a batch's row checks ("row_not_verified") were the old keys'. */
+  private keyGen = 0
+
+  /**
+   * The keys were replaced: the batch's lines and summary (their row checks, their exit) were decided
+   * with the keys held before, so they are taken off the screen, saying why; one still running is
+   * not shown when it lands. The session's list of checks is worded again by the engine.
+   */
+  keysChanged(): void {
+    this.keyGen++
+    if (this.getState().items.length === 0 && !this.getState().busy) return
+    this.update({
+      items: [],
+      summary: null,
+      error:
+        'The batch was checked with the keys held before: drop its files again to check them with these keys',
+    })
+  }
+
   private async run(batches: string[]): Promise<void> {
     this.update({ busy: true, error: null })
+    const gen = this.keyGen
     try {
       for (const jsonl_base64 of batches) {
         const r = await this.api.checkReplayBatch({ jsonl_base64 })
+        if (this.keyGen !== gen) break
         this.update((s) => ({ items: [...s.items, ...r.items], summary: r.summary }))
       }
       this.hooks.checks(await this.api.listReplayChecks())

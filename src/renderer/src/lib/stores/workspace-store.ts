@@ -70,6 +70,7 @@ export interface WorkspaceState {
 
 export const DEFAULT_INTEGRITY: IntegrityOptions = { window: 100 }
 export const MAX_REPLAY_BYTES = 64 * 1024 * 1024
+const ignore = (): void => undefined
 
 export interface WorkspaceEnv {
   /** The desktop app saves reports with its dialog; web mode downloads them. */
@@ -155,18 +156,9 @@ export class WorkspaceStore extends Store<WorkspaceState> {
 
   /** What the engine already holds for this chain, and a first integrity run. */
   load(): void {
-    this.api.listKeys().then(
-      (keys) => this.update({ keys }),
-      () => undefined,
-    )
-    this.api.lastVerdict().then(
-      (verdict) => this.update({ verdict }),
-      () => undefined,
-    )
-    this.api.listReplayChecks().then(
-      (checks) => this.update({ checks }),
-      () => undefined,
-    )
+    this.api.listKeys().then((keys) => this.update({ keys }), ignore)
+    this.api.lastVerdict().then((verdict) => this.update({ verdict }), ignore)
+    this.reloadChecks()
     this.custody.load()
     this.gaps.load()
     void this.keyless.load()
@@ -324,6 +316,10 @@ export class WorkspaceStore extends Store<WorkspaceState> {
       this.update({ keysError: errorMessage(e) })
       return
     }
+    // The replay checks' row words ("row verifies … key #N") were the old keys': the engine words
+    // them again with the keys now held; a batch's lines are taken down.
+    this.reloadChecks()
+    this.batch.keysChanged()
     // A run under way was started with the old keys: when it lands the panel marks it out of date.
     this.rerunIntegrity()
     // A verify under way is the old keys' (a key typed wrong, then right): stopped, and the chain
@@ -398,11 +394,22 @@ export class WorkspaceStore extends Store<WorkspaceState> {
     void this.runIntegrity(this.getState().integrityOpts)
   }
 
+  /** The session's replay checks as the engine words them now: each with the keys held. */
+  private reloadChecks(): void {
+    const gen = this.getState().keyGen
+    const take = (checks: ReplayCheck[]): void =>
+      void (this.getState().keyGen === gen && this.update({ checks }))
+    this.api.listReplayChecks().then(take, ignore)
+  }
+
   readonly runReplay = async (req: ReplayCheckRequest): Promise<void> => {
     this.update({ replayBusy: true, replayError: null })
+    const gen = this.getState().keyGen
     try {
       const c = await this.api.checkReplay(req)
-      this.update((s) => ({ checks: [...s.checks, c], detailTab: 'entry' }))
+      // Keys replaced while it ran: its answer has the old keys' row words; the engine's list is new.
+      if (this.getState().keyGen !== gen) this.reloadChecks()
+      this.update((s) => ({ checks: s.keyGen === gen ? [...s.checks, c] : s.checks, detailTab: 'entry' }))
     } catch (e) {
       this.update({ replayError: errorMessage(e) })
     } finally {
