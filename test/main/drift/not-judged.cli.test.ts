@@ -4,37 +4,18 @@
 // threshold of nan/inf. stdout stays the reference's (the Python oracle's bytes, exit code included);
 // each such dimension gets one stderr note and `not_judged` in --json, and a judged one gets neither.
 // Generated: seeded chains of each kind, the evaluated rows holding a spike far past the baseline.
-import { spawnSync } from 'node:child_process'
 import { join } from 'node:path'
+import { mulberry32 } from '../testing/prng'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RegressionResult } from '../../../src/shared/drift-types'
 import { scratchDir, spanRow, writeChain, type RowSpec } from '../reliability/chainkit'
+import { hasPython, regressionOracle } from './regression-oracle'
 import { bijotel, ensureBuilt } from '../testing/cli'
-import { REPO_ROOT, SECRETS } from '../testing/fixtures'
+import { SECRETS } from '../testing/fixtures'
 
 const scratch = scratchDir('not-judged')
 afterAll(() => scratch.cleanup())
 beforeAll(() => ensureBuilt())
-
-const hasPython = spawnSync('python3', ['--version']).status === 0
-const PRICES_JSON = join(REPO_ROOT, 'src', 'main', 'python', 'prices.json')
-function oracle(db: string, args: string[]): string {
-  const r = spawnSync(
-    'python3',
-    [join(__dirname, '..', 'browse', 'testdata', 'pybrowse.py'), 'regression', db, ...args],
-    { encoding: 'utf8', env: { ...process.env, PRICES_JSON } },
-  )
-  if (r.status !== 0) throw new Error(`oracle failed: ${r.stderr}`)
-  return r.stdout
-}
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0
-  return () => {
-    s = (Math.imul(s ^ (s >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0
-    return s / 2 ** 32
-  }
-}
 
 type Kind = 'constant' | 'iqr-zero' | 'few' | 'none-evaluated' | 'nan' | 'inf' | 'small-window' | 'noisy'
 const KINDS: Kind[] = ['constant', 'iqr-zero', 'few', 'none-evaluated', 'nan', 'inf', 'small-window', 'noisy']
@@ -71,13 +52,13 @@ function generate(kind: Kind, rand: () => number): { db: string; args: string[];
 
 describe('regression: a dimension nothing could be flagged in is said so, stdout the reference’s', () => {
   it('generated chains of every kind (seeded)', () => {
-    const rand = rng(20261207)
+    const rand = mulberry32(20261207)
     for (let round = 0; round < 2; round++) {
       for (const kind of KINDS) {
         const { db, args, judged } = generate(kind, rand)
         const what = `${kind} ${args.join(' ')}`
         const r = bijotel(['regression', '--db', db, ...args])
-        if (hasPython) expect(r.stdout, what).toBe(oracle(db, args))
+        if (hasPython) expect(r.stdout, what).toBe(regressionOracle(db, args))
         const j = JSON.parse(
           bijotel(['regression', '--db', db, ...args, '--json']).stdout,
         ) as RegressionResult

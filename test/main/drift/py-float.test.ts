@@ -6,9 +6,9 @@
 // Python 3.11 knows).
 import { spawnSync } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
+import { mulberry32 } from '../testing/prng'
+import { hasPython } from './regression-oracle'
 import { pyFloatOf } from '../../../src/main/drift/dimensions'
-
-const hasPython = spawnSync('python3', ['--version']).status === 0
 
 /** Zeros of decimal-digit blocks of Unicode 14 (ASCII, Arabic-Indic, Devanagari, Thai, fullwidth, math bold…). */
 const ZEROS = [0x30, 0x660, 0x6f0, 0x966, 0x9e6, 0xe50, 0xff10, 0x1d7ce, 0x1d7d8, 0x104a0, 0x11066]
@@ -28,14 +28,6 @@ const SPACES = [
   '\u3000',
 ]
 const NOT_SPACES = ['\ufeff', '\x1c', '\x1f', '\u200b', '\u180e']
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0
-  return () => {
-    s = (Math.imul(s ^ (s >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0
-    return s / 2 ** 32
-  }
-}
 
 function generate(rand: () => number): string {
   const pick = <X>(a: readonly X[]): X => a[Math.floor(rand() * a.length)]!
@@ -57,7 +49,7 @@ function generate(rand: () => number): string {
 
 describe.skipIf(!hasPython)("pyFloatOf: Python's float() of text", () => {
   it('generated digit strings of many scripts and spaces (seeded): the same value or the same refusal', () => {
-    const rand = rng(1207)
+    const rand = mulberry32(1207)
     const texts = Array.from({ length: 3000 }, () => generate(rand))
     const py = spawnSync(
       'python3',

@@ -4,13 +4,13 @@
 // on a written chain with drift in every dimension (a token spike, a price jump, cache and reasoning
 // ratios, a slow first chunk), odd values and non-JSON rows; the JSON result agrees with the text;
 // the exit codes of §4.11 (0 none, 1 anomalies, 2 DB missing, bad dimension, bad numbers).
-import { spawnSync } from 'node:child_process'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RegressionResult } from '../../../src/shared/drift-types'
 import { copyFixture, scratchDir, spanRow, writeChain, type RowSpec } from '../reliability/chainkit'
+import { hasPython, regressionOracle } from './regression-oracle'
 import { bijotel, ensureBuilt } from '../testing/cli'
-import { dbPath, fingerprintFolder, REPO_ROOT, SECRETS } from '../testing/fixtures'
+import { dbPath, fingerprintFolder, SECRETS } from '../testing/fixtures'
 
 const scratch = scratchDir('regression')
 const before = fingerprintFolder()
@@ -20,19 +20,7 @@ afterAll(() => {
 })
 beforeAll(() => ensureBuilt())
 
-const hasPython = spawnSync('python3', ['--version']).status === 0
-const PRICES_JSON = join(REPO_ROOT, 'src', 'main', 'python', 'prices.json')
-
 let n = 0
-function oracle(db: string, args: string[]): string {
-  const r = spawnSync(
-    'python3',
-    [join(__dirname, '..', 'browse', 'testdata', 'pybrowse.py'), 'regression', db, ...args],
-    { encoding: 'utf8', env: { ...process.env, PRICES_JSON } },
-  )
-  if (r.status !== 0) throw new Error(`oracle failed: ${r.stderr}`)
-  return r.stdout
-}
 
 /**
  * 260 rows: steady usage with noise, then in the last 50 seq numbers a token spike, a cost jump,
@@ -73,7 +61,7 @@ describe.skipIf(!hasPython)('the same text as the reference (§8)', () => {
       const copy = copyFixture(name, scratch.dir, `${name}-${++n}.db`)
       for (const args of [[], ['--dimension', 'cost'], ['--model', 'grok-3-mini', '--window', '20']]) {
         const r = bijotel(['regression', '--db', dbPath(name), ...args])
-        const expected = oracle(copy, args)
+        const expected = regressionOracle(copy, args)
         expect(r.stdout, `${name} ${args.join(' ')}`).toBe(expected)
         expect(r.code).toBe(expected.includes('Total anomalies: 0\n') ? 0 : 1)
       }
@@ -95,7 +83,7 @@ describe.skipIf(!hasPython)('the same text as the reference (§8)', () => {
     let flagged = 0
     for (const args of runs) {
       const r = bijotel(['regression', '--db', db, ...args])
-      const expected = oracle(db, args)
+      const expected = regressionOracle(db, args)
       expect(r.stdout, args.join(' ')).toBe(expected)
       const anomalies = !expected.includes('Total anomalies: 0\n')
       if (anomalies) flagged++

@@ -5,38 +5,19 @@
 // The same edits at rows the judgement does not read change nothing. Generated: seeded chains, the
 // edit's kind and place drawn, the rows read known from the construction (every row has a value).
 import Database from 'better-sqlite3'
-import { spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { join } from 'node:path'
+import { mulberry32 } from '../testing/prng'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RegressionResult } from '../../../src/shared/drift-types'
 import { scratchDir, spanBody, spanRow, writeChain, type RowSpec } from '../reliability/chainkit'
+import { hasPython, regressionOracle } from './regression-oracle'
 import { bijotel, ensureBuilt } from '../testing/cli'
-import { REPO_ROOT, SECRETS } from '../testing/fixtures'
+import { SECRETS } from '../testing/fixtures'
 
 const scratch = scratchDir('drift-rows')
 afterAll(() => scratch.cleanup())
 beforeAll(() => ensureBuilt())
-
-const hasPython = spawnSync('python3', ['--version']).status === 0
-const PRICES_JSON = join(REPO_ROOT, 'src', 'main', 'python', 'prices.json')
-function oracle(db: string, args: string[]): string {
-  const r = spawnSync(
-    'python3',
-    [join(__dirname, '..', 'browse', 'testdata', 'pybrowse.py'), 'regression', db, ...args],
-    { encoding: 'utf8', env: { ...process.env, PRICES_JSON } },
-  )
-  if (r.status !== 0) throw new Error(`oracle failed: ${r.stderr}`)
-  return r.stdout
-}
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0
-  return () => {
-    s = (Math.imul(s ^ (s >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0
-    return s / 2 ** 32
-  }
-}
 
 const T0 = 1_764_000_000_000_000_000n
 const attrsOf = (tokens: number): Record<string, unknown> => ({
@@ -95,13 +76,13 @@ function generate(rand: () => number): {
 
 describe('regression: rows read that do not verify (seen without a key)', () => {
   it('generated edits, read or not read (seeded)', () => {
-    const rand = rng(7_120_626)
+    const rand = mulberry32(7_120_626)
     let seen = 0
     for (let i = 0; i < 16; i++) {
       const { db, args, seq, read, edit } = generate(rand)
       const what = `${edit} at seq ${seq} (${read ? 'read' : 'not read'}) ${args.join(' ')}`
       const r = bijotel(['regression', '--db', db, ...args])
-      const expected = hasPython ? oracle(db, args) : null
+      const expected = hasPython ? regressionOracle(db, args) : null
       if (expected !== null) expect(r.stdout, what).toBe(expected)
       const j = JSON.parse(bijotel(['regression', '--db', db, ...args, '--json']).stdout) as RegressionResult
       // Without a key a recomputed canonical_hash is not seen (the HMAC needs the key).

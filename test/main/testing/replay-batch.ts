@@ -6,6 +6,7 @@ import Database from 'better-sqlite3'
 import { ChainWriter } from '../../../src/main/writer/chain-writer'
 import { recordReplayContext } from '../../../src/main/writer/replay-context'
 import type { ReplayBatchStatus } from '../../../src/shared/replay-types'
+import { mulberry32 } from './prng'
 
 export const BATCH_KEY = Buffer.alloc(32, 0x5a)
 
@@ -20,16 +21,7 @@ export interface GenRow {
 }
 
 /** A small PRNG (mulberry32): the same seed, the same batch. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+export const rng = mulberry32
 
 const OUTPUTS = (i: number): string =>
   [
