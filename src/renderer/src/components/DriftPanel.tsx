@@ -35,6 +35,8 @@ interface Props {
   group: string | null
   status: JobStatus | null
   error: string | null
+  /** What the chain's verdict says of the payloads read (lib/drift.ts driftRowsNote); null: all hold. */
+  rowsNote: string | null
   onRun: (c: DriftControls) => void
   onCancel: () => void
   onGroup: (key: string | null) => void
@@ -158,6 +160,11 @@ export function DriftPanel(props: Props) {
             Rows: {scopeText(request)}
             {stale ? ' — the view has changed since: Analyse drift again to follow it' : ''}
           </p>
+          {props.rowsNote ? (
+            <p className="warn-text small" data-testid="drift-rows-note">
+              {props.rowsNote}
+            </p>
+          ) : null}
           {truncated ? (
             <p className="warn-text small" data-testid="drift-truncated">
               Anomalies truncated: more were found than are listed (the counts have them all).

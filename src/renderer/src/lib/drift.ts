@@ -8,7 +8,9 @@ import type {
   DriftSeries,
   DriftSeriesAnomaly,
 } from '../../../shared/drift-types'
+import type { VerifyVerdict } from '../../../shared/verify-types'
 import { counted, nsToMs } from './format'
+import { findingRange } from './verdict'
 import { DRIFT_DIMENSIONS, DRIFT_WINDOW, DRIFT_Z_THRESHOLD } from '../../../shared/drift-rules'
 
 /** The reference's six dimensions, in its order (§8). */
@@ -127,4 +129,30 @@ export function driftSentence(s: DriftSeries): string {
   return n === 0
     ? `Payload drift finished: no anomalies in ${groups}.`
     : `Payload drift finished: ${n} anomal${n === 1 ? 'y' : 'ies'} in ${groups}.`
+}
+
+/** Findings that make a row's payload not the sealed one (the HMAC only where it was checked). */
+const PAYLOAD_FAILS = ['body_hash_mismatch', 'link_mismatch', 'hmac_mismatch'] as const
+
+/**
+ * What the chain's verdict (keyed, else the keyless check) says of the payloads drift reads — the
+ * CLI's `regression` row check, for the panel: null when every row holds; the rows that do not hold
+ * otherwise, and that values read from them prove nothing; "not checked yet" while no verdict is
+ * known (never "unchanged" before it is known). Chain-wide: the verdict does not know which rows the
+ * series read, so it names the rows, not the anomalies.
+ */
+export function driftRowsNote(v: VerifyVerdict | null, shown = 5): string | null {
+  if (v === null || v.cancelled)
+    return 'The rows are not verified yet: nothing here proves the payloads read are the ones sealed.'
+  const kinds: readonly string[] =
+    v.hmac_checked === false ? PAYLOAD_FAILS.filter((k) => k !== 'hmac_mismatch') : PAYLOAD_FAILS
+  const bad = v.findings.filter((f) => kinds.includes(f.kind))
+  if (bad.length === 0) return null
+  const runs = bad.slice(0, shown).map(findingRange).join(', ')
+  const more = bad.length > shown ? `, and ${bad.length - shown} more` : ''
+  const how = v.hmac_checked === false ? ' (seen without a key)' : ''
+  return (
+    `Rows of this chain do not verify${how}: seq ${runs}${more}. ` +
+    'Values read from them, and anomalies at them, prove nothing about the sealed calls.'
+  )
 }

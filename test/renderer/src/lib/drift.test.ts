@@ -8,11 +8,13 @@ import type {
   DriftSeries,
   DriftSeriesAnomaly,
 } from '../../../../src/shared/drift-types'
+import type { Finding, FindingKind, VerifyVerdict } from '../../../../src/shared/verify-types'
 import {
   anomalyRows,
   anyTruncated,
   baselineNote,
   driftPoints,
+  driftRowsNote,
   driftSentence,
   formatDriftValue,
   groupKey,
@@ -128,5 +130,73 @@ describe('drift panel data', () => {
     expect(driftSentence({ ...s, groups: [groups[1]!], anomaly_count: 0 })).toBe(
       'Payload drift finished: no anomalies in 1 provider/model group.',
     )
+  })
+})
+
+// The payloads drift reads are vouched for only by the chain's verdict (the CLI's regression row
+// check): an adversary's edited body must never pass unmentioned, and a verdict not yet known must
+// never read as "all rows hold"; findings that do not touch a payload must not raise the note.
+describe('driftRowsNote: what the verdict says of the payloads read', () => {
+  function verdict(findings: Finding[], extra: Partial<VerifyVerdict> = {}): VerifyVerdict {
+    return {
+      valid: findings.length === 0,
+      entries: 300,
+      first_seq: 1,
+      last_seq: 300,
+      head_hmac: 'ab'.repeat(32),
+      first_bad_seq: findings[0]?.from_seq ?? null,
+      findings,
+      key_segments: [],
+      ...extra,
+    } as VerifyVerdict
+  }
+  const f = (kind: FindingKind, from: number, to = from): Finding =>
+    ({ kind, from_seq: from, to_seq: to, count: to - from + 1 }) as Finding
+
+  it('no verdict yet, or a cancelled one: not verified yet — never silence', () => {
+    expect(driftRowsNote(null)).toMatch(/not verified yet/)
+    expect(driftRowsNote(verdict([], { cancelled: true }))).toMatch(/not verified yet/)
+  })
+
+  it('every row holds, or only findings that touch no payload: no note', () => {
+    expect(driftRowsNote(verdict([]))).toBeNull()
+    for (const kind of ['column_mismatch', 'seq_gap', 'deleted', 'truncated', 'rewritten'] as FindingKind[])
+      expect(driftRowsNote(verdict([f(kind, 7, 9)])), kind).toBeNull()
+    // A keyless verdict never checked an HMAC: a mismatch there is not its claim.
+    expect(driftRowsNote(verdict([f('hmac_mismatch', 4)], { hmac_checked: false }))).toBeNull()
+  })
+
+  it('generated edits: every payload failure is named by its seqs, keyed or keyless', () => {
+    let seed = 2026_12_07
+    const next = (n: number): number => {
+      seed = (Math.imul(seed, 1_103_515_245) + 12_345) >>> 0
+      return seed % n
+    }
+    const kinds: FindingKind[] = ['body_hash_mismatch', 'link_mismatch', 'hmac_mismatch']
+    for (let c = 0; c < 200; c++) {
+      const keyless = next(2) === 0
+      const findings: Finding[] = []
+      let at = 1
+      for (let i = 0, k = 1 + next(4); i < k; i++) {
+        at += 1 + next(20)
+        const to = at + next(3)
+        findings.push(f(kinds[next(keyless ? 2 : 3)]!, at, to))
+        at = to
+      }
+      const note = driftRowsNote(verdict(findings, keyless ? { hmac_checked: false } : {}))
+      expect(note, JSON.stringify(findings)).not.toBeNull()
+      for (const g of findings) {
+        const run = g.from_seq === g.to_seq ? `${g.from_seq}` : `${g.from_seq}–${g.to_seq}`
+        expect(note).toContain(run)
+      }
+      expect(note).toContain('prove nothing')
+      expect(note!.includes('seen without a key')).toBe(keyless)
+    }
+  })
+
+  it('many runs: the first few, then how many more', () => {
+    const many = Array.from({ length: 12 }, (_, i) => f('body_hash_mismatch', 10 * (i + 1)))
+    const note = driftRowsNote(verdict(many))!
+    expect(note).toContain('seq 10, 20, 30, 40, 50, and 7 more')
   })
 })
