@@ -106,6 +106,8 @@ export interface DriftGroupDimension {
   anomalies_truncated: boolean
   /** Only when some rows of the group gave no value: why, in one line (e.g. a model the price table lacks). */
   no_value?: string
+  /** Only when some values were judged against a baseline without spread: none of those could be flagged. */
+  not_judged?: string
 }
 
 export interface DriftGroup {

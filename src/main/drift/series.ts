@@ -56,6 +56,9 @@ interface Track {
   baseline: DriftBaseline | null
   anomalies: DriftSeriesAnomaly[]
   found: number
+  /** Values scored against a baseline with spread (both tests could fire), and against one without. */
+  judged: number
+  flat: number
   none: NoValueTally
 }
 
@@ -115,6 +118,8 @@ export async function driftSeries(
           baseline: null,
           anomalies: [],
           found: 0,
+          judged: 0,
+          flat: 0,
           none: emptyTally(),
         })),
       }
@@ -157,6 +162,8 @@ export async function driftSeries(
         if (v < t.min[b]!) t.min[b] = v
         if (v > t.max[b]!) t.max[b] = v
         if (t.baseline) {
+          if (t.baseline.stdev > 0 && t.baseline.iqr > 0) t.judged++
+          else t.flat++
           const s = score(v, t.baseline, opts.zThreshold)
           if (s.zTriggered && s.iqrTriggered) {
             t.found++
@@ -229,7 +236,22 @@ export async function driftSeries(
   }
 }
 
-function noteOf(t: Track): { no_value?: string } {
+function noteOf(t: Track): { no_value?: string; not_judged?: string } {
   const note = noValueNote(t.none, t.dimension)
-  return note === null ? {} : { no_value: note }
+  const flat = flatNote(t)
+  return { ...(note === null ? {} : { no_value: note }), ...(flat === null ? {} : { not_judged: flat }) }
+}
+
+/**
+ * The CLI's "not judged" for a baseline without spread (./detect.ts notJudged): a value is flagged
+ * only when its z-score and its IQR fences both fire (§8), and neither can against a block whose
+ * values are all equal (no standard deviation) or whose middle half is (IQR 0). "No anomaly" is
+ * then never in question for the values judged against it.
+ */
+function flatNote(t: Track): string | null {
+  if (t.flat === 0) return null
+  const n = `${t.flat} value${t.flat === 1 ? '' : 's'}`
+  return t.judged === 0
+    ? `every baseline had no spread (its values, or their middle half, all equal): ${n} judged against them, none could be flagged`
+    : `${n} of ${t.flat + t.judged} judged against a baseline without spread (its values, or their middle half, all equal): those could not be flagged`
 }

@@ -25,12 +25,12 @@ let session: AuditSession | null = null
 afterEach(() => session?.dispose())
 const ctx = { transport: 'ipc' as const, trusted: true }
 
-async function series(path: string): Promise<DriftSeries> {
+async function series(path: string, window?: number): Promise<DriftSeries> {
   session?.dispose()
   session = new AuditSession()
   const h = createHandlers(session)
   await session.open(path)
-  const { id } = await h.startDriftSeries({ buckets: 10 }, ctx)
+  const { id } = await h.startDriftSeries({ buckets: 10, ...(window !== undefined ? { window } : {}) }, ctx)
   for (;;) {
     const s = (await h.jobStatus({ id }, ctx)) as JobStatus<DriftSeries>
     if (s.state !== 'running') {
@@ -147,5 +147,86 @@ describe('drift series: why a dimension has no value', () => {
       writeChain(path, Buffer.from(SECRETS['primary']!, 'hex'), rows)
       expectNotes(await series(path), oracle(path))
     }
+  })
+})
+
+// A value is flagged only when its z-score and its IQR fences both fire (§8): against a block whose
+// values are all equal (no standard deviation) or whose middle half is (IQR 0) neither can, so the
+// panel's "no anomaly" must say those values were not judged — as `regression`'s stderr note does.
+// Generated: blocks of a window's values, each flat, with a flat middle half, or spread; what each
+// later block is judged against is known from the construction.
+describe('drift series: values judged against a baseline without spread are named', () => {
+  type Block = 'flat' | 'iqr0' | 'spread'
+  const W = 10
+  function blockValues(kind: Block, rnd: () => number): number[] {
+    if (kind === 'flat') return Array.from({ length: W }, () => 500)
+    if (kind === 'iqr0') {
+      // Eight equal values and two apart: the 25th and 75th percentiles are the common value.
+      const v = Array.from({ length: W }, () => 500)
+      v[Math.floor(rnd() * W)] = 10
+      const j = v.indexOf(500, Math.floor(rnd() * (W - 2)))
+      v[j] = 9000
+      return v
+    }
+    // Distinct values: a spread in both senses.
+    const v = Array.from({ length: W }, (_, i) => 100 + i * 53)
+    for (let i = W - 1; i > 0; i--) {
+      const k = Math.floor(rnd() * (i + 1))
+      ;[v[i], v[k]] = [v[k]!, v[i]!]
+    }
+    return v
+  }
+
+  it('generated blocks: the note iff some value met a flat baseline, with the counts', async () => {
+    const kinds: Block[] = ['flat', 'iqr0', 'spread']
+    const t0 = 1_764_000_000_000_000_000n
+    const branches = new Set<string>()
+    for (let seed = 1; seed <= 8; seed++) {
+      const rnd = mulberry32(1000 + seed)
+      // The first two are fixed (every baseline spread; none), the rest drawn.
+      const blocks: Block[] =
+        seed === 1
+          ? ['spread', 'spread', 'spread', 'spread']
+          : seed === 2
+            ? ['flat', 'iqr0', 'flat', 'spread']
+            : Array.from({ length: 4 }, () => kinds[Math.floor(rnd() * kinds.length)]!)
+      const input = blocks.flatMap((b) => blockValues(b, rnd))
+      const rows: RowSpec[] = input.map((v, i) =>
+        spanRow({
+          timestamp_ns: t0 + BigInt(i) * 1_000_000_000n,
+          attributes: {
+            'gen_ai.provider.name': 'p',
+            'gen_ai.request.model': 'm',
+            'gen_ai.usage.input_tokens': v,
+            'gen_ai.usage.output_tokens': 100 + ((i * 37) % 89),
+          },
+        }),
+      )
+      const path = join(scratch.dir, `flat-${seed}.db`)
+      writeChain(path, Buffer.from(SECRETS['primary']!, 'hex'), rows)
+      const s = await series(path, W)
+      const d = s.groups[0]!.dimensions.find((x) => x.dimension === 'input_tokens')!
+      // Block k (k ≥ 1) is judged against block k − 1.
+      let flat = 0
+      let judged = 0
+      for (let k = 1; k < blocks.length; k++) {
+        if (blocks[k - 1] === 'spread') judged += W
+        else flat += W
+      }
+      const what = blocks.join(',')
+      branches.add(flat === 0 ? 'none' : judged === 0 ? 'all' : 'some')
+      if (flat === 0) expect(d.not_judged, what).toBeUndefined()
+      else if (judged === 0)
+        expect(d.not_judged, what).toMatch(
+          new RegExp(`^every baseline had no spread.*: ${flat} values judged`),
+        )
+      else
+        expect(d.not_judged, what).toContain(
+          `${flat} values of ${flat + judged} judged against a baseline without spread`,
+        )
+      // No value that met a flat baseline is ever an anomaly.
+      for (const a of d.anomalies) expect(blocks[Math.floor((a.seq - 1) / W) - 1], what).toBe('spread')
+    }
+    expect([...branches].sort()).toEqual(['all', 'none', 'some'])
   })
 })

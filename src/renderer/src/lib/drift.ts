@@ -99,7 +99,7 @@ export function baselineNote(d: DriftGroupDimension, window: number): string | n
   if (d.points === 0) return 'no values'
   if (d.points <= window)
     return `fewer than ${counted(window + 1, 'value')} (${d.points}): no baseline, nothing judged`
-  return null
+  return d.not_judged ?? null
 }
 
 /** A value as the reference prints it: token counts whole, ratios and cost with decimals. */
