@@ -8,14 +8,14 @@
 // loops every overflowing cell of a column before them to a random share of the file; every
 // command must refuse the file in one line, promptly. The same tables unlooped still verify.
 import { spawnSync } from 'node:child_process'
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { afterAll, describe, expect, it } from 'vitest'
 import { Rng } from '../../reliability/chainkit'
 import { BIN, ensureBuilt } from '../../testing/cli'
-import { cellAt, rewriteLeaf, withValueSize } from '../../testing/cell-recode'
+import { loopEveryCell } from '../../testing/looped-cells'
 import { KEY_HEX, SMALL, writeChainFolder } from '../../testing/exact-chains'
 
 const root = realpathSync(mkdtempSync(join(tmpdir(), 'bijotel-seq-walk-')))
@@ -62,36 +62,6 @@ function run(args: string[], path: string) {
   return { ...r, ms: Date.now() - t }
 }
 
-/** Every overflowing cell of the chain with `column` claiming `share` of the file, its chain looped. */
-function loopEveryCell(path: string, column: number, share: number): number {
-  const db = new Database(path)
-  const pageSize = db.pragma('page_size', { simple: true }) as number
-  const leaves = (
-    db.prepare("SELECT pageno FROM dbstat WHERE name = 'chain' AND pagetype = 'leaf'").all() as {
-      pageno: number
-    }[]
-  ).map((r) => r.pageno)
-  db.close()
-  const file = readFileSync(path)
-  const bytes = Math.floor(file.length * share)
-  let looped = 0
-  for (const leaf of leaves.filter((n) => n > 1)) {
-    const firsts: number[] = []
-    const ok = rewriteLeaf(file, pageSize, leaf, (page, at, usable) => {
-      const c = cellAt(page, at, usable)
-      const r = c.overflow === 0 ? null : withValueSize(page, at, usable, column, bytes)
-      if (r === null) return c.bytes
-      firsts.push(c.overflow)
-      return r
-    })
-    if (!ok) continue
-    for (const f of firsts) file.writeUInt32BE(f, (f - 1) * pageSize)
-    looped += firsts.length
-  }
-  writeFileSync(path, file)
-  return looped
-}
-
 for (const [layout, columns] of Object.entries(LAYOUTS))
   describe(`${layout}: the column filtered on stored after values looping over their own overflow chains`, () => {
     const base = join(root, layout)
@@ -127,7 +97,7 @@ for (const [layout, columns] of Object.entries(LAYOUTS))
         const dir = join(root, `${layout}-${name}`)
         cpSync(base, dir, { recursive: true })
         const path = join(dir, 'chain.db')
-        expect(loopEveryCell(path, at(name), share)).toBeGreaterThan(100)
+        expect(loopEveryCell(path, 'chain', at(name), share)).toBeGreaterThan(100)
         for (const args of COMMANDS(dir)) {
           const r = run(args, path)
           const said = `${args.join(' ')}: exit ${r.status} after ${r.ms} ms: ${r.stdout.slice(0, 200)} ${r.stderr}`

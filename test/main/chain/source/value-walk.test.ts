@@ -8,14 +8,14 @@
 // of `cas` (its body, before ref_count): each command must refuse the file in one line as sharing
 // overflow pages; honest chains with long overflowing bodies and a `cas` table still read.
 import { spawnSync } from 'node:child_process'
-import { cpSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdtempSync, realpathSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { afterAll, describe, expect, it } from 'vitest'
 import { Rng } from '../../reliability/chainkit'
 import { BIN, ensureBuilt } from '../../testing/cli'
-import { cellAt, rewriteLeaf, withValueSize } from '../../testing/cell-recode'
+import { loopEveryCell } from '../../testing/looped-cells'
 import { KEY_HEX, SMALL, writeChainFolder } from '../../testing/exact-chains'
 
 const root = realpathSync(mkdtempSync(join(tmpdir(), 'bijotel-value-walk-')))
@@ -32,43 +32,6 @@ function run(args: string[], path: string, env: Record<string, string> = {}) {
     timeout: 120_000,
   })
   return { ...r, ms: Date.now() - t }
-}
-
-/** The leaves of `table` (SQLite's dbstat, on our own generated file). */
-function leavesOf(path: string, table: string): { pageSize: number; leaves: number[] } {
-  const db = new Database(path)
-  try {
-    const pageSize = db.pragma('page_size', { simple: true }) as number
-    const rows = db.prepare("SELECT pageno FROM dbstat WHERE name = ? AND pagetype = 'leaf'").all(table) as {
-      pageno: number
-    }[]
-    return { pageSize, leaves: rows.map((r) => r.pageno) }
-  } finally {
-    db.close()
-  }
-}
-
-/** Every overflowing cell of `table` with `column` claiming `share` of the file, its chain looped onto itself. */
-function loopEveryCell(path: string, table: string, column: number, share: number): number {
-  const { pageSize, leaves } = leavesOf(path, table)
-  const file = readFileSync(path)
-  const bytes = Math.floor(file.length * share)
-  let looped = 0
-  for (const leaf of leaves.filter((n) => n > 1)) {
-    const firsts: number[] = []
-    const ok = rewriteLeaf(file, pageSize, leaf, (page, at, usable) => {
-      const c = cellAt(page, at, usable)
-      const r = c.overflow === 0 ? null : withValueSize(page, at, usable, column, bytes)
-      if (r === null) return c.bytes
-      firsts.push(c.overflow)
-      return r
-    })
-    if (!ok) continue
-    for (const f of firsts) file.writeUInt32BE(f, (f - 1) * pageSize)
-    looped += firsts.length
-  }
-  writeFileSync(path, file)
-  return looped
 }
 
 function addCas(path: string, rows: number): void {
