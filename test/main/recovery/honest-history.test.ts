@@ -3,11 +3,9 @@
 // reopening, page size changes and key rotations, in journal_mode=DELETE and WAL, some ending in a
 // crash mid-commit (./honest-generator.ts). Verified with every key, with the archive segments and
 // without them: no finding, and no proven recovered row called deleted or an earlier version.
-import { describe, expect, it } from 'vitest'
-import { readSegments } from '../../../src/main/audit/segments'
-import { verifyFile } from '../../../src/main/audit/verify-file'
-import type { KeyMaterial } from '../../../src/main/chain/keys'
+import { describe, it } from 'vitest'
 import { Rng } from '../reliability/chainkit'
+import { expectNoFinding, segmentRuns } from './no-finding'
 import { generateHonest, honestCase, type HonestCase } from './honest-generator'
 
 const RANDOM = 24
@@ -46,24 +44,7 @@ describe('honest histories make no finding', () => {
     it(`#${n} ${c.journal} p${c.pageSize}: ${c.steps.join(', ')}${c.crash ? ', crash' : ''}`, async () => {
       const g = generateHonest(c, seed)
       try {
-        const keys: KeyMaterial[] = g.keys.map((bytes, index) => ({ index, encoding: 'hex', bytes }))
-        const runs = g.segments.length > 0 ? [undefined, await readSegments(g.segments)] : [undefined]
-        for (const segments of runs) {
-          const { verdict } = await verifyFile(g.db, keys, {
-            recover: true,
-            workers: 1,
-            ...(segments ? { segments } : {}),
-          })
-          const what = `${g.log.join(', ')}${segments ? ' (with segments)' : ''}`
-          expect(
-            verdict.findings.map((f) => `${f.kind} ${f.from_seq}-${f.to_seq}`),
-            `${what}: ${JSON.stringify(verdict.recovery)}`,
-          ).toEqual([])
-          expect(verdict.valid, what).toBe(true)
-          for (const r of verdict.recovered ?? [])
-            if (r.key_index !== null)
-              expect(['deleted', 'superseded'], `${what}: seq ${r.seq}`).not.toContain(r.status)
-        }
+        await expectNoFinding(g, await segmentRuns(g.segments, false))
       } finally {
         g.cleanup()
       }

@@ -2,11 +2,9 @@
 // holding a copy or a second chain under the same key, ATTACH writes, incremental_vacuum(N), checkpoints
 // under a reader's snapshot, cell_size_check, mmap, unsealed columns updated across the overflow
 // threshold). Verified with every key, without segments, with them, reversed and each twice.
-import { describe, expect, it } from 'vitest'
-import { readSegments } from '../../../src/main/audit/segments'
-import { verifyFile } from '../../../src/main/audit/verify-file'
-import type { KeyMaterial } from '../../../src/main/chain/keys'
+import { describe, it } from 'vitest'
 import { Rng } from '../reliability/chainkit'
+import { expectNoFinding, segmentRuns } from './no-finding'
 import { generateSix, sixCase, type SixCase } from './honest-six'
 
 const RANDOM = Number(process.env.BIJOTEL_SIX_CASES ?? 24)
@@ -24,32 +22,7 @@ describe('round-6 honest histories make no finding', () => {
     it(`#${n} seed ${seed} ${c.journal} p${c.pageSize}: ${c.steps.join(', ')}${c.crash ? ', crash' : ''}`, async () => {
       const g = generateSix(c, seed)
       try {
-        const keys: KeyMaterial[] = g.keys.map((bytes, index) => ({ index, encoding: 'hex', bytes }))
-        const runs =
-          g.segments.length > 0
-            ? [
-                undefined,
-                await readSegments(g.segments),
-                await readSegments([...g.segments].reverse()),
-                await readSegments([...g.segments, ...g.segments]),
-              ]
-            : [undefined]
-        for (const segments of runs) {
-          const { verdict } = await verifyFile(g.db, keys, {
-            recover: true,
-            workers: 1,
-            ...(segments ? { segments } : {}),
-          })
-          const what = `${g.log.join(', ')}${segments ? ' (with segments)' : ''}`
-          expect(
-            verdict.findings.map((f) => `${f.kind} ${f.from_seq}-${f.to_seq}`),
-            `${what}: ${JSON.stringify(verdict.recovery)}`,
-          ).toEqual([])
-          expect(verdict.valid, what).toBe(true)
-          for (const r of verdict.recovered ?? [])
-            if (r.key_index !== null)
-              expect(['deleted', 'superseded'], `${what}: seq ${r.seq}`).not.toContain(r.status)
-        }
+        await expectNoFinding(g, await segmentRuns(g.segments))
       } finally {
         g.cleanup()
       }
