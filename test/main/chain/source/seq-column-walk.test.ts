@@ -17,25 +17,14 @@ import { Rng } from '../../reliability/chainkit'
 import { BIN, ensureBuilt } from '../../testing/cli'
 import { loopEveryCell } from '../../testing/looped-cells'
 import { KEY_HEX, SMALL, writeChainFolder } from '../../testing/exact-chains'
+import { WRITER_COLUMNS } from '../../testing/writer-columns'
 
 const root = realpathSync(mkdtempSync(join(tmpdir(), 'bijotel-seq-walk-')))
 afterAll(() => rmSync(root, { recursive: true, force: true }))
 
 const BOUND_MS = 8000
 
-/** The writer's columns, in its order, after seq. */
-const WRITER: readonly (readonly [string, string])[] = [
-  ['timestamp_ns', 'INTEGER NOT NULL'],
-  ['trace_id', 'TEXT NOT NULL'],
-  ['span_id', 'TEXT NOT NULL'],
-  ['span_name', 'TEXT NOT NULL'],
-  ['span_kind', 'TEXT'],
-  ['canonical_body', 'BLOB NOT NULL'],
-  ['canonical_hash', 'TEXT NOT NULL'],
-  ['prev_hash', 'TEXT NOT NULL'],
-  ['hmac_hash', 'TEXT NOT NULL'],
-  ['semantic_body_hash', 'TEXT'],
-]
+const WRITER = WRITER_COLUMNS
 
 /**
  * Two rebuilt layouts: seq a plain INTEGER column stored last (read by every sort and range), and

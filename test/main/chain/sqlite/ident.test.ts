@@ -22,23 +22,12 @@ import { CHAIN_TABLE_DDL } from '../../../../src/main/chain/schema'
 import { Rng } from '../../reliability/chainkit'
 import { BIN, ensureBuilt } from '../../testing/cli'
 import { KEY_HEX, SMALL, writeChainFolder } from '../../testing/exact-chains'
+import { WRITER_COLUMNS } from '../../testing/writer-columns'
 
 const root = realpathSync(mkdtempSync(join(tmpdir(), 'bijotel-ident-')))
 afterAll(() => rmSync(root, { recursive: true, force: true }))
 
-/** The writer's columns after seq, with their declared types, in its order. */
-const COLUMNS: readonly (readonly [string, string])[] = [
-  ['timestamp_ns', 'INTEGER NOT NULL'],
-  ['trace_id', 'TEXT NOT NULL'],
-  ['span_id', 'TEXT NOT NULL'],
-  ['span_name', 'TEXT NOT NULL'],
-  ['span_kind', 'TEXT'],
-  ['canonical_body', 'BLOB NOT NULL'],
-  ['canonical_hash', 'TEXT NOT NULL'],
-  ['prev_hash', 'TEXT NOT NULL'],
-  ['hmac_hash', 'TEXT NOT NULL'],
-  ['semantic_body_hash', 'TEXT'],
-]
+const COLUMNS = WRITER_COLUMNS
 const ALL = ['seq', ...COLUMNS.map(([n]) => n)]
 
 let base = ''
