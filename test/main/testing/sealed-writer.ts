@@ -22,16 +22,27 @@ export interface CaseFolder {
   cleanup(): void
 }
 
+// Folders not yet cleaned up: a generator that throws mid-history never reaches its caller's
+// `finally`, so the test process removes what is left when it exits.
+const open = new Set<string>()
+process.once('exit', () => {
+  for (const dir of open) rmSync(dir, { recursive: true, force: true })
+})
+
 /** A fresh temporary folder for one case (named `prefix`…), with `work/` and `evidence/`. */
 export function caseFolder(prefix: string): CaseFolder {
   const dir = mkdtempSync(join(tmpdir(), prefix))
+  open.add(dir)
   mkdirSync(join(dir, 'work'))
   mkdirSync(join(dir, 'evidence'))
   return {
     dir,
     work: join(dir, 'work', 'chain.db'),
     evidence: join(dir, 'evidence', 'chain.db'),
-    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+    cleanup: () => {
+      rmSync(dir, { recursive: true, force: true })
+      open.delete(dir)
+    },
   }
 }
 
