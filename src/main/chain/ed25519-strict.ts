@@ -79,6 +79,28 @@ export function pemBlocksProblem(pem: string): string | null {
   return blocks > 1 ? `the file holds ${blocks} PEM blocks; a key file must hold exactly one key` : null
 }
 
+const KEYGEN = 'an unencrypted PKCS#8 Ed25519 key (BEGIN PRIVATE KEY), as bijotel keygen writes it'
+
+/**
+ * Why a key file's text is not the one key `want` needs, named in words (OpenSSL says "DECODER
+ * routines::unsupported" of an empty file, a DER file and a public key given to sign alike), or
+ * null; labels OpenSSL reads itself (RSA PRIVATE KEY, EC PRIVATE KEY) are left to it. RFC 7468 §5
+ * names the labels: PRIVATE KEY (PKCS#8, whose public half a public key file may hold too),
+ * ENCRYPTED PRIVATE KEY, PUBLIC KEY (SPKI).
+ */
+export function pemKeyProblem(pem: string, want: 'private' | 'public'): string | null {
+  if (pem.length === 0) return 'the file is empty (0 bytes), not a PEM key'
+  const label = /-----BEGIN ([^-\r\n]*)-----/.exec(pem)?.[1]
+  if (label === undefined)
+    return 'not PEM text (no "-----BEGIN" line): a key in DER or another form is not read here'
+  const blocks = pemBlocksProblem(pem)
+  if (blocks !== null) return blocks
+  if (label === 'ENCRYPTED PRIVATE KEY') return `an encrypted private key: give ${KEYGEN}`
+  if (want === 'private' && label === 'PUBLIC KEY')
+    return `the file holds a public key (BEGIN PUBLIC KEY); signing needs the private key: ${KEYGEN}`
+  return null
+}
+
 /** The raw 32 bytes of an Ed25519 public key object (RFC 8037's JWK `x`). */
 export function rawKeyBytes(key: KeyObject): Buffer {
   const k = key.type === 'private' ? createPublicKey(key) : key

@@ -12,7 +12,7 @@ import {
 } from 'node:crypto'
 import { readClientFile, type OpenPolicy } from '../base/client-file'
 import { AuditError, oneLine } from '../base/errors'
-import { pemBlocksProblem, verifyStrict } from '../chain/ed25519-strict'
+import { pemKeyProblem, verifyStrict } from '../chain/ed25519-strict'
 
 export interface Ed25519Pair {
   privatePem: string
@@ -62,6 +62,8 @@ function readKeyFile(path: string, what: string, policy?: OpenPolicy): string {
 /** The signing key of `--sign-key PEM`: an Ed25519 private key (PKCS#8 PEM), else one line. */
 export function loadPrivateKey(path: string): KeyObject {
   const pem = readKeyFile(path, 'private key')
+  const problem = pemKeyProblem(pem, 'private')
+  if (problem !== null) throw new AuditError('bad_argument', `invalid private key PEM ${path}: ${problem}`)
   let key: KeyObject
   try {
     key = createPrivateKey({ key: pem, format: 'pem' })
@@ -99,8 +101,8 @@ export function verifyEd25519(key: KeyObject, data: Buffer, signature: Buffer): 
  */
 export function publicKeyFromPem(pem: string, path?: string): KeyObject {
   const at = path === undefined ? '' : ` ${path}`
-  const blocks = pemBlocksProblem(pem)
-  if (blocks !== null) throw new AuditError('bad_argument', `invalid public key PEM${at}: ${blocks}`)
+  const problem = pemKeyProblem(pem, 'public')
+  if (problem !== null) throw new AuditError('bad_argument', `invalid public key PEM${at}: ${problem}`)
   let key: KeyObject
   try {
     key = createPublicKey({ key: pem, format: 'pem' })

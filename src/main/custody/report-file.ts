@@ -210,7 +210,11 @@ export function rowsDigestOf(doc: Record<string, unknown>, label: string): RowsD
 
 /** The first row a report's evidence statement names (its seq and timestamp_ns), when it names one. */
 export function firstRowOf(doc: Record<string, unknown>): PriorHead['first'] | undefined {
-  const st = obj(obj(doc['coverage'])?.['statement'])
+  return firstOfStatement(obj(obj(doc['coverage'])?.['statement']))
+}
+
+/** An evidence statement's first row (a report's coverage.statement, a `verify --json` verdict's evidence). */
+function firstOfStatement(st: Record<string, unknown> | null): PriorHead['first'] | undefined {
   const seq = st?.['first_seq']
   const ts = st?.['first_timestamp_ns']
   return isSeq(seq) && typeof ts === 'string' && /^-?\d+$/.test(ts) ? { seq, timestamp_ns: ts } : undefined
@@ -255,8 +259,14 @@ export function priorFrom(read: ReadReport, label: string): PriorHead {
       `${label}: the report records no head (no coverage block, and no verdict: it was written without a key)`,
     )
   }
-  if (isSeq(doc['last_seq']) && typeof doc['head_hmac'] === 'string')
-    return { last_seq: doc['last_seq'], head_hmac: doc['head_hmac'] }
+  if (isSeq(doc['last_seq']) && typeof doc['head_hmac'] === 'string') {
+    // A verdict of `verify --json` names its first row too (its evidence statement): without it, a
+    // verdict of a longer chain of another origin, which the live chain ends before the head of,
+    // read "truncated" (nothing else in a verdict can be compared). Unsigned, so it can only make
+    // the prior refused (exit 2), never a finding: ../verify/prior-chain.ts.
+    const first = firstOfStatement(obj(doc['evidence']))
+    return { last_seq: doc['last_seq'], head_hmac: doc['head_hmac'], ...(first ? { first } : {}) }
+  }
   throw new AuditError(
     'bad_argument',
     `${label}: neither a verdict (integer last_seq and string head_hmac) nor an audit report`,

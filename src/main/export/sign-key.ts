@@ -4,6 +4,7 @@
 import { createHash, createPrivateKey, createPublicKey, sign, type KeyObject } from 'node:crypto'
 import { readClientFile } from '../base/client-file'
 import { AuditError, oneLine } from '../base/errors'
+import { pemKeyProblem } from '../chain/ed25519-strict'
 
 /** Python cryptography's class names for the key types Node names (what `type(priv).__name__` prints). */
 const PY_KEY_CLASS: Record<string, string> = {
@@ -28,6 +29,8 @@ export interface SigningKey {
 export function loadSigningKey(path: string): SigningKey {
   // The reference's wording for a missing file; every other refusal is the one open's.
   const pem = readClientFile(path, { label: '--sign-key path', maxBytes: 64 * 1024 })
+  const problem = pemKeyProblem(pem.toString('utf8'), 'private')
+  if (problem !== null) throw new AuditError('bad_argument', `invalid signing key PEM: ${problem}`)
   let key: KeyObject
   try {
     key = createPrivateKey({ key: pem, format: 'pem' })

@@ -6,7 +6,7 @@
 import { createHash, createHmac, createPublicKey, timingSafeEqual, type KeyObject } from 'node:crypto'
 import { readClientFile } from '../base/client-file'
 import { AuditError, oneLine } from '../base/errors'
-import { pemBlocksProblem, publicKeyProblem, verifyStrict } from '../chain/ed25519-strict'
+import { pemKeyProblem, publicKeyProblem, verifyStrict } from '../chain/ed25519-strict'
 import { IJSON_MAX_DEPTH, IJsonError, parseIJson } from '../chain/i-json'
 import { GENESIS_HASH, makeSealer } from '../chain/seal'
 import { pyRepr } from '../python/repr'
@@ -125,13 +125,17 @@ function checkSignature(doc: Record<string, unknown>, format: string, publicKeyP
   let pem: string
   try {
     pem = readClientFile(publicKeyPath, { label: 'public key', maxBytes: 64 * 1024 }).toString('utf8')
-  } catch {
-    return `public key not found: ${publicKeyPath}`
+  } catch (e) {
+    // The reference's words for a missing file; a FIFO, a device, a folder or a file too large to
+    // be a key is there, and the one open says what it is.
+    if (e instanceof AuditError && /not found: /.test(e.message))
+      return `public key not found: ${publicKeyPath}`
+    return `auditor public key invalid: ${oneLine(e)}`
   }
   let auditor: KeyObject
   try {
-    const blocks = pemBlocksProblem(pem)
-    if (blocks !== null) throw new Error(blocks)
+    const problem = pemKeyProblem(pem, 'public')
+    if (problem !== null) throw new Error(problem)
     auditor = createPublicKey(pem)
     if (auditor.asymmetricKeyType !== 'ed25519')
       throw new Error(`not an Ed25519 key (${auditor.asymmetricKeyType})`)

@@ -159,6 +159,17 @@ function checkPrior(
   return {
     prior,
     found: true,
-    detail: `the prior head seq=${prior.last_seq} is still in the chain with the head_hmac the prior recorded (the only field of it the prior holds)`,
+    detail: `the prior head seq=${prior.last_seq} is still in the chain with the head_hmac the prior recorded (the only field of it the prior holds)${afterPrior(prior, lastSeq)}`,
   }
+}
+
+/**
+ * What a prior cannot say: the rows sealed after its head. Rows sealed after it and since cut from
+ * the tail, with a later prior withheld and this older one handed over instead, leave a chain this
+ * prior finds unchanged; one document cannot show that a later one exists (docs/custody.md).
+ */
+function afterPrior(prior: PriorHead, lastSeq: number | null): string {
+  if (lastSeq === null || lastSeq <= prior.last_seq) return ''
+  const when = prior.source?.generated_at !== undefined ? ` (written ${prior.source.generated_at})` : ''
+  return `; this prior${when} says nothing of the rows after it (seq ${prior.last_seq + 1}-${lastSeq}) nor of rows sealed after it and since cut from the tail: a later prior withheld in favour of this one cannot be told from it`
 }
