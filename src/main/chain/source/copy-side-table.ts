@@ -3,7 +3,7 @@
 import type Database from 'better-sqlite3'
 import { AuditError } from '../../base/errors'
 import { storedTable } from './stored-table'
-import { quoteId, sized, ValueBudget, walkedPast } from './value-budget'
+import { quoteId, rowTail, sized, ValueBudget } from './value-budget'
 
 /** Every row of table `name` on `db`: the values of `columns` (null for one it lacks); false when there is none. */
 export function scanCopyTable(
@@ -21,7 +21,7 @@ export function scanCopyTable(
   const read = columns.filter((c) => names.includes(c))
   const list = columns.map((c) => (names.includes(c) ? sized(quoteId(c)) : 'NULL')).join(', ')
   const budget = new ValueBudget(ValueBudget.of(db))
-  const sql = `SELECT ${list}, ${walkedPast(names, read)} FROM ${quoteId(name)}`
+  const sql = `SELECT ${list}, ${rowTail(names, read)} FROM ${quoteId(name)}`
   for (const values of db.prepare(sql).raw(true).safeIntegers(true).iterate() as Iterable<unknown[]>) {
     budget.take(values, Number(values.pop()))
     row(values)

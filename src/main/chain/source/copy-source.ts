@@ -28,7 +28,7 @@ import {
 import { BodyNotText, selectList, type SqlRow } from './sql-row'
 import { splitRuns } from './copy-runs'
 import { statementCursor } from './copy-cursor'
-import { ValueBudget, walkedPast } from './value-budget'
+import { rowTail, ValueBudget } from './value-budget'
 import { copyFacts, textOrNull as text } from './copy-file'
 import { scanCopyTable } from './copy-side-table'
 import type { CopyFile } from './copy-file'
@@ -121,8 +121,8 @@ export class CopySource implements RowSource {
     const mode = records === 'text' && !this.utf8() ? 'bytes' : records
     const cols = columns === ALL ? this.names : columns
     const s = selectList(this.names, cols, mode)
-    // Last, the bytes SQLite walks past to reach the columns read, for the ValueBudget.
-    return { ...s, list: `${s.list}, ${walkedPast(this.names, ['seq', ...cols])}` }
+    // Last, the bytes SQLite walks past to reach the columns read (the ValueBudget), the whole record parsed.
+    return { ...s, list: `${s.list}, ${rowTail(this.names, ['seq', ...cols])}` }
   }
 
   private isUtf8: boolean | null = null

@@ -9,6 +9,8 @@ import { PAGE } from './divider-kit'
 export interface LeafCell {
   leaf: number
   rowid: number
+  /** File offset of the cell (its payload size varint). */
+  cell: number
   /** File offset of the rowid varint and its length. */
   at: number
   len: number
@@ -34,7 +36,7 @@ export function leafCells(path: string, root: number, page = PAGE): LeafCell[] {
         const cell = p.readUInt16BE(h + 8 + 2 * i)
         const at = cell + readVarint(p, cell)
         const len = readVarint(p, at)
-        out.push({ leaf: n, rowid: varint.value, at: (n - 1) * page + at, len })
+        out.push({ leaf: n, rowid: varint.value, cell: (n - 1) * page + cell, at: (n - 1) * page + at, len })
       }
     }
     visit(root)
