@@ -133,3 +133,78 @@ export const SEVEN_MUTATIONS: Mutation[] = [
     },
   },
 ]
+
+/**
+ * Page `n` as SQLite reads it (its last frame up to the last commit, else the file's), edited in
+ * place; the WAL's checksums redone. Null when the page is in neither.
+ */
+function editCurrentPage(
+  d: string,
+  b: BasePages,
+  n: number,
+  edit: (page: Buffer) => string | null,
+): string | null {
+  const w = walOf(d)
+  if (w) {
+    const upTo = lastCommit(w.layout)
+    const frames = w.layout.frames.slice(0, upTo + 1).filter((f) => f.page === n)
+    const f = frames[frames.length - 1]
+    if (f) {
+      const what = edit(w.wal.subarray(f.at + 24, f.at + 24 + w.layout.pageSize))
+      if (what === null) return null
+      rechecksumWal(w.wal)
+      writeFileSync(w.path, w.wal)
+      return what
+    }
+  }
+  const file = readFileSync(chainOf(d))
+  if (n * b.pageSize > file.length) return null
+  const what = edit(file.subarray((n - 1) * b.pageSize, n * b.pageSize))
+  if (what !== null) writeFileSync(chainOf(d), file)
+  return what
+}
+
+/**
+ * Pages past the file's end: the WAL's last commit says the database is larger than the file and
+ * its frames (§4.1: the commit frame's database size), so pages between hold no bytes anywhere —
+ * SQLite's pager reads them as zeros. An overflow chain's next pointer (§1.7) or a child pointer
+ * (§1.6) is sent there; page 1's own size field is left, made the new size, or made stale.
+ */
+SEVEN_MUTATIONS.push({
+  name: 'wal.beyond',
+  apply: (d, r, b) => {
+    const w = walOf(d)
+    if (!w) return null
+    const upTo = lastCommit(w.layout)
+    if (upTo < 0) return null
+    const commit = w.layout.frames[upTo]!
+    const size = commit.commit
+    const grown = size + r.int(1, 4)
+    const target = r.int(size + 1, grown)
+    w.wal.writeUInt32BE(grown, commit.at + 4)
+    rechecksumWal(w.wal)
+    writeFileSync(w.path, w.wal)
+    const pointers = [...b.overflow, ...b.internal]
+    if (pointers.length === 0) return null
+    const n = r.pick(pointers)
+    const what = editCurrentPage(d, b, n, (p) => {
+      if (b.overflow.includes(n)) {
+        if (p.readUInt32BE(0) === 0) return null
+        p.writeUInt32BE(target, 0)
+        return `overflow page ${n}'s next`
+      }
+      if (p[0] !== 0x05) return null
+      p.writeUInt32BE(target, 8)
+      return `interior page ${n}'s right child`
+    })
+    if (what === null) return `database size ${grown} (file and WAL: ${size}), no pointer moved`
+    const how = r.int(0, 2)
+    if (how > 0)
+      editCurrentPage(d, b, 1, (p) => {
+        p.writeUInt32BE(grown, 28)
+        if (how === 2) p.writeUInt32BE((p.readUInt32BE(24) + 1) >>> 0, 92)
+        return 'page 1'
+      })
+    return `database size ${grown} (file and WAL: ${size}), ${what} to ${target}, page 1 size ${['left', 'grown', 'grown and stale'][how]}`
+  },
+})
