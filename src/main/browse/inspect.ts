@@ -93,14 +93,16 @@ export interface RowVerification {
   verifies: boolean
 }
 
-/** The row before `seq` in the scan, and its hmac_hash as stored (whatever its type). */
-function predecessorOf(src: RowSource, seq: bigint): { seq: bigint; hmac: unknown } | null {
+/**
+ * The row before `seq` in the scan and its hmac_hash as the link reads it (TEXT, else null, as
+ * verify's pass reads it): taken from that very row. Found again by its seq, it could be another
+ * row holding the same seq (a leaf may hold a rowid twice, file format §1.6), not the one before.
+ */
+function predecessorOf(src: RowSource, seq: bigint): { seq: bigint; hmac: string | null } | null {
   const before = src.before(seq)
-  if (before === null) return null
-  const mac = src.col('hmac_hash')
-  let hmac: unknown = null
-  src.find(before.seq, (r) => (hmac = valueOf(r, mac)), ['hmac_hash'])
-  return { seq: before.seq, hmac }
+  return before === null
+    ? null
+    : { seq: before.seq, hmac: typeof before.hmac === 'string' ? before.hmac : null }
 }
 
 export async function checkInspectedRow(
@@ -113,7 +115,7 @@ export async function checkInspectedRow(
   const computed = sha256Hex(body)
   const prev = row.prev_hash
   const link: RowVerification['link'] = p
-    ? { kind: 'predecessor', seq: p.seq, ok: prev === p.hmac }
+    ? { kind: 'predecessor', seq: p.seq, ok: p.hmac !== null && prev === p.hmac }
     : row.seq <= 1n
       ? { kind: 'genesis', ok: prev === GENESIS_HASH }
       : { kind: 'trusted' }

@@ -16,6 +16,7 @@ import { Rng } from '../reliability/chainkit'
 import { hotJournalFolder, KEY_HEX, SMALL, writeChainFolder, type ChainShape } from './exact-chains'
 import { basePages, MUTATIONS, type BasePages } from './mutations'
 import { MORE_MUTATIONS } from './mutations-more'
+import { SEVEN_MUTATIONS } from './mutations-seven'
 import { compareLiveCarving } from './live-carve'
 import { directReading, sqliteReading, type Reading } from './readings'
 
@@ -102,7 +103,7 @@ export interface Tally {
   liveMisses: number
 }
 
-const ALL_MUTATIONS = [...MUTATIONS, ...MORE_MUTATIONS]
+const ALL_MUTATIONS = [...MUTATIONS, ...MORE_MUTATIONS, ...SEVEN_MUTATIONS]
 
 export interface DifferentialResult {
   total: Tally

@@ -37,7 +37,8 @@ export function sqliteReading(path: string, scratch: string): Reading {
   } catch (e) {
     return { kind: 'error', message: (e as Error).message }
   }
-  for (const side of ['-wal', '-journal']) {
+  // The -shm too: SQLite's first connection rebuilds it (wal.c walIndexRecover), whatever it says.
+  for (const side of ['-wal', '-journal', '-shm']) {
     try {
       if (statSync(real + side).isFile()) copyFileSync(real + side, copy + side)
     } catch {

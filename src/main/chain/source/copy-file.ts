@@ -3,6 +3,7 @@
 import type Database from 'better-sqlite3'
 import type { Evidence } from '../../../shared/chain-types'
 import type { Snapshot } from '../snapshot'
+import type { FileFacts } from './row-source'
 
 /** What a copy source reads: a connection on the private copy and what is known of the file. */
 export interface CopyFile {
@@ -25,4 +26,27 @@ export interface CopyFile {
 /** A TEXT column's value, or null for any other storage class. */
 export function textOrNull(v: unknown): string | null {
   return typeof v === 'string' ? v : null
+}
+
+/** What the copy tells of the file (its pragmas: a worker's copy has no evidence of its own). */
+export function copyFacts(file: CopyFile, names: readonly string[]): FileFacts {
+  const evidence = file.evidence
+  if (evidence === undefined) throw new Error('CopySource: a worker has no evidence of its own')
+  const pragma = (name: string): unknown => {
+    try {
+      return file.db.pragma(name, { simple: true })
+    } catch {
+      return null
+    }
+  }
+  return {
+    reader: 'sqlite-copy',
+    evidence,
+    journalMode: String(pragma('journal_mode') ?? 'unknown'),
+    walFrames: 0,
+    pageSize: Number(pragma('page_size') ?? 0),
+    pageCount: Number(pragma('page_count') ?? 0),
+    bytes: evidence.db.size + (evidence.wal?.size ?? 0),
+    columns: [...names],
+  }
 }

@@ -28,9 +28,9 @@ import {
 import { BodyNotText, selectList, type SqlRow } from './sql-row'
 import { splitRuns } from './copy-runs'
 import { statementCursor } from './copy-cursor'
-import { quoteId, sized, ValueBudget, walkedPast } from './value-budget'
-import { textOrNull as text } from './copy-file'
-import { storedTable } from './stored-table'
+import { rowTail, ValueBudget } from './value-budget'
+import { copyFacts, textOrNull as text } from './copy-file'
+import { scanCopyTable } from './copy-side-table'
 import type { CopyFile } from './copy-file'
 import type { Snapshot } from '../snapshot'
 
@@ -52,6 +52,7 @@ export class CopySource implements RowSource {
   private readonly names: string[]
   private readonly statements = new Map<string, Database.Statement>()
   private rowCount: number | null = null
+  private ascending: boolean | null = null
   /** SQLite's count of the last range counted (a ranged verify counts it once, not twice). */
   private rangeCount: { r: ResolvedRange; rows: number } | null = null
   private closed = false
@@ -101,25 +102,7 @@ export class CopySource implements RowSource {
   }
 
   facts(): FileFacts {
-    const evidence = this.file.evidence
-    if (evidence === undefined) throw new Error('CopySource: a worker has no evidence of its own')
-    const pragma = (name: string): unknown => {
-      try {
-        return this.file.db.pragma(name, { simple: true })
-      } catch {
-        return null
-      }
-    }
-    return {
-      reader: 'sqlite-copy',
-      evidence,
-      journalMode: String(pragma('journal_mode') ?? 'unknown'),
-      walFrames: 0,
-      pageSize: Number(pragma('page_size') ?? 0),
-      pageCount: Number(pragma('page_count') ?? 0),
-      bytes: evidence.db.size + (evidence.wal?.size ?? 0),
-      columns: [...this.names],
-    }
+    return copyFacts(this.file, this.names)
   }
 
   col(name: string): number {
@@ -138,8 +121,8 @@ export class CopySource implements RowSource {
     const mode = records === 'text' && !this.utf8() ? 'bytes' : records
     const cols = columns === ALL ? this.names : columns
     const s = selectList(this.names, cols, mode)
-    // Last, the bytes SQLite walks past to reach the columns read, for the ValueBudget.
-    return { ...s, list: `${s.list}, ${walkedPast(this.names, ['seq', ...cols])}` }
+    // Last, the bytes SQLite walks past to reach the columns read (the ValueBudget), the whole record parsed.
+    return { ...s, list: `${s.list}, ${rowTail(this.names, ['seq', ...cols])}` }
   }
 
   private isUtf8: boolean | null = null
@@ -366,45 +349,29 @@ export class CopySource implements RowSource {
     return statementCursor(db, sql, params, row, r.fromSeq > r.toSeq, guard, true)
   }
 
-  /** A side table as SQLite reads it: all its rows, by a scan, one pass of the ValueBudget. */
+  /** A side table as SQLite reads it (./copy-side-table.ts). */
   scanTable(name: string, columns: readonly string[], row: (values: unknown[]) => void): boolean {
-    const db = this.file.db
-    return this.sql(`reading table ${name}`, () => {
-      const table = storedTable(db, name)
-      if (table?.type !== 'table') return false
-      if (table.generated.length > 0)
-        throw new AuditError(
-          'corrupt',
-          `table ${name} of ${this.displayPath} has computed (generated) columns`,
-        )
-      const names = table.columns
-      const read = columns.filter((c) => names.includes(c))
-      const list = columns.map((c) => (names.includes(c) ? sized(quoteId(c)) : 'NULL')).join(', ')
-      const budget = new ValueBudget(ValueBudget.of(db))
-      const sql = `SELECT ${list}, ${walkedPast(names, read)} FROM ${quoteId(name)}`
-      for (const values of db.prepare(sql).raw(true).safeIntegers(true).iterate() as Iterable<unknown[]>) {
-        budget.take(values, Number(values.pop()))
-        row(values)
-      }
-      return true
-    })
+    return this.sql(`reading table ${name}`, () =>
+      scanCopyTable(this.file.db, this.displayPath, name, columns, row),
+    )
   }
 
+  /** True when `each` stopped it. */
   private iterate(
     sql: string,
     params: unknown[],
     each: (values: unknown[]) => boolean | void,
     what: string,
-  ): void {
+  ): boolean {
     // Sized before the statement runs: a connection answers no pragma while a query is open.
     const budget = new ValueBudget((this.dbBytes ??= ValueBudget.of(this.file.db)))
     const it = this.sql(what, () => this.stmt(sql).iterate(...params) as IterableIterator<unknown[]>)
     try {
       for (;;) {
         const next = this.sql(what, () => it.next())
-        if (next.done) return
+        if (next.done) return false
         budget.take(next.value, Number(next.value.at(-1)))
-        if (each(next.value) === false) return
+        if (each(next.value) === false) return true
       }
     } finally {
       it.return?.()
@@ -421,14 +388,16 @@ export class CopySource implements RowSource {
       )
   }
 
+  /**
+   * The row a scan reads first with this seq. A leaf may hold a rowid twice or out of order (file
+   * format §1.6), and a seek lands on whichever its binary search meets: it is taken only where the
+   * scan reads every seq once, ascending; a miss is confirmed by a scan (divider keys are evidence).
+   */
   find(seq: bigint, row: (r: ChainRow) => void, columns?: readonly string[]): boolean {
     const { list, row: cur } = this.selectList(columns ?? ALL)
-    // The seek first; a divider key is evidence too, so a miss is confirmed by a scan.
     const values = this.sql(`reading seq ${seq}`, () => {
-      return (
-        this.one(`SELECT ${list} FROM chain NOT INDEXED WHERE seq = ? LIMIT 1`, seq) ??
-        this.one(`SELECT ${list} FROM chain NOT INDEXED WHERE +seq = ? LIMIT 1`, seq)
-      )
+      const one = (w: string) => this.one(`SELECT ${list} FROM chain NOT INDEXED WHERE ${w} = ? LIMIT 1`, seq)
+      return (this.seqsAscend() ? one('seq') : undefined) ?? one('+seq')
     })
     if (values === undefined) return false
     cur.set(values)
@@ -436,10 +405,41 @@ export class CopySource implements RowSource {
     return true
   }
 
+  /** Whether the scan reads every seq once, ascending: one pass over the seqs, kept. */
+  private seqsAscend(): boolean {
+    let last: bigint | null = null
+    const stop = ([s]: unknown[]): false | void => {
+      if (typeof s !== 'bigint' || (last !== null && s <= last)) return false
+      last = s
+    }
+    const sql = `SELECT ${this.selectList(['seq']).list} FROM chain NOT INDEXED`
+    return (this.ascending ??= !this.iterate(sql, [], stop, 'checking the order of seqs'))
+  }
+
+  /**
+   * The row before `seq`: the last row below it (a scan from the end), or, where seqs do not ascend
+   * in the scan, the row the scan reads just before its first row with `seq` (verify's link).
+   */
   before(seq: bigint): Predecessor | null {
-    const sql = `SELECT seq, ${sized('hmac_hash')} FROM chain NOT INDEXED WHERE +seq < ? ORDER BY seq DESC LIMIT 1`
-    const row = this.sql(`looking up the row before seq ${seq}`, () => this.one(sql, seq))
-    return row ? { seq: row[0] as bigint, hmac: text(row[1]) } : null
+    const { list, row: cur } = this.selectList(['hmac_hash'])
+    let prev: unknown[] | null | undefined = undefined
+    if (!this.seqsAscend()) {
+      let last: unknown[] | null = null
+      const each = (v: unknown[]): false | void => {
+        if (v[0] !== seq) return void (last = v)
+        prev = last
+        return false
+      }
+      this.iterate(`SELECT ${list} FROM chain NOT INDEXED`, [], each, `looking up the row before seq ${seq}`)
+    }
+    if (prev === undefined) {
+      const sql = `SELECT ${list} FROM chain NOT INDEXED WHERE +seq < ? ORDER BY seq DESC LIMIT 1`
+      prev = this.sql(`looking up the row before seq ${seq}`, () => this.one(sql, seq) ?? null)
+    }
+    const mac = this.col('hmac_hash')
+    if (prev === null) return null
+    cur.set(prev)
+    return { seq: cur.rowidBig ?? BigInt(cur.rowid), hmac: mac < 0 ? null : cur.text(mac) }
   }
 
   private builder(capacity: number, wanted: ColumnsWanted, hooks: ColumnsHooks): ColumnsBuilder {

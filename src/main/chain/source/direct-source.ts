@@ -7,8 +7,7 @@ import type { Evidence, EvidenceFile } from '../../../shared/chain-types'
 import type { VerifyRangeOptions } from '../../../shared/verify-types'
 import { AuditError } from '../../base/errors'
 import type { ColumnsPart, ColumnsWanted, IntegrityColumns } from '../columns/types'
-import { leafFor } from '../direct/btree'
-import { DISORDER, rowidAt, RowidTable } from '../direct/rowid-table'
+import { DISORDER, RowidTable } from '../direct/rowid-table'
 import type { CellReader } from '../sqlite/cell'
 import { Unsupported } from '../sqlite/decline'
 import { readVarint, varint } from '../sqlite/varint'
@@ -363,21 +362,13 @@ export class DirectSource implements RowSource {
   }
 
   /**
-   * Leaf and cell of the row with this seq: the leaf its divider keys name when it holds the row
-   * (one page read), else the rowid table of every leaf (a divider key is evidence too, and a miss
-   * is confirmed over every row, never by the keys).
+   * Leaf and cell of the row with this seq: the one a scan reads first with it, from the rowid table
+   * of every leaf. Not the leaf the divider keys name, even when it holds the seq: a divider key is
+   * evidence too, and an earlier leaf may hold the same rowid (file format §1.6 leaves the order of
+   * rowids to the writer; the table declines a tree whose rowids do not ascend). A miss is likewise
+   * confirmed over every row.
    */
   private locate(seq: bigint): { leaf: number; cell: number } | null {
-    const leaves = this.layout.leaves
-    const hinted = leafFor(leaves, seq)
-    if (hinted < leaves.pages.length) {
-      let found = -1
-      this.scanner.scanLeaves(hinted, hinted + 1, (page, h, count) => {
-        for (let k = 0; k < count && found < 0; k++)
-          if (rowidAt(page, page.readUInt16BE(h + 8 + 2 * k)) === seq) found = k
-      })
-      if (found >= 0) return { leaf: hinted, cell: found }
-    }
     const table = this.rowids()
     const at = table.firstAtLeast(seq)
     return table.rowidAt(at) === seq ? table.position(at) : null

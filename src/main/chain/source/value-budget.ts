@@ -92,3 +92,20 @@ export function walkedPast(names: readonly string[], selected: readonly string[]
   const past = names.slice(0, Math.max(last, 0)).filter((c) => !selected.includes(c))
   return past.length === 0 ? '0' : past.map((c) => `coalesce(octet_length(${quoteId(c)}), 0)`).join(' + ')
 }
+
+/**
+ * SQL adding 0 that asks the type of the table's last column: SQLite checks that a record's fields
+ * fill its payload exactly only once it has parsed the whole header (vdbe.c OP_Column: "corrupt
+ * database" when the last field ends before or after the payload), so a row read for its first
+ * columns alone reads cleanly where a full read of it (`SELECT *`) is malformed. typeof parses the
+ * header to its end without reading the value (OPFLAG_TYPEOFARG).
+ */
+export function wholeRecord(names: readonly string[]): string {
+  const end = names.at(-1)
+  return end === undefined ? '0' : `(typeof(${quoteId(end)}) = '')`
+}
+
+/** The last value of every copy-path row: the bytes walked past (a number), the whole record parsed. */
+export function rowTail(names: readonly string[], selected: readonly string[]): string {
+  return `${walkedPast(names, selected)} + ${wholeRecord(names)}`
+}
