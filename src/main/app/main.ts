@@ -77,6 +77,7 @@ export async function startShell(opts: ShellOptions): Promise<Shell | null> {
   // Whatever changed the chain (a call from the page, Open Recent, a second instance, close), the
   // page is told at once, before any answer computed from the new chain.
   session.onChainChanged((chain) => send('chainChanged', { chain }))
+  session.onKeysChanged((keys) => send('keysChanged', { keys }))
   // Every signature made with the auditor's key is shown in the page and logged (issue 34).
   onReportSigned(session, (signed) => {
     send('reportSigned', signed)

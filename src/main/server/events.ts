@@ -114,9 +114,11 @@ export function streamAppEvents(
   }
   let ended = false
   const stopChain = session.onChainChanged((chain) => send({ name: 'chainChanged', payload: { chain } }))
+  const stopKeys = session.onKeysChanged((keys) => send({ name: 'keysChanged', payload: { keys } }))
   const stopSigned = onReportSigned(session, (signed) => send({ name: 'reportSigned', payload: signed }))
   const stop = (): void => {
     stopChain()
+    stopKeys()
     stopSigned()
   }
   const end = (): void => {
