@@ -109,11 +109,13 @@ export async function driftSeries(
   const modelId = opts.model !== undefined ? idx.modelNames.indexOf(opts.model) : -2
   if (providerId === -1 || modelId === -1) return { ...empty, from_ns: lo.toString(), to_ns: hi.toString() }
 
-  const groups = new Map<number, Group>()
+  // One key per (provider, model) pair of the index's Uint32 ids (no product of the two: that is
+  // exact only while the ids are small, and a chain names as many of each as it has rows).
+  const groups = new Map<string, Group>()
   const groupOf = (pos: number): Group => {
     const p = idx.provider[pos]!
     const m = idx.model[pos]!
-    const key = p * 65536 + m
+    const key = `${p},${m}`
     let g = groups.get(key)
     if (!g) {
       const model = idx.modelNames[m]!
