@@ -8,6 +8,7 @@
 // Adding an event: add it to AppEvents and APP_EVENTS, send it, handle it in the renderer.
 import type { ChainOverview } from './chain-types'
 import type { KeyInfo } from './verify-types'
+import type { PriorInfo } from './custody-types'
 
 /** Which chain the engine holds: everything the renderer shows belongs to exactly one of these. */
 export interface ChainIdentity {
@@ -43,6 +44,12 @@ export interface AppEvents {
    * whose key list differs from `keys` takes them down and shows these keys (fingerprints only).
    */
   keysChanged: { keys: KeyInfo[] }
+  /**
+   * The prior the next verify compares with was set or cleared (by any tab or window), or is the one
+   * held when a page connects: every page shows the prior the engine will apply, never none while
+   * one is held.
+   */
+  priorChanged: { prior: PriorInfo | null }
   /** An open the shell started itself (Open Recent, a second instance) failed: the one-line reason. */
   openFailed: { path: string; message: string }
   /**
@@ -79,6 +86,7 @@ export type AppEventHandlers = { [E in AppEventName]: (payload: AppEvents[E]) =>
 export const APP_EVENTS = [
   'chainChanged',
   'keysChanged',
+  'priorChanged',
   'openFailed',
   'reportSigned',
   'menuOpen',
