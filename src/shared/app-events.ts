@@ -7,6 +7,8 @@
 // refuses an event without a handler.
 // Adding an event: add it to AppEvents and APP_EVENTS, send it, handle it in the renderer.
 import type { ChainOverview } from './chain-types'
+import type { KeyInfo } from './verify-types'
+import type { PriorInfo } from './custody-types'
 
 /** Which chain the engine holds: everything the renderer shows belongs to exactly one of these. */
 export interface ChainIdentity {
@@ -36,6 +38,18 @@ export interface AppEvents {
    * renderer drops what it shows of any other chain and reads everything again.
    */
   chainChanged: { chain: ChainIdentity | null }
+  /**
+   * The keys held were replaced (by any tab or window: the engine holds one key set for all). A
+   * verdict, replay words or batch lines a page shows were made under the keys held before; a page
+   * whose key list differs from `keys` takes them down and shows these keys (fingerprints only).
+   */
+  keysChanged: { keys: KeyInfo[] }
+  /**
+   * The prior the next verify compares with was set or cleared (by any tab or window), or is the one
+   * held when a page connects: every page shows the prior the engine will apply, never none while
+   * one is held.
+   */
+  priorChanged: { prior: PriorInfo | null }
   /** An open the shell started itself (Open Recent, a second instance) failed: the one-line reason. */
   openFailed: { path: string; message: string }
   /**
@@ -71,6 +85,8 @@ export type AppEventHandlers = { [E in AppEventName]: (payload: AppEvents[E]) =>
 /** Runtime list of event names (the preload and the web event stream accept only these). */
 export const APP_EVENTS = [
   'chainChanged',
+  'keysChanged',
+  'priorChanged',
   'openFailed',
   'reportSigned',
   'menuOpen',

@@ -128,6 +128,13 @@ export interface DriftSeries {
   bucket_ns: string
   window: number
   z_threshold: number
+  /** The groups charted: at most MAX_CHARTED_GROUPS (the engine's), those with the most rows. */
   groups: DriftGroup[]
+  /** Every anomaly found, in the groups charted and in those omitted. */
   anomaly_count: number
+  /**
+   * Only when more groups hold rows than are charted: how many are not, their rows and anomalies
+   * (judged like the others: choose a provider or model in the view to chart them).
+   */
+  omitted?: { groups: number; rows: number; anomalies: number }
 }

@@ -11,3 +11,9 @@ export function seqOfFileName(name: string): number | null {
 export function isJsonlName(name: string): boolean {
   return /\.(?:jsonl|ndjson)$/i.test(name)
 }
+
+/**
+ * The longest replay batch one checkReplayBatch call takes, as base64 characters (the engine's bound;
+ * the server's body limit for the call is the same, so a page sends less: the JSON around it).
+ */
+export const REPLAY_BATCH_BASE64_MAX = 96 * 1024 * 1024

@@ -7,7 +7,7 @@ import { app, BrowserWindow } from 'electron'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { AuditSession } from '../session/session'
-import { onReportSigned } from '../session/custody-state'
+import { onPriorChanged, onReportSigned } from '../session/custody-state'
 import { createHandlers, type HandlerTable } from '../handlers/table'
 import { openFromShell, pathFromArgv, seqFromArgv } from './actions'
 import { pickKeyPath, pickOpenPath, pickSavePath } from './dialogs'
@@ -77,6 +77,8 @@ export async function startShell(opts: ShellOptions): Promise<Shell | null> {
   // Whatever changed the chain (a call from the page, Open Recent, a second instance, close), the
   // page is told at once, before any answer computed from the new chain.
   session.onChainChanged((chain) => send('chainChanged', { chain }))
+  session.onKeysChanged((keys) => send('keysChanged', { keys }))
+  onPriorChanged(session, (prior) => send('priorChanged', { prior }))
   // Every signature made with the auditor's key is shown in the page and logged (issue 34).
   onReportSigned(session, (signed) => {
     send('reportSigned', signed)

@@ -75,8 +75,8 @@ export function mergeParts(parts: IndexPart[]): ChainIndex {
     seq: new Float64Array(rows),
     ts: new BigInt64Array(rows),
     tsValid: new Uint8Array(rows),
-    provider: new Uint16Array(rows),
-    model: new Uint16Array(rows),
+    provider: new Uint32Array(rows),
+    model: new Uint32Array(rows),
     hasReplay: new Uint8Array(rows),
     ...names,
   }

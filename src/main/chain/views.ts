@@ -23,7 +23,7 @@ import { timelineRowTest } from './timeline-filter'
 
 export { nsToIso }
 
-function count(names: string[], ids: Uint16Array, rows: number): { name: string; count: number }[] {
+function count(names: string[], ids: Uint32Array, rows: number): { name: string; count: number }[] {
   const counts = new Array<number>(names.length).fill(0)
   for (let i = 0; i < rows; i++) counts[ids[i]!]!++
   return names

@@ -45,13 +45,27 @@ export interface DriftSeriesOptions {
   onProgress?: (done: number, total: number) => void
 }
 
+/** One time bucket's values of a track. */
+interface Cell {
+  count: number
+  sum: number
+  min: number
+  max: number
+}
+
+/**
+ * The groups charted with their buckets and anomalies: the most rows first. A chain names as many
+ * provider/model pairs as it has rows (an insider's 10,000-row chain, each row its own model), and
+ * every group charted is six charts in the panel and 6 × `buckets` bucket records in the answer:
+ * 10,000 groups took 1.5 GB and froze the page. The rest are counted (`omitted`), never dropped.
+ */
+export const MAX_CHARTED_GROUPS = 24
+
 interface Track {
   dimension: DriftDimension
   points: number
-  count: Float64Array
-  sum: Float64Array
-  min: Float64Array
-  max: Float64Array
+  /** Bucket index → its values' figures: only buckets that hold a value (memory follows the rows). */
+  cells: Map<number, Cell>
   block: number[]
   baseline: DriftBaseline | null
   anomalies: DriftSeriesAnomaly[]
@@ -95,11 +109,13 @@ export async function driftSeries(
   const modelId = opts.model !== undefined ? idx.modelNames.indexOf(opts.model) : -2
   if (providerId === -1 || modelId === -1) return { ...empty, from_ns: lo.toString(), to_ns: hi.toString() }
 
-  const groups = new Map<number, Group>()
+  // One key per (provider, model) pair of the index's Uint32 ids (no product of the two: that is
+  // exact only while the ids are small, and a chain names as many of each as it has rows).
+  const groups = new Map<string, Group>()
   const groupOf = (pos: number): Group => {
     const p = idx.provider[pos]!
     const m = idx.model[pos]!
-    const key = p * 65536 + m
+    const key = `${p},${m}`
     let g = groups.get(key)
     if (!g) {
       const model = idx.modelNames[m]!
@@ -110,10 +126,7 @@ export async function driftSeries(
         tracks: dims.map((dimension) => ({
           dimension,
           points: 0,
-          count: new Float64Array(nb),
-          sum: new Float64Array(nb),
-          min: new Float64Array(nb).fill(Infinity),
-          max: new Float64Array(nb).fill(-Infinity),
+          cells: new Map(),
           block: [],
           baseline: null,
           anomalies: [],
@@ -157,10 +170,14 @@ export async function driftSeries(
           continue
         }
         t.points++
-        t.count[b]!++
-        t.sum[b]! += v
-        if (v < t.min[b]!) t.min[b] = v
-        if (v > t.max[b]!) t.max[b] = v
+        const c = t.cells.get(b)
+        if (c === undefined) t.cells.set(b, { count: 1, sum: v, min: v, max: v })
+        else {
+          c.count++
+          c.sum += v
+          if (v < c.min) c.min = v
+          if (v > c.max) c.max = v
+        }
         if (t.baseline) {
           if (t.baseline.stdev > 0 && t.baseline.iqr > 0) t.judged++
           else t.flat++
@@ -192,39 +209,43 @@ export async function driftSeries(
   )
 
   let total = 0
-  const out: DriftGroup[] = [...groups.values()]
-    .sort(
-      (a, b) =>
-        b.rows - a.rows ||
-        a.provider.localeCompare(b.provider) ||
-        (a.model ?? '').localeCompare(b.model ?? ''),
-    )
-    .map((g) => ({
-      provider: g.provider,
-      model: g.model,
-      rows: g.rows,
-      dimensions: g.tracks.map((t) => {
-        total += t.found
-        const buckets: DriftBucket[] = Array.from({ length: nb }, (_, k) => {
-          const c = t.count[k]!
-          return {
-            start_ns: (lo + width * BigInt(k)).toString(),
-            count: c,
-            mean: c > 0 ? t.sum[k]! / c : null,
-            min: c > 0 ? t.min[k]! : null,
-            max: c > 0 ? t.max[k]! : null,
-          }
-        })
+  const ranked = [...groups.values()].sort(
+    (a, b) =>
+      b.rows - a.rows || a.provider.localeCompare(b.provider) || (a.model ?? '').localeCompare(b.model ?? ''),
+  )
+  const omitted = { groups: 0, rows: 0, anomalies: 0 }
+  for (const g of ranked.slice(MAX_CHARTED_GROUPS)) {
+    omitted.groups++
+    omitted.rows += g.rows
+    for (const t of g.tracks) omitted.anomalies += t.found
+  }
+  total += omitted.anomalies
+  const out: DriftGroup[] = ranked.slice(0, MAX_CHARTED_GROUPS).map((g) => ({
+    provider: g.provider,
+    model: g.model,
+    rows: g.rows,
+    dimensions: g.tracks.map((t) => {
+      total += t.found
+      const buckets: DriftBucket[] = Array.from({ length: nb }, (_, k) => {
+        const c = t.cells.get(k)
         return {
-          dimension: t.dimension,
-          points: t.points,
-          buckets,
-          anomalies: t.anomalies,
-          anomalies_truncated: t.found > t.anomalies.length,
-          ...noteOf(t),
+          start_ns: (lo + width * BigInt(k)).toString(),
+          count: c?.count ?? 0,
+          mean: c ? c.sum / c.count : null,
+          min: c ? c.min : null,
+          max: c ? c.max : null,
         }
-      }),
-    }))
+      })
+      return {
+        dimension: t.dimension,
+        points: t.points,
+        buckets,
+        anomalies: t.anomalies,
+        anomalies_truncated: t.found > t.anomalies.length,
+        ...noteOf(t),
+      }
+    }),
+  }))
   return {
     from_ns: lo.toString(),
     to_ns: hi.toString(),
@@ -233,6 +254,7 @@ export async function driftSeries(
     z_threshold: opts.zThreshold,
     groups: out,
     anomaly_count: total,
+    ...(omitted.groups > 0 ? { omitted } : {}),
   }
 }
 

@@ -12,7 +12,7 @@ import { renderReportHtml } from '../custody/html/render'
 import { requirePriorOfOpenChain } from '../audit/prior-chain'
 import { parseReportText, priorFrom, readReportFile, type ReadReport } from '../custody/report-file'
 import { AuditError } from '../base/errors'
-import { custodyOf, openChainId } from '../session/custody-state'
+import { announcePrior, custodyOf, openChainId } from '../session/custody-state'
 import { buildReportFor, maySign } from './engine'
 import type { AuditSession } from '../session/session'
 import type { CallContext, HandlerTable, Platform } from './handler-types'
@@ -116,6 +116,7 @@ export function custodyHandlers(session: AuditSession, platform: Platform): Pick
       const state = custodyOf(session)
       if (optBool(obj(req), 'clear')) {
         state.prior = null
+        announcePrior(session)
         return null
       }
       const openId = openChainId(session)
@@ -127,6 +128,7 @@ export function custodyHandlers(session: AuditSession, platform: Platform): Pick
       await requirePriorOfOpenChain((await session.ready()).chain, head, session.keys)
       const info = priorInfo(head)
       state.prior = { head, info, openId }
+      announcePrior(session)
       return info
     },
     checkReport: async (req, ctx) => {

@@ -53,7 +53,7 @@ export function keyHandlers(session: AuditSession): Pick<HandlerTable, KeyCall> 
           )
         throw e
       }
-      session.keys = [...keep, ...added].map((k, index) => ({ ...k, index }))
+      session.replaceKeys([...keep, ...added].map((k, index) => ({ ...k, index })))
       session.setVerdict(null)
       return session.keys.map(keyInfo)
     },

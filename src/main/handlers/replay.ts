@@ -2,6 +2,7 @@
 // made so far, and a JSONL batch of them.
 import type { ApiName } from '../../shared/contract'
 import type { ReplayBatchItem, ReplayCheckRequest } from '../../shared/replay-types'
+import { REPLAY_BATCH_BASE64_MAX } from '../../shared/replay-names'
 import { AuditError } from '../base/errors'
 import type { AuditSession } from '../session/session'
 import { checkReplayBatchFor, checkReplayFor, heldReplayChecks } from './engine'
@@ -11,7 +12,7 @@ import { int, obj, optEnum, optStr } from './validate'
 type ReplayCall = Extract<ApiName, 'checkReplay' | 'listReplayChecks' | 'checkReplayBatch'>
 
 /** A replay batch's JSONL (the server's body bound for a replay file holds it). */
-const MAX_BATCH_BODY_CHARS = 96 * 1024 * 1024
+const MAX_BATCH_BODY_CHARS = REPLAY_BATCH_BASE64_MAX
 
 function replayRequestFrom(req: unknown): ReplayCheckRequest {
   const o = obj(req)

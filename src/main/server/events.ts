@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { AppEvent } from '../../shared/app-events'
 import type { JobStatus } from '../../shared/job-types'
 import type { JobRegistry } from '../session/jobs'
-import { onReportSigned } from '../session/custody-state'
+import { heldPrior, onPriorChanged, onReportSigned } from '../session/custody-state'
 import type { AuditSession } from '../session/session'
 import { BASE_HEADERS, HttpError, toJsonText } from './http'
 
@@ -114,9 +114,13 @@ export function streamAppEvents(
   }
   let ended = false
   const stopChain = session.onChainChanged((chain) => send({ name: 'chainChanged', payload: { chain } }))
+  const stopKeys = session.onKeysChanged((keys) => send({ name: 'keysChanged', payload: { keys } }))
+  const stopPrior = onPriorChanged(session, (prior) => send({ name: 'priorChanged', payload: { prior } }))
   const stopSigned = onReportSigned(session, (signed) => send({ name: 'reportSigned', payload: signed }))
   const stop = (): void => {
     stopChain()
+    stopKeys()
+    stopPrior()
     stopSigned()
   }
   const end = (): void => {
@@ -130,4 +134,7 @@ export function streamAppEvents(
   req.on('close', end)
   res.write('retry: 1000\n\n')
   send({ name: 'chainChanged', payload: { chain: session.identity() } })
+  // A page loaded (or reloaded) while a prior is held is told of it: its next verify applies it.
+  const prior = heldPrior(session)
+  if (prior !== null) send({ name: 'priorChanged', payload: { prior } })
 }

@@ -19,13 +19,19 @@ export interface CustodyState {
   prior: { head: PriorHead; info: PriorInfo; openId: number } | null
   /** Told of every report signed (the UI's event, the server's stderr line). */
   readonly signedListeners: Set<(signed: SignedReport) => void>
+  /** Told whenever a caller sets or clears the prior (every page shows the one the engine holds). */
+  readonly priorListeners: Set<(prior: PriorInfo | null) => void>
 }
 
 const states = new WeakMap<AuditSession, CustodyState>()
 
 export function custodyOf(session: AuditSession): CustodyState {
   let s = states.get(session)
-  if (!s) states.set(session, (s = { signing: null, prior: null, signedListeners: new Set() }))
+  if (!s)
+    states.set(
+      session,
+      (s = { signing: null, prior: null, signedListeners: new Set(), priorListeners: new Set() }),
+    )
   return s
 }
 
@@ -55,4 +61,31 @@ export function openChainId(session: AuditSession): number | null {
 export function priorFor(session: AuditSession): PriorHead | undefined {
   const p = custodyOf(session).prior
   return p && p.openId === openChainId(session) ? p.head : undefined
+}
+
+/** The prior applied to the next verify of the chain open now, as a page shows it (null: none). */
+export function heldPrior(session: AuditSession): PriorInfo | null {
+  const p = custodyOf(session).prior
+  return p && p.openId === openChainId(session) ? p.info : null
+}
+
+/** Listen to the prior being set or cleared (by any tab or window); returns the unsubscribe. */
+export function onPriorChanged(
+  session: AuditSession,
+  listener: (prior: PriorInfo | null) => void,
+): () => void {
+  const set = custodyOf(session).priorListeners
+  set.add(listener)
+  return () => set.delete(listener)
+}
+
+export function announcePrior(session: AuditSession): void {
+  const prior = heldPrior(session)
+  for (const l of [...custodyOf(session).priorListeners]) {
+    try {
+      l(prior)
+    } catch {
+      // A closed window or stream must not stop the call.
+    }
+  }
 }

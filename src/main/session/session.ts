@@ -8,13 +8,13 @@ import type { OpenOptions, OpenPolicy } from '../chain/evidence-files'
 import type { ChainOverview, EntryFilter, EntrySort } from '../../shared/chain-types'
 import type { IntegrityRun } from '../../shared/integrity-types'
 import type { ReplayCheck } from '../../shared/replay-types'
-import type { VerifyVerdict } from '../../shared/verify-types'
+import type { KeyInfo, VerifyVerdict } from '../../shared/verify-types'
 import type { ChainIndex } from '../chain/chain-index'
 import { selectPositions } from '../chain/views'
 import { buildTableColumns } from '../chain/columns/table-columns'
 import { filteredPositions, needsTableColumns, orderPositions, servedByFirstPass } from '../chain/entry-order'
 import { AuditError } from '../base/errors'
-import type { KeyMaterial } from '../chain/keys'
+import { keyInfo, type KeyMaterial } from '../chain/keys'
 import { flaggedSeqs } from './flagged'
 import { JobRegistry, type JobContext } from './jobs'
 import { fullIndex, openInPlace, openThroughCopy, type InPlaceOpen, type Progress } from './open-stages'
@@ -43,6 +43,9 @@ const STAGED_OPEN_ROWS = 100_000
 /** Told whenever the chain the session holds changes (see AppEvents.chainChanged). */
 export type ChainListener = (chain: ChainIdentity | null) => void
 
+/** Told whenever a client replaces the keys held (see AppEvents.keysChanged). */
+export type KeysListener = (keys: KeyInfo[]) => void
+
 export class AuditSession {
   readonly jobs = new JobRegistry()
   readonly options: SessionOptions
@@ -65,6 +68,7 @@ export class AuditSession {
   private opens = 0
   private held: ChainIdentity | null = null
   private readonly chainListeners = new Set<ChainListener>()
+  private readonly keysListeners = new Set<KeysListener>()
 
   constructor(options: SessionOptions = {}) {
     this.options = options
@@ -87,6 +91,28 @@ export class AuditSession {
   onChainChanged(listener: ChainListener): () => void {
     this.chainListeners.add(listener)
     return () => this.chainListeners.delete(listener)
+  }
+
+  /**
+   * Listen to a client replacing the keys (setSecrets): the keys are the session's, not a tab's, so
+   * every other tab's verdict, replay words and batch lines were made under keys no longer held.
+   */
+  onKeysChanged(listener: KeysListener): () => void {
+    this.keysListeners.add(listener)
+    return () => this.keysListeners.delete(listener)
+  }
+
+  /** The keys a client gave, held from now on; every listener is told (before the call answers). */
+  replaceKeys(keys: KeyMaterial[]): void {
+    this.keys = keys
+    const shown = keys.map(keyInfo)
+    for (const l of [...this.keysListeners]) {
+      try {
+        l(shown)
+      } catch {
+        // A closed window or stream must not stop the call.
+      }
+    }
   }
 
   private announce(chain: ChainIdentity | null): void {

@@ -76,8 +76,8 @@ function indexOf(ts: bigint[], valid?: (i: number) => boolean): ChainIndex {
     seq: Float64Array.from(ts, (_, i) => i + 1),
     ts: BigInt64Array.from(ts),
     tsValid: Uint8Array.from(ts, (_, i) => ((valid?.(i) ?? true) ? 1 : 0)),
-    provider: Uint16Array.from(ts, (_, i) => i % 3),
-    model: new Uint16Array(n),
+    provider: Uint32Array.from(ts, (_, i) => i % 3),
+    model: new Uint32Array(n),
     hasReplay: new Uint8Array(n),
     providerNames: ['anthropic', 'openai', 'mistral'],
     modelNames: ['(none)'],
@@ -165,7 +165,7 @@ describe('timestamps as 32-bit halves', () => {
     const ts = around(r, 1_700_000_000_000_000_000n, 86_400_000_000_000n, 20_000)
     const idx = indexOf(ts, (i) => i % 13 !== 4)
     idx.providerNames = Array.from({ length: 3000 }, (_, p) => `provider-${(p * 7919) % 3000}`)
-    idx.provider = Uint16Array.from(ts, (_, i) => (i * 31) % 3000)
+    idx.provider = Uint32Array.from(ts, (_, i) => (i * 31) % 3000)
     // 60 × 3000 counters fit the typed array; 2000 × 3000 do not.
     for (const buckets of [60, 2000]) {
       expect(buildTimeline(idx, { buckets })).toEqual(referenceTimeline(idx, { buckets }))

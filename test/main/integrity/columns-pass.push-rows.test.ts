@@ -27,7 +27,7 @@ interface Row {
 
 function part(rows: Row[]): OrderedColumns {
   const names: string[] = []
-  const provider = new Uint16Array(rows.length)
+  const provider = new Uint32Array(rows.length)
   const looseTs: [number, bigint][] = []
   const ts = new BigInt64Array(rows.length)
   rows.forEach((r, i) => {

@@ -39,8 +39,8 @@ export class ColumnsBuilder {
   private seq: Float64Array
   private ts: BigInt64Array
   private tsValid: Uint8Array
-  private provider: Uint16Array
-  private model: Uint16Array
+  private provider: Uint32Array
+  private model: Uint32Array
   private hasReplay: Uint8Array
   private hashFp: Float64Array
   private seconds: Float64Array
@@ -77,8 +77,8 @@ export class ColumnsBuilder {
     this.seq = new Float64Array(cap)
     this.ts = new BigInt64Array(cap)
     this.tsValid = new Uint8Array(cap)
-    this.provider = new Uint16Array(cap)
-    this.model = new Uint16Array(cap)
+    this.provider = new Uint32Array(cap)
+    this.model = new Uint32Array(cap)
     this.hasReplay = new Uint8Array(cap)
     this.hashFp = new Float64Array(cap)
     this.seconds = new Float64Array(this.wantSeconds ? cap : 0)
@@ -100,7 +100,7 @@ export class ColumnsBuilder {
   reserve(more = 1): void {
     if (this.i + more <= this.cap) return
     const cap = (this.cap = Math.max(this.cap * 2, this.i + more))
-    const grow = <T extends BigInt64Array | Float64Array | Uint8Array | Uint16Array>(a: T): T => {
+    const grow = <T extends BigInt64Array | Float64Array | Uint8Array | Uint32Array>(a: T): T => {
       const b = new (a.constructor as new (n: number) => T)(cap)
       b.set(a as never)
       return b

@@ -8,8 +8,8 @@ export interface IndexColumns {
   ts: BigInt64Array
   /** Rows whose timestamp column is not an integer get `tsValid[i] = 0` (and ts 0). */
   tsValid: Uint8Array
-  provider: Uint16Array
-  model: Uint16Array
+  provider: Uint32Array
+  model: Uint32Array
   hasReplay: Uint8Array
   providerNames: string[]
   modelNames: string[]

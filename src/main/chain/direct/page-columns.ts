@@ -145,13 +145,13 @@ function nativeLastColumns(scanner: RowScanner, root: number, rows: number): Int
   // Signatures are numbered in the order the walk met them, so names keep the order of first
   // appearance the TypeScript walk gives them.
   const providers = new Interner()
-  const ids = Uint16Array.from(w.signatures, (sig) => providers.id(signatureProvider(sig)))
+  const ids = Uint32Array.from(w.signatures, (sig) => providers.id(signatureProvider(sig)))
   return {
     rows: w.rows,
     seq: w.seq,
     seqBig: w.seqBig,
     ts: w.ts,
-    provider: w.provider.map((s) => ids[s]!),
+    provider: Uint32Array.from(w.provider, (s) => ids[s]!),
     providerNames: providers.names,
     badTs: null,
     looseTs: [],

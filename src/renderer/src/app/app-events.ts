@@ -13,6 +13,8 @@ export function appEventHandlers(store: AppStore, ui: WindowActions): AppEventHa
   const workspace = () => store.getState().workspace
   return {
     chainChanged: ({ chain }) => store.chainChanged(chain),
+    keysChanged: ({ keys }) => workspace()?.keysHeld(keys),
+    priorChanged: ({ prior }) => workspace()?.custody.priorHeld(prior),
     openFailed: ({ path, message }) => store.openFailed(path, message),
     reportSigned: ({ fingerprint }) => store.notify(`report signed with key ${fingerprint}`),
     menuOpen: () => store.openCommand(ui.focusPathBox),

@@ -77,6 +77,7 @@ export function DriftPanel(props: Props) {
   const rows = anomalyRows(groups)
   const truncated = anyTruncated(groups)
   const bucketMs = series ? nsToMs(series.bucket_ns) : 0
+  const groupCount = series ? series.groups.length + (series.omitted?.groups ?? 0) : 0
 
   return (
     <div className="drift" data-testid="drift-panel">
@@ -153,9 +154,19 @@ export function DriftPanel(props: Props) {
         <div className="drift-result" data-testid="drift-result">
           <p className="small" data-testid="drift-summary">
             <b data-testid="drift-count">{formatCount(series.anomaly_count)}</b> anomal
-            {series.anomaly_count === 1 ? 'y' : 'ies'} in {formatCount(series.groups.length)} provider/model
-            group{series.groups.length === 1 ? '' : 's'} · window {series.window} · z ≥ {series.z_threshold}
+            {series.anomaly_count === 1 ? 'y' : 'ies'} in {formatCount(groupCount)} provider/model group
+            {groupCount === 1 ? '' : 's'} · window {series.window} · z ≥ {series.z_threshold}
           </p>
+          {series.omitted ? (
+            <p className="warn-text small" data-testid="drift-omitted">
+              {formatCount(series.omitted.groups)} more provider/model group
+              {series.omitted.groups === 1 ? ' is' : 's are'} not charted (
+              {counted(series.omitted.rows, 'row')}, {formatCount(series.omitted.anomalies)} anomal
+              {series.omitted.anomalies === 1 ? 'y' : 'ies'}, counted above): only the{' '}
+              {formatCount(series.groups.length)} with the most rows are. Choose a provider or model in the
+              view to chart the others.
+            </p>
+          ) : null}
           <p className="muted small" data-testid="drift-scope">
             Rows: {scopeText(request)}
             {stale ? ' — the view has changed since: Analyse drift again to follow it' : ''}

@@ -57,6 +57,9 @@ export function EvidencePanel({
   const ev = overview.evidence
   const [allModels, setAllModels] = useState(false)
   const models = allModels ? overview.models : overview.models.slice(0, MODELS_SHOWN)
+  // Providers as models: a chain names as many as it has rows (65,536 chips froze the panel).
+  const [allProviders, setAllProviders] = useState(false)
+  const providers = allProviders ? overview.providers : overview.providers.slice(0, MODELS_SHOWN)
   return (
     <div className="evidence" data-testid="evidence">
       <dl className="kv">
@@ -140,7 +143,7 @@ export function EvidencePanel({
           {overview.providers.length === 0 ? (
             <span className="muted">{overview.pending ? 'indexing…' : 'none recorded'}</span>
           ) : null}
-          {overview.providers.map((p) => (
+          {providers.map((p) => (
             <button
               type="button"
               key={p.name}
@@ -151,6 +154,16 @@ export function EvidencePanel({
               {p.name} <span className="muted">{formatCount(p.count)}</span>
             </button>
           ))}
+          {overview.providers.length > MODELS_SHOWN ? (
+            <button
+              type="button"
+              className="link small"
+              onClick={() => setAllProviders((a) => !a)}
+              data-testid="overview-providers-more"
+            >
+              {allProviders ? 'fewer' : `+${overview.providers.length - MODELS_SHOWN} more`}
+            </button>
+          ) : null}
         </dd>
         <dt>models</dt>
         <dd className="chips" data-testid="overview-models">

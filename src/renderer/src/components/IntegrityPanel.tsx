@@ -67,6 +67,21 @@ function SeqButton({ seq, onSelectSeq }: { seq: number; onSelectSeq: (s: number)
 }
 
 /** What a run covers, said beside its result (issue 35: a window's "no gaps" is not the chain's). */
+/**
+ * Lines listed per category: a whole-chain run of a chain with a gap at every other seq (or a
+ * provider per row) has as many lines as rows, and drawing them all froze the panel. The rest are
+ * counted on the last line; the category's summary has the whole count.
+ */
+const LISTED = 200
+
+function More({ total }: { total: number }) {
+  return total > LISTED ? (
+    <li className="muted" data-testid="integrity-more">
+      … +{formatCount(total - LISTED)} more (the report has them all)
+    </li>
+  ) : null
+}
+
 export function coverageText(run: IntegrityRun, totalRows: number | undefined): string {
   const r = run.report
   const seqs = r.first_seq === null ? 'no rows' : `seq ${r.first_seq}–${r.last_seq}`
@@ -216,14 +231,15 @@ export function IntegrityPanel({
             testId="cat-sequence"
           >
             {r.sequence_gaps.length > 0 ? (
-              <ul>
-                {r.sequence_gaps.map((g, i) => (
+              <ul data-testid="sequence-gap-lines">
+                {r.sequence_gaps.slice(0, LISTED).map((g, i) => (
                   <li key={i}>
                     <SeqButton seq={g.after_seq} onSelectSeq={onSelectSeq} /> →{' '}
                     <SeqButton seq={g.before_seq} onSelectSeq={onSelectSeq} /> ({formatCount(g.missing_count)}{' '}
                     missing)
                   </li>
                 ))}
+                <More total={r.sequence_gaps.length} />
               </ul>
             ) : null}
           </Category>
@@ -235,13 +251,13 @@ export function IntegrityPanel({
           >
             {ts.length > 0 ? (
               <ul>
-                {ts.slice(0, 200).map((a, i) => (
+                {ts.slice(0, LISTED).map((a, i) => (
                   <li key={i}>
                     {a.seq > 0 ? <SeqButton seq={a.seq} onSelectSeq={onSelectSeq} /> : null}{' '}
                     <span className="pill warn">{a.type}</span> {a.detail}
                   </li>
                 ))}
-                {ts.length > 200 ? <li className="muted">… +{formatCount(ts.length - 200)} more</li> : null}
+                <More total={ts.length} />
               </ul>
             ) : null}
           </Category>
@@ -254,12 +270,13 @@ export function IntegrityPanel({
             testId="cat-hashes"
           >
             {r.hash_anomalies.length > 0 ? (
-              <ul>
-                {r.hash_anomalies.slice(0, 200).map((h, i) => (
+              <ul data-testid="hash-lines">
+                {r.hash_anomalies.slice(0, LISTED).map((h, i) => (
                   <li key={i}>
                     <SeqButton seq={h.seq} onSelectSeq={onSelectSeq} /> {h.detail}
                   </li>
                 ))}
+                <More total={r.hash_anomalies.length} />
               </ul>
             ) : null}
           </Category>
@@ -271,9 +288,12 @@ export function IntegrityPanel({
           >
             {r.provider_shift ? (
               <ul data-testid="provider-shift-lines">
-                {shiftLines(r).map((l) => (
-                  <li key={l}>{l}</li>
-                ))}
+                {shiftLines(r)
+                  .slice(0, LISTED)
+                  .map((l) => (
+                    <li key={l}>{l}</li>
+                  ))}
+                <More total={Object.keys(r.provider_shift.shifts).length} />
               </ul>
             ) : null}
           </Category>
@@ -292,12 +312,13 @@ export function IntegrityPanel({
             testId="cat-rotation"
           >
             {r.rotation_boundaries.length > 0 ? (
-              <ul>
-                {r.rotation_boundaries.map((b, i) => (
+              <ul data-testid="rotation-lines">
+                {r.rotation_boundaries.slice(0, LISTED).map((b, i) => (
                   <li key={i}>
                     <SeqButton seq={b.seq} onSelectSeq={onSelectSeq} /> {b.detail}
                   </li>
                 ))}
+                <More total={r.rotation_boundaries.length} />
               </ul>
             ) : null}
             <p className="muted small" data-testid="rotation-note">

@@ -65,3 +65,17 @@ describe('EvidencePanel: unknown is shown as unknown', () => {
             else expect(state).toBe(pending ? 'indexing…' : 'none recorded')
           })
 })
+
+describe('EvidencePanel: a chain naming as many providers as rows draws a bounded panel', () => {
+  for (const n of [1, 8, 9, 70_000])
+    it(`${n} providers: at most 8 chips until more are asked for, and the rest counted`, () => {
+      const o = overview(SHA, true, false, 0)
+      o.providers = Array.from({ length: n }, (_, i) => ({ name: `p${i}`, count: n - i }))
+      render(<EvidencePanel overview={o} />)
+      const box = screen.getByTestId('overview-providers')
+      expect(box.querySelectorAll('button.chip').length).toBe(Math.min(n, 8))
+      const more = screen.queryByTestId('overview-providers-more')
+      if (n > 8) expect(more?.textContent).toBe(`+${n - 8} more`)
+      else expect(more).toBeNull()
+    })
+})

@@ -101,6 +101,14 @@ export class CustodyStore extends Store<CustodyState> {
     await this.env.verify()
   }
 
+  /**
+   * The prior the engine holds, as another tab or window set or cleared it (AppEvents.priorChanged):
+   * shown, so that this page never says "no prior" while its next verify applies one (its file's
+   * name only where it was chosen).
+   */
+  readonly priorHeld = (prior: PriorInfo | null): void =>
+    this.update((s) => (JSON.stringify(s.prior) === JSON.stringify(prior) ? {} : { prior, priorFile: null }))
+
   readonly clearPrior = async (): Promise<void> => {
     this.update({ priorError: null })
     try {

@@ -9,9 +9,8 @@ import type { ReportFormat } from '../../../../shared/custody-types'
 import type { IntegrityOptions, IntegrityRun } from '../../../../shared/integrity-types'
 import type { ReplayCheck, ReplayCheckRequest, ReplayTextMode } from '../../../../shared/replay-types'
 import type { KeyInfo, VerifyRangeOptions, VerifyVerdict } from '../../../../shared/verify-types'
-import { copyText, downloadJson, downloadText } from '../download'
 import { initialView, viewReducer, type ViewAction, type ViewState } from '../filter-state'
-import { errorMessage, reportFileName } from '../format'
+import { errorMessage } from '../format'
 import { CustodyStore } from './custody-store'
 import { DriftStore } from './drift-store'
 import { readFileBase64 } from '../replay-format'
@@ -24,6 +23,7 @@ import { JobRunner } from './job-runner'
 import { KeylessStore } from './keyless-store'
 import { RecoveredStore } from './recovered-store'
 import { ReplayBatchStore } from './replay-batch-store'
+import { copyReport, exportReport, type ReportActionEnv } from './report-actions'
 import { isJsonlName } from '../../../../shared/replay-names'
 import { Store } from './store'
 
@@ -302,30 +302,53 @@ export class WorkspaceStore extends Store<WorkspaceState> {
    */
   readonly submitSecrets = async (secrets: SecretInput[], keep: number[] = []): Promise<void> => {
     this.update({ keysError: null })
+    let keys: KeyInfo[]
     try {
-      const keys = await this.api.setSecrets(keep.length > 0 ? { secrets, keep } : { secrets })
-      this.update((s) => ({
-        keys,
-        keysNote: null,
-        keyGen: s.keyGen + 1,
-        verdict: null,
-        checkVersion: s.checkVersion + 1,
-        flagVersion: s.flagVersion + 1,
-      }))
+      keys = await this.api.setSecrets(keep.length > 0 ? { secrets, keep } : { secrets })
     } catch (e) {
       this.update({ keysError: errorMessage(e) })
       return
     }
+    this.keysReplaced(keys, null)
+    if (keys.length > 0) await this.verify(undefined, true)
+  }
+
+  /**
+   * The engine's keys were replaced by another tab or window (AppEvents.keysChanged; one key set
+   * for all): when they are not the ones this page shows, what it shows under its keys (the verdict,
+   * replay words, batch lines, a verify under way) is taken down, as after its own change, and the
+   * page says so. Its own change arrives here too, with keys it already shows (or before its answer:
+   * the answer then clears the note).
+   */
+  readonly keysHeld = (keys: KeyInfo[]): void => {
+    const same = (a: KeyInfo, b: KeyInfo | undefined): boolean =>
+      b !== undefined && a.index === b.index && a.fingerprint === b.fingerprint && a.encoding === b.encoding
+    const shown = this.getState().keys
+    if (keys.length === shown.length && keys.every((k, i) => same(k, shown[i]))) return
+    this.keysReplaced(
+      keys,
+      'The keys were changed in another tab or window: this page shows the keys the engine holds now; verify again to see their verdict.',
+    )
+  }
+
+  /** A new key set: the verdict and the key-dependent panels were the old keys'. */
+  private keysReplaced(keys: KeyInfo[], keysNote: string | null): void {
+    this.update((s) => ({
+      keys,
+      keysNote,
+      keyGen: s.keyGen + 1,
+      verdict: null,
+      checkVersion: s.checkVersion + 1,
+      flagVersion: s.flagVersion + 1,
+    }))
     // The replay checks' row words ("row verifies … key #N") were the old keys': the engine words
     // them again with the keys now held; a batch's lines are taken down.
     this.reloadChecks()
     this.batch.keysChanged()
     // A run under way was started with the old keys: when it lands the panel marks it out of date.
     this.rerunIntegrity()
-    // A verify under way is the old keys' (a key typed wrong, then right): stopped, and the chain
-    // verified again with the keys now held.
+    // A verify under way is the old keys' (a key typed wrong, then right): stopped.
     if (this.verifyJob.running) this.verifyJob.cancel()
-    if (this.getState().keys.length > 0) await this.verify(undefined, true)
   }
 
   /** The keys of the chain shown before this one were cleared (keys belong to a chain): say so. */
@@ -455,46 +478,17 @@ export class WorkspaceStore extends Store<WorkspaceState> {
     void this.replayFile(selected.seq, file)
   }
 
-  /**
-   * The report (signed by the engine when a signing key is chosen): the desktop app asks where to
-   * save it as JSON, as the HTML page, or printed to PDF; web mode downloads the JSON or the page.
-   */
-  readonly exportReport = async (format: ReportFormat = 'json'): Promise<void> => {
-    const req = { integrity: this.getState().integrityOpts }
-    this.update({ exporting: true })
-    try {
-      if (this.env.hasDialogs) {
-        const { path } = await this.api.saveReport({ ...req, format })
-        this.env.notify(path ? `Report saved to ${path}` : 'Export cancelled')
-      } else if (format === 'html') {
-        const { html, file_name } = await this.api.buildReportHtml(req)
-        downloadText(file_name, html, 'text/html')
-        this.env.notify(`Report downloaded as ${file_name}`)
-      } else if (format === 'json') {
-        const report = await this.api.buildReport(req)
-        const name = reportFileName(report.generated_at)
-        downloadJson(name, report)
-        this.env.notify(`Report downloaded as ${name}`)
-      } else {
-        this.env.notify('Printing to PDF needs the desktop app: export as HTML and print it', 'error')
-      }
-    } catch (e) {
-      this.env.notify(`Export failed: ${errorMessage(e)}`, 'error')
-    } finally {
-      this.update({ exporting: false })
-    }
-  }
+  private readonly reportEnv = (): ReportActionEnv => ({
+    api: this.api,
+    hasDialogs: this.env.hasDialogs,
+    notify: this.env.notify,
+    integrity: () => this.getState().integrityOpts,
+    exporting: (exporting) => this.update({ exporting }),
+  })
 
-  readonly copyReport = async (): Promise<void> => {
-    this.update({ exporting: true })
-    try {
-      const report = await this.api.buildReport({ integrity: this.getState().integrityOpts })
-      await copyText(JSON.stringify(report, null, 2))
-      this.env.notify('Report copied to the clipboard as JSON')
-    } catch (e) {
-      this.env.notify(`Copy failed: ${errorMessage(e)}`, 'error')
-    } finally {
-      this.update({ exporting: false })
-    }
-  }
+  /** The report saved (desktop) or downloaded (web): report-actions.ts. */
+  readonly exportReport = (format: ReportFormat = 'json'): Promise<void> =>
+    exportReport(this.reportEnv(), format)
+
+  readonly copyReport = (): Promise<void> => copyReport(this.reportEnv())
 }

@@ -102,3 +102,23 @@ describe('CustodyStore', () => {
     expect(store.getState()).toMatchObject({ check: null, checkError: null, checkFile: null })
   })
 })
+
+describe('CustodyStore: the prior another tab or window set or cleared', () => {
+  it('is shown as the engine holds it (never "none" while one is held); its own stays named', async () => {
+    const { api } = fakeApi({
+      overrides: { setPrior: async (req) => ((req as { clear?: boolean }).clear ? null : PRIOR) },
+    })
+    const store = new CustodyStore(api, { hasDialogs: false, verify: async () => undefined })
+    store.priorHeld(PRIOR)
+    expect(store.getState()).toMatchObject({ prior: PRIOR, priorFile: null })
+    store.priorHeld(null)
+    expect(store.getState()).toMatchObject({ prior: null, priorFile: null })
+    await store.comparePrior(new File(['{"report": true}'], 'before.json'))
+    // Its own change heard back: the name it chose stays.
+    store.priorHeld({ ...PRIOR })
+    expect(store.getState()).toMatchObject({ prior: PRIOR, priorFile: 'before.json' })
+    const other = { ...PRIOR, last_seq: 100, rows: 100 }
+    store.priorHeld(other)
+    expect(store.getState()).toMatchObject({ prior: other, priorFile: null })
+  })
+})
