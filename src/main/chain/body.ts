@@ -14,6 +14,7 @@
 import { pyTruthy } from '../python/truthy'
 import { PyFloat, pyJsonLoads } from '../python/pyformat'
 import { pyJsonNumberKey } from '../python/repr'
+import { stringProviderKey, valueProviderKey } from './provider-key'
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
 
@@ -47,7 +48,8 @@ export function attributesOf(body: unknown): Record<string, unknown> {
  * The integrity monitor's provider: `gen_ai.provider.name` if truthy, else `gen_ai.system`, else
  * `unknown`. Python keeps a numeric provider as a number (it becomes a JSON key string: an int's
  * digits, a float's repr — `numberKey` gives it from the body's literal where the caller has it,
- * providerOfBytes); a list or object crashes Python's detector — here it counts as `unknown`.
+ * providerOfBytes); a list or object crashes Python's detector — here it counts as `unknown`. The
+ * answer is a provider key (./provider-key.ts): a number or `true` is kept apart from a string.
  */
 export function providerOf(
   body: unknown,
@@ -57,13 +59,13 @@ export function providerOf(
   for (const key of ['gen_ai.provider.name', 'gen_ai.system']) {
     const v = attrs[key]
     if (!pyTruthy(v)) continue
-    if (typeof v === 'string') return v
+    if (typeof v === 'string') return stringProviderKey(v)
     if (typeof v === 'number') {
       const k = numberKey(key, v)
       if (k === null) continue
-      return k
+      return valueProviderKey(k)
     }
-    if (typeof v === 'boolean') return 'true'
+    if (typeof v === 'boolean') return valueProviderKey('true')
     return 'unknown'
   }
   return 'unknown'
