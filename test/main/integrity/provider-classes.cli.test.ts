@@ -3,7 +3,8 @@
 // half's) — while the string "a" and a number stay apart. On the old code each spelling counted
 // apart: a chain sealed with 1 in its older half and 1.0 in its newer read "SHIFT detected" (exit 1)
 // where Python reads stable, and the text printed `true`/`Infinity` where Python's str() prints
-// `True`/`inf`. Generated chains of numeric, boolean and string providers are held to a Python model
+// `True`/`inf`. A body holding NaN or Infinity anywhere (json.loads reads them, JSON.parse refuses the
+// body) counted as `unknown`: a provider shift Python never saw. Generated chains of numeric, boolean and string providers are held to a Python model
 // of the detector (testdata/pyprov.py), the JSON's bytes and the text's lines, under both body readers.
 import { spawnSync } from 'node:child_process'
 import { join } from 'node:path'

@@ -1,5 +1,5 @@
 # Python's provider-shift detector (reference §5.2, §5.3.4, §5.4) over chains whose providers are
-# JSON numbers, true and strings, written with Python's sqlite3: providers counted in dicts (so 1,
+# JSON numbers, true, NaN/Infinity and strings (some bodies holding NaN or Infinity elsewhere), written with Python's sqlite3: providers counted in dicts (so 1,
 # 1.0 and true are one key, named by the first seen), keys printed by json.dumps (JSON) and str()
 # (text). Key order: sorted by the JSON key (the set order is hash-randomised); the text lines by
 # descending |delta|, ties in that order. Not BIJOTEL's code: a model written from the spec.
@@ -8,7 +8,10 @@ import json, os, random, sqlite3, sys
 
 VALUES = ["1", "1.0", "true", "1e0", "10", "1E1", "10.0", "2", "2.0", "0.5", "5e-1", "-3", "-3.0",
           "1e400", "-1e400", "12345678901234567890", "1.2345678901234567e19", "9007199254740993",
-          "9007199254740992.0", '"a"', '"b"', '"x y"', "0", "false", '""', "null", "[]", "{}"]
+          "9007199254740992.0", '"a"', '"b"', '"x y"', "0", "false", '""', "null", "[]", "{}",
+          "NaN", "Infinity", "-Infinity"]
+# Attributes beside the provider that only json.loads reads (JSON.parse refuses the whole body).
+EXTRAS = ["", "", ',"x":NaN', ',"y":[1,-Infinity]', ',"z":{"w":Infinity}']
 
 
 def prov(b):
@@ -59,7 +62,7 @@ def main():
         for i in range(n):
             v = rnd.choice(a if i < n // 2 else b)
             key = "gen_ai.provider.name" if rnd.random() < 0.8 else "gen_ai.system"
-            body = '{"attributes":{"%s":%s}}' % (key, v)
+            body = '{"attributes":{"%s":%s%s}}' % (key, v, rnd.choice(EXTRAS))
             db.execute("INSERT INTO chain VALUES (?,?,?,?,?,?)", (i + 1, 1_700_000_000_000_000_000 + i * 60 * 10**9, body.encode(), "h%d" % i, "0" * 64, "0" * 64))
         db.commit()
         db.close()
