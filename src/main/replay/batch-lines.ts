@@ -147,8 +147,15 @@ function parsed(text: string, line: number, opts: LineOptions): BatchLine {
   const bad = (error: string): BadLine => ({ line, name, seq, error })
   const unknown = Object.keys(r).filter((k) => !FIELDS.has(k))
   if (unknown.length > 0) return bad(`unknown field ${JSON.stringify(unknown[0]!.slice(0, 100))}`)
-  if (seq === null)
-    return bad(`seq must be an integer, got ${(memberLiteral(text, 'seq') ?? 'null').slice(0, 100)}`)
+  if (seq === null) {
+    const lit = (memberLiteral(text, 'seq') ?? 'null').slice(0, 100)
+    // Digits past 2^53: an integer, but not one a JSON number holds exactly (RFC 8259 §6).
+    return bad(
+      INTEGER.test(lit)
+        ? `seq ${lit} is beyond the exact range of a JSON number (±2^53)`
+        : `seq must be an integer, got ${lit}`,
+    )
+  }
   for (const k of ['output', 'output_file', 'output_base64', 'name', 'prompt', 'prompt_file'])
     if (r[k] !== undefined && typeof r[k] !== 'string') return bad(`${k} must be a string`)
   if (r['raw'] !== undefined && typeof r['raw'] !== 'boolean') return bad('raw must be true or false')

@@ -62,6 +62,13 @@ describe('a batch seq is read from its literal', () => {
     expect(got.map((l) => (isBad(l) ? l.error : l.seq))).toEqual(seqs)
   })
 
+  it('digits past 2^53 are named as such, not as a non-integer', async () => {
+    const big = seqs.map((k) => `${k}${'0'.repeat(16)}`)
+    const got = await linesOf(big.map((b) => `{"seq":${b},"output":"o"}`).join('\n') + '\n')
+    for (const [i, l] of got.entries())
+      expect(isBad(l) && l.error).toBe(`seq ${big[i]} is beyond the exact range of a JSON number (±2^53)`)
+  })
+
   it('memberLiteral gives the top-level member only', () => {
     expect(memberLiteral('{"a":{"seq":1},"seq":2.5}', 'seq')).toBe('2.5')
     expect(memberLiteral('{"a":"\\"seq\\":1","seq" : [1, {"b": 2}] }', 'seq')).toBe('[1, {"b": 2}]')
