@@ -180,6 +180,10 @@ int json_scan(const scan_keys *k, const uint8_t *b, size_t n, int32_t starts[SCA
         const long e = string_end(b, p + 1, end, &escaped);
         if (e < 0) return SCAN_INVALID;
         p = (size_t)e + 1;
+      } else if (c == 0x4e || c == 0x49 || (c == 0x2d && AT(p + 1) == 0x49)) {
+        /* NaN, Infinity, -Infinity: not JSON (RFC 8259 §6), yet Python's json.loads reads them, and
+           Python BIJOTEL's integrity monitor then reads the body's provider: TypeScript decides. */
+        return SCAN_BAIL;
       } else if (c == 0x2d || (c >= 0x30 && c <= 0x39)) {
         if (c == 0x2d) p++;
         if (AT(p) == 0x30) {

@@ -11,6 +11,7 @@ import { F, factsAddon, RowFacter, type PageLayout } from './addon/row-facts'
 import { nativeAddon } from './addon/row-prover'
 import { attributesOf, modelOf, parseBody, providerOfBytes } from './body'
 import { pyJsonNumberKey } from '../python/repr'
+import { stringProviderKey, valueProviderKey } from './provider-key'
 
 const Q = 0x22
 const PROVIDER_KEYS = ['gen_ai.provider.name', 'gen_ai.system']
@@ -85,16 +86,16 @@ export interface BodyFacts {
   replay: boolean
 }
 
-/** Python truthiness and `providerOf` rules, on a value span already validated. */
+/** Python truthiness and `providerOf` rules, on a value span already validated: a provider key. */
 function providerFrom(i: number): string | null {
   const s = start[so + i]!
   const e = end[eo + i]!
   if (s < 0) return null
   const c = b[s]!
   if (c === Q) {
-    return e - s === 2 ? null : stringAt(s, e)
+    return e - s === 2 ? null : stringProviderKey(stringAt(s, e))
   }
-  if (c === 0x74) return 'true'
+  if (c === 0x74) return valueProviderKey('true')
   if (c === 0x66 || c === 0x6e) return null
   if (c === 0x7b || c === 0x5b) {
     // Truthy when not empty: `{}` / `[ ]`; then the value is not a usable provider name.
@@ -103,7 +104,8 @@ function providerFrom(i: number): string | null {
     return b[q] === 0x7d || b[q] === 0x5d ? null : 'unknown'
   }
   // A number: Python's key for it, from its literal (an int's digits, a float's repr).
-  return pyJsonNumberKey(b.toString('latin1', s, e))
+  const k = pyJsonNumberKey(b.toString('latin1', s, e))
+  return k === null ? null : valueProviderKey(k)
 }
 
 function modelFrom(i: number): string | null {

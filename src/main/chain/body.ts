@@ -12,8 +12,9 @@
 // this one stays native for the per-row verify path, where the body is parsed once a row.
 
 import { pyTruthy } from '../python/truthy'
-import { PyFloat, pyJsonLoads } from '../python/pyformat'
+import { PyFloat, pyJsonLoads, type PyValue } from '../python/pyformat'
 import { pyJsonNumberKey } from '../python/repr'
+import { stringProviderKey, valueProviderKey } from './provider-key'
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
 
@@ -47,7 +48,8 @@ export function attributesOf(body: unknown): Record<string, unknown> {
  * The integrity monitor's provider: `gen_ai.provider.name` if truthy, else `gen_ai.system`, else
  * `unknown`. Python keeps a numeric provider as a number (it becomes a JSON key string: an int's
  * digits, a float's repr — `numberKey` gives it from the body's literal where the caller has it,
- * providerOfBytes); a list or object crashes Python's detector — here it counts as `unknown`.
+ * providerOfBytes); a list or object crashes Python's detector — here it counts as `unknown`. The
+ * answer is a provider key (./provider-key.ts): a number or `true` is kept apart from a string.
  */
 export function providerOf(
   body: unknown,
@@ -57,13 +59,13 @@ export function providerOf(
   for (const key of ['gen_ai.provider.name', 'gen_ai.system']) {
     const v = attrs[key]
     if (!pyTruthy(v)) continue
-    if (typeof v === 'string') return v
+    if (typeof v === 'string') return stringProviderKey(v)
     if (typeof v === 'number') {
       const k = numberKey(key, v)
       if (k === null) continue
-      return k
+      return valueProviderKey(k)
     }
-    if (typeof v === 'boolean') return 'true'
+    if (typeof v === 'boolean') return valueProviderKey('true')
     return 'unknown'
   }
   return 'unknown'
@@ -75,6 +77,7 @@ export function providerOf(
  * keys are `12345678901234567891` and `1.0`).
  */
 export function providerOfBytes(body: Uint8Array, parsed: unknown): string {
+  if (parsed === undefined) return providerOfPython(body)
   return providerOf(parsed, (key, v) => {
     try {
       const d = pyJsonLoads(strictUtf8.decode(body), { typed: true })
@@ -87,6 +90,36 @@ export function providerOfBytes(body: Uint8Array, parsed: unknown): string {
     }
     return String(v)
   })
+}
+
+/**
+ * The provider of a body JSON.parse refused, as json.loads reads it: Python also takes `NaN`,
+ * `Infinity` and `-Infinity` (json.loads' parse_constant), so a body holding one anywhere still
+ * names its provider there (here it read `unknown`, a provider shift Python never saw). Bodies
+ * neither reads: `unknown`.
+ */
+function providerOfPython(body: Uint8Array): string {
+  let d: PyValue
+  try {
+    d = pyJsonLoads(strictUtf8.decode(body), { typed: true })
+  } catch {
+    return 'unknown'
+  }
+  const a = d instanceof Map ? d.get('attributes') : undefined
+  const attrs = a instanceof Map ? a : new Map<string, PyValue>()
+  for (const key of ['gen_ai.provider.name', 'gen_ai.system']) {
+    const v = attrs.get(key)
+    if (!pyTruthy(v)) continue
+    if (typeof v === 'string') return stringProviderKey(v)
+    if (v === true) return valueProviderKey('true')
+    let k: string | null = null
+    if (v instanceof PyFloat)
+      k = Number.isNaN(v.value) ? 'NaN' : pyJsonNumberKey(pyJsonNumberLiteral(v.value))
+    else if (typeof v === 'bigint' || typeof v === 'number') k = pyJsonNumberKey(v.toString())
+    else return 'unknown'
+    if (k !== null) return valueProviderKey(k)
+  }
+  return 'unknown'
 }
 
 /** A float's value as a literal pyJsonNumberKey reads as a float (never as an int). */

@@ -3,6 +3,7 @@
 // re-reading bodies. About 30 bytes a row, in typed arrays: the columns (./columns) of every row
 // of a source, on worker threads for a large chain.
 import { Interner } from './columns/interner'
+import { providerLabel } from './provider-key'
 import { endWorkers, extractAllColumns, startColumnWorkers, type EarlyWorker } from './columns/parallel'
 import { INDEX_COLUMNS, NO_MODEL, type ColumnsWanted, type IndexColumns } from './columns/types'
 import { WHOLE, type RowSource } from './source/row-source'
@@ -43,16 +44,16 @@ export async function buildChainIndex(
 
 /** Concatenate parts (in seq order), re-numbering their provider and model ids into one table. */
 export function mergeParts(parts: IndexPart[]): ChainIndex {
-  const providers = new Interner()
+  const providers = new Interner(providerLabel)
   const models = new Interner()
   models.id(NO_MODEL)
   const maps = parts.map((p) => ({
-    provider: p.providerNames.map((n) => providers.id(n)),
+    provider: p.providerKeys.map((k) => providers.id(k)),
     model: p.modelNames.map((n) => models.id(n)),
   }))
   const same = (map: number[]): boolean => map.every((id, k) => id === k)
   const kept = maps.map((m) => same(m.provider) && same(m.model))
-  const names = { providerNames: providers.names, modelNames: models.names }
+  const names = { providerNames: providers.names, providerKeys: providers.keys, modelNames: models.names }
   // One part whose ids are already the merged ones (a pass on one thread): its columns, not a copy
   // (≈22 MB of fresh memory at 1M rows, and fresh memory is slow to touch on this project's VMs).
   if (parts.length === 1 && kept[0]) {

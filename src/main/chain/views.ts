@@ -11,6 +11,7 @@ import type {
 } from '../../shared/chain-types'
 import { AuditError, asChainReadError } from '../base/errors'
 import { attributesOf, isPlainObject, modelOf, parseBody, providerOfBytes } from './body'
+import { providerLabel } from './provider-key'
 import { positionOfSeq, type ChainIndex } from './chain-index'
 import type { FileFacts, RowSource } from './source/row-source'
 import { nsToIso } from './ns-time'
@@ -195,7 +196,7 @@ function summarize(r: RawEntry, parsed: unknown): EntrySummary {
     time: ts === null ? '(not an integer)' : nsToIso(ts),
     span_name: text(r[4]) ?? '',
     span_kind: text(r[5]),
-    provider: providerOfBytes(body, parsed),
+    provider: providerLabel(providerOfBytes(body, parsed)),
     model: modelOf(parsed),
     canonical_hash: text(r[7]) ?? '',
     has_replay: body.indexOf('"bijotel.replay.output_hash"') >= 0,

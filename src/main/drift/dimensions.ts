@@ -14,9 +14,22 @@ export type Attrs = Record<string, unknown>
 
 const utf8 = new TextDecoder('utf-8', { fatal: true })
 
+/**
+ * An int past the double range: Python's `float()` of it raises OverflowError ("int too large to
+ * convert to float"), and so does the int × float of the cost; it is no datapoint (no number at all,
+ * so neither pyFloatOf nor pyArith reads one). JSON.parse reads such digits as Infinity, a value.
+ */
+const INT_PAST_DOUBLE = Object.freeze({ intPastDouble: true })
+
+/** The longest integer literal whose nearest double is finite has 309 digits (≈1.8 × 10^308). */
+const LONG_DIGITS = /\d{309}/
+
 function plain(v: PyValue): unknown {
   if (v instanceof PyFloat) return v.value
-  if (typeof v === 'bigint') return Number(v)
+  if (typeof v === 'bigint') {
+    const x = Number(v)
+    return Number.isFinite(x) ? x : INT_PAST_DOUBLE
+  }
   if (Array.isArray(v)) return v.map(plain)
   if (v instanceof Map) return Object.fromEntries([...v].map(([k, x]) => [k, plain(x)]))
   return v
@@ -35,15 +48,21 @@ export function parseBodyPy(body: Uint8Array | null | undefined): unknown {
   } catch {
     return null
   }
-  try {
-    return JSON.parse(text) as unknown
-  } catch {
+  const exact = (otherwise: unknown): unknown => {
     try {
       return plain(pyJsonLoads(text, { typed: true }))
     } catch {
-      return null
+      return otherwise
     }
   }
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(text) as unknown
+  } catch {
+    return exact(null)
+  }
+  // Digits enough for an int past the double range: read as Python reads ints.
+  return LONG_DIGITS.test(text) ? exact(parsed) : parsed
 }
 
 /** `body.get("attributes", {})` of an object body; null when the body is not an object. */

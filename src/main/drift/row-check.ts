@@ -9,6 +9,7 @@ import type { FindingKind } from '../../shared/verify-types'
 import type { KeyMaterial } from '../chain/keys'
 import type { RowSource } from '../chain/source/row-source'
 import { verifyRows } from '../verify/verify'
+import { AuditError } from '../base/errors'
 
 /** Failures that make a row not hold (the HMAC only when a key is given). */
 const FAILING: readonly FindingKind[] = ['body_hash_mismatch', 'link_mismatch', 'hmac_mismatch']
@@ -43,6 +44,14 @@ export async function usedRowsCheck(
     if (lo === -1n || s < lo) lo = s
     if (hi === -1n || s > hi) hi = s
   }
+  // The verifier's findings name seqs as JSON numbers: past ±2^53 a finding at 2^53 + 1 reads
+  // 2^53, matched no row here, and an edited row read as holding. Refused, as integrity refuses such seqs.
+  const safe = BigInt(Number.MAX_SAFE_INTEGER)
+  if (hi > safe || lo < -safe)
+    throw new AuditError(
+      'corrupt',
+      `seq ${hi > safe ? hi : lo} is beyond the exact range of a JSON number (±2^53): the rows this judgement reads cannot be checked by seq`,
+    )
   const v = await verifyRows(src, keys, {
     range: { seq_start: Number(lo), seq_end: Number(hi) },
     keyless: keys.length === 0,

@@ -110,7 +110,9 @@ function marksOf(session: AuditSession, wanted: ReadonlySet<number>): Map<number
   for (const f of v?.findings ?? []) {
     if (f.kind === 'truncated') continue
     // Only the rows in view are looked up: a finding over a million seqs costs the view's size.
-    if (f.to_seq - f.from_seq + 1 > wanted.size) {
+    // Past 2^53 `s++` gives `s` again (doubles there are 2 apart): only the rows in view are tried.
+    const exact = Number.isSafeInteger(f.from_seq) && Number.isSafeInteger(f.to_seq)
+    if (!exact || f.to_seq - f.from_seq + 1 > wanted.size) {
       for (const s of wanted) if (s >= f.from_seq && s <= f.to_seq) add(s, `${source}:${f.kind}`)
     } else for (let s = f.from_seq; s <= f.to_seq; s++) add(s, `${source}:${f.kind}`)
   }

@@ -124,7 +124,7 @@ function bursts(parts: IntegrityColumns[], threshold: number): DetectorResults['
 /** What pushRows reads of a part. */
 export type OrderedColumns = Pick<
   ColumnsPart,
-  'rows' | 'seq' | 'seqBig' | 'ts' | 'provider' | 'providerNames' | 'looseTs'
+  'rows' | 'seq' | 'seqBig' | 'ts' | 'provider' | 'providerKeys' | 'looseTs'
 >
 
 /** Seqs and timestamp steps below this are exact as doubles. */
@@ -149,12 +149,14 @@ export function pushRows(pass: OrderedPass, parts: OrderedColumns[], largeGapSec
   let heldRow = 0
   const mid = pass.providers.mid
   for (const p of parts) {
-    const names = p.providerNames
+    const names = p.providerKeys
     const loose = new Map(p.looseTs)
     const words = new TsWords(p.ts)
     // Quiet rows' providers, counted by id in each half.
     const base = new Float64Array(names.length)
     const curr = new Float64Array(names.length)
+    // The first row of each, in the analysed rows: Python names a class of equal providers by it.
+    const first = new Float64Array(names.length).fill(Infinity)
     for (let i = 0; i < p.rows; i++) {
       const seq = p.seq[i]!
       const hi = words.hi(i)
@@ -174,6 +176,7 @@ export function pushRows(pass: OrderedPass, parts: OrderedColumns[], largeGapSec
           const counts = at < mid ? base : curr
           const id = p.provider[i]!
           counts[id] = counts[id]! + 1
+          if (at < first[id]!) first[id] = at
           heldPart = p
           heldRow = i
           prevSeq = seq
@@ -192,7 +195,7 @@ export function pushRows(pass: OrderedPass, parts: OrderedColumns[], largeGapSec
       prevHi = hi
       prevLo = lo
     }
-    names.forEach((name, id) => pass.providers.add(name, base[id]!, curr[id]!))
+    names.forEach((name, id) => pass.providers.add(name, base[id]!, curr[id]!, first[id]!))
   }
   if (heldPart !== null) pass.resume(heldPart.seqBig[heldRow]!, heldPart.ts[heldRow]!)
 }

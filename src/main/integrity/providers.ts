@@ -2,14 +2,29 @@
 // (reference §5.3.4). Percentages are computed exactly as Python does (`count / half * 100`, in that
 // order) so the rounded values agree to the last bit. Python's key order is its set iteration order
 // (hash-randomised); here providers are sorted by code point, so the output is reproducible.
+// Providers are counted as Python's dicts count them: by equality class (../chain/provider-key.ts:
+// 1, 1.0 and true are one key, the string "1" another), under the first of them seen — the first
+// row's in the baseline half (`set(base) | set(curr)` keeps the left set's object), else in the
+// current half.
 import type { ProviderShift, ProviderShiftEntry } from '../../shared/integrity-types'
 import { compareCodePoints, pyRound } from '../python/pyformat'
+import { providerClass, providerLabel, providerStr } from '../chain/provider-key'
+
+/** Python's str() of the provider of a shift entry, where it differs from its JSON key (`True`, `inf`). */
+export const PY_STR = Symbol('python str of the provider')
+
+interface Counted {
+  base: number
+  curr: number
+  /** The provider key seen first (lowest row index) in the class, and that index. */
+  key: string
+  first: number
+}
 
 export class ProviderSplitDetector {
   /** Rows before this index are the baseline half. */
   readonly mid: number
-  private readonly base = new Map<string, number>()
-  private readonly curr = new Map<string, number>()
+  private readonly classes = new Map<string, Counted>()
 
   /** `n` = rows that will be pushed (the split point is n // 2). */
   constructor(
@@ -24,36 +39,59 @@ export class ProviderSplitDetector {
     return this.n >= 2 * this.minSplit
   }
 
-  /** `index` = 0-based position of the row in the analysed rows. */
-  push(index: number, provider: string): void {
-    if (!this.active) return
-    const m = index < this.mid ? this.base : this.curr
-    m.set(provider, (m.get(provider) ?? 0) + 1)
+  private counted(key: string, first: number): Counted {
+    const cls = providerClass(key)
+    let c = this.classes.get(cls)
+    if (c === undefined) {
+      c = { base: 0, curr: 0, key, first }
+      this.classes.set(cls, c)
+    } else if (first < c.first) {
+      c.key = key
+      c.first = first
+    }
+    return c
   }
 
-  /** Rows counted by the caller: `base` of them in the baseline half, `curr` in the current one. */
-  add(provider: string, base: number, curr: number): void {
+  /** `index` = 0-based position of the row in the analysed rows; `provider` its provider key. */
+  push(index: number, provider: string): void {
     if (!this.active) return
-    if (base > 0) this.base.set(provider, (this.base.get(provider) ?? 0) + base)
-    if (curr > 0) this.curr.set(provider, (this.curr.get(provider) ?? 0) + curr)
+    const c = this.counted(provider, index)
+    if (index < this.mid) c.base++
+    else c.curr++
+  }
+
+  /**
+   * Rows counted by the caller: `base` of them in the baseline half, `curr` in the current one, the
+   * first of them at row index `first`.
+   */
+  add(provider: string, base: number, curr: number, first: number): void {
+    if (!this.active || base + curr === 0) return
+    const c = this.counted(provider, first)
+    c.base += base
+    c.curr += curr
   }
 
   result(): ProviderShift | null {
     if (!this.active) return null
-    const names = [...new Set([...this.base.keys(), ...this.curr.keys()])].sort(compareCodePoints)
+    const counted = [...this.classes.values()].sort((a, b) =>
+      compareCodePoints(providerLabel(a.key), providerLabel(b.key)),
+    )
     const shifts: Record<string, ProviderShiftEntry> = {}
     let any = false
-    for (const p of names) {
-      const basePct = ((this.base.get(p) ?? 0) / this.mid) * 100
-      const currPct = ((this.curr.get(p) ?? 0) / (this.n - this.mid)) * 100
+    for (const c of counted) {
+      const basePct = (c.base / this.mid) * 100
+      const currPct = (c.curr / (this.n - this.mid)) * 100
       if (Math.abs(currPct - basePct) > this.shiftPct) {
+        const entry: ProviderShiftEntry = {
+          baseline_pct: pyRound(basePct, 1),
+          current_pct: pyRound(currPct, 1),
+          delta_pct: pyRound(currPct - basePct, 1),
+        }
+        const str = providerStr(c.key)
+        if (str !== providerLabel(c.key)) Object.defineProperty(entry, PY_STR, { value: str })
         // defineProperty: a provider called `__proto__` must stay an ordinary key.
-        Object.defineProperty(shifts, p, {
-          value: {
-            baseline_pct: pyRound(basePct, 1),
-            current_pct: pyRound(currPct, 1),
-            delta_pct: pyRound(currPct - basePct, 1),
-          },
+        Object.defineProperty(shifts, providerLabel(c.key), {
+          value: entry,
           enumerable: true,
           writable: true,
           configurable: true,

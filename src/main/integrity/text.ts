@@ -2,7 +2,8 @@
 // BIJOTEL prints it. Only when candidate keys were given (Python's rotation detector is a stub) do
 // `Rotation:` lines follow, saying what the real detector found; without keys the output ends at
 // the `Rate:` line(s), as Python's does, so scripts that compare or parse it keep working.
-import type { IntegrityReport, IntegrityRun } from '../../shared/integrity-types'
+import type { IntegrityReport, IntegrityRun, ProviderShiftEntry } from '../../shared/integrity-types'
+import { PY_STR } from './providers'
 import { compareCodePoints, pyFixed, pyFloatStr } from '../python/pyformat'
 import { printable } from '../../shared/printable'
 
@@ -69,8 +70,9 @@ export function integrityText(run: IntegrityRun): string {
       .sort((a, b) => Math.abs(shifts[b]!.delta_pct) - Math.abs(shifts[a]!.delta_pct))
     for (const p of names) {
       const s = shifts[p]!
+      const str = (s as ProviderShiftEntry & { [PY_STR]?: string })[PY_STR] ?? p
       lines.push(
-        `  WARN  ${printable(p)}: ${pyFloatStr(s.baseline_pct)}% -> ${pyFloatStr(s.current_pct)}% (${pyFixed(s.delta_pct, 1, { sign: true })}pp)`,
+        `  WARN  ${printable(str)}: ${pyFloatStr(s.baseline_pct)}% -> ${pyFloatStr(s.current_pct)}% (${pyFixed(s.delta_pct, 1, { sign: true })}pp)`,
       )
     }
   }

@@ -193,12 +193,16 @@ export function verdictWith(
   return applyRecovery(verdict, found.result, found, ctx)
 }
 
-/** Seqs whose live body does not hash to its canonical_hash, from verify's findings. */
+/**
+ * Seqs whose live body does not hash to its canonical_hash, from verify's findings. Counted in
+ * BigInt: past 2^53 a double's `s++` gives `s` again (the spacing of doubles there is 2), and a
+ * finding at seq 2^53 + 1 looped for ever.
+ */
 export function bodyBadSeqs(verdict: VerifyVerdict): Set<bigint> {
   const out = new Set<bigint>()
   for (const f of verdict.findings)
     if (f.kind === 'body_hash_mismatch' && f.to_seq - f.from_seq < 1_000_000)
-      for (let s = f.from_seq; s <= f.to_seq; s++) out.add(BigInt(s))
+      for (let s = BigInt(f.from_seq); s <= BigInt(f.to_seq); s++) out.add(s)
   return out
 }
 

@@ -4,6 +4,7 @@
 import type { ReplayBatchItem, ReplayBatchStatus, ReplayBatchSummary } from '../../shared/replay-types'
 import { replayJson, replayText } from './format'
 import { BATCH_STATUSES } from './batch'
+import { printable } from '../../shared/printable'
 
 /** The line's object: where it came from and its status, then the single-entry JSON of its verdict. */
 export function batchItemJson(item: ReplayBatchItem, keysGiven: boolean): Record<string, unknown> {
@@ -25,9 +26,10 @@ export function batchItemJson(item: ReplayBatchItem, keysGiven: boolean): Record
 }
 
 export function batchItemText(item: ReplayBatchItem, keysGiven: boolean, raw: boolean): string {
-  const head = `--- line ${item.line}: ${item.name} ---\n`
+  // The line's name (a client's file name) and a bad line's reason (quoting its text) as printable.
+  const head = `--- line ${item.line}: ${printable(item.name)} ---\n`
   if (item.check === null)
-    return `${head}${item.status === 'seq_missing' ? 'SEQ MISSING' : 'BAD LINE'}: ${item.reason ?? ''}\n`
+    return `${head}${item.status === 'seq_missing' ? 'SEQ MISSING' : 'BAD LINE'}: ${printable(item.reason ?? '')}\n`
   const c = item.check
   const prompt = c.prompt_detail !== null || c.prompt_match !== null
   return head + replayText(c, { row: keysGiven, prompt, raw: raw && c.source.kind === 'file' })
@@ -59,7 +61,8 @@ export function summaryText(s: ReplayBatchSummary): string {
       const parts = BATCH_STATUSES.filter((k) => (s.models[m]![k] ?? 0) > 0).map(
         (k) => `${s.models[m]![k]} ${k}`,
       )
-      lines.push(`    ${m}: ${parts.join(', ')}`)
+      // A sealed model_version holding a newline printed its own `Result:` line under the real one.
+      lines.push(`    ${printable(m)}: ${parts.join(', ')}`)
     }
   }
   lines.push(

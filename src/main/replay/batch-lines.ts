@@ -10,7 +10,7 @@ import type { Readable } from 'node:stream'
 import { seqOfFileName } from '../../shared/replay-names'
 import type { ReplayCheck, ReplayTextMode } from '../../shared/replay-types'
 import { AuditError, oneLine } from '../base/errors'
-import { duplicateKey } from '../base/json-keys'
+import { duplicateKey, memberLiteral } from '../base/json-keys'
 import { sha256Hex } from '../chain/seal'
 import { promptDigests, type PromptDigests } from './check'
 import { readClientFile } from '../base/client-file'
@@ -77,6 +77,7 @@ const FIELDS = new Set([
   'prompt_file',
 ])
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/
+const INTEGER = /^-?(0|[1-9][0-9]*)$/
 
 function hashOf(value: string | Buffer): string {
   return sha256Hex(typeof value === 'string' ? Buffer.from(value, 'utf8') : value)
@@ -128,7 +129,14 @@ function parsed(text: string, line: number, opts: LineOptions): BatchLine {
     }
   const r = o as Record<string, unknown>
   const seqRaw = r['seq']
-  const seq = typeof seqRaw === 'number' && Number.isSafeInteger(seqRaw) ? seqRaw : null
+  // An integer literal only: JSON.parse reads `1.0`, `1e0` and `1.0000000000000001` as 1, and a check
+  // of seq 1 would answer for a seq the line does not write (the CLI's --seq takes digits alone).
+  const seq =
+    typeof seqRaw === 'number' &&
+    Number.isSafeInteger(seqRaw) &&
+    INTEGER.test(memberLiteral(text, 'seq') ?? '')
+      ? seqRaw
+      : null
   const name0 =
     typeof r['output_file'] === 'string'
       ? r['output_file']
@@ -139,7 +147,15 @@ function parsed(text: string, line: number, opts: LineOptions): BatchLine {
   const bad = (error: string): BadLine => ({ line, name, seq, error })
   const unknown = Object.keys(r).filter((k) => !FIELDS.has(k))
   if (unknown.length > 0) return bad(`unknown field ${JSON.stringify(unknown[0]!.slice(0, 100))}`)
-  if (seq === null) return bad(`seq must be an integer, got ${JSON.stringify(seqRaw ?? null)?.slice(0, 100)}`)
+  if (seq === null) {
+    const lit = (memberLiteral(text, 'seq') ?? 'null').slice(0, 100)
+    // Digits past 2^53: an integer, but not one a JSON number holds exactly (RFC 8259 §6).
+    return bad(
+      INTEGER.test(lit)
+        ? `seq ${lit} is beyond the exact range of a JSON number (±2^53)`
+        : `seq must be an integer, got ${lit}`,
+    )
+  }
   for (const k of ['output', 'output_file', 'output_base64', 'name', 'prompt', 'prompt_file'])
     if (r[k] !== undefined && typeof r[k] !== 'string') return bad(`${k} must be a string`)
   if (r['raw'] !== undefined && typeof r['raw'] !== 'boolean') return bad('raw must be true or false')

@@ -2,6 +2,7 @@
 // `bijotel replay --seq` and each line of `bijotel replay --batch` print it the same way.
 import type { ReplayCheck, ReplayResult } from '../../shared/replay-types'
 import { referenceReplayFields } from './verifier'
+import { printable } from '../../shared/printable'
 
 /** `bijotel replay`'s exit codes for a verdict (its help lists them all: cli/commands/replay-info.ts). */
 const REPLAY_EXIT = { match: 0, mismatch: 3 } as const
@@ -46,17 +47,21 @@ export function replayText(
   extras: { row: boolean; prompt: boolean; raw: boolean },
 ): string {
   const r = check.result
+  // The sealed output_hash and model_version are the audited party's text: a newline in one printed
+  // a line of its own (`=== Replay MATCH …` under a MISMATCH, exit 3), ESC hid the lines after it.
+  // Shown with every unprintable code point as its number (../../shared/printable.ts), as paths are;
+  // an honest value (hex digits, a model name) is unchanged, the reference's bytes.
   const lines = [
     `=== Replay ${r.match ? 'MATCH' : 'MISMATCH'} (seq=${check.seq}) ===`,
-    `  original_hash:  ${r.original_hash || '(none \u2014 entry has no replay metadata)'}`,
+    `  original_hash:  ${r.original_hash ? printable(r.original_hash) : '(none \u2014 entry has no replay metadata)'}`,
     `  replay_hash:    ${r.replay_hash}`,
     `  deterministic:  ${r.deterministic ? 'True' : 'False'}`,
-    `  model_version:  ${r.model_version || '(unknown)'}`,
+    `  model_version:  ${r.model_version ? printable(r.model_version) : '(unknown)'}`,
   ]
   if (r.reason) lines.push(`  reason:         ${r.reason}`)
   if (extras.raw)
     lines.push(
-      `  input:          raw bytes of ${check.source.name ?? '?'} (${check.source.bytes} bytes, no newline conversion)`,
+      `  input:          raw bytes of ${printable(check.source.name ?? '?')} (${check.source.bytes} bytes, no newline conversion)`,
     )
   if (extras.row || check.row_verified === false) lines.push(`  row:            ${check.row_detail}`)
   if (extras.prompt) lines.push(`  prompt:         ${check.prompt_detail ?? ''}`)

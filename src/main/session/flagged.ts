@@ -9,6 +9,11 @@ export function flaggedSeqs(verdict: VerifyVerdict | null, integrity: IntegrityR
   const out = new Set<number>()
   for (const f of verdict?.findings ?? []) {
     if (f.kind === 'truncated') continue
+    // Past 2^53 `s++` gives `s` again (doubles there are 2 apart): such a finding's ends alone.
+    if (!Number.isSafeInteger(f.from_seq) || !Number.isSafeInteger(f.to_seq)) {
+      out.add(f.from_seq).add(f.to_seq)
+      continue
+    }
     for (let s = f.from_seq; s <= f.to_seq && out.size < MAX_FLAGGED; s++) out.add(s)
   }
   const r = integrity?.report

@@ -80,6 +80,7 @@ function indexOf(ts: bigint[], valid?: (i: number) => boolean): ChainIndex {
     model: new Uint32Array(n),
     hasReplay: new Uint8Array(n),
     providerNames: ['anthropic', 'openai', 'mistral'],
+    providerKeys: ['anthropic', 'openai', 'mistral'],
     modelNames: ['(none)'],
   }
   // An invalid row keeps ts 0, as the index stores it.

@@ -44,7 +44,7 @@ function part(rows: Row[]): OrderedColumns {
     seqBig: BigInt64Array.from(rows.map((r) => r.seq)),
     ts,
     provider,
-    providerNames: names,
+    providerKeys: names,
     looseTs,
   }
 }
@@ -54,7 +54,7 @@ function plain(parts: OrderedColumns[], n: number): OrderedPass {
   for (const p of parts) {
     const loose = new Map(p.looseTs)
     for (let i = 0; i < p.rows; i++)
-      pass.pushColumns(p.seqBig[i]!, loose.get(i) ?? p.ts[i]!, p.providerNames[p.provider[i]!]!)
+      pass.pushColumns(p.seqBig[i]!, loose.get(i) ?? p.ts[i]!, p.providerKeys[p.provider[i]!]!)
   }
   return pass
 }

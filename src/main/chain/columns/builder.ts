@@ -10,6 +10,7 @@ import { toBigIntOrNull } from '../table'
 import { epochSecond } from '../ts-words'
 import { hashFingerprint } from './fingerprint'
 import { Interner } from './interner'
+import { providerLabel } from '../provider-key'
 import { ascending } from './sort'
 import { NO_MODEL, PENDING_PROVIDER, type ColumnsPart, type ColumnsWanted } from './types'
 
@@ -47,7 +48,7 @@ export class ColumnsBuilder {
   /** Timestamps and seqs written as two 32-bit halves (no BigInt): little-endian, low half first. */
   private tsWords: Int32Array
   private seqWords: Int32Array
-  private readonly providers = new Interner()
+  private readonly providers = new Interner(providerLabel)
   private readonly models = new Interner()
   private badTs: ColumnsPart['badTs'] = null
   /** The row of badTs: the first in seq order is reported, whichever way the rows are walked. */
@@ -244,6 +245,7 @@ export class ColumnsBuilder {
       hasReplay: rowsOf(this.hasReplay),
       hashFp: rowsOf(this.hashFp),
       providerNames: this.providers.names,
+      providerKeys: this.providers.keys,
       modelNames: this.models.names,
       badTs: this.badTs,
       looseTs: this.looseTs.map(([at, v]): [number, bigint] => [at - start, v]).sort((x, y) => x[0] - y[0]),

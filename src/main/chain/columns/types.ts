@@ -11,7 +11,10 @@ export interface IndexColumns {
   provider: Uint32Array
   model: Uint32Array
   hasReplay: Uint8Array
+  /** Each provider id's spelling, as shown. */
   providerNames: string[]
+  /** Each provider id's key (../provider-key.ts: a number or `true` kept apart from a string). */
+  providerKeys: string[]
   modelNames: string[]
 }
 
@@ -46,6 +49,7 @@ export type IntegrityColumns = Pick<
   | 'ts'
   | 'provider'
   | 'providerNames'
+  | 'providerKeys'
   | 'looseTs'
   | 'badTs'
   | 'seconds'

@@ -8,6 +8,7 @@ import { F } from '../addon/row-facts'
 import { rowFacter, signatureProvider } from '../body-scan'
 import { ColumnsBuilder } from '../columns/builder'
 import { Interner } from '../columns/interner'
+import { providerLabel } from '../provider-key'
 import { ascending } from '../columns/sort'
 import type { ColumnsPart, ColumnsWanted, IntegrityColumns } from '../columns/types'
 import type { ColumnsHooks } from '../source/row-source'
@@ -144,7 +145,7 @@ function nativeLastColumns(scanner: RowScanner, root: number, rows: number): Int
   if (w === null) return null
   // Signatures are numbered in the order the walk met them, so names keep the order of first
   // appearance the TypeScript walk gives them.
-  const providers = new Interner()
+  const providers = new Interner(providerLabel)
   const ids = Uint32Array.from(w.signatures, (sig) => providers.id(signatureProvider(sig)))
   return {
     rows: w.rows,
@@ -153,6 +154,7 @@ function nativeLastColumns(scanner: RowScanner, root: number, rows: number): Int
     ts: w.ts,
     provider: Uint32Array.from(w.provider, (s) => ids[s]!),
     providerNames: providers.names,
+    providerKeys: providers.keys,
     badTs: null,
     looseTs: [],
     seconds: w.seconds,
