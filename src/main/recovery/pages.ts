@@ -103,7 +103,12 @@ export class PageStore {
     return idx !== undefined ? this.journalPage(idx) : this.mainPage(n)
   }
 
-  /** Page `n` as it was once frame `idx` of the current generation was written. */
+  /**
+   * Page `n` as of the end of the transaction that wrote frame `idx` of the current generation (its
+   * commit frame, or the last frame when none follows): a transaction's frames go out in page order
+   * at commit (wal.c sqlite3WalFrames, one frame per page), so a leaf's overflow pages may follow it.
+   * Read as of the leaf's own frame, they would be their older images: another record's bytes.
+   */
   asOfFrame(idx: number): PageView {
     const frame = this.wal.frames[idx]
     if (!frame || frame.generation !== 0) return this.main
@@ -117,10 +122,13 @@ export class PageStore {
         }
       })
     }
+    let end = idx
+    const frames = this.wal.frames
+    while (!frames[end]!.commit && end + 1 < frames.length && frames[end + 1]!.generation === 0) end++
     return (n) => {
       const list = this.byPage!.get(n)
       let best = -1
-      if (list) for (const i of list) if (i <= idx) best = i
+      if (list) for (const i of list) if (i <= end) best = i
       return best >= 0 ? this.framePage(best) : this.mainPage(n)
     }
   }

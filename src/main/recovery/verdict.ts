@@ -254,5 +254,5 @@ async function searchDeclined(
     if (copy.plain) live.pageOf = () => null
     return live
   }
-  return startSearch(target, liveOf, keys, opts, () => copy.release()  ).done(liveBodyBad)
+  return startSearch(target, liveOf, keys, opts, () => copy.release()).done(liveBodyBad)
 }
