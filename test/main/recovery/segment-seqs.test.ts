@@ -17,19 +17,39 @@ import type { KeyMaterial } from '../../../src/main/chain/keys'
 import { GENESIS, Rng } from '../reliability/chainkit'
 import { caseFolder, CHAIN_DDL, insert, openWriter, version, type RowVersion } from '../testing/sealed-writer'
 
-type Craft = 'shift' | 'shift-one' | 'junk-far' | 'twice' | 'other-key' | 'live-shifted' | 'minus-row'
-const CRAFTS: Craft[] = ['shift', 'shift-one', 'junk-far', 'twice', 'other-key', 'live-shifted', 'minus-row']
+type Craft =
+  'shift' | 'shift-one' | 'junk-far' | 'twice' | 'other-key' | 'live-shifted' | 'minus-row' | 'wal-segment'
+const CRAFTS: Craft[] = [
+  'shift',
+  'shift-one',
+  'junk-far',
+  'twice',
+  'other-key',
+  'live-shifted',
+  'minus-row',
+  'wal-segment',
+]
 const RANDOM = Number(process.env.BIJOTEL_SEGSEQ_CASES ?? 28)
 const BASE = Number(process.env.BIJOTEL_SEGSEQ_SEED ?? 0x5e95)
 
-/** A segment file at `path` holding `rows`, each stored at its seq plus `shift`. */
-function writeSegment(path: string, rows: RowVersion[], shift: bigint): void {
-  const s = new Database(path)
+/**
+ * A segment file at `path` holding `rows`, each stored at its seq plus `shift`; with `wal`, a WAL-mode
+ * segment taken while its writer held it: its rows only in its -wal, beside it.
+ */
+function writeSegment(path: string, rows: RowVersion[], shift: bigint, wal = false): void {
+  const at = wal ? `${path}.writing` : path
+  const s = new Database(at)
   s.defaultSafeIntegers(true)
+  if (wal) s.pragma('journal_mode = WAL')
+  s.pragma('wal_autocheckpoint = 0')
   s.exec(CHAIN_TABLE_DDL)
   s.transaction(() => {
     for (const v of rows) insert(s, { ...v, seq: v.seq + shift })
   })()
+  if (wal) {
+    copyFileSync(at, path)
+    copyFileSync(`${at}-wal`, `${path}-wal`)
+  }
   s.close()
 }
 
@@ -67,12 +87,13 @@ describe('segments whose rowids lie accuse nothing', () => {
           rows.slice(0, a).filter((v) => v.seq !== BigInt(taken ?? 0)),
           // A shift below 1 would store seq 0 or less: kept positive, as any rowid may be.
           shift < 0n ? shift + 100n : shift,
+          craft === 'wal-segment',
         )
         writeSegment(second, rows.slice(a, b), 0n)
         db.prepare('DELETE FROM chain WHERE seq <= ?').run(a)
         db.prepare('DELETE FROM chain WHERE seq <= ?').run(b)
         const given = [first]
-        const s = new Database(first)
+        const s = new Database(craft === 'wal-segment' ? `${first}.writing` : first)
         if (craft === 'junk-far')
           s.prepare(
             `INSERT INTO chain (seq, timestamp_ns, trace_id, span_id, span_name, span_kind, canonical_body,
@@ -124,6 +145,10 @@ describe('segments whose rowids lie accuse nothing', () => {
               expect([f.from_seq, f.to_seq], what).toEqual([taken, taken])
             }
           }
+          // Rows 1..a are in the segment given (read with its -wal too): archived, whatever its rowids say.
+          if (taken === null)
+            for (const r of rec)
+              if (r.seq !== null && r.seq <= a) expect(r.status, `${what}: ${r.seq}`).toBe('archived')
           // Rows a+1..b, archived in the segment not given, are never claimed.
           for (const r of rec)
             if (r.seq !== null && r.seq > a && r.seq <= b) expect(r.status, what).not.toBe('deleted')
