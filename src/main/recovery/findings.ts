@@ -69,11 +69,22 @@ function inVerifiedRange(v: VerifyVerdict, seq: number, live: LiveExtent): boole
   return open && seq > to_seq && live.last !== null && BigInt(to_seq) === live.last
 }
 
+/** A set of rows' sealed values, asked by `hmac_hash ‖ prev_hash ‖ canonical_hash`. */
+export interface SealLookup {
+  has(seal: string): boolean
+}
+
 /** One archive segment: its rows' sealed values and the seqs its rows carry. */
 export interface ArchiveSegment {
-  seals: Set<string>
+  seals: SealLookup
   from: number | null
   to: number | null
+}
+
+/** Every row of the segments given, and those sealed after a given hmac_hash (./segment-rows.ts). */
+export interface SegmentIndex extends Iterable<SegmentRow> {
+  readonly size: number
+  after(prev: string): SegmentRow[]
 }
 
 /** A row of an archive segment: its sealed values (its rowid proves nothing, so it is not kept). */
@@ -89,11 +100,11 @@ export interface SegmentRow {
 export interface ArchiveSegments {
   paths: string[]
   /** `hmac_hash ‖ prev_hash ‖ canonical_hash` of every row of every segment. */
-  seals: Set<string>
+  seals: SealLookup
   /** Each segment on its own (absent: every row in none of them is taken as covered). */
   each?: ArchiveSegment[]
   /** Every row of every segment (../audit/segment-forks.ts places them against the live rows). */
-  rows?: SegmentRow[]
+  rows?: SegmentIndex
 }
 
 export interface RecoveryContext {
