@@ -103,6 +103,21 @@ export class PageStore {
     return idx !== undefined ? this.journalPage(idx) : this.mainPage(n)
   }
 
+  /** Per frame, the index of its transaction's last frame (built once: a WAL may hold many frames). */
+  private txEnd: Int32Array | null = null
+
+  private transactionEnd(): Int32Array {
+    if (this.txEnd) return this.txEnd
+    const frames = this.wal.frames
+    const end = new Int32Array(frames.length)
+    for (let k = frames.length - 1; k >= 0; k--) {
+      const next = frames[k + 1]
+      end[k] = frames[k]!.commit || next?.generation !== 0 ? k : end[k + 1]!
+    }
+    this.txEnd = end
+    return end
+  }
+
   /**
    * Page `n` as of the end of the transaction that wrote frame `idx` of the current generation (its
    * commit frame, or the last frame when none follows): a transaction's frames go out in page order
@@ -122,9 +137,7 @@ export class PageStore {
         }
       })
     }
-    let end = idx
-    const frames = this.wal.frames
-    while (!frames[end]!.commit && end + 1 < frames.length && frames[end + 1]!.generation === 0) end++
+    const end = this.transactionEnd()[idx]!
     return (n) => {
       const list = this.byPage!.get(n)
       let best = -1
