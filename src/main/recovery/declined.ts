@@ -21,7 +21,7 @@ export interface CopyView {
    * The copy's own pages when they are not numbered as the evidence's (a plain view): the database's
    * size in pages then comes from the copy, and no live row is placed on a page of the evidence.
    */
-  plain: { dbPages: number } | null
+  plain: { dbPages: number; pageSize: number } | null
   release(): void
 }
 
@@ -35,15 +35,21 @@ function openCopyChain(path: string): DirectChain | Unsupported {
   }
 }
 
-/** The database's size in pages as SQLite reads the copy (file-format §1.3: in-header size when valid). */
-function copyPages(copyPath: string, pageSize: number): number {
+/**
+ * The copy's page size and its size in pages as SQLite reads it (file-format §1.3: the in-header size
+ * when valid), or null when its header is not one SQLite takes.
+ */
+function copyPages(copyPath: string): { dbPages: number; pageSize: number } | null {
   const fd = openSync(copyPath, 'r')
   try {
     const header = Buffer.alloc(DB_HEADER_BYTES)
+    if (readAt(fd, header, 0, DB_HEADER_BYTES, 0) < DB_HEADER_BYTES) return null
+    const pageSize = headerPageSize(header)
+    if (pageSize === 0) return null
     const filePages = Math.floor(fstatSync(fd).size / pageSize)
-    if (readAt(fd, header, 0, DB_HEADER_BYTES, 0) < DB_HEADER_BYTES) return filePages
     const n = header.readUInt32BE(28)
-    return n !== 0 && header.readUInt32BE(24) === header.readUInt32BE(92) && n <= filePages ? n : filePages
+    const valid = n !== 0 && header.readUInt32BE(24) === header.readUInt32BE(92) && n <= filePages
+    return { dbPages: valid ? n : filePages, pageSize }
   } finally {
     closeSync(fd)
   }
@@ -66,6 +72,8 @@ export function openCopyDirect(copyPath: string, evidence: { dev: number; ino: n
   }
   const declined = `the file reader does not read this file (${why})`
   if (why !== 'auto-vacuum') return declined
+  const pages = copyPages(copyPath)
+  if (pages === null) return `${declined}, and its copy's header is not one SQLite takes`
   const view = plainView(copyPath, evidence)
   if (typeof view === 'string') return `${declined}, and ${view}`
   try {
@@ -74,10 +82,9 @@ export function openCopyDirect(copyPath: string, evidence: { dev: number; ino: n
       view.release()
       return `${declined}, nor its copy rebuilt without it (${chain.message})`
     }
-    const dbPages = copyPages(copyPath, chain.spec.pageSize)
     return {
       chain,
-      plain: { dbPages },
+      plain: pages,
       release: () => {
         chain.close()
         view.release()
@@ -106,9 +113,10 @@ export function declinedTarget(files: ChainFiles, view: CopyView, why: string): 
   if (reserved >= pageSize - 480)
     return `the file reader does not read this file (${why}), and its reserved bytes leave no room`
   // The size SQLite reads the database at after its rollback: the copy's, where the pages are the
-  // same size; else the evidence's bytes are all there is.
-  const copyPages = view.plain ? view.plain.dbPages : copy.spec.dbPages
-  const dbPages = pageSize === copy.spec.pageSize ? copyPages : Math.floor(files.db.stat.size / pageSize)
+  // same size (a plain view's pages are not the copy's: the copy's own header says); else the
+  // evidence's bytes are all there is.
+  const sized = view.plain ?? copy.spec
+  const dbPages = pageSize === sized.pageSize ? sized.dbPages : Math.floor(files.db.stat.size / pageSize)
   return {
     files,
     pageSize,
