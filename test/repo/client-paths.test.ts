@@ -36,6 +36,18 @@ const ALLOWED: Record<string, [RegExp, string][]> = {
     ],
   ],
   'chain/reader.ts': [[/openSync\(path, 'r'\)/, 'inspectHeader: the private copy, a file this process made']],
+  'chain/plain-view.ts': [
+    [
+      /statSync\(copyPath\)/,
+      'the private copy, compared with the evidence (dev/inode) before a view is written beside it',
+    ],
+  ],
+  'recovery/declined.ts': [
+    [
+      /openSync\(copyPath, 'r'\)/,
+      'the private copy’s header (page size, page count): a file this process made',
+    ],
+  ],
   'chain/copy-hashed.ts': [
     [
       /openSync\(dst, 'wx', 0o600\)/,

@@ -46,24 +46,17 @@ export async function segmentClaims(
   segments: ArchiveSegments,
   signal?: { aborted: boolean },
 ): Promise<Claim[]> {
-  // One entry per sealed row (the same segment given twice, or two segments sharing rows, add none).
-  const byPrev = new Map<string, SegmentRow[]>()
-  const seen = new Set<string>()
-  for (const r of segments.rows ?? []) {
-    if (r.prev === GENESIS_HASH || seen.has(r.hmac)) continue
-    seen.add(r.hmac)
-    const list = byPrev.get(r.prev)
-    if (list) list.push(r)
-    else byPrev.set(r.prev, [r])
-  }
-  if (byPrev.size === 0 || keys.length === 0) return []
+  const rows = segments.rows
+  if (!rows || rows.size === 0 || keys.length === 0) return []
   const claims: Claim[] = []
   // Branches waiting for the live row at their seq. Each segment row opens at most once (live rows
   // sharing one hmac_hash, crafted, cannot make the pass rows × segment rows).
   let pending: Branch[] = []
   const opened = new Set<string>()
   const open = (after: string, seq: bigint): void => {
-    for (const row of byPrev.get(after) ?? []) {
+    if (after === GENESIS_HASH) return
+    // One entry per sealed row: the same segment given twice, or two sharing rows, add none.
+    for (const row of rows.after(after)) {
       if (opened.has(row.hmac)) continue
       opened.add(row.hmac)
       const key = keyOf(row, keys)

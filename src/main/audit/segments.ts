@@ -7,7 +7,8 @@ import { AuditError, oneLine } from '../base/errors'
 import { readChain } from '../chain/source/open-source'
 import { seqOf, streamRows } from '../chain/source/stream'
 import type { OpenPolicy } from '../chain/evidence-files'
-import type { ArchiveSegment, ArchiveSegments, SegmentRow } from '../recovery/findings'
+import type { ArchiveSegment, ArchiveSegments, SegmentIndex, SegmentRow } from '../recovery/findings'
+import { SegmentRows } from '../recovery/segment-rows'
 
 /** Read the sealed values of every row of each segment; one clear line for a file that is not one. */
 export async function readSegments(
@@ -15,11 +16,11 @@ export async function readSegments(
   env?: Record<string, string | undefined>,
   policy?: OpenPolicy,
 ): Promise<ArchiveSegments> {
-  const seals = new Set<string>()
   const each: ArchiveSegment[] = []
-  const rows: SegmentRow[] = []
+  const stores: SegmentRows[] = []
   for (const path of paths) {
-    const own: ArchiveSegment = { seals: new Set(), from: null, to: null }
+    const store = new SegmentRows(path)
+    const own: ArchiveSegment = { seals: store, from: null, to: null }
     // Under a policy the open step alone answers (by name, this would tell whether a file that a
     // link swapped in since the request's check leads to exists outside the folders served).
     if (!policy && !existsSync(path))
@@ -35,9 +36,7 @@ export async function readSegments(
             const p = r.text(prev!)
             const c = r.text(ch!)
             if (h === null || p === null || c === null) return
-            seals.add(`${h}${p}${c}`)
-            own.seals.add(`${h}${p}${c}`)
-            rows.push({ prev: p, canonical: c, hmac: h, path })
+            store.add(h, p, c)
             const q = Number(seqOf(r))
             if (own.from === null || q < own.from) own.from = q
             if (own.to === null || q > own.to) own.to = q
@@ -50,6 +49,14 @@ export async function readSegments(
       throw new AuditError('bad_argument', `--segment ${path}: not a readable chain (${oneLine(e)})`)
     }
     each.push(own)
+    stores.push(store)
   }
-  return { paths, seals, each, rows }
+  const rows: SegmentIndex = {
+    size: stores.reduce((n, s) => n + s.size, 0),
+    after: (prev) => stores.flatMap((s) => s.after(prev)),
+    *[Symbol.iterator](): Iterator<SegmentRow> {
+      for (const s of stores) yield* s
+    },
+  }
+  return { paths, seals: { has: (seal) => stores.some((s) => s.has(seal)) }, each, rows }
 }

@@ -105,8 +105,16 @@ export class Carver {
         ? readFreelist(store.main, store.pageSize, store.filePages)
         : this.freelist
     this.anchorByte = layout.anchor[0]!
-    this.maxPage = Math.max(store.filePages, store.wal.dbPages, dbPagesNow)
-    this.budget = { maxPage: this.maxPage, left: 4 * (this.maxPage + store.wal.frames.length) + 65536 }
+    const sizes = Math.max(store.filePages, store.wal.dbPages, dbPagesNow)
+    this.maxPage = sizes
+    // The largest page any version holds: a WAL frame or journal image of a page past every size the
+    // files now give (a commit that shrank the database — auto-vacuum's, a VACUUM's — leaves the
+    // frames of its older pages, overflow pages among them, file-format §4.1 and §4.3). The walks'
+    // total stays bounded by the images there are.
+    let held = sizes
+    for (const f of store.wal.frames) if (f.page > held) held = f.page
+    for (const r of store.journal.records) if (r.page > held) held = r.page
+    this.budget = { maxPage: held, left: 4 * (sizes + store.wal.frames.length) + 65536 }
   }
 
   run(): CarveOutput {

@@ -5,20 +5,95 @@
 // live chain they are compared with is the one SQLite reads, after the rollback: the private copy,
 // opened by the direct reader. The record layout is the copy's table's; the evidence's header gives
 // the page size its bytes are read at.
+import { closeSync, fstatSync, openSync } from 'node:fs'
 import { AuditError, oneLine } from '../base/errors'
+import { plainView } from '../chain/plain-view'
 import { openDirect, type DirectChain } from '../chain/direct/open'
 import { readAt, type EvidenceFiles as ChainFiles } from '../chain/evidence-files'
 import { Unsupported } from '../chain/sqlite/decline'
 import { DB_HEADER_BYTES, headerPageSize } from '../chain/sqlite/header'
 import type { SearchTarget } from './recover'
 
-/** The copy, opened by the direct reader; or why it cannot be. */
-export function openCopyDirect(copyPath: string): DirectChain | string {
+/** The copy the live rows are read from, opened by the direct reader. */
+export interface CopyView {
+  chain: DirectChain
+  /**
+   * The copy's own pages when they are not numbered as the evidence's (a plain view): the database's
+   * size in pages then comes from the copy, and no live row is placed on a page of the evidence.
+   */
+  plain: { dbPages: number; pageSize: number } | null
+  release(): void
+}
+
+function openCopyChain(path: string): DirectChain | Unsupported {
   try {
-    return openDirect(copyPath)
+    return openDirect(path)
   } catch (e) {
     if (e instanceof AuditError) throw e
-    return e instanceof Unsupported ? `the file reader does not read this file (${e.message})` : oneLine(e)
+    if (e instanceof Unsupported) return e
+    throw e
+  }
+}
+
+/**
+ * The copy's page size and its size in pages as SQLite reads it (file-format §1.3: the in-header size
+ * when valid), or null when its header is not one SQLite takes.
+ */
+function copyPages(copyPath: string): { dbPages: number; pageSize: number } | null {
+  const fd = openSync(copyPath, 'r')
+  try {
+    const header = Buffer.alloc(DB_HEADER_BYTES)
+    if (readAt(fd, header, 0, DB_HEADER_BYTES, 0) < DB_HEADER_BYTES) return null
+    const pageSize = headerPageSize(header)
+    if (pageSize === 0) return null
+    const filePages = Math.floor(fstatSync(fd).size / pageSize)
+    const n = header.readUInt32BE(28)
+    const valid = n !== 0 && header.readUInt32BE(24) === header.readUInt32BE(92) && n <= filePages
+    return { dbPages: valid ? n : filePages, pageSize }
+  } finally {
+    closeSync(fd)
+  }
+}
+
+/**
+ * The copy, opened by the direct reader; or why it cannot be. A copy the reader declines only for
+ * auto-vacuum (its pointer map) is read through a plain view of it (../chain/plain-view.ts): its
+ * rows and schema are the copy's, its page numbers are not.
+ */
+export function openCopyDirect(copyPath: string, evidence: { dev: number; ino: number }): CopyView | string {
+  let why: string
+  try {
+    const chain = openCopyChain(copyPath)
+    if (!(chain instanceof Unsupported)) return { chain, plain: null, release: () => chain.close() }
+    why = chain.message
+  } catch (e) {
+    if (e instanceof AuditError) throw e
+    return oneLine(e)
+  }
+  const declined = `the file reader does not read this file (${why})`
+  if (why !== 'auto-vacuum') return declined
+  const pages = copyPages(copyPath)
+  if (pages === null) return `${declined}, and its copy's header is not one SQLite takes`
+  const view = plainView(copyPath, evidence)
+  if (typeof view === 'string') return `${declined}, and ${view}`
+  try {
+    const chain = openCopyChain(view.path)
+    if (chain instanceof Unsupported) {
+      view.release()
+      return `${declined}, nor its copy rebuilt without it (${chain.message})`
+    }
+    return {
+      chain,
+      plain: pages,
+      release: () => {
+        chain.close()
+        view.release()
+      },
+    }
+  } catch (e) {
+    view.release()
+    if (e instanceof AuditError) throw e
+    return `${declined}, nor its copy rebuilt without it (${oneLine(e)})`
   }
 }
 
@@ -26,7 +101,8 @@ export function openCopyDirect(copyPath: string): DirectChain | string {
  * What to search in the evidence `files` when the direct reader declined them (`why`), the live rows
  * read from `copy`; or why the evidence's bytes cannot be read as pages.
  */
-export function declinedTarget(files: ChainFiles, copy: DirectChain, why: string): SearchTarget | string {
+export function declinedTarget(files: ChainFiles, view: CopyView, why: string): SearchTarget | string {
+  const copy = view.chain
   const header = Buffer.alloc(DB_HEADER_BYTES)
   if (readAt(files.db.fd, header, 0, DB_HEADER_BYTES, 0) < DB_HEADER_BYTES)
     return `the file reader does not read this file (${why}), and its header is short`
@@ -37,9 +113,10 @@ export function declinedTarget(files: ChainFiles, copy: DirectChain, why: string
   if (reserved >= pageSize - 480)
     return `the file reader does not read this file (${why}), and its reserved bytes leave no room`
   // The size SQLite reads the database at after its rollback: the copy's, where the pages are the
-  // same size; else the evidence's bytes are all there is.
-  const dbPages =
-    pageSize === copy.spec.pageSize ? copy.spec.dbPages : Math.floor(files.db.stat.size / pageSize)
+  // same size (a plain view's pages are not the copy's: the copy's own header says); else the
+  // evidence's bytes are all there is.
+  const sized = view.plain ?? copy.spec
+  const dbPages = pageSize === sized.pageSize ? sized.dbPages : Math.floor(files.db.stat.size / pageSize)
   return {
     files,
     pageSize,

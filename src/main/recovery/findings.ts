@@ -69,11 +69,22 @@ function inVerifiedRange(v: VerifyVerdict, seq: number, live: LiveExtent): boole
   return open && seq > to_seq && live.last !== null && BigInt(to_seq) === live.last
 }
 
+/** A set of rows' sealed values, asked by `hmac_hash ‖ prev_hash ‖ canonical_hash`. */
+export interface SealLookup {
+  has(seal: string): boolean
+}
+
 /** One archive segment: its rows' sealed values and the seqs its rows carry. */
 export interface ArchiveSegment {
-  seals: Set<string>
+  seals: SealLookup
   from: number | null
   to: number | null
+}
+
+/** Every row of the segments given, and those sealed after a given hmac_hash (./segment-rows.ts). */
+export interface SegmentIndex extends Iterable<SegmentRow> {
+  readonly size: number
+  after(prev: string): SegmentRow[]
 }
 
 /** A row of an archive segment: its sealed values (its rowid proves nothing, so it is not kept). */
@@ -89,11 +100,11 @@ export interface SegmentRow {
 export interface ArchiveSegments {
   paths: string[]
   /** `hmac_hash ‖ prev_hash ‖ canonical_hash` of every row of every segment. */
-  seals: Set<string>
+  seals: SealLookup
   /** Each segment on its own (absent: every row in none of them is taken as covered). */
   each?: ArchiveSegment[]
   /** Every row of every segment (../audit/segment-forks.ts places them against the live rows). */
-  rows?: SegmentRow[]
+  rows?: SegmentIndex
 }
 
 export interface RecoveryContext {
@@ -137,17 +148,29 @@ function withSegments(rows: RecoveredRow[], segments: ArchiveSegments | undefine
 /**
  * Which seqs the segments given answer for. A segment is an archive of this chain only when it holds
  * at least one of the rows its links place before the live chain (the live file itself, a copy of it,
- * another chain's archive under the same key share none): such a segment answers for the seqs from
- * its first row to its last, and a placed row there that it does not hold was deleted (or changed)
- * before or while archiving. A seq no segment of this chain spans may be in a segment not given:
- * the row stays `before_live`, a notice, not a finding.
+ * another chain's archive under the same key share none). It answers for the seqs from the first to
+ * the last of those rows it holds — seqs the links give and a key proves, never the segment's own
+ * rowids, which prove nothing (a segment's seqs shifted, or one junk row stored at a far seq, would
+ * stretch it over rows archived in a segment not given) — and a placed row there that it does not
+ * hold was deleted (or changed) before or while archiving. A seq no segment of this chain spans may
+ * be in a segment not given: the row stays `before_live`, a notice, not a finding.
  */
 function coverage(rows: RecoveredRow[], segments: ArchiveSegments): (seq: number) => boolean {
   if (!segments.each) return () => true
-  const placed = new Set(rows.filter((r) => r.status === 'before_live').map(sealOf))
-  const spans = segments.each
-    .filter((g) => g.from !== null && g.to !== null && [...placed].some((x) => g.seals.has(x)))
-    .map((g) => [g.from!, g.to!] as const)
+  const placed = new Map<string, number>()
+  for (const r of rows)
+    if (r.status === 'before_live' && r.key_index !== null && r.seq !== null) placed.set(sealOf(r), r.seq)
+  const spans: (readonly [number, number])[] = []
+  for (const g of segments.each) {
+    let from: number | null = null
+    let to: number | null = null
+    for (const [seal, seq] of placed)
+      if (g.seals.has(seal)) {
+        if (from === null || seq < from) from = seq
+        if (to === null || seq > to) to = seq
+      }
+    if (from !== null && to !== null) spans.push([from, to])
+  }
   return (seq) => spans.some(([a, b]) => seq >= a && seq <= b)
 }
 

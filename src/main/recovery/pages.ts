@@ -103,7 +103,27 @@ export class PageStore {
     return idx !== undefined ? this.journalPage(idx) : this.mainPage(n)
   }
 
-  /** Page `n` as it was once frame `idx` of the current generation was written. */
+  /** Per frame, the index of its transaction's last frame (built once: a WAL may hold many frames). */
+  private txEnd: Int32Array | null = null
+
+  private transactionEnd(): Int32Array {
+    if (this.txEnd) return this.txEnd
+    const frames = this.wal.frames
+    const end = new Int32Array(frames.length)
+    for (let k = frames.length - 1; k >= 0; k--) {
+      const next = frames[k + 1]
+      end[k] = frames[k]!.commit || next?.generation !== 0 ? k : end[k + 1]!
+    }
+    this.txEnd = end
+    return end
+  }
+
+  /**
+   * Page `n` as of the end of the transaction that wrote frame `idx` of the current generation (its
+   * commit frame, or the last frame when none follows): a transaction's frames go out in page order
+   * at commit (wal.c sqlite3WalFrames, one frame per page), so a leaf's overflow pages may follow it.
+   * Read as of the leaf's own frame, they would be their older images: another record's bytes.
+   */
   asOfFrame(idx: number): PageView {
     const frame = this.wal.frames[idx]
     if (!frame || frame.generation !== 0) return this.main
@@ -117,10 +137,11 @@ export class PageStore {
         }
       })
     }
+    const end = this.transactionEnd()[idx]!
     return (n) => {
       const list = this.byPage!.get(n)
       let best = -1
-      if (list) for (const i of list) if (i <= idx) best = i
+      if (list) for (const i of list) if (i <= end) best = i
       return best >= 0 ? this.framePage(best) : this.mainPage(n)
     }
   }

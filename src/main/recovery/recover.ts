@@ -200,7 +200,7 @@ export class Search {
     const declined =
       this.declined === undefined
         ? ''
-        : `; the file reader declined the file (${this.declined}): its bytes, its -wal and its journal's page images were searched as they are, against the live rows SQLite reads after its rollback (the verified private copy)`
+        : `; the file reader declined the file (${this.declined}): its bytes, its -wal and its journal's page images were searched as they are, against the live rows SQLite reads (after its rollback, where a journal is hot: the verified private copy)`
     return {
       summary: { ...base, note: note(base, keys.length) + declined },
       rows: proven.rows,

@@ -239,24 +239,24 @@ async function searchDeclined(
   opts: RecoverOptions,
   liveBodyBad?: ReadonlySet<bigint>,
 ): Promise<Searched> {
-  const copy = openCopyDirect(snapshot.dbPath)
+  const copy = openCopyDirect(snapshot.dbPath, snapshot.files.db.stat)
   if (typeof copy === 'string') return unread(copy)
   let target: SearchTarget | string
   try {
     target = declinedTarget(snapshot.files, copy, why)
   } catch (e) {
-    copy.close()
+    copy.release()
     throw e
   }
   if (typeof target === 'string') {
-    copy.close()
+    copy.release()
     return unread(target)
   }
-  return startSearch(
-    target,
-    () => directLive(copy),
-    keys,
-    opts,
-    () => copy.close(),
-  ).done(liveBodyBad)
+  const liveOf = (): LiveChain => {
+    const live = directLive(copy.chain)
+    // A plain view's pages are not the evidence's: no live row is placed on a page by them.
+    if (copy.plain) live.pageOf = () => null
+    return live
+  }
+  return startSearch(target, liveOf, keys, opts, () => copy.release()).done(liveBodyBad)
 }

@@ -35,6 +35,8 @@ export interface WalFrame {
   committed: boolean | null
   /** The newest committed image of its page: what SQLite reads for that page now. */
   current: boolean
+  /** A commit frame: its header holds the database size (§4.3), the last frame of its transaction. */
+  commit?: true
 }
 
 export interface WalFrames {
@@ -120,6 +122,7 @@ export function listWalFrames(pager: Pager, walSize: number): WalFrames {
       committed: chained || generation === 0 || neverCommitted ? false : null,
       current: false,
     }
+    if (commitSize !== 0) f.commit = true
     frames.push(f)
     left.push({ links, commit: commitSize !== 0 })
     if (chained) {

@@ -14,8 +14,12 @@ export type Scenario =
   | { kind: 'clean' }
   /** Checkpoints that restart the WAL between batches: frames of earlier generations stay behind. */
   | { kind: 'clean-generations' }
-  | { kind: 'tail-delete'; count: number }
-  | { kind: 'middle-delete'; at: number; count: number }
+  /**
+   * `vacuum`: a VACUUM after the deletion. In a live WAL capture the database shrank, but the frames
+   * of its older pages — the deleted rows' overflow pages among them — stay in the WAL.
+   */
+  | { kind: 'tail-delete'; count: number; vacuum?: boolean }
+  | { kind: 'middle-delete'; at: number; count: number; vacuum?: boolean }
   | { kind: 'prefix-delete'; count: number }
   /**
    * `checkpointed`: the rows reach the database file first, so the old versions lie on its pages the WAL
@@ -36,6 +40,8 @@ export interface GenCase {
   scenario: Scenario
   /** Copy the files while the writer still holds them (WAL only), or after every connection closed. */
   live: boolean
+  /** auto_vacuum from the file's creation (default NONE): the pointer map, pages moved at commit. */
+  autoVacuum?: 'FULL' | 'INCREMENTAL'
 }
 
 export interface Generated {
@@ -107,9 +113,11 @@ export function generate(c: GenCase, seed: number): Generated {
     switch (s.kind) {
       case 'tail-delete':
         drop(other!, all[all.length - s.count]!, all[all.length - 1]!)
+        if (s.vacuum) other!.exec('VACUUM')
         break
       case 'middle-delete':
         drop(db, all[s.at]!, all[s.at + s.count - 1]!)
+        if (s.vacuum) db.exec('VACUUM')
         break
       case 'prefix-delete':
         drop(db, all[0]!, all[s.count - 1]!)

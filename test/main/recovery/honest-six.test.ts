@@ -19,7 +19,7 @@ const CASES: { c: SixCase; seed: number }[] = [
 
 describe('round-6 honest histories make no finding', () => {
   for (const [n, { c, seed }] of CASES.entries()) {
-    it(`#${n} seed ${seed} ${c.journal} p${c.pageSize}: ${c.steps.join(', ')}${c.crash ? ', crash' : ''}`, async () => {
+    it(`#${n} seed ${seed} ${c.journal} p${c.pageSize}${c.incremental ? ' incremental' : c.full ? ' full' : ''}: ${c.steps.join(', ')}${c.crash ? ', crash' : ''}`, async () => {
       const g = generateSix(c, seed)
       try {
         await expectNoFinding(g, await segmentRuns(g.segments))

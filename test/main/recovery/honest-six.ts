@@ -80,6 +80,11 @@ export interface SixCase {
   pageSize: number
   /** auto_vacuum=INCREMENTAL from the start (set before the first table, as a service would). */
   incremental: boolean
+  /**
+   * Else auto_vacuum=FULL from the start (pages moved into freed ones and the file cut at every
+   * commit, a pointer map every usable/5 pages: file-format §1.3 offsets 52 and 64).
+   */
+  full?: boolean
   steps: SixStep[]
   /**
    * The files taken mid-transaction (a crash), the batch's pages spilled: with synchronous=OFF the
@@ -109,6 +114,7 @@ export function sixCase(rng: Rng, journal: 'wal' | 'delete', length: number): Si
     incremental: rng.next() < 0.5,
     steps,
     crash: rng.next() < 0.4,
+    full: rng.next() < 0.5,
   }
 }
 
@@ -121,11 +127,11 @@ export function generateSix(c: SixCase, seed: number): SixOut {
   const rng = new Rng(seed)
   const keys = [rng.bytes(32)]
   const { dir, work, evidence, cleanup } = caseFolder('bijotel-honest-six-')
-  const log: string[] = [`${c.journal} p${c.pageSize}${c.incremental ? ' incremental' : ''}`]
+  const autoVacuum = c.incremental ? 'INCREMENTAL' : c.full ? 'FULL' : 'NONE'
+  const log: string[] = [`${c.journal} p${c.pageSize} auto_vacuum=${autoVacuum}`]
   const segments: string[] = []
   const live = new Map<bigint, RowVersion>()
-  let db = openWriter(work, { pageSize: c.pageSize, journal: c.journal })
-  if (c.incremental) db.pragma('auto_vacuum = INCREMENTAL')
+  let db = openWriter(work, { pageSize: c.pageSize, journal: c.journal, autoVacuum })
   db.exec(CHAIN_DDL)
   let prev = GENESIS
   let seq = 1n

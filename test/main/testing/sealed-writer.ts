@@ -119,11 +119,18 @@ export function insert(db: Database.Database, v: RowVersion): void {
 export interface WriterShape {
   pageSize: number
   journal: 'wal' | 'delete' | 'persist'
+  /**
+   * auto_vacuum from the file's creation (default NONE). It must be set before the journal mode: a
+   * switch to WAL writes page 1, and auto-vacuum can only be chosen before the first page is written
+   * (or by a VACUUM).
+   */
+  autoVacuum?: 'NONE' | 'FULL' | 'INCREMENTAL'
 }
 
 /**
  * The database at `path` opened as a service's writer would: `pageSize` pages, the journal mode,
- * secure_delete off (SQLite's and better-sqlite3's default: deleted bytes stay), no auto-vacuum, and
+ * secure_delete off (SQLite's and better-sqlite3's default: deleted bytes stay), no auto-vacuum (unless
+ * `autoVacuum` says otherwise), and
  * no automatic checkpoint (the case decides when, or whether, the WAL is checkpointed).
  */
 export function openWriter(path: string, c: WriterShape): Database.Database {
@@ -131,7 +138,7 @@ export function openWriter(path: string, c: WriterShape): Database.Database {
   db.defaultSafeIntegers(true)
   db.pragma(`page_size = ${c.pageSize}`)
   db.pragma('secure_delete = OFF')
-  db.pragma('auto_vacuum = NONE')
+  db.pragma(`auto_vacuum = ${c.autoVacuum ?? 'NONE'}`)
   db.pragma(`journal_mode = ${c.journal === 'wal' ? 'WAL' : c.journal === 'persist' ? 'PERSIST' : 'DELETE'}`)
   db.pragma('wal_autocheckpoint = 0')
   return db

@@ -1,0 +1,103 @@
+// The plain view of an auto-vacuum copy (src/main/chain/plain-view.ts): generated auto-vacuum chains
+// (FULL and INCREMENTAL, page sizes 512–65536, bodies around the overflow threshold, rows deleted and
+// the file vacuumed) give a file without auto-vacuum holding the same chain rows, rowids and
+// sqlite_sequence, which the direct reader takes; a copy whose chain values claim more bytes than it
+// holds (overflow chains looped onto themselves) is refused in one line, at once, nothing left behind;
+// and the evidence itself is never written beside.
+import Database from 'better-sqlite3'
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { plainView } from '../../../src/main/chain/plain-view'
+import { openDirect } from '../../../src/main/chain/direct/open'
+import { GENESIS, Rng } from '../reliability/chainkit'
+import { loopEveryCell } from '../testing/looped-cells'
+import { CHAIN_DDL, insert, openWriter, version } from '../testing/sealed-writer'
+
+const root = mkdtempSync(join(tmpdir(), 'bijotel-plain-view-'))
+afterAll(() => rmSync(root, { recursive: true, force: true }))
+
+const NO_FILE = { dev: -1, ino: -1 }
+
+/** What a view left in the copy's folder (SQLite's own -wal and -shm of the copy aside). */
+const left = (dir: string): string[] => readdirSync(dir).filter((f) => !f.startsWith('chain.db'))
+
+function rowsOf(path: string): unknown[] {
+  const db = new Database(path, { readonly: true })
+  db.defaultSafeIntegers(true)
+  try {
+    return [
+      db.prepare('SELECT rowid, * FROM chain ORDER BY rowid').raw().all(),
+      db.prepare('SELECT * FROM sqlite_sequence').raw().all(),
+    ]
+  } finally {
+    db.close()
+  }
+}
+
+function chainFile(dir: string, rng: Rng, big: boolean): string {
+  const path = join(dir, 'chain.db')
+  const pageSize = big ? rng.pick([512, 1024, 4096]) : rng.pick([512, 1024, 4096, 8192, 65536])
+  const db = openWriter(path, {
+    pageSize,
+    journal: rng.pick(['wal', 'delete'] as const),
+    autoVacuum: rng.pick(['FULL', 'INCREMENTAL'] as const),
+  })
+  db.exec(CHAIN_DDL)
+  const key = rng.bytes(32)
+  let prev = GENESIS
+  const n = rng.int(5, 60)
+  for (let s = 1n; s <= BigInt(n); s++) {
+    const pad = big ? rng.int(3000, 9000) : rng.int(10, Math.max(20, pageSize))
+    const v = version(rng, key, s, prev, pad, 'plain')
+    insert(db, v)
+    prev = v.hmac
+  }
+  if (rng.chance(0.5)) db.prepare('DELETE FROM chain WHERE seq % ? = 0').run(rng.int(2, 5))
+  if (rng.chance(0.3)) db.pragma('incremental_vacuum')
+  db.close()
+  return path
+}
+
+describe('plain view of an auto-vacuum copy', () => {
+  for (let n = 0; n < 24; n++)
+    it(`seed ${n}: same rows, rowids and sequence, no auto-vacuum, read by the direct reader`, () => {
+      const dir = mkdtempSync(join(root, 'case-'))
+      const copy = chainFile(dir, new Rng(0x91a1 + n), false)
+      const view = plainView(copy, NO_FILE)
+      if (typeof view === 'string') throw new Error(view)
+      try {
+        expect(rowsOf(view.path)).toEqual(rowsOf(copy))
+        const db = new Database(view.path, { readonly: true })
+        expect(db.pragma('auto_vacuum', { simple: true })).toBe(0)
+        db.close()
+        openDirect(view.path).close()
+      } finally {
+        view.release()
+      }
+      expect(left(dir)).toEqual([])
+    })
+
+  for (let n = 0; n < 6; n++)
+    it(`seed ${n}: looped overflow chains are refused in one line, nothing left`, () => {
+      const dir = mkdtempSync(join(root, 'loop-'))
+      const copy = chainFile(dir, new Rng(0x100b + n), true)
+      expect(loopEveryCell(copy, 'chain', 6, 1.5)).toBeGreaterThan(0)
+      const t = Date.now()
+      const view = plainView(copy, NO_FILE)
+      expect(typeof view).toBe('string')
+      expect(view as string).toMatch(/claim \d+ bytes in a file of \d+/)
+      expect(view as string).not.toContain('\n')
+      expect(Date.now() - t).toBeLessThan(5000)
+      expect(left(dir)).toEqual([])
+    })
+
+  it('the evidence itself is refused, nothing written beside it', () => {
+    const dir = mkdtempSync(join(root, 'self-'))
+    const path = chainFile(dir, new Rng(7), false)
+    const st = statSync(path)
+    expect(plainView(path, { dev: st.dev, ino: st.ino })).toBe('the copy is the evidence itself')
+    expect(readdirSync(dir)).toEqual(['chain.db'])
+  })
+})
