@@ -36,6 +36,30 @@ function refuseCopy(db: Database.Database, copyBytes: number): string | null {
     : null
 }
 
+/** The evidence's CREATE TABLE for the chain, run alone in `out`; anything else is refused. */
+function createChainTable(out: Database.Database, sql: unknown): void {
+  if (typeof sql !== 'string' || !/^CREATE TABLE\s/i.test(sql))
+    throw new Error('the chain table is not defined by a CREATE TABLE statement')
+  let create: Database.Statement
+  try {
+    create = out.prepare(sql)
+  } catch (e) {
+    if (/more than one statement/.test(oneLine(e)))
+      throw new Error(
+        "the chain's CREATE TABLE in sqlite_master is followed by other statements (SQLite never writes that; they were not run)",
+        { cause: e },
+      )
+    throw e
+  }
+  if (create.reader) throw new Error('the chain table is not defined by a CREATE TABLE statement')
+  create.run()
+  const made = out
+    .prepare("SELECT type FROM main.sqlite_master WHERE name = 'chain' COLLATE NOCASE")
+    .pluck()
+    .get()
+  if (made !== 'table') throw new Error('its CREATE TABLE statement made no chain table')
+}
+
 /**
  * The chain table of `copyPath` (a private copy, never the evidence: `evidence` is the evidence's
  * fstat, and a copy with its device and inode is refused) rewritten without auto-vacuum in a new
@@ -68,9 +92,13 @@ export function plainView(copyPath: string, evidence: { dev: number; ino: number
     // a long CREATE TABLE left page 1 an interior page with no cell, which the direct reader declines).
     out.pragma('page_size = 65536')
     out.pragma('auto_vacuum = NONE')
+    // The schema's text is the evidence's: SQLite's open parses only its first statement
+    // (prepare.c sqlite3InitCallback ignores the tail), so `…; ATTACH '/any/path' AS x; CREATE TABLE
+    // x.t(a)` opens as a plain table. It runs here as that one CREATE TABLE alone (better-sqlite3's
+    // prepare refuses a second statement), before anything is attached: nothing it names can be written.
+    createChainTable(out, sql)
     out.prepare('ATTACH ? AS src').run(copyPath)
     out.transaction(() => {
-      out!.exec(sql)
       // A plain SELECT * into a table of the same definition copies each record as it is
       // (insert.c xferOptimization).
       out!.exec('INSERT INTO main.chain SELECT * FROM src.chain')

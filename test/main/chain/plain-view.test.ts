@@ -3,9 +3,11 @@
 // the file vacuumed) give a file without auto-vacuum holding the same chain rows, rowids and
 // sqlite_sequence, which the direct reader takes; a copy whose chain values claim more bytes than it
 // holds (overflow chains looped onto themselves) is refused in one line, at once, nothing left behind;
-// and the evidence itself is never written beside.
+// the evidence itself is never written beside; and the schema's text, the evidence's own, runs as
+// its one CREATE TABLE alone — statements a crafted schema appends after it (SQLite's open ignores
+// them) never run, whatever they name.
 import Database from 'better-sqlite3'
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -99,5 +101,77 @@ describe('plain view of an auto-vacuum copy', () => {
     const st = statSync(path)
     expect(plainView(path, { dev: st.dev, ino: st.ino })).toBe('the copy is the evidence itself')
     expect(readdirSync(dir)).toEqual(['chain.db'])
+  })
+})
+
+/** Statements appended to the chain's CREATE TABLE in sqlite_master, each writing `target` if run. */
+function tails(target: string): string[] {
+  const q = `'${target.replace(/'/g, "''")}'`
+  return [
+    `; ATTACH ${q} AS p; CREATE TABLE p.t(x)`,
+    `;ATTACH DATABASE ${q} AS p;CREATE TABLE p.t AS SELECT 1`,
+    `; VACUUM INTO ${q}`,
+    ` /* c */ ; -- c\n ATTACH ${q} AS "p"; CREATE TABLE "p"."t"(x); INSERT INTO p.t VALUES (1)`,
+    `;\n\tattach ${q} as p;create table p.t(x)`,
+    `; ATTACH ${q} AS src; CREATE TABLE src.t(x)`,
+  ]
+}
+
+describe('the schema text of a crafted copy', () => {
+  const rng = new Rng(0x5c1e)
+  for (const [n, make] of tails('TARGET').entries())
+    for (const journal of ['wal', 'delete'] as const)
+      it(`tail ${n} (${journal}): only its CREATE TABLE runs, nothing else is written`, () => {
+        const dir = mkdtempSync(join(root, 'schema-'))
+        const target = join(dir, 'written.db')
+        const path = join(dir, 'chain.db')
+        const db = openWriter(path, { pageSize: 4096, journal, autoVacuum: 'FULL' })
+        db.exec(CHAIN_DDL)
+        let prev = GENESIS
+        const key = rng.bytes(32)
+        for (let s = 1n; s <= 5n; s++) {
+          const v = version(rng, key, s, prev, 100, 'schema')
+          insert(db, v)
+          prev = v.hmac
+        }
+        db.unsafeMode(true)
+        db.pragma('writable_schema = ON')
+        const tail = tails(target)[n]!
+        expect(make).toContain('TARGET')
+        db.prepare("UPDATE sqlite_master SET sql = sql || ? WHERE name = 'chain'").run(tail)
+        db.close()
+        // SQLite opens it as the plain table it was: the tail is ignored.
+        const check = new Database(path, { readonly: true })
+        expect(check.prepare('SELECT count(*) FROM chain').pluck().get()).toBe(5)
+        check.close()
+        const before = readFileSync(path)
+        const view = plainView(path, NO_FILE)
+        expect(existsSync(target)).toBe(false)
+        expect(readFileSync(path).equals(before)).toBe(true)
+        if (typeof view === 'string') {
+          expect(view).not.toContain('\n')
+          expect(view).toMatch(/followed by other statements \(SQLite never writes that; they were not run\)/)
+        } else {
+          try {
+            expect(rowsOf(view.path)).toEqual(rowsOf(path))
+          } finally {
+            view.release()
+          }
+        }
+        expect(left(dir)).toEqual([])
+      })
+
+  it('a chain table defined otherwise than by CREATE TABLE is refused', () => {
+    const dir = mkdtempSync(join(root, 'view-'))
+    const path = join(dir, 'chain.db')
+    const db = openWriter(path, { pageSize: 4096, journal: 'delete', autoVacuum: 'FULL' })
+    db.exec(CHAIN_DDL)
+    db.unsafeMode(true)
+    db.pragma('writable_schema = ON')
+    db.prepare("UPDATE sqlite_master SET sql = 'create temp table chain(x)' WHERE name = 'chain'").run()
+    db.close()
+    const view = plainView(path, NO_FILE)
+    expect(typeof view).toBe('string')
+    expect(left(dir)).toEqual([])
   })
 })
