@@ -92,6 +92,11 @@ export function plainView(copyPath: string, evidence: { dev: number; ino: number
     // a long CREATE TABLE left page 1 an interior page with no cell, which the direct reader declines).
     out.pragma('page_size = 65536')
     out.pragma('auto_vacuum = NONE')
+    // The CREATE TABLE's CHECK constraints are the evidence's expressions too: one false for every
+    // row would refuse honest rows, one like `hex(zeroblob(1e9))` costs a gigabyte a row. The copy
+    // below is SQLite's transfer (insert.c xferOptimization), which skips CHECKs the source table
+    // shares; should it not apply, the rows are still copied unjudged (ignore_check_constraints).
+    out.pragma('ignore_check_constraints = ON')
     // The schema's text is the evidence's: SQLite's open parses only its first statement
     // (prepare.c sqlite3InitCallback ignores the tail), so `…; ATTACH '/any/path' AS x; CREATE TABLE
     // x.t(a)` opens as a plain table. It runs here as that one CREATE TABLE alone (better-sqlite3's

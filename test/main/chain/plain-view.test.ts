@@ -5,7 +5,7 @@
 // holds (overflow chains looped onto themselves) is refused in one line, at once, nothing left behind;
 // the evidence itself is never written beside; and the schema's text, the evidence's own, runs as
 // its one CREATE TABLE alone — statements a crafted schema appends after it (SQLite's open ignores
-// them) never run, whatever they name.
+// them) never run, whatever they name, and its CHECK constraints judge no row.
 import Database from 'better-sqlite3'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -160,6 +160,36 @@ describe('the schema text of a crafted copy', () => {
         }
         expect(left(dir)).toEqual([])
       })
+
+  for (const check of ['seq < 0', "canonical_hash = 'x'", 'length(canonical_body) < 0'])
+    it(`a CHECK (${check}) that every row fails is not judged: the rows are copied as SQLite reads them`, () => {
+      const dir = mkdtempSync(join(root, 'check-'))
+      const path = join(dir, 'chain.db')
+      const db = openWriter(path, { pageSize: 4096, journal: 'delete', autoVacuum: 'FULL' })
+      db.exec(CHAIN_DDL)
+      let prev = GENESIS
+      const key = rng.bytes(32)
+      for (let s = 1n; s <= 5n; s++) {
+        const v = version(rng, key, s, prev, 100, 'check')
+        insert(db, v)
+        prev = v.hmac
+      }
+      db.unsafeMode(true)
+      db.pragma('writable_schema = ON')
+      // The constraint goes before the table's closing parenthesis.
+      db.prepare(
+        "UPDATE sqlite_master SET sql = substr(sql, 1, length(rtrim(sql)) - 1) || ', CHECK (' || ? || '))' WHERE name = 'chain'",
+      ).run(check)
+      db.close()
+      const view = plainView(path, NO_FILE)
+      if (typeof view === 'string') throw new Error(view)
+      try {
+        expect(rowsOf(view.path)).toEqual(rowsOf(path))
+      } finally {
+        view.release()
+      }
+      expect(left(dir)).toEqual([])
+    })
 
   it('a chain table defined otherwise than by CREATE TABLE is refused', () => {
     const dir = mkdtempSync(join(root, 'view-'))
