@@ -3,41 +3,20 @@
 // no other tab keeps a verdict or replay words made under keys no longer held. The event never
 // carries a secret. Generated key sets (hex and text, one to several keys, kept and added).
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { AuditSession } from '../../../src/main/session/session'
-import { startServer, type RunningServer } from '../../../src/main/server/index'
+import { describe, expect, it } from 'vitest'
 import { APP_TOKEN_HEADER } from '../../../src/main/server/auth'
 import { mulberry32 } from '../testing/prng'
-import {
-  callApi,
-  fakeRenderer,
-  fetchAppToken,
-  readSse,
-  tempDir,
-  writeSyntheticChain,
-  type SseEvent,
-} from './testkit'
+import { serveForSuite } from '../testing/served'
+import { callApi, readSse, writeSyntheticChain, type SseEvent } from './testkit'
 
-const tmp = tempDir('bijotel-keys-event-')
-let session: AuditSession
-let server: RunningServer
-let base: string
-let token: string
-
-beforeAll(async () => {
-  const chain = join(tmp.dir, 'chain.db')
-  writeSyntheticChain(chain, 20, Buffer.from('k'.repeat(32)))
-  session = new AuditSession({ initialPath: chain })
-  await session.open(chain)
-  server = await startServer({ session, port: 0, staticDir: fakeRenderer(join(tmp.dir, 'site')) })
-  base = server.url.replace(/\/$/, '')
-  token = await fetchAppToken(base)
-})
-
-afterAll(async () => {
-  await server?.close()
-  session?.dispose()
-  tmp.cleanup()
+const served = serveForSuite({
+  prefix: 'bijotel-keys-event-',
+  openRoots: (dir) => [dir],
+  written: (dir) => {
+    const chain = join(dir, 'chain.db')
+    writeSyntheticChain(chain, 20, Buffer.from('k'.repeat(32)))
+    return chain
+  },
 })
 
 describe('keysChanged: every page is told when any client replaces the keys', () => {
@@ -47,7 +26,7 @@ describe('keysChanged: every page is told when any client replaces the keys', ()
     const expected: unknown[] = []
     const events: SseEvent[] = []
     const rounds = 12
-    const sse = readSse(`${base}/api/events`, {
+    const sse = readSse(`${served.base}/api/events`, {
       onEvent: (e) => void (e.event === 'keysChanged' && events.push(e)),
       until: () => events.length >= rounds,
     })
@@ -68,9 +47,14 @@ describe('keysChanged: every page is told when any client replaces the keys', ()
       )
       for (const s of set) secrets.push(s.value)
       const keep = i > 0 && rnd() < 0.5 ? [0] : []
-      const r = await callApi(base, 'setSecrets', keep.length ? { secrets: set, keep } : { secrets: set }, {
-        [APP_TOKEN_HEADER]: token,
-      })
+      const r = await callApi(
+        served.base,
+        'setSecrets',
+        keep.length ? { secrets: set, keep } : { secrets: set },
+        {
+          [APP_TOKEN_HEADER]: served.token,
+        },
+      )
       expect(r.status).toBe(200)
       expected.push({ keys: r.json })
     }
@@ -82,23 +66,23 @@ describe('keysChanged: every page is told when any client replaces the keys', ()
 
   it('a refused setSecrets (a bad key) sends nothing', async () => {
     const events: SseEvent[] = []
-    const sse = readSse(`${base}/api/events`, {
+    const sse = readSse(`${served.base}/api/events`, {
       onEvent: (e) => void (e.event === 'keysChanged' && events.push(e)),
       until: (e) => e.event === 'keysChanged',
     })
     await new Promise((r) => setTimeout(r, 100))
     const bad = await callApi(
-      base,
+      served.base,
       'setSecrets',
       { secrets: [{ encoding: 'hex', value: 'zz' }] },
-      { [APP_TOKEN_HEADER]: token },
+      { [APP_TOKEN_HEADER]: served.token },
     )
     expect(bad.status).toBe(400)
     const ok = await callApi(
-      base,
+      served.base,
       'setSecrets',
       { secrets: [{ encoding: 'text', value: 'the-one-after' }] },
-      { [APP_TOKEN_HEADER]: token },
+      { [APP_TOKEN_HEADER]: served.token },
     )
     await sse
     expect(events.map((e) => e.data)).toEqual([{ keys: ok.json }])

@@ -21,6 +21,8 @@ export interface ServedOptions {
   keys?: string[]
   /** Folders a client may open chains in, given the temporary folder; default the fixtures. */
   openRoots?: (tmpDir: string) => string[]
+  /** A chain the suite writes in the temporary folder (given it): the session's initial path, opened. */
+  written?: (tmpDir: string) => string
   /** Run first, before the session is made (a build the suite needs, say). */
   setup?: () => void | Promise<void>
 }
@@ -51,8 +53,10 @@ export function serveForSuite(opts: ServedOptions): Served {
 
   beforeAll(async () => {
     await opts.setup?.()
-    session = new AuditSession({ initialPath: opts.initialPath ?? dbPath('clean') })
-    if (opts.open !== undefined) await session.open(opts.open)
+    const written = opts.written?.(tmp.dir)
+    session = new AuditSession({ initialPath: written ?? opts.initialPath ?? dbPath('clean') })
+    const open = written ?? opts.open
+    if (open !== undefined) await session.open(open)
     if (opts.keys) session.keys = parseSecrets(secretInputs(opts.keys))
     const openRoots = opts.openRoots ? opts.openRoots(tmp.dir) : [FIXTURES]
     server = await startServer({ session, port: 0, staticDir: fakeRenderer(tmp.dir), openRoots })
