@@ -182,6 +182,33 @@ test('reportSigned: every signature made with the auditor’s key is shown (issu
   await expect(page.getByTestId('notice')).toContainText('report signed with key SHA256:abcd1234')
 })
 
+test('keysChanged: keys replaced in another window take down this verdict and say why', async ({ page }) => {
+  covered.add('keysChanged')
+  await launch(page, A)
+  await verifyWithPrimary(page)
+  shell.emit('keysChanged', { keys: [{ index: 0, encoding: 'hex', bytes: 32, fingerprint: 'deadbeef' }] })
+  await expect(page.getByTestId('keys-cleared')).toContainText('changed in another tab or window')
+  await expect(page.getByTestId('verdict-word')).toHaveCount(0)
+  await expect(page.getByTestId('key-info')).toContainText('deadbeef')
+})
+
+test('priorChanged: a prior set or cleared in another window is shown here', async ({ page }) => {
+  covered.add('priorChanged')
+  await launch(page, A)
+  const prior = {
+    kind: 'verdict' as const,
+    last_seq: 240,
+    head_hmac: 'ab'.repeat(32),
+    rows: null,
+    generated_at: null,
+    signed_by: null,
+  }
+  shell.emit('priorChanged', { prior })
+  await expect(page.getByTestId('prior-last-seq')).toHaveText('240')
+  shell.emit('priorChanged', { prior: null })
+  await expect(page.getByTestId('prior-info')).toHaveCount(0)
+})
+
 test('menuOpen: the native dialog opens the chain it returns', async ({ page }) => {
   covered.add('menuOpen')
   await launch(page)

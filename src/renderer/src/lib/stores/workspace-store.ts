@@ -295,6 +295,7 @@ export class WorkspaceStore extends Store<WorkspaceState> {
     this.dispatchView({ type: 'range', value: null })
   }
 
+  private ownKeyCalls = 0 // this page's setSecrets calls not yet answered
   /**
    * New keys, added after the held keys named in `keep` (all of them from the form; removing one
    * keeps the others). A new key set makes the verdict and the key-dependent panels out of date: the
@@ -303,11 +304,14 @@ export class WorkspaceStore extends Store<WorkspaceState> {
   readonly submitSecrets = async (secrets: SecretInput[], keep: number[] = []): Promise<void> => {
     this.update({ keysError: null })
     let keys: KeyInfo[]
+    this.ownKeyCalls++
     try {
       keys = await this.api.setSecrets(keep.length > 0 ? { secrets, keep } : { secrets })
     } catch (e) {
       this.update({ keysError: errorMessage(e) })
       return
+    } finally {
+      this.ownKeyCalls--
     }
     this.keysReplaced(keys, null)
     if (keys.length > 0) await this.verify(undefined, true)
@@ -317,10 +321,10 @@ export class WorkspaceStore extends Store<WorkspaceState> {
    * The engine's keys were replaced by another tab or window (AppEvents.keysChanged; one key set
    * for all): when they are not the ones this page shows, what it shows under its keys (the verdict,
    * replay words, batch lines, a verify under way) is taken down, as after its own change, and the
-   * page says so. Its own change arrives here too, with keys it already shows (or before its answer:
-   * the answer then clears the note).
-   */
+   * page says so. Its own change arrives too: after its answer, with the keys it shows; before it,
+   * left to the answer (taken twice, the integrity run the first started landed out of date). */
   readonly keysHeld = (keys: KeyInfo[]): void => {
+    if (this.ownKeyCalls > 0) return
     const same = (a: KeyInfo, b: KeyInfo | undefined): boolean =>
       b !== undefined && a.index === b.index && a.fingerprint === b.fingerprint && a.encoding === b.encoding
     const shown = this.getState().keys

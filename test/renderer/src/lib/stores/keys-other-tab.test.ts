@@ -182,4 +182,22 @@ describe('keys replaced in another tab: every tab shows only the keys held now',
     a.dispose()
     b.dispose()
   })
+
+  it("a page's own key change, announced before its answer, replaces its keys once (twice, the integrity run the first started landed out of date)", async () => {
+    const { h, tabs } = await twoTabs()
+    const [a, b] = tabs as [WorkspaceStore, WorkspaceStore]
+    for (const keys of [hex(KEY_HEX), hex(WRONG), hex(KEY_HEX, OTHER)]) {
+      const gen = a.getState().keyGen
+      await a.submitSecrets(keys)
+      await settle()
+      expect(a.getState().keyGen).toBe(gen + 1)
+      expect(a.getState().keysNote).toBeNull()
+      expect(a.getState().keys).toEqual(await h.listKeys({}, ctx))
+      // The other page took the event: the keys held, said why.
+      expect(b.getState().keys).toEqual(await h.listKeys({}, ctx))
+      expect(b.getState().keysNote).toMatch(/changed in another tab/)
+    }
+    a.dispose()
+    b.dispose()
+  })
 })
