@@ -117,6 +117,22 @@ function tails(target: string): string[] {
   ]
 }
 
+/** Five sealed rows in an auto-vacuum file, left open with its schema writable (a crafter's edit). */
+function schemaWritable(path: string, journal: 'wal' | 'delete', rng: Rng): Database.Database {
+  const db = openWriter(path, { pageSize: 4096, journal, autoVacuum: 'FULL' })
+  db.exec(CHAIN_DDL)
+  let prev = GENESIS
+  const key = rng.bytes(32)
+  for (let s = 1n; s <= 5n; s++) {
+    const v = version(rng, key, s, prev, 100, 'schema')
+    insert(db, v)
+    prev = v.hmac
+  }
+  db.unsafeMode(true)
+  db.pragma('writable_schema = ON')
+  return db
+}
+
 describe('the schema text of a crafted copy', () => {
   const rng = new Rng(0x5c1e)
   for (const [n, make] of tails('TARGET').entries())
@@ -125,17 +141,7 @@ describe('the schema text of a crafted copy', () => {
         const dir = mkdtempSync(join(root, 'schema-'))
         const target = join(dir, 'written.db')
         const path = join(dir, 'chain.db')
-        const db = openWriter(path, { pageSize: 4096, journal, autoVacuum: 'FULL' })
-        db.exec(CHAIN_DDL)
-        let prev = GENESIS
-        const key = rng.bytes(32)
-        for (let s = 1n; s <= 5n; s++) {
-          const v = version(rng, key, s, prev, 100, 'schema')
-          insert(db, v)
-          prev = v.hmac
-        }
-        db.unsafeMode(true)
-        db.pragma('writable_schema = ON')
+        const db = schemaWritable(path, journal, rng)
         const tail = tails(target)[n]!
         expect(make).toContain('TARGET')
         db.prepare("UPDATE sqlite_master SET sql = sql || ? WHERE name = 'chain'").run(tail)
@@ -165,17 +171,7 @@ describe('the schema text of a crafted copy', () => {
     it(`a CHECK (${check}) that every row fails is not judged: the rows are copied as SQLite reads them`, () => {
       const dir = mkdtempSync(join(root, 'check-'))
       const path = join(dir, 'chain.db')
-      const db = openWriter(path, { pageSize: 4096, journal: 'delete', autoVacuum: 'FULL' })
-      db.exec(CHAIN_DDL)
-      let prev = GENESIS
-      const key = rng.bytes(32)
-      for (let s = 1n; s <= 5n; s++) {
-        const v = version(rng, key, s, prev, 100, 'check')
-        insert(db, v)
-        prev = v.hmac
-      }
-      db.unsafeMode(true)
-      db.pragma('writable_schema = ON')
+      const db = schemaWritable(path, 'delete', rng)
       // The constraint goes before the table's closing parenthesis.
       db.prepare(
         "UPDATE sqlite_master SET sql = substr(sql, 1, length(rtrim(sql)) - 1) || ', CHECK (' || ? || '))' WHERE name = 'chain'",
