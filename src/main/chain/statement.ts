@@ -11,7 +11,7 @@ import { nsToIso } from './ns-time'
 import { hashFileParallel } from './snapshot'
 import { nativeFileHashActive, type FileTap } from './addon/file-hash'
 import { AuditError } from '../base/errors'
-import type { RowSource } from './source/row-source'
+import type { ChainRow, RowSource } from './source/row-source'
 
 export interface StatedFiles {
   db: StatedFile
@@ -69,15 +69,16 @@ export type Timestamps = [string | null, string | null]
 /** `timestamp_ns` of two rows, read through the source (null where absent or not an integer). */
 export function timestampsOf(source: RowSource, first: number | null, last: number | null): Timestamps {
   const col = source.col('timestamp_ns')
-  const at = (seq: number | null): string | null => {
+  const at = (seq: number | null, which: 'first' | 'last'): string | null => {
     if (seq === null || col < 0) return null
     let v: string | null = null
-    source.find(BigInt(seq), (c) => (v = c.isInt(col) ? (c.intBig(col)?.toString() ?? null) : null), [
-      'timestamp_ns',
-    ])
+    const take = (c: ChainRow): void => void (v = c.isInt(col) ? (c.intBig(col)?.toString() ?? null) : null)
+    // The pass's edge rows where they are the seqs asked (a whole chain): one leaf read, where a
+    // lookup by seq reads every leaf's rowids (./source/direct-source.ts find).
+    if (!source.edge?.(which, BigInt(seq), take)) source.find(BigInt(seq), take, ['timestamp_ns'])
     return v
   }
-  return [at(first), at(last)]
+  return [at(first, 'first'), at(last, 'last')]
 }
 
 /** The files being stated, while a pass reads them: `done` gives their hashes, `abort` stops the hashing. */

@@ -392,6 +392,26 @@ export class DirectSource implements RowSource {
   }
 
   /**
+   * The scan's first or last row, when its seq is `seq` (else false): the rows a whole pass begins
+   * and ends on, whose times the `Evidence:` line states. Read at the edge, without the rowid table
+   * `find` needs (one leaf, not every leaf): the first row is the scan's first with its seq by
+   * definition, and the last is the row the pass ended on.
+   */
+  edge(which: 'first' | 'last', seq: bigint, row: (r: ChainRow) => void): boolean {
+    let hit = false
+    const take = (c: CellReader): boolean => {
+      if ((c.rowidBig ?? BigInt(c.rowid)) === seq) {
+        row(c)
+        hit = true
+      }
+      return false
+    }
+    if (which === 'first') this.scanner.scan(0, this.leafCount, take)
+    else this.scanner.scanBackward(0, this.leafCount, take)
+    return hit
+  }
+
+  /**
    * The row before `seq`: what SQLite answers on the copy (`WHERE +seq < ? ORDER BY seq DESC LIMIT 1`,
    * a scan from the end) is the last row in scan order whose rowid is below `seq`. Where rowids
    * ascend in scan order that is the row at the position before the first rowid ≥ `seq`, found in the

@@ -207,6 +207,8 @@ export interface RowSource {
   scanTable(name: string, columns: readonly string[], row: (values: unknown[]) => void): boolean
   /** The row with this seq, passed to `row` while valid; false when there is none. */
   find(seq: bigint, row: (r: ChainRow) => void, columns?: readonly string[]): boolean
+  /** The scan's first or last row when its seq is `seq` (false otherwise); a source may lack it. */
+  edge?(which: 'first' | 'last', seq: bigint, row: (r: ChainRow) => void): boolean
   /** The row before the row with this seq in scan order (the predecessor a single row links to). */
   before(seq: bigint): Predecessor | null
   /** The index or integrity columns of the rows at `place` (all rows), in scan order. */
