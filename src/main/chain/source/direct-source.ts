@@ -158,15 +158,19 @@ export class DirectSource implements RowSource {
   ends(): [bigint, bigint] | null {
     let first: bigint | null = null
     let last: bigint | null = null
-    this.scanner.scan(0, this.leafCount, (c) => {
-      first = c.rowidBig ?? BigInt(c.rowid)
-      return false
-    })
-    this.scanner.scanBackward(0, this.leafCount, (c) => {
-      last = c.rowidBig ?? BigInt(c.rowid)
-      return false
-    })
+    this.edgeCell('first', (c) => (first = c.rowidBig ?? BigInt(c.rowid)))
+    this.edgeCell('last', (c) => (last = c.rowidBig ?? BigInt(c.rowid)))
     return first === null || last === null ? null : [first, last]
+  }
+
+  /** The scan's first or last cell (empty leaves passed over), given to `take` while valid. */
+  private edgeCell(which: 'first' | 'last', take: (c: CellReader) => void): void {
+    const once = (c: CellReader): boolean => {
+      take(c)
+      return false
+    }
+    if (which === 'first') this.scanner.scan(0, this.leafCount, once)
+    else this.scanner.scanBackward(0, this.leafCount, once)
   }
 
   resolve(range: VerifyRangeOptions | undefined): ResolvedRange {
@@ -399,15 +403,11 @@ export class DirectSource implements RowSource {
    */
   edge(which: 'first' | 'last', seq: bigint, row: (r: ChainRow) => void): boolean {
     let hit = false
-    const take = (c: CellReader): boolean => {
-      if ((c.rowidBig ?? BigInt(c.rowid)) === seq) {
-        row(c)
-        hit = true
-      }
-      return false
-    }
-    if (which === 'first') this.scanner.scan(0, this.leafCount, take)
-    else this.scanner.scanBackward(0, this.leafCount, take)
+    this.edgeCell(which, (c) => {
+      if ((c.rowidBig ?? BigInt(c.rowid)) !== seq) return
+      row(c)
+      hit = true
+    })
     return hit
   }
 
