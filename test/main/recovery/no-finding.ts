@@ -6,6 +6,7 @@ import { readSegments } from '../../../src/main/audit/segments'
 import { verifyFile } from '../../../src/main/audit/verify-file'
 import type { KeyMaterial } from '../../../src/main/chain/keys'
 import type { ArchiveSegments } from '../../../src/main/recovery/findings'
+import type { VerifyVerdict } from '../../../src/shared/verify-types'
 
 /** A generated history: the chain, its keys, its archive segments and the steps taken. */
 export interface History {
@@ -23,6 +24,15 @@ export async function segmentRuns(paths: string[], orders = true): Promise<(Arch
   return [...given, await readSegments([...paths].reverse()), await readSegments([...paths, ...paths])]
 }
 
+/** No finding and VALID; `what` names the history (the recovery summary is shown on a finding). */
+export function expectValid(verdict: VerifyVerdict, what: string): void {
+  expect(
+    verdict.findings.map((f) => `${f.kind} ${f.from_seq}-${f.to_seq}`),
+    `${what}: ${JSON.stringify(verdict.recovery)}`,
+  ).toEqual([])
+  expect(verdict.valid, what).toBe(true)
+}
+
 /** Verifies `g` under each of `runs` and holds it to no finding. */
 export async function expectNoFinding(g: History, runs: (ArchiveSegments | undefined)[]): Promise<void> {
   const keys: KeyMaterial[] = g.keys.map((bytes, index) => ({ index, encoding: 'hex', bytes }))
@@ -33,11 +43,7 @@ export async function expectNoFinding(g: History, runs: (ArchiveSegments | undef
       ...(segments ? { segments } : {}),
     })
     const what = `${g.log.join(', ')}${segments ? ' (with segments)' : ''}`
-    expect(
-      verdict.findings.map((f) => `${f.kind} ${f.from_seq}-${f.to_seq}`),
-      `${what}: ${JSON.stringify(verdict.recovery)}`,
-    ).toEqual([])
-    expect(verdict.valid, what).toBe(true)
+    expectValid(verdict, what)
     for (const r of verdict.recovered ?? [])
       if (r.key_index !== null)
         expect(['deleted', 'superseded'], `${what}: seq ${r.seq}`).not.toContain(r.status)
