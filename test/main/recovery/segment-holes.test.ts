@@ -4,7 +4,8 @@
 // sealed after rows that ended later. So an honest first archive holds rows 1..a-1 and b+1..m and
 // leaves a..b live; a second archive takes them. Given one segment, either order, or both, the rows a
 // segment lacks between those it holds are never `deleted`: a segment proves what it holds was
-// archived, nothing of a row it lacks. Generated over page sizes, journal modes, holes and seeds.
+// archived, nothing of a row it lacks. Generated over page sizes, journal modes, auto-vacuum modes, a key
+// rotated between the archives, holes and seeds.
 import Database from 'better-sqlite3'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -73,16 +74,20 @@ describe('a segment with a hole accuses nothing of the rows it lacks', () => {
     const rng = new Rng(seed)
     const pageSize = PAGE_SIZES[n % PAGE_SIZES.length]!
     const journal = n % 2 === 0 ? ('wal' as const) : ('delete' as const)
+    const autoVacuum = (['NONE', 'FULL', 'INCREMENTAL'] as const)[n % 3]!
+    const rotate = n % 4 === 1
     const total = 60 + Math.floor(rng.next() * 60)
     const m = 20 + Math.floor(rng.next() * (total / 3))
     const b = 2 + Math.floor(rng.next() * (m - 3))
     const a = Math.max(2, b - Math.floor(rng.next() * 20))
     const m2 = m + 5 + Math.floor(rng.next() * (total - m - 10))
-    it(`#${n} seed ${seed} ${journal} p${pageSize}: ${total} rows, hole ${a}-${b} in 1-${m}, then to ${m2}`, async () => {
+    const shape = `${journal} p${pageSize} auto_vacuum ${autoVacuum}${rotate ? ', key rotated' : ''}`
+    it(`#${n} seed ${seed} ${shape}: ${total} rows, hole ${a}-${b} in 1-${m}, then to ${m2}`, async () => {
       const g = caseFolder('bijotel-segment-holes-')
-      const key = rng.bytes(32)
+      const keyList = rotate ? [rng.bytes(32), rng.bytes(32)] : [rng.bytes(32)]
+      let key = keyList[0]!
       try {
-        const db = openWriter(g.work, { pageSize, journal })
+        const db = openWriter(g.work, { pageSize, journal, autoVacuum })
         db.exec(CHAIN_DDL)
         // Ends in seq order but for a..b, which ended after T1 (between m's end and m+1's): their
         // spans waited less for the lock than rows b+1..m, sealed after them.
@@ -101,13 +106,15 @@ describe('a segment with a hole accuses nothing of the rows it lacks', () => {
         for (let q = 1; q <= m; q += 7) write(q, Math.min(m, q + 6))
         const s1 = join(g.dir, 'segment-1.db')
         expect(archiveBefore(db, s1, t1)).toBe(m - (b - a + 1))
+        // A key rotated between the archives: later rows sealed under the new key, after the old head.
+        key = keyList.at(-1)!
         write(m + 1, m2)
         const s2 = join(g.dir, 'segment-2.db')
         archiveBefore(db, s2, T0 + BigInt(m2) * MS + MS / 2n)
         write(m2 + 1, total)
         copyWithSideFiles(g.work, g.evidence)
         db.close()
-        const keys: KeyMaterial[] = [{ index: 0, encoding: 'hex', bytes: key }]
+        const keys: KeyMaterial[] = keyList.map((bytes, index) => ({ index, encoding: 'hex', bytes }))
         for (const given of [[s1], [s2], [s1, s2], [s2, s1]]) {
           const segments = await readSegments(given)
           const { verdict } = await verifyFile(g.evidence, keys, { recover: true, workers: 1, segments })
