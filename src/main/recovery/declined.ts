@@ -56,14 +56,15 @@ function copyPages(copyPath: string): { dbPages: number; pageSize: number } | nu
 }
 
 /**
- * Declines a plain view answers: auto-vacuum (the pointer map), and a schema text the reader cannot
- * replay alone that SQLite opens all the same (statements after a CREATE TABLE: prepare.c
- * sqlite3InitCallback parses the first only; the word SELECT or VALUES in a comment or a name) — the
- * view's table is made from the columns SQLite read, not from that text. An insider's edit of the
- * text must not switch the search off.
+ * Declines a plain view answers: auto-vacuum (the pointer map), and a schema the reader does not
+ * replay that SQLite opens all the same — statements after a CREATE TABLE (prepare.c
+ * sqlite3InitCallback parses the first only), the word SELECT or VALUES in a comment or a name, a
+ * view or a trigger beside the chain (their root page is 0) — since the view's table is made from the
+ * columns SQLite read, not from that text, and SQLite's reading of the chain table is what the record
+ * layout is. An operator's view must not switch the search off, nor an insider's edit of the text.
  */
 const VIEWABLE =
-  /^(auto-vacuum|a schema statement with a query|schema not replayable: .*more than one statement.*)$/
+  /^(auto-vacuum|a schema statement with a query|schema not replayable: .*more than one statement.*|a schema row with an unusual root page|a (view|trigger) in the schema)$/
 
 /**
  * The copy, opened by the direct reader; or why it cannot be. A copy the reader declines for

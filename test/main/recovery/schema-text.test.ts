@@ -1,7 +1,8 @@
 // A schema text crafted to switch the search off (issue 39, round 8): after the attack, the insider
 // edits the chain's CREATE TABLE in sqlite_master — statements appended (SQLite's open parses only the
 // first, prepare.c sqlite3InitCallback), the word SELECT or VALUES in a comment, or (in an
-// auto-vacuum file, read through a plain view) a NOT NULL that a row violates. SQLite opens every one
+// auto-vacuum file, read through a plain view) a NOT NULL that a row violates; or a view or a trigger
+// created beside the chain. SQLite opens every one
 // of them as the table it was; the files still hold the rows before the attack (WAL frames), and the
 // search must still find them and name the attack, on its seqs only. Honest chains so edited: no
 // finding. Generated over crafts, attacks, auto-vacuum modes and page sizes.
@@ -13,7 +14,15 @@ import { verifyFile } from '../../../src/main/audit/verify-file'
 import type { KeyMaterial } from '../../../src/main/chain/keys'
 import { generateClaims, type Attack, type ClaimsCase } from './claims-generator'
 
-type Craft = 'tail-create' | 'tail-select' | 'tail-attach' | 'comment-values' | 'comment-select' | 'not-null'
+type Craft =
+  | 'tail-create'
+  | 'tail-select'
+  | 'tail-attach'
+  | 'comment-values'
+  | 'comment-select'
+  | 'not-null'
+  | 'view'
+  | 'trigger'
 const CRAFTS: Craft[] = [
   'tail-create',
   'tail-select',
@@ -21,6 +30,8 @@ const CRAFTS: Craft[] = [
   'comment-values',
   'comment-select',
   'not-null',
+  'view',
+  'trigger',
 ]
 
 const ATTACKS: Attack[] = ['none', 'reseal-tail', 'delete-middle', 'truncate-tail']
@@ -41,6 +52,10 @@ function craftSchema(db: string, craft: Craft): string {
     c.unsafeMode(true)
     if (craft === 'not-null')
       c.prepare('UPDATE chain SET semantic_body_hash = NULL WHERE seq = (SELECT min(seq) FROM chain)').run()
+    // A view or a trigger beside the chain (an operator's as much as an insider's): SQL, not an edit.
+    if (craft === 'view') c.exec('CREATE VIEW recent AS SELECT seq, hmac_hash FROM chain ORDER BY seq DESC')
+    if (craft === 'trigger')
+      c.exec('CREATE TRIGGER keep AFTER DELETE ON chain BEGIN DELETE FROM chain WHERE seq < 0; END')
     c.pragma('writable_schema = ON')
     const edit = c.prepare("UPDATE sqlite_master SET sql = ? WHERE name = 'chain'")
     const sql = c.prepare("SELECT sql FROM sqlite_master WHERE name = 'chain'").pluck().get() as string
@@ -52,6 +67,8 @@ function craftSchema(db: string, craft: Craft): string {
       'comment-values': `${sql} -- no VALUES here`,
       'comment-select': sql.replace('semantic_body_hash TEXT', 'semantic_body_hash TEXT /* select */'),
       'not-null': sql.replace('semantic_body_hash TEXT', 'semantic_body_hash TEXT NOT NULL'),
+      view: sql,
+      trigger: sql,
     }
     edit.run(next[craft])
     c.pragma('writable_schema = OFF')
