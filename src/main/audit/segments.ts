@@ -5,9 +5,9 @@
 import { existsSync } from 'node:fs'
 import { AuditError, oneLine } from '../base/errors'
 import { readChain } from '../chain/source/open-source'
-import { seqOf, streamRows } from '../chain/source/stream'
+import { streamRows } from '../chain/source/stream'
 import type { OpenPolicy } from '../chain/evidence-files'
-import type { ArchiveSegment, ArchiveSegments, SegmentIndex, SegmentRow } from '../recovery/findings'
+import type { ArchiveSegments, SegmentIndex, SegmentRow } from '../recovery/findings'
 import { SegmentRows } from '../recovery/segment-rows'
 
 /** Read the sealed values of every row of each segment; one clear line for a file that is not one. */
@@ -16,11 +16,9 @@ export async function readSegments(
   env?: Record<string, string | undefined>,
   policy?: OpenPolicy,
 ): Promise<ArchiveSegments> {
-  const each: ArchiveSegment[] = []
   const stores: SegmentRows[] = []
   for (const path of paths) {
     const store = new SegmentRows(path)
-    const own: ArchiveSegment = { seals: store, from: null, to: null }
     // Under a policy the open step alone answers (by name, this would tell whether a file that a
     // link swapped in since the request's check leads to exists outside the folders served).
     if (!policy && !existsSync(path))
@@ -37,9 +35,6 @@ export async function readSegments(
             const c = r.text(ch!)
             if (h === null || p === null || c === null) return
             store.add(h, p, c)
-            const q = Number(seqOf(r))
-            if (own.from === null || q < own.from) own.from = q
-            if (own.to === null || q > own.to) own.to = q
           })
         },
         { ...(env ? { env } : {}), ...(policy ? { policy } : {}) },
@@ -48,7 +43,6 @@ export async function readSegments(
       if (e instanceof AuditError && e.code === 'cancelled') throw e
       throw new AuditError('bad_argument', `--segment ${path}: not a readable chain (${oneLine(e)})`)
     }
-    each.push(own)
     stores.push(store)
   }
   const rows: SegmentIndex = {
@@ -58,5 +52,5 @@ export async function readSegments(
       for (const s of stores) yield* s
     },
   }
-  return { paths, seals: { has: (seal) => stores.some((s) => s.has(seal)) }, each, rows }
+  return { paths, seals: { has: (seal) => stores.some((s) => s.has(seal)) }, rows }
 }

@@ -2,10 +2,12 @@
 // page links only. In an auto-vacuum file (file-format §1.3 offsets 52 and 64) SQLite may take an
 // overflow chain's next page from the pointer map instead of the page's own link (btree.c
 // getOverflowPage: the guess ovfl+1 is taken when its pointer-map entry says PTRMAP_OVERFLOW2 from
-// ovfl), so the direct reader declines such files. SQLite reads the copy's rows as it always does
-// and writes them into a new file made with the chain table's own CREATE TABLE (and its
-// sqlite_sequence row): the same rows, rowids (seq is the INTEGER PRIMARY KEY) and sequence, in a
-// file with no pointer map; only its page size and numbers differ. Only the chain table is copied, and only
+// ovfl), so the direct reader declines such files; it declines as well a schema whose text it cannot
+// replay alone though SQLite opens it (statements after the CREATE TABLE, which SQLite's open ignores).
+// SQLite reads the copy's rows as it always does and writes them into a new file, its chain table
+// made from the columns SQLite read (and its sqlite_sequence row): the same rows, rowids (seq is the
+// INTEGER PRIMARY KEY) and sequence, in a file with no pointer map and a plain schema; only its page
+// size and numbers differ. Only the chain table is copied, and only
 // when its values claim no more bytes than the copy holds (octet_length reads a value's size from
 // the record header alone, vdbe.c OP_Column OPFLAG_BYTELENARG): an overflow chain that comes back
 // on itself would otherwise be copied round and round (../chain/source/value-budget.ts).
@@ -36,28 +38,61 @@ function refuseCopy(db: Database.Database, copyBytes: number): string | null {
     : null
 }
 
-/** The evidence's CREATE TABLE for the chain, run alone in `out`; anything else is refused. */
-function createChainTable(out: Database.Database, sql: unknown): void {
-  if (typeof sql !== 'string' || !/^CREATE TABLE\s/i.test(sql))
-    throw new Error('the chain table is not defined by a CREATE TABLE statement')
-  let create: Database.Statement
-  try {
-    create = out.prepare(sql)
-  } catch (e) {
-    if (/more than one statement/.test(oneLine(e)))
-      throw new Error(
-        "the chain's CREATE TABLE in sqlite_master is followed by other statements (SQLite never writes that; they were not run)",
-        { cause: e },
-      )
-    throw e
+/** A column as SQLite read the copy's table (PRAGMA table_xinfo). */
+interface XCol {
+  name: string
+  type: string
+  hidden: number
+}
+
+/**
+ * The type name giving a declared type's affinity (sqlite.org datatype3 §3.1, its rules in order):
+ * the view's values are the copy's, already converted, and converted the same way again.
+ */
+function affinityType(declared: string): string {
+  const t = declared.toUpperCase()
+  if (t.includes('INT')) return 'INTEGER'
+  if (/CHAR|CLOB|TEXT/.test(t)) return 'TEXT'
+  if (t.includes('BLOB') || t.trim() === '') return 'BLOB'
+  if (/REAL|FLOA|DOUB/.test(t)) return 'REAL'
+  return 'NUMERIC'
+}
+
+/**
+ * The chain table's CREATE TABLE for the view, made from the columns SQLite read in the copy — their
+ * names, order and affinities, `seq` the rowid alias (with AUTOINCREMENT) where it is one there — never
+ * from the evidence's own text: SQLite's open parses only that text's first statement (prepare.c
+ * sqlite3InitCallback ignores the tail), and its NOT NULL, UNIQUE or CHECK constraints are the
+ * evidence's too (a crafted one that the rows violate would refuse the copy, and with it the search).
+ * The record layout is what the search needs (../recovery/layout.ts), and it is the same. The columns
+ * and their list, the names quoted: the rows are copied by name.
+ */
+function chainTableDdl(src: Database.Database, autoincrement: boolean): { ddl: string; cols: string } {
+  const list = src
+    .prepare("SELECT type, wr FROM pragma_table_list WHERE schema = 'main' AND name = 'chain' COLLATE NOCASE")
+    .all() as { type: string; wr: number }[]
+  if (list.length !== 1 || list[0]!.type !== 'table' || list[0]!.wr !== 0)
+    throw new Error('the chain table is not an ordinary table')
+  const info = src.prepare('PRAGMA main.table_xinfo(chain)').all() as XCol[]
+  if (info.length === 0 || info.some((c) => c.hidden !== 0))
+    throw new Error('the chain table has hidden or generated columns')
+  // Whether SQLite reads seq as the rowid (OP_Rowid, no OP_Column): the INTEGER PRIMARY KEY alias.
+  const seq = info.find((c) => c.name.toLowerCase() === 'seq')
+  const ops = seq
+    ? (src.prepare(`EXPLAIN SELECT ${quoteIdent(seq.name)} FROM main.chain NOT INDEXED`).all() as {
+        opcode: string
+      }[])
+    : []
+  const alias = ops.some((o) => o.opcode === 'Rowid') && !ops.some((o) => o.opcode === 'Column')
+  const defs = info.map((c) =>
+    c === seq && alias
+      ? `${quoteIdent(c.name)} INTEGER PRIMARY KEY${autoincrement ? ' AUTOINCREMENT' : ''}`
+      : `${quoteIdent(c.name)} ${affinityType(c.type)}`,
+  )
+  return {
+    ddl: `CREATE TABLE chain (${defs.join(', ')})`,
+    cols: info.map((c) => quoteIdent(c.name)).join(', '),
   }
-  if (create.reader) throw new Error('the chain table is not defined by a CREATE TABLE statement')
-  create.run()
-  const made = out
-    .prepare("SELECT type FROM main.sqlite_master WHERE name = 'chain' COLLATE NOCASE")
-    .pluck()
-    .get()
-  if (made !== 'table') throw new Error('its CREATE TABLE statement made no chain table')
 }
 
 /**
@@ -80,11 +115,8 @@ export function plainView(copyPath: string, evidence: { dev: number; ino: number
       release()
       return `SQLite could not rewrite it without auto-vacuum: ${refused}`
     }
-    const sql = src
-      .prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'chain' COLLATE NOCASE")
-      .pluck()
-      .get() as string
     const seq = src.prepare("SELECT 1 FROM sqlite_master WHERE name = 'sqlite_sequence'").pluck().get()
+    const { ddl, cols } = chainTableDdl(src, seq === 1)
     src.close()
     src = null
     out = new Database(path)
@@ -92,21 +124,12 @@ export function plainView(copyPath: string, evidence: { dev: number; ino: number
     // a long CREATE TABLE left page 1 an interior page with no cell, which the direct reader declines).
     out.pragma('page_size = 65536')
     out.pragma('auto_vacuum = NONE')
-    // The CREATE TABLE's CHECK constraints are the evidence's expressions too: one false for every
-    // row would refuse honest rows, one like `hex(zeroblob(1e9))` costs a gigabyte a row. The copy
-    // below is SQLite's transfer (insert.c xferOptimization), which skips CHECKs the source table
-    // shares; should it not apply, the rows are still copied unjudged (ignore_check_constraints).
-    out.pragma('ignore_check_constraints = ON')
-    // The schema's text is the evidence's: SQLite's open parses only its first statement
-    // (prepare.c sqlite3InitCallback ignores the tail), so `…; ATTACH '/any/path' AS x; CREATE TABLE
-    // x.t(a)` opens as a plain table. It runs here as that one CREATE TABLE alone (better-sqlite3's
-    // prepare refuses a second statement), before anything is attached: nothing it names can be written.
-    createChainTable(out, sql)
+    // Made before anything is attached, from the columns SQLite read: nothing of the evidence's
+    // schema text runs here.
+    out.exec(ddl)
     out.prepare('ATTACH ? AS src').run(copyPath)
     out.transaction(() => {
-      // A plain SELECT * into a table of the same definition copies each record as it is
-      // (insert.c xferOptimization).
-      out!.exec('INSERT INTO main.chain SELECT * FROM src.chain')
+      out!.exec(`INSERT INTO main.chain (${cols}) SELECT ${cols} FROM src.chain`)
       if (seq === 1) {
         out!.exec("DELETE FROM main.sqlite_sequence WHERE name = 'chain' COLLATE NOCASE")
         out!.exec(

@@ -56,9 +56,20 @@ function copyPages(copyPath: string): { dbPages: number; pageSize: number } | nu
 }
 
 /**
- * The copy, opened by the direct reader; or why it cannot be. A copy the reader declines only for
- * auto-vacuum (its pointer map) is read through a plain view of it (../chain/plain-view.ts): its
- * rows and schema are the copy's, its page numbers are not.
+ * Declines a plain view answers: auto-vacuum (the pointer map), and a schema the reader does not
+ * replay that SQLite opens all the same — statements after a CREATE TABLE (prepare.c
+ * sqlite3InitCallback parses the first only), the word SELECT or VALUES in a comment or a name, a
+ * view or a trigger beside the chain (their root page is 0) — since the view's table is made from the
+ * columns SQLite read, not from that text, and SQLite's reading of the chain table is what the record
+ * layout is. An operator's view must not switch the search off, nor an insider's edit of the text.
+ */
+const VIEWABLE =
+  /^(auto-vacuum|a schema statement with a query|schema not replayable: .*more than one statement.*|a schema row with an unusual root page|a (view|trigger) in the schema)$/
+
+/**
+ * The copy, opened by the direct reader; or why it cannot be. A copy the reader declines for
+ * auto-vacuum (its pointer map) or its schema's text (VIEWABLE) is read through a plain view of it
+ * (../chain/plain-view.ts): its rows and columns are the copy's, its page numbers are not.
  */
 export function openCopyDirect(copyPath: string, evidence: { dev: number; ino: number }): CopyView | string {
   let why: string
@@ -71,7 +82,7 @@ export function openCopyDirect(copyPath: string, evidence: { dev: number; ino: n
     return oneLine(e)
   }
   const declined = `the file reader does not read this file (${why})`
-  if (why !== 'auto-vacuum') return declined
+  if (!VIEWABLE.test(why)) return declined
   const pages = copyPages(copyPath)
   if (pages === null) return `${declined}, and its copy's header is not one SQLite takes`
   const view = plainView(copyPath, evidence)

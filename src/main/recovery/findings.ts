@@ -74,13 +74,6 @@ export interface SealLookup {
   has(seal: string): boolean
 }
 
-/** One archive segment: its rows' sealed values and the seqs its rows carry. */
-export interface ArchiveSegment {
-  seals: SealLookup
-  from: number | null
-  to: number | null
-}
-
 /** Every row of the segments given, and those sealed after a given hmac_hash (./segment-rows.ts). */
 export interface SegmentIndex extends Iterable<SegmentRow> {
   readonly size: number
@@ -101,8 +94,6 @@ export interface ArchiveSegments {
   paths: string[]
   /** `hmac_hash ‖ prev_hash ‖ canonical_hash` of every row of every segment. */
   seals: SealLookup
-  /** Each segment on its own (absent: every row in none of them is taken as covered). */
-  each?: ArchiveSegment[]
   /** Every row of every segment (../audit/segment-forks.ts places them against the live rows). */
   rows?: SegmentIndex
 }
@@ -128,50 +119,22 @@ export function seqRuns(seqs: number[]): string {
 
 /**
  * The statuses the archive segments decide: a row before the live chain (or one no link places) found
- * in a segment is `archived`; with segments given, a row placed before the live chain that is in none
- * of them is `deleted`. Archiving moves only the rows before the live chain: a row the links place
- * inside it or past its head (deleted, cut from the tail, an earlier version of a live row) stays a
- * finding whatever segment holds it — the segments are handed over by the audited party, and one
- * holding the cut rows would otherwise hide the cut.
+ * in a segment is `archived`. A row placed before the live chain that no segment holds stays
+ * `before_live`, a notice, even where a segment holds rows on both sides of it: a segment proves what
+ * it holds was archived, nothing of a row it lacks — the writer's archive by date takes the rows
+ * sealed before a time (reference §3.5, `timestamp_ns < before_ns`), and a row's end time need not
+ * follow its seq (a span that waited for the writer's lock is sealed after one that ended later), so
+ * an honest segment can leave rows out that a later archive took. Archiving moves only the rows
+ * before the live chain: a row the links place inside it or past its head (deleted, cut from the
+ * tail, an earlier version of a live row) stays a finding whatever segment holds it — the segments
+ * are handed over by the audited party, and one holding the cut rows would otherwise hide the cut.
  */
 function withSegments(rows: RecoveredRow[], segments: ArchiveSegments | undefined): RecoveredRow[] {
   if (!segments) return rows
-  const covers = coverage(rows, segments)
   return rows.map((r) => {
     const archivable = r.status === 'before_live' || r.status === 'unplaced'
-    if (archivable && segments.seals.has(sealOf(r))) return { ...r, status: 'archived' }
-    if (r.status === 'before_live' && covers(r.seq!)) return { ...r, status: 'deleted' }
-    return r
+    return archivable && segments.seals.has(sealOf(r)) ? { ...r, status: 'archived' } : r
   })
-}
-
-/**
- * Which seqs the segments given answer for. A segment is an archive of this chain only when it holds
- * at least one of the rows its links place before the live chain (the live file itself, a copy of it,
- * another chain's archive under the same key share none). It answers for the seqs from the first to
- * the last of those rows it holds — seqs the links give and a key proves, never the segment's own
- * rowids, which prove nothing (a segment's seqs shifted, or one junk row stored at a far seq, would
- * stretch it over rows archived in a segment not given) — and a placed row there that it does not
- * hold was deleted (or changed) before or while archiving. A seq no segment of this chain spans may
- * be in a segment not given: the row stays `before_live`, a notice, not a finding.
- */
-function coverage(rows: RecoveredRow[], segments: ArchiveSegments): (seq: number) => boolean {
-  if (!segments.each) return () => true
-  const placed = new Map<string, number>()
-  for (const r of rows)
-    if (r.status === 'before_live' && r.key_index !== null && r.seq !== null) placed.set(sealOf(r), r.seq)
-  const spans: (readonly [number, number])[] = []
-  for (const g of segments.each) {
-    let from: number | null = null
-    let to: number | null = null
-    for (const [seal, seq] of placed)
-      if (g.seals.has(seal)) {
-        if (from === null || seq < from) from = seq
-        if (to === null || seq > to) to = seq
-      }
-    if (from !== null && to !== null) spans.push([from, to])
-  }
-  return (seq) => spans.some(([a, b]) => seq >= a && seq <= b)
 }
 
 /** `verdict` with the recovered rows listed and the findings their sealed links prove added. */
@@ -232,9 +195,9 @@ export function applyRecovery(
   if (before.length > 0)
     notices.push(
       ctx.segments
-        ? `rows ${seqRuns(before)} stood before the live chain in this file and are in none of the archive segments given, ` +
-            'none of which spans their seqs (a segment of this chain holds at least one of its rows): archived in a segment not ' +
-            'given, or deleted; verifying with their segment tells which'
+        ? `rows ${seqRuns(before)} stood before the live chain in this file and are in none of the archive segments given: ` +
+            'archived in a segment not given (an archive by date takes rows by their end time, which need not follow ' +
+            'their seqs, so a segment may lack rows between those it holds), or deleted; verifying with their segment tells which'
         : `rows ${seqRuns(before)} stood before the live chain in this file and are no longer in it: archived or deleted; ` +
             'verifying with the archive segments tells which',
     )

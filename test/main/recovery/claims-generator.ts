@@ -21,6 +21,7 @@ export type History =
   | 'chain-reset'
   | 'rollback'
   | 'rotation'
+  | 'av-moves'
 
 export type Attack = 'none' | 'delete-middle' | 'truncate-tail' | 'reseal-tail' | 'body-edit'
 
@@ -40,6 +41,14 @@ export interface ClaimsCase {
   attack: Attack
   foreign: Foreign
   rows: number
+  /**
+   * auto_vacuum from the file's creation (file-format §1.3 offsets 52 and 64): with `av-moves`, the
+   * chain's pages are moved into pages a dropped table freed — at its commit with FULL, by
+   * incremental_vacuum with INCREMENTAL — before the attack.
+   */
+  autoVacuum?: 'FULL' | 'INCREMENTAL'
+  /** With INCREMENTAL: incremental_vacuum run after the attack as well (the freed pages moved and cut). */
+  vacuumAfter?: boolean
 }
 
 export interface ClaimsOut {
@@ -180,6 +189,19 @@ export function generateClaims(c: ClaimsCase, seed: number): ClaimsOut {
         append(c.rows - Math.floor(c.rows / 2))
         break
       }
+      case 'av-moves': {
+        // A second table's pages interleaved with the chain's, then dropped: auto-vacuum moves the
+        // chain's last pages into the freed ones (the rows' cells move page to page).
+        db.exec('CREATE TABLE filler (x BLOB)')
+        for (let i = 0; i < c.rows; i++) {
+          append(1)
+          db.prepare('INSERT INTO filler VALUES (?)').run(rng.bytes(pad))
+        }
+        db.exec('DROP TABLE filler')
+        if (c.autoVacuum === 'INCREMENTAL') db.pragma('incremental_vacuum')
+        append(2)
+        break
+      }
       case 'appends-checkpoints':
         for (let g = 0; g < 3; g++) {
           append(Math.ceil(c.rows / 3))
@@ -276,6 +298,7 @@ export function generateClaims(c: ClaimsCase, seed: number): ClaimsOut {
       default:
         break
     }
+    if (c.vacuumAfter) db.pragma('incremental_vacuum')
     // Copied while the writer still holds the file: closing the last connection checkpoints the
     // WAL into the file and deletes it, and a WAL-mode case would hold no WAL frames at all.
     copyFileSync(work, evidence)

@@ -3,9 +3,9 @@
 // auditor is given only the first, as the audited party hands it over: its seqs shifted (by one or
 // many, either way), a junk row stored at a far seq, given twice under two names, with rows sealed
 // under another key after its last row, or beside a copy of the live rows shifted by one. Rows a+1..b
-// are archived in the segment not given: never `deleted`, always a notice. The honest segment with one
-// row taken out still makes that row, and only it, `deleted`. Generated over page sizes, journal
-// modes, lengths and seeds.
+// are archived in the segment not given: never `deleted`, always a notice. A segment with one row taken
+// out proves nothing of that row either (a notice: ./segment-holes.test.ts, an archive by date leaves
+// such holes honestly). Generated over page sizes, journal modes, lengths and seeds.
 import Database from 'better-sqlite3'
 import { copyFileSync, existsSync } from 'node:fs'
 import { join } from 'node:path'
@@ -133,18 +133,9 @@ describe('segments whose rowids lie accuse nothing', () => {
           const rec = verdict.recovered ?? []
           const deleted = rec.filter((r) => r.status === 'deleted').map((r) => r.seq)
           const findings = verdict.findings.map((f) => `${f.kind} ${f.from_seq}-${f.to_seq}`)
-          if (taken === null) {
-            expect(findings, what).toEqual([])
-            expect(deleted, what).toEqual([])
-            expect(verdict.valid, what).toBe(true)
-          } else {
-            // Only the row the segment lacks, inside the span of the rows it holds, may be deleted.
-            for (const q of deleted) expect(q, what).toBe(taken)
-            for (const f of verdict.findings) {
-              expect(f.kind, what).toBe('deleted')
-              expect([f.from_seq, f.to_seq], what).toEqual([taken, taken])
-            }
-          }
+          expect(findings, what).toEqual([])
+          expect(deleted, what).toEqual([])
+          expect(verdict.valid, what).toBe(true)
           // Rows 1..a are in the segment given (read with its -wal too): archived, whatever its rowids say.
           if (taken === null)
             for (const r of rec)
