@@ -126,10 +126,12 @@ export function plainView(copyPath: string, evidence: { dev: number; ino: number
     out.pragma('auto_vacuum = NONE')
     // Made before anything is attached, from the columns SQLite read: nothing of the evidence's
     // schema text runs here.
-    out.exec(ddl)
+    // One statement each (prepare refuses a second): the names are quoted, and were the quoting ever
+    // wrong, nothing after a statement would run.
+    out.prepare(ddl).run()
     out.prepare('ATTACH ? AS src').run(copyPath)
     out.transaction(() => {
-      out!.exec(`INSERT INTO main.chain (${cols}) SELECT ${cols} FROM src.chain`)
+      out!.prepare(`INSERT INTO main.chain (${cols}) SELECT ${cols} FROM src.chain`).run()
       if (seq === 1) {
         out!.exec("DELETE FROM main.sqlite_sequence WHERE name = 'chain' COLLATE NOCASE")
         out!.exec(

@@ -187,6 +187,47 @@ describe('the schema text of a crafted copy', () => {
       expect(left(dir)).toEqual([])
     })
 
+  // The view's table is written from the column names SQLite read: names that close the quote and
+  // go on with statements are quoted back into one name, and each statement runs alone.
+  const hostileNames = (target: string): string[] => {
+    const q = `'${target.replace(/'/g, "''")}'`
+    return [
+      `x"); ATTACH ${q} AS p; CREATE TABLE p.t(y); --`,
+      `y" INTEGER); ATTACH ${q} AS p; CREATE TABLE p.t(z)`,
+      `"; VACUUM INTO ${q}; --`,
+      `z\`]); ATTACH ${q} AS p; CREATE TABLE p.t(a); /*`,
+      `w'"'); ATTACH ${q} AS p; CREATE TABLE p.t(b`,
+    ]
+  }
+  for (const n of hostileNames('T').keys())
+    it(`a column named to close its quote (${n}) is one column of the view; nothing else is written`, () => {
+      const dir = mkdtempSync(join(root, 'names-'))
+      const target = join(dir, 'written.db')
+      const path = join(dir, 'chain.db')
+      const db = schemaWritable(path, 'delete', rng)
+      const name = hostileNames(target)[n]!
+      db.exec(`ALTER TABLE chain ADD COLUMN "${name.replace(/"/g, '""')}" TEXT`)
+      db.prepare(`UPDATE chain SET "${name.replace(/"/g, '""')}" = 'v' || seq`).run()
+      db.close()
+      const before = readFileSync(path)
+      const view = plainView(path, NO_FILE)
+      expect(existsSync(target)).toBe(false)
+      expect(readFileSync(path).equals(before)).toBe(true)
+      if (typeof view === 'string') throw new Error(view)
+      try {
+        expect(rowsOf(view.path)).toEqual(rowsOf(path))
+        const cols = new Database(view.path, { readonly: true })
+        try {
+          expect(cols.prepare('SELECT name FROM pragma_table_info(?)').pluck().all('chain')).toContain(name)
+        } finally {
+          cols.close()
+        }
+      } finally {
+        view.release()
+      }
+      expect(left(dir)).toEqual([])
+    })
+
   it('a chain table defined otherwise than by CREATE TABLE is refused', () => {
     const dir = mkdtempSync(join(root, 'view-'))
     const path = join(dir, 'chain.db')
