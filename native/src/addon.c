@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "crypto.h"
+#include "facts_binding.h"
 #include "file_hash.h"
 #include "json_scan.h"
 #include "napi_args.h"
@@ -124,7 +125,7 @@ static prover *prover_of(napi_env env) {
   return (prover *)p;
 }
 
-static facts_setup *facts_here(napi_env env) {
+facts_setup *facts_here(napi_env env) {
   prover *pr = prover_of(env);
   return pr == NULL ? NULL : &pr->facts;
 }
@@ -259,6 +260,25 @@ static napi_value js_prove_row(napi_env env, napi_callback_info info) {
  * column count, the usable page size and the fewest fields a record may have. Returns the cells
  * proven; the caller decides the next one the ordinary way.
  */
+/** The cells proveLeaf proves of the leaf at `page` (`len` bytes, b-tree header at `header`). */
+static int32_t prove_cells(prover *pr, const uint8_t *page, size_t len, int32_t header, int32_t from, int64_t first,
+                           int64_t last, const int32_t *layout) {
+  int32_t done = 0;
+  if (layout[0] <= 0 || layout[0] > PF_MAX_COLUMNS || header < 0 || from < 0 || (size_t)header + 8 > len) return 0;
+  int32_t types[PF_MAX_COLUMNS], offs[PF_MAX_COLUMNS];
+  const int32_t count = page[header + 3] << 8 | page[header + 4];
+  for (int32_t i = from; i < count; i++, done++) {
+    const size_t ptr = (size_t)header + 8 + 2 * (size_t)i;
+    int64_t rowid;
+    if (ptr + 2 > len ||
+        !decode_cell(page, len, (size_t)(page[ptr] << 8 | page[ptr + 1]), layout[1], layout[0], layout[2], &rowid,
+                     types, offs) ||
+        rowid != first + done || rowid > last || !prove_record(pr, page, len, types, offs, (size_t)layout[0]))
+      break;
+  }
+  return done;
+}
+
 static napi_value js_prove_leaf(napi_env env, napi_callback_info info) {
   ARGS(6);
   prover *pr = prover_of(env);
@@ -272,160 +292,69 @@ static napi_value js_prove_leaf(napi_env env, napi_callback_info info) {
       napi_get_value_int32(env, argv[2], &from) != napi_ok || napi_get_value_int64(env, argv[3], &first) != napi_ok ||
       napi_get_value_int64(env, argv[4], &last) != napi_ok || !int32s_arg(env, argv[5], &layout, &nl))
     return NULL;
-  int32_t done = 0;
-  if (nl >= 3 && layout[0] > 0 && layout[0] <= PF_MAX_COLUMNS && header >= 0 && from >= 0 &&
-      (size_t)header + 8 <= len) {
-    int32_t types[PF_MAX_COLUMNS], offs[PF_MAX_COLUMNS];
-    const int32_t count = page[header + 3] << 8 | page[header + 4];
-    for (int32_t i = from; i < count; i++, done++) {
-      const size_t ptr = (size_t)header + 8 + 2 * (size_t)i;
-      int64_t rowid;
-      if (ptr + 2 > len ||
-          !decode_cell(page, len, (size_t)(page[ptr] << 8 | page[ptr + 1]), layout[1], layout[0], layout[2], &rowid,
-                       types, offs) ||
-          rowid != first + done || rowid > last ||
-          !prove_record(pr, page, len, types, offs, (size_t)layout[0]))
+  napi_value r;
+  napi_create_int32(env, nl >= 3 ? prove_cells(pr, page, len, header, from, first, last, layout) : 0, &r);
+  return r;
+}
+
+/**
+ * proveLeaves(window, pages, at, layout, first, last, out): proveLeaf over table leaves
+ * pages[at], pages[at + 1], … read in one window of the file (RowScanner.scanLeafFirst's per-leaf
+ * calls, made here: one call per window, not per leaf). `layout`: column count, usable page size,
+ * fewest fields, page size, the window's first page number, its page count, the lock-byte page.
+ * Each leaf is taken only as scanLeaves would take it without declining (in the window, not the
+ * lock-byte page, type 0x0d, 1 to MX_CELL cells: btree.c btreeInitPage); at the first that is not,
+ * or is not proven whole, it stops. out[0]: leaves proven whole; out[1]: cells proven at the start
+ * of the leaf after them; out[2]: 1 when that leaf lies outside the window. Returns the rows proven.
+ */
+static napi_value js_prove_leaves(napi_env env, napi_callback_info info) {
+  ARGS(7);
+  prover *pr = prover_of(env);
+  if (pr == NULL) return NULL;
+  uint8_t *win;
+  int32_t *pages, *layout, *out;
+  size_t len, np, nl, no;
+  int32_t at;
+  int64_t first, last;
+  if (argc < 7 || !bytes_arg(env, argv[0], &win, &len) || !int32s_arg(env, argv[1], &pages, &np) ||
+      napi_get_value_int32(env, argv[2], &at) != napi_ok || !int32s_arg(env, argv[3], &layout, &nl) ||
+      napi_get_value_int64(env, argv[4], &first) != napi_ok || napi_get_value_int64(env, argv[5], &last) != napi_ok ||
+      !int32s_arg(env, argv[6], &out, &no))
+    return NULL;
+  int64_t rows = 0;
+  int32_t whole = 0, part = 0, beyond = 0;
+  if (nl >= 7 && no >= 3 && at >= 0 && layout[3] >= 512) {
+    const int32_t size = layout[3], win_first = layout[4], win_count = layout[5], lock = layout[6];
+    const int32_t most = (size - 8) / 6;
+    for (size_t l = (size_t)at; l < np; l++) {
+      const int32_t n = pages[l];
+      if (n < win_first || n - win_first >= win_count || ((size_t)(n - win_first) + 1) * (size_t)size > len) {
+        beyond = 1;
         break;
+      }
+      if (n == lock) break;
+      const uint8_t *page = win + (size_t)(n - win_first) * (size_t)size;
+      const int32_t h = n == 1 ? 100 : 0;
+      const int32_t count = page[h + 3] << 8 | page[h + 4];
+      if (page[h] != 0x0d || count < 1 || count > most) break;
+      const int32_t done = prove_cells(pr, page, (size_t)size, h, 0, first + rows, last, layout);
+      rows += done;
+      if (done < count) {
+        part = done;
+        break;
+      }
+      whole++;
     }
   }
-  napi_value r;
-  napi_create_int32(env, done, &r);
-  return r;
-}
-
-/** scanKeys(bytes, lengths): the keys of the JSON scanner, concatenated (see json_scan.h). */
-static napi_value js_scan_keys(napi_env env, napi_callback_info info) {
-  ARGS(2);
-  facts_setup *pr = facts_here(env);
-  uint8_t *bytes;
-  int32_t *lengths;
-  size_t n, count;
-  if (pr == NULL || argc < 2 || !bytes_arg(env, argv[0], &bytes, &n) || !int32s_arg(env, argv[1], &lengths, &count))
-    return NULL;
-  size_t total = 0;
-  for (size_t i = 0; i < count; i++) total += lengths[i] < 0 ? SCAN_KEY_BYTES + 1 : (size_t)lengths[i];
-  if (total != n || !scan_keys_set(&pr->keys, bytes, lengths, (int)count)) {
-    napi_throw_range_error(env, NULL, "scanKeys: 1 to 9 keys of at most 512 bytes in all");
-    return NULL;
-  }
-  pr->keys_set = 1;
-  return NULL;
-}
-
-/**
- * scanBody(body, starts, ends): 3 when the body is not UTF-8, else the JSON verdict (0 invalid,
- * 1 valid, 2 for JSON.parse to decide) with the wanted attributes' value spans in starts/ends.
- */
-static napi_value js_scan_body(napi_env env, napi_callback_info info) {
-  ARGS(3);
-  facts_setup *pr = facts_here(env);
-  uint8_t *body;
-  int32_t *starts, *ends;
-  size_t n, ns, ne;
-  if (pr == NULL || argc < 3 || !bytes_arg(env, argv[0], &body, &n) || !int32s_arg(env, argv[1], &starts, &ns) ||
-      !int32s_arg(env, argv[2], &ends, &ne))
-    return NULL;
-  if (!pr->keys_set || ns < SCAN_MAX_KEYS || ne < SCAN_MAX_KEYS) {
-    napi_throw_error(env, NULL, "scanBody: scanKeys first, and spans for 8 keys");
-    return NULL;
+  if (no >= 3) {
+    out[0] = whole;
+    out[1] = part;
+    out[2] = beyond;
   }
   napi_value r;
-  // Spans are int32: a body beyond 2 GB goes to JSON.parse (which would refuse it anyway).
-  napi_create_int32(env, n > 0x7fffffff ? SCAN_BAIL : json_scan(&pr->keys, body, n, starts, ends), &r);
+  napi_create_int64(env, rows, &r);
   return r;
 }
-
-/**
- * factsColumns(columns): rowFacts' column numbers (timestamp_ns, canonical_body, canonical_hash),
- * then, for pageFacts, the table's column count, the usable page size and (optional) the fewest
- * record fields read here (see decode_cell).
- */
-static napi_value js_facts_columns(napi_env env, napi_callback_info info) {
-  ARGS(1);
-  facts_setup *pr = facts_here(env);
-  int32_t *cols;
-  size_t n;
-  if (pr == NULL || argc < 1 || !int32s_arg(env, argv[0], &cols, &n)) return NULL;
-  if ((n != 5 && n != 6) || cols[3] < 1 || cols[4] < 480 || cols[4] > 65536 || (n == 6 && cols[5] < 0)) {
-    napi_throw_range_error(env, NULL,
-                           "factsColumns takes 3 column numbers, a column count, a usable page size and the fewest fields");
-    return NULL;
-  }
-  memcpy(pr->fcols, cols, sizeof pr->fcols);
-  pr->ncols = cols[3];
-  pr->usable = cols[4];
-  pr->min_fields = n == 6 ? cols[5] : 0;
-  pr->fcols_set = 1;
-  return NULL;
-}
-
-
-/**
- * rowFacts(record, types, offsets, out): what the integrity monitor and the index keep of a row,
- * from the record where it lies (see src/main/chain/addon/row-facts.ts for the layout of `out`).
- * Returns the body's scan verdict (scanBody's codes, spans relative to the record), or 4 when the
- * body is not TEXT or BLOB and TypeScript decides its facts.
- */
-static napi_value js_row_facts(napi_env env, napi_callback_info info) {
-  ARGS(4);
-  facts_setup *pr = facts_here(env);
-  uint8_t *rec;
-  int32_t *types, *offs;
-  size_t len, nt, no, nout;
-  double *out;
-  if (pr == NULL || argc < 4 || !bytes_arg(env, argv[0], &rec, &len) || !int32s_arg(env, argv[1], &types, &nt) ||
-      !int32s_arg(env, argv[2], &offs, &no) ||
-      !typed_arg(env, argv[3], napi_float64_array, (void **)&out, &nout, "rowFacts: expected a Float64Array"))
-    return NULL;
-  if (nout < F_SIZE) {
-    napi_throw_range_error(env, NULL, "rowFacts: the Float64Array holds 24 slots");
-    return NULL;
-  }
-  if (!pr->fcols_set || !pr->keys_set) {
-    napi_throw_error(env, NULL, "rowFacts: factsColumns and scanKeys first");
-    return NULL;
-  }
-  napi_value r;
-  napi_create_int32(env, row_facts(pr, rec, len, types, offs, nt < no ? nt : no, out, 1), &r);
-  return r;
-}
-
-
-/**
- * pageFacts(page, header, from, out, withBody): rowFacts for the cells of a table leaf page from
- * cell `from` on (header: the page header's offset, 100 on page 1), each cell decoded here; PF_STRIDE
- * slots a cell in `out`, the rowid and the verdict in the last two. It stops before the first cell
- * it leaves to TypeScript — one decode_cell refuses, or whose timestamp is not an integer, or (with
- * the body) whose fingerprint or body facts TypeScript must decide — and returns the cells done.
- */
-static napi_value js_page_facts(napi_env env, napi_callback_info info) {
-  ARGS(5);
-  facts_setup *pr = facts_here(env);
-  uint8_t *page;
-  size_t len, nout;
-  double *out;
-  int32_t header, from, with_body;
-  if (pr == NULL || argc < 5 || !bytes_arg(env, argv[0], &page, &len) ||
-      napi_get_value_int32(env, argv[1], &header) != napi_ok || napi_get_value_int32(env, argv[2], &from) != napi_ok ||
-      !typed_arg(env, argv[3], napi_float64_array, (void **)&out, &nout, "pageFacts: expected a Float64Array") ||
-      napi_get_value_int32(env, argv[4], &with_body) != napi_ok)
-    return NULL;
-  if (!pr->fcols_set || !pr->keys_set) {
-    napi_throw_error(env, NULL, "pageFacts: factsColumns and scanKeys first");
-    return NULL;
-  }
-  int32_t done = 0;
-  if (header >= 0 && from >= 0 && pr->ncols <= PF_MAX_COLUMNS && (size_t)header + 8 <= len) {
-    const int32_t count = page[header + 3] << 8 | page[header + 4];
-    const int32_t room = (int32_t)(nout / PF_STRIDE);
-    for (int32_t i = from; i < count && done < room; i++, done++)
-      if (!leaf_cell_facts(pr, page, len, (size_t)header, (size_t)i, out + (size_t)done * PF_STRIDE, with_body)) break;
-  }
-  napi_value r;
-  napi_create_int32(env, done, &r);
-  return r;
-}
-
 
 /**
  * cryptoSource(): where OpenSSL's SHA-256 and HMAC were found (crypto.h) — "host" (the running
@@ -451,6 +380,7 @@ NAPI_MODULE_INIT() {
       METHOD("link", js_link),
       METHOD("proveRow", js_prove_row),
       METHOD("proveLeaf", js_prove_leaf),
+      METHOD("proveLeaves", js_prove_leaves),
       METHOD("factsColumns", js_facts_columns),
       METHOD("rowFacts", js_row_facts),
       METHOD("pageFacts", js_page_facts),

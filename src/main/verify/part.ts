@@ -176,7 +176,16 @@ export function verifyPart(
       for (let k = 0; k < n; k++) checker.pushProvenByProver(next + k)
       return n
     }
-    source.scanLeafFirst(place, range, leaf, each)
+    // A read window of leaves at a time where the addon offers it: one call, not one per leaf.
+    const leaves = prover.byWindow
+      ? (window: Buffer, pages: Int32Array, at: number, geometry: Int32Array, out: Int32Array): void => {
+          const next = checker.nextSeq()
+          if (next === null || next > last || !checker.proverHoldsLink(next, prover)) return
+          const n = prover.proveLeaves(window, pages, at, geometry, next, last, out)
+          for (let k = 0; k < n; k++) checker.pushProvenByProver(next + k)
+        }
+      : undefined
+    source.scanLeafFirst(place, range, leaf, each, leaves)
   } else source.scan(place, range, each, VERIFY_COLUMNS)
   const result = checker.finish()
   if (place.to === Infinity && source.countAfterRun !== undefined)

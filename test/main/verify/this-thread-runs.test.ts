@@ -5,7 +5,6 @@
 // workers have taken every run.
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { readChain } from '../../../src/main/chain/source/open-source'
 import type { Place, RowSource } from '../../../src/main/chain/source/row-source'
 import type { KeyMaterial } from '../../../src/main/chain/keys'
 import { runPartitionsOnWorkers } from '../../../src/main/verify/parallel'
@@ -13,6 +12,7 @@ import { verifyPart } from '../../../src/main/verify/part'
 import type { PartitionResult } from '../../../src/main/verify/partition'
 import { buildVerifyWorker, removeVerifyWorker, tempDir } from '../server/testkit'
 import { KEY, SMALL, tamperRows, writeChainFolder } from '../testing/exact-chains'
+import { readChainOnce } from '../testing/read-once'
 
 const tmp = tempDir('bijotel-this-thread-runs-')
 const keys: KeyMaterial[] = [{ index: 0, encoding: 'hex', bytes: KEY }]
@@ -74,7 +74,8 @@ function jobsOf(source: RowSource, n: number): Job[] {
 
 describe('runs taken by this thread beside the workers', () => {
   it('judges every run as a worker does, tampered rows included, when this thread takes some', async () => {
-    await readChain(chain, async (source) => {
+    await readChainOnce(chain, async (source) => {
+      expect(source.kind).toBe('direct')
       const jobs = jobsOf(source, 24)
       const want = alone(source, jobs)
       expect(want.some((r) => r.findings.length > 0)).toBe(true)
@@ -88,7 +89,8 @@ describe('runs taken by this thread beside the workers', () => {
   })
 
   it('does not wait for `after` once the workers have taken every run', async () => {
-    await readChain(chain, async (source) => {
+    await readChainOnce(chain, async (source) => {
+      expect(source.kind).toBe('direct')
       const jobs = jobsOf(source, 6)
       const { results, local } = await shared(source, jobs, new Promise(() => undefined))
       expect(local).toEqual([])
@@ -97,7 +99,8 @@ describe('runs taken by this thread beside the workers', () => {
   })
 
   it('takes runs when `after` fails (the hash ended on an error: the rows are still judged)', async () => {
-    await readChain(chain, async (source) => {
+    await readChainOnce(chain, async (source) => {
+      expect(source.kind).toBe('direct')
       const jobs = jobsOf(source, 24)
       const failed = Promise.reject(new Error('hash stopped'))
       const { results, local } = await shared(source, jobs, failed)

@@ -22,6 +22,16 @@ export interface NativeAddon {
     last: number,
     layout: Int32Array,
   ): number
+  /** proveLeaf over the leaves `pages[at]`, … that lie in one read window (RowScanner's LeavesFirst). */
+  proveLeaves?(
+    window: Uint8Array,
+    pages: Int32Array,
+    at: number,
+    geometry: Int32Array,
+    first: number,
+    last: number,
+    out: Int32Array,
+  ): number
   scanKeys(bytes: Uint8Array, lengths: Int32Array): void
   scanBody(body: Uint8Array, starts: Int32Array, ends: Int32Array): number
   /**
@@ -154,6 +164,28 @@ export class RowProver {
     layout: Int32Array,
   ): number {
     return this.addon.proveLeaf(page, header, from, first, last, layout)
+  }
+
+  /** Whether a read window of leaves can be offered at once (`proveLeaves`). */
+  get byWindow(): boolean {
+    return typeof this.addon.proveLeaves === 'function'
+  }
+
+  /**
+   * proveLeaf over leaves pages[at], pages[at + 1], … while they lie in `window` (RowScanner's
+   * LeavesFirst: `geometry` and `out` as it describes them), rowids first, first + 1, … up to
+   * `last`: the rows proven.
+   */
+  proveLeaves(
+    window: Uint8Array,
+    pages: Int32Array,
+    at: number,
+    geometry: Int32Array,
+    first: number,
+    last: number,
+    out: Int32Array,
+  ): number {
+    return this.addon.proveLeaves!(window, pages, at, geometry, first, last, out)
   }
 
   /** A record as the direct reader holds it: its bytes, and each column's serial type and offset. */

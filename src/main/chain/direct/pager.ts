@@ -115,6 +115,17 @@ export class Pager {
   }
 
   /**
+   * The read-ahead window as it holds page `n` (after page(n)): its bytes, first page and page
+   * count, for a caller that takes several of its pages in one call (verify's native prover). Null
+   * where the window does not hold `n`, or a WAL holds images of some page (each page then goes
+   * through page(), which reads the newest image).
+   */
+  windowOf(n: number): { buf: Buffer; first: number; count: number } | null {
+    if (this.wal.size > 0 || n < this.winFirst || n >= this.winFirst + this.winCount) return null
+    return { buf: this.window, first: this.winFirst, count: this.winCount }
+  }
+
+  /**
    * Page `n` for a backward walk, valid until the next call of this method: served from a
    * read-behind window ending at `n` (the newest leaves mostly precede one another in the file), kept
    * apart from `page()`'s window so the caller may read other pages meanwhile.

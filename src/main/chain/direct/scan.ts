@@ -1,5 +1,6 @@
 // Iterating the rows of a chain opened for direct reading, leaf by leaf, in seq (rowid) order.
 import { CellReader, type OverflowBudget } from '../sqlite/cell'
+import { lockPage } from '../sqlite/header'
 import { headerOffset, leafCells } from '../sqlite/page'
 import { walkLeavesBackward, type LeafList } from './btree'
 import { Pager } from './pager'
@@ -26,6 +27,21 @@ export function leafSlice(layout: DirectChainLayout, from: number, to: number): 
 
 /** A leaf offered whole before its cells are decoded one by one: the cells it dealt with. */
 export type LeafFirst = (page: Buffer, header: number, from: number, layout: Int32Array) => number
+
+/**
+ * Leaves `pages[at]`, `pages[at + 1]`, … offered whole while they lie in one read window (`window`:
+ * the pages from geometry[4], geometry[5] of them): column count, usable size, fewest fields, page
+ * size, the window's first page, its page count, the lock-byte page. It sets out[0] to the leaves it
+ * dealt with whole, out[1] to the cells it dealt with of the leaf after them, and out[2] to 1 when it
+ * stopped because that leaf lies outside the window.
+ */
+export type LeavesFirst = (
+  window: Buffer,
+  pages: Int32Array,
+  at: number,
+  geometry: Int32Array,
+  out: Int32Array,
+) => void
 
 export class RowScanner {
   readonly pager: Pager
@@ -83,17 +99,59 @@ export class RowScanner {
    * its cells from `from` on it has dealt with where they lie (verify's native prover proves runs of
    * clean rows so, no cell decoded here); the next cell is decoded and goes to `row`, and the leaf is
    * offered again from the cell after it. `layout`: column count, usable page size, fewest fields.
+   * `leaves`, where given, is offered the read window first (LeavesFirst): the leaves it deals with
+   * whole are skipped, and the leaf it stopped in goes on from the cells it dealt with.
    */
-  scanLeafFirst(from: number, to: number, leaf: LeafFirst, row: (cell: CellReader) => boolean | void): void {
+  scanLeafFirst(
+    from: number,
+    to: number,
+    leaf: LeafFirst,
+    row: (cell: CellReader) => boolean | void,
+    leaves?: LeavesFirst,
+  ): void {
     const { ncols, usable, minFields } = this.pageLayout
     const layout = Int32Array.of(ncols, usable, minFields)
+    const size = this.pager.pageSize
+    const geometry = Int32Array.of(ncols, usable, minFields, size, 0, 0, lockPage(size))
+    const out = new Int32Array(3)
+    const pages = this.chain.leaves.pages
+    const listed = leaves === undefined ? pages : pages.subarray(0, to)
+    const root = this.chain.spec.root
     this.cell.startPass()
-    this.scanLeaves(from, to, (page, h, count) => {
-      for (let i = leaf(page, h, 0, layout); i < count; i += 1 + leaf(page, h, i + 1, layout)) {
-        this.cell.read(page, page.readUInt16BE(h + 8 + 2 * i))
-        if (row(this.cell) === false) return false
+    for (let l = from; l < to; l++) {
+      let n = pages[l]!
+      let page = this.pager.page(n)
+      let dealt = 0
+      const w = leaves === undefined ? null : this.pager.windowOf(n)
+      if (w !== null) {
+        geometry[4] = w.first
+        geometry[5] = w.count
+        out.fill(0)
+        leaves!(w.buf, listed, l, geometry, out)
+        if (out[0]! > 0) {
+          l += out[0]!
+          if (l >= to) return
+          // The leaf it stopped at lies in the next window: offered again from there.
+          if (out[2] === 1) {
+            l--
+            continue
+          }
+          n = pages[l]!
+          page = this.pager.page(n)
+        }
+        dealt = out[1]!
       }
-    })
+      const count = leafCells(page, n, size, root)
+      const h = headerOffset(n)
+      for (
+        let i = dealt > 0 ? dealt : leaf(page, h, 0, layout);
+        i < count;
+        i += 1 + leaf(page, h, i + 1, layout)
+      ) {
+        this.cell.read(page, page.readUInt16BE(h + 8 + 2 * i))
+        if (row(this.cell) === false) return
+      }
+    }
   }
 
   /**

@@ -13,7 +13,13 @@ import { Unsupported } from '../sqlite/decline'
 import { readVarint, varint } from '../sqlite/varint'
 import { assertUnchangedSinceOpen, type DirectChain } from '../direct/open'
 import { lastLeafColumns, leafColumns } from '../direct/page-columns'
-import { leafSlice, RowScanner, type DirectChainLayout, type LeafFirst } from '../direct/scan'
+import {
+  leafSlice,
+  RowScanner,
+  type DirectChainLayout,
+  type LeafFirst,
+  type LeavesFirst,
+} from '../direct/scan'
 import { sharedLeafList, type LeafList } from '../direct/leaf-list'
 import { scanSideTable } from '../direct/side-tables'
 import { leafCursor } from './leaf-cursor'
@@ -329,14 +335,21 @@ export class DirectSource implements RowSource {
   }
 
   /** `scan`, each leaf offered first to `leaf` (RowScanner.scanLeafFirst: verify's native prover). */
-  scanLeafFirst(place: Place, r: ResolvedRange, leaf: LeafFirst, row: (r: ChainRow) => boolean | void): void {
+  scanLeafFirst(
+    place: Place,
+    r: ResolvedRange,
+    leaf: LeafFirst,
+    row: (r: ChainRow) => boolean | void,
+    leaves?: LeavesFirst,
+  ): void {
     const lo = Number(r.fromSeq)
     const hi = Number(r.toSeq)
-    this.scanner.scanLeafFirst(place.from, place.to, leaf, (c) => {
+    const each = (c: CellReader): boolean | void => {
       const big = c.rowidBig
       if (big === null ? c.rowid < lo || c.rowid > hi : big < r.fromSeq || big > r.toSeq) return true
       return row(c)
-    })
+    }
+    this.scanner.scanLeafFirst(place.from, place.to, leaf, each, leaves)
   }
 
   /** A leaf at a time, over the leaves `place` finds for `r` (every leaf for the whole table). */

@@ -17,6 +17,7 @@ import { readChain } from '../../../../src/main/chain/source/open-source'
 import { streamRows } from '../../../../src/main/chain/source/stream'
 import { digestRows } from '../../../../src/main/chain/rows-digest'
 import { BIN, ensureBuilt } from '../../testing/cli'
+import { readChainOnce } from '../../testing/read-once'
 import { sharedCase, shareTheLongChain } from '../../testing/shared-overflow'
 
 const root = realpathSync(mkdtempSync(join(tmpdir(), 'bijotel-stream-shared-')))
@@ -120,7 +121,7 @@ describe('a stream over cells sharing one overflow chain', () => {
     it(`${reader}: an honest chain with long overflow chains, streamed while whole scans of the same source run between its steps, is never refused`, async () => {
       const path = sharedCase(root, `honest-${reader.length}`, 512, 400, 60)
       const rows = await withReader(env, () =>
-        readChain(path, async (src) => {
+        readChainOnce(path, async (src) => {
           let between = 0
           let stop = false
           const r = src.resolve(undefined)
