@@ -30,7 +30,7 @@ import { resolveOnCopy } from './copy-range'
 import { splitRuns } from './copy-runs'
 import { statementCursor } from './copy-cursor'
 import { rowTail, ValueBudget } from './value-budget'
-import { copyFacts, textOrNull as text } from './copy-file'
+import { copyFacts } from './copy-file'
 import { scanCopyTable } from './copy-side-table'
 import type { CopyFile } from './copy-file'
 import type { Snapshot } from '../snapshot'
@@ -218,23 +218,27 @@ export class CopySource implements RowSource {
       : { clause: 'WHERE +seq BETWEEN ? AND ?', params: [r.fromSeq, r.toSeq] }
   }
 
+  /** Its hmac_hash read sized, as every value of the copy (./value-budget.ts `sized`). */
   predecessor(place: Place, r: ResolvedRange): Predecessor | null {
     const { clause, params } = this.where(r)
+    const { list, row: cur } = this.selectList(['hmac_hash'])
     const row = this.sql('looking up the predecessor row', () =>
       place.from > 0
         ? this.one(
-            `SELECT seq, hmac_hash FROM chain NOT INDEXED ${clause} ORDER BY seq LIMIT 1 OFFSET ?`,
+            `SELECT ${list} FROM chain NOT INDEXED ${clause} ORDER BY seq LIMIT 1 OFFSET ?`,
             ...params,
             place.from - 1,
           )
         : isWhole(r)
           ? undefined
           : this.one(
-              'SELECT seq, hmac_hash FROM chain NOT INDEXED WHERE +seq < ? ORDER BY seq DESC LIMIT 1',
+              `SELECT ${list} FROM chain NOT INDEXED WHERE +seq < ? ORDER BY seq DESC LIMIT 1`,
               r.fromSeq,
             ),
     )
-    return row ? { seq: row[0] as bigint, hmac: text(row[1]) } : null
+    if (row === undefined) return null
+    cur.set(row)
+    return { seq: cur.rowidBig ?? BigInt(cur.rowid), hmac: cur.text(this.col('hmac_hash')) }
   }
 
   /**
