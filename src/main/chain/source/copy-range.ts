@@ -2,6 +2,16 @@
 // (./copy-source.ts): every condition on `+seq` (no rowid seek, optoverview §2), over `NOT INDEXED`.
 import type { VerifyRangeOptions } from '../../../shared/verify-types'
 import { INT64_MAX, INT64_MIN, type ResolvedRange } from './row-source'
+import { sized } from './value-budget'
+
+/**
+ * The time bounds, compared only when timestamp_ns's stored size is within the database's
+ * (./value-budget.ts `sized`: a value over a looping overflow chain is otherwise loaded whole, as
+ * given, for the comparison alone). The comparisons stay on the column itself, inside the CASE: a
+ * column's INTEGER affinity makes a stored '5' equal 5 (datatype3 §4.2), where an expression
+ * without affinity (the CASE's own value) would not.
+ */
+const IN_TIME = sized('timestamp_ns', 'timestamp_ns >= ? AND timestamp_ns <= ?')
 
 /** One row of a query on the copy, or undefined. */
 type One = (sql: string, ...params: unknown[]) => unknown[] | undefined
@@ -18,7 +28,7 @@ export function resolveOnCopy(range: VerifyRangeOptions | undefined, one: One): 
     if (since > INT64_MAX || until < INT64_MIN || since > until) return { fromSeq: 0n, toSeq: -1n }
     const row = one(
       `SELECT min(seq), max(seq) FROM chain NOT INDEXED
-        WHERE +seq BETWEEN ? AND ? AND timestamp_ns >= ? AND timestamp_ns <= ?`,
+        WHERE +seq BETWEEN ? AND ? AND ${IN_TIME}`,
       from,
       to,
       since < INT64_MIN ? INT64_MIN : since,
