@@ -73,9 +73,12 @@ export function timestampsOf(source: RowSource, first: number | null, last: numb
     if (seq === null || col < 0) return null
     let v: string | null = null
     const take = (c: ChainRow): void => void (v = c.isInt(col) ? (c.intBig(col)?.toString() ?? null) : null)
-    // The pass's edge rows where they are the seqs asked (a whole chain): one leaf read, where a
-    // lookup by seq reads every leaf's rowids (./source/direct-source.ts find).
-    if (!source.edge?.(which, BigInt(seq), take)) source.find(BigInt(seq), take, ['timestamp_ns'])
+    // The rows the pass begins and ends on: the scan's first row with the first seq, its last row
+    // with the last seq (a table may hold a seq twice, file format §1.6; both readers state the
+    // same row). The first is read at the scan's edge where it holds the seq (one leaf, where a
+    // lookup by seq reads every leaf's rowids: ./source/direct-source.ts find).
+    if (which === 'last') source.findLast(BigInt(seq), take, ['timestamp_ns'])
+    else if (!source.edge?.(which, BigInt(seq), take)) source.find(BigInt(seq), take, ['timestamp_ns'])
     return v
   }
   return [at(first, 'first'), at(last, 'last')]

@@ -26,10 +26,11 @@ import {
   type SourceHandle,
 } from './row-source'
 import { BodyNotText, selectList, type SqlRow } from './sql-row'
+import { resolveOnCopy } from './copy-range'
 import { splitRuns } from './copy-runs'
 import { statementCursor } from './copy-cursor'
 import { rowTail, ValueBudget } from './value-budget'
-import { copyFacts, textOrNull as text } from './copy-file'
+import { copyFacts } from './copy-file'
 import { scanCopyTable } from './copy-side-table'
 import type { CopyFile } from './copy-file'
 import type { Snapshot } from '../snapshot'
@@ -195,38 +196,9 @@ export class CopySource implements RowSource {
   }
 
   resolve(range: VerifyRangeOptions | undefined): ResolvedRange {
-    let from = range?.seq_start !== undefined ? BigInt(range.seq_start) : INT64_MIN
-    let to = range?.seq_end !== undefined ? BigInt(range.seq_end) : INT64_MAX
-    return this.sql('resolving the verify range', () => {
-      if (range?.since_ns !== undefined || range?.until_ns !== undefined) {
-        const since = range.since_ns !== undefined ? BigInt(range.since_ns) : INT64_MIN
-        const until = range.until_ns !== undefined ? BigInt(range.until_ns) : INT64_MAX
-        // A date outside the years timestamp_ns can hold (1677-2262 as int64 nanoseconds) selects
-        // nothing or everything; SQLite cannot bind such a number (Python raises OverflowError).
-        if (since > INT64_MAX || until < INT64_MIN || since > until) return { fromSeq: 0n, toSeq: -1n }
-        const row = this.one(
-          `SELECT min(seq), max(seq) FROM chain NOT INDEXED
-            WHERE +seq BETWEEN ? AND ? AND timestamp_ns >= ? AND timestamp_ns <= ?`,
-          from,
-          to,
-          since < INT64_MIN ? INT64_MIN : since,
-          until > INT64_MAX ? INT64_MAX : until,
-        )
-        if (!row || row[0] === null) return { fromSeq: 0n, toSeq: -1n }
-        from = row[0] as bigint
-        to = row[1] as bigint
-      }
-      if (range?.last_n !== undefined) {
-        const row = this.one(
-          'SELECT seq FROM chain NOT INDEXED WHERE +seq BETWEEN ? AND ? ORDER BY seq DESC LIMIT 1 OFFSET ?',
-          from,
-          to,
-          Math.max(1, Math.floor(range.last_n)) - 1,
-        )
-        if (row) from = row[0] as bigint
-      }
-      return { fromSeq: from, toSeq: to }
-    })
+    return this.sql('resolving the verify range', () =>
+      resolveOnCopy(range, (sql, ...p) => this.one(sql, ...p)),
+    )
   }
 
   /** Positions are rows of the range, in scan order. */
@@ -246,23 +218,27 @@ export class CopySource implements RowSource {
       : { clause: 'WHERE +seq BETWEEN ? AND ?', params: [r.fromSeq, r.toSeq] }
   }
 
+  /** Its hmac_hash read sized, as every value of the copy (./value-budget.ts `sized`). */
   predecessor(place: Place, r: ResolvedRange): Predecessor | null {
     const { clause, params } = this.where(r)
+    const { list, row: cur } = this.selectList(['hmac_hash'])
     const row = this.sql('looking up the predecessor row', () =>
       place.from > 0
         ? this.one(
-            `SELECT seq, hmac_hash FROM chain NOT INDEXED ${clause} ORDER BY seq LIMIT 1 OFFSET ?`,
+            `SELECT ${list} FROM chain NOT INDEXED ${clause} ORDER BY seq LIMIT 1 OFFSET ?`,
             ...params,
             place.from - 1,
           )
         : isWhole(r)
           ? undefined
           : this.one(
-              'SELECT seq, hmac_hash FROM chain NOT INDEXED WHERE +seq < ? ORDER BY seq DESC LIMIT 1',
+              `SELECT ${list} FROM chain NOT INDEXED WHERE +seq < ? ORDER BY seq DESC LIMIT 1`,
               r.fromSeq,
             ),
     )
-    return row ? { seq: row[0] as bigint, hmac: text(row[1]) } : null
+    if (row === undefined) return null
+    cur.set(row)
+    return { seq: cur.rowidBig ?? BigInt(cur.rowid), hmac: cur.text(this.col('hmac_hash')) }
   }
 
   /**
@@ -401,6 +377,22 @@ export class CopySource implements RowSource {
     })
     if (values === undefined) return false
     cur.set(values)
+    row(cur)
+    return true
+  }
+
+  /**
+   * The row the scan reads last with this seq: the one `find` reads where the scan reads every seq
+   * once, else the last of a scan's rows with it (ordered as the pass orders them, `ORDER BY seq`).
+   */
+  findLast(seq: bigint, row: (r: ChainRow) => void, columns?: readonly string[]): boolean {
+    if (this.seqsAscend()) return this.find(seq, row, columns)
+    const { list, row: cur } = this.selectList(columns ?? ALL)
+    let last: unknown[] | null = null
+    const sql = `SELECT ${list} FROM chain NOT INDEXED WHERE +seq = ? ORDER BY seq`
+    this.iterate(sql, [seq], (v) => void (last = v), `reading seq ${seq}`)
+    if (last === null) return false
+    cur.set(last)
     row(cur)
     return true
   }

@@ -411,8 +411,8 @@ export class DirectSource implements RowSource {
   /**
    * The scan's first or last row, when its seq is `seq` (else false): the rows a whole pass begins
    * and ends on, whose times the `Evidence:` line states. Read at the edge, without the rowid table
-   * `find` needs (one leaf, not every leaf): the first row is the scan's first with its seq by
-   * definition, and the last is the row the pass ended on.
+   * `find` needs (one leaf, not every leaf): the first row is the scan's first with its seq, and the
+   * last its last with its seq, by definition.
    */
   edge(which: 'first' | 'last', seq: bigint, row: (r: ChainRow) => void): boolean {
     let hit = false
@@ -422,6 +422,15 @@ export class DirectSource implements RowSource {
       hit = true
     })
     return hit
+  }
+
+  /**
+   * The scan's last row with this seq: the scan's last row where it holds the seq, else the one row
+   * the rowid table places there (it declines a tree that holds a rowid twice, so the first row with
+   * a seq is also the last; then SQLite answers).
+   */
+  findLast(seq: bigint, row: (r: ChainRow) => void): boolean {
+    return this.edge('last', seq, row) || this.find(seq, row)
   }
 
   /**

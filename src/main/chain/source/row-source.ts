@@ -207,8 +207,17 @@ export interface RowSource {
   scanTable(name: string, columns: readonly string[], row: (values: unknown[]) => void): boolean
   /** The row with this seq, passed to `row` while valid; false when there is none. */
   find(seq: bigint, row: (r: ChainRow) => void, columns?: readonly string[]): boolean
-  /** The scan's first or last row when its seq is `seq` (false otherwise); a source may lack it. */
-  edge?(which: 'first' | 'last', seq: bigint, row: (r: ChainRow) => void): boolean
+  /**
+   * The first row of the scan with this seq when the scan's first row holds it (false otherwise): a
+   * whole pass's first row read without a lookup by seq; a source may lack it.
+   */
+  edge?(which: 'first', seq: bigint, row: (r: ChainRow) => void): boolean
+  /**
+   * The row the scan reads last with this seq, passed to `row` while valid; false when there is none.
+   * A pass's last row is the last with its seq (a later one would be in the pass too), so this is the
+   * row a pass whose last seq is `seq` ends on, whatever range it read.
+   */
+  findLast(seq: bigint, row: (r: ChainRow) => void, columns?: readonly string[]): boolean
   /** The row before the row with this seq in scan order (the predecessor a single row links to). */
   before(seq: bigint): Predecessor | null
   /** The index or integrity columns of the rows at `place` (all rows), in scan order. */
