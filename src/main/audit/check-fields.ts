@@ -2,6 +2,7 @@
 import type { FieldCheck } from '../../shared/custody-types'
 import { canonicalize } from '../chain/jcs'
 import { printable } from '../../shared/printable'
+import { wellFormedJson } from '../base/well-formed'
 
 /** Deep equality of two JSON values, independent of key order (RFC 8785 forms compared). */
 export function sameJson(a: unknown, b: unknown): boolean {
@@ -47,7 +48,9 @@ export class FieldList {
   readonly fields: FieldCheck[] = []
 
   /** Compare `reported` with `now` under `field`. */
-  compare(field: string, reported: unknown, now: unknown, note?: string): void {
+  compare(field: string, reported: unknown, found: unknown, note?: string): void {
+    // What the evidence gives now, in the form a report writes it (../base/well-formed.ts).
+    const now = wellFormedJson(found, 'the chain')
     const same = sameJson(reported, now)
     const where = same ? undefined : firstDifference(reported, now)
     const n = note ?? where
