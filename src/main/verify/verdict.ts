@@ -36,7 +36,7 @@ export function assembleVerdict(
   parts: PartitionResult[],
   /** The stored hmac_hash of the row with this seq (undefined when there is none), for the prior check. */
   lookupHmac: (seq: number) => unknown,
-  opts: Pick<VerifyOptions, 'range' | 'prior'>,
+  opts: Pick<VerifyOptions, 'range' | 'prior' | 'priorLinked'>,
   totalInChain: number,
   /** With a report prior: the digest of the same rows as they are now (`digestRows`). */
   rowsNow?: RowsDigest,
