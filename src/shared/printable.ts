@@ -56,3 +56,14 @@ export function jsonTextPrintable(json: string): string {
     return out
   })
 }
+
+/**
+ * A JSON document written for a person to open (a report): indented as JSON.stringify writes it,
+ * every unprintable code point in its strings written as `\uXXXX` (jsonTextPrintable). A provider
+ * name the audited party chose, holding U+202E or U+2028, reordered or broke the lines of the report
+ * an editor or `cat` showed; the escapes read back as the same strings, so what is signed is unchanged.
+ */
+export function jsonDocumentPrintable(value: unknown): string {
+  // A raw line feed is the indentation's (JSON.stringify writes one in a string as \n): kept.
+  return JSON.stringify(value, null, 2).split('\n').map(jsonTextPrintable).join('\n')
+}

@@ -16,6 +16,7 @@ import { searchEvidence } from '../recovery/verdict'
 import { keyInfo, type KeyMaterial } from '../chain/keys'
 import { verifyRows } from '../verify/verify'
 import { TOOL_NAME, TOOL_VERSION } from '../base/version'
+import { wellFormedJson } from '../base/well-formed'
 
 export interface BuildReportInput {
   /** The chain, opened through its verified private copy (the report records its evidence hashes). */
@@ -102,24 +103,28 @@ export async function buildAuditReport(input: BuildReportInput): Promise<AuditRe
       summary: summary ?? search.result.summary,
     }
   }
-  return {
-    $schema: REPORT_SCHEMA_ID,
-    schema_version: REPORT_SCHEMA_VERSION,
-    tool: {
-      name: TOOL_NAME,
-      version: TOOL_VERSION,
-      node: process.version,
-      platform: `${process.platform}-${process.arch}`,
+  // I-JSON and RFC 8785 hold no lone surrogate; a chain's text may (../base/well-formed.ts).
+  return wellFormedJson<AuditReport>(
+    {
+      $schema: REPORT_SCHEMA_ID,
+      schema_version: REPORT_SCHEMA_VERSION,
+      tool: {
+        name: TOOL_NAME,
+        version: TOOL_VERSION,
+        node: process.version,
+        platform: `${process.platform}-${process.arch}`,
+      },
+      generated_at: now().toISOString(),
+      // Hashed once by the open (in place: in the background), not again here.
+      evidence: await input.chain.hashed(),
+      chain: summary,
+      verification: verdict ? { keys: keys.map(keyInfo), verdict } : null,
+      verification_note: verificationNote(verdict, keys.length),
+      integrity,
+      replay_checks: input.replayChecks ?? [],
+      recovery,
+      coverage: await reportCoverage(input.chain, summary, keys.map(keyInfo)),
     },
-    generated_at: now().toISOString(),
-    // Hashed once by the open (in place: in the background), not again here.
-    evidence: await input.chain.hashed(),
-    chain: summary,
-    verification: verdict ? { keys: keys.map(keyInfo), verdict } : null,
-    verification_note: verificationNote(verdict, keys.length),
-    integrity,
-    replay_checks: input.replayChecks ?? [],
-    recovery,
-    coverage: await reportCoverage(input.chain, summary, keys.map(keyInfo)),
-  }
+    'the report',
+  )
 }

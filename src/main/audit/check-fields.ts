@@ -1,16 +1,59 @@
 // Field-by-field comparison of a report with what the evidence gives now (`bijotel report verify`).
 import type { FieldCheck } from '../../shared/custody-types'
 import { canonicalize } from '../chain/jcs'
+import { hasLoneSurrogate } from '../python/pyformat'
 import { printable } from '../../shared/printable'
+import { wellFormedJson } from '../base/well-formed'
 
-/** Deep equality of two JSON values, independent of key order (RFC 8785 forms compared). */
+/**
+ * Deep equality of two JSON values, independent of key order: whether their RFC 8785 forms are the
+ * same text. Compared value by value (a report's 390,000 findings were two 40 MB texts built piece by
+ * piece for one comparison, and again an item at a time for the first difference); what is not a
+ * plain JSON value is compared by its canonical text as before (and is unequal when it has none).
+ */
 export function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true
+  return sameValue(a === undefined ? null : a, b === undefined ? null : b, 0)
+}
+
+function sameValue(a: unknown, b: unknown, depth: number): boolean {
+  if (a === b && (typeof a !== 'object' || a === null) && typeof a !== 'bigint') {
+    // Equal primitives: the same text, unless they have none (NaN, ±Infinity, a lone surrogate).
+    if (typeof a === 'number') return Number.isFinite(a)
+    if (typeof a === 'string') return !hasLoneSurrogate(a)
+    return typeof a === 'boolean' || a === null
+  }
+  if (typeof a === 'object' && typeof b === 'object' && a !== null && b !== null && depth < 1000) {
+    if (Array.isArray(a) !== Array.isArray(b)) return false
+    if (Array.isArray(a) && Array.isArray(b)) {
+      if (a.length !== b.length) return false
+      // An array's undefined is written null (canonicalize, as JSON.stringify).
+      for (let i = 0; i < a.length; i++) if (!sameValue(a[i] ?? null, b[i] ?? null, depth + 1)) return false
+      return true
+    }
+    if (isPlain(a) && isPlain(b)) {
+      const x = a as Record<string, unknown>
+      const y = b as Record<string, unknown>
+      // A member holding undefined is left out of the canonical text.
+      let n = 0
+      for (const k of Object.keys(x)) {
+        if (x[k] === undefined) continue
+        n++
+        if (!Object.hasOwn(y, k) || !sameValue(x[k], y[k], depth + 1)) return false
+      }
+      for (const k of Object.keys(y)) if (y[k] !== undefined) n--
+      return n === 0
+    }
+  } else if (typeof a !== 'bigint' && typeof b !== 'bigint') return false
   try {
-    return canonicalize(a === undefined ? null : a) === canonicalize(b === undefined ? null : b)
+    return canonicalize(a) === canonicalize(b)
   } catch {
     return false
   }
+}
+
+function isPlain(v: object): boolean {
+  const p: unknown = Object.getPrototypeOf(v)
+  return p === Object.prototype || p === null
 }
 
 /** A value in a few words: arrays by length (and their first item), long text shortened. */
@@ -47,7 +90,9 @@ export class FieldList {
   readonly fields: FieldCheck[] = []
 
   /** Compare `reported` with `now` under `field`. */
-  compare(field: string, reported: unknown, now: unknown, note?: string): void {
+  compare(field: string, reported: unknown, found: unknown, note?: string): void {
+    // What the evidence gives now, in the form a report writes it (../base/well-formed.ts).
+    const now = wellFormedJson(found, 'the chain')
     const same = sameJson(reported, now)
     const where = same ? undefined : firstDifference(reported, now)
     const n = note ?? where

@@ -14,10 +14,22 @@ export function asNode(v: unknown): SchemaNode | null {
   return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as SchemaNode) : null
 }
 
-/** The node a `#/…` reference points to in this schema, or null (another kind of reference). */
+const resolved = new Map<string, SchemaNode | null>()
+
+/**
+ * The node a `#/…` reference points to in this schema, or null (another kind of reference). Looked
+ * up once a reference: the checks follow one for every value under it (every finding's seqs).
+ */
 export function resolveRef(ref: string): SchemaNode | null {
-  if (!ref.startsWith('#/')) return null
-  let at: unknown = SCHEMA_ROOT
-  for (const part of ref.slice(2).split('/')) at = asNode(at)?.[part]
-  return asNode(at)
+  const known = resolved.get(ref)
+  if (known !== undefined) return known
+  let at: unknown = null
+  if (ref.startsWith('#/')) {
+    at = SCHEMA_ROOT
+    for (const part of ref.slice(2).split('/')) at = asNode(at)?.[part]
+  }
+  const node = asNode(at)
+  // The schema is fixed, so its references are too few to bound; a crafted `$ref` is not read here.
+  if (resolved.size < 1024) resolved.set(ref, node)
+  return node
 }

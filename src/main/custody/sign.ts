@@ -9,7 +9,7 @@ import type { ReportSignature, SignatureCheck } from '../../shared/custody-types
 import type { AuditReport } from '../../shared/report-types'
 import { AuditError, oneLine } from '../base/errors'
 import { publicKeyProblem, signatureProblem } from '../chain/ed25519-strict'
-import { canonicalBytes } from '../chain/jcs'
+import { canonicalBytesOf } from '../chain/jcs'
 import { fingerprintOf, publicKeyFromRaw, rawPublicKey, signEd25519, verifyEd25519 } from './ed25519'
 
 export const SIGNED_OVER = 'jcs-report-without-signature'
@@ -18,7 +18,7 @@ export const SIGNED_OVER = 'jcs-report-without-signature'
 export function signingBytes(report: Record<string, unknown>): Buffer {
   const { signature: _s, ...rest } = report
   try {
-    return canonicalBytes(rest)
+    return canonicalBytesOf(rest)
   } catch (e) {
     throw new AuditError('bad_argument', `the report cannot be canonicalized (RFC 8785): ${oneLine(e)}`)
   }

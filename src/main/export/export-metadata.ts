@@ -5,7 +5,8 @@
 // reference's own checks have passed, as `verify` checks a chain.db's unsealed columns:
 // - every member is one the export format names (§9.1); anything else is covered by nothing;
 // - seqs are integers, each the one before plus one (the order the links prove; verify calls
-//   anything else a seq_gap), and a range export's `segment` names the first and last of them;
+//   anything else a seq_gap), a range export's `segment` names the first and last of them, and
+//   seq 1 links to the genesis hash (the one seq a link proves; any other seq is the writer's word);
 // - each span body's sealed name, kind and end time are what the entry's span_name, span_kind and
 //   timestamp_ns say (`columnMismatches`, as verify's column_mismatch). JSON.parse reads
 //   timestamp_ns (~1.7e18) as the nearest double, so the time is compared as the literal the
@@ -22,6 +23,7 @@
 import { utcInstantMs } from '../base/calendar'
 import { columnMismatches, sealedSpanFields } from '../chain/body'
 import { exactIntegerText } from '../chain/i-json'
+import { GENESIS_HASH } from '../chain/seal'
 
 const TOP = new Set([
   'version',
@@ -183,6 +185,13 @@ export function exportMetadataProblem(doc: Record<string, unknown>, entries: unk
     if (wrong.length > 0)
       return `${wrong.join(', ')} at seq=${seq} disagree${wrong.length === 1 ? 's' : ''} with the sealed body: ${UNCOVERED}`
   }
+  // The one seq a link proves: seq 1 is the chain's first row, sealed after the genesis hash (§1),
+  // as verify holds a chain.db's. A range export's rows relabelled from seq 1 (rows 2-11 shown as
+  // 1-10, its segment saying first_seq 1 and is_complete_chain) read VALID while its first row links
+  // to a row it does not hold.
+  const head = record(entries[0])
+  if (head !== null && head['seq'] === 1 && head['prev_hash'] !== GENESIS_HASH)
+    return `seq 1 at entries[0] links to ${shown(head['prev_hash'])}, not the genesis hash a chain's first row is sealed after: it is not seq 1 (a seq is ${UNCOVERED})`
   if (seg !== null && entries.length > 0) {
     const first = record(entries[0])?.['seq']
     if (seg['first_seq'] !== first || seg['last_seq'] !== prev)

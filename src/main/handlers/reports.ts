@@ -3,6 +3,7 @@
 import { resolve } from 'node:path'
 import type { ApiName } from '../../shared/contract'
 import { AuditError } from '../base/errors'
+import { jsonDocumentPrintable } from '../../shared/printable'
 import { renderReportHtml } from '../custody/html/render'
 import { AtomicOutput, checkOutputTarget } from '../export/output-file'
 import type { AuditSession } from '../session/session'
@@ -34,7 +35,7 @@ export function reportHandlers(session: AuditSession, platform: Platform): Pick<
       const target = checkOutputTarget(resolve(path), report.evidence.db.path, 'the report')
       const content =
         format === 'json'
-          ? JSON.stringify(report, null, 2) + '\n'
+          ? jsonDocumentPrintable(report) + '\n'
           : format === 'html'
             ? renderReportHtml(report)
             : await platform.printToPdf!(renderReportHtml(report))

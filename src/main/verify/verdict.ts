@@ -36,7 +36,7 @@ export function assembleVerdict(
   parts: PartitionResult[],
   /** The stored hmac_hash of the row with this seq (undefined when there is none), for the prior check. */
   lookupHmac: (seq: number) => unknown,
-  opts: Pick<VerifyOptions, 'range' | 'prior'>,
+  opts: Pick<VerifyOptions, 'range' | 'prior' | 'priorLinked'>,
   totalInChain: number,
   /** With a report prior: the digest of the same rows as they are now (`digestRows`). */
   rowsNow?: RowsDigest,
@@ -51,7 +51,7 @@ export function assembleVerdict(
 
   let prior_check: VerifyVerdict['prior_check']
   if (opts.prior) {
-    prior_check = checkPrior(lookupHmac, opts.prior, last?.lastSeq ?? null)
+    prior_check = checkPrior(lookupHmac, opts.prior, last?.lastSeq ?? null, opts.priorLinked === true)
     const lastSeq = last?.lastSeq ?? 0
     const cut = opts.prior.last_seq > lastSeq
     // A report prior locates a changed or deleted head among its rows (below): only a cut is truncation.
@@ -132,8 +132,10 @@ function checkPrior(
   lookupHmac: (seq: number) => unknown,
   prior: PriorHead,
   lastSeq: number | null,
+  linked: boolean,
 ): NonNullable<VerifyVerdict['prior_check']> {
   const row = lookupHmac(prior.last_seq)
+  const named = prior.first !== undefined || prior.rows !== undefined
   prior = {
     last_seq: prior.last_seq,
     head_hmac: prior.head_hmac,
@@ -145,7 +147,7 @@ function checkPrior(
       found: false,
       detail:
         lastSeq !== null && prior.last_seq > lastSeq
-          ? `chain truncated: the prior head seq=${prior.last_seq} is gone; the chain now ends at seq=${lastSeq}`
+          ? `chain truncated: the prior head seq=${prior.last_seq} is gone; the chain now ends at seq=${lastSeq}${named || linked ? '' : headOnly(lastSeq)}`
           : `the prior head seq=${prior.last_seq} is no longer in the chain`,
     }
   }
@@ -161,6 +163,19 @@ function checkPrior(
     found: true,
     detail: `the prior head seq=${prior.last_seq} is still in the chain with the head_hmac the prior recorded (the only field of it the prior holds)${afterPrior(prior, lastSeq)}`,
   }
+}
+
+/**
+ * What a prior of its head alone proves when the chain ends before that head (round 8's decision):
+ * a verdict written before `verify --json` named its first row, or a report before its coverage
+ * block, holds no row of this chain to compare (./prior-chain.ts refuses a prior with one that
+ * differs), so it says its author saw a chain under these keys reach that seq, not that this chain
+ * did. Its author's word is the finding (the shared fixture truncated-tail's head-only verdict makes
+ * the cut visible); the words say the rest: a prior of another, longer chain under the same key
+ * reads the same.
+ */
+function headOnly(lastSeq: number): string {
+  return `; this prior records its head alone (no first row, no rows digest): nothing in it ties it to this chain, so this is its author's word that they saw this chain reach that seq — a prior of another chain under the same key, longer than seq=${lastSeq}, reads the same`
 }
 
 /**

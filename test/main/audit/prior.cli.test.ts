@@ -261,7 +261,7 @@ describe('verify --prior REPORT', () => {
       prior: { last_seq: 240, head_hmac: expect.any(String), signed: false },
       found: false,
       detail:
-        'chain truncated: the prior head seq=240 is gone; the chain now ends at seq=210 (per an unsigned prior: only what its author wrote)',
+        "chain truncated: the prior head seq=240 is gone; the chain now ends at seq=210; this prior records its head alone (no first row, no rows digest): nothing in it ties it to this chain, so this is its author's word that they saw this chain reach that seq — a prior of another chain under the same key, longer than seq=210, reads the same (per an unsigned prior: only what its author wrote)",
     })
   })
 

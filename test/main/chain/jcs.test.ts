@@ -1,6 +1,11 @@
 import canonicalizeRef from 'canonicalize'
 import { describe, expect, it } from 'vitest'
-import { canonicalBytes, canonicalize, CanonicalizationError } from '../../../src/main/chain/jcs'
+import {
+  canonicalBytes,
+  canonicalBytesOf,
+  canonicalize,
+  CanonicalizationError,
+} from '../../../src/main/chain/jcs'
 import { parseIJson } from '../../../src/main/chain/i-json'
 import { mulberry32 } from '../testing/prng'
 
@@ -183,6 +188,41 @@ describe('JCS differential against the canonicalize package', () => {
       const v = randomValue(r, 0)
       expect(canonicalize(v)).toBe(canonicalizeRef(v))
     }
+  })
+})
+
+// Round 8: a report's signed bytes are written piece by piece into one buffer (canonicalBytesOf),
+// in chunks of 32K units: the same bytes as the text canonicalize() builds, across chunk edges
+// (long strings, astral characters split at a chunk's end), and the same refusals.
+describe('canonicalBytesOf: the bytes canonicalBytes gives', () => {
+  it('on 5000 random JSON values, and on values long enough to cross chunk edges', () => {
+    const r = rng(87851)
+    for (let i = 0; i < 5000; i++) {
+      const v = randomValue(r, 0)
+      expect(canonicalBytesOf(v).equals(canonicalBytes(v))).toBe(true)
+    }
+    for (let n = 0; n < 40; n++) {
+      const big = Array.from({ length: 200 + Math.floor(r() * 4000) }, (_, i) => ({
+        [randomString(r)]: randomValue(r, 2),
+        s: '😀'.repeat(Math.floor(r() * 40)) + randomString(r).repeat(1 + Math.floor(r() * 300)),
+        n: i,
+      }))
+      expect(canonicalBytesOf(big).equals(canonicalBytes(big))).toBe(true)
+    }
+    const long = { a: 'x'.repeat(100_001) + '😀', b: ['€'.repeat(70_000)] }
+    expect(canonicalBytesOf(long).equals(canonicalBytes(long))).toBe(true)
+  })
+  it('refuses what canonicalBytes refuses', () => {
+    for (const v of [
+      { a: NaN },
+      [Infinity],
+      { a: 'x\ud800' },
+      { [`k\udc00`]: 1 },
+      [2n ** 60n],
+      new Date(0),
+      [() => 1],
+    ])
+      expect(() => canonicalBytesOf(v)).toThrow(CanonicalizationError)
   })
 })
 

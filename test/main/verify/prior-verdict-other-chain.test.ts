@@ -8,8 +8,8 @@
 // Generated: longer chains and shorter chains of other seeds under the same key. The honest side:
 // the verdict's own chain cut (still "truncated"), and a verdict without an evidence statement
 // (older verdicts, the shared fixture's), where nothing tells: still taken, named "per an unsigned
-// prior" (docs/custody.md).
-import { writeFileSync } from 'node:fs'
+// prior", its line saying it is its author's word alone (docs/custody.md).
+import { existsSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AuditError } from '../../../src/main/base/errors'
@@ -92,35 +92,76 @@ describe('a verdict of a longer chain of another origin, same key', () => {
   })
 })
 
+/** A copy of `c.long` cut to the other chain's length: the verdict's own chain, truncated. */
+function cutCopy(c: Case, n: number): string {
+  const db = join(scratch.dir, `cut-${n}.db`)
+  if (existsSync(db)) return db
+  const src = openScratch(c.long)
+  try {
+    src.prepare('VACUUM INTO ?').run(db)
+  } finally {
+    src.close()
+  }
+  const h = openScratch(db)
+  try {
+    h.prepare('DELETE FROM chain WHERE seq > ?').run(c.shortRows)
+  } finally {
+    h.close()
+  }
+  return db
+}
+
+/** The verdict at `verdictPath` without its evidence statement (as verify --json wrote it before). */
+function bareVerdict(verdictPath: string, n: number): string {
+  const { evidence, ...bare } = readReportFile(verdictPath).doc
+  expect(evidence).toBeTypeOf('object')
+  const path = join(scratch.dir, `bare-${n}.json`)
+  writeFileSync(path, JSON.stringify(bare))
+  return path
+}
+
+async function priorDetail(db: string, verdictPath: string): Promise<string> {
+  const prior = priorFrom(readReportFile(verdictPath), 'prior')
+  const v = await verifyChain(db, { secrets: [KEY], prior, recover: false })
+  expect(v.findings.map((f) => f.kind)).toContain('truncated')
+  return v.prior_check!.detail
+}
+
+// Round 8's decision: such a verdict holds no row of this chain, so the finding is its author's word
+// (the shared fixture truncated-tail's head-only verdict must show the cut), and the prior's line
+// says that and no more: a prior of another, longer chain under the same key reads the same.
+const HEAD_ONLY =
+  /this prior records its head alone \(no first row, no rows digest\): nothing in it ties it to this chain, so this is its author's word that they saw this chain reach that seq — a prior of another chain under the same key, longer than seq=(\d+), reads the same/
+
 describe("the verdict's own chain cut: still truncated", () => {
   for (let n = 0; n < CASES; n += 2) {
     it(`#${n}: cut to the other chain's length`, async () => {
       const c = cases[n]!
-      const db = join(scratch.dir, `cut-${n}.db`)
-      const src = openScratch(c.long)
-      try {
-        src.prepare('VACUUM INTO ?').run(db)
-      } finally {
-        src.close()
-      }
-      const h = openScratch(db)
-      try {
-        h.prepare('DELETE FROM chain WHERE seq > ?').run(c.shortRows)
-      } finally {
-        h.close()
-      }
-      expect((await said(db, c.verdict)).split(',')).toContain('truncated')
+      expect((await said(cutCopy(c, n), c.verdict)).split(',')).toContain('truncated')
     })
   }
 })
 
-describe('a verdict without an evidence statement: nothing tells, still taken (per an unsigned prior)', () => {
-  it('the other chain reads truncated, as documented', async () => {
+describe('a verdict without an evidence statement: its own word, said as such (per an unsigned prior)', () => {
+  for (let n = 0; n < CASES; n++) {
+    it(`#${n}: the other chain and the verdict's own chain cut read the same, and say why`, async () => {
+      const c = cases[n]!
+      const bare = bareVerdict(c.verdict, n)
+      for (const db of [c.short, cutCopy(c, n)]) {
+        const detail = await priorDetail(db, bare)
+        expect(detail).toMatch(HEAD_ONLY)
+        expect(HEAD_ONLY.exec(detail)![1]).toBe(String(c.shortRows))
+      }
+      // With its first row the verdict is tied to its own chain: no such words.
+      expect(await priorDetail(cutCopy(c, n), c.verdict)).not.toMatch(/records its head alone/)
+    })
+  }
+  it('the CLI prints it on the Prior head line', () => {
     const c = cases[1]!
-    const { evidence, ...bare } = readReportFile(c.verdict).doc
-    expect(evidence).toBeTypeOf('object')
-    const path = join(scratch.dir, 'bare.json')
-    writeFileSync(path, JSON.stringify(bare))
-    expect((await said(c.short, path)).split(',')).toContain('truncated')
+    const r = bijotel(['verify', '--db', c.short, '--secret-hex', HEX, '--prior', bareVerdict(c.verdict, 99)])
+    expect(r.code).toBe(3)
+    expect(r.stdout).toMatch(
+      /^Prior head: chain truncated: .*records its head alone.*reads the same \(per an unsigned prior/m,
+    )
   })
 })

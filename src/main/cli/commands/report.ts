@@ -1,5 +1,5 @@
 // `bijotel report`: builds the audit report and writes it atomically. Loaded only when the command runs.
-import { printable } from '../../../shared/printable'
+import { jsonDocumentPrintable, printable } from '../../../shared/printable'
 import { readSegments } from '../../audit/segments'
 import { renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
@@ -190,7 +190,7 @@ export const run: Run = async (argv, io) => {
     })
     io.progress(null)
     const report = signKey ? signReport(built, signKey) : built
-    const text = format === 'html' ? renderReportHtml(report) : JSON.stringify(report, null, 2) + '\n'
+    const text = format === 'html' ? renderReportHtml(report) : jsonDocumentPrintable(report) + '\n'
     if (out === '-') io.out(text)
     else {
       writeAtomically(out, text)

@@ -1,6 +1,9 @@
 // Saving a document from the page: a Blob and an <a download> (web mode).
+import { jsonDocumentPrintable } from '../../../shared/printable'
+
+/** A JSON document (a report) as the CLI writes it: unprintable code points as \u escapes. */
 export function downloadJson(fileName: string, value: unknown): void {
-  downloadText(fileName, JSON.stringify(value, null, 2) + '\n', 'application/json')
+  downloadText(fileName, jsonDocumentPrintable(value) + '\n', 'application/json')
 }
 
 export function downloadText(fileName: string, text: string, type: string): void {

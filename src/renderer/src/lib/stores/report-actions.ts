@@ -5,6 +5,7 @@ import type { ReportFormat } from '../../../../shared/custody-types'
 import type { IntegrityOptions } from '../../../../shared/integrity-types'
 import { copyText, downloadJson, downloadText } from '../download'
 import { errorMessage, reportFileName } from '../format'
+import { jsonDocumentPrintable } from '../../../../shared/printable'
 
 export interface ReportActionEnv {
   api: ApiClient
@@ -51,7 +52,7 @@ export async function copyReport(e: ReportActionEnv): Promise<void> {
   e.exporting(true)
   try {
     const report = await e.api.buildReport({ integrity: e.integrity() })
-    await copyText(JSON.stringify(report, null, 2))
+    await copyText(jsonDocumentPrintable(report))
     e.notify('Report copied to the clipboard as JSON')
   } catch (err) {
     e.notify(`Copy failed: ${errorMessage(err)}`, 'error')
