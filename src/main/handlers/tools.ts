@@ -21,7 +21,7 @@ import { PRESETS, resolveTimeRange } from '../search/time-range'
 import { headerText, rowsText, viewRows, writeParts } from '../export/view-export'
 import { keylessVerifyOpened } from '../audit/keyless'
 import type { AuditSession } from '../session/session'
-import { ENTRY_SORTS, filterFrom } from './filter-request'
+import { ENTRY_SORTS, filterFrom, NAME_CHARS } from './filter-request'
 import type { HandlerTable, Platform } from './handler-types'
 import { fileNamePart } from '../../shared/printable'
 import { num, obj, optBool, optEnum, optInt, optNs, optObj, optStr, str, type Obj } from './validate'
@@ -314,8 +314,8 @@ export function toolHandlers(session: AuditSession, platform: Platform): Pick<Ha
           ? DRIFT_Z_THRESHOLD.default
           : num(o, 'z_threshold', { min: DRIFT_Z_THRESHOLD.min, max: DRIFT_Z_THRESHOLD.max })
       const dims = dimensionsFrom(o)
-      const provider = optStr(o, 'provider', 1000)
-      const model = optStr(o, 'model', 1000)
+      const provider = optStr(o, 'provider', NAME_CHARS)
+      const model = optStr(o, 'model', NAME_CHARS)
       const from = optNs(o, 'from_ns')
       const to = optNs(o, 'to_ns')
       session.view()
