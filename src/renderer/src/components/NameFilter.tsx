@@ -3,13 +3,14 @@
 // drawn at every render of the bar). The list holds at most NAMES_LISTED names — the most frequent
 // first, as the overview orders them — and, past that, a search box narrows it to the names that
 // hold what is typed: no name is out of reach, and the bar says how many more match. The name
-// chosen stays in the list whatever the search; each is shown to NAME_SHOWN code points (the
+// chosen stays in the list whatever the search; each is shown as shownName() clips it (the
 // option's value is the whole name, which is what the filter matches).
 import { useMemo, useState } from 'react'
-import { formatCount } from '../lib/format'
+import { formatCount, shownName } from '../lib/format'
+
+export { NAME_SHOWN } from '../lib/format'
 
 export const NAMES_LISTED = 100
-export const NAME_SHOWN = 80
 
 interface Props {
   label: string
@@ -19,13 +20,6 @@ interface Props {
   value: string | null
   onChange: (value: string | null) => void
   testId: string
-}
-
-/** A name as an option shows it: its first NAME_SHOWN code points. */
-export function shownName(name: string): string {
-  if (name.length <= NAME_SHOWN) return name
-  const cps = Array.from(name.slice(0, 2 * NAME_SHOWN))
-  return cps.length > NAME_SHOWN ? `${cps.slice(0, NAME_SHOWN).join('')}…` : cps.join('')
 }
 
 export function NameFilter({ label, plural, names, value, onChange, testId }: Props) {

@@ -12,6 +12,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import type { ChainOverview, EntryPage } from '../../../../src/shared/chain-types'
 import { FilterBar } from '../../../../src/renderer/src/components/FilterBar'
 import { NAMES_LISTED, NAME_SHOWN } from '../../../../src/renderer/src/components/NameFilter'
+import { EvidencePanel } from '../../../../src/renderer/src/components/EvidencePanel'
 import {
   initialView,
   viewReducer,
@@ -130,4 +131,33 @@ describe('the filter bar lists a bounded number of names and reaches every one b
       session.dispose()
     }
   }, 180_000)
+
+  it('the evidence panel clips names of a megabyte in its chips and their tooltips', async () => {
+    const path = join(scratch.dir, 'huge.db')
+    const rows: RowSpec[] = Array.from({ length: 3 }, (_, i) =>
+      spanRow({
+        timestamp_ns: 1_764_000_000_000_000_000n + BigInt(i) * 1_000_000_000n,
+        attributes: {
+          'gen_ai.provider.name': `prov-${i}-` + 'p'.repeat(BIG),
+          'gen_ai.request.model': `model-${i}-` + 'm'.repeat(BIG),
+        },
+      }),
+    )
+    writeChain(path, Buffer.alloc(32, 6), rows)
+    const session = new AuditSession()
+    try {
+      const overview = (await createHandlers(session).openChain({ path }, ctx)) as ChainOverview
+      render(<EvidencePanel overview={overview} />)
+      for (const id of ['overview-providers', 'overview-models']) {
+        const chips = Array.from(screen.getByTestId(id).querySelectorAll('button.chip'))
+        expect(chips.length, id).toBe(3)
+        for (const c of chips) {
+          expect(Array.from(c.textContent!).length).toBeLessThan(NAME_SHOWN + 20)
+          expect(Array.from(c.getAttribute('title')!).length).toBeLessThan(NAME_SHOWN + 20)
+        }
+      }
+    } finally {
+      session.dispose()
+    }
+  }, 60_000)
 })
