@@ -29,6 +29,12 @@ export interface ChainState {
   overview: ChainOverview
   /** The row to show first, when this open asked for one (openChain's focus_seq, `--seq N`). */
   focus_seq?: number
+  /**
+   * The prior the engine holds for this open, read with it: a page loaded after it was set (a
+   * reload, another tab, the desktop window reloaded) shows it, where the connect-time priorChanged
+   * arrived before the page had a workspace to show it in and was dropped (absent: none).
+   */
+  prior?: PriorInfo | null
 }
 
 export interface AppEvents {

@@ -67,3 +67,32 @@ export function jsonDocumentPrintable(value: unknown): string {
   // A raw line feed is the indentation's (JSON.stringify writes one in a string as \n): kept.
   return JSON.stringify(value, null, 2).split('\n').map(jsonTextPrintable).join('\n')
 }
+
+/**
+ * Characters a file name may not hold or that change what it names: path separators, the ones
+ * Windows refuses (`<>:"|?*`, naming files in Win32 §"Naming Conventions"), and NUL.
+ */
+const NOT_IN_FILE_NAME = /[/\\<>:"|?*\0]/g
+
+/** UTF-8 bytes of one code point (RFC 3629 §3). */
+const utf8Bytes = (cp: number): number => (cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4)
+
+/**
+ * `text` (a name the evidence chose: the chain file's own) as part of a file name offered to a
+ * person — a save dialog's default, a download's name: each unprintable code point (as printable()
+ * numbers them) and each character a file system refuses becomes `_`, leading dots (a hidden file)
+ * and trailing dots and spaces are dropped, and whole code points are kept up to `maxBytes` of
+ * UTF-8, so the name with the tool's own suffix stays under NAME_MAX (255 bytes). A U+202E in a
+ * chain named `report\u202Egpj.db` offered `report<RLO>gpj-view-….csv`, read as `…vsc.…-weiv-jpg`.
+ */
+export function fileNamePart(text: string, maxBytes = 120): string {
+  const safe = text.replace(UNPRINTABLE, '_').replace(NOT_IN_FILE_NAME, '_').replace(/^\.+/, '')
+  let out = ''
+  let bytes = 0
+  for (const c of safe) {
+    bytes += utf8Bytes(c.codePointAt(0)!)
+    if (bytes > maxBytes) break
+    out += c
+  }
+  return out.replace(/[. ]+$/, '')
+}

@@ -6,7 +6,7 @@ import { buildTimeline, getEntry, listEntries } from '../chain/views'
 import { MAX_SEQ_TIMES, seqGaps, seqTimes } from '../chain/seq-facts'
 import { AuditError } from '../base/errors'
 import type { AuditSession } from '../session/session'
-import { ENTRY_SORTS, filterFrom, timelineFilterFrom } from './filter-request'
+import { ENTRY_SORTS, filterFrom, NAME_CHARS, timelineFilterFrom } from './filter-request'
 import type { HandlerTable } from './handler-types'
 import { int, obj, optBool, optEnum, optInt, optNs, optObj, optStr } from './validate'
 
@@ -64,8 +64,8 @@ export function entryHandlers(session: AuditSession): Pick<HandlerTable, EntryCa
       const t: Parameters<typeof buildTimeline>[1] = { buckets: int(o, 'buckets', { min: 1, max: 2000 }) }
       const from = optNs(o, 'from_ns')
       const to = optNs(o, 'to_ns')
-      const provider = optStr(o, 'provider', 1000)
-      const model = optStr(o, 'model', 1000)
+      const provider = optStr(o, 'provider', NAME_CHARS)
+      const model = optStr(o, 'model', NAME_CHARS)
       if (from !== undefined) t.from_ns = from
       if (to !== undefined) t.to_ns = to
       if (provider !== undefined) t.provider = provider

@@ -6,11 +6,19 @@ import { optBool, optNs, optStr, type Obj } from './validate'
 /** The orders a request may name (`sort` of listEntries, locateEntry, exportView…): every column's. */
 export { ENTRY_SORTS } from '../../shared/entry-sorts'
 
+/**
+ * The longest provider, model, span name or status a filter takes: a name the chain holds is the
+ * writer's to make as long as it likes, and the filter bar and "filter by this value" send it back
+ * whole (a 1,000-character cap made every longer name offered on screen fail when chosen: 'filter.model
+ * is longer than 1000 characters'). Web mode's JSON body limit (1 MiB) bounds what HTTP carries.
+ */
+export const NAME_CHARS = 16 * 1024 * 1024
+
 export function filterFrom(o: Obj | undefined): EntryFilter | undefined {
   if (!o) return undefined
   const f: EntryFilter = {}
-  const provider = optStr(o, 'provider', 1000)
-  const model = optStr(o, 'model', 1000)
+  const provider = optStr(o, 'provider', NAME_CHARS)
+  const model = optStr(o, 'model', NAME_CHARS)
   const flagged = optBool(o, 'flagged_only')
   const from = optNs(o, 'from_ns')
   const to = optNs(o, 'to_ns')
@@ -21,8 +29,8 @@ export function filterFrom(o: Obj | undefined): EntryFilter | undefined {
   if (to !== undefined) f.to_ns = to
   const search = optStr(o, 'search_id', 100)
   if (search !== undefined) f.search_id = search
-  const span = optStr(o, 'span_name', 1000)
-  const status = optStr(o, 'status', 1000)
+  const span = optStr(o, 'span_name', NAME_CHARS)
+  const status = optStr(o, 'status', NAME_CHARS)
   if (span !== undefined) f.span_name = span
   if (status !== undefined) f.status = status
   return f
@@ -32,8 +40,8 @@ export function filterFrom(o: Obj | undefined): EntryFilter | undefined {
 export function timelineFilterFrom(o: Obj | undefined): TimelineFilter {
   const f: TimelineFilter = {}
   if (!o) return f
-  const provider = optStr(o, 'provider', 1000)
-  const model = optStr(o, 'model', 1000)
+  const provider = optStr(o, 'provider', NAME_CHARS)
+  const model = optStr(o, 'model', NAME_CHARS)
   const search = optStr(o, 'search_id', 100)
   if (provider !== undefined) f.provider = provider
   if (model !== undefined) f.model = model

@@ -5,6 +5,7 @@ import type { ApiName, AppInfo } from '../../shared/contract'
 import { AuditError } from '../base/errors'
 import { TOOL_NAME, TOOL_VERSION } from '../base/version'
 import type { AuditSession } from '../session/session'
+import { heldPrior } from '../session/custody-state'
 import type { CallContext, HandlerTable, Platform } from './handler-types'
 import { openRefusal, refusalMessage } from './open-refusal'
 import { obj, optInt, str } from './validate'
@@ -63,7 +64,12 @@ export function openHandlers(session: AuditSession, platform: Platform): Pick<Ha
       const chain = session.identity()
       if (!view || !chain) return null
       const focus = session.focus?.open_id === chain.open_id ? session.focus.seq : undefined
-      return { chain, overview: view.overview, ...(focus !== undefined ? { focus_seq: focus } : {}) }
+      return {
+        chain,
+        overview: view.overview,
+        ...(focus !== undefined ? { focus_seq: focus } : {}),
+        prior: heldPrior(session),
+      }
     },
   }
 }

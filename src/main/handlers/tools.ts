@@ -3,7 +3,7 @@
 // table by createHandlers (./table.ts); each validates its request at the edge (./validate.ts).
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { basename, join, resolve } from 'node:path'
 import type { ChainIdentity } from '../../shared/app-events'
 import type { EntrySort } from '../../shared/chain-types'
 import type { DriftDimension } from '../../shared/drift-types'
@@ -21,8 +21,9 @@ import { PRESETS, resolveTimeRange } from '../search/time-range'
 import { headerText, rowsText, viewRows, writeParts } from '../export/view-export'
 import { keylessVerifyOpened } from '../audit/keyless'
 import type { AuditSession } from '../session/session'
-import { ENTRY_SORTS, filterFrom } from './filter-request'
+import { ENTRY_SORTS, filterFrom, NAME_CHARS } from './filter-request'
 import type { HandlerTable, Platform } from './handler-types'
+import { fileNamePart } from '../../shared/printable'
 import { num, obj, optBool, optEnum, optInt, optNs, optObj, optStr, str, type Obj } from './validate'
 
 type ToolCalls =
@@ -147,12 +148,11 @@ function viewRequestFrom(req: unknown): ViewRequest {
 function fileName(session: AuditSession, format: ViewExportFormat): string {
   const ext = format === 'reference' ? 'json' : format
   const stamp = new Date().toISOString().replace(/[:.]/g, '-')
-  const base =
-    session
-      .identity()
-      ?.path.replace(/^.*[\\/]/, '')
-      .replace(/\.db$/i, '') ?? 'chain'
-  return `${base}-view-${stamp}.${ext}`
+  // The chain's own file name is the audited party's choice: offered to the auditor only as
+  // fileNamePart() makes it (no bidi override reversing the extension, no separator, bounded).
+  const path = session.identity()?.path
+  const own = fileNamePart(path === undefined ? '' : basename(path).replace(/\.db$/i, ''))
+  return `${own === '' ? 'chain' : own}-view-${stamp}.${ext}`
 }
 
 const MEDIA: Record<ViewExportFormat, string> = {
@@ -314,8 +314,8 @@ export function toolHandlers(session: AuditSession, platform: Platform): Pick<Ha
           ? DRIFT_Z_THRESHOLD.default
           : num(o, 'z_threshold', { min: DRIFT_Z_THRESHOLD.min, max: DRIFT_Z_THRESHOLD.max })
       const dims = dimensionsFrom(o)
-      const provider = optStr(o, 'provider', 1000)
-      const model = optStr(o, 'model', 1000)
+      const provider = optStr(o, 'provider', NAME_CHARS)
+      const model = optStr(o, 'model', NAME_CHARS)
       const from = optNs(o, 'from_ns')
       const to = optNs(o, 'to_ns')
       session.view()

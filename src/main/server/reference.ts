@@ -19,7 +19,8 @@ import { headlineReason } from '../verify/describe'
 import { makeSealer, sha256Hex } from '../chain/seal'
 import { existsSync } from 'node:fs'
 import { AuditError } from '../base/errors'
-import { int, obj, optBool, optInt, optNs, shown } from '../handlers/validate'
+import { obj, optBool, optNs, shown } from '../handlers/validate'
+import { laxInt } from './lax-int'
 import { parseExactIntegers } from './exact-json'
 import {
   HttpError,
@@ -69,11 +70,24 @@ function requireMethod(req: IncomingMessage, method: 'GET' | 'POST'): void {
 function intParam(url: URL, name: string, dflt: number, min: number, max: number): number {
   const raw = url.searchParams.get(name)
   if (raw === null || raw === '') return dflt
-  const t = raw.trim()
-  const v = /^[+-]?\d{1,20}$/.test(t) ? Number(t) : NaN
-  if (!Number.isSafeInteger(v) || v < min || v > max)
-    throw invalid(`${name} must be an integer from ${min} to ${max}, got '${raw.slice(0, 40)}'`)
+  const v = laxInt(raw)
+  if (typeof v !== 'number' || v < min || v > max)
+    throw invalid(`${name} must be an integer from ${min} to ${max}, got ${shown(raw)}`)
   return v
+}
+
+/** A body's integer field as the reference's pydantic reads it (lax-int.ts), a safe integer. */
+function bodyInt(o: Record<string, unknown>, key: string): number {
+  const v = laxInt(o[key])
+  if (typeof v !== 'number')
+    throw invalid(
+      `${key} must be an integer from ${-Number.MAX_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER}, got ${shown(o[key])}`,
+    )
+  return v
+}
+
+function optBodyInt(o: Record<string, unknown>, key: string): number | undefined {
+  return o[key] === undefined || o[key] === null ? undefined : bodyInt(o, key)
 }
 
 /** The body's fields checked by the contract's validators; their `bad_argument` is the reference's 422. */
@@ -136,7 +150,7 @@ export async function replayVerify(
   if (typeof body !== 'object' || body === null || Array.isArray(body))
     throw invalid('body must be a JSON object {seq, replayed_output}')
   const o = body as Record<string, unknown>
-  const seq = validated(() => int(o, 'seq'))
+  const seq = bodyInt(o, 'seq')
   if (typeof o['replayed_output'] !== 'string')
     throw invalid(`replayed_output must be a string, got ${shown(o['replayed_output'])}`)
   try {
@@ -229,10 +243,17 @@ export async function chainEntry(
   seqText: string,
 ): Promise<void> {
   requireMethod(req, 'GET')
-  const seq = /^[+-]?\d{1,20}$/.test(seqText) ? Number(seqText) : NaN
-  if (!Number.isSafeInteger(seq))
+  // The path segment as the reference's router reads it: percent-decoded, then pydantic's int.
+  let decoded: string | null
+  try {
+    decoded = decodeURIComponent(seqText)
+  } catch {
+    decoded = null
+  }
+  const seq = decoded === null ? null : laxInt(decoded)
+  if (typeof seq !== 'number')
     throw invalid(
-      `seq must be an integer from 1 to ${Number.MAX_SAFE_INTEGER}, got '${seqText.slice(0, 40)}'`,
+      `seq must be an integer from 1 to ${Number.MAX_SAFE_INTEGER}, got ${shown(decoded ?? seqText)}`,
     )
   if (seq < 1) throw new HttpError(400, 'bad_request', 'seq must be >= 1')
   try {
@@ -263,8 +284,8 @@ export async function chainEntry(
 
 /**
  * The optional body of `POST /chain/verify`. ns bounds may be JSON integers (read exactly beyond
- * 2^53, see exact-json.ts) or decimal strings, within int64; seqs are safe integers; `last_n` of 0 or
- * below means 1, as in the reference.
+ * 2^53, see exact-json.ts) or decimal strings, within int64; seqs are safe integers read as the
+ * reference's pydantic reads them (lax-int.ts); `last_n` of 0 or below means 1, as in the reference.
  */
 function rangeFromBody(body: unknown): VerifyRangeOptions | undefined {
   if (body === undefined || body === null) return undefined
@@ -274,11 +295,11 @@ function rangeFromBody(body: unknown): VerifyRangeOptions | undefined {
     const o = obj(body)
     optBool(o, 'full')
     const r: VerifyRangeOptions = {}
-    const a = optInt(o, 'seq_start')
-    const b = optInt(o, 'seq_end')
+    const a = optBodyInt(o, 'seq_start')
+    const b = optBodyInt(o, 'seq_end')
     const since = optNs(o, 'since_ns', { numbers: true })
     const until = optNs(o, 'until_ns', { numbers: true })
-    const last = optInt(o, 'last_n')
+    const last = optBodyInt(o, 'last_n')
     if (a !== undefined) r.seq_start = a
     if (b !== undefined) r.seq_end = b
     if (since !== undefined) r.since_ns = since

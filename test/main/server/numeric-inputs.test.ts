@@ -341,9 +341,11 @@ describe('reference routes: numeric inputs are the reference status naming the f
     '-1e400',
     '9007199254740992',
     '99999999999999999999',
-    '"5"',
-    ...NAN_LIKE,
-    ...WRONG_TYPES,
+    '"5.5"',
+    '"1_"',
+    // The reference's pydantic reads "5", " 5" and true as integers (lax-int.test.ts holds those).
+    ...NAN_LIKE.filter((v) => v !== '" 5"'),
+    ...WRONG_TYPES.filter((v) => v !== 'true'),
   ]
   const VERIFY_NS_BAD = [
     '"99999999999999999999"',

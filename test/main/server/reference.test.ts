@@ -362,7 +362,8 @@ describe('GET /integrity and POST /replay/verify on every fixture', () => {
     expect(r.json).toMatchObject({ error: 'seq 99999 not found in chain', code: 'not_found' })
     for (const body of [
       {},
-      { seq: '1', replayed_output: 'x' },
+      { seq: '1.5', replayed_output: 'x' },
+      { seq: null, replayed_output: 'x' },
       { seq: 1 },
       { seq: 1, replayed_output: 5 },
       [1],

@@ -14,7 +14,7 @@ export function appEventHandlers(store: AppStore, ui: WindowActions): AppEventHa
   return {
     chainChanged: ({ chain }) => store.chainChanged(chain),
     keysChanged: ({ keys }) => workspace()?.keysHeld(keys),
-    priorChanged: ({ prior }) => workspace()?.custody.priorHeld(prior),
+    priorChanged: ({ prior }) => store.priorChanged(prior),
     openFailed: ({ path, message }) => store.openFailed(path, message),
     reportSigned: ({ fingerprint }) => store.notify(`report signed with key ${fingerprint}`),
     menuOpen: () => store.openCommand(ui.focusPathBox),

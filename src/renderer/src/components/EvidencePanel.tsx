@@ -1,7 +1,7 @@
 // The evidence record of the opened chain: what file, which bytes, what it holds.
 import { useState } from 'react'
 import type { ChainOverview, EvidenceFile } from '../../../shared/chain-types'
-import { formatBytes, formatCount, formatSpan, shortTime } from '../lib/format'
+import { formatBytes, formatCount, formatSpan, shortTime, shownName } from '../lib/format'
 import { Hash } from './Hash'
 import { useTimeZone } from '../lib/stores/settings-store'
 import { zoneLabel } from '../lib/time-zone'
@@ -149,9 +149,9 @@ export function EvidencePanel({
               key={p.name}
               className="chip"
               onClick={() => onPickProvider?.(p.name)}
-              title={`filter by ${p.name}`}
+              title={`filter by ${shownName(p.name)}`}
             >
-              {p.name} <span className="muted">{formatCount(p.count)}</span>
+              {shownName(p.name)} <span className="muted">{formatCount(p.count)}</span>
             </button>
           ))}
           {overview.providers.length > MODELS_SHOWN ? (
@@ -178,9 +178,9 @@ export function EvidencePanel({
               key={m.name}
               className="chip"
               onClick={() => onPickModel?.(m.name)}
-              title={`filter by ${m.name}`}
+              title={`filter by ${shownName(m.name)}`}
             >
-              {m.name} <span className="muted">{formatCount(m.count)}</span>
+              {shownName(m.name)} <span className="muted">{formatCount(m.count)}</span>
             </button>
           ))}
           {overview.models.length > MODELS_SHOWN ? (

@@ -4,6 +4,7 @@ import type { ChainOverview } from '../../../shared/chain-types'
 import type { ViewAction, ViewState } from '../lib/filter-state'
 import { shortTime } from '../lib/format'
 import { useTimeZone } from '../lib/stores/settings-store'
+import { NameFilter } from './NameFilter'
 import './FilterBar.css'
 
 interface Props {
@@ -18,38 +19,22 @@ export function FilterBar({ overview, view, dispatch, flaggedCount, rangeLabel }
   useTimeZone() // drawn again when the zone times are shown in changes
   return (
     <div className="filterbar" data-testid="filterbar">
-      <label className="field inline">
-        <span>provider</span>
-        <select
-          className="input"
-          value={view.provider ?? ''}
-          onChange={(e) => dispatch({ type: 'provider', value: e.target.value || null })}
-          data-testid="filter-provider"
-        >
-          <option value="">all</option>
-          {overview.providers.map((p) => (
-            <option key={p.name} value={p.name}>
-              {p.name} ({p.count})
-            </option>
-          ))}
-        </select>
-      </label>
-      <label className="field inline">
-        <span>model</span>
-        <select
-          className="input"
-          value={view.model ?? ''}
-          onChange={(e) => dispatch({ type: 'model', value: e.target.value || null })}
-          data-testid="filter-model"
-        >
-          <option value="">all</option>
-          {overview.models.map((m) => (
-            <option key={m.name} value={m.name}>
-              {m.name} ({m.count})
-            </option>
-          ))}
-        </select>
-      </label>
+      <NameFilter
+        label="provider"
+        plural="providers"
+        names={overview.providers}
+        value={view.provider}
+        onChange={(value) => dispatch({ type: 'provider', value })}
+        testId="filter-provider"
+      />
+      <NameFilter
+        label="model"
+        plural="models"
+        names={overview.models}
+        value={view.model}
+        onChange={(value) => dispatch({ type: 'model', value })}
+        testId="filter-model"
+      />
       <label className="check" title="only rows inside a verify finding or an integrity anomaly">
         <input
           type="checkbox"

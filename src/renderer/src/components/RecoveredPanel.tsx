@@ -1,6 +1,7 @@
 // The Recovered panel: what the files still remember (the verdict's recovered rows, or everything a
 // search of the files found), the search's note, and the rows — seq, status, proof, body hash, link,
 // where each was found. A row selected shows its body and page history below the list.
+import { useState } from 'react'
 import type { JobState } from '../lib/stores/job-runner'
 import type { RecoveredState } from '../lib/stores/recovered-store'
 import type { RecoveredRow } from '../../../shared/recovery-types'
@@ -25,8 +26,24 @@ interface Props {
 const LIMIT_NOTE =
   'Absence of remnants proves nothing: VACUUM, secure_delete, auto-vacuum and page reuse erase them.'
 
+/**
+ * Rows drawn at once: a search of a large file's free space recovers a row per deleted record
+ * (10^5 rows drew 10^5 table rows, each with its status and sources). The list is shown a window at
+ * a time, with its place and buttons to move; the window holds the row selected wherever the
+ * selection comes from (a click, a deep link to a recovered seq, the timeline's mark).
+ */
+export const RECOVERED_WINDOW = 500
+
+/** The first index of the window holding `selected` (the window kept when nothing is selected). */
+function windowStart(rows: RecoveredRow[], selected: string | null, start: number): number {
+  const at = selected === null ? -1 : rows.findIndex((r) => rowKey(r) === selected)
+  if (at >= 0 && (at < start || at >= start + RECOVERED_WINDOW))
+    return Math.floor(at / RECOVERED_WINDOW) * RECOVERED_WINDOW
+  return start < rows.length ? start : 0
+}
+
 function Rows({
-  rows,
+  rows: all,
   selected,
   onSelect,
   testId,
@@ -38,56 +55,93 @@ function Rows({
   onSelect: (key: string | null) => void
   testId: string
 }) {
+  // The window moves to the selected row when the selection (or the list) changes, and is the
+  // auditor's to move otherwise (previous / next leave a selected row out of view until it changes).
+  const [view, setView] = useState(() => ({ start: windowStart(all, selected, 0), selected, rows: all }))
+  let start = view.start
+  if (view.selected !== selected || view.rows !== all) {
+    start = windowStart(all, selected, view.rows === all ? view.start : 0)
+    setView({ start, selected, rows: all })
+  }
+  const setKept = (s: number): void => setView({ start: s, selected, rows: all })
+  const rows = all.length > RECOVERED_WINDOW ? all.slice(start, start + RECOVERED_WINDOW) : all
   return (
-    <table className="grid compact recovered-table" data-testid={testId}>
-      <thead>
-        <tr>
-          <th className="num">seq</th>
-          <th>status</th>
-          <th>proof</th>
-          <th>body</th>
-          <th>links to</th>
-          <th>found in</th>
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((r) => {
-          const key = rowKey(r)
-          const on = key === selected
-          return (
-            <tr
-              key={key}
-              className={`clickable${on ? ' selected' : ''}`}
-              data-testid="recovered-row"
-              data-seq={r.seq ?? ''}
-              data-status={r.status}
-              data-proven={String(r.key_index !== null)}
-              aria-selected={on}
-              tabIndex={0}
-              onClick={() => onSelect(on ? null : key)}
-              onKeyDown={(e) => {
-                if (e.key === 'Enter' || e.key === ' ') {
-                  e.preventDefault()
-                  onSelect(on ? null : key)
-                }
-              }}
-            >
-              <td className="num mono">{seqLabel(r)}</td>
-              <td>
-                <RecoveredStatus row={r} findings={truncated} />
-              </td>
-              <td className={r.key_index === null ? 'muted' : 'ok-text'}>{proofLabel(r)}</td>
-              <td className={r.body_ok === false ? 'bad-text' : ''}>{bodyLabel(r)}</td>
-              <td>{linkLabel(r)}</td>
-              <td className="small mono" title={r.sources.map(sourceLabel).join('\n')}>
-                {sourceLabel(r.source)}
-                {r.sources.length > 1 ? <span className="muted"> +{r.sources.length - 1}</span> : null}
-              </td>
-            </tr>
-          )
-        })}
-      </tbody>
-    </table>
+    <>
+      {all.length > RECOVERED_WINDOW ? (
+        <div className="row gap recovered-window" data-testid={`${testId}-window`}>
+          <button
+            type="button"
+            className="btn small"
+            disabled={start === 0}
+            onClick={() => setKept(Math.max(0, start - RECOVERED_WINDOW))}
+            data-testid={`${testId}-previous`}
+          >
+            ‹ previous {formatCount(RECOVERED_WINDOW)}
+          </button>
+          <span className="small" data-testid={`${testId}-place`}>
+            rows {formatCount(start + 1)}–{formatCount(start + rows.length)} of {formatCount(all.length)}
+          </span>
+          <button
+            type="button"
+            className="btn small"
+            disabled={start + RECOVERED_WINDOW >= all.length}
+            onClick={() => setKept(start + RECOVERED_WINDOW)}
+            data-testid={`${testId}-next`}
+          >
+            next {formatCount(Math.min(RECOVERED_WINDOW, all.length - start - rows.length))} ›
+          </button>
+        </div>
+      ) : null}
+      <table className="grid compact recovered-table" data-testid={testId}>
+        <thead>
+          <tr>
+            <th className="num">seq</th>
+            <th>status</th>
+            <th>proof</th>
+            <th>body</th>
+            <th>links to</th>
+            <th>found in</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => {
+            const key = rowKey(r)
+            const on = key === selected
+            return (
+              <tr
+                key={key}
+                className={`clickable${on ? ' selected' : ''}`}
+                data-testid="recovered-row"
+                data-seq={r.seq ?? ''}
+                data-status={r.status}
+                data-proven={String(r.key_index !== null)}
+                aria-selected={on}
+                tabIndex={0}
+                onClick={() => onSelect(on ? null : key)}
+                onKeyDown={(e) => {
+                  if (e.key === 'Enter' || e.key === ' ') {
+                    e.preventDefault()
+                    onSelect(on ? null : key)
+                  }
+                }}
+              >
+                <td className="num mono">{seqLabel(r)}</td>
+                <td>
+                  <RecoveredStatus row={r} findings={truncated} />
+                </td>
+                <td className={r.key_index === null ? 'muted' : 'ok-text'}>{proofLabel(r)}</td>
+                <td className={r.body_ok === false ? 'bad-text' : ''}>{bodyLabel(r)}</td>
+                <td>{linkLabel(r)}</td>
+                <td className="small mono" title={r.sources.map(sourceLabel).join('\n')}>
+                  {sourceLabel(r.source)}
+                  {r.sources.length > 1 ? <span className="muted"> +{r.sources.length - 1}</span> : null}
+                </td>
+              </tr>
+            )
+          })}
+        </tbody>
+      </table>
+    </>
   )
 }
 

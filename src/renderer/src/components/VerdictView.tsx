@@ -152,6 +152,13 @@ export function VerdictView({ verdict, keys = [], onSelectSeq }: Props) {
   )
 }
 
+/**
+ * Findings listed: a chain with a gap at every other seq has a finding per gap (10^6 in a 2M-row
+ * file), and the table drew a row for each. The first are listed in seq order and the rest counted,
+ * as the integrity panel does.
+ */
+export const FINDINGS_LISTED = 200
+
 /** The findings of a verdict (keyed, or the keyless check's), each seq a link to its row. */
 export function FindingsTable({
   findings,
@@ -163,37 +170,47 @@ export function FindingsTable({
   /** Prefixes the test ids (`findings`, `finding-row`) where two tables can be on screen. */
   testIdPrefix?: string
 }) {
+  const listed = findings.length > FINDINGS_LISTED ? findings.slice(0, FINDINGS_LISTED) : findings
   return findings.length > 0 ? (
-    <table className="grid compact" data-testid={`${testIdPrefix}findings`}>
-      <thead>
-        <tr>
-          <th>finding</th>
-          <th>seq</th>
-          <th className="num">rows</th>
-          <th className="num">missing</th>
-        </tr>
-      </thead>
-      <tbody>
-        {findings.map((f, i) => (
-          <tr key={i} data-testid={`${testIdPrefix}finding-row`} data-kind={f.kind}>
-            <td>
-              <span className="pill bad">{findingLabel(f)}</span>
-            </td>
-            <td>
-              <SeqLink seq={f.from_seq} onSelectSeq={onSelectSeq} />
-              {f.to_seq !== f.from_seq ? (
-                <>
-                  –<SeqLink seq={f.to_seq} onSelectSeq={onSelectSeq} />
-                </>
-              ) : null}
-              <span className="sr-only">{findingRange(f)}</span>
-            </td>
-            <td className="num">{formatCount(f.count)}</td>
-            <td className="num">{f.missing === undefined ? '' : formatCount(f.missing)}</td>
+    <>
+      <table className="grid compact" data-testid={`${testIdPrefix}findings`}>
+        <thead>
+          <tr>
+            <th>finding</th>
+            <th>seq</th>
+            <th className="num">rows</th>
+            <th className="num">missing</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {listed.map((f, i) => (
+            <tr key={i} data-testid={`${testIdPrefix}finding-row`} data-kind={f.kind}>
+              <td>
+                <span className="pill bad">{findingLabel(f)}</span>
+              </td>
+              <td>
+                <SeqLink seq={f.from_seq} onSelectSeq={onSelectSeq} />
+                {f.to_seq !== f.from_seq ? (
+                  <>
+                    –<SeqLink seq={f.to_seq} onSelectSeq={onSelectSeq} />
+                  </>
+                ) : null}
+                <span className="sr-only">{findingRange(f)}</span>
+              </td>
+              <td className="num">{formatCount(f.count)}</td>
+              <td className="num">{f.missing === undefined ? '' : formatCount(f.missing)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {findings.length > listed.length ? (
+        <p className="muted small" data-testid={`${testIdPrefix}findings-more`}>
+          … +{formatCount(findings.length - listed.length)} more{' '}
+          {findings.length - listed.length === 1 ? 'finding' : 'findings'} after seq {listed.at(-1)!.to_seq}{' '}
+          (the exported report has them all)
+        </p>
+      ) : null}
+    </>
   ) : (
     <p className="muted small">No findings.</p>
   )

@@ -169,3 +169,18 @@ export function isoOfNs(ns: string): string {
   const d = new Date(ms)
   return Number.isNaN(d.getTime()) ? ns : d.toISOString()
 }
+
+/** Code points of a chain's name shown where it is one item of many (a filter's option, a chip). */
+export const NAME_SHOWN = 80
+
+/**
+ * A name the chain holds (a provider, a model) as a list item shows it: its first NAME_SHOWN code
+ * points and '…' when longer. A name is the writer's to make a megabyte long; where it is one of
+ * many (the filter bar's options, the evidence panel's chips and their tooltips) it is clipped, and
+ * what it selects stays the whole name.
+ */
+export function shownName(name: string): string {
+  if (name.length <= NAME_SHOWN) return name
+  const cps = Array.from(name.slice(0, 2 * NAME_SHOWN))
+  return cps.length > NAME_SHOWN ? `${cps.slice(0, NAME_SHOWN).join('')}…` : cps.join('')
+}

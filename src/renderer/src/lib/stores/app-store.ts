@@ -5,6 +5,7 @@
 // currentChain), and the workspace of any other chain is dropped at once, before anything is read
 // for the new one.
 import type { ChainIdentity, ChainState } from '../../../../shared/app-events'
+import type { PriorInfo } from '../../../../shared/custody-types'
 import type { ApiClient, AppInfo } from '../../../../shared/contract'
 import type { DeepLink } from '../deep-link'
 import { errorMessage } from '../format'
@@ -52,6 +53,8 @@ const NOTICE_MS = 8000
 
 export class AppStore extends Store<AppState> {
   private syncs = 0
+  /** A priorChanged received while no workspace could show it (see sync). */
+  private pendingPrior: PriorInfo | null | undefined = undefined
   private stagePoll: ReturnType<typeof setInterval> | null = null
   private noticeTimer: ReturnType<typeof setTimeout> | null = null
   private notices = 0
@@ -182,6 +185,16 @@ export class AppStore extends Store<AppState> {
 
   readonly dismissChangedElsewhere = (): void => this.update({ changedElsewhere: null })
 
+  /**
+   * AppEvents.priorChanged: shown by the workspace, or kept for the one the sync under way builds
+   * (an event that arrives before a loaded page has a workspace was dropped).
+   */
+  priorChanged(prior: PriorInfo | null): void {
+    const ws = this.getState().workspace
+    if (ws) ws.custody.priorHeld(prior)
+    else this.pendingPrior = prior
+  }
+
   /** AppEvents.chainChanged: the engine holds `chain` now. */
   chainChanged(chain: ChainIdentity | null): void {
     const held = this.getState().chain
@@ -212,6 +225,10 @@ export class AppStore extends Store<AppState> {
   /** Read the chain the engine holds (identity and overview together) and show it. */
   async sync(): Promise<ChainState | null> {
     const n = ++this.syncs
+    // The answer holds the prior as of its reading; a priorChanged that arrives from now on, while
+    // no workspace can show it, is at least as new (it was sent no earlier than the change the
+    // answer may already hold), so it is kept and applied after the answer's.
+    this.pendingPrior = undefined
     const state = await this.api.currentChain()
     if (n === this.syncs && !this.disposed) this.adopt(state)
     return state
@@ -254,6 +271,9 @@ export class AppStore extends Store<AppState> {
         notify: this.notify,
       })
       this.update({ chain, workspace: next, openError: null })
+      if (state.prior) next.custody.priorHeld(state.prior)
+      if (this.pendingPrior !== undefined) next.custody.priorHeld(this.pendingPrior)
+      this.pendingPrior = undefined
       if (this.clearedKeys) next.noteKeysCleared(this.clearedKeys.path, this.clearedKeys.count)
       this.clearedKeys = null
       next.load()

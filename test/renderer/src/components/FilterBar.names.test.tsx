@@ -1,0 +1,163 @@
+// @vitest-environment jsdom
+// A chain may name as many models (and providers) as it has rows, each as long as its writer likes.
+// The filter bar drew one <option> per name, each with the whole name: 20,000 options here (10^5 in
+// a crafted chain), redrawn with the bar. Now the list holds at most NAMES_LISTED names (the most
+// frequent first), each shown to NAME_SHOWN code points, and a search reaches every other name: no
+// name is lost. A chain written for the test (generated names, repeats, names of a megabyte) is
+// opened by the real handler table; the bar is driven as the auditor would, and the filter chosen
+// is sent back to the engine, whose rows are checked against SQLite.
+import { join } from 'node:path'
+import { cleanup, fireEvent, render, screen } from '@testing-library/react'
+import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import type { ChainOverview, EntryPage } from '../../../../src/shared/chain-types'
+import { FilterBar } from '../../../../src/renderer/src/components/FilterBar'
+import { NAMES_LISTED, NAME_SHOWN } from '../../../../src/renderer/src/components/NameFilter'
+import { EvidencePanel } from '../../../../src/renderer/src/components/EvidencePanel'
+import {
+  initialView,
+  viewReducer,
+  type ViewAction,
+  type ViewState,
+} from '../../../../src/renderer/src/lib/filter-state'
+import { createHandlers } from '../../../../src/main/handlers/table'
+import { AuditSession } from '../../../../src/main/session/session'
+import { scratchDir, spanRow, writeChain, type RowSpec } from '../../../main/reliability/chainkit'
+import { withSqliteCopy } from '../../../main/testing/fixtures'
+import { mulberry32 } from '../../../main/testing/prng'
+
+const scratch = scratchDir('filter-names')
+afterAll(() => scratch.cleanup())
+afterEach(cleanup)
+const ctx = { transport: 'ipc' as const, trusted: true }
+const MODELS = 20_000
+const BIG = 1 << 20
+
+function chain(): { path: string } {
+  const rnd = mulberry32(7)
+  const rows: RowSpec[] = []
+  const t0 = 1_764_000_000_000_000_000n
+  const add = (model: string, provider: string) =>
+    rows.push(
+      spanRow({
+        timestamp_ns: t0 + BigInt(rows.length) * 1_000_000_000n,
+        attributes: { 'gen_ai.provider.name': provider, 'gen_ai.request.model': model },
+      }),
+    )
+  for (let i = 0; i < MODELS; i++) add(`model-${i.toString(36)}-${Math.floor(rnd() * 1e9)}`, `p${i % 150}`)
+  // Repeats (the most frequent come first) and names of a megabyte.
+  for (let i = 0; i < 300; i++) add(`model-${Math.floor(rnd() * 40).toString(36)}-hot`, 'p0')
+  for (let i = 0; i < 3; i++) add(`huge-${i}-` + 'x'.repeat(BIG), 'p1')
+  const path = join(scratch.dir, 'names.db')
+  writeChain(path, Buffer.alloc(32, 5), rows)
+  return { path }
+}
+
+function bar(overview: ChainOverview) {
+  let view: ViewState = initialView
+  const dispatch = (a: ViewAction): void => {
+    view = viewReducer(view, a)
+    r.rerender(
+      <FilterBar overview={overview} view={view} dispatch={dispatch} flaggedCount={null} rangeLabel={null} />,
+    )
+  }
+  const r = render(
+    <FilterBar overview={overview} view={view} dispatch={dispatch} flaggedCount={null} rangeLabel={null} />,
+  )
+  return { view: () => view }
+}
+
+const options = (testId: string): HTMLOptionElement[] =>
+  Array.from((screen.getByTestId(testId) as HTMLSelectElement).options)
+
+describe('the filter bar lists a bounded number of names and reaches every one by search', () => {
+  it(`${MODELS} models and 150 providers`, async () => {
+    const { path } = chain()
+    const session = new AuditSession()
+    try {
+      const h = createHandlers(session)
+      const overview = (await h.openChain({ path }, ctx)) as ChainOverview
+      expect(overview.models.length).toBeGreaterThan(MODELS)
+      const b = bar(overview)
+      for (const id of ['filter-model', 'filter-provider']) {
+        const opts = options(id)
+        expect(opts.length, id).toBeLessThanOrEqual(NAMES_LISTED + 1)
+        for (const o of opts) expect(Array.from(o.textContent!).length).toBeLessThan(NAME_SHOWN + 20)
+      }
+      // The most frequent names are listed without a search (the overview's order).
+      const listed = options('filter-model').map((o) => o.value)
+      expect(listed.slice(1, 11)).toEqual(overview.models.slice(0, 10).map((m) => m.name))
+      expect(screen.getByTestId('filter-model-more').textContent).toContain(
+        `of ${overview.models.length.toLocaleString('en-US')} listed`,
+      )
+      // Generated names from anywhere in the list, the megabyte ones included: each found by a
+      // search, chosen, and its rows the engine's filter gives are SQLite's rows of that model.
+      const rnd = mulberry32(99)
+      const picks = [
+        ...Array.from({ length: 8 }, () => overview.models[Math.floor(rnd() * overview.models.length)]!.name),
+        overview.models.find((m) => m.name.startsWith('huge-2-'))!.name,
+        overview.models.at(-1)!.name,
+      ]
+      const search = screen.getByTestId('filter-model-search') as HTMLInputElement
+      for (const name of picks) {
+        fireEvent.change(search, { target: { value: name.slice(0, 40).toUpperCase() } })
+        const found = options('filter-model').find((o) => o.value === name)
+        expect(found, name.slice(0, 40)).toBeDefined()
+        expect(options('filter-model').length).toBeLessThanOrEqual(NAMES_LISTED + 1)
+        fireEvent.change(screen.getByTestId('filter-model'), { target: { value: name } })
+        expect(b.view().model).toBe(name)
+        // The chosen name stays in the list when the search changes.
+        fireEvent.change(search, { target: { value: 'no such name at all' } })
+        expect(options('filter-model').some((o) => o.value === name)).toBe(true)
+        expect(screen.getByTestId('filter-model-more').textContent).toBe('no models match')
+        const page = (await h.listEntries(
+          { offset: 0, limit: 1000, filter: { model: b.view().model! } },
+          ctx,
+        )) as EntryPage
+        const truth = withSqliteCopy(path, (db) =>
+          (
+            db
+              .prepare(
+                `SELECT seq FROM chain WHERE json_extract(canonical_body, '$.attributes."gen_ai.request.model"') = ? ORDER BY seq`,
+              )
+              .all(name) as { seq: number }[]
+          ).map((r) => r.seq),
+        )
+        expect(page.rows.map((e) => e.seq)).toEqual(truth)
+        // The timeline and the drift series take the same name (a 1,000-character cap refused it).
+        const t = (await h.timeline({ buckets: 20, model: name }, ctx)) as { buckets: { count: number }[] }
+        expect(t.buckets.reduce((n, x) => n + x.count, 0)).toBe(truth.length)
+      }
+    } finally {
+      session.dispose()
+    }
+  }, 180_000)
+
+  it('the evidence panel clips names of a megabyte in its chips and their tooltips', async () => {
+    const path = join(scratch.dir, 'huge.db')
+    const rows: RowSpec[] = Array.from({ length: 3 }, (_, i) =>
+      spanRow({
+        timestamp_ns: 1_764_000_000_000_000_000n + BigInt(i) * 1_000_000_000n,
+        attributes: {
+          'gen_ai.provider.name': `prov-${i}-` + 'p'.repeat(BIG),
+          'gen_ai.request.model': `model-${i}-` + 'm'.repeat(BIG),
+        },
+      }),
+    )
+    writeChain(path, Buffer.alloc(32, 6), rows)
+    const session = new AuditSession()
+    try {
+      const overview = (await createHandlers(session).openChain({ path }, ctx)) as ChainOverview
+      render(<EvidencePanel overview={overview} />)
+      for (const id of ['overview-providers', 'overview-models']) {
+        const chips = Array.from(screen.getByTestId(id).querySelectorAll('button.chip'))
+        expect(chips.length, id).toBe(3)
+        for (const c of chips) {
+          expect(Array.from(c.textContent!).length).toBeLessThan(NAME_SHOWN + 20)
+          expect(Array.from(c.getAttribute('title')!).length).toBeLessThan(NAME_SHOWN + 20)
+        }
+      }
+    } finally {
+      session.dispose()
+    }
+  }, 60_000)
+})
