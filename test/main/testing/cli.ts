@@ -19,6 +19,17 @@ export interface CliResult {
   stderr: string
 }
 
+/** The CLI on `--db path` with `args`, the environment as given plus `env`, and how long it took. */
+export function timedRun(args: string[], path: string, env: Record<string, string> = {}) {
+  const t = Date.now()
+  const r = spawnSync(process.execPath, [BIN, ...args, '--db', path], {
+    encoding: 'utf8',
+    env: { ...process.env, ...env },
+    timeout: 90_000,
+  })
+  return { ...r, ms: Date.now() - t }
+}
+
 export function bijotel(
   args: string[],
   env: Record<string, string> = {},

@@ -43,3 +43,35 @@ export function loopEveryCell(path: string, table: string, column: number, share
   writeFileSync(path, file)
   return looped
 }
+
+/**
+ * `base`'s bytes with one overflowing cell of `table` (the k-th candidate, on any leaf but page 1)
+ * claiming `bytes` in column `column` — or a little more: a size whose local part (file format
+ * §1.6) fits beside the leaf's other cells — and its overflow chain made to come back on itself.
+ */
+export function loopOneValue(base: string, table: string, column: number, k: number, bytes: number): Buffer {
+  const file = readFileSync(base)
+  const { pageSize, leaves } = leavesOf(base, table)
+  let first = 0
+  const cands = leaves.filter((n) => n > 1).flatMap((leaf) => [0, 1, 2, 3].map((i) => ({ leaf, i })))
+  for (let j = 0; first === 0 && j < cands.length * 1100; j++) {
+    const { leaf, i: want } = cands[(j + k) % cands.length]!
+    const claim = bytes + Math.floor(j / cands.length)
+    const copy = Buffer.from(file)
+    let i = 0
+    let at0 = 0
+    const done = rewriteLeaf(copy, pageSize, leaf, (page, at, usable) => {
+      const c = cellAt(page, at, usable)
+      if (at0 !== 0 || c.overflow === 0 || i++ !== want) return c.bytes
+      at0 = c.overflow
+      return withValueSize(page, at, usable, column, claim)
+    })
+    if (done && at0 !== 0) {
+      first = at0
+      copy.copy(file)
+    }
+  }
+  if (first === 0) throw new Error(`no overflowing cell of ${table} takes a claim of ${bytes} bytes`)
+  file.writeUInt32BE(first, (first - 1) * pageSize)
+  return file
+}

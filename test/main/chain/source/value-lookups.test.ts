@@ -4,13 +4,12 @@
 // loaded whole by SQLite, as given, unless it is sized before it is read (./value-budget.ts). The
 // generator raises one column of one row near the range's start to hundreds of megabytes, loops its
 // chain, and holds every command that looks that row up to a prompt answer or a one-line refusal.
-import { spawnSync } from 'node:child_process'
 import { cpSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Rng } from '../../reliability/chainkit'
-import { BIN, ensureBuilt } from '../../testing/cli'
+import { ensureBuilt, timedRun } from '../../testing/cli'
 import { cellAt, rewriteLeaf, withValueSize } from '../../testing/cell-recode'
 import { KEY_HEX, SMALL, writeChainFolder } from '../../testing/exact-chains'
 import { basePages } from '../../testing/mutations'
@@ -25,16 +24,6 @@ const BOUND_MS = 6000
  * predecessor lookup reads hmac_hash (9), so it is drawn more often.
  */
 const COLUMNS = [9, 2, 9, 6, 9, 7, 1, 1]
-
-function run(args: string[], path: string, env: Record<string, string> = {}) {
-  const t = Date.now()
-  const r = spawnSync(process.execPath, [BIN, ...args, '--db', path], {
-    encoding: 'utf8',
-    env: { ...process.env, ...env },
-    timeout: 90_000,
-  })
-  return { ...r, ms: Date.now() - t }
-}
 
 describe('a huge looped value in a row a lookup reads', () => {
   const base = join(root, 'base')
@@ -79,7 +68,7 @@ describe('a huge looped value in a row a lookup reads', () => {
       ]
       for (const env of [{}, { BIJOTEL_READER: 'sqlite' }] as Record<string, string>[])
         for (const args of commands) {
-          const r = run(args, path, env)
+          const r = timedRun(args, path, env)
           const said = `${args.join(' ')} ${JSON.stringify(env)}: exit ${r.status} after ${r.ms} ms: ${r.stderr}`
           expect(r.ms, said).toBeLessThan(BOUND_MS)
           expect(r.stderr, said).not.toMatch(/\n\s+at /)

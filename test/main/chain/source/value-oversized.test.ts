@@ -7,13 +7,12 @@
 // random size between a few times the file and SQLITE_MAX_LENGTH's reach, loops the chain onto
 // itself or its first page, and verify must refuse the file in one line, promptly (every other
 // command too, or answer without reading the value); the untouched chain still verifies there.
-import { spawnSync } from 'node:child_process'
 import { cpSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { Rng } from '../../reliability/chainkit'
-import { BIN, ensureBuilt } from '../../testing/cli'
+import { ensureBuilt, timedRun } from '../../testing/cli'
 import { cellAt, rewriteLeaf, withValueSize } from '../../testing/cell-recode'
 import { KEY_HEX, SMALL, writeChainFolder } from '../../testing/exact-chains'
 import { basePages } from '../../testing/mutations'
@@ -34,22 +33,12 @@ const COMMANDS: string[][] = [
   ['integrity'],
 ]
 
-function run(args: string[], path: string, env: Record<string, string> = {}) {
-  const t = Date.now()
-  const r = spawnSync(process.execPath, [BIN, ...args, '--db', path], {
-    encoding: 'utf8',
-    env: { ...process.env, ...env },
-    timeout: 90_000,
-  })
-  return { ...r, ms: Date.now() - t }
-}
-
 describe('a value claiming more bytes than the database, over a looping overflow chain', () => {
   const base = join(root, 'base')
   it('the untouched chain verifies through SQLite on the copy', () => {
     ensureBuilt()
     writeChainFolder(base, { ...SMALL, rows: 30, pageSize: 1024, bodyBytes: 2500 })
-    const r = run(COMMANDS[0]!, join(base, 'chain.db'), { BIJOTEL_READER: 'sqlite' })
+    const r = timedRun(COMMANDS[0]!, join(base, 'chain.db'), { BIJOTEL_READER: 'sqlite' })
     expect(r.status, r.stderr).toBe(0)
     expect(r.stdout).toMatch(/VALID/)
   }, 60_000)
@@ -87,7 +76,7 @@ describe('a value claiming more bytes than the database, over a looping overflow
       file.writeUInt32BE(first, (last - 1) * ps)
       writeFileSync(path, file)
       for (const args of COMMANDS) {
-        const r = run(args, path)
+        const r = timedRun(args, path)
         const said = `${args[0]}: exit ${r.status} after ${r.ms} ms: ${r.stderr}`
         expect(r.ms, said).toBeLessThan(BOUND_MS)
         // Verify reads every column; a command that never reads this one (stats, list of a hash)
