@@ -28,8 +28,12 @@ function digitOf(ch: string): string {
 
 const MAX_STR_DIGITS = 4300
 
-/** The value Python's `int(text)` gives, or null where it raises ValueError. */
-export function pyInt(text: string): bigint | null {
+/**
+ * CPython's first step of int() and float() on a text (_PyUnicode_TransformDecimalAndSpaceToASCII):
+ * ASCII kept, white space above ASCII as ' ', decimal digits above ASCII as their ASCII digit; null
+ * where another character above ASCII makes the conversion fail.
+ */
+export function pyAsciiNumberText(text: string): string | null {
   let ascii = ''
   for (const ch of text) {
     if (ch.charCodeAt(0) < 0x80) ascii += ch
@@ -37,6 +41,13 @@ export function pyInt(text: string): bigint | null {
     else if (DECIMAL.test(ch)) ascii += digitOf(ch)
     else return null
   }
+  return ascii
+}
+
+/** The value Python's `int(text)` gives, or null where it raises ValueError. */
+export function pyInt(text: string): bigint | null {
+  const ascii = pyAsciiNumberText(text)
+  if (ascii === null) return null
   const m = /^[\t\n\v\f\r ]*([+-]?)(\d(?:_?\d)*)[\t\n\v\f\r ]*$/.exec(ascii)
   if (m === null) return null
   const digits = m[2]!.replace(/_/g, '')
