@@ -4,6 +4,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util'
 import type { VerifyRangeOptions } from '../../shared/verify-types'
 import { utcInstantMs } from '../base/calendar'
 import { AuditError } from '../base/errors'
+import { pyInt } from '../python/py-int'
 
 export class UsageError extends Error {
   constructor(message: string) {
@@ -16,8 +17,12 @@ export type Options = NonNullable<ParseArgsConfig['options']>
 
 export type Values = Record<string, string | boolean | (string | boolean)[] | undefined>
 
-/** argparse's `_negative_number_matcher`: such a word is a value (no option here looks like one). */
-const NEGATIVE_NUMBER = /^-\d+$|^-\d*\.\d+$/
+/**
+ * argparse's `_negative_number_matcher`: such a word is a value (no option here looks like one).
+ * Python's `\d` on text is any Unicode decimal digit, so `-٣` is a negative number too, and its `$`
+ * also matches before a final newline (`-3\n`).
+ */
+const NEGATIVE_NUMBER = /^-\p{Nd}+\n?$|^-\p{Nd}*\.\p{Nd}+\n?$/u
 
 /**
  * Whether a word after a value-taking option is an option itself, as argparse's `_parse_optional`
@@ -82,6 +87,22 @@ export function parse(
   } catch (e) {
     throw new UsageError((e as Error).message.split('\n')[0] ?? 'bad arguments')
   }
+}
+
+/**
+ * An option of argparse's `type=int` (reference §4): Python's `int()` of its text (../python/py-int.ts:
+ * `' 7'`, `'+7'`, `'1_000'`, `'١٠'` are ints), else argparse's own words, exit 2.
+ */
+export function intArgument(flag: string, v: string): bigint {
+  const n = pyInt(v)
+  if (n === null) throw new UsageError(`argument ${flag}: invalid int value: '${v}'`)
+  return n
+}
+
+/** The int clamped to the doubles' exact range, for options whose valid values lie well inside it. */
+export function clampedInt(n: bigint): number {
+  const max = BigInt(Number.MAX_SAFE_INTEGER)
+  return Number(n > max ? max : n < -max ? -max : n)
 }
 
 export const RANGE_OPTIONS: Options = {
@@ -165,9 +186,9 @@ export function rangeFrom(values: Values): VerifyRangeOptions | undefined {
   }
   if (typeof last === 'string') {
     // argparse's type=int words for what is not an integer; our own for what is out of range.
-    if (!/^[+-]?\d+$/.test(last.trim())) throw new UsageError(`argument --last: invalid int value: '${last}'`)
-    const n = Number(last.trim())
-    if (!Number.isSafeInteger(n) || n < 1)
+    const big = intArgument('--last', last)
+    const n = Number(big)
+    if (big < 1n || big > BigInt(Number.MAX_SAFE_INTEGER))
       throw new AuditError('bad_argument', `--last must be a positive integer, got '${last}'`)
     r.last_n = n
   }

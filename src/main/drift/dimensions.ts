@@ -7,6 +7,7 @@ import type { DriftDimension } from '../../shared/drift-types'
 import { DRIFT_DIMENSIONS } from '../../shared/drift-rules'
 import { PRICES } from '../python/py-body'
 import { PyFloat, pyJsonLoads, type PyValue } from '../python/pyformat'
+import { pyAsciiNumberText } from '../python/py-int'
 
 export const DIMENSIONS: readonly DriftDimension[] = DRIFT_DIMENSIONS
 
@@ -77,34 +78,14 @@ const PY_FLOAT_TEXT =
   /^[+-]?(?:(?:\d(?:_?\d)*)?\.?\d(?:_?\d)*(?:[eE][+-]?\d(?:_?\d)*)?|\d(?:_?\d)*\.(?:[eE][+-]?\d(?:_?\d)*)?|inf(?:inity)?|nan)$/i
 
 /**
- * The whitespace CPython's float() strips (and `Py_UNICODE_ISSPACE` names, less U+001C–U+001F, which
- * float() refuses): not JavaScript's trim(), which also strips U+FEFF and keeps U+0085.
- */
-const PY_FLOAT_SPACE = /[\t\n\v\f\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]/gu
-const UNICODE_DIGIT = /\p{Nd}/u
-
-/**
- * A Unicode decimal digit's value: Unicode assigns them in contiguous runs 0–9 (adjacent runs, as
- * the mathematical digits, each start at zero), so it is its distance from its block's start, mod 10.
- */
-function digitValue(cp: number): number {
-  let start = cp
-  while (start > 0 && UNICODE_DIGIT.test(String.fromCodePoint(start - 1))) start--
-  return (cp - start) % 10
-}
-
-/**
  * Python's `float(text)`: CPython first writes every Unicode decimal digit as its ASCII digit and
- * every Unicode space as ' ' (`_PyUnicode_TransformDecimalAndSpaceToASCII`: `float('١٢')` is 12.0,
- * `float('１２')` too), strips the spaces at both ends, then reads the ASCII literal.
+ * every Unicode space as ' ' (`float('١٢')` is 12.0, `float('１２')` too: ../python/py-int.ts), strips
+ * C's white space at both ends (not U+001C–U+001F, which float() refuses), then reads the ASCII literal.
  */
 function pyFloatText(v: string): number | null {
-  let ascii = ''
-  for (const ch of v.replace(PY_FLOAT_SPACE, ' ')) {
-    const cp = ch.codePointAt(0)!
-    ascii += cp > 0x7f && UNICODE_DIGIT.test(ch) ? String(digitValue(cp)) : ch
-  }
-  const t = ascii.replace(/^ +| +$/g, '')
+  const ascii = pyAsciiNumberText(v)
+  if (ascii === null) return null
+  const t = ascii.replace(/^[\t\n\v\f\r ]+|[\t\n\v\f\r ]+$/g, '')
   if (!PY_FLOAT_TEXT.test(t)) return null
   const s = t.replace(/_/g, '').toLowerCase()
   if (/^[+-]?inf(inity)?$/.test(s)) return s.startsWith('-') ? -Infinity : Infinity

@@ -13,6 +13,12 @@ import { providerClass, providerLabel, providerStr } from '../chain/provider-key
 /** Python's str() of the provider of a shift entry, where it differs from its JSON key (`True`, `inf`). */
 export const PY_STR = Symbol('python str of the provider')
 
+/** A shifted provider: its JSON key and its entry. */
+export type ShiftItem = [string, ProviderShiftEntry]
+
+/** Every shifted provider, two of one spelling included (see shiftItems). */
+const SHIFT_ITEMS = Symbol('every shifted provider')
+
 interface Counted {
   base: number
   curr: number
@@ -73,11 +79,12 @@ export class ProviderSplitDetector {
 
   result(): ProviderShift | null {
     if (!this.active) return null
-    const counted = [...this.classes.values()].sort((a, b) =>
-      compareCodePoints(providerLabel(a.key), providerLabel(b.key)),
+    // By spelling; two classes of one spelling (the string "1" and the number 1) by first row seen.
+    const counted = [...this.classes.values()].sort(
+      (a, b) => compareCodePoints(providerLabel(a.key), providerLabel(b.key)) || a.first - b.first,
     )
     const shifts: Record<string, ProviderShiftEntry> = {}
-    let any = false
+    const items: ShiftItem[] = []
     for (const c of counted) {
       const basePct = (c.base / this.mid) * 100
       const currPct = (c.curr / (this.n - this.mid)) * 100
@@ -87,18 +94,37 @@ export class ProviderSplitDetector {
           current_pct: pyRound(currPct, 1),
           delta_pct: pyRound(currPct - basePct, 1),
         }
+        const label = providerLabel(c.key)
         const str = providerStr(c.key)
-        if (str !== providerLabel(c.key)) Object.defineProperty(entry, PY_STR, { value: str })
+        if (str !== label) Object.defineProperty(entry, PY_STR, { value: str })
+        items.push([label, entry])
+        // The record holds one entry a spelling (the first); the items hold every class.
+        if (Object.prototype.hasOwnProperty.call(shifts, label)) continue
         // defineProperty: a provider called `__proto__` must stay an ordinary key.
-        Object.defineProperty(shifts, providerLabel(c.key), {
+        Object.defineProperty(shifts, label, {
           value: entry,
           enumerable: true,
           writable: true,
           configurable: true,
         })
-        any = true
       }
     }
-    return any ? { shifts } : null
+    if (items.length === 0) return null
+    const shift: ProviderShift = { shifts }
+    Object.defineProperty(shift, SHIFT_ITEMS, { value: items })
+    return shift
   }
+}
+
+/**
+ * Every shifted provider with its JSON key, in Python's dict order (spellings sorted). Python's dict
+ * holds the string "1" and the number 1 as two keys, and `json.dumps` prints `"1"` twice; the
+ * record of a report keeps one entry a spelling, so the detector's own list is read where it is held.
+ */
+export function shiftItems(shift: ProviderShift): ShiftItem[] {
+  const held = (shift as ProviderShift & { [SHIFT_ITEMS]?: ShiftItem[] })[SHIFT_ITEMS]
+  if (held !== undefined) return held
+  return Object.keys(shift.shifts)
+    .sort(compareCodePoints)
+    .map((k) => [k, shift.shifts[k]!])
 }

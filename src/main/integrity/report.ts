@@ -10,7 +10,8 @@ import type {
   SequenceGap,
   TimestampAnomaly,
 } from '../../shared/integrity-types'
-import { compareCodePoints, pyFloat, pyJsonDumps, type PyValue } from '../python/pyformat'
+import { PyDictItems, pyFloat, pyJsonDumps, type PyValue } from '../python/pyformat'
+import { shiftItems } from './providers'
 
 export interface DetectorResults {
   window: number
@@ -47,26 +48,21 @@ export function assembleReport(r: DetectorResults): IntegrityReport {
   }
 }
 
-/** Python's `to_dict()` as typed Python values, in its key order (provider keys sorted). */
+/** Python's `to_dict()` as typed Python values, in its key order (provider keys sorted, see shiftItems). */
 export function reportToPy(r: IntegrityReport): PyValue {
   const shift: PyValue =
     r.provider_shift === null
       ? null
       : {
-          shifts: new Map(
-            Object.keys(r.provider_shift.shifts)
-              .sort(compareCodePoints)
-              .map((p) => {
-                const s = r.provider_shift!.shifts[p]!
-                return [
-                  p,
-                  {
-                    baseline_pct: pyFloat(s.baseline_pct),
-                    current_pct: pyFloat(s.current_pct),
-                    delta_pct: pyFloat(s.delta_pct),
-                  },
-                ] as [string, PyValue]
-              }),
+          shifts: new PyDictItems(
+            shiftItems(r.provider_shift).map(([p, s]) => [
+              p,
+              {
+                baseline_pct: pyFloat(s.baseline_pct),
+                current_pct: pyFloat(s.current_pct),
+                delta_pct: pyFloat(s.delta_pct),
+              },
+            ]),
           ),
         }
   return {

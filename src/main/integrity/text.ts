@@ -3,8 +3,8 @@
 // `Rotation:` lines follow, saying what the real detector found; without keys the output ends at
 // the `Rate:` line(s), as Python's does, so scripts that compare or parse it keep working.
 import type { IntegrityReport, IntegrityRun, ProviderShiftEntry } from '../../shared/integrity-types'
-import { PY_STR } from './providers'
-import { compareCodePoints, pyFixed, pyFloatStr } from '../python/pyformat'
+import { PY_STR, shiftItems } from './providers'
+import { pyFixed, pyFloatStr } from '../python/pyformat'
 import { printable } from '../../shared/printable'
 
 const MAX_LISTED = 5
@@ -63,13 +63,11 @@ export function integrityText(run: IntegrityRun): string {
   if (r.provider_shift === null) lines.push('Provider distribution: stable')
   else {
     lines.push('Provider distribution: SHIFT detected')
-    const shifts = r.provider_shift.shifts
-    // Descending |delta|; Python breaks ties by its (random) dict order, here by name.
-    const names = Object.keys(shifts)
-      .sort(compareCodePoints)
-      .sort((a, b) => Math.abs(shifts[b]!.delta_pct) - Math.abs(shifts[a]!.delta_pct))
-    for (const p of names) {
-      const s = shifts[p]!
+    // Descending |delta| (a stable sort); Python breaks ties by its dict order, here shiftItems'.
+    const items = [...shiftItems(r.provider_shift)].sort(
+      (a, b) => Math.abs(b[1].delta_pct) - Math.abs(a[1].delta_pct),
+    )
+    for (const [p, s] of items) {
       const str = (s as ProviderShiftEntry & { [PY_STR]?: string })[PY_STR] ?? p
       lines.push(
         `  WARN  ${printable(str)}: ${pyFloatStr(s.baseline_pct)}% -> ${pyFloatStr(s.current_pct)}% (${pyFixed(s.delta_pct, 1, { sign: true })}pp)`,

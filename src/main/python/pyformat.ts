@@ -19,6 +19,14 @@ export function pyFloat(x: number): PyFloat {
   return new PyFloat(x)
 }
 
+/**
+ * A Python dict whose distinct keys print as one JSON key (the string "1" and the int 1): json.dumps
+ * writes each of them, so the same key stands twice in the output. Its items in dict order.
+ */
+export class PyDictItems {
+  constructor(readonly items: [string, PyValue][]) {}
+}
+
 /** Python values as `json.dumps` sees them. Plain numbers are ints; Maps keep their key order. */
 export type PyValue =
   | null
@@ -29,6 +37,7 @@ export type PyValue =
   | PyFloat
   | PyValue[]
   | Map<string, PyValue>
+  | PyDictItems
   | { [key: string]: PyValue }
 
 // ---- numbers ----------------------------------------------------------------------------------
@@ -239,7 +248,12 @@ export function pyJsonDumps(value: PyValue): string {
   }
   if (value instanceof PyFloat) return jsonNumber(value.value, true)
   if (Array.isArray(value)) return `[${value.map(pyJsonDumps).join(',')}]`
-  const entries = value instanceof Map ? [...value.entries()] : Object.entries(value)
+  const entries =
+    value instanceof Map
+      ? [...value.entries()]
+      : value instanceof PyDictItems
+        ? value.items
+        : Object.entries(value)
   return `{${entries.map(([k, v]) => `${pyJsonString(k)}:${pyJsonDumps(v)}`).join(',')}}`
 }
 

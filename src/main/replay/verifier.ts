@@ -1,11 +1,10 @@
 // `verify_replay` of Python BIJOTEL (reference §6.2): compare the sealed
 // `bijotel.replay.output_hash` of a chain entry with the SHA-256 of a replayed output. Never throws.
 import type { ReplayResult } from '../../shared/replay-types'
-import { attributesOf } from '../chain/body'
 import { pyTruthy } from '../python/truthy'
 import { sha256Hex } from '../chain/seal'
-import { hasLoneSurrogate, pyJsonLoads } from '../python/pyformat'
-import { pyRepr } from '../python/repr'
+import { hasLoneSurrogate, PyFloat, pyJsonLoads } from '../python/pyformat'
+import { pyRepr, pyStr } from '../python/repr'
 
 export const REASON_NO_METADATA =
   'chain entry has no bijotel.replay.output_hash (logged before v2.7.0 or replay metadata not attached)'
@@ -45,9 +44,53 @@ export function entryOf(entryBody: unknown): unknown {
   return entryBody
 }
 
-function asStringOrNull(v: unknown): string | null {
+/**
+ * A sealed value that is not a string, as Python's `str()` prints it in the reference's text
+ * (`1.0`, `True`, `{'a': 1.0}`, an int of any size): a falsy one (0, False, [], {}) as null, the
+ * `(unknown)` Python's `model_version or '(unknown)'` prints.
+ */
+function modelText(v: unknown): string | null {
   if (v === undefined || v === null) return null
-  return typeof v === 'string' ? v : JSON.stringify(v)
+  if (typeof v === 'string') return v
+  return pyTruthy(v) ? pyStr(v) : null
+}
+
+/** A sealed output_hash that is not a string (never a match): Python's `str()` of it. */
+function hashText(v: unknown): string {
+  return typeof v === 'string' ? v : pyStr(v)
+}
+
+/**
+ * The entry's attributes with the values as `json.loads` gives them (typed: `1.0` stays a float, an
+ * int past 2^53 exact): the reason quotes the model version's repr, and JSON.stringify threw on a
+ * BigInt ("internal error", a whole batch lost to one sealed row).
+ */
+function replayAttrs(entryBody: unknown): (key: string) => unknown {
+  let entry: unknown
+  try {
+    entry =
+      entryBody instanceof Uint8Array || typeof entryBody === 'string'
+        ? pyJsonLoads(
+            typeof entryBody === 'string'
+              ? entryBody
+              : new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(entryBody),
+            { typed: true },
+          )
+        : entryBody
+  } catch {
+    entry = {}
+  }
+  const member = (o: unknown, k: string): unknown => {
+    if (o instanceof Map) return o.get(k)
+    if (o !== null && typeof o === 'object' && !Array.isArray(o) && !(o instanceof PyFloat))
+      return Object.prototype.hasOwnProperty.call(o, k) ? (o as Record<string, unknown>)[k] : undefined
+    return undefined
+  }
+  const attrs = member(entry, 'attributes')
+  const isDict =
+    attrs instanceof Map ||
+    (attrs !== null && typeof attrs === 'object' && !Array.isArray(attrs) && !(attrs instanceof PyFloat))
+  return (key) => (isDict ? member(attrs, key) : undefined)
 }
 
 /**
@@ -70,20 +113,11 @@ export function verifyReplay(entryBody: unknown, replayedOutput: string | Uint8A
  * the hash: `bijotel report verify` re-runs its replay checks from it).
  */
 export function replayResultFor(entryBody: unknown, replayHash: string): ReplayResult {
-  let attrs: Record<string, unknown> = {}
-  try {
-    attrs = attributesOf(entryOf(entryBody))
-  } catch {
-    attrs = {}
-  }
-  const originalRaw = Object.prototype.hasOwnProperty.call(attrs, 'bijotel.replay.output_hash')
-    ? attrs['bijotel.replay.output_hash']
-    : undefined
-  const deterministic = pyTruthy(attrs['bijotel.replay.deterministic'])
-  const modelRaw = Object.prototype.hasOwnProperty.call(attrs, 'bijotel.replay.model_version')
-    ? attrs['bijotel.replay.model_version']
-    : null
-  const model_version = asStringOrNull(modelRaw)
+  const attr = replayAttrs(entryBody)
+  const originalRaw = attr('bijotel.replay.output_hash')
+  const deterministic = pyTruthy(attr('bijotel.replay.deterministic'))
+  const modelRaw = attr('bijotel.replay.model_version') ?? null
+  const model_version = modelText(modelRaw)
 
   if (originalRaw === undefined || originalRaw === null) {
     return {
@@ -95,7 +129,7 @@ export function replayResultFor(entryBody: unknown, replayHash: string): ReplayR
       reason: REASON_NO_METADATA,
     }
   }
-  const original_hash = asStringOrNull(originalRaw) as string
+  const original_hash = hashText(originalRaw)
   if (typeof originalRaw === 'string' && originalRaw === replayHash) {
     return { match: true, original_hash, replay_hash: replayHash, deterministic, model_version, reason: null }
   }

@@ -2,6 +2,7 @@
 // lines and their validation. Kept apart from the engine so the command table can show help cheaply.
 import type { IntegrityOptions, IntegrityThresholds } from '../../../shared/integrity-types'
 import { AuditError } from '../../base/errors'
+import { pyInt } from '../../python/py-int'
 import { THRESHOLD_RULES } from '../../../shared/integrity-rules'
 import {
   checkWindow,
@@ -29,19 +30,20 @@ export const INTEGRITY_OPTIONS_HELP = [
   ...THRESHOLD_RULES.map((r) => helpLine(`--${r.flag} ${r.metavar}`, `${r.help} (default ${r.defaultText})`)),
 ].join('\n')
 
-const INT = /^[+-]?\d+$/
 const FLOAT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/
 
 function num(values: Values, flag: string, integer: boolean): number | undefined {
   const v = values[flag]
   if (typeof v !== 'string') return undefined
-  const t = v.trim()
-  if (!(integer ? INT : FLOAT).test(t)) {
-    throw new AuditError(
-      'bad_argument',
-      `--${flag} must be ${integer ? 'an integer' : 'a number'}, got '${v}'`,
-    )
+  // Python's int() of the text (argparse's type=int: `--window` is the reference's), refused in one
+  // line as the range errors are; the range checks name a value past 2^53.
+  if (integer) {
+    const n = pyInt(v)
+    if (n === null) throw new AuditError('bad_argument', `--${flag} must be an integer, got '${v}'`)
+    return Number(n)
   }
+  const t = v.trim()
+  if (!FLOAT.test(t)) throw new AuditError('bad_argument', `--${flag} must be a number, got '${v}'`)
   return Number(t)
 }
 

@@ -3,16 +3,15 @@ import { existsSync } from 'node:fs'
 import { listSpans, listText } from '../../browse/list'
 import { readChain } from '../../chain/source/open-source'
 import { AuditError } from '../../base/errors'
-import { parse, parseInstantNs, requireString, UsageError } from '../args'
+import { clampedInt, intArgument, parse, parseInstantNs, requireString } from '../args'
 import type { Run } from '../command'
 import { printable } from '../../../shared/printable'
 
 function intOption(v: unknown, name: string, dflt: number): number {
   if (typeof v !== 'string') return dflt
-  // argparse's type=int: an optional sign and digits, surrounding whitespace allowed.
-  if (!/^\s*[+-]?\d+\s*$/.test(v)) throw new UsageError(`argument --${name}: invalid int value: '${v}'`)
-  const n = Number(v.trim())
-  return Number.isSafeInteger(n) ? n : n < 0 ? -1 : Number.MAX_SAFE_INTEGER
+  const n = intArgument(`--${name}`, v)
+  // Past the doubles' exact range a limit or offset means "all" or "none" alike (far below 0: -1).
+  return n < -BigInt(Number.MAX_SAFE_INTEGER) ? -1 : clampedInt(n)
 }
 
 export const run: Run = async (argv, io) => {

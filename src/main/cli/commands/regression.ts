@@ -7,7 +7,7 @@ import { DIMENSIONS, pyFloatOf } from '../../drift/dimensions'
 import { DRIFT_WINDOW, DRIFT_Z_THRESHOLD } from '../../../shared/drift-rules'
 import { regressionText } from '../../drift/text'
 import { AuditError } from '../../base/errors'
-import { parse, requireString, UsageError } from '../args'
+import { clampedInt, intArgument, parse, requireString, UsageError } from '../args'
 import type { Run } from '../command'
 import { throttle } from '../io'
 import { EXIT } from './regression-info'
@@ -17,11 +17,7 @@ import { SECRET_OPTIONS, secretInputsFrom } from '../secret-sources'
 
 /** argparse's type=int: an optional sign, digits (underscores between them), whitespace around. */
 function intOption(v: unknown, name: string, dflt: number): number {
-  if (typeof v !== 'string') return dflt
-  if (!/^\s*[+-]?\d(?:_?\d)*\s*$/.test(v))
-    throw new UsageError(`argument --${name}: invalid int value: '${v}'`)
-  const n = Number(v.trim().replace(/_/g, ''))
-  return Number.isSafeInteger(n) ? n : n < 0 ? -Number.MAX_SAFE_INTEGER : Number.MAX_SAFE_INTEGER
+  return typeof v === 'string' ? clampedInt(intArgument(`--${name}`, v)) : dflt
 }
 
 /** argparse's type=float: Python's float() of the text. */

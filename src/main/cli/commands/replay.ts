@@ -7,20 +7,19 @@ import { AuditError } from '../../base/errors'
 import { checkReplayInput } from '../../replay/check'
 import { readReplayFile, textInput, type ReplayInput } from '../../replay/text'
 import { parseSecrets } from '../../chain/keys'
-import { parse, UsageError } from '../args'
+import { clampedInt, intArgument, parse, UsageError } from '../args'
 import type { Run } from '../command'
 import { SECRET_OPTIONS, secretInputsFrom } from '../secret-sources'
 import { toJson } from '../format'
 import { replayExit, replayJson, replayText } from '../../replay/format'
 import { readChainForCli } from './open-chain'
 
-/** argparse's `type=int`: optional sign, digits with single underscores, surrounding whitespace. */
+/** argparse's `type=int` (Python's int() of the text); a seq past the doubles' exact range is refused. */
 export function parseSeq(v: string): number {
-  const t = v.trim()
-  if (!/^[+-]?\d+(?:_\d+)*$/.test(t)) throw new UsageError(`argument --seq: invalid int value: '${v}'`)
-  const n = Number(t.replace(/_/g, ''))
-  if (!Number.isSafeInteger(n)) throw new UsageError(`argument --seq: invalid int value: '${v}'`)
-  return n
+  const n = intArgument('--seq', v)
+  if (clampedInt(n) !== Number(n))
+    throw new UsageError(`argument --seq: ${n} is beyond the exact range of a JSON number (2^53)`)
+  return Number(n)
 }
 
 function str(v: unknown): string | undefined {

@@ -3,13 +3,17 @@
 # 1.0 and true are one key, named by the first seen), keys printed by json.dumps (JSON) and str()
 # (text). Key order: sorted by the JSON key (the set order is hash-randomised); the text lines by
 # descending |delta|, ties in that order. Not BIJOTEL's code: a model written from the spec.
-#   python3 pyprov.py DIR COUNT SEED  ->  JSON list of {path, json, text}
+#   python3 pyprov.py DIR COUNT SEED [same]  ->  JSON list of {path, json, text}
 import json, os, random, sqlite3, sys
 
 VALUES = ["1", "1.0", "true", "1e0", "10", "1E1", "10.0", "2", "2.0", "0.5", "5e-1", "-3", "-3.0",
           "1e400", "-1e400", "12345678901234567890", "1.2345678901234567e19", "9007199254740993",
           "9007199254740992.0", '"a"', '"b"', '"x y"', "0", "false", '""', "null", "[]", "{}",
           "NaN", "Infinity", "-Infinity"]
+# Strings spelled as a number's JSON key: Python's dict holds "1" and 1 as two keys, and json.dumps
+# prints the key "1" twice (mode `same`).
+SAME = ['"1"', "1", "1.0", "true", '"true"', '"1.0"', '"Infinity"', "Infinity", '"NaN"', "NaN",
+        '"-Infinity"', "-Infinity", '"10"', "1E1", "10.0", '"a"', '"1e0"', "1e0"]
 # Attributes beside the provider that only json.loads reads (JSON.parse refuses the whole body).
 EXTRAS = ["", "", ',"x":NaN', ',"y":[1,-Infinity]', ',"z":{"w":Infinity}']
 
@@ -32,13 +36,16 @@ def jkey(p):
 def report(path):
     rows = sqlite3.connect(path).execute("SELECT canonical_body FROM chain ORDER BY seq").fetchall()
     ps = [prov(r[0]) for r in rows]
-    n = len(ps); mid = n // 2; base = {}; cur = {}
+    n = len(ps); mid = n // 2; base = {}; cur = {}; first = {}
+    for i, p in enumerate(ps):
+        first.setdefault(p, i)
     for p in ps[:mid]:
         base[p] = base.get(p, 0) + 1
     for p in ps[mid:]:
         cur[p] = cur.get(p, 0) + 1
     sh = {}
-    for p in sorted(set(base) | set(cur), key=jkey):
+    # Ties of one JSON key (the set order is random there too) by the class's first row.
+    for p in sorted(set(base) | set(cur), key=lambda p: (jkey(p), first[p])):
         bp = base.get(p, 0) / mid * 100; cp = cur.get(p, 0) / (n - mid) * 100
         if abs(cp - bp) > 20.0:
             sh[p] = {"baseline_pct": round(bp, 1), "current_pct": round(cp, 1), "delta_pct": round(cp - bp, 1)}
@@ -51,6 +58,7 @@ def report(path):
 
 def main():
     d, count, seed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+    values = SAME if sys.argv[4:] == ["same"] else VALUES
     rnd = random.Random(seed)
     out = []
     for k in range(count):
@@ -58,7 +66,7 @@ def main():
         db = sqlite3.connect(path)
         db.execute("CREATE TABLE chain (seq INTEGER PRIMARY KEY, timestamp_ns INTEGER, canonical_body BLOB, canonical_hash TEXT, prev_hash TEXT, hmac_hash TEXT)")
         n = rnd.choice([20, 21, 33, 40, 64])
-        a, b = rnd.sample(VALUES, rnd.randint(1, 4)), rnd.sample(VALUES, rnd.randint(1, 4))
+        a, b = rnd.sample(values, rnd.randint(1, 4)), rnd.sample(values, rnd.randint(1, 4))
         for i in range(n):
             v = rnd.choice(a if i < n // 2 else b)
             key = "gen_ai.provider.name" if rnd.random() < 0.8 else "gen_ai.system"
