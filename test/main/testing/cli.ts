@@ -2,6 +2,7 @@
 import { spawnSync } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { expect } from 'vitest'
 import { dbPath, FIXTURES, REPO_ROOT, SECRETS } from './fixtures'
 
 export const BIN = join(REPO_ROOT, 'bin', 'bijotel')
@@ -28,6 +29,21 @@ export function timedRun(args: string[], path: string, env: Record<string, strin
     timeout: 90_000,
   })
   return { ...r, ms: Date.now() - t }
+}
+
+/**
+ * Each of `commands` on `path`, through the direct reader and through SQLite on a copy: each answers
+ * within `boundMs`, and a refusal is one line with no stack trace (a hostile file's promise).
+ */
+export function expectPromptAnswers(path: string, commands: string[][], boundMs: number): void {
+  for (const env of [{}, { BIJOTEL_READER: 'sqlite' }] as Record<string, string>[])
+    for (const args of commands) {
+      const r = timedRun(args, path, env)
+      const said = `${args.join(' ')} ${JSON.stringify(env)}: exit ${r.status} after ${r.ms} ms: ${r.stderr}`
+      expect(r.ms, said).toBeLessThan(boundMs)
+      expect(r.stderr, said).not.toMatch(/\n\s+at /)
+      if (r.status !== 0) expect(r.stderr.trim().split('\n'), said).toHaveLength(1)
+    }
 }
 
 export function bijotel(
