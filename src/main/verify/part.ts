@@ -169,21 +169,20 @@ export function verifyPart(
     // Runs of clean rows proven a leaf at a time where they lie: one call, no cell decoded in
     // JavaScript; the first row of a run, and any row not proven, goes through `each`.
     const last = Math.max(Math.min(Number(range.toSeq), MAX_SAFE), -MAX_SAFE)
-    const leaf = (page: Buffer, header: number, from: number, layout: Int32Array): number => {
+    // The prover takes rows from the next seq while it may hold the link; the rows it proved are pushed.
+    const proven = (prove: (next: number) => number): number => {
       const next = checker.nextSeq()
       if (next === null || next > last || !checker.proverHoldsLink(next, prover)) return 0
-      const n = prover.proveLeaf(page, header, from, next, last, layout)
+      const n = prove(next)
       for (let k = 0; k < n; k++) checker.pushProvenByProver(next + k)
       return n
     }
+    const leaf = (page: Buffer, header: number, from: number, layout: Int32Array): number =>
+      proven((next) => prover.proveLeaf(page, header, from, next, last, layout))
     // A read window of leaves at a time where the addon offers it: one call, not one per leaf.
     const leaves = prover.byWindow
-      ? (window: Buffer, pages: Int32Array, at: number, geometry: Int32Array, out: Int32Array): void => {
-          const next = checker.nextSeq()
-          if (next === null || next > last || !checker.proverHoldsLink(next, prover)) return
-          const n = prover.proveLeaves(window, pages, at, geometry, next, last, out)
-          for (let k = 0; k < n; k++) checker.pushProvenByProver(next + k)
-        }
+      ? (window: Buffer, pages: Int32Array, at: number, geometry: Int32Array, out: Int32Array): void =>
+          void proven((next) => prover.proveLeaves(window, pages, at, geometry, next, last, out))
       : undefined
     source.scanLeafFirst(place, range, leaf, each, leaves)
   } else source.scan(place, range, each, VERIFY_COLUMNS)
