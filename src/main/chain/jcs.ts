@@ -55,7 +55,8 @@ function isPlainRecord(v: object): boolean {
   return p === Object.prototype || p === null
 }
 
-function write(v: unknown, depth: number): string {
+/** The canonical text of a value that is not an object or array (null included). */
+function scalar(v: unknown): string {
   switch (typeof v) {
     case 'string':
       return serializeString(v)
@@ -67,38 +68,8 @@ function write(v: unknown, depth: number): string {
       if (v < INT_MIN || v > INT_MAX)
         throw new CanonicalizationError(`${v} exceeds safe integer domain for JSON floats`)
       return v.toString()
-    case 'object': {
-      if (v === null) return 'null'
-      if (depth > MAX_DEPTH)
-        throw new CanonicalizationError(`nesting deeper than ${MAX_DEPTH} levels (or a circular reference)`)
-      if (Array.isArray(v)) {
-        let out = '['
-        for (let i = 0; i < v.length; i++) {
-          if (i > 0) out += ','
-          const e: unknown = v[i]
-          out += e === undefined ? 'null' : write(e, depth + 1)
-        }
-        return out + ']'
-      }
-      if (!isPlainRecord(v)) {
-        throw new CanonicalizationError(
-          `unsupported type: ${(v as { constructor?: { name?: string } }).constructor?.name ?? 'object'}`,
-        )
-      }
-      const rec = v as Record<string, unknown>
-      // Array.prototype.sort without a comparator orders strings by UTF-16 code units: RFC 8785 §3.2.3.
-      const keys = Object.keys(rec).sort()
-      let out = '{'
-      let first = true
-      for (const k of keys) {
-        const x = rec[k]
-        if (x === undefined) continue
-        if (!first) out += ','
-        first = false
-        out += serializeKey(k) + ':' + write(x, depth + 1)
-      }
-      return out + '}'
-    }
+    case 'object':
+      return 'null'
     case 'undefined':
       throw new CanonicalizationError('unsupported type: undefined')
     default:
@@ -106,11 +77,52 @@ function write(v: unknown, depth: number): string {
   }
 }
 
+/** `v`'s canonical text, handed to `put` piece by piece in order: the one walk of RFC 8785 here. */
+function emit(v: unknown, depth: number, put: (piece: string) => void): void {
+  if (typeof v !== 'object' || v === null) {
+    put(scalar(v))
+    return
+  }
+  if (depth > MAX_DEPTH)
+    throw new CanonicalizationError(`nesting deeper than ${MAX_DEPTH} levels (or a circular reference)`)
+  if (Array.isArray(v)) {
+    put('[')
+    for (let i = 0; i < v.length; i++) {
+      if (i > 0) put(',')
+      const e: unknown = v[i]
+      if (e === undefined) put('null')
+      else emit(e, depth + 1, put)
+    }
+    put(']')
+    return
+  }
+  if (!isPlainRecord(v)) {
+    throw new CanonicalizationError(
+      `unsupported type: ${(v as { constructor?: { name?: string } }).constructor?.name ?? 'object'}`,
+    )
+  }
+  const rec = v as Record<string, unknown>
+  // Array.prototype.sort without a comparator orders strings by UTF-16 code units: RFC 8785 §3.2.3.
+  const keys = Object.keys(rec).sort()
+  put('{')
+  let first = true
+  for (const k of keys) {
+    const x = rec[k]
+    if (x === undefined) continue
+    if (!first) put(',')
+    first = false
+    put(serializeKey(k))
+    put(':')
+    emit(x, depth + 1, put)
+  }
+  put('}')
+}
+
 /** The canonical JSON text of `value`. */
 export function canonicalize(value: unknown): string {
-  if (typeof value === 'string') return serializeString(value)
-  if (typeof value === 'number') return serializeNumber(value)
-  return write(value, 0)
+  let out = ''
+  emit(value, 0, (piece) => void (out += piece))
+  return out
 }
 
 /**
@@ -122,7 +134,7 @@ export function canonicalize(value: unknown): string {
  */
 export function canonicalBytesOf(value: unknown): Buffer {
   const sink = new Sink()
-  sink.value(value, 0)
+  sink.value(value)
   return sink.bytes()
 }
 
@@ -155,44 +167,8 @@ class Sink {
     return Buffer.from(this.buf.subarray(0, this.n))
   }
 
-  value(v: unknown, depth: number): void {
-    if (typeof v !== 'object' || v === null) {
-      this.put(write(v, depth))
-      return
-    }
-    if (depth > MAX_DEPTH)
-      throw new CanonicalizationError(`nesting deeper than ${MAX_DEPTH} levels (or a circular reference)`)
-    if (Array.isArray(v)) {
-      this.put('[')
-      for (let i = 0; i < v.length; i++) {
-        if (i > 0) this.put(',')
-        const e: unknown = v[i]
-        if (e === undefined) this.put('null')
-        else this.value(e, depth + 1)
-      }
-      this.put(']')
-      return
-    }
-    if (!isPlainRecord(v)) {
-      throw new CanonicalizationError(
-        `unsupported type: ${(v as { constructor?: { name?: string } }).constructor?.name ?? 'object'}`,
-      )
-    }
-    const rec = v as Record<string, unknown>
-    // Array.prototype.sort without a comparator orders strings by UTF-16 code units: RFC 8785 §3.2.3.
-    const keys = Object.keys(rec).sort()
-    this.put('{')
-    let first = true
-    for (const k of keys) {
-      const x = rec[k]
-      if (x === undefined) continue
-      if (!first) this.put(',')
-      first = false
-      this.put(serializeKey(k))
-      this.put(':')
-      this.value(x, depth + 1)
-    }
-    this.put('}')
+  value(v: unknown): void {
+    emit(v, 0, (piece) => this.put(piece))
   }
 }
 
