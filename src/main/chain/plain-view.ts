@@ -29,12 +29,21 @@ function refuseCopy(db: Database.Database, copyBytes: number): string | null {
     (c) => `coalesce(octet_length(${quoteIdent(c.name)}), 0)`,
   )
   if (cols.length === 0) return 'it has no chain table'
+  // The sqlite_sequence rows are copied too (their name compared, the chain's seq written): their
+  // values are stored in bytes of their own as well, so they count against the same file.
+  const sequence =
+    db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'sqlite_sequence'").pluck().get() === 1
   const claimed = db
-    .prepare(`SELECT coalesce(sum(${cols.join(' + ')}), 0) FROM chain`)
+    .prepare(
+      `SELECT (SELECT coalesce(sum(${cols.join(' + ')}), 0) FROM chain)` +
+        (sequence
+          ? ' + (SELECT coalesce(sum(coalesce(octet_length(name), 0) + coalesce(octet_length(seq), 0)), 0) FROM sqlite_sequence)'
+          : ''),
+    )
     .pluck()
     .get() as number
   return claimed > copyBytes
-    ? `its chain values claim ${claimed} bytes in a file of ${copyBytes}: overflow pages that come back on themselves`
+    ? `its chain and sequence values claim ${claimed} bytes in a file of ${copyBytes}: overflow pages that come back on themselves`
     : null
 }
 
