@@ -4,7 +4,10 @@
 // a freelist whose trunk says more leaves than a trunk holds or links back on itself, and a header
 // whose freelist count lies (§1.5: SQLite reads the freelist only to allocate or to check, never to
 // read a table); and frames past the last commit that carry pages beyond the database's size, never
-// committed (§4.4: a reader uses no frame after the last valid commit frame).
+// committed (§4.4: a reader uses no frame after the last valid commit frame); and an index on the
+// chain that covers a full scan and leaves rows out, with sqlite_stat1 calling it narrow, so that
+// SQLite's planner would scan it for a query of the table not written NOT INDEXED.
+import Database from 'better-sqlite3'
 import { readFileSync, writeFileSync } from 'node:fs'
 import type { Rng } from '../reliability/chainkit'
 import { chainOf, editPage, type BasePages, type Mutation } from './mutations'
@@ -158,6 +161,32 @@ export const NINE_MUTATIONS: Mutation[] = [
       rechecksumWal(out)
       writeFileSync(path, out)
       return `${n} uncommitted frames after ${l.frames.length} (size ${size}): pages ${frames.map((f) => f.readUInt32BE(0)).join(', ')}`
+    },
+  },
+  {
+    name: 'schema.index',
+    apply: (d, r) => {
+      const db = new Database(chainOf(d))
+      try {
+        const names = (db.prepare('PRAGMA table_info(chain)').all() as { name: string }[]).map(
+          (c) => `"${c.name}"`,
+        )
+        const cols = r.chance(0.5) ? names.filter((c) => c !== '"seq"') : names
+        const m = r.int(2, 5)
+        const where = ` WHERE rowid % ${m} <> ${r.int(0, m - 1)}`
+        db.exec(
+          `CREATE INDEX cover ON chain (${(r.chance(0.5) ? cols : [...cols].reverse()).join(', ')})${where}`,
+        )
+        db.exec('ANALYZE')
+        db.prepare("DELETE FROM sqlite_stat1 WHERE idx = 'cover'").run()
+        db.prepare("INSERT INTO sqlite_stat1 VALUES ('chain', 'cover', ?)").run(`${r.int(1, 20)} 1 sz=1`)
+        db.unsafeMode(true)
+        db.pragma('writable_schema = ON')
+        db.prepare("UPDATE sqlite_master SET sql = replace(sql, ?, '') WHERE name = 'cover'").run(where)
+        return `a covering index leaving out rows${where}, stated narrow`
+      } finally {
+        db.close()
+      }
     },
   },
 ]
