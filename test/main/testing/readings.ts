@@ -24,8 +24,9 @@ export type Reading =
  * SQLite's reading, as the writer's next connection would see the folder: the chain (its real
  * path: SQLite resolves links) and the side files SQLite names from that path are copied into a
  * folder under `scratch`, then opened read-write (so a hot journal is rolled back and the WAL
- * recovered) and read with a plain scan of the table (NOT INDEXED). Side files that are not regular files are not copied:
- * callers do not ask SQLite about those (it would fail or wait on them).
+ * recovered) and read with a plain scan of the table (NOT INDEXED). Side files that are not
+ * regular files are not copied: callers do not ask SQLite about those (it would fail or wait on
+ * them).
  */
 export function sqliteReading(path: string, scratch: string): Reading {
   const dir = mkdtempSync(join(scratch, 'oracle-'))
