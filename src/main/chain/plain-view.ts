@@ -7,10 +7,11 @@
 // SQLite reads the copy's rows as it always does and writes them into a new file, its chain table
 // made from the columns SQLite read (and its sqlite_sequence row): the same rows, rowids (seq is the
 // INTEGER PRIMARY KEY) and sequence, in a file with no pointer map and a plain schema; only its page
-// size and numbers differ. Only the chain table is copied, and only
-// when its values claim no more bytes than the copy holds (octet_length reads a value's size from
-// the record header alone, vdbe.c OP_Column OPFLAG_BYTELENARG): an overflow chain that comes back
-// on itself would otherwise be copied round and round (../chain/source/value-budget.ts).
+// size and numbers differ. Only the chain table (read NOT INDEXED: the table's records, never an
+// index's) and its sqlite_sequence row are copied, and only when their values and sqlite_sequence's
+// claim no more bytes than the copy holds (octet_length reads a value's size from the record header
+// alone, vdbe.c OP_Column OPFLAG_BYTELENARG): an overflow chain that comes back on itself would
+// otherwise be copied round and round (../chain/source/value-budget.ts).
 import Database from 'better-sqlite3'
 import { mkdtempSync, rmSync, statSync } from 'node:fs'
 import { dirname, join } from 'node:path'
