@@ -328,12 +328,14 @@ static napi_value js_prove_leaves(napi_env env, napi_callback_info info) {
     const int32_t most = (size - 8) / 6;
     for (size_t l = (size_t)at; l < np; l++) {
       const int32_t n = pages[l];
-      if (n < win_first || n - win_first >= win_count || ((size_t)(n - win_first) + 1) * (size_t)size > len) {
+      // The leaf's place in the window, in 64 bits: n - win_first of two int32s can overflow (UB).
+      const int64_t idx = (int64_t)n - (int64_t)win_first;
+      if (idx < 0 || idx >= win_count || ((uint64_t)idx + 1) * (uint64_t)size > len) {
         beyond = 1;
         break;
       }
       if (n == lock) break;
-      const uint8_t *page = win + (size_t)(n - win_first) * (size_t)size;
+      const uint8_t *page = win + (size_t)idx * (size_t)size;
       const int32_t h = n == 1 ? 100 : 0;
       const int32_t count = page[h + 3] << 8 | page[h + 4];
       if (page[h] != 0x0d || count < 1 || count > most) break;

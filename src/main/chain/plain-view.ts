@@ -7,10 +7,11 @@
 // SQLite reads the copy's rows as it always does and writes them into a new file, its chain table
 // made from the columns SQLite read (and its sqlite_sequence row): the same rows, rowids (seq is the
 // INTEGER PRIMARY KEY) and sequence, in a file with no pointer map and a plain schema; only its page
-// size and numbers differ. Only the chain table is copied, and only
-// when its values claim no more bytes than the copy holds (octet_length reads a value's size from
-// the record header alone, vdbe.c OP_Column OPFLAG_BYTELENARG): an overflow chain that comes back
-// on itself would otherwise be copied round and round (../chain/source/value-budget.ts).
+// size and numbers differ. Only the chain table (read NOT INDEXED: the table's records, never an
+// index's) and its sqlite_sequence row are copied, and only when their values and sqlite_sequence's
+// claim no more bytes than the copy holds (octet_length reads a value's size from the record header
+// alone, vdbe.c OP_Column OPFLAG_BYTELENARG): an overflow chain that comes back on itself would
+// otherwise be copied round and round (../chain/source/value-budget.ts).
 import Database from 'better-sqlite3'
 import { mkdtempSync, rmSync, statSync } from 'node:fs'
 import { dirname, join } from 'node:path'
@@ -29,12 +30,21 @@ function refuseCopy(db: Database.Database, copyBytes: number): string | null {
     (c) => `coalesce(octet_length(${quoteIdent(c.name)}), 0)`,
   )
   if (cols.length === 0) return 'it has no chain table'
+  // The sqlite_sequence rows are copied too (their name compared, the chain's seq written): their
+  // values are stored in bytes of their own as well, so they count against the same file.
+  const sequence =
+    db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'sqlite_sequence'").pluck().get() === 1
   const claimed = db
-    .prepare(`SELECT coalesce(sum(${cols.join(' + ')}), 0) FROM chain`)
+    .prepare(
+      `SELECT (SELECT coalesce(sum(${cols.join(' + ')}), 0) FROM chain NOT INDEXED)` +
+        (sequence
+          ? ' + (SELECT coalesce(sum(coalesce(octet_length(name), 0) + coalesce(octet_length(seq), 0)), 0) FROM sqlite_sequence NOT INDEXED)'
+          : ''),
+    )
     .pluck()
     .get() as number
   return claimed > copyBytes
-    ? `its chain values claim ${claimed} bytes in a file of ${copyBytes}: overflow pages that come back on themselves`
+    ? `its chain and sequence values claim ${claimed} bytes in a file of ${copyBytes}: overflow pages that come back on themselves`
     : null
 }
 
@@ -131,11 +141,16 @@ export function plainView(copyPath: string, evidence: { dev: number; ino: number
     out.prepare(ddl).run()
     out.prepare('ATTACH ? AS src').run(copyPath)
     out.transaction(() => {
-      out!.prepare(`INSERT INTO main.chain (${cols}) SELECT ${cols} FROM src.chain`).run()
+      // The table's own b-tree, never an index's: an index holding every column covers this query,
+      // and the planner scans it instead when sqlite_stat1 (evidence too) calls it narrower
+      // (where.c whereLoopAddBtree, szIdxRow from `sz=`) — its records are the crafter's to set
+      // apart from the table's, which are what SQLite reads of the chain (every other read of the
+      // copy is NOT INDEXED as well: ./source/copy-source.ts).
+      out!.prepare(`INSERT INTO main.chain (${cols}) SELECT ${cols} FROM src.chain NOT INDEXED`).run()
       if (seq === 1) {
         out!.exec("DELETE FROM main.sqlite_sequence WHERE name = 'chain' COLLATE NOCASE")
         out!.exec(
-          "INSERT INTO main.sqlite_sequence SELECT name, seq FROM src.sqlite_sequence WHERE name = 'chain' COLLATE NOCASE",
+          "INSERT INTO main.sqlite_sequence SELECT name, seq FROM src.sqlite_sequence NOT INDEXED WHERE name = 'chain' COLLATE NOCASE",
         )
       }
     })()

@@ -17,6 +17,7 @@ import { hotJournalFolder, KEY_HEX, SMALL, writeChainFolder, type ChainShape } f
 import { basePages, MUTATIONS, type BasePages } from './mutations'
 import { MORE_MUTATIONS } from './mutations-more'
 import { SEVEN_MUTATIONS } from './mutations-seven'
+import { NINE_MUTATIONS } from './mutations-nine'
 import { compareLiveCarving } from './live-carve'
 import { directReading, sqliteReading, type Reading } from './readings'
 
@@ -103,7 +104,7 @@ export interface Tally {
   liveMisses: number
 }
 
-const ALL_MUTATIONS = [...MUTATIONS, ...MORE_MUTATIONS, ...SEVEN_MUTATIONS]
+const ALL_MUTATIONS = [...MUTATIONS, ...MORE_MUTATIONS, ...SEVEN_MUTATIONS, ...NINE_MUTATIONS]
 
 export interface DifferentialResult {
   total: Tally

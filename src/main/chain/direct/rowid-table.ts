@@ -73,3 +73,29 @@ export class RowidTable {
     return { leaf: a, cell: at - leafStart[a]! }
   }
 }
+
+/**
+ * Leaf and cell of the scan's first row whose rowid is `seq`, the leaves read from the first one
+ * until it (their cell rowids alone, file format §1.6, no payload): every row before it was read, so
+ * it is the first with that seq whatever the rest of the tree holds, and a miss is a miss over every
+ * row. What `find` asks costs the leaves up to the row, not the file (the RowidTable reads them
+ * all, for the lookups that need the last row below a seq).
+ */
+export function firstInScan(
+  scanner: RowScanner,
+  leafCount: number,
+  seq: bigint,
+): { leaf: number; cell: number } | null {
+  let leaf = 0
+  let hit: { leaf: number; cell: number } | null = null
+  scanner.scanLeaves(0, leafCount, (page, h, count) => {
+    for (let k = 0; k < count; k++)
+      if (rowidAt(page, page.readUInt16BE(h + 8 + 2 * k)) === seq) {
+        hit = { leaf, cell: k }
+        return false
+      }
+    leaf++
+    return true
+  })
+  return hit
+}

@@ -21,7 +21,9 @@ export function scanCopyTable(
   const read = columns.filter((c) => names.includes(c))
   const list = columns.map((c) => (names.includes(c) ? sized(quoteId(c)) : 'NULL')).join(', ')
   const budget = new ValueBudget(ValueBudget.of(db))
-  const sql = `SELECT ${list}, ${rowTail(names, read)} FROM ${quoteId(name)}`
+  // The table's own records, as the direct reader reads them (../direct/side-tables.ts): NOT INDEXED,
+  // or an index holding the columns read could be scanned instead (its records the crafter's).
+  const sql = `SELECT ${list}, ${rowTail(names, read)} FROM ${quoteId(name)} NOT INDEXED`
   for (const values of db.prepare(sql).raw(true).safeIntegers(true).iterate() as Iterable<unknown[]>) {
     budget.take(values, Number(values.pop()))
     row(values)

@@ -7,7 +7,7 @@ import type { Evidence, EvidenceFile } from '../../../shared/chain-types'
 import type { VerifyRangeOptions } from '../../../shared/verify-types'
 import { AuditError } from '../../base/errors'
 import type { ColumnsPart, ColumnsWanted, IntegrityColumns } from '../columns/types'
-import { DISORDER, RowidTable } from '../direct/rowid-table'
+import { DISORDER, firstInScan, RowidTable } from '../direct/rowid-table'
 import type { CellReader } from '../sqlite/cell'
 import { Unsupported } from '../sqlite/decline'
 import { readVarint, varint } from '../sqlite/varint'
@@ -402,7 +402,7 @@ export class DirectSource implements RowSource {
   }
 
   find(seq: bigint, row: (r: ChainRow) => void): boolean {
-    const p = this.locate(seq)
+    const p = this.rowidTable ? this.locate(seq) : firstInScan(this.scanner, this.leafCount, seq)
     if (p === null) return false
     this.at(p.leaf, p.cell, row)
     return true
@@ -430,7 +430,10 @@ export class DirectSource implements RowSource {
    * a seq is also the last; then SQLite answers).
    */
   findLast(seq: bigint, row: (r: ChainRow) => void): boolean {
-    return this.edge('last', seq, row) || this.find(seq, row)
+    if (this.edge('last', seq, row)) return true
+    const p = this.locate(seq)
+    if (p !== null) this.at(p.leaf, p.cell, row)
+    return p !== null
   }
 
   /**

@@ -216,6 +216,18 @@ describe.skipIf(addon === null || typeof addon.proveLeaves !== 'function')(
       expect([...out]).toEqual([0, 0, 0])
       expect(a.proveLeaves!(win, Int32Array.of(4), 0, g, 1, 2, out)).toBe(0)
       expect([...out]).toEqual([0, 0, 1])
+      // Page numbers and a window start at the ends of int32: their difference is taken in 64 bits
+      // (in 32 it overflowed, undefined behaviour that UBSan reported at addon.c's window check).
+      for (const [start, page] of [
+        [-1, 0x7fffffff],
+        [-0x7fffffff, 0x7fffffff],
+        [0x7fffffff, -0x80000000],
+        [2, 0x7fffffff],
+      ] as const) {
+        const edge = Int32Array.of(7, 4096, 0, 4096, start, 2, 1 << 30)
+        expect(a.proveLeaves!(win, Int32Array.of(page), 0, edge, 1, 2, out)).toBe(0)
+        expect([...out]).toEqual([0, 0, 1])
+      }
     })
   },
 )
