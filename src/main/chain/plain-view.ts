@@ -19,6 +19,13 @@ import { quoteIdent } from './sqlite/ident'
 
 export interface PlainView {
   path: string
+  /**
+   * Whether the copy's table stores seq as a column of its own (seq not the rowid alias: a table
+   * rebuilt as `seq INTEGER NOT NULL`, `seq INT PRIMARY KEY`, …): its records then hold seq's value
+   * where the reference layout's hold NULL (file-format §2.1: an INTEGER PRIMARY KEY is stored as
+   * NULL in the record, its value is the rowid).
+   */
+  seqStored: boolean
   /** Removes the view and its folder. */
   release(): void
 }
@@ -67,7 +74,10 @@ function affinityType(declared: string): string {
  * The record layout is what the search needs (../recovery/layout.ts), and it is the same. The columns
  * and their list, the names quoted: the rows are copied by name.
  */
-function chainTableDdl(src: Database.Database, autoincrement: boolean): { ddl: string; cols: string } {
+function chainTableDdl(
+  src: Database.Database,
+  autoincrement: boolean,
+): { ddl: string; cols: string; seqStored: boolean } {
   const list = src
     .prepare("SELECT type, wr FROM pragma_table_list WHERE schema = 'main' AND name = 'chain' COLLATE NOCASE")
     .all() as { type: string; wr: number }[]
@@ -84,14 +94,19 @@ function chainTableDdl(src: Database.Database, autoincrement: boolean): { ddl: s
       }[])
     : []
   const alias = ops.some((o) => o.opcode === 'Rowid') && !ops.some((o) => o.opcode === 'Column')
+  // seq is the view's rowid alias even where the copy stores it as a column (a table rebuilt without
+  // the INTEGER PRIMARY KEY, which switched the search off): the live rows keep their seqs, and a
+  // seq that is not a distinct integer refuses the copy (INSERT: datatype mismatch or UNIQUE), so
+  // the search is then not run rather than run on seqs SQLite did not read.
   const defs = info.map((c) =>
-    c === seq && alias
-      ? `${quoteIdent(c.name)} INTEGER PRIMARY KEY${autoincrement ? ' AUTOINCREMENT' : ''}`
+    c === seq
+      ? `${quoteIdent(c.name)} INTEGER PRIMARY KEY${autoincrement && alias ? ' AUTOINCREMENT' : ''}`
       : `${quoteIdent(c.name)} ${affinityType(c.type)}`,
   )
   return {
     ddl: `CREATE TABLE chain (${defs.join(', ')})`,
     cols: info.map((c) => quoteIdent(c.name)).join(', '),
+    seqStored: seq !== undefined && !alias,
   }
 }
 
@@ -116,7 +131,7 @@ export function plainView(copyPath: string, evidence: { dev: number; ino: number
       return `SQLite could not rewrite it without auto-vacuum: ${refused}`
     }
     const seq = src.prepare("SELECT 1 FROM sqlite_master WHERE name = 'sqlite_sequence'").pluck().get()
-    const { ddl, cols } = chainTableDdl(src, seq === 1)
+    const { ddl, cols, seqStored } = chainTableDdl(src, seq === 1)
     src.close()
     src = null
     out = new Database(path)
@@ -132,7 +147,9 @@ export function plainView(copyPath: string, evidence: { dev: number; ino: number
     out.prepare('ATTACH ? AS src').run(copyPath)
     out.transaction(() => {
       out!.prepare(`INSERT INTO main.chain (${cols}) SELECT ${cols} FROM src.chain`).run()
-      if (seq === 1) {
+      // A sequence is kept for a table SQLite keeps one for (AUTOINCREMENT on the rowid alias): one
+      // left beside a rebuilt table no insert maintains any more, and proves nothing.
+      if (seq === 1 && !seqStored) {
         out!.exec("DELETE FROM main.sqlite_sequence WHERE name = 'chain' COLLATE NOCASE")
         out!.exec(
           "INSERT INTO main.sqlite_sequence SELECT name, seq FROM src.sqlite_sequence WHERE name = 'chain' COLLATE NOCASE",
@@ -140,7 +157,7 @@ export function plainView(copyPath: string, evidence: { dev: number; ino: number
       }
     })()
     out.exec('DETACH src')
-    return { path, release }
+    return { path, seqStored, release }
   } catch (e) {
     src?.close()
     out?.close()

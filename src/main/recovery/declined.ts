@@ -21,7 +21,7 @@ export interface CopyView {
    * The copy's own pages when they are not numbered as the evidence's (a plain view): the database's
    * size in pages then comes from the copy, and no live row is placed on a page of the evidence.
    */
-  plain: { dbPages: number; pageSize: number } | null
+  plain: { dbPages: number; pageSize: number; seqStored: boolean } | null
   release(): void
 }
 
@@ -61,10 +61,12 @@ function copyPages(copyPath: string): { dbPages: number; pageSize: number } | nu
  * sqlite3InitCallback parses the first only), the word SELECT or VALUES in a comment or a name, a
  * view or a trigger beside the chain (their root page is 0) — since the view's table is made from the
  * columns SQLite read, not from that text, and SQLite's reading of the chain table is what the record
- * layout is. An operator's view must not switch the search off, nor an insider's edit of the text.
+ * layout is. An operator's view must not switch the search off, nor an insider's edit of the text;
+ * nor a table rebuilt so that seq is no longer the rowid (the view makes it the rowid again, and the
+ * records are matched with seq's value or NULL in its place, ./layout.ts).
  */
 const VIEWABLE =
-  /^(auto-vacuum|a schema statement with a query|schema not replayable: .*more than one statement.*|a schema row with an unusual root page|a (view|trigger) in the schema)$/
+  /^(auto-vacuum|seq is not the rowid|a schema statement with a query|schema not replayable: .*more than one statement.*|a schema row with an unusual root page|a (view|trigger) in the schema)$/
 
 /**
  * The copy, opened by the direct reader; or why it cannot be. A copy the reader declines for
@@ -95,7 +97,7 @@ export function openCopyDirect(copyPath: string, evidence: { dev: number; ino: n
     }
     return {
       chain,
-      plain: pages,
+      plain: { ...pages, seqStored: view.seqStored },
       release: () => {
         chain.close()
         view.release()
@@ -136,6 +138,7 @@ export function declinedTarget(files: ChainFiles, view: CopyView, why: string): 
     columns: copy.columns,
     ncols: copy.ncols,
     seqColumn: copy.seqColumn,
+    ...(view.plain?.seqStored ? { seqStored: true } : {}),
     declined: why,
   }
 }

@@ -7,7 +7,12 @@ import { TEXT64_TYPE } from '../chain/sqlite/record'
 import { REQUIRED_COLUMNS } from '../chain/table'
 
 /** How a column's serial type is checked. */
-export type ColumnRole = 'rowid' | 'int' | 'hash' | 'body' | 'any'
+/**
+ * `rowid`: seq as the reference stores it, the INTEGER PRIMARY KEY, NULL in the record (file-format
+ * §2.1); `seq`: a table whose seq is a column of its own (rebuilt without the alias) — its records
+ * hold seq's integer, those written before the rebuild NULL, and both are the chain's.
+ */
+export type ColumnRole = 'rowid' | 'seq' | 'int' | 'hash' | 'body' | 'any'
 
 export interface RecordLayout {
   ncols: number
@@ -35,6 +40,7 @@ export function recordLayout(
   columns: ReadonlyMap<string, number>,
   ncols: number,
   seqColumn: number,
+  seqStored = false,
 ): RecordLayout {
   const at = (name: string): number => {
     const i = columns.get(name)
@@ -42,7 +48,7 @@ export function recordLayout(
     return i
   }
   const roles: ColumnRole[] = Array.from({ length: ncols }, () => 'any')
-  roles[seqColumn] = 'rowid'
+  roles[seqColumn] = seqStored ? 'seq' : 'rowid'
   const ts = at('timestamp_ns')
   const body = at('canonical_body')
   const canonical = at('canonical_hash')

@@ -109,6 +109,8 @@ export interface SearchTarget {
   columns: ReadonlyMap<string, number>
   ncols: number
   seqColumn: number
+  /** The evidence's table stores seq as a column (not the rowid alias): ./layout.ts. */
+  seqStored?: boolean
   /** Why the direct reader declined the evidence, when it did. */
   declined?: string
 }
@@ -144,7 +146,7 @@ export class Search {
     try {
       assertEvidenceUnchanged(this.files)
       const pageSize = target.pageSize
-      const layout = recordLayout(target.columns, target.ncols, target.seqColumn)
+      const layout = recordLayout(target.columns, target.ncols, target.seqColumn, target.seqStored ?? false)
       const store = openPages(this.files, pageSize)
       this.store = store
       this.carver = new Carver(store, layout, pageSize - target.reserved, target.dbPages, opts.signal)
