@@ -61,7 +61,10 @@ function affinityType(declared: string): string {
   if (t.includes('INT')) return 'INTEGER'
   if (/CHAR|CLOB|TEXT/.test(t)) return 'TEXT'
   if (t.includes('BLOB') || t.trim() === '') return 'BLOB'
-  if (/REAL|FLOA|DOUB/.test(t)) return 'REAL'
+  // REAL affinity stores an integral real as an integer and turns it back on reading (datatype3
+  // §3.1, vdbe.c OP_RealAffinity), which the direct reader declines: the view keeps the values the
+  // copy's read gave, reals already, with no affinity to convert them again.
+  if (/REAL|FLOA|DOUB/.test(t)) return 'BLOB'
   return 'NUMERIC'
 }
 

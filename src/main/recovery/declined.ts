@@ -56,6 +56,14 @@ function copyPages(copyPath: string): { dbPages: number; pageSize: number } | nu
 }
 
 /**
+ * A column added with a DEFAULT (ALTER TABLE … ADD COLUMN … DEFAULT): the records written before it
+ * are short, and SQLite reads the default where they end (file-format §2.1, a record may hold fewer
+ * values than the table has columns); the direct reader opens such a table but declines its short
+ * records, so the live rows are read from a plain view, whose rows hold the values SQLite read.
+ */
+export const DEFAULTED = 'a column with a DEFAULT'
+
+/**
  * Declines a plain view answers: auto-vacuum (the pointer map), and a schema the reader does not
  * replay that SQLite opens all the same — statements after a CREATE TABLE (prepare.c
  * sqlite3InitCallback parses the first only), the word SELECT or VALUES in a comment or a name, a
@@ -63,10 +71,11 @@ function copyPages(copyPath: string): { dbPages: number; pageSize: number } | nu
  * columns SQLite read, not from that text, and SQLite's reading of the chain table is what the record
  * layout is. An operator's view must not switch the search off, nor an insider's edit of the text;
  * nor a table rebuilt so that seq is no longer the rowid (the view makes it the rowid again, and the
- * records are matched with seq's value or NULL in its place, ./layout.ts).
+ * records are matched with seq's value or NULL in its place, ./layout.ts); nor a column added with a
+ * DEFAULT (DEFAULTED) or of REAL affinity, an operator's migration as much as an insider's.
  */
 const VIEWABLE =
-  /^(auto-vacuum|seq is not the rowid|a schema statement with a query|schema not replayable: .*more than one statement.*|a schema row with an unusual root page|a (view|trigger) in the schema)$/
+  /^(auto-vacuum|seq is not the rowid|a column with a DEFAULT|column .* reads as REAL|a schema statement with a query|schema not replayable: .*more than one statement.*|a schema row with an unusual root page|a (view|trigger) in the schema)$/
 
 /**
  * The copy, opened by the direct reader; or why it cannot be. A copy the reader declines for
@@ -77,8 +86,11 @@ export function openCopyDirect(copyPath: string, evidence: { dev: number; ino: n
   let why: string
   try {
     const chain = openCopyChain(copyPath)
-    if (!(chain instanceof Unsupported)) return { chain, plain: null, release: () => chain.close() }
-    why = chain.message
+    if (chain instanceof Unsupported) why = chain.message
+    else if (chain.spec.minFields > 0) {
+      chain.close()
+      why = DEFAULTED
+    } else return { chain, plain: null, release: () => chain.close() }
   } catch (e) {
     if (e instanceof AuditError) throw e
     return oneLine(e)

@@ -14,7 +14,7 @@ import type { KeyMaterial } from '../chain/keys'
 import { applyRecovery, type RecoveryContext } from './findings'
 import { directLive, type LiveChain } from './live'
 import { notSearched, recoverWith, Search, targetOf, type RecoverOptions, type SearchTarget } from './recover'
-import { declinedTarget, openCopyDirect } from './declined'
+import { declinedTarget, DEFAULTED, openCopyDirect } from './declined'
 import { carveFed } from './fed-carving'
 import type { FileTap } from '../chain/addon/file-hash'
 
@@ -224,6 +224,11 @@ export async function searchEvidence(
     if (e instanceof AuditError) throw e
     if (!(e instanceof Unsupported)) return unread(oneLine(e))
     return searchDeclined(snapshot, e.message, keys, opts, liveBodyBad)
+  }
+  // Its short records would stop the live rows' reading (./declined.ts DEFAULTED), and the search with it.
+  if (chain.spec.minFields > 0) {
+    chain.close()
+    return searchDeclined(snapshot, DEFAULTED, keys, opts, liveBodyBad)
   }
   return startRecovery(chain, keys, opts).done(liveBodyBad)
 }
