@@ -72,17 +72,25 @@ export async function recoverPath(
   opts: RecoverOptions = {},
 ): Promise<RecoveryResult> {
   let chain: DirectChain
-  try {
-    chain = openDirect(path)
-  } catch (e) {
-    if (e instanceof AuditError) throw e
-    if (!(e instanceof Unsupported)) return notSearched(oneLine(e))
+  const throughCopy = async (): Promise<RecoveryResult> => {
     const file = await ChainFile.open(path)
     try {
       return (await searchEvidence(file.snapshot, keys, opts)).result
     } finally {
       file.close()
     }
+  }
+  try {
+    chain = openDirect(path)
+  } catch (e) {
+    if (e instanceof AuditError) throw e
+    if (!(e instanceof Unsupported)) return notSearched(oneLine(e))
+    return throughCopy()
+  }
+  // Short records SQLite completes with a DEFAULT: searched as searchEvidence searches them.
+  if (chain.spec.minFields > 0) {
+    chain.close()
+    return throughCopy()
   }
   try {
     return searchFiles(path, keys, { ...opts, chain }).result

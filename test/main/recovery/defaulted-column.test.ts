@@ -13,6 +13,7 @@ import { dirname, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { verifyFile } from '../../../src/main/audit/verify-file'
 import type { KeyMaterial } from '../../../src/main/chain/keys'
+import { recoverPath } from '../../../src/main/recovery/verdict'
 import { generateClaims, type Attack } from './claims-generator'
 
 const COLUMNS = [
@@ -69,6 +70,12 @@ describe('a column added with a DEFAULT does not switch the search off', () => {
           const keys: KeyMaterial[] = g.keys.map((bytes, index) => ({ index, encoding: 'hex', bytes }))
           const { verdict: v } = await verifyFile(evidence, keys, { recover: true, workers: 1 })
           expect(v.recovery?.searched, `${name}: ${v.recovery?.note}`).toBe(true)
+          // bijotel recover and the library's recover search the same files.
+          const r = await recoverPath(evidence, keys)
+          expect(r.summary.searched, `${name} (recover): ${r.summary.note}`).toBe(true)
+          for (const row of r.rows)
+            if (row.key_index !== null && (row.status === 'deleted' || row.status === 'superseded'))
+              expect(g.attacked.has(BigInt(row.seq!)), `${name} (recover): seq ${row.seq}`).toBe(true)
           const said = v.findings.map((f) => `${f.kind} ${f.from_seq}-${f.to_seq}`)
           if (attack === 'none') {
             expect(said, name).toEqual([])
