@@ -7,7 +7,7 @@ import type { EvidenceFiles as ChainFiles } from '../chain/evidence-files'
 import type { KeyMaterial } from '../chain/keys'
 import { Carver, type CarveOutput } from './carve'
 import { assertEvidenceUnchanged, closeEvidence, evidenceOf, type EvidenceFiles } from './files'
-import { recordLayout } from './layout'
+import { recordLayout, recordLayouts } from './layout'
 import type { LiveChain } from './live'
 import { openPages, type PageStore } from './pages'
 import { proveHits } from './prove'
@@ -149,7 +149,13 @@ export class Search {
       const layout = recordLayout(target.columns, target.ncols, target.seqColumn, target.seqStored ?? false)
       const store = openPages(this.files, pageSize)
       this.store = store
-      this.carver = new Carver(store, layout, pageSize - target.reserved, target.dbPages, opts.signal)
+      this.carver = new Carver(
+        store,
+        recordLayouts(layout),
+        pageSize - target.reserved,
+        target.dbPages,
+        opts.signal,
+      )
     } catch (e) {
       this.close()
       throw e
