@@ -84,7 +84,9 @@ function chainTableDdl(
   const list = src
     .prepare("SELECT type, wr FROM pragma_table_list WHERE schema = 'main' AND name = 'chain' COLLATE NOCASE")
     .all() as { type: string; wr: number }[]
-  if (list.length !== 1 || list[0]!.type !== 'table' || list[0]!.wr !== 0)
+  // A WITHOUT ROWID table (wr = 1) is read too: its rows are copied into a rowid table whose rowid is
+  // seq (its PRIMARY KEY keeps them distinct; a seq that is no integer refuses the copy).
+  if (list.length !== 1 || list[0]!.type !== 'table')
     throw new Error('the chain table is not an ordinary table')
   const info = src.prepare('PRAGMA main.table_xinfo(chain)').all() as XCol[]
   if (info.length === 0 || info.some((c) => c.hidden !== 0))

@@ -72,10 +72,12 @@ export const DEFAULTED = 'a column with a DEFAULT'
  * layout is. An operator's view must not switch the search off, nor an insider's edit of the text;
  * nor a table rebuilt so that seq is no longer the rowid (the view makes it the rowid again, and the
  * records are matched with seq's value or NULL in its place, ./layout.ts); nor a column added with a
- * DEFAULT (DEFAULTED) or of REAL affinity, an operator's migration as much as an insider's.
+ * DEFAULT (DEFAULTED) or of REAL affinity, nor a table rebuilt WITHOUT ROWID (its records hold
+ * seq's value, in index b-tree cells: file-format §1.6), an operator's migration as much as an
+ * insider's.
  */
 const VIEWABLE =
-  /^(auto-vacuum|seq is not the rowid|a column with a DEFAULT|column .* reads as REAL|a schema statement with a query|schema not replayable: .*more than one statement.*|a schema row with an unusual root page|a (view|trigger) in the schema)$/
+  /^(auto-vacuum|seq is not the rowid|a WITHOUT ROWID table|a column with a DEFAULT|column .* reads as REAL|a schema statement with a query|schema not replayable: .*more than one statement.*|a schema row with an unusual root page|a (view|trigger) in the schema)$/
 
 /**
  * The copy, opened by the direct reader; or why it cannot be. A copy the reader declines for

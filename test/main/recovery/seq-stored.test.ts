@@ -1,6 +1,6 @@
 // A table rebuilt so that seq is no longer the rowid alias (issue 39, round 9): `seq INTEGER NOT
 // NULL`, `seq INT PRIMARY KEY` (INT is not INTEGER: a column of its own with an index), `seq INTEGER
-// PRIMARY KEY DESC` or `seq INTEGER UNIQUE` — created, the rows copied, the old table dropped and the
+// PRIMARY KEY DESC`, `seq INTEGER UNIQUE`, or WITHOUT ROWID — created, the rows copied, the old table dropped and the
 // new one renamed. SQLite reads the same rows, but the direct reader declines the file and recovery
 // was 'not searched', so an insider who rebuilt the table after deleting rows, cutting the tail or
 // resealing read VALID with no recovery finding while the files still held the rows before the
@@ -20,14 +20,26 @@ import { GENESIS, Rng } from '../reliability/chainkit'
 import { caseFolder, CHAIN_DDL, insert, openWriter, version } from '../testing/sealed-writer'
 import { generateClaims, type Attack } from './claims-generator'
 
-const DECLS = ['INTEGER NOT NULL', 'INT PRIMARY KEY', 'INTEGER PRIMARY KEY DESC', 'INTEGER UNIQUE', 'NUMERIC']
+const DECLS = [
+  'INTEGER NOT NULL',
+  'INT PRIMARY KEY',
+  'INTEGER PRIMARY KEY DESC',
+  'INTEGER UNIQUE',
+  'NUMERIC',
+  'INTEGER PRIMARY KEY | WITHOUT ROWID',
+]
 
-/** The chain table of `db` rebuilt with `seq ${decl}` (the rows copied as they are). */
-function rebuild(db: Database.Database, decl: string): void {
-  const ddl = CHAIN_TABLE_DDL.replace('IF NOT EXISTS chain', 'rebuilt').replace(
-    'seq INTEGER PRIMARY KEY AUTOINCREMENT',
-    `seq ${decl}`,
-  )
+/**
+ * The chain table of `db` rebuilt with `seq ${decl}` (the rows copied as they are); what follows a
+ * `|` in `decl` is the table's options (WITHOUT ROWID).
+ */
+function rebuild(db: Database.Database, spec: string): void {
+  const [decl, options = ''] = spec.split('|')
+  const ddl =
+    CHAIN_TABLE_DDL.replace('IF NOT EXISTS chain', 'rebuilt').replace(
+      'seq INTEGER PRIMARY KEY AUTOINCREMENT',
+      `seq ${decl!.trim()}`,
+    ) + options
   db.transaction(() => {
     db.exec(ddl)
     db.exec('INSERT INTO rebuilt SELECT * FROM chain')
