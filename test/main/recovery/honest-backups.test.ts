@@ -4,7 +4,6 @@
 // over with the archive segments and given to `verify --segment` in any order and twice. A backup's
 // rows that are live are copies, those archived since are `archived`, and those past the live head
 // do not occur (the chain only grows): no finding, VALID, no proven row deleted or superseded.
-import Database from 'better-sqlite3'
 import { join } from 'node:path'
 import { describe, it } from 'vitest'
 import { GENESIS, Rng } from '../reliability/chainkit'
