@@ -20,6 +20,13 @@ import { quoteIdent } from './sqlite/ident'
 
 export interface PlainView {
   path: string
+  /**
+   * Whether the copy's table stores seq as a column of its own (seq not the rowid alias: a table
+   * rebuilt as `seq INTEGER NOT NULL`, `seq INT PRIMARY KEY`, …): its records then hold seq's value
+   * where the reference layout's hold NULL (file-format §2.1: an INTEGER PRIMARY KEY is stored as
+   * NULL in the record, its value is the rowid).
+   */
+  seqStored: boolean
   /** Removes the view and its folder. */
   release(): void
 }
@@ -64,7 +71,10 @@ function affinityType(declared: string): string {
   if (t.includes('INT')) return 'INTEGER'
   if (/CHAR|CLOB|TEXT/.test(t)) return 'TEXT'
   if (t.includes('BLOB') || t.trim() === '') return 'BLOB'
-  if (/REAL|FLOA|DOUB/.test(t)) return 'REAL'
+  // REAL affinity stores an integral real as an integer and turns it back on reading (datatype3
+  // §3.1, vdbe.c OP_RealAffinity), which the direct reader declines: the view keeps the values the
+  // copy's read gave, reals already, with no affinity to convert them again.
+  if (/REAL|FLOA|DOUB/.test(t)) return 'BLOB'
   return 'NUMERIC'
 }
 
@@ -77,11 +87,16 @@ function affinityType(declared: string): string {
  * The record layout is what the search needs (../recovery/layout.ts), and it is the same. The columns
  * and their list, the names quoted: the rows are copied by name.
  */
-function chainTableDdl(src: Database.Database, autoincrement: boolean): { ddl: string; cols: string } {
+function chainTableDdl(
+  src: Database.Database,
+  autoincrement: boolean,
+): { ddl: string; cols: string; seqStored: boolean } {
   const list = src
     .prepare("SELECT type, wr FROM pragma_table_list WHERE schema = 'main' AND name = 'chain' COLLATE NOCASE")
     .all() as { type: string; wr: number }[]
-  if (list.length !== 1 || list[0]!.type !== 'table' || list[0]!.wr !== 0)
+  // A WITHOUT ROWID table (wr = 1) is read too: its rows are copied into a rowid table whose rowid is
+  // seq (its PRIMARY KEY keeps them distinct; a seq that is no integer refuses the copy).
+  if (list.length !== 1 || list[0]!.type !== 'table')
     throw new Error('the chain table is not an ordinary table')
   const info = src.prepare('PRAGMA main.table_xinfo(chain)').all() as XCol[]
   if (info.length === 0 || info.some((c) => c.hidden !== 0))
@@ -94,14 +109,19 @@ function chainTableDdl(src: Database.Database, autoincrement: boolean): { ddl: s
       }[])
     : []
   const alias = ops.some((o) => o.opcode === 'Rowid') && !ops.some((o) => o.opcode === 'Column')
+  // seq is the view's rowid alias even where the copy stores it as a column (a table rebuilt without
+  // the INTEGER PRIMARY KEY, which switched the search off): the live rows keep their seqs, and a
+  // seq that is not a distinct integer refuses the copy (INSERT: datatype mismatch or UNIQUE), so
+  // the search is then not run rather than run on seqs SQLite did not read.
   const defs = info.map((c) =>
-    c === seq && alias
-      ? `${quoteIdent(c.name)} INTEGER PRIMARY KEY${autoincrement ? ' AUTOINCREMENT' : ''}`
+    c === seq
+      ? `${quoteIdent(c.name)} INTEGER PRIMARY KEY${autoincrement && alias ? ' AUTOINCREMENT' : ''}`
       : `${quoteIdent(c.name)} ${affinityType(c.type)}`,
   )
   return {
     ddl: `CREATE TABLE chain (${defs.join(', ')})`,
     cols: info.map((c) => quoteIdent(c.name)).join(', '),
+    seqStored: seq !== undefined && !alias,
   }
 }
 
@@ -126,7 +146,7 @@ export function plainView(copyPath: string, evidence: { dev: number; ino: number
       return `SQLite could not rewrite it without auto-vacuum: ${refused}`
     }
     const seq = src.prepare("SELECT 1 FROM sqlite_master WHERE name = 'sqlite_sequence'").pluck().get()
-    const { ddl, cols } = chainTableDdl(src, seq === 1)
+    const { ddl, cols, seqStored } = chainTableDdl(src, seq === 1)
     src.close()
     src = null
     out = new Database(path)
@@ -147,7 +167,9 @@ export function plainView(copyPath: string, evidence: { dev: number; ino: number
       // apart from the table's, which are what SQLite reads of the chain (every other read of the
       // copy is NOT INDEXED as well: ./source/copy-source.ts).
       out!.prepare(`INSERT INTO main.chain (${cols}) SELECT ${cols} FROM src.chain NOT INDEXED`).run()
-      if (seq === 1) {
+      // A sequence is kept for a table SQLite keeps one for (AUTOINCREMENT on the rowid alias): one
+      // left beside a rebuilt table no insert maintains any more, and proves nothing.
+      if (seq === 1 && !seqStored) {
         out!.exec("DELETE FROM main.sqlite_sequence WHERE name = 'chain' COLLATE NOCASE")
         out!.exec(
           "INSERT INTO main.sqlite_sequence SELECT name, seq FROM src.sqlite_sequence NOT INDEXED WHERE name = 'chain' COLLATE NOCASE",
@@ -155,7 +177,7 @@ export function plainView(copyPath: string, evidence: { dev: number; ino: number
       }
     })()
     out.exec('DETACH src')
-    return { path, release }
+    return { path, seqStored, release }
   } catch (e) {
     src?.close()
     out?.close()

@@ -94,7 +94,8 @@ export class Carver {
 
   constructor(
     private readonly store: PageStore,
-    private readonly layout: RecordLayout,
+    /** The table's layout first, then any other its records may have been written in (./layout.ts). */
+    private readonly layouts: RecordLayout[],
     private readonly usable: number,
     private readonly dbPagesNow: number,
     private readonly signal?: { aborted: boolean },
@@ -104,7 +105,8 @@ export class Carver {
       store.wal.currentByPage.size > 0
         ? readFreelist(store.main, store.pageSize, store.filePages)
         : this.freelist
-    this.anchorByte = layout.anchor[0]!
+    // Every anchor starts with a hash column's serial type (./layout.ts HASH_TYPE).
+    this.anchorByte = layouts[0]!.anchor[0]!
     const sizes = Math.max(store.filePages, store.wal.dbPages, dbPagesNow)
     this.maxPage = sizes
     // The largest page any version holds: a WAL frame or journal image of a page past every size the
@@ -381,7 +383,6 @@ export class Carver {
     // a record's body is read from its page only when it is reported.
     const page = Buffer.from(view)
     let neighbours: bigint[] | null = null
-    const anchor = this.layout.anchor
     for (const r of regions) {
       this.scanned.carved_regions++
       for (
@@ -389,12 +390,17 @@ export class Carver {
         a >= 0 && a < r.to;
         a = page.indexOf(this.anchorByte, a + 1)
       ) {
-        if (
-          a + anchor.length > this.usable ||
-          page.compare(anchor, 0, anchor.length, a, a + anchor.length) !== 0
-        )
-          continue
-        const rec = matchAt(page, a, version.views, this.usable, this.layout, this.budget)
+        let rec: CarvedRecord | null = null
+        for (const layout of this.layouts) {
+          const anchor = layout.anchor
+          if (
+            a + anchor.length > this.usable ||
+            page.compare(anchor, 0, anchor.length, a, a + anchor.length) !== 0
+          )
+            continue
+          rec = matchAt(page, a, version.views, this.usable, layout, this.budget)
+          if (rec) break
+        }
         if (!rec) continue
         neighbours ??= leafCellRowids(page, headerOffset(version.page), this.usable)
         this.hits.push({ rec, source: this.source(version, r.kind, rec.start), neighbours })

@@ -21,7 +21,7 @@ export interface CopyView {
    * The copy's own pages when they are not numbered as the evidence's (a plain view): the database's
    * size in pages then comes from the copy, and no live row is placed on a page of the evidence.
    */
-  plain: { dbPages: number; pageSize: number } | null
+  plain: { dbPages: number; pageSize: number; seqStored: boolean } | null
   release(): void
 }
 
@@ -56,15 +56,28 @@ function copyPages(copyPath: string): { dbPages: number; pageSize: number } | nu
 }
 
 /**
+ * A column added with a DEFAULT (ALTER TABLE … ADD COLUMN … DEFAULT): the records written before it
+ * are short, and SQLite reads the default where they end (file-format §2.1, a record may hold fewer
+ * values than the table has columns); the direct reader opens such a table but declines its short
+ * records, so the live rows are read from a plain view, whose rows hold the values SQLite read.
+ */
+export const DEFAULTED = 'a column with a DEFAULT'
+
+/**
  * Declines a plain view answers: auto-vacuum (the pointer map), and a schema the reader does not
  * replay that SQLite opens all the same — statements after a CREATE TABLE (prepare.c
  * sqlite3InitCallback parses the first only), the word SELECT or VALUES in a comment or a name, a
  * view or a trigger beside the chain (their root page is 0) — since the view's table is made from the
  * columns SQLite read, not from that text, and SQLite's reading of the chain table is what the record
- * layout is. An operator's view must not switch the search off, nor an insider's edit of the text.
+ * layout is. An operator's view must not switch the search off, nor an insider's edit of the text;
+ * nor a table rebuilt so that seq is no longer the rowid (the view makes it the rowid again, and the
+ * records are matched with seq's value or NULL in its place, ./layout.ts); nor a column added with a
+ * DEFAULT (DEFAULTED) or of REAL affinity, nor a table rebuilt WITHOUT ROWID (its records hold
+ * seq's value, in index b-tree cells: file-format §1.6), an operator's migration as much as an
+ * insider's.
  */
 const VIEWABLE =
-  /^(auto-vacuum|a schema statement with a query|schema not replayable: .*more than one statement.*|a schema row with an unusual root page|a (view|trigger) in the schema)$/
+  /^(auto-vacuum|seq is not the rowid|a WITHOUT ROWID table|a column with a DEFAULT|column .* reads as REAL|a schema statement with a query|schema not replayable: .*more than one statement.*|a schema row with an unusual root page|a (view|trigger) in the schema)$/
 
 /**
  * The copy, opened by the direct reader; or why it cannot be. A copy the reader declines for
@@ -75,8 +88,11 @@ export function openCopyDirect(copyPath: string, evidence: { dev: number; ino: n
   let why: string
   try {
     const chain = openCopyChain(copyPath)
-    if (!(chain instanceof Unsupported)) return { chain, plain: null, release: () => chain.close() }
-    why = chain.message
+    if (chain instanceof Unsupported) why = chain.message
+    else if (chain.spec.minFields > 0) {
+      chain.close()
+      why = DEFAULTED
+    } else return { chain, plain: null, release: () => chain.close() }
   } catch (e) {
     if (e instanceof AuditError) throw e
     return oneLine(e)
@@ -95,7 +111,7 @@ export function openCopyDirect(copyPath: string, evidence: { dev: number; ino: n
     }
     return {
       chain,
-      plain: pages,
+      plain: { ...pages, seqStored: view.seqStored },
       release: () => {
         chain.close()
         view.release()
@@ -136,6 +152,7 @@ export function declinedTarget(files: ChainFiles, view: CopyView, why: string): 
     columns: copy.columns,
     ncols: copy.ncols,
     seqColumn: copy.seqColumn,
+    ...(view.plain?.seqStored ? { seqStored: true } : {}),
     declined: why,
   }
 }

@@ -4,10 +4,15 @@
 // serial type 13 + 2·64 = 141, the varint 0x81 0x0D (file-format §2.1): side by side in the header
 // they give the six bytes 81 0D 81 0D 81 0D, found in no other record of a chain file.
 import { TEXT64_TYPE } from '../chain/sqlite/record'
-import { REQUIRED_COLUMNS } from '../chain/table'
+import { CHAIN_COLUMNS, REQUIRED_COLUMNS } from '../chain/table'
 
 /** How a column's serial type is checked. */
-export type ColumnRole = 'rowid' | 'int' | 'hash' | 'body' | 'any'
+/**
+ * `rowid`: seq as the reference stores it, the INTEGER PRIMARY KEY, NULL in the record (file-format
+ * §2.1); `seq`: a table whose seq is a column of its own (rebuilt without the alias) — its records
+ * hold seq's integer, those written before the rebuild NULL, and both are the chain's.
+ */
+export type ColumnRole = 'rowid' | 'seq' | 'int' | 'hash' | 'body' | 'any'
 
 export interface RecordLayout {
   ncols: number
@@ -35,6 +40,7 @@ export function recordLayout(
   columns: ReadonlyMap<string, number>,
   ncols: number,
   seqColumn: number,
+  seqStored = false,
 ): RecordLayout {
   const at = (name: string): number => {
     const i = columns.get(name)
@@ -42,7 +48,7 @@ export function recordLayout(
     return i
   }
   const roles: ColumnRole[] = Array.from({ length: ncols }, () => 'any')
-  roles[seqColumn] = 'rowid'
+  roles[seqColumn] = seqStored ? 'seq' : 'rowid'
   const ts = at('timestamp_ns')
   const body = at('canonical_body')
   const canonical = at('canonical_hash')
@@ -58,4 +64,19 @@ export function recordLayout(
   const minCols = Math.max(...REQUIRED_COLUMNS.map(at)) + 1
   const anchor = Buffer.from(Array.from({ length: anchorCols }, () => HASH_TYPE_BYTES).flat())
   return { ncols, minCols, roles, ts, body, canonical, prev, hmac, anchorCol, anchorCols, anchor }
+}
+
+/**
+ * The layouts to match records in: the table's, then the reference's (§1.1, seq the rowid alias)
+ * where the table's differs — a column dropped (ALTER TABLE DROP COLUMN rewrites every row, sqlite
+ * alter.c) or the table rebuilt with its columns in another order leaves the rows written before it
+ * in the reference's layout, in free pages and WAL frames, and they are the chain's rows all the same
+ * (placed by their sealed links, like any record).
+ */
+export function recordLayouts(table: RecordLayout): RecordLayout[] {
+  const reference = recordLayout(new Map(CHAIN_COLUMNS.map((c, i) => [c, i])), CHAIN_COLUMNS.length, 0)
+  const same =
+    table.ncols === reference.ncols &&
+    table.roles.every((r, i) => r === reference.roles[i] || (r === 'seq' && reference.roles[i] === 'rowid'))
+  return same ? [table] : [table, reference]
 }

@@ -66,6 +66,8 @@ function fits(role: RecordLayout['roles'][number], t: number): boolean {
   switch (role) {
     case 'rowid':
       return t === 0
+    case 'seq':
+      return t === 0 || (t >= 1 && t <= 6) || t === 8 || t === 9
     case 'int':
       return (t >= 1 && t <= 6) || t === 8 || t === 9
     case 'hash':

@@ -7,7 +7,7 @@ import type { EvidenceFiles as ChainFiles } from '../chain/evidence-files'
 import type { KeyMaterial } from '../chain/keys'
 import { Carver, type CarveOutput } from './carve'
 import { assertEvidenceUnchanged, closeEvidence, evidenceOf, type EvidenceFiles } from './files'
-import { recordLayout } from './layout'
+import { recordLayout, recordLayouts } from './layout'
 import type { LiveChain } from './live'
 import { openPages, type PageStore } from './pages'
 import { proveHits } from './prove'
@@ -109,6 +109,8 @@ export interface SearchTarget {
   columns: ReadonlyMap<string, number>
   ncols: number
   seqColumn: number
+  /** The evidence's table stores seq as a column (not the rowid alias): ./layout.ts. */
+  seqStored?: boolean
   /** Why the direct reader declined the evidence, when it did. */
   declined?: string
 }
@@ -144,10 +146,16 @@ export class Search {
     try {
       assertEvidenceUnchanged(this.files)
       const pageSize = target.pageSize
-      const layout = recordLayout(target.columns, target.ncols, target.seqColumn)
+      const layout = recordLayout(target.columns, target.ncols, target.seqColumn, target.seqStored ?? false)
       const store = openPages(this.files, pageSize)
       this.store = store
-      this.carver = new Carver(store, layout, pageSize - target.reserved, target.dbPages, opts.signal)
+      this.carver = new Carver(
+        store,
+        recordLayouts(layout),
+        pageSize - target.reserved,
+        target.dbPages,
+        opts.signal,
+      )
     } catch (e) {
       this.close()
       throw e

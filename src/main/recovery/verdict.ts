@@ -14,7 +14,7 @@ import type { KeyMaterial } from '../chain/keys'
 import { applyRecovery, type RecoveryContext } from './findings'
 import { directLive, type LiveChain } from './live'
 import { notSearched, recoverWith, Search, targetOf, type RecoverOptions, type SearchTarget } from './recover'
-import { declinedTarget, openCopyDirect } from './declined'
+import { declinedTarget, DEFAULTED, openCopyDirect } from './declined'
 import { carveFed } from './fed-carving'
 import type { FileTap } from '../chain/addon/file-hash'
 
@@ -72,17 +72,25 @@ export async function recoverPath(
   opts: RecoverOptions = {},
 ): Promise<RecoveryResult> {
   let chain: DirectChain
-  try {
-    chain = openDirect(path)
-  } catch (e) {
-    if (e instanceof AuditError) throw e
-    if (!(e instanceof Unsupported)) return notSearched(oneLine(e))
+  const throughCopy = async (): Promise<RecoveryResult> => {
     const file = await ChainFile.open(path)
     try {
       return (await searchEvidence(file.snapshot, keys, opts)).result
     } finally {
       file.close()
     }
+  }
+  try {
+    chain = openDirect(path)
+  } catch (e) {
+    if (e instanceof AuditError) throw e
+    if (!(e instanceof Unsupported)) return notSearched(oneLine(e))
+    return throughCopy()
+  }
+  // Short records SQLite completes with a DEFAULT: searched as searchEvidence searches them.
+  if (chain.spec.minFields > 0) {
+    chain.close()
+    return throughCopy()
   }
   try {
     return searchFiles(path, keys, { ...opts, chain }).result
@@ -224,6 +232,11 @@ export async function searchEvidence(
     if (e instanceof AuditError) throw e
     if (!(e instanceof Unsupported)) return unread(oneLine(e))
     return searchDeclined(snapshot, e.message, keys, opts, liveBodyBad)
+  }
+  // Its short records would stop the live rows' reading (./declined.ts DEFAULTED), and the search with it.
+  if (chain.spec.minFields > 0) {
+    chain.close()
+    return searchDeclined(snapshot, DEFAULTED, keys, opts, liveBodyBad)
   }
   return startRecovery(chain, keys, opts).done(liveBodyBad)
 }

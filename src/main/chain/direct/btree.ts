@@ -73,8 +73,12 @@ export function collectLeavesHere(pager: Pager, root: number): LeafList {
       return
     }
     if (kind !== PAGE_INTERIOR_TABLE) throw new Unsupported(`page ${n} is not a table b-tree page`)
-    // An interior page with no cell is corruption to SQLite, the root included (moveToRoot).
-    const cells = cellCount(page, n, pager.pageSize, -1)
+    // An interior page with no cell is corruption to SQLite, the root included, but for page 1
+    // (btree.c moveToRoot: `if( pRoot->pgno!=1 ) return SQLITE_CORRUPT_BKPT;` then its right child):
+    // balance_nonroot copies a root's only child into it only when the child fits below the root's
+    // header (`pParent->hdrOffset<=apNew[0]->nFree`), so sqlite_master that shrank after a split
+    // keeps page 1 an interior page with no cell whenever its child has under 100 bytes free.
+    const cells = cellCount(page, n, pager.pageSize, depth === 0 && n === 1 ? 1 : -1)
     if (h + 12 + 2 * cells > page.length) throw new Unsupported('cell count beyond the page')
     const cellAt = (i: number): number => {
       const at = page.readUInt16BE(h + 12 + 2 * i)

@@ -1,0 +1,99 @@
+// A column added with a DEFAULT (issue 39, round 9): `ALTER TABLE chain ADD COLUMN … DEFAULT …` leaves
+// the records written before it short, and SQLite reads the default where they end (file-format §2.1).
+// The direct reader opens such a table but declines its short records, and the search stopped at
+// the live rows' reading: 'not searched (… short record where a DEFAULT would be read)'; a column of
+// REAL affinity (OP_RealAffinity) was declined at the open ('column … reads as REAL'). So an
+// insider who added such a column after cutting the tail, deleting a block or resealing read VALID
+// while the WAL still held the rows before the attack. Generated over defaults, attacks and page
+// sizes: the search runs (through the plain view, whose rows hold the values SQLite read), its
+// findings lie on the attack's seqs and cover them; a migration alone makes none.
+import Database from 'better-sqlite3'
+import { copyFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { verifyFile } from '../../../src/main/audit/verify-file'
+import type { KeyMaterial } from '../../../src/main/chain/keys'
+import { recoverPath } from '../../../src/main/recovery/verdict'
+import { generateClaims, type Attack } from './claims-generator'
+
+const COLUMNS = [
+  "note TEXT DEFAULT 'migrated'",
+  'tokens INTEGER NOT NULL DEFAULT 0',
+  'cost REAL DEFAULT 0.5',
+  "flag BLOB DEFAULT x'00ff'",
+  'region TEXT DEFAULT NULL',
+  "a TEXT DEFAULT 'x'; ALTER TABLE chain ADD COLUMN b INTEGER DEFAULT -1",
+  'score REAL',
+  'latency DOUBLE PRECISION; ALTER TABLE chain ADD COLUMN ratio FLOAT DEFAULT 1',
+]
+const ATTACKS: Attack[] = ['none', 'truncate-tail', 'delete-middle', 'reseal-tail']
+const NAMED: Record<Attack, string> = {
+  none: '',
+  'delete-middle': 'deleted',
+  'truncate-tail': 'truncated',
+  'reseal-tail': 'rewritten',
+  'body-edit': 'rewritten',
+}
+
+describe('a column added with a DEFAULT does not switch the search off', () => {
+  let n = 0
+  for (const column of COLUMNS)
+    for (const attack of ATTACKS) {
+      const seed = 0xdef + n
+      const pageSize = [1024, 4096, 512, 2048][n % 4]!
+      n++
+      const name = `${attack}, then ADD COLUMN ${column} (wal p${pageSize})`
+      it(name, async () => {
+        const g = generateClaims(
+          {
+            name,
+            pageSize,
+            journal: 'wal',
+            history: 'appends-checkpoints',
+            attack,
+            foreign: 'none',
+            rows: 30,
+          },
+          seed,
+        )
+        try {
+          const evidence = join(dirname(g.db), 'migrated.db')
+          const db = new Database(g.db)
+          try {
+            db.pragma('wal_autocheckpoint = 0')
+            db.exec(`ALTER TABLE chain ADD COLUMN ${column}`)
+            copyFileSync(g.db, evidence)
+            copyFileSync(`${g.db}-wal`, `${evidence}-wal`)
+          } finally {
+            db.close()
+          }
+          const keys: KeyMaterial[] = g.keys.map((bytes, index) => ({ index, encoding: 'hex', bytes }))
+          const { verdict: v } = await verifyFile(evidence, keys, { recover: true, workers: 1 })
+          expect(v.recovery?.searched, `${name}: ${v.recovery?.note}`).toBe(true)
+          // bijotel recover and the library's recover search the same files.
+          const r = await recoverPath(evidence, keys)
+          expect(r.summary.searched, `${name} (recover): ${r.summary.note}`).toBe(true)
+          for (const row of r.rows)
+            if (row.key_index !== null && (row.status === 'deleted' || row.status === 'superseded'))
+              expect(g.attacked.has(BigInt(row.seq!)), `${name} (recover): seq ${row.seq}`).toBe(true)
+          const said = v.findings.map((f) => `${f.kind} ${f.from_seq}-${f.to_seq}`)
+          if (attack === 'none') {
+            expect(said, name).toEqual([])
+            expect(v.valid, name).toBe(true)
+            return
+          }
+          const covered = new Set<number>()
+          for (const f of v.findings)
+            if (f.kind === 'truncated' || f.kind === 'deleted' || f.kind === 'rewritten')
+              for (let s = f.from_seq; s <= f.to_seq; s++) {
+                expect(g.attacked.has(BigInt(s)), `${name}: ${f.kind} covers ${s}`).toBe(true)
+                if (f.kind === NAMED[attack]) covered.add(s)
+              }
+          for (const s of g.attacked) expect(covered.has(Number(s)), `${name}: ${said.join('; ')}`).toBe(true)
+          expect(v.valid, name).toBe(false)
+        } finally {
+          g.cleanup()
+        }
+      })
+    }
+})
