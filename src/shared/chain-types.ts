@@ -72,7 +72,27 @@ export interface EntrySummary {
    * what the file holds, not when the calls happened.
    */
   delta_ns?: string | null
+  /**
+   * In a listing (listEntries): the text fields given only to their first LIST_TEXT_UNITS UTF-16
+   * units (never half a code point), because the chain held more; getEntry gives them whole. A
+   * writer's names may be megabytes each, and a page of them was sent whole for a table cell.
+   */
+  clipped?: ClippedField[]
 }
+
+/** The text fields of a listed row that may be clipped (EntrySummary.clipped). */
+export type ClippedField =
+  | 'timestamp_ns'
+  | 'span_name'
+  | 'span_kind'
+  | 'provider'
+  | 'model'
+  | 'canonical_hash'
+  | 'hmac_hash'
+  | 'status'
+
+/** How much of each text field a listed row carries (EntrySummary.clipped). */
+export const LIST_TEXT_UNITS = 256
 
 /** A column the entries table sorts on (the index holds seq, time, provider, model; the rest come from one pass). */
 export type EntrySortColumn =

@@ -9,6 +9,7 @@ import type {
   Timeline,
   TimelineRequest,
 } from '../../shared/chain-types'
+import { LIST_TEXT_UNITS, type ClippedField } from '../../shared/chain-types'
 import { AuditError, asChainReadError } from '../base/errors'
 import { attributesOf, isPlainObject, modelOf, parseBody, providerOfBytes } from './body'
 import { providerLabel } from './provider-key'
@@ -207,6 +208,38 @@ function summarize(r: RawEntry, parsed: unknown): EntrySummary {
     latency_ns: f.latency_ns === null ? null : f.latency_ns.toString(),
     status: f.status,
   }
+}
+
+const CLIPPABLE: readonly ClippedField[] = [
+  'timestamp_ns',
+  'span_name',
+  'span_kind',
+  'provider',
+  'model',
+  'canonical_hash',
+  'hmac_hash',
+  'status',
+]
+
+/**
+ * `row` with each text field longer than LIST_TEXT_UNITS cut there (not inside a surrogate pair)
+ * and named in `clipped`: a page of the table is up to 1,000 rows, and a chain's names (its
+ * writer's, an insider's) may be megabytes each — a page carried them whole over IPC or HTTP for
+ * cells a few words wide. The entry's detail (getEntry) has them whole. (The reference route
+ * GET /chain lists whole values, as Python's does.)
+ */
+export function clippedForList(row: EntrySummary): EntrySummary {
+  let clipped: ClippedField[] | undefined
+  for (const k of CLIPPABLE) {
+    const v = row[k]
+    if (typeof v !== 'string' || v.length <= LIST_TEXT_UNITS) continue
+    const high = v.charCodeAt(LIST_TEXT_UNITS - 1)
+    const cut = high >= 0xd800 && high <= 0xdbff ? LIST_TEXT_UNITS - 1 : LIST_TEXT_UNITS
+    ;(row as unknown as Record<ClippedField, string>)[k] = v.slice(0, cut)
+    ;(clipped ??= []).push(k)
+  }
+  if (clipped) row.clipped = clipped
+  return row
 }
 
 /**

@@ -20,6 +20,7 @@ import {
 } from 'node:fs'
 import { basename, dirname, join, resolve } from 'node:path'
 import { writeTarget } from '../base/client-file'
+import { tempBeside } from '../base/temp-name'
 import { refuseInputTarget } from '../base/inputs'
 import { AuditError, oneLine } from '../base/errors'
 
@@ -97,7 +98,7 @@ export class AtomicOutput {
   private done = false
 
   constructor(readonly target: string) {
-    this.tmp = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString('hex')}.tmp`)
+    this.tmp = tempBeside(target, randomBytes(6).toString('hex'))
     try {
       this.fd = openSync(this.tmp, 'wx', 0o666)
     } catch (e) {

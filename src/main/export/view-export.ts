@@ -7,7 +7,7 @@
 import { refuseInputTarget } from '../base/inputs'
 import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs'
 import { randomBytes } from 'node:crypto'
-import { basename, dirname, join } from 'node:path'
+import { tempBeside } from '../base/temp-name'
 import type { ViewExportFormat } from '../../shared/tools-types'
 import type { ChainIndex } from '../chain/chain-index'
 import { NO_MODEL } from '../chain/columns/types'
@@ -108,7 +108,7 @@ export function rowsText(format: Exclude<ViewExportFormat, 'reference'>, rows: V
 
 /** Streams `parts` into `target` through a temporary file beside it, renamed into place. */
 export function writeParts(target: string, parts: Iterable<string>): number {
-  const tmp = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString('hex')}.tmp`)
+  const tmp = tempBeside(target, randomBytes(6).toString('hex'))
   let fd: number
   try {
     fd = openSync(tmp, 'wx', 0o644)

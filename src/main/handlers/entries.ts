@@ -2,7 +2,7 @@
 // stands in that order, one entry, and the timeline's buckets.
 import type { ApiName } from '../../shared/contract'
 import { positionOfSeq } from '../chain/chain-index'
-import { buildTimeline, getEntry, listEntries } from '../chain/views'
+import { buildTimeline, clippedForList, getEntry, listEntries } from '../chain/views'
 import { MAX_SEQ_TIMES, seqGaps, seqTimes } from '../chain/seq-facts'
 import { AuditError } from '../base/errors'
 import type { AuditSession } from '../session/session'
@@ -23,7 +23,15 @@ export function entryHandlers(session: AuditSession): Pick<HandlerTable, EntryCa
       const limit = int(o, 'limit', { min: 1, max: 1000 })
       const sort = optEnum(o, 'sort', ENTRY_SORTS) ?? 'seq_asc'
       const src = await session.entrySource(filterFrom(optObj(o, 'filter')), sort)
-      return listEntries(src.rows, src.positions(sort), src.index, offset, limit, src.positions('seq_asc'))
+      const page = listEntries(
+        src.rows,
+        src.positions(sort),
+        src.index,
+        offset,
+        limit,
+        src.positions('seq_asc'),
+      )
+      return { ...page, rows: page.rows.map(clippedForList) }
     },
     locateEntry: async (req) => {
       const o = obj(req)

@@ -1,5 +1,6 @@
 // An entry filter as a request gives it (`filter` of listEntries, locateEntry, exportView…), checked
 // field by field: the one reading of it for every call that takes one.
+import type { ApiName } from '../../shared/contract'
 import type { EntryFilter, TimelineFilter } from '../../shared/chain-types'
 import { optBool, optNs, optStr, type Obj } from './validate'
 
@@ -10,9 +11,21 @@ export { ENTRY_SORTS } from '../../shared/entry-sorts'
  * The longest provider, model, span name or status a filter takes: a name the chain holds is the
  * writer's to make as long as it likes, and the filter bar and "filter by this value" send it back
  * whole (a 1,000-character cap made every longer name offered on screen fail when chosen: 'filter.model
- * is longer than 1000 characters'). Web mode's JSON body limit (1 MiB) bounds what HTTP carries.
+ * is longer than 1000 characters'). Web mode takes the bodies of the calls that carry one
+ * (FILTER_CALLS) up to its largest limit (96 MiB: a name of NAME_CHARS as JSON escapes at most).
  */
 export const NAME_CHARS = 16 * 1024 * 1024
+
+/** The calls whose request carries a name of the chain's as a filter (filterFrom, timelineFilterFrom, their own fields). */
+export const FILTER_CALLS: readonly ApiName[] = [
+  'listEntries',
+  'locateEntry',
+  'seqTimes',
+  'timeline',
+  'exportView',
+  'saveViewExport',
+  'startDriftSeries',
+]
 
 export function filterFrom(o: Obj | undefined): EntryFilter | undefined {
   if (!o) return undefined

@@ -3,6 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { API_CALLS, type ApiName } from '../../shared/contract'
 import { dispatch, isApiName } from '../handlers/dispatch'
+import { FILTER_CALLS } from '../handlers/filter-request'
 import type { CallContext, HandlerTable } from '../handlers/table'
 import { HttpError, LIMITS, parseJson, readRequestBody, sendError, sendJson, STATUS_OF } from './http'
 
@@ -10,13 +11,17 @@ export const CALL_PREFIX = '/api/call/'
 
 /**
  * Body limit per call: checkReplay carries a file (checkReplayBatch many, within the same bound) (base64, up to 64 MiB of bytes); setPrior and
- * checkReport carry a report (its text, up to the handler's 64 MiB).
+ * checkReport carry a report (its text, up to the handler's 64 MiB). The calls that take an entry
+ * filter carry a name the chain holds back whole (a provider, model, span name or status offered
+ * on screen, up to the handler's NAME_CHARS): a span name of a megabyte chosen from the table was a
+ * 413 under the 1 MiB JSON limit, so a name the screen offered could not be filtered on in web mode.
  */
 const LARGE: ReadonlySet<ApiName> = new Set<ApiName>([
   'checkReplay',
   'checkReplayBatch',
   'setPrior',
   'checkReport',
+  ...FILTER_CALLS,
 ])
 export const CALL_LIMITS: Record<ApiName, number> = Object.fromEntries(
   API_CALLS.map((n) => [n, LARGE.has(n) ? LIMITS.replay : LIMITS.json]),

@@ -2,7 +2,7 @@
 import { jsonDocumentPrintable, printable } from '../../../shared/printable'
 import { readSegments } from '../../audit/segments'
 import { renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
-import { basename, dirname, join } from 'node:path'
+import { tempBeside } from '../../base/temp-name'
 import type { ReplayBatchItem, ReplayCheck } from '../../../shared/replay-types'
 import type { OpenedChain } from '../../chain/source/opened-chain'
 import { loadPrivateKey } from '../../custody/ed25519'
@@ -54,13 +54,18 @@ export function checkOutputPath(out: string, db: string): void {
 function writeAtomically(path: string, text: string): void {
   // The very name checkOutputPath checked (the kernel's, not a lexical one).
   const target = writeTarget(path)
-  const tmp = join(dirname(target), `.${basename(target)}.${process.pid}.tmp`)
+  const tmp = tempBeside(target, String(process.pid))
   refuseInputTarget(target, path, 'the report')
   try {
     writeFileSync(tmp, text, { flag: 'wx', mode: 0o644 })
     renameSync(tmp, target)
   } catch (e) {
-    rmSync(tmp, { force: true })
+    // Removing what may not exist must not replace the one-line refusal with its own error.
+    try {
+      rmSync(tmp, { force: true })
+    } catch {
+      /* the write's error below is the one to report */
+    }
     throw new AuditError('bad_argument', `cannot write the report to ${path}: ${oneLine(e)}`)
   }
 }

@@ -19,7 +19,7 @@ import {
   METHOD_LABELS,
   shownGroups,
 } from '../lib/drift'
-import { counted, formatCount, isoOfNs, nsToMs, shortTime } from '../lib/format'
+import { counted, formatCount, isoOfNs, nsToMs, shortTime, shownName } from '../lib/format'
 import type { DriftControls } from '../lib/stores/drift-store'
 import { useTimeZone } from '../lib/stores/settings-store'
 import { DriftChart } from './DriftChart'
@@ -49,8 +49,9 @@ export const MAX_LISTED = 500
 function scopeText(r: DriftSeriesRequest | null): string {
   if (!r) return ''
   const parts: string[] = []
-  if (r.provider) parts.push(`provider ${r.provider}`)
-  if (r.model) parts.push(`model ${r.model}`)
+  // The names are the chain's, whole (megabytes if its writer chose): shown clipped.
+  if (r.provider) parts.push(`provider ${shownName(r.provider)}`)
+  if (r.model) parts.push(`model ${shownName(r.model)}`)
   if (r.from_ns && r.to_ns) parts.push(`${shortTime(isoOfNs(r.from_ns))} – ${shortTime(isoOfNs(r.to_ns))}`)
   return parts.length > 0 ? parts.join(' · ') : 'every row of the chain'
 }

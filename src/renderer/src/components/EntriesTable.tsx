@@ -27,11 +27,14 @@ import './EntriesTable.css'
 import { type Column, type ValueFilter } from './table/columns'
 import { ColumnMenu } from './table/ColumnMenu'
 import { shownColumns, useColumnPrefs, widthOf, withWidth } from './table/column-prefs'
-import { copyWithNotice, menuItems, type Notify } from './table/row-actions'
-import { rowTsv } from './table/columns'
+import { copyWithNotice, menuItems, wholeRowFrom, type Notify } from './table/row-actions'
+import { isClipped, rowTsv } from './table/columns'
 import { RowMenu } from './table/RowMenu'
 import { gridTemplate, TableHeader } from './table/TableHeader'
 import { useGapRows, type GapRowsModel } from './GapRow'
+
+/** A clipped cell's tooltip ends with why (EntrySummary.clipped). */
+const CLIPPED_TIP = ' … (clipped here; the entry’s detail shows it whole)'
 
 export const ROW_HEIGHT = 26
 
@@ -79,6 +82,7 @@ export function EntriesTable({
 }: Props) {
   const zone = useTimeZone() // drawn again when the zone times are shown in changes
   const api = useApi()
+  const whole = useMemo(() => wholeRowFrom(api), [api])
   const gridId = useId()
   const rowId = useCallback((i: number) => `${gridId}-row-${i}`, [gridId])
   const listRef = useRef<VirtualListHandle | null>(null)
@@ -263,7 +267,11 @@ export function EntriesTable({
     if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === 'c') {
       if (!r || (window.getSelection()?.toString() ?? '') !== '') return
       e.preventDefault()
-      copyWithNotice(rowTsv(r, shown), `row seq ${r.seq} (TSV)`, notify)
+      copyWithNotice(
+        whole(r).then((w) => rowTsv(w, shown)),
+        `row seq ${r.seq} (TSV)`,
+        notify,
+      )
     }
   }
 
@@ -333,13 +341,15 @@ export function EntriesTable({
       >
         {shown.map((c, k) => {
           const text = c.copy(r)
-          const shownValue = c.render ? c.render(r) : text
+          // A value the listing carried clipped says so: an ellipsis, and the tooltip why.
+          const clipped = isClipped(c, r)
+          const shownValue = c.render ? c.render(r) : clipped ? `${text}…` : text
           const empty = shownValue === undefined || shownValue === ''
           return (
             <span
               key={c.id}
               className={`cell c-${c.id}${c.numeric ? ' num mono' : ''}${isActive && k === col ? ' cell-active' : ''}`}
-              title={c.tip ? c.tip(r) : text}
+              title={`${c.tip ? c.tip(r) : text}${clipped ? CLIPPED_TIP : ''}`}
               role="gridcell"
               data-col={c.id}
             >
@@ -435,7 +445,7 @@ export function EntriesTable({
           x={menu.x}
           y={menu.y}
           label={`seq ${menu.row.seq}`}
-          items={menuItems(menu.row, menu.cell, shown, notify, (f, v) => onFilterBy?.(f, v))}
+          items={menuItems(menu.row, menu.cell, shown, notify, (f, v) => onFilterBy?.(f, v), whole)}
           onClose={closeMenu}
         />
       ) : null}

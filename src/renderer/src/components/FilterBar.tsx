@@ -2,7 +2,7 @@
 // charts and the table.
 import type { ChainOverview } from '../../../shared/chain-types'
 import type { ViewAction, ViewState } from '../lib/filter-state'
-import { shortTime } from '../lib/format'
+import { shortTime, shownName } from '../lib/format'
 import { useTimeZone } from '../lib/stores/settings-store'
 import { NameFilter } from './NameFilter'
 import './FilterBar.css'
@@ -48,7 +48,7 @@ export function FilterBar({ overview, view, dispatch, flaggedCount, rangeLabel }
       {(['spanName', 'status'] as const).map((f) =>
         view[f] !== null ? (
           <span key={f} className="filter-chip pill" data-testid={`filter-chip-${f}`}>
-            {f === 'spanName' ? 'span' : 'status'} = {view[f]}
+            {f === 'spanName' ? 'span' : 'status'} = {shownName(view[f])}
             <button
               type="button"
               className="btn small"

@@ -9,7 +9,7 @@ import type {
   DriftSeriesAnomaly,
 } from '../../../shared/drift-types'
 import type { VerifyVerdict } from '../../../shared/verify-types'
-import { counted, nsToMs } from './format'
+import { counted, nsToMs, shownName } from './format'
 import { findingRange } from './verdict'
 import { DRIFT_DIMENSIONS, DRIFT_WINDOW, DRIFT_Z_THRESHOLD } from '../../../shared/drift-rules'
 
@@ -36,8 +36,9 @@ export function groupKey(g: Pick<DriftGroup, 'provider' | 'model'>): string {
   return JSON.stringify([g.provider, g.model])
 }
 
+/** A group's name as shown: its provider and model clipped (shownName), as the chain may make them megabytes. */
 export function groupLabel(g: Pick<DriftGroup, 'provider' | 'model'>): string {
-  return `${g.provider} / ${g.model ?? '(no model)'}`
+  return `${shownName(g.provider)} / ${g.model === null ? '(no model)' : shownName(g.model)}`
 }
 
 export interface DriftPoint {

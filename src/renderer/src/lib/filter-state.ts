@@ -2,6 +2,7 @@
 // timeline, and the table's sort. One reducer; the API requests are derived from it.
 import type { EntryFilter, EntrySort, EntrySortColumn, TimelineRequest } from '../../../shared/chain-types'
 import { sortParts } from '../../../shared/entry-sorts'
+import { shownName } from './format'
 
 export interface TimeRange {
   from_ns: string
@@ -122,15 +123,18 @@ export function listingKey(s: ViewState): string {
   return JSON.stringify([s.sort, entryFilter(s) ?? {}])
 }
 
-/** Short human description of the active filters (for the table header). */
+/**
+ * Short human description of the active filters (for the table header and the status bar): each
+ * name as shownName() clips it — a filter holds a chain's name whole, megabytes if its writer chose.
+ */
 export function describeView(s: ViewState): string {
   const parts: string[] = []
-  if (s.provider !== null) parts.push(`provider ${s.provider}`)
-  if (s.model !== null) parts.push(`model ${s.model}`)
+  if (s.provider !== null) parts.push(`provider ${shownName(s.provider)}`)
+  if (s.model !== null) parts.push(`model ${shownName(s.model)}`)
   if (s.flaggedOnly) parts.push('flagged only')
   if (s.range !== null) parts.push('time range')
   if (s.searchId !== null) parts.push('search results')
-  if (s.spanName !== null) parts.push(`span ${s.spanName}`)
-  if (s.status !== null) parts.push(`status ${s.status}`)
+  if (s.spanName !== null) parts.push(`span ${shownName(s.spanName)}`)
+  if (s.status !== null) parts.push(`status ${shownName(s.status)}`)
   return parts.length === 0 ? 'all entries' : parts.join(' · ')
 }

@@ -3,7 +3,7 @@
 // never recorded, a latency whose times are not integers) are shown as an empty cell with a dash,
 // never as 0; a copy of such a cell is empty.
 import type { ReactNode } from 'react'
-import type { EntrySortColumn, EntrySummary } from '../../../../shared/chain-types'
+import type { ClippedField, EntrySortColumn, EntrySummary } from '../../../../shared/chain-types'
 import { formatDurationNs, shortHash, shortTime } from '../../lib/format'
 
 /** A filter "filter by this value" can set from a cell. */
@@ -27,6 +27,8 @@ export interface Column {
   /** The cell's tooltip (undefined: the copy text). */
   tip?: (r: EntrySummary) => string
   filter?: ValueFilter
+  /** The row's text field the cell shows (a listing may carry it clipped: EntrySummary.clipped). */
+  field?: ClippedField
 }
 
 const missing = (v: unknown): boolean => v === null || v === undefined
@@ -46,6 +48,7 @@ export const COLUMNS: readonly Column[] = [
   },
   {
     id: 'time',
+    field: 'timestamp_ns',
     label: 'time',
     title: 'timestamp_ns (unsealed column) as a time',
     sort: 'time',
@@ -68,6 +71,7 @@ export const COLUMNS: readonly Column[] = [
   },
   {
     id: 'provider',
+    field: 'provider',
     label: 'provider',
     title: 'provider',
     sort: 'provider',
@@ -77,6 +81,7 @@ export const COLUMNS: readonly Column[] = [
   },
   {
     id: 'model',
+    field: 'model',
     label: 'model',
     title: 'model',
     sort: 'model',
@@ -86,6 +91,7 @@ export const COLUMNS: readonly Column[] = [
   },
   {
     id: 'span',
+    field: 'span_name',
     label: 'span',
     title: 'span name (span_name column)',
     sort: 'span',
@@ -95,6 +101,7 @@ export const COLUMNS: readonly Column[] = [
   },
   {
     id: 'kind',
+    field: 'span_kind',
     label: 'kind',
     title: 'span kind',
     sort: 'kind',
@@ -104,6 +111,7 @@ export const COLUMNS: readonly Column[] = [
   },
   {
     id: 'status',
+    field: 'status',
     label: 'status',
     title: 'status_code of the sealed body',
     sort: 'status',
@@ -152,6 +160,7 @@ export const COLUMNS: readonly Column[] = [
   },
   {
     id: 'hash',
+    field: 'canonical_hash',
     label: 'canonical hash',
     title: 'canonical_hash',
     sort: 'hash',
@@ -161,6 +170,7 @@ export const COLUMNS: readonly Column[] = [
   },
   {
     id: 'hmac',
+    field: 'hmac_hash',
     label: 'hmac hash',
     title: 'hmac_hash (proves nothing until verified with a key)',
     sort: null,
@@ -178,6 +188,11 @@ export const MAX_WIDTH = 800
 
 export function columnById(id: string): Column | undefined {
   return COLUMNS.find((c) => c.id === id)
+}
+
+/** Whether the listing carried the cell's value clipped (the entry's detail has it whole). */
+export function isClipped(c: Column, r: EntrySummary): boolean {
+  return c.field !== undefined && (r.clipped?.includes(c.field) ?? false)
 }
 
 /** A row as tab-separated values of the columns given (tabs and newlines inside a value become spaces). */
