@@ -6,10 +6,15 @@
 // (a document of 10^6 small objects made a string a name and a Set an object): an object's first
 // SMALL_OBJECT names are compared with each other byte by byte; past that, an open-addressing table
 // of their FNV-1a hashes (linear probing) holds their places, so a 10^6-member object costs one
-// probe a name, in typed arrays rebuilt as they double.
+// probe a name, in typed arrays rebuilt as they double. FNV-1a is not keyed: a document can hold
+// names that all share one hash (Joux's multicollisions: colliding blocks from one state, chained,
+// give 2^k names), so a probe run longer than MAX_PROBES hands the object to a Set of the names'
+// bytes as latin1 strings, hashed by V8 with its per-process seed, and the check stays linear.
 
 /** Names compared pairwise before the table is built. */
 export const SMALL_OBJECT = 8
+/** The longest probe run taken before the object's names move to a Set (see the header). */
+export const MAX_PROBES = 64
 
 /** Whether a[as..ae) and c[cs..ce) hold the same bytes. */
 function sameBytes(a: Buffer, as: number, ae: number, c: Buffer, cs: number, ce: number): boolean {
@@ -35,15 +40,24 @@ export class MemberNames {
   private count = 0
   /** Entry index + 1 at each slot (0: empty), once the object has more than SMALL_OBJECT names. */
   private table: Int32Array | null = null
+  /** The names as latin1 strings of their bytes, once a probe run was too long. */
+  private set: Set<string> | null = null
 
   /** Made ready for another object (the scan reuses one per depth). */
   reset(): void {
     this.count = 0
     this.table = null
+    this.set = null
   }
 
   /** Adds the name whose UTF-8 bytes are buf[s..e); false when the object already has it. */
   add(buf: Buffer, s: number, e: number): boolean {
+    if (this.set !== null) {
+      const key = buf.toString('latin1', s, e)
+      if (this.set.has(key)) return false
+      this.set.add(key)
+      return true
+    }
     if (this.table === null) {
       for (let i = 0; i < this.count; i++)
         if (sameBytes(this.bufs[i]!, this.starts[i]!, this.ends[i]!, buf, s, e)) return false
@@ -54,15 +68,30 @@ export class MemberNames {
     const h = fnv1a(buf, s, e)
     const table = this.table
     const mask = table.length - 1
+    let probes = 0
     for (let slot = h & mask; ; slot = (slot + 1) & mask) {
       const at = table[slot]! - 1
       if (at < 0) break
       if (this.hashes[at] === h && sameBytes(this.bufs[at]!, this.starts[at]!, this.ends[at]!, buf, s, e))
         return false
+      if (++probes > MAX_PROBES) return this.toSet(buf, s, e)
     }
     this.push(buf, s, e, h)
     if (this.count * 2 > table.length) this.rebuild(table.length * 2)
     else this.place(table, this.count - 1)
+    return true
+  }
+
+  /** The names so far into a Set, then this one added unless it is among them (the run was cut short). */
+  private toSet(buf: Buffer, s: number, e: number): boolean {
+    const set = new Set<string>()
+    for (let i = 0; i < this.count; i++)
+      set.add(this.bufs[i]!.toString('latin1', this.starts[i]!, this.ends[i]!))
+    this.set = set
+    this.table = null
+    const key = buf.toString('latin1', s, e)
+    if (set.has(key)) return false
+    set.add(key)
     return true
   }
 

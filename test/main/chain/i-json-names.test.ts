@@ -7,7 +7,7 @@
 // generator chose), at the offset of the second one, and reads every other document as JSON.parse does.
 import { describe, expect, it } from 'vitest'
 import { IJsonError, parseIJson } from '../../../src/main/chain/i-json'
-import { MemberNames, SMALL_OBJECT } from '../../../src/main/chain/i-json-names'
+import { MAX_PROBES, MemberNames, SMALL_OBJECT } from '../../../src/main/chain/i-json-names'
 import { mulberry32 } from '../testing/prng'
 
 const LIMITS = { maxDepth: 64, maxValues: 50_000_000 }
@@ -141,4 +141,51 @@ describe('I-JSON member names: refused exactly when the decoded names repeat', (
     const lateSmall = `${small.slice(0, -2)},"a":3}]`
     expect(() => parseIJson(Buffer.from(lateSmall), LIMITS)).toThrow(/duplicate member name "a"/)
   }, 120_000)
+
+  it('names that all share one FNV-1a hash (Joux multicollisions): checked in linear time', () => {
+    // FNV-1a's state is its hash: two blocks colliding from one state, chained k times, give 2^k
+    // names of one hash. Each pair is found by the birthday bound over 3-character blocks.
+    const step = (h: number, block: string): number => {
+      for (let k = 0; k < block.length; k++) h = Math.imul(h ^ block.charCodeAt(k), 0x01000193)
+      return h
+    }
+    const chars = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'
+    const pairs: [string, string][] = []
+    let state = 0x811c9dc5
+    while (pairs.length < 16) {
+      const seen = new Map<number, string>()
+      const before = pairs.length
+      for (let i = 0; i < 3_000_000 && pairs.length === before; i++) {
+        let x = Math.imul(i, 2654435761) >>> 0
+        let block = ''
+        for (let k = 0; k < 5; k++) {
+          block += chars[x % 62]
+          x = Math.floor(x / 62) + k * 7919
+        }
+        const h = step(state, block)
+        const other = seen.get(h)
+        if (other !== undefined && other !== block) {
+          pairs.push([other, block])
+          state = h
+        } else seen.set(h, block)
+      }
+      expect(pairs.length, 'a colliding pair found').toBe(before + 1)
+    }
+    let names = ['']
+    for (const [a, b] of pairs) names = names.flatMap((n) => [n + a, n + b])
+    expect(names.length).toBe(65536)
+    const hashes = new Set(names.map((n) => step(0x811c9dc5, n)))
+    expect(hashes.size).toBe(1)
+    const text = `{${names.map((n, i) => `"${n}":${i}`).join(',')}}`
+    const t0 = performance.now()
+    expect(parseIJson(Buffer.from(text), LIMITS)).toEqual(JSON.parse(text))
+    expect(performance.now() - t0).toBeLessThan(10_000)
+    // A duplicate among them is still found, past the probe run at which the names moved to a Set.
+    const dup = `${text.slice(0, -1)},"${names[MAX_PROBES * 3]!}":0}`
+    expect(() => parseIJson(Buffer.from(dup), LIMITS)).toThrow(/duplicate member name/)
+    const names2 = new MemberNames()
+    const bytes = names.slice(0, MAX_PROBES + 20).map((n) => Buffer.from(n))
+    for (const b of bytes) expect(names2.add(b, 0, b.length)).toBe(true)
+    for (const b of bytes) expect(names2.add(b, 0, b.length)).toBe(false)
+  }, 60_000)
 })
