@@ -54,8 +54,10 @@ export function assembleVerdict(
     prior_check = checkPrior(lookupHmac, opts.prior, last?.lastSeq ?? null, opts.priorLinked === true)
     const lastSeq = last?.lastSeq ?? 0
     const cut = opts.prior.last_seq > lastSeq
+    const before = beforeBoundary(opts.prior, parts, lookupHmac)
+    if (!prior_check.found && before !== null) prior_check.detail = before
     // A report prior locates a changed or deleted head among its rows (below): only a cut is truncation.
-    if (!prior_check.found && (cut || !opts.prior.rows)) {
+    else if (!prior_check.found && (cut || !opts.prior.rows)) {
       findings.push({
         kind: 'truncated',
         from_seq: cut ? lastSeq + 1 : opts.prior.last_seq,
@@ -96,6 +98,28 @@ export function assembleVerdict(
   }
   if (prior_check) verdict.prior_check = prior_check
   return verdict
+}
+
+/**
+ * A prior (verdict, or head alone) whose head lies before the first row of a chain whose first row
+ * links to a row this file does not hold (the `trusted` boundary: rows before it archived, as the
+ * writer's archive moves them to segment files, or deleted): the head is not in this file because
+ * of that boundary, which verify already states, and a prior of another chain under the same key
+ * reads the same. A cut (`truncated`) says rows were removed after the head; nothing here shows
+ * that, so no finding is made: the words say what would compare it (the archive segment). Null
+ * otherwise. A report prior's rows digest is compared block by block (compareRows) as before.
+ */
+function beforeBoundary(
+  prior: PriorHead,
+  parts: PartitionResult[],
+  lookupHmac: (seq: number) => unknown,
+): string | null {
+  const firstPart = parts.find((p) => p.rows > 0)
+  if (prior.rows || !firstPart || firstPart.boundary?.kind !== 'trusted' || firstPart.firstSeq === null)
+    return null
+  // Only a head no row of this file holds (a row there with another hmac_hash is compared as before).
+  if (prior.last_seq >= firstPart.firstSeq || lookupHmac(prior.last_seq) !== undefined) return null
+  return `the prior head seq=${prior.last_seq} lies before this chain's first row (seq ${firstPart.firstSeq}), which links to a row this file does not hold (rows before it archived or deleted, as the boundary says): nothing in this file can be compared with the prior, and it is no finding — verify-continuity with the archive segment that holds seq ${prior.last_seq} compares it`
 }
 
 /** What a prior lets verify compare, said wherever a prior "matches". */
