@@ -67,7 +67,7 @@ export function assembleVerdict(
       })
     }
     if (opts.prior.rows && rowsNow)
-      Object.assign(prior_check, compareRows(opts.prior.rows, rowsNow, findings))
+      Object.assign(prior_check, compareRows(opts.prior.rows, rowsNow, findings, first?.firstSeq ?? null))
   }
 
   // A loop, not Math.min(...spread): a chain with >~120k separate findings would overflow the stack.
@@ -115,8 +115,7 @@ function beforeBoundary(
   lookupHmac: (seq: number) => unknown,
 ): string | null {
   const firstPart = parts.find((p) => p.rows > 0)
-  if (prior.rows || !firstPart || firstPart.boundary?.kind !== 'trusted' || firstPart.firstSeq === null)
-    return null
+  if (!firstPart || firstPart.boundary?.kind !== 'trusted' || firstPart.firstSeq === null) return null
   // Only a head no row of this file holds (a row there with another hmac_hash is compared as before).
   if (prior.last_seq >= firstPart.firstSeq || lookupHmac(prior.last_seq) !== undefined) return null
   return `the prior head seq=${prior.last_seq} lies before this chain's first row (seq ${firstPart.firstSeq}), which links to a row this file does not hold (rows before it archived or deleted, as the boundary says): nothing in this file can be compared with the prior, and it is no finding — verify-continuity with the archive segment that holds seq ${prior.last_seq} compares it`
@@ -131,6 +130,8 @@ function compareRows(
   prior: RowsDigest,
   now: RowsDigest,
   findings: Finding[],
+  /** The live chain's first seq (null: no rows). */
+  firstSeq: number | null,
 ): { rows_unchanged: boolean; rows_detail: string } {
   const found = priorRowFindings(prior, now)
   for (const f of found) findings.push({ ...f, against_prior: true })
@@ -148,7 +149,9 @@ function compareRows(
     rows_unchanged: false,
     rows_detail: first
       ? `the rows differ from the report's record (${span}): first change found in seq ${first.from_seq}-${first.to_seq} (${first.kind})`
-      : `the chain now ends at seq ${now.last_seq ?? 'none'}, before the report's head; no other change found among the rows before it`,
+      : now.last_seq === null && firstSeq !== null && prior.last_seq !== null && prior.last_seq < firstSeq
+        ? `none of the rows the report covered (${span}) is in this file: they lie before this chain's first row (seq ${firstSeq}); no row it recorded differs`
+        : `the chain now ends at seq ${now.last_seq ?? 'none'}, before the report's head; no other change found among the rows before it`,
   }
 }
 

@@ -20,6 +20,7 @@ import type { KeyMaterial } from '../../../src/main/chain/keys'
 import { OTHER_CHAIN } from '../../../src/main/verify/prior-chain'
 import { DEMO_SECRET_HEX, writeDemoChain } from '../../../src/main/writer/demo'
 import type { PriorHead, VerifyRangeOptions } from '../../../src/shared/verify-types'
+import { bijotel, ensureBuilt } from '../testing/cli'
 import { mulberry32 } from '../testing/prng'
 
 const dir = mkdtempSync(join(tmpdir(), 'prior-before-boundary-'))
@@ -120,4 +121,23 @@ describe('a prior whose head lies before an archived chain’s first row', () =>
       /^VALID:\|the prior head seq=10 is still in the chain/,
     )
   })
+
+  it('a report of the rows before the boundary, as the prior: VALID, its rows said to lie before the chain', () => {
+    ensureBuilt()
+    const full = chain('report-full', 50, 'report')
+    const head = chain('report-head', 50, 'report')
+    const db = new Database(head)
+    db.prepare('DELETE FROM chain WHERE seq > 12').run()
+    db.close()
+    const live = chain('report-live', 50, 'report', 20)
+    const out = join(dir, 'report-head.json')
+    const key = ['--secret-hex', DEMO_SECRET_HEX]
+    expect(bijotel(['report', '--db', head, ...key, '-o', out]).code).toBe(0)
+    const r = bijotel(['verify', '--db', live, ...key, '--prior', out])
+    expect(r.code, r.stdout + r.stderr).toBe(0)
+    expect(r.stdout).toContain("the prior head seq=12 lies before this chain's first row (seq 21)")
+    expect(r.stdout).toContain("they lie before this chain's first row (seq 21)")
+    expect(r.stdout).not.toMatch(/ends at seq none/)
+    expect(heads(full).size).toBe(50)
+  }, 60_000)
 })
