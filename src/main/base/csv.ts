@@ -17,10 +17,13 @@
 // nothing when not supported — combining grapheme joiner, variation selectors, Hangul fillers,
 // tag characters) counts as white space too, and the width fold is applied after any length of
 // such a start (300 spaces before `＝` hid it from a fold of the first 256 characters).
+// A tab or a carriage return counts as a start after such a run too, when nothing an importer keeps
+// stands before it: a cell `<U+200E>\tHYPERLINK(…)` or `<BOM>\r…` is `\t…`/`\r…` once the mark is
+// dropped (round 9; white space before it is trimmed with it, so ` \tfoo` is not one).
 
 /** The characters a spreadsheet may read as the start of a formula (OWASP), after what an importer trims. */
 export const FORMULA_START =
-  /^(?:[\t\r\0]|[\s\0"\u00a0\ufeff\p{Cf}\p{Cc}\p{Default_Ignorable_Code_Point}]*[=+\-@])/u
+  /^(?:[\s\0"\u00a0\ufeff\p{Cf}\p{Cc}\p{Default_Ignorable_Code_Point}]*[=+\-@]|[\0"\u00a0\ufeff\p{Cf}\p{Cc}\p{Default_Ignorable_Code_Point}]*[\t\r])/u
 
 /** What an importer may trim or drop before the first character it reads (FORMULA_START's run). */
 const LEADING = /^[\s\0"\u00a0\ufeff\p{Cf}\p{Cc}\p{Default_Ignorable_Code_Point}]*/u

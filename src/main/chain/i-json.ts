@@ -20,6 +20,11 @@
 // The scan is a check only; a document that passes is then built by JSON.parse, which reads it
 // exactly as scanned (no duplicates, no lone surrogates, numbers within range).
 
+import { parseKeepingLarge } from './i-json-large'
+import { MemberNames } from './i-json-names'
+
+export { exactIntegerText } from './i-json-large'
+
 export class IJsonError extends Error {
   constructor(
     readonly reason: string,
@@ -81,12 +86,11 @@ const HEX = new Int8Array(128).fill(-1)
 for (let k = 0; k < 22; k++) HEX['0123456789abcdefABCDEF'.charCodeAt(k)] = k < 16 ? k : k - 6
 const hexVal = (b: number): number => (b >= 0 && b < 128 ? HEX[b]! : -1)
 
-/** One open container on the scan's stack. */
+/** One open container on the scan's stack (one a depth, reused: a container costs no allocation). */
 interface Frame {
   object: boolean
-  /** The first member name, and a set of them once there is a second (most objects are small). */
-  first: string | null
-  names: Set<string> | null
+  /** Its member names so far (./i-json-names.ts). */
+  names: MemberNames
   /** Members so far. */
   members: number
 }
@@ -95,6 +99,9 @@ class Scanner {
   private i = 0
   private values = 0
   private readonly stack: Frame[] = []
+  private readonly pool: Frame[] = []
+  /** Whether the last string scanned held an escape. */
+  private escaped = false
   /** Literals of integers past 15 digits, in document order (kept when `largeIntegers`). */
   readonly large: string[] = []
 
@@ -119,8 +126,8 @@ class Scanner {
       )
   }
 
-  /** A string token from its opening quote; returns its decoded text only when `decode`. */
-  private string(decode: boolean): string | null {
+  /** A string token from its opening quote (`escaped` says whether it held an escape). */
+  private string(): void {
     const b = this.b
     const start = this.i
     let i = this.i + 1
@@ -170,10 +177,7 @@ class Scanner {
       i = this.utf8(i)
     }
     this.i = i + 1
-    if (!decode) return null
-    return escaped
-      ? (JSON.parse(b.toString('utf8', start, this.i)) as string)
-      : b.toString('utf8', start + 1, i)
+    this.escaped = escaped
   }
 
   private hex4(at: number): number {
@@ -312,7 +316,12 @@ class Scanner {
   private open(object: boolean): void {
     if (this.stack.length >= this.limits.maxDepth)
       this.fail(`nesting deeper than ${this.limits.maxDepth} levels`)
-    this.stack.push({ object, first: null, names: null, members: 0 })
+    const depth = this.stack.length
+    const frame = (this.pool[depth] ??= { object, names: new MemberNames(), members: 0 })
+    frame.object = object
+    frame.members = 0
+    frame.names.reset()
+    this.stack.push(frame)
     this.i++
   }
 
@@ -330,7 +339,7 @@ class Scanner {
         this.open(false)
         return true
       case C.QUOTE:
-        this.string(false)
+        this.string()
         return false
       case 0x74:
         this.literal('true')
@@ -355,11 +364,17 @@ class Scanner {
     this.ws()
     const at = this.i
     if (this.b[at] !== C.QUOTE) this.fail('a member name (a string) expected')
-    const name = this.string(true)!
-    const seen = frame.names !== null ? frame.names.has(name) : frame.first === name
-    if (seen) this.fail(`duplicate member name ${JSON.stringify(name).slice(0, 80)} (RFC 7493 §2.3)`, at)
-    if (frame.first === null) frame.first = name
-    else (frame.names ??= new Set([frame.first])).add(name)
+    this.string()
+    const b = this.b
+    // Compared as UTF-8 bytes, decoded only when escaped (RFC 7493 §2.3: after unescaping).
+    const decoded = this.escaped ? Buffer.from(JSON.parse(b.toString('utf8', at, this.i)) as string) : null
+    const added = decoded
+      ? frame.names.add(decoded, 0, decoded.length)
+      : frame.names.add(b, at + 1, this.i - 1)
+    if (!added) {
+      const name = decoded ? decoded.toString('utf8') : b.toString('utf8', at + 1, this.i - 1)
+      this.fail(`duplicate member name ${JSON.stringify(name).slice(0, 80)} (RFC 7493 §2.3)`, at)
+    }
     // Its value is counted next as every value is (count()); the rest of the member's weight here.
     if (++frame.members > LARGE_OBJECT_MEMBERS) this.values += LARGE_MEMBER_WEIGHT - 1
     this.ws()
@@ -415,49 +430,6 @@ export function checkIJson(bytes: Buffer, limits: IJsonLimits): string[] {
   const scanner = new Scanner(bytes, limits)
   scanner.scan()
   return scanner.large
-}
-
-/**
- * The exact text of the integer literals a double cannot hold (`largeIntegers`), by the object or
- * array holding them and the member's name: JSON.parse rounds `timestamp_ns` (~1.7e18) to the
- * nearest double, so two times 1 ns apart read alike, and a check comparing them with a sealed body
- * would take an edited one. Kept beside the value (a WeakMap: the tree itself is left as JSON.parse
- * builds it), or not at all when the literals cannot be matched to their places.
- */
-const exactIntegers = new WeakMap<object, Map<string, string>>()
-
-/** The literal `holder[key]` was read from, when it is an integer past 15 digits. */
-export function exactIntegerText(holder: object, key: string | number): string | undefined {
-  return exactIntegers.get(holder)?.get(String(key))
-}
-
-const INDEX_KEY = /^(?:0|[1-9][0-9]*)$/
-
-/**
- * JSON.parse with each large literal matched to its place. The reviver visits values in document
- * order except in an object with index-like member names, which JavaScript enumerates first: there
- * the order is unknown, so nothing is kept and readers fall back to the doubles.
- */
-function parseKeepingLarge(text: string, large: string[]): unknown {
-  const found: [object, string, string][] = []
-  let next = 0
-  let inOrder = true
-  const doc = JSON.parse(text, function (this: object, key: string, value: unknown) {
-    if (!Array.isArray(this) && INDEX_KEY.test(key)) inOrder = false
-    if (typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value)) {
-      const literal = large[next++]
-      if (literal === undefined || Number(literal) !== value) inOrder = false
-      else found.push([this, key, literal])
-    }
-    return value
-  }) as unknown
-  if (inOrder && next === large.length)
-    for (const [holder, key, literal] of found) {
-      let m = exactIntegers.get(holder)
-      if (!m) exactIntegers.set(holder, (m = new Map()))
-      m.set(key, literal)
-    }
-  return doc
 }
 
 /** The first unpaired surrogate of a JS string, as a UTF-8 byte offset, or -1. */

@@ -54,8 +54,10 @@ export function assembleVerdict(
     prior_check = checkPrior(lookupHmac, opts.prior, last?.lastSeq ?? null, opts.priorLinked === true)
     const lastSeq = last?.lastSeq ?? 0
     const cut = opts.prior.last_seq > lastSeq
+    const before = beforeBoundary(opts.prior, parts, lookupHmac)
+    if (!prior_check.found && before !== null) prior_check.detail = before
     // A report prior locates a changed or deleted head among its rows (below): only a cut is truncation.
-    if (!prior_check.found && (cut || !opts.prior.rows)) {
+    else if (!prior_check.found && (cut || !opts.prior.rows)) {
       findings.push({
         kind: 'truncated',
         from_seq: cut ? lastSeq + 1 : opts.prior.last_seq,
@@ -65,7 +67,7 @@ export function assembleVerdict(
       })
     }
     if (opts.prior.rows && rowsNow)
-      Object.assign(prior_check, compareRows(opts.prior.rows, rowsNow, findings))
+      Object.assign(prior_check, compareRows(opts.prior.rows, rowsNow, findings, first?.firstSeq ?? null))
   }
 
   // A loop, not Math.min(...spread): a chain with >~120k separate findings would overflow the stack.
@@ -98,6 +100,27 @@ export function assembleVerdict(
   return verdict
 }
 
+/**
+ * A prior (verdict, or head alone) whose head lies before the first row of a chain whose first row
+ * links to a row this file does not hold (the `trusted` boundary: rows before it archived, as the
+ * writer's archive moves them to segment files, or deleted): the head is not in this file because
+ * of that boundary, which verify already states, and a prior of another chain under the same key
+ * reads the same. A cut (`truncated`) says rows were removed after the head; nothing here shows
+ * that, so no finding is made: the words say what would compare it (the archive segment). Null
+ * otherwise. A report prior's rows digest is compared block by block (compareRows) as before.
+ */
+function beforeBoundary(
+  prior: PriorHead,
+  parts: PartitionResult[],
+  lookupHmac: (seq: number) => unknown,
+): string | null {
+  const firstPart = parts.find((p) => p.rows > 0)
+  if (!firstPart || firstPart.boundary?.kind !== 'trusted' || firstPart.firstSeq === null) return null
+  // Only a head no row of this file holds (a row there with another hmac_hash is compared as before).
+  if (prior.last_seq >= firstPart.firstSeq || lookupHmac(prior.last_seq) !== undefined) return null
+  return `the prior head seq=${prior.last_seq} lies before this chain's first row (seq ${firstPart.firstSeq}), which links to a row this file does not hold (rows before it archived or deleted, as the boundary says): nothing in this file can be compared with the prior, and it is no finding — verify-continuity with the archive segment that holds seq ${prior.last_seq} compares it`
+}
+
 /** What a prior lets verify compare, said wherever a prior "matches". */
 export const PRIOR_COMPARES =
   'the report records only seq and hmac_hash, so it cannot tell a body, prev_hash or canonical_hash edit that kept the hmac_hash: the body hash and HMAC checks of this verify are what find those'
@@ -107,6 +130,8 @@ function compareRows(
   prior: RowsDigest,
   now: RowsDigest,
   findings: Finding[],
+  /** The live chain's first seq (null: no rows). */
+  firstSeq: number | null,
 ): { rows_unchanged: boolean; rows_detail: string } {
   const found = priorRowFindings(prior, now)
   for (const f of found) findings.push({ ...f, against_prior: true })
@@ -124,7 +149,9 @@ function compareRows(
     rows_unchanged: false,
     rows_detail: first
       ? `the rows differ from the report's record (${span}): first change found in seq ${first.from_seq}-${first.to_seq} (${first.kind})`
-      : `the chain now ends at seq ${now.last_seq ?? 'none'}, before the report's head; no other change found among the rows before it`,
+      : now.last_seq === null && firstSeq !== null && prior.last_seq !== null && prior.last_seq < firstSeq
+        ? `none of the rows the report covered (${span}) is in this file: they lie before this chain's first row (seq ${firstSeq}); no row it recorded differs`
+        : `the chain now ends at seq ${now.last_seq ?? 'none'}, before the report's head; no other change found among the rows before it`,
   }
 }
 

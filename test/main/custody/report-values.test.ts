@@ -162,6 +162,40 @@ describe('report values are held to the schema', () => {
       expect(refusal(edit(doc, ['generated_at'], good)), good).toBeNull()
   })
 
+  it('tool is held whole to what the writer writes: text after a version, in a platform, refused', () => {
+    // Round 9: the schema's tool patterns were anchored at the start only ("^[0-9]+\\.[0-9]+\\.[0-9]+",
+    // "^v[0-9]+\\.", any platform), so a report reading tool.version "0.1.0 — certified by the court"
+    // or a platform holding a line of its own verified OK, the page and the terminal showing it.
+    const doc = honest['clean']!
+    const tool = doc['tool'] as Record<string, string>
+    const tails = [' certified', 'X', '\n', '\u202e', ' (VALID)', '+build.7', '-', '.4', '\u0000']
+    for (const [member, honestValue] of [
+      ['version', tool['version']!],
+      ['node', tool['node']!],
+      ['platform', tool['platform']!],
+    ] as const) {
+      for (const tail of tails) {
+        const crafted = edit(doc, ['tool', member], honestValue + tail)
+        expect(validate(crafted), `${member} ${JSON.stringify(honestValue + tail)}`).toBe(false)
+        expect(refusal(crafted), `${member} ${JSON.stringify(honestValue + tail)}`).toMatch(
+          new RegExp(`^crafted: not a report this version can check: tool\\.${member} is `),
+        )
+      }
+    }
+    // What the writer writes, on every platform and Node release line, is taken.
+    for (const [member, value] of [
+      ['version', '0.1.0'],
+      ['version', '12.0.3-rc.1'],
+      ['node', 'v20.20.2'],
+      ['node', 'v24.0.0-nightly20250101a1b2c3'],
+      ['platform', 'linux-x64'],
+      ['platform', 'win32-arm64'],
+      ['platform', 'darwin-arm64'],
+      ['platform', 'linux-riscv64'],
+    ] as const)
+      expect(refusal(edit(doc, ['tool', member], value)), `${member} ${value}`).toBeNull()
+  })
+
   it('a report of an older schema version may lack later members; one of this version may not', () => {
     const old = edit(edit(honest['clean']!, ['recovery'], undefined, true), ['coverage'], undefined, true)
     expect(refusal({ ...old, schema_version: '1.0.0' })).toBeNull()

@@ -248,6 +248,44 @@ describe('the cell encoder', () => {
           expect(startsFormula(space.repeat(length) + h + '1+1'), `${length} ${h}`).toBe(true)
   })
 
+  it('a tab or a carriage return after bidi marks, a BOM, format characters or controls (round 9)', () => {
+    // Dropping the invisible run (as CLEAN(), importers and editors do) leaves a cell starting with
+    // TAB or CR, which OWASP's list neutralises; the encoder let them through after one mark.
+    const invisible = [
+      '\u200e',
+      '\u200f',
+      '\u202a',
+      '\u202e',
+      '\u2066',
+      '\u2069',
+      '\ufeff',
+      '\u061c',
+      '\u2060',
+      '\u00ad',
+      '\u034f',
+      '\u180e',
+      '\u{e0001}',
+      '\u0001',
+      '\u0085',
+      '\u0000',
+      '"',
+    ]
+    let n = 0
+    for (const a of invisible)
+      for (const b of ['', ...invisible])
+        for (const start of ['\t', '\r'])
+          for (const rest of ['HYPERLINK("http://x")', '=1+1', 'plain']) {
+            const v = a + b + start + rest
+            expect(startsFormula(v), JSON.stringify(v)).toBe(true)
+            expect(csvCell(v).replace(/^"/, ''), JSON.stringify(v)).toMatch(/^'/)
+            n++
+          }
+    expect(n).toBeGreaterThan(1500)
+    // White space before a tab is trimmed with it: not a start; nor is a tab inside a value.
+    for (const v of [' \tplain', 'a\tb', '\u3000\rplain', 'x\u200e\t'])
+      expect(startsFormula(v), JSON.stringify(v)).toBe(false)
+  })
+
   it('prefixes exactly the cells that start a formula, and keeps the value', () => {
     for (const v of [...hostileNames(), 'anthropic', '12', 'a=b', "'quoted", '']) {
       const enc = csvCell(v)

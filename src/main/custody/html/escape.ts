@@ -1,5 +1,5 @@
 // Text into HTML and SVG: every value of a report is data, escaped where it is written.
-import { printable } from '../../../shared/printable'
+import { jsonDocumentPrintable, printable } from '../../../shared/printable'
 
 /**
  * `v` as HTML text. A control, a bidirectional override or a zero-width character in a report's
@@ -15,15 +15,19 @@ export function esc(v: unknown): string {
     .replace(/'/g, '&#39;')
 }
 
-/** JSON for a `<script type="application/json">` block: `<`, `>` and `&` as \u escapes, so no
- * `</script>` or `<!--` can end or change the block; U+2028/2029 too. JSON.parse reads it back exactly. */
+/**
+ * JSON for a `<script type="application/json">` block: `<`, `>` and `&` as \u escapes, so no
+ * `</script>` or `<!--` can end or change the block; and every code point printable() numbers
+ * (bidi overrides and isolates, U+2028/2029, C1 controls, zero-width characters, the BOM; UAX #9
+ * §2) as a \u escape (RFC 8259 §7), as the report's JSON file writes them (jsonDocumentPrintable):
+ * a provider name holding U+202E drew the page's source backwards in a viewer or an editor from it
+ * on. JSON.parse reads it back exactly, so the report read from the page is the one signed.
+ */
 export function jsonForScript(value: unknown): string {
-  return JSON.stringify(value, null, 2)
+  return jsonDocumentPrintable(value)
     .replace(/</g, '\\u003c')
     .replace(/>/g, '\\u003e')
     .replace(/&/g, '\\u0026')
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029')
 }
 
 /** A number with thousands separators (the report's own numbers stay exact in the JSON). */
