@@ -78,21 +78,27 @@ export class MemberNames {
     }
     this.push(buf, s, e, h)
     if (this.count * 2 > table.length) this.rebuild(table.length * 2)
-    else this.place(table, this.count - 1)
+    else if (!this.place(table, this.count - 1)) this.spill()
     return true
   }
 
   /** The names so far into a Set, then this one added unless it is among them (the run was cut short). */
   private toSet(buf: Buffer, s: number, e: number): boolean {
+    const set = this.spill()
+    const key = buf.toString('latin1', s, e)
+    if (set.has(key)) return false
+    set.add(key)
+    return true
+  }
+
+  /** Every name so far moved into a Set: the table is dropped. */
+  private spill(): Set<string> {
     const set = new Set<string>()
     for (let i = 0; i < this.count; i++)
       set.add(this.bufs[i]!.toString('latin1', this.starts[i]!, this.ends[i]!))
     this.set = set
     this.table = null
-    const key = buf.toString('latin1', s, e)
-    if (set.has(key)) return false
-    set.add(key)
-    return true
+    return set
   }
 
   private push(buf: Buffer, s: number, e: number, h: number): void {
@@ -113,11 +119,17 @@ export class MemberNames {
     this.hashes[i] = h
   }
 
-  private place(table: Int32Array, i: number): void {
+  /**
+   * Puts name i in its slot; false when the run there is longer than MAX_PROBES. A rebuild places
+   * every name again at twice the slots, where names can meet that were apart: its runs are held to
+   * the same bound as a lookup's, so no step of the check is ever longer.
+   */
+  private place(table: Int32Array, i: number): boolean {
     const mask = table.length - 1
     let slot = this.hashes[i]! & mask
-    while (table[slot] !== 0) slot = (slot + 1) & mask
+    for (let probes = 0; table[slot] !== 0; slot = (slot + 1) & mask) if (++probes > MAX_PROBES) return false
     table[slot] = i + 1
+    return true
   }
 
   /** The table at `size` slots (a power of two, more than twice the names) with every name placed. */
@@ -126,7 +138,11 @@ export class MemberNames {
     if (this.table === null)
       for (let i = 0; i < this.count; i++)
         this.hashes[i] = fnv1a(this.bufs[i]!, this.starts[i]!, this.ends[i]!)
-    for (let i = 0; i < this.count; i++) this.place(table, i)
+    for (let i = 0; i < this.count; i++)
+      if (!this.place(table, i)) {
+        this.spill()
+        return
+      }
     this.table = table
   }
 }
