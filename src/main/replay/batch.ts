@@ -17,7 +17,7 @@ import { streamRows } from '../chain/source/stream'
 import { isBad, type BadLine, type BatchEntry, type BatchLine } from './batch-lines'
 import { BatchRowChecks } from './batch-rows'
 import { comparePrompt, type RowVerification } from './check'
-import { replayResultFor } from './verifier'
+import { REASON_NO_METADATA, replayResultFor } from './verifier'
 
 export const BATCH_STATUSES: readonly ReplayBatchStatus[] = [
   'matched',
@@ -47,7 +47,8 @@ export function statusOf(check: ReplayCheck): ReplayBatchStatus {
   const r = check.result
   if (check.row_verified === false) return 'row_not_verified'
   if (!r.match) {
-    if (r.original_hash === null) return 'no_metadata'
+    // By the reason, as printed: a falsy sealed output_hash (0, false) shows no hash, yet was compared.
+    if (r.reason === REASON_NO_METADATA) return 'no_metadata'
     return r.deterministic ? 'mismatch_seeded' : 'mismatch_unseeded'
   }
   return check.prompt_match === false ? 'prompt_differs' : 'matched'
