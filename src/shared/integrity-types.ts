@@ -25,8 +25,15 @@ export interface ProviderShiftEntry {
   delta_pct: number
 }
 
+/** A shifted provider whose key is one already in `shifts` (the string "1" beside the number 1). */
+export interface SameSpellingShift extends ProviderShiftEntry {
+  provider: string
+}
+
 export interface ProviderShift {
   shifts: Record<string, ProviderShiftEntry>
+  /** Absent when no two shifted providers share a spelling (./provider-shifts.ts reads both). */
+  same_spelling?: SameSpellingShift[]
 }
 
 export interface RateAnomaly {

@@ -4,7 +4,7 @@
 // anything but ALLOWED.
 import type { RowSource } from '../chain/source/row-source'
 import { bytesOf, streamRows } from '../chain/source/stream'
-import { pyFixed } from '../python/pyformat'
+import { pyFixed, pyFloatRepr } from '../python/pyformat'
 import { policyStatusOfBytes, type PolicyStatus } from '../python/py-body'
 
 export interface ChainStats {
@@ -71,11 +71,29 @@ export async function chainStats(
   }
 }
 
-/** Python's `f"{n:,}"` for an int. */
+/** Digits grouped by three from the right with ',' (PEP 378). */
+const grouped = (digits: string): string => digits.replace(/\B(?=(\d{3})+$)/g, ',')
+
+/**
+ * Python's `f"{n:,}"`: an int's digits grouped; a float (a REAL column, as sqlite3 returns it) is
+ * formatted with no type, which is repr()'s shortest digits with the integer part grouped — and
+ * repr's exponent form as it is (`1e+20`, `1e-07`), `inf`, `nan`, `-0.0` (PEP 378, Format
+ * Specification Mini-Language: the None type for float). toLocaleString wrote 1e20 as 21 grouped
+ * digits, -0.0 as `-0`, Infinity as `∞`.
+ */
 function commas(v: unknown): string {
-  if (typeof v === 'bigint') return v.toLocaleString('en-US')
-  if (typeof v === 'number') return v.toLocaleString('en-US', { maximumFractionDigits: 20 })
+  if (typeof v === 'bigint') return (v < 0n ? '-' : '') + grouped((v < 0n ? -v : v).toString())
+  if (typeof v === 'number') {
+    const r = pyFloatRepr(v)
+    const m = /^(-?)(\d+)(\.\d+)$/.exec(r)
+    return m ? `${m[1]}${grouped(m[2]!)}${m[3]}` : r
+  }
   return String(v)
+}
+
+/** SUM(ref_count) as Python prints it: an int's digits, a float (a REAL among them) as repr(). */
+function refsText(v: bigint | number): string {
+  return typeof v === 'bigint' ? v.toString() : pyFloatRepr(v)
 }
 
 /** The reference's lines. */
@@ -92,7 +110,7 @@ export function statsText(s: ChainStats): string {
       '',
       '=== CAS ===',
       `Unique bodies:  ${s.cas.unique_bodies}`,
-      `Total refs:     ${s.cas.total_refs}`,
+      `Total refs:     ${refsText(s.cas.total_refs)}`,
       `Dedup factor:   ${pyFixed(s.cas.dedup_factor, 2)}x`,
     )
   } else lines.push('', '=== CAS: table not present ===')

@@ -6,18 +6,12 @@
 // 1, 1.0 and true are one key, the string "1" another), under the first of them seen — the first
 // row's in the baseline half (`set(base) | set(curr)` keeps the left set's object), else in the
 // current half.
-import type { ProviderShift, ProviderShiftEntry } from '../../shared/integrity-types'
+import type { ProviderShift, ProviderShiftEntry, SameSpellingShift } from '../../shared/integrity-types'
 import { compareCodePoints, pyRound } from '../python/pyformat'
 import { providerClass, providerLabel, providerStr } from '../chain/provider-key'
 
 /** Python's str() of the provider of a shift entry, where it differs from its JSON key (`True`, `inf`). */
 export const PY_STR = Symbol('python str of the provider')
-
-/** A shifted provider: its JSON key and its entry. */
-export type ShiftItem = [string, ProviderShiftEntry]
-
-/** Every shifted provider, two of one spelling included (see shiftItems). */
-const SHIFT_ITEMS = Symbol('every shifted provider')
 
 interface Counted {
   base: number
@@ -84,47 +78,35 @@ export class ProviderSplitDetector {
       (a, b) => compareCodePoints(providerLabel(a.key), providerLabel(b.key)) || a.first - b.first,
     )
     const shifts: Record<string, ProviderShiftEntry> = {}
-    const items: ShiftItem[] = []
+    const sameSpelling: SameSpellingShift[] = []
     for (const c of counted) {
       const basePct = (c.base / this.mid) * 100
       const currPct = (c.curr / (this.n - this.mid)) * 100
       if (Math.abs(currPct - basePct) > this.shiftPct) {
-        const entry: ProviderShiftEntry = {
+        const label = providerLabel(c.key)
+        const values: ProviderShiftEntry = {
           baseline_pct: pyRound(basePct, 1),
           current_pct: pyRound(currPct, 1),
           delta_pct: pyRound(currPct - basePct, 1),
         }
-        const label = providerLabel(c.key)
+        // `shifts` holds one entry a spelling (the first class seen); the others go to same_spelling
+        // (../../shared/provider-shifts.ts reads both, for every place that shows them).
+        const held = Object.prototype.hasOwnProperty.call(shifts, label)
+        const entry: ProviderShiftEntry | SameSpellingShift = held ? { provider: label, ...values } : values
         const str = providerStr(c.key)
         if (str !== label) Object.defineProperty(entry, PY_STR, { value: str })
-        items.push([label, entry])
-        // The record holds one entry a spelling (the first); the items hold every class.
-        if (Object.prototype.hasOwnProperty.call(shifts, label)) continue
+        if (held) sameSpelling.push(entry as SameSpellingShift)
         // defineProperty: a provider called `__proto__` must stay an ordinary key.
-        Object.defineProperty(shifts, label, {
-          value: entry,
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        })
+        else
+          Object.defineProperty(shifts, label, {
+            value: entry,
+            enumerable: true,
+            writable: true,
+            configurable: true,
+          })
       }
     }
-    if (items.length === 0) return null
-    const shift: ProviderShift = { shifts }
-    Object.defineProperty(shift, SHIFT_ITEMS, { value: items })
-    return shift
+    if (Object.keys(shifts).length === 0) return null
+    return sameSpelling.length > 0 ? { shifts, same_spelling: sameSpelling } : { shifts }
   }
-}
-
-/**
- * Every shifted provider with its JSON key, in Python's dict order (spellings sorted). Python's dict
- * holds the string "1" and the number 1 as two keys, and `json.dumps` prints `"1"` twice; the
- * record of a report keeps one entry a spelling, so the detector's own list is read where it is held.
- */
-export function shiftItems(shift: ProviderShift): ShiftItem[] {
-  const held = (shift as ProviderShift & { [SHIFT_ITEMS]?: ShiftItem[] })[SHIFT_ITEMS]
-  if (held !== undefined) return held
-  return Object.keys(shift.shifts)
-    .sort(compareCodePoints)
-    .map((k) => [k, shift.shifts[k]!])
 }

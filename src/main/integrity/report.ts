@@ -11,7 +11,7 @@ import type {
   TimestampAnomaly,
 } from '../../shared/integrity-types'
 import { PyDictItems, pyFloat, pyJsonDumps, type PyValue } from '../python/pyformat'
-import { shiftItems } from './providers'
+import { shiftItems } from '../../shared/provider-shifts'
 
 export interface DetectorResults {
   window: number

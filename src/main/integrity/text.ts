@@ -3,7 +3,8 @@
 // `Rotation:` lines follow, saying what the real detector found; without keys the output ends at
 // the `Rate:` line(s), as Python's does, so scripts that compare or parse it keep working.
 import type { IntegrityReport, IntegrityRun, ProviderShiftEntry } from '../../shared/integrity-types'
-import { PY_STR, shiftItems } from './providers'
+import { PY_STR } from './providers'
+import { shiftsByDelta } from '../../shared/provider-shifts'
 import { pyFixed, pyFloatStr } from '../python/pyformat'
 import { printable } from '../../shared/printable'
 
@@ -64,9 +65,7 @@ export function integrityText(run: IntegrityRun): string {
   else {
     lines.push('Provider distribution: SHIFT detected')
     // Descending |delta| (a stable sort); Python breaks ties by its dict order, here shiftItems'.
-    const items = [...shiftItems(r.provider_shift)].sort(
-      (a, b) => Math.abs(b[1].delta_pct) - Math.abs(a[1].delta_pct),
-    )
+    const items = shiftsByDelta(r.provider_shift)
     for (const [p, s] of items) {
       const str = (s as ProviderShiftEntry & { [PY_STR]?: string })[PY_STR] ?? p
       lines.push(

@@ -25,6 +25,7 @@ export type {
   HashAnomaly,
   ProviderShift,
   ProviderShiftEntry,
+  SameSpellingShift,
   RateAnomaly,
   RotationBoundary,
 } from '../../shared/integrity-types'

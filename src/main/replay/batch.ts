@@ -12,12 +12,13 @@ import type {
   ReplayCheck,
 } from '../../shared/replay-types'
 import type { KeyMaterial } from '../chain/keys'
+import { AuditError } from '../base/errors'
 import type { RowSource } from '../chain/source/row-source'
 import { streamRows } from '../chain/source/stream'
 import { isBad, type BadLine, type BatchEntry, type BatchLine } from './batch-lines'
 import { BatchRowChecks } from './batch-rows'
 import { comparePrompt, type RowVerification } from './check'
-import { replayResultFor } from './verifier'
+import { REASON_NO_METADATA, replayResultFor } from './verifier'
 
 export const BATCH_STATUSES: readonly ReplayBatchStatus[] = [
   'matched',
@@ -47,7 +48,8 @@ export function statusOf(check: ReplayCheck): ReplayBatchStatus {
   const r = check.result
   if (check.row_verified === false) return 'row_not_verified'
   if (!r.match) {
-    if (r.original_hash === null) return 'no_metadata'
+    // By the reason, as printed: a falsy sealed output_hash (0, false) shows no hash, yet was compared.
+    if (r.reason === REASON_NO_METADATA) return 'no_metadata'
     return r.deterministic ? 'mismatch_seeded' : 'mismatch_unseeded'
   }
   return check.prompt_match === false ? 'prompt_differs' : 'matched'
@@ -95,19 +97,33 @@ function decide(e: BatchEntry, body: Buffer, row: RowVerification): ReplayCheck 
 /**
  * Decides `entries` against the chain and passes each item to `emit` as it is decided, in the
  * batch's order. `skip`: lines already emitted (a read redone through the copy emits each line once).
+ * Given `planned` (a batch read a second time, see planBatch), `entries` may be any iterable of its
+ * lines: its bad lines were emitted by the plan and are passed over, and the lines are decided as
+ * they are read, never held (memory follows the chain's rows asked for, not the batch's lines).
  */
 export async function decideBatch(
   source: RowSource,
   keys: KeyMaterial[],
-  entries: readonly BatchEntry[],
+  entries: readonly BatchEntry[] | AsyncIterable<BatchLine> | Iterable<BatchLine>,
   emit: (item: ReplayBatchItem) => void,
-  opts: { signal?: { aborted: boolean }; skip?: ReadonlySet<number> } = {},
+  opts: {
+    signal?: { aborted: boolean }
+    skip?: { has(line: number): boolean }
+    planned?: BatchPlan
+  } = {},
 ): Promise<void> {
-  const wanted = new Set(entries.map((e) => e.seq))
+  const wanted = opts.planned?.wanted ?? new Set((entries as readonly BatchEntry[]).map((e) => e.seq))
   // Without a key too: a body hash or a link that fails needs no key to be seen (as replay --seq).
   const rows = new BatchRowChecks(source, keys, wanted)
   const bodies = await bodiesOf(source, wanted, opts.signal, rows)
-  for (const e of entries) {
+  let decided = 0
+  for await (const l of entries) {
+    if (isBad(l)) continue
+    const e = l
+    decided++
+    // The plan's seqs are the ones the pass looked for: a line read differently the second time
+    // would read "not found in chain" of a seq the chain may hold.
+    if (opts.planned && !wanted.has(e.seq)) throw batchChanged(e.line)
     if (opts.skip?.has(e.line)) continue
     const body = bodies.get(e.seq)
     if (body === undefined) {
@@ -132,6 +148,41 @@ export async function decideBatch(
           : check.result.reason
     emit({ line: e.line, name: e.name, seq: e.seq, status, reason, check })
   }
+  if (opts.planned && decided !== opts.planned.entries) throw batchChanged(null)
+}
+
+function batchChanged(line: number | null): AuditError {
+  return new AuditError(
+    'io',
+    `the batch changed while it was read a second time${line === null ? '' : ` (line ${line})`}: the lines after the change were not checked`,
+  )
+}
+
+/** What a first read of a batch keeps: the seqs its checkable lines ask for, and how many there are. */
+export interface BatchPlan {
+  wanted: Set<number>
+  entries: number
+}
+
+/**
+ * The first of two reads of a batch (a file or a folder, read again by decideBatch): bad lines are
+ * emitted as they are read, the rest only counted, so a batch of millions of lines is never held
+ * (10^5 lines held took 260 MB, 3·10^5 550 MB: an out-of-memory abort, not an answer, further on).
+ */
+export async function planBatch(
+  lines: AsyncIterable<BatchLine> | Iterable<BatchLine>,
+  emit: (item: ReplayBatchItem) => void,
+): Promise<BatchPlan> {
+  const wanted = new Set<number>()
+  let entries = 0
+  for await (const l of lines) {
+    if (isBad(l)) emit(badItem(l))
+    else {
+      wanted.add(l.seq)
+      entries++
+    }
+  }
+  return { wanted, entries }
 }
 
 /** Splits read lines into bad ones (emitted at once) and entries to decide. */

@@ -3,6 +3,7 @@
 import type { ReplayCheck, ReplayResult } from '../../shared/replay-types'
 import { referenceReplayFields } from './verifier'
 import { printable } from '../../shared/printable'
+import { replayBlockLines } from '../../shared/replay-lines'
 
 /** `bijotel replay`'s exit codes for a verdict (its help lists them all: cli/commands/replay-info.ts). */
 const REPLAY_EXIT = { match: 0, mismatch: 3 } as const
@@ -47,18 +48,7 @@ export function replayText(
   extras: { row: boolean; prompt: boolean; raw: boolean },
 ): string {
   const r = check.result
-  // The sealed output_hash and model_version are the audited party's text: a newline in one printed
-  // a line of its own (`=== Replay MATCH …` under a MISMATCH, exit 3), ESC hid the lines after it.
-  // Shown with every unprintable code point as its number (../../shared/printable.ts), as paths are;
-  // an honest value (hex digits, a model name) is unchanged, the reference's bytes.
-  const lines = [
-    `=== Replay ${r.match ? 'MATCH' : 'MISMATCH'} (seq=${check.seq}) ===`,
-    `  original_hash:  ${r.original_hash ? printable(r.original_hash) : '(none \u2014 entry has no replay metadata)'}`,
-    `  replay_hash:    ${r.replay_hash}`,
-    `  deterministic:  ${r.deterministic ? 'True' : 'False'}`,
-    `  model_version:  ${r.model_version ? printable(r.model_version) : '(unknown)'}`,
-  ]
-  if (r.reason) lines.push(`  reason:         ${r.reason}`)
+  const lines = replayBlockLines(check.seq, r)
   if (extras.raw)
     lines.push(
       `  input:          raw bytes of ${printable(check.source.name ?? '?')} (${check.source.bytes} bytes, no newline conversion)`,

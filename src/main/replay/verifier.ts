@@ -45,19 +45,17 @@ export function entryOf(entryBody: unknown): unknown {
 }
 
 /**
- * A sealed value that is not a string, as Python's `str()` prints it in the reference's text
- * (`1.0`, `True`, `{'a': 1.0}`, an int of any size): a falsy one (0, False, [], {}) as null, the
- * `(unknown)` Python's `model_version or '(unknown)'` prints.
+ * A sealed value (model_version, output_hash) as the reference's text shows it: a string as it is; a
+ * non-string as Python's `str()` prints it (`1.0`, `True`, `{'a': 1.0}`, an int of any size); a
+ * falsy non-string (0, False, [], {}) as null: Python prints `value or '(unknown)'` and
+ * `original_hash or '(none — …)'`, the placeholder, and the block (shared/replay-lines.ts) shows
+ * null as that placeholder. The reason still says what the comparison found (a falsy output_hash is
+ * not None: Python compares it, a mismatch).
  */
-function modelText(v: unknown): string | null {
+function sealedText(v: unknown): string | null {
   if (v === undefined || v === null) return null
   if (typeof v === 'string') return v
   return pyTruthy(v) ? pyStr(v) : null
-}
-
-/** A sealed output_hash that is not a string (never a match): Python's `str()` of it. */
-function hashText(v: unknown): string {
-  return typeof v === 'string' ? v : pyStr(v)
 }
 
 /**
@@ -117,7 +115,7 @@ export function replayResultFor(entryBody: unknown, replayHash: string): ReplayR
   const originalRaw = attr('bijotel.replay.output_hash')
   const deterministic = pyTruthy(attr('bijotel.replay.deterministic'))
   const modelRaw = attr('bijotel.replay.model_version') ?? null
-  const model_version = modelText(modelRaw)
+  const model_version = sealedText(modelRaw)
 
   if (originalRaw === undefined || originalRaw === null) {
     return {
@@ -129,7 +127,7 @@ export function replayResultFor(entryBody: unknown, replayHash: string): ReplayR
       reason: REASON_NO_METADATA,
     }
   }
-  const original_hash = hashText(originalRaw)
+  const original_hash = sealedText(originalRaw)
   if (typeof originalRaw === 'string' && originalRaw === replayHash) {
     return { match: true, original_hash, replay_hash: replayHash, deterministic, model_version, reason: null }
   }

@@ -10,7 +10,7 @@ import { AuditError } from '../../base/errors'
 import { REPLAY_COLUMNS } from '../../chain/table'
 import { parseSecrets } from '../../chain/keys'
 import { folderLines, jsonlLines, type BatchLine, type LineOptions } from '../../replay/batch-lines'
-import { BatchTally, collectBatch, decideBatch } from '../../replay/batch'
+import { BatchTally, decideBatch, planBatch } from '../../replay/batch'
 import { batchItemJson, batchItemText, summaryJson, summaryText } from '../../replay/batch-format'
 import type { Values } from '../args'
 import { UsageError } from '../args'
@@ -51,20 +51,31 @@ export function batchLinesFrom(batch: string, raw: boolean): AsyncIterable<Batch
   return jsonlLines(createReadStream('', { fd }), { baseDir: dirname(real), raw })
 }
 
-function linesOf(batch: string, raw: boolean, io: CliIO): AsyncIterable<BatchLine> | Iterable<BatchLine> {
+/**
+ * The batch's lines, each call a new read from its start: the batch is read twice (planBatch, then
+ * decideBatch), so its lines are never all held. stdin is read once and kept (bounded).
+ */
+function linesOf(
+  batch: string,
+  raw: boolean,
+  io: CliIO,
+): () => AsyncIterable<BatchLine> | Iterable<BatchLine> {
   if (batch === '-') {
     const opts: LineOptions = { baseDir: process.cwd(), raw }
-    return (async function* () {
-      const buf = await io.readStdin(MAX_STDIN_BATCH_BYTES + 1)
-      if (buf.length > MAX_STDIN_BATCH_BYTES)
-        throw new AuditError(
-          'too_large',
-          `--batch - : stdin is over ${MAX_STDIN_BATCH_BYTES} bytes; write the batch to a file and pass its path`,
-        )
-      yield* jsonlLines(Readable.from([buf]), opts)
-    })()
+    let held: Promise<Buffer> | null = null
+    return () =>
+      (async function* () {
+        held ??= io.readStdin(MAX_STDIN_BATCH_BYTES + 1)
+        const buf = await held
+        if (buf.length > MAX_STDIN_BATCH_BYTES)
+          throw new AuditError(
+            'too_large',
+            `--batch - : stdin is over ${MAX_STDIN_BATCH_BYTES} bytes; write the batch to a file and pass its path`,
+          )
+        yield* jsonlLines(Readable.from([buf]), opts)
+      })()
   }
-  return batchLinesFrom(batch, raw)
+  return () => batchLinesFrom(batch, raw)
 }
 
 export async function runBatch(values: Values, io: CliIO): Promise<number> {
@@ -94,9 +105,12 @@ export async function runBatch(values: Values, io: CliIO): Promise<number> {
         : batchItemText(item, keys.length > 0, raw),
     )
   }
-  const entries = await collectBatch(linesOf(batch, raw, io), emit)
-  // A read redone through the copy (the direct reader declined mid-way) prints each line once.
-  const done = new Set<number>()
+  const lines = linesOf(batch, raw, io)
+  const planned = await planBatch(lines(), emit)
+  // A read redone through the copy (the direct reader declined mid-way) prints each line once: the
+  // lines are emitted in the batch's order, so the last one emitted says which were.
+  let last = 0
+  const skip = { has: (line: number): boolean => line <= last }
   await readChainForCli(
     db,
     io,
@@ -104,12 +118,12 @@ export async function runBatch(values: Values, io: CliIO): Promise<number> {
       decideBatch(
         source,
         keys,
-        entries,
+        lines(),
         (item) => {
-          done.add(item.line)
+          last = item.line
           emit(item)
         },
-        { skip: done },
+        { skip, planned },
       ),
     undefined,
     REPLAY_COLUMNS,

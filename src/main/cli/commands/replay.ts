@@ -8,18 +8,28 @@ import { checkReplayInput } from '../../replay/check'
 import { readReplayFile, textInput, type ReplayInput } from '../../replay/text'
 import { parseSecrets } from '../../chain/keys'
 import { clampedInt, intArgument, parse, UsageError } from '../args'
+import type { RowSource } from '../../chain/source/row-source'
 import type { Run } from '../command'
 import { SECRET_OPTIONS, secretInputsFrom } from '../secret-sources'
 import { toJson } from '../format'
 import { replayExit, replayJson, replayText } from '../../replay/format'
 import { readChainForCli } from './open-chain'
 
-/** argparse's `type=int` (Python's int() of the text); a seq past the doubles' exact range is refused. */
-export function parseSeq(v: string): number {
-  const n = intArgument('--seq', v)
-  if (clampedInt(n) !== Number(n))
-    throw new UsageError(`argument --seq: ${n} is beyond the exact range of a JSON number (2^53)`)
-  return Number(n)
+/**
+ * A seq past the doubles' exact range (2^53), which argparse's `type=int` takes: Python looks it up
+ * and answers `seq N not found in chain` (exit 1); beyond SQLite's 64-bit rowids (file format §2.3)
+ * its sqlite3 raises OverflowError (a traceback), where no row can hold it: the same line here. A
+ * row that does hold such a seq is refused in one line: the row check and the batch place rows by
+ * exact integers only up to 2^53.
+ */
+async function lookUpHugeSeq(source: RowSource, seq: bigint): Promise<never> {
+  const inInt64 = seq >= -(1n << 63n) && seq < 1n << 63n
+  if (inInt64 && source.find(seq, () => undefined, []))
+    throw new AuditError(
+      'too_large',
+      `seq ${seq} is in the chain but past 2^53: this tool checks rows at seqs up to 2^53 only`,
+    )
+  throw new AuditError('not_found', `seq ${seq} not found in chain`)
 }
 
 function str(v: unknown): string | undefined {
@@ -46,7 +56,8 @@ export const run: Run = async (argv, io) => {
     (x): x is string => x !== null,
   )
   if (missing.length > 0) throw new UsageError(`the following arguments are required: ${missing.join(', ')}`)
-  const seq = parseSeq(seqRaw as string)
+  // argparse's `type=int` (Python's int() of the text) decides before anything else is checked.
+  const seqBig = intArgument('--seq', seqRaw as string)
 
   // Python: an empty --output (or --output-file) counts as absent.
   const output = str(values['output']) || undefined
@@ -80,6 +91,9 @@ export const run: Run = async (argv, io) => {
   if (promptFile) promptValue = readReplayFile(promptFile, mode, '--prompt-file').value
   else if (prompt !== undefined) promptValue = prompt
 
+  if (clampedInt(seqBig) !== Number(seqBig))
+    return readChainForCli(dbPath, io, (source) => lookUpHugeSeq(source, seqBig), undefined, REPLAY_COLUMNS)
+  const seq = Number(seqBig)
   // seq and the body are all the reference reads; the row check says when its columns are missing.
   const check = await readChainForCli(
     dbPath,

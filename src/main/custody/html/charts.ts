@@ -2,6 +2,7 @@
 // findings and anomalies lie, the rate before and after the split, and the provider shares.
 import type { IntegrityReport } from '../../../shared/integrity-types'
 import type { AuditReport } from '../../../shared/report-types'
+import { shiftsByDelta } from '../../../shared/provider-shifts'
 import { esc } from './escape'
 
 const W = 880
@@ -132,8 +133,9 @@ export function rateChart(i: IntegrityReport): string {
 export function providerChart(i: IntegrityReport): string {
   const s = i.provider_shift
   if (!s) return '<p class="muted">Provider distribution: stable (no chart: the detector found no shift).</p>'
-  const rows = Object.entries(s.shifts)
-    .sort((a, b) => Math.abs(b[1].delta_pct) - Math.abs(a[1].delta_pct) || (a[0] < b[0] ? -1 : 1))
-    .map(([name, v]) => ({ label: name, values: [v.baseline_pct, v.current_pct] as [number, number] }))
+  const rows = shiftsByDelta(s).map(([name, v]) => ({
+    label: name,
+    values: [v.baseline_pct, v.current_pct] as [number, number],
+  }))
   return bars('Provider share', 'provider-share', rows, '%', 100)
 }

@@ -2,6 +2,7 @@
 import { useState, type FormEvent, type ReactNode } from 'react'
 import type { IntegrityOptions, IntegrityRun, IntegrityThresholds } from '../../../shared/integrity-types'
 import type { JobStatus } from '../../../shared/job-types'
+import { shiftItems } from '../../../shared/provider-shifts'
 import { counted, formatCount } from '../lib/format'
 import {
   clampWindow,
@@ -293,7 +294,7 @@ export function IntegrityPanel({
                   .map((l) => (
                     <li key={l}>{l}</li>
                   ))}
-                <More total={Object.keys(r.provider_shift.shifts).length} />
+                <More total={shiftItems(r.provider_shift).length} />
               </ul>
             ) : null}
           </Category>

@@ -5,6 +5,7 @@ import { Bar, Legend, YAxis, type TooltipContentProps } from 'recharts'
 import type { Timeline } from '../../../shared/chain-types'
 import { printable } from '../../../shared/printable'
 import type { ProviderShift } from '../../../shared/integrity-types'
+import { shiftsByDelta } from '../../../shared/provider-shifts'
 import {
   OTHERS_KEY,
   providerColor,
@@ -53,9 +54,7 @@ export function ProviderShareChart({ timeline, error, providers, halves, shift }
   useTimeZone() // drawn again when the zone times are shown in changes
   const rows = useMemo(() => timelineRows(timeline), [timeline])
   const bands = useMemo(() => shareBands(timeline), [timeline])
-  const shifts = shift
-    ? Object.entries(shift.shifts).sort((a, b) => Math.abs(b[1].delta_pct) - Math.abs(a[1].delta_pct))
-    : []
+  const shifts = shift ? shiftsByDelta(shift) : []
   const title = <ChartTitle label="Provider share" timeline={timeline} totalTestId="share-total" />
   const placeholder = chartPlaceholder(title, 'share-chart', error, timeline, rows.length)
   if (placeholder || !timeline) return placeholder

@@ -1,6 +1,7 @@
 // One replay check: MATCH / MISMATCH with the CLI's fields, the row's own verification, the prompt.
 import { printable } from '../../../shared/printable'
 import type { ReplayCheck } from '../../../shared/replay-types'
+import { modelVersionShown, originalHashShown } from '../../../shared/replay-lines'
 import { formatCount, shortTime } from '../lib/format'
 import { promptLabel, pyBool, replayCliLines, rowVerifiedLabel } from '../lib/replay-format'
 import { useTimeZone } from '../lib/stores/settings-store'
@@ -32,7 +33,7 @@ export function ReplayResultView({ check, compact }: { check: ReplayCheck; compa
           <dt>original_hash</dt>
           <dd>
             <code className="hash" data-testid="replay-original">
-              {r.original_hash ?? '(none — entry has no replay metadata)'}
+              {originalHashShown(r)}
             </code>
           </dd>
           <dt>replay_hash</dt>
@@ -44,7 +45,7 @@ export function ReplayResultView({ check, compact }: { check: ReplayCheck; compa
           <dt>deterministic</dt>
           <dd>{pyBool(r.deterministic)}</dd>
           <dt>model_version</dt>
-          <dd>{r.model_version ?? '(unknown)'}</dd>
+          <dd>{modelVersionShown(r)}</dd>
           {r.reason ? (
             <>
               <dt>reason</dt>

@@ -1,5 +1,6 @@
 // The integrity report, shaped for the panel and the charts.
 import type { IntegrityReport, IntegrityThresholds } from '../../../shared/integrity-types'
+import { shiftsByDelta } from '../../../shared/provider-shifts'
 import { counted, pyFloat, signed } from './format'
 import {
   DEFAULT_THRESHOLDS as SHARED_DEFAULTS,
@@ -48,12 +49,9 @@ export function anomalyMarks(r: IntegrityReport): AnomalyMark[] {
 /** Provider shifts sorted by descending |delta|, as the CLI prints them. */
 export function shiftLines(r: IntegrityReport): string[] {
   if (!r.provider_shift) return []
-  return Object.entries(r.provider_shift.shifts)
-    .sort((a, b) => Math.abs(b[1].delta_pct) - Math.abs(a[1].delta_pct))
-    .map(
-      ([p, s]) =>
-        `${p}: ${pyFloat(s.baseline_pct)}% -> ${pyFloat(s.current_pct)}% (${signed(s.delta_pct)}pp)`,
-    )
+  return shiftsByDelta(r.provider_shift).map(
+    ([p, s]) => `${p}: ${pyFloat(s.baseline_pct)}% -> ${pyFloat(s.current_pct)}% (${signed(s.delta_pct)}pp)`,
+  )
 }
 
 export function rateLines(r: IntegrityReport): string[] {

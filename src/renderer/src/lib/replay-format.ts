@@ -1,25 +1,14 @@
 // The replay verdict as `bijotel replay` prints it (reference §6.4), plus the extra checks.
 import type { ReplayCheck, ReplayResult } from '../../../shared/replay-types'
+import { replayBlockLines } from '../../../shared/replay-lines'
 
 export function pyBool(v: boolean): string {
   return v ? 'True' : 'False'
 }
 
-export function replayHeadline(seq: number, r: ReplayResult): string {
-  return `=== Replay ${r.match ? 'MATCH' : 'MISMATCH'} (seq=${seq}) ===`
-}
-
-/** The CLI's lines, exactly. */
+/** The CLI's lines, exactly (one spelling: shared/replay-lines.ts). */
 export function replayCliLines(seq: number, r: ReplayResult): string[] {
-  const lines = [
-    replayHeadline(seq, r),
-    `  original_hash:  ${r.original_hash ?? '(none — entry has no replay metadata)'}`,
-    `  replay_hash:    ${r.replay_hash}`,
-    `  deterministic:  ${pyBool(r.deterministic)}`,
-    `  model_version:  ${r.model_version ?? '(unknown)'}`,
-  ]
-  if (r.reason) lines.push(`  reason:         ${r.reason}`)
-  return lines
+  return replayBlockLines(seq, r)
 }
 
 export function rowVerifiedLabel(c: ReplayCheck): string {
