@@ -53,6 +53,11 @@ export interface BadLine {
   name: string
   seq: number | null
   error: string
+  /**
+   * The line failed only when a file it names was read (output_file, prompt_file, a folder's file):
+   * a plan read (LineOptions.plan) opens none, so it counted the line, and the second read reports it.
+   */
+  named?: true
 }
 
 export type BatchLine = BatchEntry | BadLine
@@ -64,6 +69,23 @@ export interface LineOptions {
   baseDir: string | null
   /** Every file hashed as its bytes (the CLI's --raw); a line's own `raw` also says so. */
   raw: boolean
+  /**
+   * The first of two reads (replay/batch.ts planBatch): only the seqs are wanted, so no file a line
+   * names is opened — each is opened once, by the read that decides the line.
+   */
+  plan?: boolean
+}
+
+/** A line as the plan read keeps it: its seq (nothing of the output is read or used). */
+function plannedEntry(line: number, name: string, seq: number): BatchEntry {
+  return {
+    line,
+    name,
+    seq,
+    replayHash: '',
+    source: { kind: 'file', name, bytes: 0, sha256_of_bytes: '', mode: 'python' },
+    prompt: null,
+  }
 }
 
 const FIELDS = new Set([
@@ -167,6 +189,8 @@ function parsed(text: string, line: number, opts: LineOptions): BatchLine {
   if (r['prompt'] !== undefined && r['prompt_file'] !== undefined)
     return bad('prompt and prompt_file are mutually exclusive')
   const mode: ReplayTextMode = opts.raw || r['raw'] === true ? 'raw' : 'python'
+  // Set while a named file is read: its failure is one the plan read could not see (BadLine.named).
+  let reading = false
   try {
     let entry: BatchEntry
     if (given[0] === 'output') {
@@ -190,8 +214,13 @@ function parsed(text: string, line: number, opts: LineOptions): BatchLine {
       }
     } else if (given[0] === 'output_file') {
       const p = r['output_file'] as string
-      const bytes = readReplayFile(clientPath(opts, 'output_file', p), 'output_file')
-      entry = fileEntry(line, seq, name, bytes, mode, `output_file ${p}`)
+      if (opts.plan) entry = plannedEntry(line, name, seq)
+      else {
+        reading = true
+        const bytes = readReplayFile(clientPath(opts, 'output_file', p), 'output_file')
+        entry = fileEntry(line, seq, name, bytes, mode, `output_file ${p}`)
+        reading = false
+      }
     } else {
       const b64 = r['output_base64'] as string
       if (!BASE64.test(b64) || b64.length % 4 !== 0) return bad('output_base64 is not base64')
@@ -206,14 +235,15 @@ function parsed(text: string, line: number, opts: LineOptions): BatchLine {
       )
     }
     if (typeof r['prompt'] === 'string') entry.prompt = promptDigests(r['prompt'])
-    else if (typeof r['prompt_file'] === 'string') {
+    else if (typeof r['prompt_file'] === 'string' && !opts.plan) {
       const p = r['prompt_file']
+      reading = true
       const bytes = readReplayFile(clientPath(opts, 'prompt_file', p), 'prompt_file')
       entry.prompt = promptDigests(decodeReplayBytes(bytes, mode, `prompt_file ${p}`))
     }
     return entry
   } catch (e) {
-    return bad(oneLine(e))
+    return reading ? { ...bad(oneLine(e)), named: true } : bad(oneLine(e))
   }
 }
 
@@ -308,17 +338,25 @@ export async function* jsonlLines(
   }
 }
 
-/** A folder of files named by seq, in seq order (then name); other names are bad lines. */
-export function* folderLines(dir: string, opts: LineOptions): Generator<BatchLine> {
+/** A folder's names with the seq each gives, in seq order (then name): listed once a batch. */
+export function listFolder(dir: string): { n: string; seq: number | null }[] {
   let names: string[]
   try {
     names = readdirSync(dir)
   } catch (e) {
     throw new AuditError('not_found', `cannot read --batch folder ${dir}: ${oneLine(e)}`)
   }
-  const listed = names
+  return names
     .map((n) => ({ n, seq: seqOfFileName(n) }))
     .sort((a, b) => (a.seq ?? Infinity) - (b.seq ?? Infinity) || (a.n < b.n ? -1 : a.n > b.n ? 1 : 0))
+}
+
+/** A folder of files named by seq, in seq order (then name); other names are bad lines. */
+export function* folderLines(
+  dir: string,
+  opts: LineOptions,
+  listed: readonly { n: string; seq: number | null }[] = listFolder(dir),
+): Generator<BatchLine> {
   let line = 0
   for (const { n, seq } of listed) {
     line++
@@ -326,11 +364,15 @@ export function* folderLines(dir: string, opts: LineOptions): Generator<BatchLin
       yield { line, name: n, seq: null, error: 'file name gives no seq (name it replay-N.txt or N.txt)' }
       continue
     }
+    if (opts.plan) {
+      yield plannedEntry(line, n, seq)
+      continue
+    }
     try {
       const bytes = readReplayFile(join(dir, n), 'replay file')
       yield fileEntry(line, seq, n, bytes, opts.raw ? 'raw' : 'python', `replay file ${n}`)
     } catch (e) {
-      yield { line, name: n, seq, error: oneLine(e) }
+      yield { line, name: n, seq, error: oneLine(e), named: true }
     }
   }
 }

@@ -118,7 +118,16 @@ export async function decideBatch(
   const bodies = await bodiesOf(source, wanted, opts.signal, rows)
   let decided = 0
   for await (const l of entries) {
-    if (isBad(l)) continue
+    if (isBad(l)) {
+      // A line whose named file failed: the plan read opened no file, counted it, and left it to
+      // this read to report (in the batch's order, like every decided line).
+      if (opts.planned && l.named) {
+        decided++
+        if (!wanted.has(l.seq ?? NaN)) throw batchChanged(l.line)
+        if (!opts.skip?.has(l.line)) emit(badItem(l))
+      }
+      continue
+    }
     const e = l
     decided++
     // The plan's seqs are the ones the pass looked for: a line read differently the second time
