@@ -25,8 +25,8 @@ const ALLOWED: Record<string, [RegExp, string][]> = {
   ],
   'cli/commands/replay-batch.ts': [
     [
-      /createReadStream\('', \{ fd \}\)/,
-      'the --batch file streamed through the descriptor openClientFile opened and checked (no name)',
+      /createReadStream\('', \{ fd, start: 0, autoClose: false \}\)/,
+      'the --batch file streamed, each read from its start, through the one descriptor openClientFile opened and checked (no name)',
     ],
   ],
   'handlers/open-refusal.ts': [
