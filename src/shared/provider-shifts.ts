@@ -3,23 +3,11 @@
 // panel and chart. Python's dict holds the string "1" and the number 1 as two keys and prints both;
 // a JSON object holds one member a name, so `shifts` keeps the first class of a spelling (by its
 // first row) and `same_spelling` the others, each with its provider's key.
+import { compareCodePoints } from './code-point-order'
 import type { ProviderShift, ProviderShiftEntry } from './integrity-types'
 
 /** A shifted provider: its JSON key and its entry. */
 export type ShiftItem = [string, ProviderShiftEntry]
-
-/** Code-point order (Python's `sorted()` of str), not UTF-16 code units. */
-function byCodePoint(a: string, b: string): number {
-  const ia = a[Symbol.iterator]()
-  const ib = b[Symbol.iterator]()
-  for (;;) {
-    const x = ia.next()
-    const y = ib.next()
-    if (x.done || y.done) return x.done && y.done ? 0 : x.done ? -1 : 1
-    const d = x.value.codePointAt(0)! - y.value.codePointAt(0)!
-    if (d !== 0) return d
-  }
-}
 
 /**
  * Every shifted provider in the report's order: keys sorted by code point (Python's is its random
@@ -28,7 +16,7 @@ function byCodePoint(a: string, b: string): number {
 export function shiftItems(shift: ProviderShift): ShiftItem[] {
   const extra = shift.same_spelling ?? []
   const out: ShiftItem[] = []
-  for (const key of Object.keys(shift.shifts).sort(byCodePoint)) {
+  for (const key of Object.keys(shift.shifts).sort(compareCodePoints)) {
     out.push([key, shift.shifts[key]!])
     for (const e of extra) if (e.provider === key) out.push([key, e])
   }

@@ -9,6 +9,7 @@
 // `PyFloat`. Rounding works on the exact binary value of a double (every finite double is a finite
 // decimal m × 2^e = m × 5^-e / 10^-e), half-even on exact ties, as CPython's dtoa-based `round()`
 // and `format()` do; JS `toFixed` rounds exact ties up (0.125 → "0.13"; Python "0.12").
+import { compareCodePoints } from '../../shared/code-point-order'
 
 /** A number that is a Python float (printed with repr: `94.0`, `1e-05`). */
 export class PyFloat {
@@ -157,19 +158,8 @@ function jsonNumber(x: number, float: boolean): string {
 
 // ---- strings ----------------------------------------------------------------------------------
 
-/** Compare strings by code point, as Python's `sorted()` on str does (JS sorts by UTF-16 unit). */
-export function compareCodePoints(a: string, b: string): number {
-  const ia = a[Symbol.iterator]()
-  const ib = b[Symbol.iterator]()
-  for (;;) {
-    const x = ia.next()
-    const y = ib.next()
-    if (x.done || y.done) return x.done && y.done ? 0 : x.done ? -1 : 1
-    const cx = x.value.codePointAt(0)!
-    const cy = y.value.codePointAt(0)!
-    if (cx !== cy) return cx - cy
-  }
-}
+// Code-point order lives in src/shared (the renderer sorts with it too): one of it, exported here.
+export { compareCodePoints }
 
 const LONE_SURROGATE = /[\uD800-\uDFFF]/u
 

@@ -11,7 +11,7 @@ import { copyFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { verifyFile } from '../../../src/main/audit/verify-file'
-import type { KeyMaterial } from '../../../src/main/chain/keys'
+import { expectAttack, keysOf, NAMED } from './attack-findings'
 import { generateClaims, type Attack, type ClaimsCase } from './claims-generator'
 
 type Craft =
@@ -35,14 +35,6 @@ const CRAFTS: Craft[] = [
 ]
 
 const ATTACKS: Attack[] = ['none', 'reseal-tail', 'delete-middle', 'truncate-tail']
-const NAMED: Record<Attack, string> = {
-  none: '',
-  'delete-middle': 'deleted',
-  'truncate-tail': 'truncated',
-  'reseal-tail': 'rewritten',
-  'body-edit': 'rewritten',
-}
-
 /** The evidence `db` with its schema edited by `craft`, copied with its -wal while the editor holds it. */
 function craftSchema(db: string, craft: Craft): string {
   const out = join(dirname(db), 'crafted.db')
@@ -107,24 +99,9 @@ describe('a crafted schema text does not switch the search off', () => {
           const check = new Database(evidence, { readonly: true })
           expect(check.prepare('SELECT count(*) FROM chain').pluck().get()).toBe(g.live.size)
           check.close()
-          const keys: KeyMaterial[] = g.keys.map((bytes, index) => ({ index, encoding: 'hex', bytes }))
+          const keys = keysOf(g.keys)
           const { verdict } = await verifyFile(evidence, keys, { recover: true, workers: 1 })
-          expect(verdict.recovery?.searched, `${name}: ${verdict.recovery?.note}`).toBe(true)
-          const said = verdict.findings.map((f) => `${f.kind} ${f.from_seq}-${f.to_seq}`)
-          if (attack === 'none') {
-            expect(said, name).toEqual([])
-            expect(verdict.valid, name).toBe(true)
-            return
-          }
-          const covered = new Set<number>()
-          for (const f of verdict.findings)
-            if (f.kind === 'truncated' || f.kind === 'deleted' || f.kind === 'rewritten')
-              for (let s = f.from_seq; s <= f.to_seq; s++) {
-                expect(g.attacked.has(BigInt(s)), `${name}: ${f.kind} covers ${s}`).toBe(true)
-                if (f.kind === NAMED[attack]) covered.add(s)
-              }
-          for (const s of g.attacked) expect(covered.has(Number(s)), `${name}: ${said.join('; ')}`).toBe(true)
-          expect(verdict.valid, name).toBe(false)
+          expectAttack(verdict, attack === 'none' ? new Set() : g.attacked, NAMED[attack], name)
         } finally {
           g.cleanup()
         }

@@ -13,11 +13,10 @@ import { copyFileSync, existsSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { verifyFile } from '../../../src/main/audit/verify-file'
-import type { KeyMaterial } from '../../../src/main/chain/keys'
 import { CHAIN_TABLE_DDL } from '../../../src/main/chain/schema'
-import type { VerifyVerdict } from '../../../src/shared/verify-types'
 import { GENESIS, Rng } from '../reliability/chainkit'
 import { caseFolder, CHAIN_DDL, insert, openWriter, version } from '../testing/sealed-writer'
+import { expectAttack, keysOf, NAMED } from './attack-findings'
 import { generateClaims, type Attack } from './claims-generator'
 
 const DECLS = [
@@ -55,37 +54,6 @@ function take(path: string): string {
   if (existsSync(`${path}-wal`)) copyFileSync(`${path}-wal`, `${out}-wal`)
   return out
 }
-
-const NAMED: Record<Attack, string> = {
-  none: '',
-  'delete-middle': 'deleted',
-  'truncate-tail': 'truncated',
-  'reseal-tail': 'rewritten',
-  'body-edit': 'rewritten',
-}
-
-/** The verdict holds the attack: searched, findings of recovery only on `attacked`, each covered. */
-function expectAttack(v: VerifyVerdict, attacked: Set<bigint>, kind: string, name: string): void {
-  expect(v.recovery?.searched, `${name}: ${v.recovery?.note}`).toBe(true)
-  const said = v.findings.map((f) => `${f.kind} ${f.from_seq}-${f.to_seq}`)
-  if (attacked.size === 0) {
-    expect(said, name).toEqual([])
-    expect(v.valid, name).toBe(true)
-    return
-  }
-  const covered = new Set<number>()
-  for (const f of v.findings)
-    if (f.kind === 'truncated' || f.kind === 'deleted' || f.kind === 'rewritten')
-      for (let s = f.from_seq; s <= f.to_seq; s++) {
-        expect(attacked.has(BigInt(s)), `${name}: ${f.kind} covers ${s}`).toBe(true)
-        if (f.kind === kind) covered.add(s)
-      }
-  for (const s of attacked) expect(covered.has(Number(s)), `${name}: ${said.join('; ')}`).toBe(true)
-  expect(v.valid, name).toBe(false)
-}
-
-const keysOf = (keys: Buffer[]): KeyMaterial[] =>
-  keys.map((bytes, index) => ({ index, encoding: 'hex', bytes }))
 
 describe('a table rebuilt with seq not the rowid is searched all the same', () => {
   const ATTACKS: Attack[] = ['none', 'truncate-tail', 'delete-middle', 'reseal-tail']

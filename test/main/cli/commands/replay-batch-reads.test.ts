@@ -10,23 +10,12 @@ import { batchReads } from '../../../../src/main/cli/commands/replay-batch'
 import { isBad, type BatchLine } from '../../../../src/main/replay/batch-lines'
 import { dbPath } from '../../testing/fixtures'
 import { tempDir } from '../../server/testkit'
+import { mulberry32 } from '../../testing/prng'
 import { BIN, ensureBuilt } from '../../replay/testcli'
 
 const tmp = tempDir('bijotel-batch-reads-')
 afterAll(() => tmp.cleanup())
 beforeAll(() => ensureBuilt())
-
-/** A small seeded generator (mulberry32): the cases are the same on every run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 interface Case {
   dir: string
@@ -38,7 +27,7 @@ interface Case {
 
 /** A batch of `n` lines: inline outputs, present files, missing files, binary files, prompt files. */
 function makeCase(seed: number, n: number): Case {
-  const r = rng(seed)
+  const r = mulberry32(seed)
   const dir = join(tmp.dir, `case-${seed}`)
   mkdirSync(dir)
   const namedBad = new Set<number>()

@@ -1,0 +1,56 @@
+// Test kit: what a verdict must say of a generated attack (./claims-generator.ts) — recovery searched,
+// its findings only on the attacked seqs, every attacked seq named by the attack's own kind — and
+// what `bijotel recover` must list of it. Shared by the suites that attack a chain and then change
+// its schema (schema text, seq not the rowid, added, dropped or moved columns).
+import { expect } from 'vitest'
+import type { KeyMaterial } from '../../../src/main/chain/keys'
+import type { VerifyVerdict } from '../../../src/shared/verify-types'
+import type { Attack } from './claims-generator'
+
+/** The finding kind each attack must be named by. */
+export const NAMED: Record<Attack, string> = {
+  none: '',
+  'delete-middle': 'deleted',
+  'truncate-tail': 'truncated',
+  'reseal-tail': 'rewritten',
+  'body-edit': 'rewritten',
+}
+
+/** A generated chain's keys as verify takes them. */
+export const keysOf = (keys: Buffer[]): KeyMaterial[] =>
+  keys.map((bytes, index) => ({ index, encoding: 'hex', bytes }))
+
+/** The verdict holds the attack: searched, findings of recovery only on `attacked`, each covered. */
+export function expectAttack(v: VerifyVerdict, attacked: Set<bigint>, kind: string, name: string): void {
+  expect(v.recovery?.searched, `${name}: ${v.recovery?.note}`).toBe(true)
+  const said = v.findings.map((f) => `${f.kind} ${f.from_seq}-${f.to_seq}`)
+  if (attacked.size === 0) {
+    expect(said, name).toEqual([])
+    expect(v.valid, name).toBe(true)
+    return
+  }
+  const covered = new Set<number>()
+  for (const f of v.findings)
+    if (f.kind === 'truncated' || f.kind === 'deleted' || f.kind === 'rewritten')
+      for (let s = f.from_seq; s <= f.to_seq; s++) {
+        expect(attacked.has(BigInt(s)), `${name}: ${f.kind} covers ${s}`).toBe(true)
+        if (f.kind === kind) covered.add(s)
+      }
+  for (const s of attacked) expect(covered.has(Number(s)), `${name}: ${said.join('; ')}`).toBe(true)
+  expect(v.valid, name).toBe(false)
+}
+
+/** `bijotel recover`'s rows: searched, and a keyed row deleted or superseded only where attacked. */
+export function expectRecoverOnAttacked(
+  r: {
+    summary: { searched: boolean; note?: string | null }
+    rows: readonly { key_index: number | null; status: string; seq: number | null }[]
+  },
+  attacked: Set<bigint>,
+  name: string,
+): void {
+  expect(r.summary.searched, `${name} (recover): ${r.summary.note}`).toBe(true)
+  for (const row of r.rows)
+    if (row.key_index !== null && (row.status === 'deleted' || row.status === 'superseded'))
+      expect(attacked.has(BigInt(row.seq!)), `${name} (recover): seq ${row.seq}`).toBe(true)
+}
