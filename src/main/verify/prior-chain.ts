@@ -154,7 +154,9 @@ export function firstMoved(
     BigInt(first.seq),
     (c) => {
       ts = c.isInt(cols[0]!) ? c.intBig(cols[0]!) : null
-      body = c.castBlob(cols[1]!)
+      // A copy: the row's bytes are valid only inside this callback (RowSource's ChainRow).
+      const b = c.castBlob(cols[1]!)
+      body = b === null ? null : Buffer.from(b)
       seal = cols.slice(2).map((i) => c.value(i))
     },
     names,

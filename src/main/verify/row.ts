@@ -37,7 +37,9 @@ export function checkRow(source: RowSource, keys: KeyMaterial[], seq: number): R
         ts: v(col('timestamp_ns')),
         name: v(col('span_name')),
         kind: v(col('span_kind')),
-        body: c.castBlob(col('canonical_body')) ?? Buffer.alloc(0),
+        // A copy: the row is valid only inside this callback (the direct reader's cell bytes are a
+        // view of its page buffer), and the row before it is looked up below, reading other pages.
+        body: Buffer.from(c.castBlob(col('canonical_body')) ?? Buffer.alloc(0)),
         ch: v(col('canonical_hash')),
         prev: v(col('prev_hash')),
         mac: v(col('hmac_hash')),
