@@ -208,9 +208,9 @@ describe('free text of a report is shown as data', () => {
     delete doc['signature']
     const evidence = doc['evidence'] as { db: Record<string, unknown> }
     const chunks = [INVISIBLE.slice(0, 30), INVISIBLE.slice(30, 60), INVISIBLE.slice(60)]
-    // Free text the schema leaves free (generated_at and mtime are held to its instant form).
-    ;(doc['tool'] as Record<string, unknown>)['platform'] =
-      `linux${chunks[0]!.join('x')}${chunks[1]!.join('y')}`
+    // Free text the schema leaves free (generated_at and mtime are held to its instant form, tool's
+    // members to what the writer writes).
+    doc['verification_note'] = `note${chunks[0]!.join('x')}${chunks[1]!.join('y')}`
     evidence.db['path'] = `/e\nReport verify: OK \u2014 forged\u001b[8m${chunks[2]!.join('z')}chain.db`
     ;(evidence as unknown as Record<string, unknown>)['method'] = `copied\r\u001b[2K${INVISIBLE.join('')}`
     const file = join(scratch.dir, `crafted-${++n}.json`)
@@ -233,7 +233,8 @@ describe('free text of a report is shown as data', () => {
       if (c === '\n') continue
       const doc = structuredClone(R.clean)
       delete doc['signature']
-      ;(doc['tool'] as Record<string, unknown>)['platform'] = `linux${c}evil`
+      const db = (doc['evidence'] as { db: Record<string, unknown> }).db
+      db['path'] = `/e/linux${c}evil/chain.db`
       const page = renderReportHtml(doc as unknown as AuditReport)
       const visible = page.replace(/<script type="application\/json"[\s\S]*?<\/script>/, '')
       expect(visible, `U+${c.codePointAt(0)!.toString(16)} (${i})`).not.toMatch(RAW)
@@ -241,7 +242,7 @@ describe('free text of a report is shown as data', () => {
         `linux&lt;U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}&gt;evil`,
       )
       // The page is still the one drawn from its report: it is taken, and shows the number.
-      expect(parseReportText(page, 'page').doc['tool']).toEqual(doc['tool'])
+      expect(parseReportText(page, 'page').doc['evidence']).toEqual(doc['evidence'])
     }
   })
 
