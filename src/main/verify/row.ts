@@ -29,6 +29,10 @@ export function checkRow(source: RowSource, keys: KeyMaterial[], seq: number): R
     prev: unknown
     mac: unknown
   } | null = null
+  // The row before it first: on the direct reader that lookup reads every leaf's rowids once (the
+  // rowid table, ../chain/direct/rowid-table.ts), and the row's own lookup then seeks in that table;
+  // the other way round, the row's lookup read the leaves up to it and the table read them again.
+  const pred = source.before(BigInt(seq))
   source.find(
     BigInt(seq),
     (c) => {
@@ -49,7 +53,6 @@ export function checkRow(source: RowSource, keys: KeyMaterial[], seq: number): R
   )
   if (row === null) throw new AuditError('not_found', `seq ${seq} not found in chain`)
   const { ts, name, kind, body, ch, prev, mac } = row
-  const pred = source.before(BigInt(seq))
   const computed = sha256Hex(body)
   const expectedPrev = pred
     ? String(pred.hmac)

@@ -1,8 +1,9 @@
 // checkRow (the app's and web mode's row check, `inspect N`'s verdict lines) on a source opened fresh
-// for each row, through both readers: the row is read first and the row before it looked up after,
-// which reads other pages — the body hashed must be the row's own, not bytes a later read left in the
-// reader's page buffer (a body held as a view of it hashed wrong: body_hash_ok false on honest rows).
-// Generated chains of small pages (many leaves), rows sampled across them; one body edited.
+// for each row, through both readers: the row and the row before it are looked up one after the
+// other, each reading pages — the body hashed must be the row's own, not bytes a later read left in
+// the reader's page buffer (a body held as a view of it hashed wrong: body_hash_ok false on honest
+// rows, when the row was read before its predecessor). Generated chains of small pages (many
+// leaves), rows sampled across them; one body edited.
 import Database from 'better-sqlite3'
 import { afterAll, describe, expect, it } from 'vitest'
 import { checkRow } from '../../../src/main/verify/row'
