@@ -72,6 +72,7 @@ export class DirectSource implements RowSource {
   private rowCount: number | null = null
   /** Every row's rowid in scan order and where each leaf's rows start (see rowids). */
   private rowidTable: RowidTable | null = null
+  private scannedFinds = 0 // find's lookups by a scan from the first leaf: the first only
   private placed: RangePlace | null = null
   private closed = false
 
@@ -402,7 +403,10 @@ export class DirectSource implements RowSource {
   }
 
   find(seq: bigint, row: (r: ChainRow) => void): boolean {
-    const p = this.rowidTable ? this.locate(seq) : firstInScan(this.scanner, this.leafCount, seq)
+    // A first lookup (inspect N) reads the leaves up to its row; later ones seek in the rowid table,
+    // built once (a scan at every lookup took seconds a page of the app's table at 150k rows).
+    const scan = this.rowidTable === null && this.scannedFinds++ === 0
+    const p = scan ? firstInScan(this.scanner, this.leafCount, seq) : this.locate(seq)
     if (p === null) return false
     this.at(p.leaf, p.cell, row)
     return true
