@@ -2,10 +2,15 @@
 // its findings only on the attacked seqs, every attacked seq named by the attack's own kind — and
 // what `bijotel recover` must list of it. Shared by the suites that attack a chain and then change
 // its schema (schema text, seq not the rowid, added, dropped or moved columns).
+import Database from 'better-sqlite3'
+import { copyFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import { expect } from 'vitest'
+import { verifyFile } from '../../../src/main/audit/verify-file'
 import type { KeyMaterial } from '../../../src/main/chain/keys'
+import { recoverPath } from '../../../src/main/recovery/verdict'
 import type { VerifyVerdict } from '../../../src/shared/verify-types'
-import type { Attack } from './claims-generator'
+import { generateClaims, type Attack } from './claims-generator'
 
 /** The finding kind each attack must be named by. */
 export const NAMED: Record<Attack, string> = {
@@ -53,4 +58,41 @@ export function expectRecoverOnAttacked(
   for (const row of r.rows)
     if (row.key_index !== null && (row.status === 'deleted' || row.status === 'superseded'))
       expect(attacked.has(BigInt(row.seq!)), `${name} (recover): seq ${row.seq}`).toBe(true)
+}
+
+/**
+ * A generated WAL chain attacked, then migrated by `migration` (one SQL text, run by SQLite with the
+ * checkpoint held so the WAL keeps the attacked rows), copied as the evidence: verify and `recover`
+ * must both search it and name the attack, and nothing else.
+ */
+export async function expectMigratedAttack(
+  name: string,
+  pageSize: number,
+  attack: Attack,
+  seed: number,
+  migration: string,
+): Promise<void> {
+  const g = generateClaims(
+    { name, pageSize, journal: 'wal', history: 'appends-checkpoints', attack, foreign: 'none', rows: 30 },
+    seed,
+  )
+  try {
+    const evidence = join(dirname(g.db), 'migrated.db')
+    const db = new Database(g.db)
+    try {
+      db.pragma('wal_autocheckpoint = 0')
+      db.exec(migration)
+      copyFileSync(g.db, evidence)
+      copyFileSync(`${g.db}-wal`, `${evidence}-wal`)
+    } finally {
+      db.close()
+    }
+    const keys = keysOf(g.keys)
+    const { verdict: v } = await verifyFile(evidence, keys, { recover: true, workers: 1 })
+    // bijotel recover and the library's recover search the same files.
+    expectRecoverOnAttacked(await recoverPath(evidence, keys), g.attacked, name)
+    expectAttack(v, attack === 'none' ? new Set() : g.attacked, NAMED[attack], name)
+  } finally {
+    g.cleanup()
+  }
 }

@@ -7,14 +7,9 @@
 // while the WAL still held the rows before the attack. Generated over defaults, attacks and page
 // sizes: the search runs (through the plain view, whose rows hold the values SQLite read), its
 // findings lie on the attack's seqs and cover them; a migration alone makes none.
-import Database from 'better-sqlite3'
-import { copyFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
 import { describe, it } from 'vitest'
-import { verifyFile } from '../../../src/main/audit/verify-file'
-import { recoverPath } from '../../../src/main/recovery/verdict'
-import { expectAttack, keysOf, NAMED, expectRecoverOnAttacked } from './attack-findings'
-import { generateClaims, type Attack } from './claims-generator'
+import { expectMigratedAttack } from './attack-findings'
+import type { Attack } from './claims-generator'
 
 const COLUMNS = [
   "note TEXT DEFAULT 'migrated'",
@@ -35,39 +30,8 @@ describe('a column added with a DEFAULT does not switch the search off', () => {
       const pageSize = [1024, 4096, 512, 2048][n % 4]!
       n++
       const name = `${attack}, then ADD COLUMN ${column} (wal p${pageSize})`
-      it(name, async () => {
-        const g = generateClaims(
-          {
-            name,
-            pageSize,
-            journal: 'wal',
-            history: 'appends-checkpoints',
-            attack,
-            foreign: 'none',
-            rows: 30,
-          },
-          seed,
-        )
-        try {
-          const evidence = join(dirname(g.db), 'migrated.db')
-          const db = new Database(g.db)
-          try {
-            db.pragma('wal_autocheckpoint = 0')
-            db.exec(`ALTER TABLE chain ADD COLUMN ${column}`)
-            copyFileSync(g.db, evidence)
-            copyFileSync(`${g.db}-wal`, `${evidence}-wal`)
-          } finally {
-            db.close()
-          }
-          const keys = keysOf(g.keys)
-          const { verdict: v } = await verifyFile(evidence, keys, { recover: true, workers: 1 })
-          // bijotel recover and the library's recover search the same files.
-          const r = await recoverPath(evidence, keys)
-          expectRecoverOnAttacked(r, g.attacked, name)
-          expectAttack(v, attack === 'none' ? new Set() : g.attacked, NAMED[attack], name)
-        } finally {
-          g.cleanup()
-        }
-      })
+      it(name, () =>
+        expectMigratedAttack(name, pageSize, attack, seed, `ALTER TABLE chain ADD COLUMN ${column}`),
+      )
     }
 })

@@ -5,15 +5,10 @@
 // them: a cut tail, a deleted block or a reseal followed by such a migration read VALID. Records
 // are now matched in the reference's layout too. Generated over migrations, attacks and page sizes:
 // the findings lie on the attack's seqs and cover them; a migration alone makes none.
-import Database from 'better-sqlite3'
-import { copyFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
 import { describe, it } from 'vitest'
-import { verifyFile } from '../../../src/main/audit/verify-file'
 import { CHAIN_TABLE_DDL } from '../../../src/main/chain/schema'
-import { recoverPath } from '../../../src/main/recovery/verdict'
-import { expectAttack, keysOf, NAMED, expectRecoverOnAttacked } from './attack-findings'
-import { generateClaims, type Attack } from './claims-generator'
+import { expectMigratedAttack } from './attack-findings'
+import type { Attack } from './claims-generator'
 
 const REORDERED = CHAIN_TABLE_DDL.replace('IF NOT EXISTS chain', 'moved')
   .replace('    semantic_body_hash TEXT\n', '')
@@ -42,39 +37,6 @@ describe('rows written before a column was dropped or the columns moved are sear
       const pageSize = [1024, 4096, 512, 2048][n % 4]!
       n++
       const name = `${attack}, then ${migration.slice(0, 60).replace(/\s+/g, ' ')} (wal p${pageSize})`
-      it(name, async () => {
-        const g = generateClaims(
-          {
-            name,
-            pageSize,
-            journal: 'wal',
-            history: 'appends-checkpoints',
-            attack,
-            foreign: 'none',
-            rows: 30,
-          },
-          seed,
-        )
-        try {
-          const evidence = join(dirname(g.db), 'migrated.db')
-          const db = new Database(g.db)
-          try {
-            db.pragma('wal_autocheckpoint = 0')
-            db.exec(migration)
-            copyFileSync(g.db, evidence)
-            copyFileSync(`${g.db}-wal`, `${evidence}-wal`)
-          } finally {
-            db.close()
-          }
-          const keys = keysOf(g.keys)
-          const { verdict: v } = await verifyFile(evidence, keys, { recover: true, workers: 1 })
-          // bijotel recover and the library's recover search the same files.
-          const r = await recoverPath(evidence, keys)
-          expectRecoverOnAttacked(r, g.attacked, name)
-          expectAttack(v, attack === 'none' ? new Set() : g.attacked, NAMED[attack], name)
-        } finally {
-          g.cleanup()
-        }
-      })
+      it(name, () => expectMigratedAttack(name, pageSize, attack, seed, migration))
     }
 })
