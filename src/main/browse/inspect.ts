@@ -32,10 +32,13 @@ type Field = Exclude<(typeof CHAIN_COLUMNS)[number], 'seq'>
  */
 export type InspectedRow = { seq: bigint } & { [K in Field]?: unknown }
 
+/** The row before another in the scan: its seq and its hmac_hash as the link reads it. */
+type PredecessorLink = { seq: bigint; hmac: string | null }
+
 const ALL: readonly Field[] = CHAIN_COLUMNS.filter((c): c is Field => c !== 'seq')
 
-/** The row an ID names: all digits → that seq; otherwise the first row (lowest seq) with that span_id. */
-export async function findRow(src: RowSource, id: string): Promise<InspectedRow | null> {
+/** The seq an ID names: all digits → that seq; otherwise the first row's (lowest seq) with that span_id. */
+async function seqNamed(src: RowSource, id: string): Promise<bigint | null> {
   let seq: bigint | null = /^[0-9]+$/.test(id) ? BigInt(id) : null
   if (seq === null) {
     const span = src.col('span_id')
@@ -46,7 +49,10 @@ export async function findRow(src: RowSource, id: string): Promise<InspectedRow 
     })
   }
   // A seq no int64 holds names no row.
-  if (seq === null || seq > INT64_MAX) return null
+  return seq === null || seq > INT64_MAX ? null : seq
+}
+
+function rowAt(src: RowSource, seq: bigint): InspectedRow | null {
   let found: InspectedRow | null = null
   src.find(
     seq,
@@ -62,6 +68,29 @@ export async function findRow(src: RowSource, id: string): Promise<InspectedRow 
     ALL,
   )
   return found
+}
+
+/** The row an ID names: all digits → that seq; otherwise the first row (lowest seq) with that span_id. */
+export async function findRow(src: RowSource, id: string): Promise<InspectedRow | null> {
+  const seq = await seqNamed(src, id)
+  return seq === null ? null : rowAt(src, seq)
+}
+
+/**
+ * The row an ID names and the row before it in the scan, for a check (`checkInspectedRow`). The row
+ * before first: on the direct reader that lookup builds the rowid table (one pass over every leaf's
+ * rowids) and the row's own lookup then seeks in it; the other way round, the row's lookup read the
+ * leaves up to it and the table read them again.
+ */
+export async function findRowToCheck(
+  src: RowSource,
+  id: string,
+): Promise<{ row: InspectedRow; predecessor: PredecessorLink | null } | null> {
+  const seq = await seqNamed(src, id)
+  if (seq === null) return null
+  const predecessor = predecessorOf(src, seq)
+  const row = rowAt(src, seq)
+  return row === null ? null : { row, predecessor }
 }
 
 function copied(b: Buffer | null): Buffer | null {
@@ -98,7 +127,7 @@ export interface RowVerification {
  * verify's pass reads it): taken from that very row. Found again by its seq, it could be another
  * row holding the same seq (a leaf may hold a rowid twice, file format §1.6), not the one before.
  */
-function predecessorOf(src: RowSource, seq: bigint): { seq: bigint; hmac: string | null } | null {
+function predecessorOf(src: RowSource, seq: bigint): PredecessorLink | null {
   const before = src.before(seq)
   return before === null
     ? null
@@ -109,8 +138,8 @@ export async function checkInspectedRow(
   src: RowSource,
   row: InspectedRow,
   keys: KeyMaterial[],
+  p: PredecessorLink | null = predecessorOf(src, row.seq),
 ): Promise<RowVerification> {
-  const p = predecessorOf(src, row.seq)
   const body = Buffer.isBuffer(row.canonical_body) ? row.canonical_body : Buffer.alloc(0)
   const computed = sha256Hex(body)
   const prev = row.prev_hash

@@ -1,7 +1,7 @@
 // `bijotel inspect`: the reference's inspect_cmd (§4.10) and, given a key, the row's verification.
 import { printable } from '../../../shared/printable'
 import { existsSync } from 'node:fs'
-import { casEntry, findRow, inspectText, checkInspectedRow } from '../../browse/inspect'
+import { casEntry, findRow, findRowToCheck, inspectText, checkInspectedRow } from '../../browse/inspect'
 import { readChain } from '../../chain/source/open-source'
 import { AuditError } from '../../base/errors'
 import { parseSecrets } from '../../chain/keys'
@@ -23,11 +23,17 @@ export const run: Run = async (argv, io) => {
   const shown = await readChain(
     db,
     async (src) => {
-      const row = await findRow(src, id)
-      if (!row) return null
+      // With a key, the row before it is looked up first (findRowToCheck says why).
+      const found =
+        keys.length > 0
+          ? await findRowToCheck(src, id)
+          : await findRow(src, id).then((row) => row && { row, predecessor: undefined })
+      if (!found) return null
+      const { row, predecessor } = found
       const sem = row.semantic_body_hash
       const cas = typeof sem === 'string' && sem !== '' ? await casEntry(src, sem) : null
-      const check = keys.length > 0 ? { result: await checkInspectedRow(src, row, keys), keys } : null
+      const check =
+        keys.length > 0 ? { result: await checkInspectedRow(src, row, keys, predecessor), keys } : null
       src.assertUnchanged()
       return { text: inspectText(row, cas, check), broken: check !== null && !check.result.verifies }
     },
