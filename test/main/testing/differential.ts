@@ -18,6 +18,7 @@ import { basePages, MUTATIONS, type BasePages } from './mutations'
 import { MORE_MUTATIONS } from './mutations-more'
 import { SEVEN_MUTATIONS } from './mutations-seven'
 import { NINE_MUTATIONS } from './mutations-nine'
+import { TEN_MUTATIONS } from './mutations-ten'
 import { compareLiveCarving } from './live-carve'
 import { directReading, sqliteReading, type Reading } from './readings'
 
@@ -43,6 +44,12 @@ const SHAPES: [string, ChainShape][] = [
   ['wal-2k-commits', { ...SMALL, rows: 200, pageSize: 2048, wal: true, walRows: 100, walCommits: 6 }],
   ['delete-16k', { ...SMALL, rows: 50, pageSize: 16384, bodyBytes: 20000 }],
   ['wal-32k', { ...SMALL, rows: 30, pageSize: 32768, wal: true, walRows: 10, walCommits: 2 }],
+  // Chains written in a UTF-16 database (file format §1.3.12): text columns stored as UTF-16.
+  ['delete-1k-utf16le', { ...SMALL, rows: 60, pageSize: 1024, bodyBytes: 900, encoding: 'UTF-16le' }],
+  [
+    'wal-1k-utf16be',
+    { ...SMALL, rows: 70, pageSize: 1024, wal: true, walRows: 30, walCommits: 3, encoding: 'UTF-16be' },
+  ],
 ]
 
 /** Generates the base folders under `root` (once per run). */
@@ -104,7 +111,13 @@ export interface Tally {
   liveMisses: number
 }
 
-const ALL_MUTATIONS = [...MUTATIONS, ...MORE_MUTATIONS, ...SEVEN_MUTATIONS, ...NINE_MUTATIONS]
+const ALL_MUTATIONS = [
+  ...MUTATIONS,
+  ...MORE_MUTATIONS,
+  ...SEVEN_MUTATIONS,
+  ...NINE_MUTATIONS,
+  ...TEN_MUTATIONS,
+]
 
 export interface DifferentialResult {
   total: Tally
