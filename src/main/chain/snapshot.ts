@@ -42,6 +42,7 @@ import { READ_SKEW, readBuffer } from './read-buffer'
 import { nativeFileHash, type FileTap } from './addon/file-hash'
 import { copyHashed } from './copy-hashed'
 import { SQLITE_MAGIC } from './sqlite/header'
+import { refuseWalOfOtherPageSize } from './wal-page-size'
 
 const CHUNK = 4 * 1024 * 1024
 
@@ -399,6 +400,7 @@ async function snapshotOf(
     if (readAt(files.db.fd, magic, 0, magic.length, 0) < magic.length || !magic.equals(SQLITE_MAGIC))
       throw new AuditError('not_sqlite', `not a SQLite database: ${path} (no SQLite header)`)
   }
+  refuseWalOfOtherPageSize(files.db, wal)
   const copied = [files.db, wal, journal].filter((f): f is OpenedFile => f !== null)
   const total = copied.reduce((n, f) => n + f.stat.size, 0)
 

@@ -55,7 +55,9 @@ describe('recovery reads live pages as SQLite does', () => {
         misses: [],
         listing: [],
       })
-      expect(r.read, b.name).toBe(r.cells)
+      // A UTF-16 database's hashes are 128 bytes of UTF-16 text: the carver finds no chain record
+      // in it (and recovery says up front that it does not search such a file), nor misreads one.
+      expect(r.read, b.name).toBe(b.name.includes('utf16') ? 0 : r.cells)
     }
   }, 240_000)
 })

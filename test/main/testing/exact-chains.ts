@@ -21,6 +21,8 @@ export interface ChainShape {
   bodyBytes: number
   /** Reserved bytes at the end of every page (file format §1.3.4). */
   reserved: number
+  /** The database text encoding (file format §1.3.12, offset 56); UTF-8 when absent. */
+  encoding?: 'UTF-8' | 'UTF-16le' | 'UTF-16be'
 }
 
 export const SMALL: ChainShape = {
@@ -84,6 +86,9 @@ export function writeChainFolder(dir: string, shape: ChainShape): string {
   try {
     db.pragma(`journal_mode = ${shape.wal ? 'WAL' : 'DELETE'}`)
     db.pragma('wal_autocheckpoint = 0')
+    // Taken while the file has no schema yet: its encoding field (offset 56) is written with the
+    // first table (lang_pragma.html#pragma_encoding).
+    if (shape.encoding) db.pragma(`encoding = '${shape.encoding}'`)
     db.exec(CHAIN_SCHEMA)
     const walRows = shape.wal ? Math.min(shape.walRows, shape.rows) : 0
     let head = appendRows(db, KEY, rowsOf(shape.rows - walRows, shape.bodyBytes), GENESIS)

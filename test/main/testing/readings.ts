@@ -9,7 +9,7 @@ import type { OpenOptions } from '../../../src/main/chain/evidence-files'
 import { AuditError } from '../../../src/main/base/errors'
 
 export type Reading =
-  | { kind: 'rows'; rows: unknown[][] }
+  | { kind: 'rows'; rows: unknown[][]; /** SQLite's column names (sqliteReading only). */ columns?: string[] }
   /**
    * SQLite failed (corrupt, not a database…) reading every column; `count` is its count(*) of the
    * table's cells all the same, when it gives one (it walks the b-tree without decoding records).
@@ -57,12 +57,9 @@ export function sqliteReading(path: string, scratch: string): Reading {
     }
     // The table's b-tree (NOT INDEXED): an index that covers the scan is evidence too, and the
     // planner may take it instead (./mutations-nine.ts schema.index).
-    const rows = db
-      .prepare('SELECT rowid, * FROM chain NOT INDEXED')
-      .raw(true)
-      .safeIntegers(true)
-      .all() as unknown[][]
-    return { kind: 'rows', rows }
+    const stmt = db.prepare('SELECT rowid, * FROM chain NOT INDEXED').raw(true).safeIntegers(true)
+    const rows = stmt.all() as unknown[][]
+    return { kind: 'rows', rows, columns: stmt.columns().map((c) => c.name) }
   } catch (e) {
     return { kind: 'error', message: (e as Error).message, ...(count === undefined ? {} : { count }) }
   } finally {
