@@ -91,9 +91,15 @@ export interface DriftBucket {
   max: number | null
 }
 
-/** An anomaly in a series: the reference's record, and where it sits in time. */
+/**
+ * An anomaly in a series: the reference's record, and where it sits in time — the row's sealed end
+ * time (the body's `end_time_ns`), else its unsealed timestamp_ns column (`time_unsealed`), else
+ * none (`timestamp_ns` empty).
+ */
 export interface DriftSeriesAnomaly extends DriftAnomaly {
   timestamp_ns: string
+  /** Only when the time shown is the unsealed timestamp_ns column (the body seals no end time). */
+  time_unsealed?: true
 }
 
 export interface DriftGroupDimension {
@@ -137,4 +143,11 @@ export interface DriftSeries {
    * (judged like the others: choose a provider or model in the view to chart them).
    */
   omitted?: { groups: number; rows: number; anomalies: number }
+  /**
+   * Only when some row's time is not sealed: rows placed by their unsealed timestamp_ns column
+   * (the body seals no end time), rows with no time at all, rows whose sealed time lies outside the
+   * chart's span — in one line. Every row is judged whatever its time; only a chosen time range
+   * selects rows by it.
+   */
+  time_note?: string
 }

@@ -88,6 +88,11 @@ export interface ReplayBatchRequest {
 }
 
 export interface ReplayBatchResult {
+  /** The batch's first lines (at most the engine's bound); every line is counted in `summary`. */
   items: ReplayBatchItem[]
   summary: ReplayBatchSummary
+  /** Only when lines were decided but not listed in `items` (counted in `summary`). */
+  items_omitted?: number
+  /** Only when checks were made but not kept for the session's list and report (counted in `summary`). */
+  checks_not_kept?: number
 }

@@ -4,6 +4,9 @@
 // values are taken in seq order in blocks of `window`, and every value of a block is judged against
 // the block before it — the CLI's "last 50 against the window before them", carried along the whole
 // chain in one streamed pass (memory: one block per group and dimension, plus the buckets).
+// Every row is judged whatever its timestamp_ns says (the column is outside the MAC, reference §3.2):
+// a row's time, for its bucket and a chosen range, is its body's sealed end_time_ns, and only where
+// the body seals none the column's, said so (`time_note`, `time_unsealed`).
 import type {
   DriftBucket,
   DriftDimension,
@@ -103,11 +106,20 @@ export async function driftSeries(
     groups: [],
     anomaly_count: 0,
   }
-  if (lo === null || hi === null || hi < lo) return empty
-  const width = (hi - lo + 1n + BigInt(nb) - 1n) / BigInt(nb)
+  // A range chosen by the caller selects rows by time; without one every row is judged, whatever
+  // its time says (timestamp_ns is unsealed: reference §3.2), and the span only places the buckets.
+  const ranged = opts.fromNs !== undefined || opts.toNs !== undefined
+  if (ranged && lo !== null && hi !== null && hi < lo) return empty
+  // No integer timestamp_ns anywhere (the column is the writer's to blank): nothing is charted, and
+  // every row is still judged.
+  const charted = lo !== null && hi !== null
+  const from = lo ?? 0n
+  const to = hi ?? 0n
+  const width = charted ? (to - from + 1n + BigInt(nb) - 1n) / BigInt(nb) : 0n
   const providerId = opts.provider !== undefined ? idx.providerNames.indexOf(opts.provider) : -2
   const modelId = opts.model !== undefined ? idx.modelNames.indexOf(opts.model) : -2
-  if (providerId === -1 || modelId === -1) return { ...empty, from_ns: lo.toString(), to_ns: hi.toString() }
+  if (providerId === -1 || modelId === -1) return { ...empty, from_ns: from.toString(), to_ns: to.toString() }
+  const times = { unsealed: 0, none: 0, outside: 0 }
 
   // One key per (provider, model) pair of the index's Uint32 ids (no product of the two: that is
   // exact only while the ids are small, and a chain names as many of each as it has rows).
@@ -145,7 +157,7 @@ export async function driftSeries(
   await streamRows(
     src,
     {
-      // The time of each row is the index's (the same rows, read when the chain was opened).
+      // A row's time is its body's sealed end time, else the index's timestamp_ns (unsealed).
       columns: ['canonical_body'],
       ...(opts.signal ? { signal: opts.signal } : {}),
       ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
@@ -153,16 +165,24 @@ export async function driftSeries(
     (r) => {
       const seq = r.rowid
       const pos = positionOfSeq(idx, seq)
-      if (pos === null || !idx.tsValid[pos]) return
-      const ts = idx.ts[pos]!
-      if (ts < lo || ts > hi) return
+      if (pos === null) return
       if (providerId !== -2 && idx.provider[pos] !== providerId) return
       if (modelId !== -2 && idx.model[pos] !== modelId) return
-      const attrs = attributesPy(parseBodyPy(bytesOf(r, body)))
+      const parsed = parseBodyPy(bytesOf(r, body))
+      const attrs = attributesPy(parsed)
       if (attrs === null) return
+      // The row's time: its sealed end time, else the unsealed column, else none.
+      const sealed = sealedTimeNs(parsed)
+      const ts = sealed ?? (idx.tsValid[pos] ? idx.ts[pos]! : null)
+      const inSpan = ts !== null && charted && ts >= from && ts <= to
+      if (ranged && !inSpan) return
+      if (sealed === null) {
+        if (ts === null) times.none++
+        else times.unsealed++
+      } else if (!inSpan) times.outside++
       const g = groupOf(pos)
       g.rows++
-      const b = Math.min(nb - 1, Number((ts - lo) / width))
+      const b = inSpan ? Math.min(nb - 1, Number((ts - from) / width)) : -1
       for (const t of g.tracks) {
         const v = dimensionValue(attrs, t.dimension)
         if (v === null) {
@@ -171,7 +191,9 @@ export async function driftSeries(
         }
         t.points++
         const c = t.cells.get(b)
-        if (c === undefined) t.cells.set(b, { count: 1, sum: v, min: v, max: v })
+        if (b < 0) {
+          // Judged below, not charted: the row has no time inside the span.
+        } else if (c === undefined) t.cells.set(b, { count: 1, sum: v, min: v, max: v })
         else {
           c.count++
           c.sum += v
@@ -187,8 +209,9 @@ export async function driftSeries(
             if (t.anomalies.length < maxListed)
               t.anomalies.push({
                 seq,
-                timestamp: pyFormatTime(ts),
-                timestamp_ns: ts.toString(),
+                timestamp: ts === null ? '(no time)' : pyFormatTime(ts),
+                timestamp_ns: ts === null ? '' : ts.toString(),
+                ...(sealed === null && ts !== null ? { time_unsealed: true as const } : {}),
                 dimension: t.dimension,
                 value: v,
                 baseline_mean: t.baseline.mean,
@@ -229,7 +252,7 @@ export async function driftSeries(
       const buckets: DriftBucket[] = Array.from({ length: nb }, (_, k) => {
         const c = t.cells.get(k)
         return {
-          start_ns: (lo + width * BigInt(k)).toString(),
+          start_ns: (from + width * BigInt(k)).toString(),
           count: c?.count ?? 0,
           mean: c ? c.sum / c.count : null,
           min: c ? c.min : null,
@@ -246,16 +269,52 @@ export async function driftSeries(
       }
     }),
   }))
+  const timeNote = timeNoteOf(times, ranged)
   return {
-    from_ns: lo.toString(),
-    to_ns: hi.toString(),
+    from_ns: from.toString(),
+    to_ns: to.toString(),
     bucket_ns: width.toString(),
     window: opts.window,
     z_threshold: opts.zThreshold,
     groups: out,
     anomaly_count: total,
     ...(omitted.groups > 0 ? { omitted } : {}),
+    ...(timeNote === null ? {} : { time_note: timeNote }),
   }
+}
+
+/** Decimal ns as Python and Go write them (19 digits today); longer is no time (and no BigInt cost). */
+const NS_TEXT = /^-?\d{1,20}$/
+
+/**
+ * The row's sealed time: the body's `end_time_ns` (its start when it has no end: the Go writer's
+ * rule, reference §1.1), a decimal string as both writers seal it; null when the body seals none.
+ */
+export function sealedTimeNs(body: unknown): bigint | null {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return null
+  const o = body as Record<string, unknown>
+  const end = o['end_time_ns']
+  const t = end === undefined || end === null || end === '0' ? o['start_time_ns'] : end
+  if (typeof t === 'string' && NS_TEXT.test(t)) return BigInt(t)
+  if (typeof t === 'number' && Number.isSafeInteger(t)) return BigInt(t)
+  return null
+}
+
+function timeNoteOf(t: { unsealed: number; none: number; outside: number }, ranged: boolean): string | null {
+  const rows = (n: number): string => `${n} row${n === 1 ? '' : 's'}`
+  const parts: string[] = []
+  if (t.unsealed > 0)
+    parts.push(
+      `${rows(t.unsealed)} seal no end time and are placed by their unsealed timestamp_ns column` +
+        (ranged ? ', which also decides whether they are in the range chosen' : ''),
+    )
+  if (t.none > 0) parts.push(`${rows(t.none)} have no time at all (judged, not charted)`)
+  if (t.outside > 0)
+    parts.push(
+      `${rows(t.outside)} have a sealed end time outside the span of the timestamp_ns column (judged, not charted)`,
+    )
+  if (parts.length === 0) return null
+  return `Times are each row's sealed end_time_ns; ${parts.join('; ')}.`
 }
 
 function noteOf(t: Track): { no_value?: string; not_judged?: string } {

@@ -14,8 +14,8 @@ import { checkReplay, verifyRow, type RowVerification } from '../replay/check'
 import { AuditError } from '../base/errors'
 import type { KeyMaterial } from '../chain/keys'
 import type { Opened } from '../session/opened'
-import { jsonlLines } from '../replay/batch-lines'
-import { BatchTally, collectBatch, decideBatch } from '../replay/batch'
+import { jsonlLines, type BatchLine } from '../replay/batch-lines'
+import { BatchTally, decideBatch, planBatch } from '../replay/batch'
 import { signReport } from '../custody/sign'
 import { buildAuditReport } from '../audit/build-report'
 import { announceSigned, custodyOf } from '../session/custody-state'
@@ -126,35 +126,53 @@ export async function checkReplayBatchFor(
   session: AuditSession,
   jsonl: string | Buffer,
   emit: (item: ReplayBatchItem) => void,
-): Promise<ReplayBatchSummary> {
+  keep: number = MAX_KEPT_BATCH_CHECKS,
+): Promise<ReplayBatchSummary & { not_kept: number }> {
   const tally = new BatchTally()
   const out = (item: ReplayBatchItem): void => {
     tally.add(item)
     emit(item)
   }
   const bytes = typeof jsonl === 'string' ? Buffer.from(jsonl, 'utf8') : jsonl
-  const lines = jsonlLines(Readable.from([bytes]), { baseDir: null, raw: false })
-  const entries = await collectBatch(lines, out)
+  const read = (): AsyncGenerator<BatchLine> =>
+    jsonlLines(Readable.from([bytes]), { baseDir: null, raw: false })
+  // Read twice, as the CLI reads a batch (planBatch, then decideBatch): the body is held (bounded by
+  // the call's limit) but its lines never are — 10^5 held lines took 260 MB, and a body of short
+  // lines holds millions.
+  const planned = await planBatch(read(), out)
   const opened = await session.ready()
   const keys = session.keys
-  const done = new Set<number>()
+  // A read redone through the copy emits each line once: lines are emitted in the batch's order.
+  let last = 0
+  const skip = { has: (line: number): boolean => line <= last }
   const checks: ReplayCheck[] = []
+  let notKept = 0
   await opened.chain.read((source) =>
     decideBatch(
       source,
       keys,
-      entries,
+      read(),
       (item) => {
-        done.add(item.line)
-        if (item.check) checks.push(item.check)
+        last = item.line
+        if (item.check) {
+          if (checks.length < keep) checks.push(item.check)
+          else notKept++
+        }
         out(item)
       },
-      { skip: done },
+      { skip, planned },
     ),
   )
   keepChecks(session, opened, keys, checks)
-  return tally.summary()
+  return { ...tally.summary(), not_kept: notKept }
 }
+
+/**
+ * Checks of one batch kept for the session (the list and the report) and listed in the app's
+ * answer; the rest are counted in the summary and said to be not kept (a body of short lines holds
+ * millions of them, each check ≈1 KB).
+ */
+export const MAX_KEPT_BATCH_CHECKS = 20_000
 
 /**
  * The report, signed with the auditor's key when one is held and `sign` says the caller may have it

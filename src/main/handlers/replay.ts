@@ -5,7 +5,7 @@ import type { ReplayBatchItem, ReplayCheckRequest } from '../../shared/replay-ty
 import { REPLAY_BATCH_BASE64_MAX } from '../../shared/replay-names'
 import { AuditError } from '../base/errors'
 import type { AuditSession } from '../session/session'
-import { checkReplayBatchFor, checkReplayFor, heldReplayChecks } from './engine'
+import { checkReplayBatchFor, checkReplayFor, heldReplayChecks, MAX_KEPT_BATCH_CHECKS } from './engine'
 import type { HandlerTable } from './handler-types'
 import { int, obj, optEnum, optStr } from './validate'
 
@@ -44,10 +44,20 @@ export function replayHandlers(session: AuditSession): Pick<HandlerTable, Replay
         throw new AuditError('bad_argument', 'give exactly one of jsonl or jsonl_base64')
       if (b64 !== undefined && !/^[A-Za-z0-9+/]*={0,2}$/.test(b64))
         throw new AuditError('bad_argument', 'jsonl_base64 is not base64')
+      // The answer lists the first lines only: a body of short lines is millions of items.
       const items: ReplayBatchItem[] = []
+      let omitted = 0
       const jsonl = text ?? Buffer.from(b64 as string, 'base64')
-      const summary = await checkReplayBatchFor(session, jsonl, (i) => items.push(i))
-      return { items, summary }
+      const { not_kept, ...summary } = await checkReplayBatchFor(session, jsonl, (i) => {
+        if (items.length < MAX_KEPT_BATCH_CHECKS) items.push(i)
+        else omitted++
+      })
+      return {
+        items,
+        summary,
+        ...(omitted > 0 ? { items_omitted: omitted } : {}),
+        ...(not_kept > 0 ? { checks_not_kept: not_kept } : {}),
+      }
     },
   }
 }

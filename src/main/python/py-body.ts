@@ -100,8 +100,23 @@ export function costUsd(attrs: PyDict): number | null {
 }
 
 /**
+ * Token counts that are present (so not `-`, which says they are missing) but that Python's
+ * `tokens × price` cannot take: a text ("100" × 0.003 is a TypeError), a list or an object, an int
+ * past the double range (OverflowError). Python's `list`/`inspect` die with a traceback there; the
+ * line says what the row holds instead, in words no cost figure or model name can read as.
+ */
+export const COST_TOKENS_NOT_NUMBERS = '(token counts not numbers)'
+export const COST_TOKENS_TOO_LARGE = '(token count past float range)'
+
+function tokensUnpriceable(v: PyValue): string | null {
+  if (typeof v === 'bigint') return Number.isFinite(Number(v)) ? null : COST_TOKENS_TOO_LARGE
+  return pyNumber(v) === null ? COST_TOKENS_NOT_NUMBERS : null
+}
+
+/**
  * The cost string: `-` without both token counts, `?<model>` (first 30 characters) or `?(none)` for
  * a model not in the table, `$0.0000` for exactly 0, `<$0.0001` below that, else `$` and 4 decimals.
+ * Token counts Python cannot multiply (COST_TOKENS_*) are said as such, never as `-`.
  */
 export function costText(attrs: PyDict): string {
   const tin = attrs.get('gen_ai.usage.input_tokens')
@@ -111,6 +126,9 @@ export function costText(attrs: PyDict): string {
   if (typeof model !== 'string' || !PRICES.has(model)) {
     return pyTruthy(model) ? `?${pySlice(pyText(model), 30)}` : '?(none)'
   }
+  // Python multiplies the input count first; either one it cannot take stops it.
+  const unpriceable = tokensUnpriceable(tin) ?? tokensUnpriceable(tout)
+  if (unpriceable !== null) return unpriceable
   const cost = costUsd(attrs)
   if (cost === null) return '-'
   if (cost === 0) return '$0.0000'

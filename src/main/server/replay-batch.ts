@@ -49,7 +49,8 @@ export async function replayVerifyBatch(
   }
   try {
     const summary = await checkReplayBatchFor(session, body, (item) => write(batchItemJson(item, keysGiven)))
-    write(summaryJson(summary))
+    // Checks past the session's bound are counted in the summary, not kept for its list and report.
+    write({ ...summaryJson(summary), ...(summary.not_kept > 0 ? { checks_not_kept: summary.not_kept } : {}) })
   } catch (e) {
     if (!started) throw e
     // Lines already sent: the failure ends the stream as one last object, never as a summary.

@@ -168,6 +168,11 @@ export function DriftPanel(props: Props) {
               view to chart the others.
             </p>
           ) : null}
+          {series.time_note ? (
+            <p className="warn-text small" data-testid="drift-time-note">
+              {series.time_note}
+            </p>
+          ) : null}
           <p className="muted small" data-testid="drift-scope">
             Rows: {scopeText(request)}
             {stale ? ' — the view has changed since: Analyse drift again to follow it' : ''}
@@ -257,7 +262,10 @@ export function DriftPanel(props: Props) {
                           </span>{' '}
                           seq {a.seq} · {DIMENSION_LABELS[a.dimension]}
                         </span>
-                        <span className="drift-anomaly-time mono">{shortTime(isoOfNs(a.timestamp_ns))}</span>
+                        <span className="drift-anomaly-time mono">
+                          {a.timestamp_ns === '' ? 'no time' : shortTime(isoOfNs(a.timestamp_ns))}
+                          {a.time_unsealed ? ' (unsealed timestamp_ns)' : ''}
+                        </span>
                         <span className="drift-anomaly-body">
                           value {formatDriftValue(a.value, a.dimension)} · baseline mean{' '}
                           {formatDriftValue(a.baseline_mean, a.dimension)} · z {formatScore(a.z_score)} · IQR

@@ -57,11 +57,14 @@ export function ReplayBatchPanel({
   onAssign,
   onDismiss,
   onClear,
+  omitted = { lines: 0, checks: 0 },
 }: {
   items: ReplayBatchItem[]
   pending: File[]
   busy: boolean
   error: string | null
+  /** Lines checked but not listed (and checks not kept): the counts below are of the lines listed. */
+  omitted?: { lines: number; checks: number }
   onSelectSeq: (seq: number) => void
   onAssign: (f: File, seq: number) => void
   onDismiss: (f: File) => void
@@ -91,6 +94,13 @@ export function ReplayBatchPanel({
           {items.length} line{items.length === 1 ? '' : 's'}
           {busy ? ' · checking…' : ''}
         </span>
+        {omitted.lines > 0 || omitted.checks > 0 ? (
+          <span className="warn-text small" data-testid="replay-batch-omitted">
+            {omitted.lines} more line{omitted.lines === 1 ? ' was' : 's were'} checked but not listed,{' '}
+            {omitted.checks} check{omitted.checks === 1 ? '' : 's'} not kept for the report: the counts here
+            are of the lines listed
+          </span>
+        ) : null}
         <label className="small">
           status{' '}
           <select

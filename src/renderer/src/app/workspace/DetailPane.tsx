@@ -93,6 +93,7 @@ export function DetailPane({ flags }: { flags: Flags }) {
               pending={batch.pending}
               busy={batch.busy}
               error={batch.error}
+              omitted={batch.omitted}
               onSelectSeq={ws.selectSeq}
               onAssign={(f, seq) => void ws.batch.assign(f, seq)}
               onDismiss={ws.batch.dismiss}

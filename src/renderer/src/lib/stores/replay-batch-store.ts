@@ -21,6 +21,8 @@ export interface ReplayBatchState {
   pending: File[]
   busy: boolean
   error: string | null
+  /** Lines checked past the engine's bound: counted in the summary, not listed here, not kept. */
+  omitted: { lines: number; checks: number }
 }
 
 const MAX_FILE_BYTES = 64 * 1024 * 1024
@@ -40,7 +42,14 @@ export class ReplayBatchStore extends Store<ReplayBatchState> {
     private readonly api: ApiClient,
     private readonly hooks: { mode: () => ReplayTextMode; checks: (c: ReplayCheck[]) => void },
   ) {
-    super({ items: [], summary: null, pending: [], busy: false, error: null })
+    super({
+      items: [],
+      summary: null,
+      pending: [],
+      busy: false,
+      error: null,
+      omitted: { lines: 0, checks: 0 },
+    })
   }
 
   /**
@@ -138,6 +147,7 @@ export class ReplayBatchStore extends Store<ReplayBatchState> {
     this.update({
       items: [],
       summary: null,
+      omitted: { lines: 0, checks: 0 },
       error:
         'The batch was checked with the keys held before: drop its files again to check them with these keys',
     })
@@ -156,7 +166,14 @@ export class ReplayBatchStore extends Store<ReplayBatchState> {
         if (this.keyGen !== gen) break
         const r = await this.api.checkReplayBatch({ jsonl_base64 })
         if (this.keyGen !== gen) break
-        this.update((s) => ({ items: [...s.items, ...r.items], summary: r.summary }))
+        this.update((s) => ({
+          items: [...s.items, ...r.items],
+          summary: r.summary,
+          omitted: {
+            lines: s.omitted.lines + (r.items_omitted ?? 0),
+            checks: s.omitted.checks + (r.checks_not_kept ?? 0),
+          },
+        }))
       }
       this.hooks.checks(await this.api.listReplayChecks())
     } catch (e) {
@@ -166,5 +183,6 @@ export class ReplayBatchStore extends Store<ReplayBatchState> {
     }
   }
 
-  readonly clear = (): void => this.update({ items: [], summary: null, error: null })
+  readonly clear = (): void =>
+    this.update({ items: [], summary: null, error: null, omitted: { lines: 0, checks: 0 } })
 }
