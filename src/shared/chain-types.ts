@@ -24,6 +24,31 @@ export interface Evidence {
   unchanged_after_copy: boolean
 }
 
+/** A provider or model the chain names, and the rows that name it. */
+export interface NameCount {
+  name: string
+  count: number
+}
+
+/** The names an overview leaves out (a chain may name as many as it has rows), and their rows. */
+export interface NamesLeft {
+  names: number
+  rows: number
+}
+
+/** How many providers, and how many models, the overview lists (the most frequent first). */
+export const OVERVIEW_NAMES = 100
+/** The most names one `listNames` answer holds. */
+export const MAX_NAMES_PAGE = 100
+
+/** A page of the names holding a text (`listNames`), in the overview's order. */
+export interface NamePage {
+  names: NameCount[]
+  /** How many names hold the text in all. */
+  matching: number
+  offset: number
+}
+
 export interface ChainOverview {
   evidence: Evidence
   entries: number
@@ -34,8 +59,14 @@ export interface ChainOverview {
   last_timestamp_ns: string | null
   first_time: string | null
   last_time: string | null
-  providers: { name: string; count: number }[]
-  models: { name: string; count: number }[]
+  /** The most frequent OVERVIEW_NAMES providers (count first); the rest in `providers_left`. */
+  providers: NameCount[]
+  /** The most frequent OVERVIEW_NAMES models; the rest in `models_left` (`listNames` pages them all). */
+  models: NameCount[]
+  /** Present when the chain names more than OVERVIEW_NAMES providers: those left out of the list. */
+  providers_left?: NamesLeft
+  /** Present when the chain names more than OVERVIEW_NAMES models: those left out of the list. */
+  models_left?: NamesLeft
   columns: string[]
   journal_mode: string
   /**

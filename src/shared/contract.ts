@@ -9,6 +9,7 @@ import type {
   EntryFilter,
   EntryPage,
   EntrySort,
+  NamePage,
   SeqGaps,
   TimelineFilter,
   SeqTime,
@@ -77,6 +78,17 @@ export interface ApiContract {
    * says more follow (ask again from the last one's index + 1).
    */
   seqGaps: (req: { from_index?: number } | void) => SeqGaps
+  /**
+   * The providers or models the chain names (the overview lists only the most frequent
+   * OVERVIEW_NAMES): those holding `query` (case-insensitive; all when absent), in the overview's
+   * order, from the `offset`-th, at most `limit` (≤ MAX_NAMES_PAGE, the default).
+   */
+  listNames: (req: {
+    field: 'provider' | 'model'
+    query?: string
+    offset?: number
+    limit?: number
+  }) => NamePage
   /**
    * The timestamps of live seqs (at most 10,000; absent seqs left out), from the index. With the
    * timeline's filters (`filter`), only the seqs its points count (the timeline's replay marks).
@@ -165,6 +177,7 @@ export const API_CALLS = [
   'locateEntry',
   'getEntry',
   'seqGaps',
+  'listNames',
   'seqTimes',
   'timeline',
   'setSecrets',

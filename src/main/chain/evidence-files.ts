@@ -155,6 +155,16 @@ function notAllowed(path: string): AuditError {
  * `evidence_changed` (swapped during the open), `bad_argument` (outside the policy).
  */
 export function openEvidence(path: string, opts: OpenOptions = {}): EvidenceFiles {
+  // No file name holds a NUL (POSIX.1-2017 §3.170, a filename is bytes other than '/' and NUL):
+  // such a path names no file. Said in one line of our own — node's own refusal ("The argument
+  // 'path' must be … without null bytes. Received …") came out as "cannot read" and `not_a_chain`.
+  if (path === '' || path.includes('\0'))
+    throw new AuditError(
+      'bad_argument',
+      path === ''
+        ? 'not a path: the path is empty'
+        : `not a path: ${JSON.stringify(path.slice(0, 200))} holds a NUL character`,
+    )
   const given = resolve(path)
   let real: string
   try {

@@ -22,17 +22,9 @@ import { text } from './text-value'
 import { bodyFields } from './entry-fields'
 import { deltaNs, previousIn } from './listing-delta'
 import { timelineRowTest } from './timeline-filter'
+import { overviewNames } from './name-counts'
 
 export { nsToIso }
-
-function count(names: string[], ids: Uint32Array, rows: number): { name: string; count: number }[] {
-  const counts = new Array<number>(names.length).fill(0)
-  for (let i = 0; i < rows; i++) counts[ids[i]!]!++
-  return names
-    .map((name, i) => ({ name, count: counts[i]! }))
-    .filter((x) => x.count > 0)
-    .sort((a, b) => b.count - a.count || a.name.localeCompare(b.name))
-}
 
 /** What the overview says of the file itself (the evidence block, its columns, its journal mode). */
 export interface OverviewMeta {
@@ -51,6 +43,8 @@ export function buildOverview(meta: OverviewMeta, idx: ChainIndex): ChainOvervie
   const { min, max } = new TsWords(idx.ts).extremes(idx.tsValid, n)
   const minTs = min < 0 ? null : idx.ts[min]!
   const maxTs = max < 0 ? null : idx.ts[max]!
+  const providers = overviewNames(idx, 'provider')
+  const models = overviewNames(idx, 'model')
   return {
     evidence: meta.evidence,
     entries: n,
@@ -60,8 +54,10 @@ export function buildOverview(meta: OverviewMeta, idx: ChainIndex): ChainOvervie
     last_timestamp_ns: maxTs?.toString() ?? null,
     first_time: minTs === null ? null : nsToIso(minTs),
     last_time: maxTs === null ? null : nsToIso(maxTs),
-    providers: count(idx.providerNames, idx.provider, n),
-    models: count(idx.modelNames, idx.model, n).filter((m) => m.name !== '(none)'),
+    providers: providers.listed,
+    models: models.listed,
+    ...(providers.left ? { providers_left: providers.left } : {}),
+    ...(models.left ? { models_left: models.left } : {}),
     columns: meta.columns,
     journal_mode: meta.journal_mode,
   }

@@ -5,6 +5,8 @@ import { positionOfSeq } from '../chain/chain-index'
 import { buildTimeline, clippedForList, getEntry, listEntries } from '../chain/views'
 import { MAX_SEQ_TIMES, seqGaps, seqTimes } from '../chain/seq-facts'
 import { AuditError } from '../base/errors'
+import { MAX_NAMES_PAGE } from '../../shared/chain-types'
+import { findNames } from '../chain/name-counts'
 import type { AuditSession } from '../session/session'
 import { ENTRY_SORTS, filterFrom, NAME_CHARS, timelineFilterFrom } from './filter-request'
 import type { HandlerTable } from './handler-types'
@@ -12,8 +14,12 @@ import { int, obj, optBool, optEnum, optInt, optNs, optObj, optStr } from './val
 
 type EntryCall = Extract<
   ApiName,
-  'listEntries' | 'locateEntry' | 'getEntry' | 'seqGaps' | 'seqTimes' | 'timeline'
+  'listEntries' | 'locateEntry' | 'getEntry' | 'seqGaps' | 'listNames' | 'seqTimes' | 'timeline'
 >
+
+const NAME_FIELDS = ['provider', 'model'] as const
+/** A search text typed into a name filter: a part of a name, not a whole megabyte one. */
+export const NAME_QUERY_CHARS = 64 * 1024
 
 export function entryHandlers(session: AuditSession): Pick<HandlerTable, EntryCall> {
   return {
@@ -50,6 +56,16 @@ export function entryHandlers(session: AuditSession): Pick<HandlerTable, EntryCa
     seqGaps: async (req) => {
       const from = optInt(obj(req), 'from_index', { min: 0 }) ?? 0
       return seqGaps((await session.entrySource()).index, from)
+    },
+    listNames: async (req) => {
+      const o = obj(req)
+      const field = optEnum(o, 'field', NAME_FIELDS)
+      if (field === undefined)
+        throw new AuditError('bad_argument', `field must be one of ${NAME_FIELDS.join(', ')}`)
+      const query = optStr(o, 'query', NAME_QUERY_CHARS) ?? ''
+      const offset = optInt(o, 'offset', { min: 0 }) ?? 0
+      const limit = optInt(o, 'limit', { min: 1, max: MAX_NAMES_PAGE }) ?? MAX_NAMES_PAGE
+      return findNames(session.view().index, field, query, offset, limit)
     },
     seqTimes: async (req) => {
       const o = obj(req)

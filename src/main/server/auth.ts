@@ -113,7 +113,41 @@ export function checkHost(req: IncomingMessage, hosts: Set<string> | null): void
     )
 }
 
-/** CSRF guard for state-changing requests: an Origin header, when present, must be our own. */
+/**
+ * Where a browser says a request comes from (W3C Fetch Metadata, `Sec-Fetch-Site`): a request from
+ * another site — or another port of this one (`same-site`: `localhost:3000` is the same site as
+ * `localhost:8080`) — is refused on every route, whatever its method. A GET needs no preflight and
+ * no Origin, so without this a page anywhere could make the browser hold `/api/events` streams (the
+ * app's own stream then refused at the stream limit), start `/integrity` work, or fetch `/chain`
+ * rows it cannot read but the server still reads for it. The one exception is a top-level
+ * navigation to the app's page (`pageNavigation`): a deep link sent to a colleague arrives from
+ * wherever it was clicked, and what it loads is our own page in its own window (frames are refused
+ * by X-Frame-Options and frame-ancestors). Clients that send no such header (curl, scripts) are not
+ * browsers and are held to the other checks only. Two fields are joined by node into one value that
+ * is none of the allowed ones, so a duplicate is refused too.
+ */
+export function checkFetchSite(req: IncomingMessage, pageNavigation: boolean): void {
+  const site = req.headers['sec-fetch-site']
+  if (site === undefined) return
+  const v = site.trim().toLowerCase()
+  if (v === 'same-origin' || v === 'none') return
+  if (pageNavigation && (v === 'same-site' || v === 'cross-site')) {
+    const mode = req.headers['sec-fetch-mode']
+    const dest = req.headers['sec-fetch-dest']
+    if (mode === 'navigate' && (dest === undefined || dest === 'document')) return
+  }
+  throw new HttpError(
+    403,
+    'forbidden',
+    `request from another site refused (Sec-Fetch-Site ${JSON.stringify(site.slice(0, 40))})`,
+  )
+}
+
+/**
+ * CSRF guard: an Origin header, when present, must be our own — on every method: a browser sends
+ * Origin with a cross-origin GET it makes in CORS mode (fetch, EventSource), never a foreign one
+ * with a same-origin request.
+ */
 export function checkOrigin(req: IncomingMessage): void {
   const origin = req.headers.origin
   if (origin === undefined) return

@@ -11,6 +11,7 @@ import type { AuditSession } from '../session/session'
 import { createHandlers, type CallContext, type HandlerTable } from '../handlers/table'
 import {
   allowedHosts,
+  checkFetchSite,
   checkHost,
   checkOrigin,
   isLoopbackHost,
@@ -101,11 +102,28 @@ interface Context {
   work: WorkGate
 }
 
+/** Paths that are the API (the contract, events, the reference routes) rather than the app's page. */
+function isApiPath(path: string): boolean {
+  return (
+    PUBLIC_PATHS.has(path) ||
+    path === '/api' ||
+    path.startsWith('/api/') ||
+    path === '/integrity' ||
+    path.startsWith('/replay/') ||
+    path === '/chain' ||
+    path.startsWith('/chain/')
+  )
+}
+
 async function route(c: Context, req: IncomingMessage, res: ServerResponse): Promise<void> {
   checkHost(req, c.hosts)
   const url = new URL(req.url ?? '/', 'http://server.invalid')
   const path = url.pathname
   const method = req.method ?? 'GET'
+  // Before any route (the public ones, the refusals and OPTIONS included): a browser's request from
+  // another site, or with a foreign Origin, is answered by this refusal alone.
+  checkFetchSite(req, (method === 'GET' || method === 'HEAD') && !isApiPath(path))
+  checkOrigin(req)
   const deps: RefDeps = { session: c.session, table: c.table }
 
   if (PUBLIC_PATHS.has(path)) {
@@ -125,7 +143,6 @@ async function route(c: Context, req: IncomingMessage, res: ServerResponse): Pro
   }
 
   if (c.apiKey !== null) requireBearer(req, c.apiKey)
-  if (method !== 'GET' && method !== 'HEAD') checkOrigin(req)
   // Every request reaching this point carried the API key when the server has one (above): only
   // then may a report be signed with the auditor's key (issue 34). The app token is not enough.
   const ctx: CallContext = {
@@ -162,6 +179,8 @@ async function route(c: Context, req: IncomingMessage, res: ServerResponse): Pro
 function admitted(c: Context, req: IncomingMessage): boolean {
   try {
     checkHost(req, c.hosts)
+    checkFetchSite(req, false)
+    checkOrigin(req)
     if (c.apiKey !== null) requireBearer(req, c.apiKey)
     return true
   } catch {

@@ -290,6 +290,7 @@ export const CALL_WEIGHT: Readonly<Record<ApiName, 'heavy' | 'light' | 'refused'
   locateEntry: 'light',
   getEntry: 'light', // one row
   seqGaps: 'light', // one pass over the in-memory index's seq column
+  listNames: 'light', // one pass over the in-memory index's names (counted once per chain)
   seqTimes: 'light', // at most 10,000 look-ups in the in-memory index
   timeline: 'light', // buckets of the in-memory index
   setSecrets: 'light',

@@ -63,6 +63,12 @@ describe('contract over HTTP', () => {
 
     // clean.db has no absent seq; times of live seqs only (an absent one is left out, never guessed).
     expect((await call('seqGaps')).json).toEqual({ gaps: [], truncated: false })
+    // The names the overview lists, paged from the engine (all of them: clean.db names few).
+    const ovNames = (await call('overview')).json as { models: unknown[] }
+    const named = await call('listNames', { field: 'model' })
+    expect(named.status).toBe(200)
+    expect(named.json).toEqual({ names: ovNames.models, matching: ovNames.models.length, offset: 0 })
+    expect((await call('listNames', { field: 'span' })).status).toBe(400)
     const times = await call('seqTimes', { seqs: [7, 99999] })
     expect(times.status).toBe(200)
     expect(times.json).toEqual([{ seq: 7, timestamp_ns: (e.json as { timestamp_ns: string }).timestamp_ns }])

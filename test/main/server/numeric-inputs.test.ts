@@ -64,6 +64,10 @@ const CALL_FIELDS: Record<ApiName, Field[]> = {
   currentChain: [],
   startRecover: [],
   overview: [],
+  listNames: [
+    f('offset', 'int', { field: 'model' }, { min: 0, optional: true }),
+    f('limit', 'int', { field: 'model' }, { min: 1, max: 100, optional: true }),
+  ],
   listEntries: [
     f('offset', 'int', { limit: 5 }, { min: 0 }),
     f('limit', 'int', { offset: 0 }, { min: 1, max: 1000 }),

@@ -1,7 +1,7 @@
 // The evidence record of the opened chain: what file, which bytes, what it holds.
 import { useState } from 'react'
-import type { ChainOverview, EvidenceFile } from '../../../shared/chain-types'
-import { formatBytes, formatCount, formatSpan, shortTime, shownName } from '../lib/format'
+import type { ChainOverview, EvidenceFile, NamesLeft } from '../../../shared/chain-types'
+import { counted, formatBytes, formatCount, formatSpan, shortTime, shownName } from '../lib/format'
 import { Hash } from './Hash'
 import { useTimeZone } from '../lib/stores/settings-store'
 import { zoneLabel } from '../lib/time-zone'
@@ -43,6 +43,16 @@ function FileRows({ label, file, testId }: { label: string; file: EvidenceFile; 
 }
 
 const MODELS_SHOWN = 8
+
+/** The names the overview leaves out (it lists the most frequent): how many, and their rows. */
+function NamesLeftNote({ left, one, testId }: { left: NamesLeft | undefined; one: string; testId: string }) {
+  if (!left) return null
+  return (
+    <span className="muted small" data-testid={testId}>
+      and {counted(left.names, `other ${one}`)} ({counted(left.rows, 'row')}): search them in the filter bar
+    </span>
+  )
+}
 
 export function EvidencePanel({
   overview,
@@ -164,6 +174,7 @@ export function EvidencePanel({
               {allProviders ? 'fewer' : `+${overview.providers.length - MODELS_SHOWN} more`}
             </button>
           ) : null}
+          <NamesLeftNote left={overview.providers_left} one="provider" testId="overview-providers-left" />
         </dd>
         <dt>models</dt>
         <dd className="chips" data-testid="overview-models">
@@ -188,6 +199,7 @@ export function EvidencePanel({
               {allModels ? 'fewer' : `+${overview.models.length - MODELS_SHOWN} more`}
             </button>
           ) : null}
+          <NamesLeftNote left={overview.models_left} one="model" testId="overview-models-left" />
         </dd>
       </dl>
     </div>

@@ -1,6 +1,7 @@
 // Provider / model / flagged filters and the selected time range, shared by the timeline, the
 // charts and the table.
-import type { ChainOverview } from '../../../shared/chain-types'
+import { useMemo } from 'react'
+import type { ChainOverview, NamePage } from '../../../shared/chain-types'
 import type { ViewAction, ViewState } from '../lib/filter-state'
 import { shortTime, shownName } from '../lib/format'
 import { useTimeZone } from '../lib/stores/settings-store'
@@ -13,16 +14,30 @@ interface Props {
   dispatch: (a: ViewAction) => void
   flaggedCount: number | null
   rangeLabel: { from: string; to: string } | null
+  /** The engine's search of every provider or model (listNames): the overview lists the most frequent. */
+  searchNames?: (field: 'provider' | 'model', query: string) => Promise<NamePage>
 }
 
-export function FilterBar({ overview, view, dispatch, flaggedCount, rangeLabel }: Props) {
+export function FilterBar({ overview, view, dispatch, flaggedCount, rangeLabel, searchNames }: Props) {
   useTimeZone() // drawn again when the zone times are shown in changes
+  const search = useMemo(
+    () =>
+      searchNames
+        ? {
+            provider: (q: string) => searchNames('provider', q),
+            model: (q: string) => searchNames('model', q),
+          }
+        : null,
+    [searchNames],
+  )
   return (
     <div className="filterbar" data-testid="filterbar">
       <NameFilter
         label="provider"
         plural="providers"
         names={overview.providers}
+        left={overview.providers_left ?? null}
+        {...(search ? { search: search.provider } : {})}
         value={view.provider}
         onChange={(value) => dispatch({ type: 'provider', value })}
         testId="filter-provider"
@@ -31,6 +46,8 @@ export function FilterBar({ overview, view, dispatch, flaggedCount, rangeLabel }
         label="model"
         plural="models"
         names={overview.models}
+        left={overview.models_left ?? null}
+        {...(search ? { search: search.model } : {})}
         value={view.model}
         onChange={(value) => dispatch({ type: 'model', value })}
         testId="filter-model"

@@ -3,13 +3,15 @@
 // The filter bar drew one <option> per name, each with the whole name: 20,000 options here (10^5 in
 // a crafted chain), redrawn with the bar. Now the list holds at most NAMES_LISTED names (the most
 // frequent first), each shown to NAME_SHOWN code points, and a search reaches every other name: no
-// name is lost. A chain written for the test (generated names, repeats, names of a megabyte) is
+// name is lost. (Round 10: the overview itself lists only the most frequent OVERVIEW_NAMES; the
+// search asks the engine's listNames, as the app does.) A chain written for the test (generated names, repeats, names of a megabyte) is
 // opened by the real handler table; the bar is driven as the auditor would, and the filter chosen
 // is sent back to the engine, whose rows are checked against SQLite.
 import { join } from 'node:path'
-import { cleanup, fireEvent, render, screen } from '@testing-library/react'
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
-import type { ChainOverview, EntryPage } from '../../../../src/shared/chain-types'
+import type { ChainOverview, EntryPage, NameCount, NamePage } from '../../../../src/shared/chain-types'
+import { OVERVIEW_NAMES } from '../../../../src/shared/chain-types'
 import { FilterBar } from '../../../../src/renderer/src/components/FilterBar'
 import { NAMES_LISTED, NAME_SHOWN } from '../../../../src/renderer/src/components/NameFilter'
 import { EvidencePanel } from '../../../../src/renderer/src/components/EvidencePanel'
@@ -52,17 +54,26 @@ function chain(): { path: string } {
   return { path }
 }
 
-function bar(overview: ChainOverview) {
+function bar(
+  overview: ChainOverview,
+  searchNames: (field: 'provider' | 'model', query: string) => Promise<NamePage>,
+) {
   let view: ViewState = initialView
+  const el = () => (
+    <FilterBar
+      overview={overview}
+      view={view}
+      dispatch={dispatch}
+      flaggedCount={null}
+      rangeLabel={null}
+      searchNames={searchNames}
+    />
+  )
   const dispatch = (a: ViewAction): void => {
     view = viewReducer(view, a)
-    r.rerender(
-      <FilterBar overview={overview} view={view} dispatch={dispatch} flaggedCount={null} rangeLabel={null} />,
-    )
+    r.rerender(el())
   }
-  const r = render(
-    <FilterBar overview={overview} view={view} dispatch={dispatch} flaggedCount={null} rangeLabel={null} />,
-  )
+  const r = render(el())
   return { view: () => view }
 }
 
@@ -76,8 +87,14 @@ describe('the filter bar lists a bounded number of names and reaches every one b
     try {
       const h = createHandlers(session)
       const overview = (await h.openChain({ path }, ctx)) as ChainOverview
-      expect(overview.models.length).toBeGreaterThan(MODELS)
-      const b = bar(overview)
+      // The overview lists the most frequent names and counts the rest; the bar asks the engine.
+      expect(overview.models.length).toBe(OVERVIEW_NAMES)
+      const total = overview.models.length + overview.models_left!.names
+      expect(total).toBeGreaterThan(MODELS)
+      const every: NameCount[] = []
+      for (let offset = 0; offset < total; offset += 100)
+        every.push(...((await h.listNames({ field: 'model', offset }, ctx)) as NamePage).names)
+      const b = bar(overview, (field, query) => h.listNames({ field, query }, ctx) as Promise<NamePage>)
       for (const id of ['filter-model', 'filter-provider']) {
         const opts = options(id)
         expect(opts.length, id).toBeLessThanOrEqual(NAMES_LISTED + 1)
@@ -87,28 +104,29 @@ describe('the filter bar lists a bounded number of names and reaches every one b
       const listed = options('filter-model').map((o) => o.value)
       expect(listed.slice(1, 11)).toEqual(overview.models.slice(0, 10).map((m) => m.name))
       expect(screen.getByTestId('filter-model-more').textContent).toContain(
-        `of ${overview.models.length.toLocaleString('en-US')} listed`,
+        `of ${total.toLocaleString('en-US')} listed`,
       )
       // Generated names from anywhere in the list, the megabyte ones included: each found by a
       // search, chosen, and its rows the engine's filter gives are SQLite's rows of that model.
       const rnd = mulberry32(99)
       const picks = [
-        ...Array.from({ length: 8 }, () => overview.models[Math.floor(rnd() * overview.models.length)]!.name),
-        overview.models.find((m) => m.name.startsWith('huge-2-'))!.name,
-        overview.models.at(-1)!.name,
+        ...Array.from({ length: 8 }, () => every[Math.floor(rnd() * every.length)]!.name),
+        every.find((m) => m.name.startsWith('huge-2-'))!.name,
+        every.at(-1)!.name,
       ]
       const search = screen.getByTestId('filter-model-search') as HTMLInputElement
       for (const name of picks) {
         fireEvent.change(search, { target: { value: name.slice(0, 40).toUpperCase() } })
-        const found = options('filter-model').find((o) => o.value === name)
-        expect(found, name.slice(0, 40)).toBeDefined()
+        await waitFor(() => expect(options('filter-model').find((o) => o.value === name)).toBeDefined())
         expect(options('filter-model').length).toBeLessThanOrEqual(NAMES_LISTED + 1)
         fireEvent.change(screen.getByTestId('filter-model'), { target: { value: name } })
         expect(b.view().model).toBe(name)
         // The chosen name stays in the list when the search changes.
         fireEvent.change(search, { target: { value: 'no such name at all' } })
+        await waitFor(() =>
+          expect(screen.getByTestId('filter-model-more').textContent).toBe('no models match'),
+        )
         expect(options('filter-model').some((o) => o.value === name)).toBe(true)
-        expect(screen.getByTestId('filter-model-more').textContent).toBe('no models match')
         const page = (await h.listEntries(
           { offset: 0, limit: 1000, filter: { model: b.view().model! } },
           ctx,
@@ -127,6 +145,14 @@ describe('the filter bar lists a bounded number of names and reaches every one b
         const t = (await h.timeline({ buckets: 20, model: name }, ctx)) as { buckets: { count: number }[] }
         expect(t.buckets.reduce((n, x) => n + x.count, 0)).toBe(truth.length)
       }
+      // The evidence panel: "more" draws the overview's names only, and says what it leaves out.
+      render(<EvidencePanel overview={overview} />)
+      const models = screen.getByTestId('overview-models')
+      fireEvent.click(models.querySelector('button.link')!)
+      expect(models.querySelectorAll('button.chip').length).toBe(OVERVIEW_NAMES)
+      expect(screen.getByTestId('overview-models-left').textContent).toContain(
+        `${overview.models_left!.names.toLocaleString('en-US')} other models`,
+      )
     } finally {
       session.dispose()
     }

@@ -34,7 +34,14 @@ describe('deep links', () => {
 
   it('drops malformed fields, keeping the rest', () => {
     const l = parseLink('#chain=/a.db&seq=-4&from=5&to=x&provider=&model=m')
-    expect(l).toEqual({ chain: '/a.db', seq: null, provider: null, model: 'm', range: null })
+    expect(l).toEqual({
+      chain: '/a.db',
+      seq: null,
+      provider: null,
+      model: 'm',
+      range: null,
+      dropped: 'Part of the link was not followed (seq, from/to malformed).',
+    })
     expect(parseLink('#seq=1e3').seq).toBeNull()
     expect(parseLink('#from=9&to=8').range).toBeNull()
     expect(parseLink('').chain).toBeNull()

@@ -1,7 +1,7 @@
 // The main area's views of an opened chain: the filter bar, the timeline with its brush, the rate
 // and provider-share charts, and the entries table. What they read comes through the workspace's
 // chain-bound API, so a late answer for another chain never reaches them.
-import { useMemo } from 'react'
+import { useCallback, useMemo } from 'react'
 import { EntriesTable } from '../../components/EntriesTable'
 import { ErrorBoundary } from '../../components/ErrorBoundary'
 import { FilterBar } from '../../components/FilterBar'
@@ -58,6 +58,10 @@ export function ChainViews({ flags }: { flags: Flags }) {
   const halves = useHalves(ws.api, integrity, overview.entries)
   const rotations = useRotations(ws.api, verdict, integrity)
   const providers = useMemo(() => overview.providers.map((p) => p.name), [overview])
+  const searchNames = useCallback(
+    (field: 'provider' | 'model', query: string) => ws.api.listNames({ field, query }),
+    [ws.api],
+  )
 
   const rangeLabel = view.range ? { from: isoOfNs(view.range.from_ns), to: isoOfNs(view.range.to_ns) } : null
 
@@ -69,6 +73,7 @@ export function ChainViews({ flags }: { flags: Flags }) {
         dispatch={ws.dispatchView}
         flaggedCount={flags.flaggedTotal}
         rangeLabel={rangeLabel}
+        searchNames={searchNames}
       />
       <FindBar find={ws.find} filter={filter} sort={view.sort} hasKey={hasKey} />
       <ErrorBoundary where="timeline">

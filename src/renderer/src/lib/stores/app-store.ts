@@ -90,6 +90,7 @@ export class AppStore extends Store<AppState> {
    * the command line's (at its `--seq`), else the sample (first run).
    */
   async start(link: DeepLink | null = null): Promise<void> {
+    if (link?.dropped) this.notify(link.dropped, 'error')
     this.setLink(link)
     try {
       const info = await this.api.appInfo()
@@ -153,6 +154,7 @@ export class AppStore extends Store<AppState> {
 
   /** A link pasted into this tab (hashchange): applied to the chain shown, or another chain asked for. */
   followLink(link: DeepLink): void {
+    if (link.dropped) this.notify(link.dropped, 'error')
     const ws = this.getState().workspace
     if (link.chain === null || (ws && link.chain === ws.chain.path)) {
       if (!ws) return
