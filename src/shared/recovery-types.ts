@@ -26,7 +26,10 @@ export interface RecoverySource {
   kind: RecoverySourceKind
   /** Page number (1-based, as SQLite numbers pages). */
   page: number
-  /** Byte offset in that file where the record (its header) starts. */
+  /**
+   * Byte offset in that file where the record (its header) starts; for a row of which only its three
+   * hashes survived (src/main/recovery/orphan-hashes.ts), where its canonical_hash starts.
+   */
   offset: number
   /** WAL frames only: the frame's number, 1-based in file order, as SQLite numbers frames. */
   frame?: number

@@ -49,3 +49,27 @@ export function unplacedMeaning(proven: boolean): string {
     ? 'not linked to this chain by any sealed link (rows of another chain sealed under the same key, of one cleared from this file, or of this chain past a row that is lost: the keys cannot tell)'
     : 'not placed: no given key reproduces their HMAC, so none of their links is sealed (rows of this chain under a key not given, a wrong or a missing rotated key, rows of another chain, or forged rows: nothing tells which)'
 }
+
+/**
+ * Where a recovered row's seq comes from (issue 39): its sealed links, always (a placed row's seq is
+ * never read off its rowid, src/main/recovery/place.ts). The rowid beside it is unsealed and proves
+ * nothing: `seq_origin` "rowid" says only that a copy's rowid is the same number, `rowid` that a copy's
+ * is another — both at once where the copies disagree (a table rebuilt with seq as a column of its own
+ * numbers its rows with rowids of its own, so the rows written after it carry other numbers).
+ */
+export function seqFromWords(r: Pick<RecoveredRow, 'seq' | 'seq_origin' | 'rowid'>): string {
+  if (r.seq === null) return 'unplaced: no sealed link joins it to this chain'
+  const same = r.seq_origin === 'rowid'
+  if (r.rowid === undefined)
+    return same
+      ? 'its sealed links (its rowid is the same number: unsealed, no proof)'
+      : 'its sealed links (no rowid survived with it)'
+  const rowids = same ? `its rowids are the same number and ${r.rowid}` : `its rowid is ${r.rowid}`
+  return `its sealed links (${rowids}: unsealed, no proof; a rebuilt table's rowids are its own)`
+}
+
+/** The same, short, for a text line: `by links`, and a rowid that is another number. */
+export function seqFromShort(r: Pick<RecoveredRow, 'seq' | 'seq_origin' | 'rowid'>): string {
+  if (r.seq === null) return ''
+  return r.rowid !== undefined ? `by links; rowid ${r.rowid}, unsealed` : 'by links'
+}

@@ -16,18 +16,13 @@ import { readBuffer } from '../chain/read-buffer'
 import { readFreelist, type Freelist } from '../chain/sqlite/freelist'
 import { pageOffset } from '../chain/sqlite/header'
 import { WAL_FRAME_HEADER_BYTES } from '../chain/sqlite/wal'
-import {
-  cellGap,
-  headerOffset,
-  isBtreeType,
-  leafCellRowids,
-  nextOverflowPage,
-  overflowChunk,
-} from '../chain/sqlite/page'
+import { cellGap, headerOffset, isBtreeType, leafCellRowids } from '../chain/sqlite/page'
 import { AuditError } from '../base/errors'
 import type { RecordLayout } from './layout'
 import type { PageStore, PageView } from './pages'
-import { matchRecord, type CarvedRecord, type OverflowChain, type OverflowReader } from './record'
+import type { CarvedRecord } from './record'
+import { matchAt, type WalkBudget } from './overflow-walk'
+import { OrphanHashes } from './orphan-hashes'
 import { freeblocksOf, gapOf, mayHoldRecord, type Region } from './regions'
 
 export interface RawHit {
@@ -49,6 +44,7 @@ export interface CarveOutput {
   hits: RawHit[]
   scanned: CarveScan
   freelist: Freelist
+  orphans: OrphanHashes // three hashes side by side in the same regions (./orphan-hashes.ts)
 }
 
 /** Bytes read from the database file per call. */
@@ -79,6 +75,7 @@ export class Carver {
   readonly hits: RawHit[] = []
   readonly scanned: CarveScan = { db_pages: 0, wal_frames: 0, freelist_pages: 0, carved_regions: 0 }
   readonly freelist: Freelist
+  readonly orphans = new OrphanHashes()
   /**
    * The freelist as the database file's own page 1 describes it (file-format §1.5), where committed
    * WAL frames supersede pages: a page free in the file that a WAL frame now uses still holds what a
@@ -144,7 +141,8 @@ export class Carver {
   }
 
   private output(): CarveOutput {
-    return { hits: this.hits, scanned: this.scanned, freelist: this.freelist }
+    const { hits, scanned, freelist, orphans } = this
+    return { hits, scanned, freelist, orphans }
   }
 
   private checkCancel(): void {
@@ -385,6 +383,7 @@ export class Carver {
     let neighbours: bigint[] | null = null
     for (const r of regions) {
       this.scanned.carved_regions++
+      this.orphans.scan(page, r.from, r.to, (t) => this.source(version, r.kind, t))
       for (
         let a = page.indexOf(this.anchorByte, r.from);
         a >= 0 && a < r.to;
@@ -421,77 +420,4 @@ export class Carver {
   }
 }
 
-/** The walks of one carving pass: the largest page number, and the overflow pages they may still read. */
-export interface WalkBudget {
-  readonly maxPage: number
-  left: number
-}
-
-/**
- * The record at anchor `a` of `page` (`usable` bytes), its overflow pages looked for in each view in
- * turn: the first in which the chain holds and the hashes at its end read as hashes.
- */
-export function matchAt(
-  page: Buffer,
-  a: number,
-  views: PageView[],
-  usable: number,
-  layout: RecordLayout,
-  budget: WalkBudget,
-): CarvedRecord | null {
-  for (const view of views) {
-    let used = false
-    const more: OverflowReader = (p, need) => {
-      used = true
-      return overflowChain(view, p, need, usable, budget)
-    }
-    const rec = matchRecord(page, a, usable, layout, more)
-    if (rec || !used) return rec
-  }
-  return null
-}
-
-/**
- * The overflow chain of `need` bytes from page `p` in `view` (file-format §1.6: each page starts
- * with the next page's number, then usable − 4 bytes of payload), or null where it breaks. Only the
- * pages' numbers are kept; bytes are read again when asked for.
- */
-export function overflowChain(
-  view: PageView,
-  p: number,
-  need: number,
-  usable: number,
-  budget: WalkBudget,
-): OverflowChain | null {
-  const chunk = overflowChunk(usable)
-  const count = Math.ceil(need / chunk)
-  // A chain visits each page once and cannot be longer than the file; all walks together read at
-  // most a few times the file's pages (hostile files with many long junk chains stay linear).
-  if (count > budget.maxPage || count > budget.left) return null
-  const pages = new Int32Array(count)
-  const seen = new Set<number>()
-  for (let i = 0; i < count; i++) {
-    if (p < 1 || p > budget.maxPage || seen.has(p) || --budget.left < 0) return null
-    const ov = view(p)
-    if (!ov) return null
-    seen.add(p)
-    pages[i] = p
-    p = nextOverflowPage(ov)
-  }
-  return {
-    read(from, len) {
-      if (from < 0 || from + len > need) return null
-      const out = Buffer.allocUnsafe(len)
-      for (let got = 0; got < len;) {
-        const at = from + got
-        const ov = view(pages[Math.floor(at / chunk)]!)
-        if (!ov) return null
-        const inPage = at % chunk
-        const take = Math.min(len - got, chunk - inPage)
-        ov.copy(out, got, 4 + inPage, 4 + inPage + take)
-        got += take
-      }
-      return out
-    },
-  }
-}
+export { matchAt, overflowChain, type WalkBudget } from './overflow-walk'

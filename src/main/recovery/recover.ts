@@ -10,6 +10,7 @@ import { assertEvidenceUnchanged, closeEvidence, evidenceOf, type EvidenceFiles 
 import { recordLayout, recordLayouts } from './layout'
 import type { LiveChain } from './live'
 import { openPages, type PageStore } from './pages'
+import { orphansToProve } from './orphan-hashes'
 import { proveHits } from './prove'
 
 export interface RecoverOptions {
@@ -191,7 +192,11 @@ export class Search {
    */
   prove(live: LiveChain, keys: KeyMaterial[], liveBodyBad?: ReadonlySet<bigint>): RecoveryResult {
     if (!this.out) throw new Error('prove before carve')
-    const proven = proveHits(this.out.hits, live, keys, liveBodyBad)
+    const { hits, orphans } = this.out
+    let proven = proveHits(hits, live, keys, liveBodyBad)
+    // Hashes whose record is lost, following a row placed (./orphan-hashes.ts): proven with the records.
+    const more = orphansToProve(orphans, hits, live, proven, keys)
+    if (more.length > 0) proven = proveHits([...hits, ...more], live, keys, liveBodyBad)
     for (const r of proven.rows)
       if (r.status === 'superseded' && r.seq !== null) placeLive(r, live, this.store)
     assertEvidenceUnchanged(this.files)

@@ -3,7 +3,12 @@ import type { RecoveredRow, RecoverySource, RecoverySummary } from '../../../sha
 import type { KeyInfo } from '../../../shared/verify-types'
 import { keyLabel } from '../format'
 import type { Finding } from '../../../shared/verify-types'
-import { recoveredStatusWord, TRUNCATED_MEANING, unplacedMeaning } from '../../../shared/recovery-words'
+import {
+  recoveredStatusWord,
+  seqFromShort,
+  TRUNCATED_MEANING,
+  unplacedMeaning,
+} from '../../../shared/recovery-words'
 
 const KIND_WORDS: Record<RecoverySource['kind'], string> = {
   wal_frame: 'old image of page',
@@ -48,8 +53,8 @@ function keyText(r: RecoveredRow, keys: KeyInfo[]): string {
 
 function seqText(r: RecoveredRow): string {
   if (r.seq === null) return 'seq ?'
-  const rowid = r.rowid !== undefined ? `, rowid ${r.rowid}` : ''
-  return `seq ${r.seq_exact ?? r.seq}${r.seq_origin === 'chain' ? ` (by links${rowid})` : ''}`
+  // Placed by its sealed links, whatever its rowid (src/shared/recovery-words.ts seqFromShort).
+  return `seq ${r.seq_exact ?? r.seq} (${seqFromShort(r)})`
 }
 
 /** What the row's status means, where the word alone does not say it. */

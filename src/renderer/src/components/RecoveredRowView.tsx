@@ -3,7 +3,7 @@
 import { useEffect, useRef } from 'react'
 import type { RecoveredRow } from '../../../shared/recovery-types'
 import type { Finding } from '../../../shared/verify-types'
-import { recoveredStatusWord } from '../../../shared/recovery-words'
+import { recoveredStatusWord, seqFromWords } from '../../../shared/recovery-words'
 import { isoOfNs } from '../lib/format'
 import {
   bodyLabel,
@@ -76,13 +76,7 @@ export function RecoveredRowView({ row, findings, onSelectSeq }: Props) {
       </div>
       <dl className="kv">
         <dt>seq from</dt>
-        <dd>
-          {row.seq_origin === 'rowid'
-            ? 'its rowid'
-            : row.seq_origin === 'chain'
-              ? 'the chain (links)'
-              : 'unplaced'}
-        </dd>
+        <dd>{seqFromWords(row)}</dd>
         <dt>time</dt>
         <dd className="mono">
           {row.timestamp_ns
