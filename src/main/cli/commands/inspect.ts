@@ -23,11 +23,16 @@ export const run: Run = async (argv, io) => {
   const shown = await readChain(
     db,
     async (src) => {
-      const row = await findRow(src, id)
+      // With a key the verification is printed: the rows carrying a span_id are counted for it.
+      const byId = keys.length > 0 && !/^[0-9]+$/.test(id) ? { rows: 0 } : undefined
+      const row = await findRow(src, id, byId)
       if (!row) return null
       const sem = row.semantic_body_hash
       const cas = typeof sem === 'string' && sem !== '' ? await casEntry(src, sem) : null
-      const check = keys.length > 0 ? { result: await checkInspectedRow(src, row, keys), keys } : null
+      const check =
+        keys.length > 0
+          ? { result: await checkInspectedRow(src, row, keys), keys, ...(byId ? { byId } : {}) }
+          : null
       src.assertUnchanged()
       return { text: inspectText(row, cas, check), broken: check !== null && !check.result.verifies }
     },
