@@ -227,6 +227,12 @@ export interface ContinuityBoundary {
   /** The earlier segment's last hmac_hash, and the next one's first prev_hash. */
   expected: string | null
   actual: string | null
+  /**
+   * Present when the next segment starts inside this one's seqs: the seqs both hold, and the first of
+   * them where the two hold different rows (null: the same rows twice). `expected` is then the hmac_hash
+   * of this segment's row before the next one's first.
+   */
+  overlap?: { from_seq: number; to_seq: number; first_differing_seq: number | null }
 }
 
 export interface ContinuityResult {

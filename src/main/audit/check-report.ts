@@ -27,6 +27,7 @@ import { chainSummary, verificationNote } from './build-report'
 import { verifyOpened } from './verify-file'
 import { keyInfo, type KeyMaterial } from '../chain/keys'
 import { FieldList } from './check-fields'
+import { checkVerdictExtras } from './check-verdict-extras'
 import { checkRecovery, rerunRecovery, verdictWithRecovery } from './check-recovery'
 import { reportCoverage } from './coverage'
 import { isReport, rowsDigestOf, type ReadReport } from '../custody/report-file'
@@ -326,6 +327,7 @@ export async function checkReport(input: CheckReportInput): Promise<ReportCheckR
               v.verdict[k],
               'no key given: the verdict cannot be re-run',
             )
+        checkVerdictExtras(f, v.verdict as unknown as Record<string, unknown>, null, VERDICT_FIELDS)
       } else {
         liveVerdict = await verifyOpened(
           chain,
@@ -336,6 +338,7 @@ export async function checkReport(input: CheckReportInput): Promise<ReportCheckR
         for (const k of VERDICT_FIELDS)
           if (v.verdict[k] !== undefined || verdict[k] !== undefined)
             f.compare(`verification.verdict.${k}`, v.verdict[k], verdict[k])
+        checkVerdictExtras(f, v.verdict as unknown as Record<string, unknown>, verdict, VERDICT_FIELDS)
       }
     }
     if (!keyed || verdict)

@@ -10,9 +10,10 @@ import type {
   ContinuitySegment,
   VerifyVerdict,
 } from '../../shared/verify-types'
-import { AuditError } from '../base/errors'
+import { AuditError, oneLine } from '../base/errors'
 import { describeFinding } from '../verify/describe'
 import { verifyFile } from './verify-file'
+import { overlapOf, type OverlapFacts } from './segment-overlap'
 import { GENESIS_HASH } from '../chain/seal'
 import type { KeyMaterial } from '../chain/keys'
 
@@ -20,6 +21,8 @@ export interface ContinuityOptions {
   env?: Record<string, string | undefined>
   /** Called before each segment is read (index, count). */
   onSegment?: (index: number, count: number) => void
+  /** Rows per digest where two segments overlap (./segment-overlap.ts CHUNK; smaller in tests). */
+  overlapChunk?: number
 }
 
 /** A segment that could not be judged from its rows. */
@@ -55,10 +58,15 @@ export function segmentOf(path: string, v: VerifyVerdict): ContinuitySegment {
   }
 }
 
-/** Whether segment `b` continues segment `a`. */
-export function boundaryOf(a: ContinuitySegment, b: ContinuitySegment): ContinuityBoundary {
+/** Whether segment `b` continues segment `a` (`overlap`: what ./segment-overlap.ts read where b starts inside a). */
+export function boundaryOf(
+  a: ContinuitySegment,
+  b: ContinuitySegment,
+  overlap?: OverlapFacts | null,
+): ContinuityBoundary {
   const join = { from_db: a.db_path, to_db: b.db_path, expected: a.last_hmac_hash, actual: b.first_prev_hash }
   if (!a.valid || !b.valid) return { ...join, matches: false, reason: 'one or both segments invalid' }
+  if (overlap) return overlapBoundary(join, overlap)
   if (a.last_hmac_hash !== b.first_prev_hash)
     return {
       ...join,
@@ -72,6 +80,32 @@ export function boundaryOf(a: ContinuitySegment, b: ContinuitySegment): Continui
       reason: `seqs do not follow on: this segment ends at ${a.last_seq}, the next starts at ${b.first_seq}`,
     }
   return { ...join, matches: true }
+}
+
+/**
+ * Two segments holding the same seqs: they join where the next one's first row was sealed after this
+ * one's row before it, and are one chain when they hold the same rows on every shared seq.
+ */
+function overlapBoundary(join: Omit<ContinuityBoundary, 'matches'>, o: OverlapFacts): ContinuityBoundary {
+  const { from_seq, to_seq, first_differing_seq } = o
+  const at = { ...join, expected: o.join_hmac, overlap: { from_seq, to_seq, first_differing_seq } }
+  const both = `both segments hold seqs ${from_seq}-${to_seq}`
+  if (o.join_hmac !== join.actual)
+    return {
+      ...at,
+      matches: false,
+      reason:
+        `${both}, but the next segment's first prev_hash is not the hmac_hash of this one's row ` +
+        `before seq ${from_seq}: they are not one chain`,
+    }
+  if (first_differing_seq === null) return { ...at, matches: true }
+  return {
+    ...at,
+    matches: false,
+    reason:
+      `${both} and hold different rows from seq ${first_differing_seq}, each sealed after the same row: ` +
+      'two versions of the chain (one rewritten, or a copy continued), not one chain; the hashes do not say which is the original',
+  }
 }
 
 export async function verifyContinuity(
@@ -96,7 +130,24 @@ export async function verifyContinuity(
       segments.push(unreadable(path, e.code === 'db_missing' ? 'file not found' : e.message))
     }
   }
-  const boundaries = segments.slice(1).map((b, i) => boundaryOf(segments[i]!, b))
+  // Each segment joins the one reaching furthest before it: a segment wholly inside an earlier one
+  // (the same rows cut twice) leaves the next to join the earlier one's end.
+  const boundaries: ContinuityBoundary[] = []
+  let reach = segments[0]!
+  for (const b of segments.slice(1)) {
+    const a = reach
+    let overlap: OverlapFacts | null = null
+    if (a.valid && b.valid)
+      try {
+        overlap = await overlapOf(a, b, opts.env, opts.overlapChunk)
+      } catch (e) {
+        if (!(e instanceof AuditError)) throw e
+        b.valid = false
+        b.reason = oneLine(e)
+      }
+    boundaries.push(boundaryOf(a, b, overlap))
+    if (a.last_seq === null || b.last_seq === null || b.last_seq > a.last_seq) reach = b
+  }
   return {
     valid: segments.every((s) => s.valid) && boundaries.every((b) => b.matches),
     hmac_checked: hmacChecked,

@@ -21,12 +21,20 @@
 // stands before it: a cell `<U+200E>\tHYPERLINK(…)` or `<BOM>\r…` is `\t…`/`\r…` once the mark is
 // dropped (round 9; white space before it is trimmed with it, so ` \tfoo` is not one).
 
+// Graphic characters whose glyph is blank count as white space too (round 10): U+2800 BRAILLE
+// PATTERN BLANK (So), U+1D159 MUSICAL SYMBOL NULL NOTEHEAD (So) and U+16FE4 KHITAN SMALL SCRIPT
+// FILLER (Mn; matched outside the class, being a combining mark) are neither White_Space, Cf nor
+// default-ignorable, yet `⠀=HYPERLINK(…)` shows as a formula: one keystroke deleting the "space"
+// the reader sees, or a cleaning step that maps blank glyphs to spaces, runs it. (The Hangul
+// fillers U+115F, U+1160, U+3164, U+FFA0 are default-ignorable already.)
+
 /** The characters a spreadsheet may read as the start of a formula (OWASP), after what an importer trims. */
 export const FORMULA_START =
-  /^(?:[\s\0"\u00a0\ufeff\p{Cf}\p{Cc}\p{Default_Ignorable_Code_Point}]*[=+\-@]|[\0"\u00a0\ufeff\p{Cf}\p{Cc}\p{Default_Ignorable_Code_Point}]*[\t\r])/u
+  /^(?:(?:[\s\0"\u00a0\ufeff\u2800\u{1d159}\p{Cf}\p{Cc}\p{Default_Ignorable_Code_Point}]|\u{16fe4})*[=+\-@]|(?:[\0"\u00a0\ufeff\u2800\u{1d159}\p{Cf}\p{Cc}\p{Default_Ignorable_Code_Point}]|\u{16fe4})*[\t\r])/u
 
 /** What an importer may trim or drop before the first character it reads (FORMULA_START's run). */
-const LEADING = /^[\s\0"\u00a0\ufeff\p{Cf}\p{Cc}\p{Default_Ignorable_Code_Point}]*/u
+const LEADING =
+  /^(?:[\s\0"\u00a0\ufeff\u2800\u{1d159}\p{Cf}\p{Cc}\p{Default_Ignorable_Code_Point}]|\u{16fe4})*/u
 
 /** Whether a cell would start a formula, as written or once its compatibility forms are folded (NFKC). */
 export function startsFormula(value: string): boolean {

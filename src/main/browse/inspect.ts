@@ -37,15 +37,20 @@ type PredecessorLink = { seq: bigint; hmac: string | null }
 
 const ALL: readonly Field[] = CHAIN_COLUMNS.filter((c): c is Field => c !== 'seq')
 
-/** The seq an ID names: all digits → that seq; otherwise the first row's (lowest seq) with that span_id. */
-async function seqNamed(src: RowSource, id: string): Promise<bigint | null> {
+/**
+ * The seq an ID names: all digits → that seq; otherwise the first row's (lowest seq) with that
+ * span_id. `byId`, when given, is told how many rows carry the span_id (the whole table is then
+ * read): the column is outside the MAC (reference §3.3), so the match is the writer's word, not the span's.
+ */
+async function seqNamed(src: RowSource, id: string, byId?: { rows: number }): Promise<bigint | null> {
   let seq: bigint | null = /^[0-9]+$/.test(id) ? BigInt(id) : null
   if (seq === null) {
     const span = src.col('span_id')
     await streamRows(src, { columns: ['span_id'] }, (r) => {
       if (valueOf(r, span) !== id) return
-      seq = seqOf(r)
-      return false
+      seq ??= seqOf(r)
+      if (!byId) return false
+      byId.rows++
     })
   }
   // A seq no int64 holds names no row.
@@ -85,8 +90,9 @@ export async function findRow(src: RowSource, id: string): Promise<InspectedRow 
 export async function findRowToCheck(
   src: RowSource,
   id: string,
+  byId?: { rows: number },
 ): Promise<{ row: InspectedRow; predecessor: PredecessorLink | null } | null> {
-  const seq = await seqNamed(src, id)
+  const seq = await seqNamed(src, id, byId)
   if (seq === null) return null
   const predecessor = predecessorOf(src, seq)
   const row = rowAt(src, seq)
@@ -185,7 +191,7 @@ const shown = (v: unknown): string => printable(pyColumnStr(v))
 export function inspectText(
   row: InspectedRow,
   cas: [unknown, unknown] | null | 'no table',
-  check: { result: RowVerification; keys: KeyMaterial[] } | null,
+  check: { result: RowVerification; keys: KeyMaterial[]; byId?: { rows: number } } | null,
 ): string {
   const label = (k: string): string => `${k}:`.padEnd(21)
   const sem = row.semantic_body_hash
@@ -221,11 +227,11 @@ export function inspectText(
     } else if (cas === 'no table') lines.push('', '=== CAS: table not present ===')
     else lines.push('', '=== CAS: no entry (no semantic_body_hash) ===')
   }
-  if (check) lines.push('', ...verificationLines(check.result, check.keys))
+  if (check) lines.push('', ...verificationLines(check.result, check.keys, idLines(row, check.byId)))
   return lines.join('\n') + '\n'
 }
 
-function verificationLines(v: RowVerification, keys: KeyMaterial[]): string[] {
+function verificationLines(v: RowVerification, keys: KeyMaterial[], ids: string[]): string[] {
   const l = v.link
   const link =
     l.kind === 'predecessor'
@@ -254,6 +260,23 @@ function verificationLines(v: RowVerification, keys: KeyMaterial[]): string[] {
     `link:       ${link}`,
     `hmac:       ${mac}`,
     `columns:    ${cols}`,
+    ...ids,
     v.verifies ? 'Row VERIFIES.' : 'Row does NOT verify.',
+  ]
+}
+
+/**
+ * What the verification does not cover: trace_id and span_id are outside the MAC (reference §3.3), so
+ * a row found by its span_id is the row whose column says so, not proven the span's; a VERIFIES
+ * above is about this row's body, never about which span it is.
+ */
+function idLines(row: InspectedRow, byId: { rows: number } | undefined): string[] {
+  const line = 'ids:        NOT SEALED (trace_id and span_id are outside the MAC: nothing proves them)'
+  if (!byId) return [line]
+  const others = byId.rows - 1
+  return [
+    line,
+    `            found by span_id ${shown(row.span_id)}: the first of ${byId.rows} row${byId.rows === 1 ? '' : 's'} ` +
+      `carrying it${others > 0 ? ` (${others} other${others === 1 ? '' : 's'})` : ''}, a column anyone can write`,
   ]
 }

@@ -62,6 +62,23 @@ function firstDifference(a: Buffer, b: Buffer): number {
 }
 
 /**
+ * Why a page differs when its embedded report holds a code point raw that this version writes as a
+ * `\u` escape (bidi overrides, zero-width and other invisible characters, C1 controls: docs/custody.md):
+ * a page written before round 9, or one edited to hide text. Either way not taken; the line names
+ * the code point and what to do instead. Null when the embedded report holds none.
+ */
+function rawWhereEscaped(embedded: Buffer): string | null {
+  // CR, LF and TAB are the page's own layout between members (raw in a string, JSON refuses them).
+  const m = /(?![\n\r\t\u200c]|\u200d)[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u.exec(embedded.toString('utf8'))
+  if (!m) return null
+  const cp = m[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')
+  return (
+    `its embedded report holds U+${cp} raw where this version writes an escape (a page from an ` +
+    "earlier version, or one edited to hide text); check the report's JSON file instead"
+  )
+}
+
+/**
  * A report page is taken only if it is, byte for byte, the page this program draws from the report
  * embedded in it: the signature covers the embedded JSON, so this is what makes it cover what a
  * browser shows (the words, the style, the Content-Security-Policy, the absence of scripts).
@@ -105,11 +122,14 @@ function reportOfPage(bytes: Buffer, label: string): Record<string, unknown> {
       `${label}: the embedded report cannot be drawn as a page (${oneLine(e)})`,
     )
   }
-  if (!drawn.equals(bytes))
+  if (!drawn.equals(bytes)) {
+    const at = firstDifference(drawn, bytes)
     throw new AuditError(
       'bad_argument',
-      `${label}: the page is not the one this program draws from the report embedded in it (first difference at byte ${firstDifference(drawn, bytes)}): what a browser shows is not what is signed`,
+      `${label}: the page is not the one this program draws from the report embedded in it (first difference at byte ${at}): ` +
+        (rawWhereEscaped(bytes.subarray(base, close)) ?? 'what a browser shows is not what is signed'),
     )
+  }
   return doc as Record<string, unknown>
 }
 

@@ -23,17 +23,21 @@ export const run: Run = async (argv, io) => {
   const shown = await readChain(
     db,
     async (src) => {
-      // With a key, the row before it is looked up first (findRowToCheck says why).
+      // With a key the verification is printed: the rows carrying a span_id are counted for it, and
+      // the row before it is looked up first (findRowToCheck says why).
+      const byId = keys.length > 0 && !/^[0-9]+$/.test(id) ? { rows: 0 } : undefined
       const found =
         keys.length > 0
-          ? await findRowToCheck(src, id)
+          ? await findRowToCheck(src, id, byId)
           : await findRow(src, id).then((row) => row && { row, predecessor: undefined })
       if (!found) return null
       const { row, predecessor } = found
       const sem = row.semantic_body_hash
       const cas = typeof sem === 'string' && sem !== '' ? await casEntry(src, sem) : null
       const check =
-        keys.length > 0 ? { result: await checkInspectedRow(src, row, keys, predecessor), keys } : null
+        keys.length > 0
+          ? { result: await checkInspectedRow(src, row, keys, predecessor), keys, ...(byId ? { byId } : {}) }
+          : null
       src.assertUnchanged()
       return { text: inspectText(row, cas, check), broken: check !== null && !check.result.verifies }
     },

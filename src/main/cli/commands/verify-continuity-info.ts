@@ -9,8 +9,11 @@ const HELP = `usage: bijotel verify-continuity DB [DB ...] [keys] [--json]
 Check that archive segments and the live chain join into one chain, in the order given: each segment
 is verified from its own rows (body hashes, links, seqs, and HMACs under the candidate keys when a
 secret is given), and each segment's last hmac_hash must be the next one's first prev_hash, with the
-next seq following the last. The archive_meta table is not trusted (it is not sealed). Every file is
-read in place, read-only.
+next seq following the last. A segment that starts inside an earlier one's seqs (the same rows cut
+twice) joins it when its first prev_hash is the hmac_hash of the earlier one's row before it and both
+hold the same rows on every seq they share (counted once); different rows there are two versions of
+the chain, and the first such seq is named. The archive_meta table is not trusted (it is not sealed).
+Every file is read in place, read-only.
 
 options:
   --secret-hex HEX     candidate key as hex; repeat for rotated keys (BIJOTEL_HMAC_SECRET is read

@@ -22,15 +22,25 @@ export function continuityText(r: ContinuityResult): { out: string; err: string 
   const lines = ['Segments:', ...r.segments.map(segmentLine), '', 'Boundaries:']
   for (const b of r.boundaries) {
     lines.push(`  ${printable(b.from_db)} → ${printable(b.to_db)}: ${b.matches ? 'OK' : 'BREAK'}`)
-    if (b.matches) continue
-    lines.push(`    expected (prev segment's last hmac): ${py(b.expected)}`)
+    const o = b.overlap
+    if (b.matches) {
+      if (o) lines.push(`    overlap: both hold seqs ${o.from_seq}-${o.to_seq}, the same rows (counted once)`)
+      continue
+    }
+    if (o) lines.push(`    expected (prev segment's hmac at seq ${o.from_seq - 1}): ${py(b.expected)}`)
+    else lines.push(`    expected (prev segment's last hmac): ${py(b.expected)}`)
     lines.push(`    actual   (next segment's first prev):  ${py(b.actual)}`)
     if (b.reason) lines.push(`    reason: ${printable(b.reason)}`)
   }
   lines.push('')
   if (!r.hmac_checked) lines.push('HMACs not checked (no secret given): hashes, links and seqs only.')
   if (r.valid) {
-    const total = r.segments.reduce((n, s) => n + (s.count ?? 0), 0)
+    // Seqs two segments both hold are one row each (their boundary found the same rows).
+    const shared = r.boundaries.reduce(
+      (n, b) => n + (b.overlap ? b.overlap.to_seq - b.overlap.from_seq + 1 : 0),
+      0,
+    )
+    const total = r.segments.reduce((n, s) => n + (s.count ?? 0), 0) - shared
     lines.push(`Full chain: ${total} entries across ${r.segments.length} segments, CONTINUOUS.`)
   }
   return {
