@@ -12,8 +12,10 @@ import type {
 } from '../../shared/verify-types'
 import { AuditError, oneLine } from '../base/errors'
 import { describeFinding } from '../verify/describe'
-import { verifyFile } from './verify-file'
-import { overlapOf, type OverlapFacts } from './segment-overlap'
+import { verifySource } from './verify-file'
+import { overlapOf, type Held, type OverlapFacts } from './segment-overlap'
+import { readChain } from '../chain/source/open-source'
+import type { RowSource } from '../chain/source/row-source'
 import { GENESIS_HASH } from '../chain/seal'
 import type { KeyMaterial } from '../chain/keys'
 
@@ -23,6 +25,16 @@ export interface ContinuityOptions {
   onSegment?: (index: number, count: number) => void
   /** Rows per digest where two segments overlap (./segment-overlap.ts CHUNK; smaller in tests). */
   overlapChunk?: number
+}
+
+/**
+ * An error of a later segment's read, passing through an earlier one's: an answer to that read (an
+ * AuditError, so the earlier segment's read is neither redone nor called unreadable for it).
+ */
+class FromLater extends AuditError {
+  constructor(readonly inner: unknown) {
+    super(inner instanceof AuditError ? inner.code : 'io', oneLine(inner))
+  }
 }
 
 /** A segment that could not be judged from its rows. */
@@ -115,38 +127,75 @@ export async function verifyContinuity(
 ): Promise<ContinuityResult> {
   const hmacChecked = keys.length > 0
   const segments: ContinuitySegment[] = []
-  for (const [i, path] of paths.entries()) {
+  const sources: (RowSource | null)[] = []
+  // Every segment is opened once and held until the joins are read: an overlap is read from the very
+  // source the segment was verified through, never from the path again (a file put there since would
+  // be read as the segment). Nested, so each is closed by its own read, however the run ends.
+  const holdFrom = async (i: number): Promise<void> => {
+    if (i === paths.length) return joinAll()
+    const path = paths[i]!
     opts.onSegment?.(i, paths.length)
     try {
-      const { verdict } = await verifyFile(path, keys, {
-        keyless: true,
-        ...(opts.env ? { env: opts.env } : {}),
-      })
-      segments.push(segmentOf(path, verdict))
+      await readChain(
+        path,
+        async (source) => {
+          try {
+            segments[i] = segmentOf(path, await verifySource(source, keys, { keyless: true }))
+            sources[i] = source
+          } catch (e) {
+            if (!(e instanceof AuditError)) throw e // a shape the direct reader declines: redone by SQLite
+            segments[i] = unreadable(path, e.message)
+            sources[i] = null
+          }
+          try {
+            await holdFrom(i + 1)
+          } catch (e) {
+            throw e instanceof FromLater ? e : new FromLater(e)
+          }
+        },
+        opts.env ? { env: opts.env } : {},
+      )
     } catch (e) {
       // A segment that is missing or not a readable chain makes the whole chain unprovable, not the
       // command fail: the other segments and joins are still reported.
-      if (!(e instanceof AuditError)) throw e
-      segments.push(unreadable(path, e.code === 'db_missing' ? 'file not found' : e.message))
+      if (e instanceof FromLater || !(e instanceof AuditError)) throw e
+      segments[i] = unreadable(path, e.code === 'db_missing' ? 'file not found' : e.message)
+      sources[i] = null
+      await holdFrom(i + 1)
     }
   }
-  // Each segment joins the one reaching furthest before it: a segment wholly inside an earlier one
-  // (the same rows cut twice) leaves the next to join the earlier one's end.
   const boundaries: ContinuityBoundary[] = []
-  let reach = segments[0]!
-  for (const b of segments.slice(1)) {
-    const a = reach
-    let overlap: OverlapFacts | null = null
-    if (a.valid && b.valid)
-      try {
-        overlap = await overlapOf(a, b, opts.env, opts.overlapChunk)
-      } catch (e) {
-        if (!(e instanceof AuditError)) throw e
-        b.valid = false
-        b.reason = oneLine(e)
-      }
-    boundaries.push(boundaryOf(a, b, overlap))
-    if (a.last_seq === null || b.last_seq === null || b.last_seq > a.last_seq) reach = b
+  const held = (i: number): Held | null => {
+    const source = sources[i]
+    return source ? { ...segments[i]!, source } : null
+  }
+  const joinAll = async (): Promise<void> => {
+    boundaries.length = 0
+    // Each segment joins the one reaching furthest before it: a segment wholly inside an earlier one
+    // (the same rows cut twice) leaves the next to join the earlier one's end.
+    let reach = 0
+    for (let j = 1; j < segments.length; j++) {
+      const a = segments[reach]!
+      const b = segments[j]!
+      const ha = held(reach)
+      const hb = held(j)
+      let overlap: OverlapFacts | null = null
+      if (a.valid && b.valid && ha && hb)
+        try {
+          overlap = await overlapOf(ha, hb, opts.overlapChunk)
+        } catch (e) {
+          if (!(e instanceof AuditError)) throw e
+          b.valid = false
+          b.reason = oneLine(e)
+        }
+      boundaries.push(boundaryOf(a, b, overlap))
+      if (a.last_seq === null || b.last_seq === null || b.last_seq > a.last_seq) reach = j
+    }
+  }
+  try {
+    await holdFrom(0)
+  } catch (e) {
+    throw e instanceof FromLater ? e.inner : e
   }
   return {
     valid: segments.every((s) => s.valid) && boundaries.every((b) => b.matches),

@@ -8,12 +8,13 @@
 // - a first seq where they differ, after the same row, is two different rows sealed after one row:
 //   two versions of the chain, not one (which is the original the hashes cannot say).
 // Read in bounded memory: one digest per CHUNK rows of the overlap, then one chunk of each side to
-// name the first differing seq. Each read re-checks the rows' seqs and links against the segment's
-// verified ends, so a file changed since it was verified is said so, never read as a join.
+// name the first differing seq. Read through the sources the segments were verified through (each
+// file opened once, ./continuity.ts), and each read re-checks the rows' seqs and links against the
+// segment's verified ends: a file changed since it was verified is said so, never read as a join.
 import { createHash } from 'node:crypto'
 import type { ContinuitySegment } from '../../shared/verify-types'
 import { AuditError } from '../base/errors'
-import { readChain } from '../chain/source/open-source'
+import type { RowSource } from '../chain/source/row-source'
 import { seqOf, streamRows } from '../chain/source/stream'
 
 /** Rows per digest: the memory held is 32 bytes per CHUNK rows of the overlap, and one chunk's hashes. */
@@ -27,6 +28,9 @@ export interface OverlapFacts {
   /** The first seq of the overlap where the two hold different rows (null: the same rows). */
   first_differing_seq: number | null
 }
+
+/** A segment verified valid, and the source it was verified through (still open). */
+export type Held = ContinuitySegment & { source: RowSource }
 
 interface Row {
   seq: bigint
@@ -43,36 +47,26 @@ const changed = (s: ContinuitySegment, why: string): AuditError =>
  * follow on from `from`, each row's prev_hash is the previous row's hmac_hash, and the rows at the
  * segment's own ends carry the ends its verification read.
  */
-async function eachRow(
-  s: ContinuitySegment,
-  from: bigint,
-  to: bigint,
-  env: Record<string, string | undefined> | undefined,
-  row: (r: Row) => void,
-): Promise<void> {
+async function eachRow(s: Held, from: bigint, to: bigint, row: (r: Row) => void): Promise<void> {
   const first = BigInt(s.first_seq!)
   const last = BigInt(s.last_seq!)
   let expect = from
   let before: string | null = null
-  await readChain(
-    s.db_path,
-    async (source) => {
-      const cols = ['prev_hash', 'canonical_hash', 'hmac_hash'] as const
-      const [p, c, h] = cols.map((n) => source.col(n))
-      await streamRows(source, { columns: cols, range: { from, to } }, (r) => {
-        const seq = seqOf(r)
-        if (seq !== expect) throw changed(s, `seq ${seq} where ${expect} was`)
-        const cur: Row = { seq, prev: r.text(p!), canonical: r.text(c!), hmac: r.text(h!) }
-        if (seq > from && cur.prev !== before) throw changed(s, `seq ${seq} no longer links`)
-        if (seq === first && cur.prev !== s.first_prev_hash) throw changed(s, `seq ${seq}`)
-        if (seq === last && cur.hmac !== s.last_hmac_hash) throw changed(s, `seq ${seq}`)
-        before = cur.hmac
-        expect++
-        row(cur)
-      })
-    },
-    env ? { env } : {},
-  )
+  const { source } = s
+  const cols = ['prev_hash', 'canonical_hash', 'hmac_hash'] as const
+  const [p, c, h] = cols.map((n) => source.col(n))
+  await streamRows(source, { columns: cols, range: { from, to } }, (r) => {
+    const seq = seqOf(r)
+    if (seq !== expect) throw changed(s, `seq ${seq} where ${expect} was`)
+    const cur: Row = { seq, prev: r.text(p!), canonical: r.text(c!), hmac: r.text(h!) }
+    if (seq > from && cur.prev !== before) throw changed(s, `seq ${seq} no longer links`)
+    if (seq === first && cur.prev !== s.first_prev_hash) throw changed(s, `seq ${seq}`)
+    if (seq === last && cur.hmac !== s.last_hmac_hash) throw changed(s, `seq ${seq}`)
+    before = cur.hmac
+    expect++
+    row(cur)
+  })
+  source.assertUnchanged()
   if (expect !== to + 1n) throw changed(s, `rows ${expect}-${to} missing`)
 }
 
@@ -98,12 +92,7 @@ class Chunks {
  * What the rows prove where `b` (given after `a`, both verified valid) starts inside `a`'s seqs:
  * null when it does not (b starts after a's last seq, or before a's first).
  */
-export async function overlapOf(
-  a: ContinuitySegment,
-  b: ContinuitySegment,
-  env?: Record<string, string | undefined>,
-  chunk = CHUNK,
-): Promise<OverlapFacts | null> {
+export async function overlapOf(a: Held, b: Held, chunk = CHUNK): Promise<OverlapFacts | null> {
   if (a.first_seq === null || a.last_seq === null || b.first_seq === null || b.last_seq === null) return null
   if (b.first_seq > a.last_seq || b.first_seq < a.first_seq) return null
   const lo = BigInt(b.first_seq)
@@ -111,13 +100,13 @@ export async function overlapOf(
   // The join: the earlier segment's row before b's first; b starting where a starts shares a's start.
   let join: string | null = b.first_seq === a.first_seq ? a.first_prev_hash : null
   const ca = new Chunks(chunk)
-  await eachRow(a, lo === BigInt(a.first_seq) ? lo : lo - 1n, hi, env, (r) => {
+  await eachRow(a, lo === BigInt(a.first_seq) ? lo : lo - 1n, hi, (r) => {
     if (r.seq < lo) join = r.hmac
     else ca.add(r)
   })
   ca.end()
   const cb = new Chunks(chunk)
-  await eachRow(b, lo, hi, env, (r) => cb.add(r))
+  await eachRow(b, lo, hi, (r) => cb.add(r))
   cb.end()
   const facts = { from_seq: b.first_seq, to_seq: Number(hi), join_hmac: join }
   const at = ca.digests.findIndex((d, i) => d !== cb.digests[i])
@@ -126,9 +115,9 @@ export async function overlapOf(
   const from = lo + BigInt(at * chunk)
   const to = from + BigInt(chunk - 1) < hi ? from + BigInt(chunk - 1) : hi
   const held: string[] = []
-  await eachRow(a, from, to, env, (r) => held.push(`${r.canonical}\u0000${r.hmac}`))
+  await eachRow(a, from, to, (r) => held.push(`${r.canonical}\u0000${r.hmac}`))
   let differs: bigint | null = null
-  await eachRow(b, from, to, env, (r) => {
+  await eachRow(b, from, to, (r) => {
     if (differs === null && held[Number(r.seq - from)] !== `${r.canonical}\u0000${r.hmac}`) differs = r.seq
   })
   // The digests differed, so a row of the chunk did (unless a file changed between the reads).

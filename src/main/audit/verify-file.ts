@@ -146,6 +146,18 @@ async function verifyAndRecoverOnce(
 }
 
 /**
+ * `verify` of a source its caller opened and holds (verify-continuity holds every segment it was
+ * given until the joins are read from the same sources): no statement, no search.
+ */
+export function verifySource(
+  source: RowSource,
+  keys: KeyMaterial[],
+  opts: VerifyOptions,
+): Promise<VerifyVerdict> {
+  return verifyAndRecover(source, keys, opts, null)
+}
+
+/**
  * Bytes of a chain below which no row worker is warmed: fewer than PARALLEL_MIN_ROWS rows of ≈650
  * bytes, which stay on this thread (a larger file of fewer rows warms one it does not use).
  */

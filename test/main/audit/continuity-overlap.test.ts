@@ -4,7 +4,7 @@
 // later one was not sealed after the earlier one's row — are two chains, said as such. Seeded cuts of
 // synthetic chains written with node:crypto seals (chainkit), read through the real readers.
 import Database from 'better-sqlite3'
-import { copyFileSync } from 'node:fs'
+import { copyFileSync, renameSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { verifyContinuity } from '../../../src/main/audit/continuity'
@@ -130,6 +130,44 @@ describe('verify-continuity: overlapping segments', () => {
       expect(continuityText(r).out).toContain(
         `    expected (prev segment's hmac at seq ${y - 1}): ${b.expected}`,
       )
+    }
+  })
+
+  it('reads each segment once: a file put at a verified segment’s path never makes two versions one chain (generated, both readers)', async () => {
+    const rnd = mulberry32(5005)
+    for (let i = 0; i < 6; i++) {
+      const x = int(rnd, 30, N - 5)
+      const y = int(rnd, 2, x - 20)
+      const s = int(rnd, y, y + 5)
+      const z = int(rnd, s + 1, x - 1)
+      // Two versions: the base chain's seqs 1..x, and another chain's y..z that differs from seq s.
+      const fork = chain(s)
+      const [a, b] = [cut(base, 1, x), cut(fork, y, z)]
+      // Made to pass a read that checks only the ends and the links: the other version's 1..x, with
+      // the base's last hmac_hash written on its last row (nothing there checks the HMAC).
+      const other = cut(fork, 1, x)
+      const db = new Database(a, { readonly: true })
+      const last = db.prepare('SELECT hmac_hash FROM chain WHERE seq = ?').pluck().get(x) as string
+      db.close()
+      const w = new Database(other)
+      w.prepare('UPDATE chain SET hmac_hash = ? WHERE seq = ?').run(last, x)
+      w.close()
+      const env = i % 2 === 0 ? {} : { BIJOTEL_READER: 'sqlite' }
+      const what = `x=${x} y=${y} s=${s} z=${z} ${env.BIJOTEL_READER ?? 'direct'}`
+      const honest = await verifyContinuity([a, b], keys, { overlapChunk: 4, env })
+      expect(honest.boundaries[0], what).toMatchObject({
+        matches: false,
+        overlap: { first_differing_seq: s },
+      })
+      const r = await verifyContinuity([a, b], keys, {
+        overlapChunk: int(rnd, 1, 9),
+        env,
+        // After the first segment is verified, its path names the made-up version.
+        onSegment: (k) => (k === 1 ? renameSync(other, a) : undefined),
+      })
+      expect(r.valid, what).toBe(false)
+      expect(continuityText(r).out).not.toContain('CONTINUOUS')
+      copyFileSync(cut(base, 1, x), a)
     }
   })
 })
