@@ -20,17 +20,10 @@ import { cellGap, headerOffset, isBtreeType, leafCellRowids } from '../chain/sql
 import { AuditError } from '../base/errors'
 import type { RecordLayout } from './layout'
 import type { PageStore, PageView } from './pages'
-import type { CarvedRecord } from './record'
+import type { CarvedRecord, RawHit } from './record'
 import { matchAt, type WalkBudget } from './overflow-walk'
 import { OrphanHashes } from './orphan-hashes'
 import { freeblocksOf, gapOf, mayHoldRecord, type Region } from './regions'
-
-export interface RawHit {
-  rec: CarvedRecord
-  source: RecoverySource
-  /** Rowids of the cells of the same page version: where a row without its rowid may sit. */
-  neighbours: bigint[]
-}
 
 export interface CarveScan {
   db_pages: number

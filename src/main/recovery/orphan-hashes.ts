@@ -16,7 +16,7 @@
 import type { RecoverySource } from '../../shared/recovery-types'
 import type { KeyMaterial } from '../chain/keys'
 import { makeSealer } from '../chain/seal'
-import type { RawHit } from './carve'
+import type { RawHit } from './record'
 import type { LiveChain } from './live'
 import type { Proven } from './prove'
 

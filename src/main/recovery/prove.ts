@@ -9,7 +9,7 @@
 import type { RecoveredLink, RecoveredRow, RecoverySource } from '../../shared/recovery-types'
 import { GENESIS_HASH, makeSealer, sha256Hex } from '../chain/seal'
 import type { KeyMaterial } from '../chain/keys'
-import type { RawHit } from './carve'
+import type { RawHit } from './record'
 import type { LiveChain } from './live'
 import { multimap, place, unplacedRuns, type Candidate, type Found } from './place'
 

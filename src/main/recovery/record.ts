@@ -20,6 +20,7 @@ import { localPayload } from '../chain/sqlite/page'
 import { intOfType, serialSize } from '../chain/sqlite/record'
 import { decodeVarint, varint, varintBig, varintStartBefore } from '../chain/sqlite/varint'
 import { HASH_TYPE, type RecordLayout } from './layout'
+import type { RecoverySource } from '../../shared/recovery-types'
 
 export interface CarvedRecord {
   /** Offset in the page where the record (its header size byte) starts. */
@@ -265,4 +266,12 @@ function rowidBefore(page: Buffer, s: number, size: number): bigint | null {
     }
   }
   return null
+}
+
+/** A record carved, where it was found (./carve.ts), or three hashes whose record is lost (./orphan-hashes.ts). */
+export interface RawHit {
+  rec: CarvedRecord
+  source: RecoverySource
+  /** Rowids of the cells of the same page version: where a row without its rowid may sit. */
+  neighbours: bigint[]
 }
