@@ -52,6 +52,8 @@ describe("recovery's live view is SQLite's", () => {
     const keys = hexKeys(KEY_HEX)
     const bases = makeBases(join(root, 'shapes'))
     for (const b of bases) {
+      // A UTF-16 database is not searched (recovery refuses it in one line: live-carve.test.ts).
+      if (/utf16/.test(b.name)) continue
       const path = join(b.dir, 'chain.db')
       const view = sqliteView(path, root)
       if (typeof view === 'string') throw new Error(`${b.name}: ${view}`)
