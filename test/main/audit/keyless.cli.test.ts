@@ -152,7 +152,7 @@ describe('verify --keyless with the recovery post-pass (src/main/recovery)', () 
       if (rec.recovered_required.length > 0)
         expect(text.stdout).toMatch(
           UNPROVEN_CLAIMS[name] === undefined
-            ? /^ {2}seq \d+ +\w+ +UNPROVEN, body ok/m
+            ? /^ {2}seq \d+ \(by links[^)]*\) +\w+ +UNPROVEN, body ok/m
             : /^ {2}run #1 unplaced +\d+ rows UNPROVEN/m,
         )
       const off = JSON.parse(

@@ -83,6 +83,13 @@ export function directRows(chain: DirectChain): unknown[][] {
   return out
 }
 
+/** A reading without SQLite's column names: what the direct reader's reading is compared with. */
+export function withoutNames(r: Reading): Reading {
+  if (r.kind !== 'rows') return r
+  const { columns: _names, ...rest } = r
+  return rest
+}
+
 /** The direct reader's reading of the folder (read-only, in place). */
 export function directReading(path: string, opts: OpenOptions = {}): Reading {
   let chain: DirectChain
