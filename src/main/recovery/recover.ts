@@ -10,7 +10,7 @@ import { assertEvidenceUnchanged, closeEvidence, evidenceOf, type EvidenceFiles 
 import { recordLayout, recordLayouts } from './layout'
 import type { LiveChain } from './live'
 import { openPages, type PageStore } from './pages'
-import { orphansToProve } from './orphan-hashes'
+import { MAX_ORPHANS, orphansToProve } from './orphan-hashes'
 import { proveHits } from './prove'
 
 export interface RecoverOptions {
@@ -214,8 +214,13 @@ export class Search {
       this.declined === undefined
         ? ''
         : `; the file reader declined the file (${this.declined}): its bytes, its -wal and its journal's page images were searched as they are, against the live rows SQLite reads (after its rollback, where a journal is hot: the verified private copy)`
+    // Past the bound, triples were not kept: said, since a cut row known only by its hashes may be among them.
+    const unexamined =
+      orphans.dropped > 0
+        ? `; ${orphans.dropped} sets of three hashes past the search's bound (${MAX_ORPHANS}) were not examined: a cut row known only by its hashes may be among them`
+        : ''
     return {
-      summary: { ...base, note: note(base, keys.length) + declined },
+      summary: { ...base, note: note(base, keys.length) + declined + unexamined },
       rows: proven.rows,
       uncommitted: proven.uncommitted,
     }
