@@ -3,14 +3,14 @@
 // what `bijotel recover` must list of it. Shared by the suites that attack a chain and then change
 // its schema (schema text, seq not the rowid, added, dropped or moved columns).
 import Database from 'better-sqlite3'
-import { copyFileSync } from 'node:fs'
+import { copyFileSync, existsSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { expect } from 'vitest'
 import { verifyFile } from '../../../src/main/audit/verify-file'
 import type { KeyMaterial } from '../../../src/main/chain/keys'
 import { recoverPath } from '../../../src/main/recovery/verdict'
 import type { VerifyVerdict } from '../../../src/shared/verify-types'
-import { generateClaims, type Attack } from './claims-generator'
+import { generateClaims, type Attack, type History } from './claims-generator'
 
 /** The finding kind each attack must be named by. */
 export const NAMED: Record<Attack, string> = {
@@ -61,38 +61,60 @@ export function expectRecoverOnAttacked(
 }
 
 /**
- * A generated WAL chain attacked, then migrated by `migration` (one SQL text, run by SQLite with the
- * checkpoint held so the WAL keeps the attacked rows), copied as the evidence: verify and `recover`
- * must both search it and name the attack, and nothing else.
+ * `op` run by SQLite on the generated chain `db` with the checkpoint held (the WAL keeps what it
+ * holds), then the folder copied as that connection leaves it to `file` beside it: the evidence.
  */
-export async function expectMigratedAttack(
+export function evidenceAfter(db: string, file: string, op: (db: Database.Database) => void): string {
+  const evidence = join(dirname(db), file)
+  const conn = new Database(db)
+  try {
+    conn.pragma('wal_autocheckpoint = 0')
+    op(conn)
+    copyFileSync(db, evidence)
+    if (existsSync(`${db}-wal`)) copyFileSync(`${db}-wal`, `${evidence}-wal`)
+  } finally {
+    conn.close()
+  }
+  return evidence
+}
+
+/**
+ * A generated WAL chain attacked, then `op` run on it by SQLite with the checkpoint held (a
+ * migration, a checkpoint, a rename…), copied as the evidence: verify and `recover` must both search
+ * it and name the attack, and nothing else; `more` checks the verdict further.
+ */
+export async function expectAttackAfter(
+  c: { name: string; pageSize: number; attack: Attack; history?: History; rows?: number },
+  seed: number,
+  op: (db: Database.Database) => void,
+  more?: (v: VerifyVerdict) => void,
+): Promise<void> {
+  const { name, pageSize, attack } = c
+  const history = c.history ?? 'appends-checkpoints'
+  const g = generateClaims(
+    { name, pageSize, journal: 'wal', history, attack, foreign: 'none', rows: c.rows ?? 30 },
+    seed,
+  )
+  try {
+    const evidence = evidenceAfter(g.db, 'after.db', op)
+    const keys = keysOf(g.keys)
+    const { verdict: v } = await verifyFile(evidence, keys, { recover: true, workers: 1 })
+    // bijotel recover and the library's recover search the same files.
+    expectRecoverOnAttacked(await recoverPath(evidence, keys), g.attacked, name)
+    expectAttack(v, attack === 'none' ? new Set() : g.attacked, NAMED[attack], name)
+    more?.(v)
+  } finally {
+    g.cleanup()
+  }
+}
+
+/** A generated WAL chain attacked, then migrated by `migration` (one SQL text): expectAttackAfter. */
+export function expectMigratedAttack(
   name: string,
   pageSize: number,
   attack: Attack,
   seed: number,
   migration: string,
 ): Promise<void> {
-  const g = generateClaims(
-    { name, pageSize, journal: 'wal', history: 'appends-checkpoints', attack, foreign: 'none', rows: 30 },
-    seed,
-  )
-  try {
-    const evidence = join(dirname(g.db), 'migrated.db')
-    const db = new Database(g.db)
-    try {
-      db.pragma('wal_autocheckpoint = 0')
-      db.exec(migration)
-      copyFileSync(g.db, evidence)
-      copyFileSync(`${g.db}-wal`, `${evidence}-wal`)
-    } finally {
-      db.close()
-    }
-    const keys = keysOf(g.keys)
-    const { verdict: v } = await verifyFile(evidence, keys, { recover: true, workers: 1 })
-    // bijotel recover and the library's recover search the same files.
-    expectRecoverOnAttacked(await recoverPath(evidence, keys), g.attacked, name)
-    expectAttack(v, attack === 'none' ? new Set() : g.attacked, NAMED[attack], name)
-  } finally {
-    g.cleanup()
-  }
+  return expectAttackAfter({ name, pageSize, attack }, seed, (db) => db.exec(migration))
 }

@@ -3,12 +3,9 @@
 // themselves, and ON CONFLICT DO UPDATE — then, or not, a checkpoint that moves the file to DELETE
 // mode (the old versions left in free pages and, with overflow, as hash triples only). Every old
 // version is the live row's seal: no finding, the file VALID, over key rotation and page sizes.
-import Database from 'better-sqlite3'
-import { copyFileSync, existsSync } from 'node:fs'
-import { dirname, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { verifyFile } from '../../../src/main/audit/verify-file'
-import { keysOf } from './attack-findings'
+import { evidenceAfter, keysOf } from './attack-findings'
 import { generateClaims, type History } from './claims-generator'
 
 const UPSERTS = [
@@ -32,17 +29,10 @@ describe('an honest UPSERT rewriting rows byte for byte is no finding', () => {
             seed,
           )
           try {
-            const evidence = join(dirname(g.db), 'upsert.db')
-            const db = new Database(g.db)
-            try {
-              db.pragma('wal_autocheckpoint = 0')
+            const evidence = evidenceAfter(g.db, 'upsert.db', (db) => {
               db.exec(sql)
               if (checkpoint) db.pragma('journal_mode = DELETE')
-              copyFileSync(g.db, evidence)
-              if (existsSync(`${g.db}-wal`)) copyFileSync(`${g.db}-wal`, `${evidence}-wal`)
-            } finally {
-              db.close()
-            }
+            })
             const { verdict: v } = await verifyFile(evidence, keysOf(g.keys), { recover: true, workers: 1 })
             expect(v.recovery?.searched, name).toBe(true)
             expect(

@@ -8,12 +8,9 @@
 // The table renamed away is refused in one line (no `chain` table), never read VALID. These passed on
 // the code before this round: kept as generators.
 import Database from 'better-sqlite3'
-import { copyFileSync, existsSync } from 'node:fs'
-import { dirname, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { verifyFile } from '../../../src/main/audit/verify-file'
-import { recoverPath } from '../../../src/main/recovery/verdict'
-import { NAMED, expectAttack, expectRecoverOnAttacked, keysOf } from './attack-findings'
+import { expectAttackAfter, keysOf } from './attack-findings'
 import { generateClaims, type Attack, type History } from './claims-generator'
 
 type Op = (db: Database.Database) => void
@@ -53,36 +50,8 @@ const OPS: Record<string, Op> = {
   },
 }
 
-async function attackThen(
-  name: string,
-  op: Op,
-  attack: Attack,
-  history: History,
-  pageSize: number,
-  seed: number,
-) {
-  const g = generateClaims(
-    { name, pageSize, journal: 'wal', history, attack, foreign: 'none', rows: 30 },
-    seed,
-  )
-  try {
-    const evidence = join(dirname(g.db), 'after.db')
-    const db = new Database(g.db)
-    try {
-      db.pragma('wal_autocheckpoint = 0')
-      op(db)
-      copyFileSync(g.db, evidence)
-      if (existsSync(`${g.db}-wal`)) copyFileSync(`${g.db}-wal`, `${evidence}-wal`)
-    } finally {
-      db.close()
-    }
-    const keys = keysOf(g.keys)
-    const { verdict: v } = await verifyFile(evidence, keys, { recover: true, workers: 1 })
-    expectRecoverOnAttacked(await recoverPath(evidence, keys), g.attacked, name)
-    expectAttack(v, g.attacked, NAMED[attack], name)
-  } finally {
-    g.cleanup()
-  }
+function attackThen(name: string, op: Op, attack: Attack, history: History, pageSize: number, seed: number) {
+  return expectAttackAfter({ name, pageSize, attack, history }, seed, op)
 }
 
 describe('ordinary operations after an attack leave recovery searching', () => {

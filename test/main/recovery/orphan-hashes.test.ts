@@ -8,14 +8,10 @@
 // operations, attacks, page sizes, key rotation and seeds, the findings lie on the attacked seqs and
 // cover them; an unattacked file (and a writer's failed batch, rolled back) stays VALID with none.
 import Database from 'better-sqlite3'
-import { copyFileSync, existsSync } from 'node:fs'
-import { dirname, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { verifyFile } from '../../../src/main/audit/verify-file'
-import { recoverPath } from '../../../src/main/recovery/verdict'
 import { mulberry32 } from '../testing/prng'
-import { NAMED, expectAttack, expectRecoverOnAttacked, keysOf } from './attack-findings'
-import { generateClaims, type Attack, type History } from './claims-generator'
+import { expectAttackAfter } from './attack-findings'
+import type { Attack, History } from './claims-generator'
 
 type Op = (db: Database.Database) => void
 
@@ -35,37 +31,12 @@ const OPS: Record<string, Op> = {
   },
 }
 
-/** A generated chain, then `op` run by SQLite on it (the WAL left as the writer's connection holds it). */
-async function attackThen(
-  name: string,
-  op: Op,
-  attack: Attack,
-  history: History,
-  pageSize: number,
-  seed: number,
-) {
+/** A generated chain attacked, then `op` run by SQLite on it: every recovered row a key proves is placed. */
+function attackThen(name: string, op: Op, attack: Attack, history: History, pageSize: number, seed: number) {
   const rows = 18 + Math.floor(mulberry32(seed)() * 18)
-  const g = generateClaims({ name, pageSize, journal: 'wal', history, attack, foreign: 'none', rows }, seed)
-  try {
-    const evidence = join(dirname(g.db), 'after.db')
-    const db = new Database(g.db)
-    try {
-      db.pragma('wal_autocheckpoint = 0')
-      op(db)
-      copyFileSync(g.db, evidence)
-      if (existsSync(`${g.db}-wal`)) copyFileSync(`${g.db}-wal`, `${evidence}-wal`)
-    } finally {
-      db.close()
-    }
-    const keys = keysOf(g.keys)
-    const { verdict: v } = await verifyFile(evidence, keys, { recover: true, workers: 1 })
-    expectRecoverOnAttacked(await recoverPath(evidence, keys), g.attacked, name)
-    expectAttack(v, g.attacked, NAMED[attack], name)
-    // Every recovered row a key proves is the chain's own: placed, never of the unplaced.
+  return expectAttackAfter({ name, pageSize, attack, history, rows }, seed, op, (v) => {
     if (attack !== 'none') expect(v.recovery?.unplaced ?? 0, name).toBe(0)
-  } finally {
-    g.cleanup()
-  }
+  })
 }
 
 describe('a cut tail stays found after the checkpoints of ordinary operations', () => {

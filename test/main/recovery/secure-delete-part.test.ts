@@ -5,14 +5,12 @@
 // file: no finding may claim it, and the rows whose hashes are still in the file's bytes (the oracle)
 // are found, from the live head on, as far as their sealed links reach. Generated over which rows were
 // zeroed, page sizes and seeds.
-import Database from 'better-sqlite3'
-import { copyFileSync, existsSync, readFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
+import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { verifyFile } from '../../../src/main/audit/verify-file'
 import { recoverPath } from '../../../src/main/recovery/verdict'
 import { mulberry32 } from '../testing/prng'
-import { expectAttack, keysOf } from './attack-findings'
+import { evidenceAfter, expectAttack, keysOf } from './attack-findings'
 import { generateClaims } from './claims-generator'
 
 async function partSecure(name: string, pageSize: number, seed: number, checkpoint: boolean) {
@@ -30,15 +28,12 @@ async function partSecure(name: string, pageSize: number, seed: number, checkpoi
     seed,
   )
   try {
-    const evidence = join(dirname(g.db), 'cut.db')
     const cut = 2 + Math.floor(rnd() * 4)
     const head = [...g.live.keys()].reduce((a, b) => (a > b ? a : b))
     const attacked = new Set<bigint>()
     const zeroed = new Set<bigint>()
     const cutRows = new Map([...g.live].filter(([s]) => s > head - BigInt(cut)))
-    const db = new Database(g.db)
-    try {
-      db.pragma('wal_autocheckpoint = 0')
+    const evidence = evidenceAfter(g.db, 'cut.db', (db) => {
       // Newest first, as a tail is cut one row at a time; each row's own secure_delete setting.
       for (let s = head; s > head - BigInt(cut); s--) {
         const secure = rnd() < 0.5
@@ -48,11 +43,7 @@ async function partSecure(name: string, pageSize: number, seed: number, checkpoi
         if (secure) zeroed.add(s)
       }
       if (checkpoint) db.pragma('journal_mode = DELETE')
-      copyFileSync(g.db, evidence)
-      if (existsSync(`${g.db}-wal`)) copyFileSync(`${g.db}-wal`, `${evidence}-wal`)
-    } finally {
-      db.close()
-    }
+    })
     const { verdict: v } = await verifyFile(evidence, keysOf(g.keys), { recover: true, workers: 1 })
     expect(v.recovery?.searched, name).toBe(true)
     // Never a finding off the cut rows.
