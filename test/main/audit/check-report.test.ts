@@ -3,37 +3,13 @@
 // `report verify`. A report re-signed by its own signer after an edit of such a part, a claim the
 // page would show as fact, must not read "every checked field reproduces". Generated: each edit of
 // the shown, reproducible parts of a signed report with replay checks, of a VALID and a BROKEN chain.
-import { createPrivateKey, createPublicKey } from 'node:crypto'
-import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { AuditReport } from '../../../src/shared/report-types'
+import { describe, expect, it } from 'vitest'
 import { checkReport } from '../../../src/main/audit/check-report'
 import { parseSecrets } from '../../../src/main/chain/keys'
-import { signReport } from '../../../src/main/custody/sign'
-import { scratchDir } from '../reliability/chainkit'
-import { bijotel, ensureBuilt, fixtureReport } from '../testing/cli'
-import { dbPath, fingerprintFolder, secretInputs } from '../testing/fixtures'
+import { secretInputs } from '../testing/fixtures'
+import { fixtureReports, type Doc } from './resigned-reports'
 
-const scratch = scratchDir('check-report-shown')
-const keyDir = join(scratch.dir, 'keys')
-let before: Map<string, string>
-type Doc = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
-const reports: { db: string; doc: Doc }[] = []
-
-beforeAll(() => {
-  ensureBuilt()
-  before = fingerprintFolder()
-  expect(bijotel(['keygen', '--output-dir', keyDir]).code).toBe(0)
-  for (const name of ['clean', 'body-edit']) {
-    const out = join(scratch.dir, `${name}.json`)
-    reports.push({ db: dbPath(name), doc: fixtureReport(name, [1, 8], out) as Doc })
-  }
-})
-afterAll(() => {
-  scratch.cleanup()
-  expect(fingerprintFolder()).toEqual(before)
-})
+const { reports, resignedCheck } = fixtureReports('check-report-shown', [1, 8])
 
 /** Edits of parts the page shows; each names the field that must then differ. */
 function shownEdits(doc: Doc): [string, RegExp, (d: Doc) => void][] {
@@ -115,21 +91,9 @@ describe('report verify compares what the page shows', () => {
   })
 
   it('every generated edit of a shown part, re-signed by the same signer, fails naming the field', async () => {
-    const priv = createPrivateKey(readFileSync(join(keyDir, 'bijotel_private.pem')))
-    const pub = createPublicKey(priv)
-    const keys = parseSecrets(secretInputs(['primary']))
     let cases = 0
     for (const { db, doc } of reports) {
-      const check = async (d: Doc): Promise<{ ok: boolean; summary: string }> => {
-        const signed = signReport(d as AuditReport, priv) as unknown as Record<string, unknown>
-        return checkReport({
-          read: { doc: signed, format: 'json' },
-          reportPath: 'r',
-          dbPath: db,
-          keys,
-          publicKey: pub,
-        })
-      }
+      const check = (d: Doc): Promise<{ ok: boolean; summary: string }> => resignedCheck(db, d)
       // The honest report, signed, reproduces.
       const honest = await check(structuredClone(doc))
       expect(honest.ok, honest.summary).toBe(true)

@@ -3,38 +3,11 @@
 // `recovered` are members the schema names. A report re-signed by its own signer with a generated
 // notice (or one of those members) added must not read "every checked field reproduces"; the honest
 // report, signed the same way, still does.
-import { createPrivateKey, createPublicKey } from 'node:crypto'
-import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { AuditReport } from '../../../src/shared/report-types'
-import { checkReport } from '../../../src/main/audit/check-report'
-import { parseSecrets } from '../../../src/main/chain/keys'
-import { signReport } from '../../../src/main/custody/sign'
-import { scratchDir } from '../reliability/chainkit'
-import { bijotel, ensureBuilt, fixtureReport } from '../testing/cli'
-import { dbPath, fingerprintFolder, secretInputs } from '../testing/fixtures'
+import { describe, expect, it } from 'vitest'
 import { mulberry32 } from '../testing/prng'
+import { fixtureReports, type Doc } from './resigned-reports'
 
-const scratch = scratchDir('report-verdict-extras')
-const keyDir = join(scratch.dir, 'keys')
-let before: Map<string, string>
-type Doc = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
-const reports: { db: string; doc: Doc }[] = []
-
-beforeAll(() => {
-  ensureBuilt()
-  before = fingerprintFolder()
-  expect(bijotel(['keygen', '--output-dir', keyDir]).code).toBe(0)
-  for (const name of ['clean', 'body-edit']) {
-    const out = join(scratch.dir, `${name}.json`)
-    reports.push({ db: dbPath(name), doc: fixtureReport(name, [], out) as Doc })
-  }
-})
-afterAll(() => {
-  scratch.cleanup()
-  expect(fingerprintFolder()).toEqual(before)
-})
+const { reports, resignedCheck } = fixtureReports('report-verdict-extras', [])
 
 const CLAIMS = [
   'every row verified under the auditor’s key: the chain is authentic and complete',
@@ -66,23 +39,10 @@ function lies(seed: number, n: number): [string, RegExp, (v: Doc) => void][] {
 
 describe('report verify holds every member of the verdict to the evidence', () => {
   it('a generated notice or flag added to a reproducing verdict, re-signed by its signer, fails naming it', async () => {
-    const priv = createPrivateKey(readFileSync(join(keyDir, 'bijotel_private.pem')))
-    const pub = createPublicKey(priv)
-    const keys = parseSecrets(secretInputs(['primary']))
     let cases = 0
     const missed: string[] = []
     for (const [r, { db, doc }] of reports.entries()) {
-      const check = async (d: Doc): Promise<{ ok: boolean; summary: string }> =>
-        checkReport({
-          read: {
-            doc: signReport(d as AuditReport, priv) as unknown as Record<string, unknown>,
-            format: 'json',
-          },
-          reportPath: 'r',
-          dbPath: db,
-          keys,
-          publicKey: pub,
-        })
+      const check = (d: Doc): Promise<{ ok: boolean; summary: string }> => resignedCheck(db, d)
       const honest = await check(structuredClone(doc))
       expect(honest.ok, honest.summary).toBe(true)
       for (const [what, field, edit] of lies(100 + r, 8)) {
