@@ -6,38 +6,21 @@
 // and anomalies, judged as every group is. Generated chains of 1 to 150 groups, rows drawn per
 // group, some with spikes; the oracle for each group is the series of that group alone (the view's
 // provider and model filter), and SQLite's reading of the rows for the counts.
-import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { join } from 'node:path'
-import type { DriftGroup, DriftSeries } from '../../../src/shared/drift-types'
-import type { JobStatus } from '../../../src/shared/job-types'
-import { AuditSession } from '../../../src/main/session/session'
-import { createHandlers } from '../../../src/main/handlers/table'
+import type { DriftGroup, DriftSeries, DriftSeriesRequest } from '../../../src/shared/drift-types'
 import { MAX_CHARTED_GROUPS } from '../../../src/main/drift/series'
 import { scratchDir, spanRow, writeChain, type RowSpec } from '../reliability/chainkit'
 import { withSqliteCopy } from '../testing/fixtures'
 import { mulberry32 } from '../testing/prng'
+import { driftSeriesRunner } from './drift-kit'
 
 const scratch = scratchDir('drift-series-groups')
 afterAll(() => scratch.cleanup())
-let session: AuditSession | null = null
-afterEach(() => session?.dispose())
-const ctx = { transport: 'ipc' as const, trusted: true }
 
-async function series(path: string, req: Record<string, unknown> = {}): Promise<DriftSeries> {
-  session?.dispose()
-  session = new AuditSession()
-  const h = createHandlers(session)
-  await session.open(path)
-  const { id } = await h.startDriftSeries({ window: 5, ...req }, ctx)
-  for (;;) {
-    const s = (await h.jobStatus({ id }, ctx)) as JobStatus<DriftSeries>
-    if (s.state !== 'running') {
-      expect(s.state, s.error ?? '').toBe('done')
-      return s.result!
-    }
-    await new Promise((r) => setTimeout(r, 5))
-  }
-}
+const runSeries = driftSeriesRunner()
+const series = (path: string, req: DriftSeriesRequest = {}): Promise<DriftSeries> =>
+  runSeries(path, { window: 5, ...req })
 
 function chainOf(name: string, groups: number, seed: number): string {
   const rnd = mulberry32(seed)

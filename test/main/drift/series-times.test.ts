@@ -6,38 +6,21 @@
 // time must be the body's sealed end time (read by SQLite on a copy), or be marked unsealed when the
 // body seals none. Some rows are event bodies without an end time: their column is their only time.
 import { join } from 'node:path'
-import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import type { DriftSeries } from '../../../src/shared/drift-types'
-import type { JobStatus } from '../../../src/shared/job-types'
-import { AuditSession } from '../../../src/main/session/session'
-import { createHandlers } from '../../../src/main/handlers/table'
 import { scratchDir, spanRow, writeChain, type RowSpec } from '../reliability/chainkit'
 import { SECRETS, withSqliteCopy } from '../testing/fixtures'
 import { mulberry32 } from '../testing/prng'
+import { driftSeriesRunner } from './drift-kit'
 
 const scratch = scratchDir('drift-times')
 afterAll(() => scratch.cleanup())
-let session: AuditSession | null = null
-afterEach(() => session?.dispose())
-const ctx = { transport: 'ipc' as const, trusted: true }
 const KEY = Buffer.from(SECRETS['primary']!, 'hex')
 const T0 = 1_764_000_000_000_000_000n
 
-async function series(path: string): Promise<DriftSeries> {
-  session?.dispose()
-  session = new AuditSession()
-  const h = createHandlers(session)
-  await session.open(path)
-  const { id } = await h.startDriftSeries({ buckets: 12, window: 10, dimensions: ['input_tokens'] }, ctx)
-  for (;;) {
-    const s = (await h.jobStatus({ id }, ctx)) as JobStatus<DriftSeries>
-    if (s.state !== 'running') {
-      expect(s.state, s.error ?? '').toBe('done')
-      return s.result!
-    }
-    await new Promise((r) => setTimeout(r, 10))
-  }
-}
+const runSeries = driftSeriesRunner()
+const series = (path: string): Promise<DriftSeries> =>
+  runSeries(path, { buckets: 12, window: 10, dimensions: ['input_tokens'] })
 
 /** An event body: attributes and a name, no span times. */
 function eventRow(ts: bigint, attributes: Record<string, unknown>): RowSpec {

@@ -5,15 +5,13 @@
 // chains mix priced and unpriced models, token counts as text, missing attributes and recorded
 // costs, and every count in the note must be the oracle's.
 import { join } from 'node:path'
-import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import type { DriftSeries } from '../../../src/shared/drift-types'
-import type { JobStatus } from '../../../src/shared/job-types'
-import { AuditSession } from '../../../src/main/session/session'
-import { createHandlers } from '../../../src/main/handlers/table'
 import { PRICES } from '../../../src/main/python/py-body'
 import { scratchDir, spanRow, writeChain, type RowSpec } from '../reliability/chainkit'
 import { dbPath, fingerprintFolder, SECRETS, withSqliteCopy } from '../testing/fixtures'
 import { mulberry32 } from '../testing/prng'
+import { driftSeriesRunner } from './drift-kit'
 
 const before = fingerprintFolder()
 const scratch = scratchDir('drift-series')
@@ -21,25 +19,10 @@ afterAll(() => {
   scratch.cleanup()
   expect(fingerprintFolder()).toEqual(before)
 })
-let session: AuditSession | null = null
-afterEach(() => session?.dispose())
-const ctx = { transport: 'ipc' as const, trusted: true }
 
-async function series(path: string, window?: number): Promise<DriftSeries> {
-  session?.dispose()
-  session = new AuditSession()
-  const h = createHandlers(session)
-  await session.open(path)
-  const { id } = await h.startDriftSeries({ buckets: 10, ...(window !== undefined ? { window } : {}) }, ctx)
-  for (;;) {
-    const s = (await h.jobStatus({ id }, ctx)) as JobStatus<DriftSeries>
-    if (s.state !== 'running') {
-      expect(s.state, s.error ?? '').toBe('done')
-      return s.result!
-    }
-    await new Promise((r) => setTimeout(r, 10))
-  }
-}
+const runSeries = driftSeriesRunner()
+const series = (path: string, window?: number): Promise<DriftSeries> =>
+  runSeries(path, { buckets: 10, ...(window !== undefined ? { window } : {}) })
 
 interface Oracle {
   rows: number
