@@ -26,8 +26,11 @@ export interface Evidence {
 
 /** A provider or model the chain names, and the rows that name it. */
 export interface NameCount {
+  /** Clipped to LIST_TEXT_UNITS when `clipped` (the whole name: listNames with `whole`). */
   name: string
   count: number
+  /** The chain's name is longer than `name` (a writer's name may be megabytes). */
+  clipped?: true
 }
 
 /** The names an overview leaves out (a chain may name as many as it has rows), and their rows. */
@@ -208,12 +211,25 @@ export interface TimelineRequest extends TimelineFilter {
   to_ns?: string
 }
 
+/**
+ * The providers a timeline counts one by one (the most rows in it first): a chain may name one per
+ * row, and every bucket named each with its count. The rest are folded (`providers_left`); their rows
+ * stay in every bucket's `count`, so a bucket's others are `count` minus its `by_provider`.
+ */
+export const TIMELINE_PROVIDERS = 12
+
 export interface Timeline {
   from_ns: string
   to_ns: string
   bucket_ns: string
+  /** `by_provider` is keyed by the names of `providers` (at most TIMELINE_PROVIDERS). */
   buckets: TimelineBucket[]
+  /** The providers counted one by one, in name order, each clipped to LIST_TEXT_UNITS (no two alike). */
   providers: string[]
+  /** The names of `providers` that are clipped (the chain's name is longer). */
+  providers_clipped?: string[]
+  /** Present when more providers have rows in the timeline: how many, and their rows. */
+  providers_left?: NamesLeft
 }
 
 /**

@@ -23,6 +23,8 @@ import { bodyFields } from './entry-fields'
 import { deltaNs, previousIn } from './listing-delta'
 import { timelineRowTest } from './timeline-filter'
 import { overviewNames } from './name-counts'
+import { clipText } from './clip-text'
+import { foldProviders } from './timeline-providers'
 
 export { nsToIso }
 
@@ -229,9 +231,7 @@ export function clippedForList(row: EntrySummary): EntrySummary {
   for (const k of CLIPPABLE) {
     const v = row[k]
     if (typeof v !== 'string' || v.length <= LIST_TEXT_UNITS) continue
-    const high = v.charCodeAt(LIST_TEXT_UNITS - 1)
-    const cut = high >= 0xd800 && high <= 0xdbff ? LIST_TEXT_UNITS - 1 : LIST_TEXT_UNITS
-    ;(row as unknown as Record<ClippedField, string>)[k] = v.slice(0, cut)
+    ;(row as unknown as Record<ClippedField, string>)[k] = clipText(v)
     ;(clipped ??= []).push(k)
   }
   if (clipped) row.clipped = clipped
@@ -369,29 +369,38 @@ export function buildTimeline(
     else sparse!.set(key, (sparse!.get(key) ?? 0) + 1)
   }
   const counts = new Float64Array(buckets)
-  const seen = new Uint8Array(names)
-  const byProvider = Array.from({ length: buckets }, (): [number, number][] => [])
-  const add = (key: number, n: number): void => {
-    const b = Math.floor(key / names)
-    const p = key - b * names
-    counts[b]! += n
-    seen[p] = 1
-    byProvider[b]!.push([p, n])
+  const totals = new Float64Array(names)
+  const sparseSorted = sparse === null ? null : [...sparse].sort((x, y) => x[0] - y[0])
+  const each = (f: (key: number, n: number) => void): void => {
+    if (dense !== null) dense.forEach((n, key) => n > 0 && f(key, n))
+    else sparseSorted!.forEach(([key, n]) => f(key, n))
   }
-  if (dense !== null) dense.forEach((n, key) => n > 0 && add(key, n))
-  else [...sparse!].sort((x, y) => x[0] - y[0]).forEach(([key, n]) => add(key, n))
-  const providers = idx.providerNames.filter((_, p) => seen[p] === 1).sort()
+  each((key, n) => {
+    const b = Math.floor(key / names)
+    counts[b]! += n
+    totals[key - b * names]! += n
+  })
+  // Every row stays in its bucket's count; only the kept providers are named (timeline-providers.ts).
+  const fold = foldProviders(idx.providerNames, totals)
+  const byProvider = Array.from({ length: buckets }, (): [string, number][] => [])
+  each((key, n) => {
+    const b = Math.floor(key / names)
+    const k = fold.key[key - b * names]
+    if (k !== null && k !== undefined) byProvider[b]!.push([k, n])
+  })
   return {
     from_ns: lo.toString(),
     to_ns: hi.toString(),
     bucket_ns: width.toString(),
-    providers,
+    providers: fold.providers,
+    ...(fold.clipped.length > 0 ? { providers_clipped: fold.clipped } : {}),
+    ...(fold.left ? { providers_left: fold.left } : {}),
     buckets: Array.from(counts, (c, b) => {
       const start = lo! + width * BigInt(b)
       // Keyed by the chain's provider names: an object with no prototype, so `__proto__` is a
       // member like any other (on `{}` the assignment set the prototype and its entries vanished).
       const by = Object.create(null) as Record<string, number>
-      for (const [p, n] of byProvider[b]!) by[idx.providerNames[p]!] = n
+      for (const [k, n] of byProvider[b]!) by[k] = n
       return {
         start_ns: start.toString(),
         end_ns: (start + width - 1n).toString(),

@@ -2,7 +2,7 @@
 // must give exactly what BigInt arithmetic gives, at the edges of int64, across spans beyond 2^53 ns
 // (where doubles round), for spans of a few ns, with invalid rows, filters and every bucket count.
 import { describe, expect, it } from 'vitest'
-import type { Timeline, TimelineRequest } from '../../../src/shared/chain-types'
+import { TIMELINE_PROVIDERS, type Timeline, type TimelineRequest } from '../../../src/shared/chain-types'
 import type { ChainIndex } from '../../../src/main/chain/chain-index'
 import { buildTimeline } from '../../../src/main/chain/views'
 import { halves, TsWords } from '../../../src/main/chain/ts-words'
@@ -42,15 +42,28 @@ function referenceTimeline(idx: ChainIndex, req: TimelineRequest): Timeline {
     seen.add(p)
     byProvider[b]!.set(p, (byProvider[b]!.get(p) ?? 0) + 1)
   }
+  // The providers named one by one (round 11): the TIMELINE_PROVIDERS with most rows, ties by name
+  // (these names are short: none clipped); the others counted in providers_left.
+  const totals = new Map<number, number>()
+  for (const m of byProvider) for (const [p, n] of m) totals.set(p, (totals.get(p) ?? 0) + n)
+  const name = (p: number): string => idx.providerNames[p]!
+  const order = [...seen].sort(
+    (a, b) => totals.get(b)! - totals.get(a)! || (name(a) < name(b) ? -1 : name(a) > name(b) ? 1 : 0),
+  )
+  const kept = new Set(order.slice(0, TIMELINE_PROVIDERS))
+  const left = order.slice(TIMELINE_PROVIDERS)
   return {
     from_ns: lo.toString(),
     to_ns: hi.toString(),
     bucket_ns: width.toString(),
-    providers: [...seen].map((p) => idx.providerNames[p]!).sort(),
+    providers: [...kept].map(name).sort(),
+    ...(left.length > 0
+      ? { providers_left: { names: left.length, rows: left.reduce((a, p) => a + totals.get(p)!, 0) } }
+      : {}),
     buckets: counts.map((c, b) => {
       const start = lo! + width * BigInt(b)
       const by: Record<string, number> = {}
-      for (const [p, n] of byProvider[b]!) by[idx.providerNames[p]!] = n
+      for (const [p, n] of byProvider[b]!) if (kept.has(p)) by[idx.providerNames[p]!] = n
       return {
         start_ns: start.toString(),
         end_ns: (start + width - 1n).toString(),

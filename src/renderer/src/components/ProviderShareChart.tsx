@@ -7,6 +7,7 @@ import { printable } from '../../../shared/printable'
 import type { ProviderShift } from '../../../shared/integrity-types'
 import { shiftsByDelta } from '../../../shared/provider-shifts'
 import {
+  bandName,
   OTHERS_KEY,
   providerColor,
   shareBands,
@@ -103,7 +104,7 @@ export function ProviderShareChart({ timeline, error, providers, halves, shift }
           key={p}
           dataKey={shareKey(p)}
           // recharts draws the legend itself, past the JSX runtime that shows every other text as data.
-          name={printable(p)}
+          name={printable(bandName(timeline, p))}
           stackId="share"
           fill={providerColor(providers, p)}
           isAnimationActive={false}

@@ -57,7 +57,8 @@ export const OTHERS_KEY = 'o:others'
 /**
  * The providers drawn as bands: those with the most entries in view (ties by name), at most
  * SHARE_BANDS, in name order; `folded` is how many more there are, drawn as one band. Every
- * provider's entries are counted: a folded one is in the others' band, never left out.
+ * provider's entries are counted: a folded one is in the others' band, never left out — those the
+ * engine folded already (`providers_left`, at most TIMELINE_PROVIDERS named) as well.
  */
 export function shareBands(tl: Timeline | null): { shown: string[]; folded: number } {
   const totals = new Map<string, number>()
@@ -65,8 +66,14 @@ export function shareBands(tl: Timeline | null): { shown: string[]; folded: numb
     for (const [p, n] of Object.entries(b.by_provider)) totals.set(p, (totals.get(p) ?? 0) + n)
   const byName = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
   const order = [...totals].sort((a, b) => b[1] - a[1] || byName(a[0], b[0]))
-  const shown = order.length <= SHARE_BANDS ? order : order.slice(0, SHARE_BANDS - 1)
-  return { shown: shown.map(([p]) => p).sort(byName), folded: order.length - shown.length }
+  const left = tl?.providers_left?.names ?? 0
+  const shown = order.length + left <= SHARE_BANDS ? order : order.slice(0, SHARE_BANDS - 1)
+  return { shown: shown.map(([p]) => p).sort(byName), folded: order.length - shown.length + left }
+}
+
+/** A band's legend: the provider's name, marked when the engine sent only its start. */
+export function bandName(tl: Timeline | null, p: string): string {
+  return tl?.providers_clipped?.includes(p) ? `${p}…` : p
 }
 
 const NS_PER_HOUR = 3_600_000_000_000
