@@ -99,7 +99,11 @@ describe('every route is guarded', () => {
           path,
           headers: {
             ...json,
-            ...pick([{}, { Authorization: 'Bearer wrong-key-0123456789' }, { Authorization: KEY }]),
+            ...pick<Record<string, string>>([
+              {},
+              { Authorization: 'Bearer wrong-key-0123456789' },
+              { Authorization: KEY },
+            ]),
           },
           ...(body ? { body } : {}),
         })
@@ -110,7 +114,7 @@ describe('every route is guarded', () => {
           expect(noKey.text).not.toMatch(EVIDENCE)
         }
         // With the key, from elsewhere: refused before any route.
-        const foreign = pick([
+        const foreign = pick<Record<string, string>>([
           { 'Sec-Fetch-Site': 'cross-site', 'Sec-Fetch-Mode': 'cors' },
           { 'Sec-Fetch-Site': 'same-site', 'Sec-Fetch-Mode': 'no-cors' },
           { Origin: 'http://evil.example' },
