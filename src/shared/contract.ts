@@ -81,13 +81,16 @@ export interface ApiContract {
   /**
    * The providers or models the chain names (the overview lists only the most frequent
    * OVERVIEW_NAMES): those holding `query` (case-insensitive; all when absent), in the overview's
-   * order, from the `offset`-th, at most `limit` (≤ MAX_NAMES_PAGE, the default).
+   * order, from the `offset`-th, at most `limit` (≤ MAX_NAMES_PAGE, the default). Names longer than
+   * LIST_TEXT_UNITS come clipped (`clipped`), as in the overview; `whole: true` (with `limit: 1`)
+   * gives the one name whole.
    */
   listNames: (req: {
     field: 'provider' | 'model'
     query?: string
     offset?: number
     limit?: number
+    whole?: boolean
   }) => NamePage
   /**
    * The timestamps of live seqs (at most 10,000; absent seqs left out), from the index. With the

@@ -7,6 +7,7 @@ import type { NameCount, NamePage, NamesLeft } from '../../shared/chain-types'
 import { MAX_NAMES_PAGE, OVERVIEW_NAMES } from '../../shared/chain-types'
 import type { ChainIndex } from './chain-index'
 import { NO_MODEL } from './columns/types'
+import { clipText } from './clip-text'
 
 export type NameField = 'provider' | 'model'
 
@@ -46,14 +47,25 @@ export function allNames(idx: ChainIndex, field: NameField): readonly NameCount[
   return countedOf(idx, field).all
 }
 
+/**
+ * A name as an overview or a name page sends it: clipped to LIST_TEXT_UNITS (and marked) when
+ * longer. A chain's names may be megabytes each: 100 of them made one overview answer (and every
+ * poll of a staged open) hundreds of megabytes. The whole name is asked for by itself (listNames
+ * with `whole`).
+ */
+function clipped(n: NameCount): NameCount {
+  const name = clipText(n.name)
+  return name.length === n.name.length ? n : { name, count: n.count, clipped: true }
+}
+
 /** The overview's part: at most OVERVIEW_NAMES names, and what is left out (null: nothing). */
 export function overviewNames(
   idx: ChainIndex,
   field: NameField,
 ): { listed: NameCount[]; left: NamesLeft | null } {
   const all = countedOf(idx, field).all
-  if (all.length <= OVERVIEW_NAMES) return { listed: all.slice(), left: null }
-  const listed = all.slice(0, OVERVIEW_NAMES)
+  if (all.length <= OVERVIEW_NAMES) return { listed: all.map(clipped), left: null }
+  const listed = all.slice(0, OVERVIEW_NAMES).map(clipped)
   let rows = 0
   for (let i = OVERVIEW_NAMES; i < all.length; i++) rows += all[i]!.count
   return { listed, left: { names: all.length - OVERVIEW_NAMES, rows } }
@@ -61,7 +73,8 @@ export function overviewNames(
 
 /**
  * The names holding `query` (case-insensitive; every name when empty), in the overview's order, from
- * the `offset`-th match, at most `limit` (≤ MAX_NAMES_PAGE); `matching` counts them all.
+ * the `offset`-th match, at most `limit` (≤ MAX_NAMES_PAGE); `matching` counts them all. Each name
+ * clipped as the overview clips it, unless `whole` (the caller asks for one name at a time).
  */
 export function findNames(
   idx: ChainIndex,
@@ -69,9 +82,13 @@ export function findNames(
   query: string,
   offset: number,
   limit: number,
+  whole = false,
 ): NamePage {
-  const c = countedOf(idx, field)
-  const take = Math.min(limit, MAX_NAMES_PAGE)
+  const page = pageOf(countedOf(idx, field), query, offset, Math.min(limit, MAX_NAMES_PAGE))
+  return whole ? page : { ...page, names: page.names.map(clipped) }
+}
+
+function pageOf(c: Counted, query: string, offset: number, take: number): NamePage {
   const names: NameCount[] = []
   if (query === '') {
     return { names: c.all.slice(offset, offset + take), matching: c.all.length, offset }

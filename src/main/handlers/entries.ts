@@ -65,7 +65,11 @@ export function entryHandlers(session: AuditSession): Pick<HandlerTable, EntryCa
       const query = optStr(o, 'query', NAME_QUERY_CHARS) ?? ''
       const offset = optInt(o, 'offset', { min: 0 }) ?? 0
       const limit = optInt(o, 'limit', { min: 1, max: MAX_NAMES_PAGE }) ?? MAX_NAMES_PAGE
-      return findNames(session.view().index, field, query, offset, limit)
+      // A whole name may be megabytes: one per answer, as getEntry gives one row's whole values.
+      const whole = optBool(o, 'whole') ?? false
+      if (whole && limit !== 1)
+        throw new AuditError('bad_argument', 'whole names are given one at a time (limit 1)')
+      return findNames(session.view().index, field, query, offset, limit, whole)
     },
     seqTimes: async (req) => {
       const o = obj(req)

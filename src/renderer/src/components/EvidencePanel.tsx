@@ -1,6 +1,6 @@
 // The evidence record of the opened chain: what file, which bytes, what it holds.
 import { useState } from 'react'
-import type { ChainOverview, EvidenceFile, NamesLeft } from '../../../shared/chain-types'
+import type { ChainOverview, EvidenceFile, NameCount, NamesLeft } from '../../../shared/chain-types'
 import { counted, formatBytes, formatCount, formatSpan, shortTime, shownName } from '../lib/format'
 import { Hash } from './Hash'
 import { useTimeZone } from '../lib/stores/settings-store'
@@ -60,8 +60,9 @@ export function EvidencePanel({
   onPickModel,
 }: {
   overview: ChainOverview
-  onPickProvider?: (p: string) => void
-  onPickModel?: (m: string) => void
+  /** A chip chosen: its name as the overview sent it (maybe clipped) and its place in the list. */
+  onPickProvider?: (p: NameCount, offset: number) => void
+  onPickModel?: (m: NameCount, offset: number) => void
 }) {
   useTimeZone() // drawn again when the zone times are shown in changes
   const ev = overview.evidence
@@ -153,12 +154,12 @@ export function EvidencePanel({
           {overview.providers.length === 0 ? (
             <span className="muted">{overview.pending ? 'indexing…' : 'none recorded'}</span>
           ) : null}
-          {providers.map((p) => (
+          {providers.map((p, i) => (
             <button
               type="button"
-              key={p.name}
+              key={i}
               className="chip"
-              onClick={() => onPickProvider?.(p.name)}
+              onClick={() => onPickProvider?.(p, i)}
               title={`filter by ${shownName(p.name)}`}
             >
               {shownName(p.name)} <span className="muted">{formatCount(p.count)}</span>
@@ -183,12 +184,12 @@ export function EvidencePanel({
               {overview.pending ? 'indexing…' : 'none recorded'}
             </span>
           ) : null}
-          {models.map((m) => (
+          {models.map((m, i) => (
             <button
               type="button"
-              key={m.name}
+              key={i}
               className="chip"
-              onClick={() => onPickModel?.(m.name)}
+              onClick={() => onPickModel?.(m, i)}
               title={`filter by ${shownName(m.name)}`}
             >
               {shownName(m.name)} <span className="muted">{formatCount(m.count)}</span>

@@ -16,9 +16,19 @@ interface Props {
   rangeLabel: { from: string; to: string } | null
   /** The engine's search of every provider or model (listNames): the overview lists the most frequent. */
   searchNames?: (field: 'provider' | 'model', query: string) => Promise<NamePage>
+  /** One name whole (listNames with `whole`): the overview and the pages send long names clipped. */
+  wholeNames?: (field: 'provider' | 'model', query: string, offset: number) => Promise<NamePage>
 }
 
-export function FilterBar({ overview, view, dispatch, flaggedCount, rangeLabel, searchNames }: Props) {
+export function FilterBar({
+  overview,
+  view,
+  dispatch,
+  flaggedCount,
+  rangeLabel,
+  searchNames,
+  wholeNames,
+}: Props) {
   useTimeZone() // drawn again when the zone times are shown in changes
   const search = useMemo(
     () =>
@@ -30,6 +40,16 @@ export function FilterBar({ overview, view, dispatch, flaggedCount, rangeLabel, 
         : null,
     [searchNames],
   )
+  const whole = useMemo(
+    () =>
+      wholeNames
+        ? {
+            provider: (q: string, at: number) => wholeNames('provider', q, at),
+            model: (q: string, at: number) => wholeNames('model', q, at),
+          }
+        : null,
+    [wholeNames],
+  )
   return (
     <div className="filterbar" data-testid="filterbar">
       <NameFilter
@@ -38,6 +58,7 @@ export function FilterBar({ overview, view, dispatch, flaggedCount, rangeLabel, 
         names={overview.providers}
         left={overview.providers_left ?? null}
         {...(search ? { search: search.provider } : {})}
+        {...(whole ? { whole: whole.provider } : {})}
         value={view.provider}
         onChange={(value) => dispatch({ type: 'provider', value })}
         testId="filter-provider"
@@ -48,6 +69,7 @@ export function FilterBar({ overview, view, dispatch, flaggedCount, rangeLabel, 
         names={overview.models}
         left={overview.models_left ?? null}
         {...(search ? { search: search.model } : {})}
+        {...(whole ? { whole: whole.model } : {})}
         value={view.model}
         onChange={(value) => dispatch({ type: 'model', value })}
         testId="filter-model"

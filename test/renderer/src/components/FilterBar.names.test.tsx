@@ -11,7 +11,7 @@ import { join } from 'node:path'
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import type { ChainOverview, EntryPage, NameCount, NamePage } from '../../../../src/shared/chain-types'
-import { OVERVIEW_NAMES } from '../../../../src/shared/chain-types'
+import { LIST_TEXT_UNITS, OVERVIEW_NAMES } from '../../../../src/shared/chain-types'
 import { FilterBar } from '../../../../src/renderer/src/components/FilterBar'
 import { NAMES_LISTED, NAME_SHOWN } from '../../../../src/renderer/src/components/NameFilter'
 import { EvidencePanel } from '../../../../src/renderer/src/components/EvidencePanel'
@@ -57,6 +57,7 @@ function chain(): { path: string } {
 function bar(
   overview: ChainOverview,
   searchNames: (field: 'provider' | 'model', query: string) => Promise<NamePage>,
+  wholeNames?: (field: 'provider' | 'model', query: string, offset: number) => Promise<NamePage>,
 ) {
   let view: ViewState = initialView
   const el = () => (
@@ -67,6 +68,7 @@ function bar(
       flaggedCount={null}
       rangeLabel={null}
       searchNames={searchNames}
+      {...(wholeNames ? { wholeNames } : {})}
     />
   )
   const dispatch = (a: ViewAction): void => {
@@ -94,7 +96,12 @@ describe('the filter bar lists a bounded number of names and reaches every one b
       const every: NameCount[] = []
       for (let offset = 0; offset < total; offset += 100)
         every.push(...((await h.listNames({ field: 'model', offset }, ctx)) as NamePage).names)
-      const b = bar(overview, (field, query) => h.listNames({ field, query }, ctx) as Promise<NamePage>)
+      const b = bar(
+        overview,
+        (field, query) => h.listNames({ field, query }, ctx) as Promise<NamePage>,
+        (field, query, offset) =>
+          h.listNames({ field, query, offset, limit: 1, whole: true }, ctx) as Promise<NamePage>,
+      )
       for (const id of ['filter-model', 'filter-provider']) {
         const opts = options(id)
         expect(opts.length, id).toBeLessThanOrEqual(NAMES_LISTED + 1)
@@ -103,6 +110,11 @@ describe('the filter bar lists a bounded number of names and reaches every one b
       // The most frequent names are listed without a search (the overview's order).
       const listed = options('filter-model').map((o) => o.value)
       expect(listed.slice(1, 11)).toEqual(overview.models.slice(0, 10).map((m) => m.name))
+      // Round 11: a name longer than LIST_TEXT_UNITS comes clipped (the overview, every page); the
+      // whole one is asked for by itself.
+      const whole = async (i: number): Promise<string> =>
+        ((await h.listNames({ field: 'model', offset: i, limit: 1, whole: true }, ctx)) as NamePage).names[0]!
+          .name
       expect(screen.getByTestId('filter-model-more').textContent).toContain(
         `of ${total.toLocaleString('en-US')} listed`,
       )
@@ -111,16 +123,21 @@ describe('the filter bar lists a bounded number of names and reaches every one b
       const rnd = mulberry32(99)
       const picks = [
         ...Array.from({ length: 8 }, () => every[Math.floor(rnd() * every.length)]!.name),
-        every.find((m) => m.name.startsWith('huge-2-'))!.name,
+        await whole(every.findIndex((m) => m.name.startsWith('huge-2-'))),
         every.at(-1)!.name,
       ]
       const search = screen.getByTestId('filter-model-search') as HTMLInputElement
       for (const name of picks) {
         fireEvent.change(search, { target: { value: name.slice(0, 40).toUpperCase() } })
-        await waitFor(() => expect(options('filter-model').find((o) => o.value === name)).toBeDefined())
+        // A clipped name's option is told by its text (its value is a token, not the name).
+        const found = (): HTMLOptionElement | undefined =>
+          options('filter-model').find((o) =>
+            name.length > LIST_TEXT_UNITS ? o.textContent!.startsWith(name.slice(0, 40)) : o.value === name,
+          )
+        await waitFor(() => expect(found()).toBeDefined())
         expect(options('filter-model').length).toBeLessThanOrEqual(NAMES_LISTED + 1)
-        fireEvent.change(screen.getByTestId('filter-model'), { target: { value: name } })
-        expect(b.view().model).toBe(name)
+        fireEvent.change(screen.getByTestId('filter-model'), { target: { value: found()!.value } })
+        await waitFor(() => expect(b.view().model).toBe(name))
         // The chosen name stays in the list when the search changes.
         fireEvent.change(search, { target: { value: 'no such name at all' } })
         await waitFor(() =>

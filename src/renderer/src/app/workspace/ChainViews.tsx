@@ -62,6 +62,11 @@ export function ChainViews({ flags }: { flags: Flags }) {
     (field: 'provider' | 'model', query: string) => ws.api.listNames({ field, query }),
     [ws.api],
   )
+  const wholeNames = useCallback(
+    (field: 'provider' | 'model', query: string, offset: number) =>
+      ws.api.listNames({ field, query, offset, limit: 1, whole: true }),
+    [ws.api],
+  )
 
   const rangeLabel = view.range ? { from: isoOfNs(view.range.from_ns), to: isoOfNs(view.range.to_ns) } : null
 
@@ -74,6 +79,7 @@ export function ChainViews({ flags }: { flags: Flags }) {
         flaggedCount={flags.flaggedTotal}
         rangeLabel={rangeLabel}
         searchNames={searchNames}
+        wholeNames={wholeNames}
       />
       <FindBar find={ws.find} filter={filter} sort={view.sort} hasKey={hasKey} />
       <ErrorBoundary where="timeline">

@@ -9,12 +9,27 @@ import { SecretsForm } from '../../components/SecretsForm'
 import { Section } from '../../components/Section'
 import { VerifyPanel } from '../../components/VerifyPanel'
 import { useStore } from '../../lib/stores/store'
+import { wholeName } from '../../lib/whole-name'
+import type { NameCount } from '../../../../shared/chain-types'
 import { useWorkspace, useWorkspaceStore } from './context'
 import { CustodySection } from './CustodySection'
 import { DriftSection } from './DriftSection'
 
 export function Sidebar() {
   const ws = useWorkspaceStore()
+  // An overview chip filters by its whole name: a clipped one is asked for whole first (nothing is
+  // filtered when the list moved in between, rather than another name's rows).
+  const pickName = (field: 'provider' | 'model', n: NameCount, offset: number): void => {
+    wholeName(
+      (q, at) => ws.api.listNames({ field, query: q, offset: at, limit: 1, whole: true }),
+      n,
+      '',
+      offset,
+    ).then(
+      (value) => ws.dispatchView({ type: field, value }),
+      () => undefined,
+    )
+  }
   const overview = useWorkspace((s) => s.overview)
   const keys = useWorkspace((s) => s.keys)
   const keysError = useWorkspace((s) => s.keysError)
@@ -70,8 +85,8 @@ export function Sidebar() {
         <Section title="Evidence" testId="section-evidence">
           <EvidencePanel
             overview={overview}
-            onPickProvider={(p) => ws.dispatchView({ type: 'provider', value: p })}
-            onPickModel={(m) => ws.dispatchView({ type: 'model', value: m })}
+            onPickProvider={(p, i) => pickName('provider', p, i)}
+            onPickModel={(m, i) => pickName('model', m, i)}
           />
         </Section>
       </ErrorBoundary>
