@@ -94,7 +94,19 @@ export async function driftSeries(
   const dims = opts.dimensions ?? DIMENSIONS
   const nb = Math.max(1, Math.floor(opts.buckets))
   const maxListed = opts.maxAnomalies ?? 500
-  const ext = timestampExtremes(idx)
+  const providerId = opts.provider !== undefined ? idx.providerNames.indexOf(opts.provider) : -2
+  const modelId = opts.model !== undefined ? idx.modelNames.indexOf(opts.model) : -2
+  const body = src.col('canonical_body')
+  // A range chosen by the caller selects rows by time; without one every row is judged, whatever
+  // its time says (timestamp_ns is unsealed: reference §3.2), and the span only places the buckets.
+  const ranged = opts.fromNs !== undefined || opts.toNs !== undefined
+  // Without a range the chart's span is that of the times drawn — each row's sealed end time, else
+  // (said in time_note) its column — found by a first pass: the span of the timestamp_ns column let
+  // an insider's one row "years away" squeeze every sealed time into one bucket, or leave rows with
+  // sealed times outside the span, uncharted. A chosen range's ends are the caller's.
+  const ext = ranged
+    ? timestampExtremes(idx)
+    : await drawnTimeExtremes(src, idx, body, providerId, modelId, opts.signal)
   const lo = opts.fromNs ?? ext.lo
   const hi = opts.toNs ?? ext.hi
   const empty: DriftSeries = {
@@ -106,9 +118,6 @@ export async function driftSeries(
     groups: [],
     anomaly_count: 0,
   }
-  // A range chosen by the caller selects rows by time; without one every row is judged, whatever
-  // its time says (timestamp_ns is unsealed: reference §3.2), and the span only places the buckets.
-  const ranged = opts.fromNs !== undefined || opts.toNs !== undefined
   if (ranged && lo !== null && hi !== null && hi < lo) return empty
   // No integer timestamp_ns anywhere (the column is the writer's to blank): nothing is charted, and
   // every row is still judged.
@@ -116,8 +125,6 @@ export async function driftSeries(
   const from = lo ?? 0n
   const to = hi ?? 0n
   const width = charted ? (to - from + 1n + BigInt(nb) - 1n) / BigInt(nb) : 0n
-  const providerId = opts.provider !== undefined ? idx.providerNames.indexOf(opts.provider) : -2
-  const modelId = opts.model !== undefined ? idx.modelNames.indexOf(opts.model) : -2
   if (providerId === -1 || modelId === -1) return { ...empty, from_ns: from.toString(), to_ns: to.toString() }
   const times = { unsealed: 0, none: 0, outside: 0 }
 
@@ -153,7 +160,6 @@ export async function driftSeries(
     return g
   }
 
-  const body = src.col('canonical_body')
   await streamRows(
     src,
     {
@@ -283,6 +289,37 @@ export async function driftSeries(
   }
 }
 
+/**
+ * The earliest and latest time a row charted is drawn at (its sealed end time, else its column),
+ * over the rows the series reads (the provider/model asked for, a body with attributes): a pass
+ * that keeps two numbers.
+ */
+async function drawnTimeExtremes(
+  src: RowSource,
+  idx: ChainIndex,
+  body: number,
+  providerId: number,
+  modelId: number,
+  signal: { aborted: boolean } | undefined,
+): Promise<{ lo: bigint | null; hi: bigint | null }> {
+  let lo: bigint | null = null
+  let hi: bigint | null = null
+  if (providerId === -1 || modelId === -1) return { lo, hi }
+  await streamRows(src, { columns: ['canonical_body'], ...(signal ? { signal } : {}) }, (r) => {
+    const pos = positionOfSeq(idx, r.rowid)
+    if (pos === null) return
+    if (providerId !== -2 && idx.provider[pos] !== providerId) return
+    if (modelId !== -2 && idx.model[pos] !== modelId) return
+    const parsed = parseBodyPy(bytesOf(r, body))
+    if (attributesPy(parsed) === null) return
+    const ts = sealedTimeNs(parsed) ?? (idx.tsValid[pos] ? idx.ts[pos]! : null)
+    if (ts === null) return
+    if (lo === null || ts < lo) lo = ts
+    if (hi === null || ts > hi) hi = ts
+  })
+  return { lo, hi }
+}
+
 /** Decimal ns as Python and Go write them (19 digits today); longer is no time (and no BigInt cost). */
 const NS_TEXT = /^-?\d{1,20}$/
 
@@ -310,9 +347,7 @@ function timeNoteOf(t: { unsealed: number; none: number; outside: number }, rang
     )
   if (t.none > 0) parts.push(`${rows(t.none)} have no time at all (judged, not charted)`)
   if (t.outside > 0)
-    parts.push(
-      `${rows(t.outside)} have a sealed end time outside the span of the timestamp_ns column (judged, not charted)`,
-    )
+    parts.push(`${rows(t.outside)} have a sealed end time outside the chart's span (judged, not charted)`)
   if (parts.length === 0) return null
   return `Times are each row's sealed end_time_ns; ${parts.join('; ')}.`
 }

@@ -1,7 +1,7 @@
 // The lines of a replay batch (issue 37), each turned at once into what its check needs — the
 // replayed output's SHA-256 and its source, the prompt's digests — so that a batch of thousands of
 // outputs is held as hashes, never as texts. A line that cannot be checked (not JSON, a wrong field,
-// an unreadable, binary or oversized file) becomes a bad line with its one-line reason; it never
+// an unreadable, not-UTF-8 or oversized file) becomes a bad line with its one-line reason; it never
 // stops the batch. Outputs are hashed as the single-entry command hashes them: `output` verbatim
 // (--output), a file as --output-file reads it (reference §6.4; `raw`: its bytes as they are).
 import { readdirSync } from 'node:fs'

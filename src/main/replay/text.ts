@@ -1,8 +1,11 @@
 // Turning a replay file into what is hashed. `python` mode reproduces Python BIJOTEL's
 // `Path.read_text(encoding="utf-8")` (reference §6.4): strict UTF-8, universal newlines (CRLF and
 // lone CR become LF), a UTF-8 BOM kept as U+FEFF, a trailing newline kept. `raw` mode hashes the
-// file's bytes as they are. Both refuse binary files (a NUL byte) and files over the size limit,
-// with one-line AuditErrors instead of Python's traceback.
+// file's bytes as they are. Both refuse files over the size limit, and `python` mode invalid UTF-8,
+// with one-line AuditErrors instead of Python's traceback. A NUL byte is read as Python reads it
+// (U+0000 is valid UTF-8, RFC 3629 §3, and `read_text` keeps it): the file is hashed, and a MATCH
+// means its text is the output sealed, whatever it holds — refusing it left a sealed output holding
+// U+0000 with no verdict from the CLI while `POST /replay/verify` took the same text.
 import { readClientFile } from '../base/client-file'
 import type { ReplayTextMode } from '../../shared/replay-types'
 import { AuditError } from '../base/errors'
@@ -73,12 +76,6 @@ export function decodeReplayBytes(bytes: Buffer, mode: ReplayTextMode, label: st
       `${label} is ${bytes.length} bytes, over the ${MAX_REPLAY_FILE_BYTES}-byte (64 MiB) limit for a replay output`,
     )
   }
-  const nul = bytes.indexOf(0)
-  if (nul >= 0)
-    throw new AuditError(
-      'io',
-      `${label} looks binary (NUL byte at offset ${nul}); a replay output must be text`,
-    )
   if (mode === 'raw') return bytes
   let text: string
   try {

@@ -113,7 +113,8 @@ export function generateLines(rows: GenRow[], n: number, seed: number): GenLine[
     () => line({ seq: 3, output: 'x', output_base64: b64('x') }),
     () => line({ seq: 3, output: 'x', outptu: 'typo' }),
     () => line({ seq: 3, output_base64: '@@not base64@@' }),
-    () => line({ seq: 3, output_base64: b64(Buffer.from([0x61, 0x00, 0x62])), name: 'binary.txt' }),
+    // A NUL is text (as to Python's read_text); NUL with a truncated sequence is not UTF-8.
+    () => line({ seq: 3, output_base64: b64(Buffer.from([0x61, 0x00, 0xc3])), name: 'nul-not-utf8.txt' }),
     () => line({ seq: 3, output_base64: b64(Buffer.from([0xff, 0xfe, 0x41])) }),
     () => line({ seq: 3, output: 'x', prompt: 'a', prompt_file: 'b' }),
     () => line({ seq: 3, output: 'x', raw: true }),

@@ -15,8 +15,8 @@ options:
   --seq N               seq of the chain entry
   --output TEXT         the replayed output, used verbatim (an empty value counts as absent)
   --output-file PATH    or read it from a file like Python: strict UTF-8, CRLF and lone CR become LF,
-                        a UTF-8 BOM and a trailing newline are kept; binary files (NUL bytes) and
-                        files over 64 MiB are refused
+                        a UTF-8 BOM, NUL bytes and a trailing newline are kept; files over 64 MiB
+                        are refused
   --raw                 with --output-file: hash the file's bytes exactly as they are instead
   --prompt TEXT         the original prompt: also check it against the sealed prompt_hash (as text,
                         and as a messages list when it is JSON)

@@ -10,7 +10,10 @@
 # PRICES (USD per 1K tokens) come from the JSON file in the environment variable PRICES_JSON.
 import datetime, json, os, sqlite3, statistics, sys
 
-PRICES = json.load(open(os.environ["PRICES_JSON"]))["prices"]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python", "testdata"))
+import pycost  # noqa: E402 — the one model of the reference's _calc_cost
+
+PRICES = pycost.PRICES
 
 
 def body_of(b):
@@ -34,18 +37,16 @@ def status(a):
 
 
 def cost(a):
-    model = a.get("gen_ai.request.model", "")
-    i, o = a.get("gen_ai.usage.input_tokens"), a.get("gen_ai.usage.output_tokens")
-    if i is None or o is None:
-        return "-"
-    if not isinstance(model, str) or model not in PRICES:
+    # The reference's rule is pycost's. Where it stops Python on a model that is not a string
+    # (unhashable, or not subscriptable: TypeError), this tool prints what the row holds instead of
+    # dying: `?` and the model's str()[:30], `?(none)` when it is falsy (docs/engines.md).
+    try:
+        return pycost.cost({"attributes": a})
+    except TypeError:
+        model = a.get("gen_ai.request.model", "")
+        if isinstance(model, str):
+            raise
         return "?" + (str(model)[:30] if model else "(none)")
-    c = (i * PRICES[model]["input"] + o * PRICES[model]["output"]) / 1000
-    if c == 0:
-        return "$0.0000"
-    if c < 0.0001:
-        return "<$0.0001"
-    return f"${c:.4f}"
 
 
 def ftime(ns):
@@ -311,4 +312,5 @@ def main():
     sys.exit(rc or 0)
 
 
-main()
+if __name__ == "__main__":
+    main()

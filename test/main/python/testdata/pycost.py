@@ -3,6 +3,10 @@
 # BIJOTEL's code. Reads a JSON list of canonical-body texts on stdin; prints a JSON list with, per
 # body, the cost string Python prints, or "RAISE:<exception type>" where Python's command would
 # stop with a traceback (its list/inspect print no cost line then).
+# The settled model of the rule (round 11): the reference's `model not in PRICES` and `model[:30]`
+# take the model as it is, so a model that is not a string stops Python — a list or an object is
+# unhashable, a truthy number or bool is not subscriptable (TypeError); null, 0, false and "" are
+# falsy: `?(none)`. ../../browse/testdata/pybrowse.py imports `cost` from here.
 # PRICES (USD per 1K tokens) come from the JSON file in the environment variable PRICES_JSON.
 import json, os, sys
 
@@ -26,10 +30,11 @@ def cost(body):
     return f"${c:.4f}"
 
 
-out = []
-for text in json.load(sys.stdin):
-    try:
-        out.append(cost(json.loads(text)))
-    except Exception as e:  # what Python's command would die of
-        out.append("RAISE:" + type(e).__name__)
-print(json.dumps(out))
+if __name__ == "__main__":
+    out = []
+    for text in json.load(sys.stdin):
+        try:
+            out.append(cost(json.loads(text)))
+        except Exception as e:  # what Python's command would die of
+            out.append("RAISE:" + type(e).__name__)
+    print(json.dumps(out))
