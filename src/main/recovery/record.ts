@@ -89,7 +89,7 @@ function isLowerHex64(buf: Uint8Array, off: number): boolean {
 }
 
 /**
- * The record whose anchor starts at `a` in `page` (of `usable` bytes), or null. `more` follows an
+ * The record whose anchor starts at `a` in `page` (one whole page; `usable`: its usable size), or null. `more` follows an
  * overflow chain (null: only records wholly on the page).
  */
 export function matchRecord(
@@ -159,7 +159,7 @@ function withHeader(
     const s = q0 - k
     if (varintAt(page, s, q0) !== k) continue
     const hdrEnd = s + varint.value
-    if (hdrEnd <= a || hdrEnd > usable) continue
+    if (hdrEnd <= a || hdrEnd > page.length) continue
     const t = types.slice()
     if (typesAfter(page, a, L, t, hdrEnd, 0) < 0) continue
     const rec = values(page, s, hdrEnd - s, usable, L, t, more, false)
@@ -202,12 +202,17 @@ function values(
   let size = h
   for (let c = 0; c < L.ncols; c++) size += typeSize(types[c]!)
   if (size > MAX_PAYLOAD || s < 0) return null
+  // The split between the page and the overflow chain is the usable size's (file format §1.6); the
+  // bounds are SQLite's reads (btree.c): a wholly local record is read from the page up to its end,
+  // aDataEnd = aData + pageSize (fetchPayload; reserved bytes at the end of a page do not stop it),
+  // while a spilling one must end its local part within the usable size (accessPayload) and its
+  // overflow pointer follows that part.
   const local = localPayload(size, usable)
   let chain: OverflowChain | null = null
   if (local === size) {
-    if (s + size > usable) return null
+    if (s + size > page.length) return null
   } else {
-    if (s + local + 4 > usable || more === null) return null
+    if (s + local > usable || s + local + 4 > page.length || more === null) return null
     chain = more(page.readUInt32BE(s + local), size - local)
     if (chain === null) return null
   }
