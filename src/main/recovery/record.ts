@@ -60,15 +60,23 @@ function varintAt(buf: Uint8Array, off: number, end: number): number {
   return n > 0 && varint.value >= 0 ? n : 0
 }
 
-/** Bytes a value of serial type `t` takes (tolerant: -1 for the reserved types 10 and 11). */
-const typeSize = (t: number): number => serialSize(t, 'tolerant')
+/**
+ * Serial types 10 and 11 (§2.1: reserved) are a NULL of no bytes to SQLite's reads (vdbe.c
+ * sqlite3VdbeSerialGet: 10 a NULL with the no-change flag, 11 a NULL; sqlite3SmallTypeSizes gives
+ * both 0), and it reads a row whose rowid-alias column holds one as any other: the carver takes them
+ * where a NULL fits.
+ */
+const isNullType = (t: number): boolean => t === 0 || t === 10 || t === 11
+
+/** Bytes a value of serial type `t` takes (10 and 11: none, as SQLite reads them). */
+const typeSize = (t: number): number => (t === 10 || t === 11 ? 0 : serialSize(t, 'tolerant'))
 
 function fits(role: RecordLayout['roles'][number], t: number): boolean {
   switch (role) {
     case 'rowid':
-      return t === 0
+      return isNullType(t)
     case 'seq':
-      return t === 0 || (t >= 1 && t <= 6) || t === 8 || t === 9
+      return isNullType(t) || (t >= 1 && t <= 6) || t === 8 || t === 9
     case 'int':
       return (t >= 1 && t <= 6) || t === 8 || t === 9
     case 'hash':
@@ -76,7 +84,7 @@ function fits(role: RecordLayout['roles'][number], t: number): boolean {
     case 'body':
       return t >= 12
     default:
-      return t !== 10 && t !== 11
+      return true
   }
 }
 
