@@ -86,6 +86,13 @@ export class Carver {
     private readonly store: PageStore,
     /** The table's layout first, then any other its records may have been written in (./layout.ts). */
     private readonly layouts: RecordLayout[],
+    /**
+     * The usable size (page size less the reserved bytes, file format §1.3.4): it splits a record
+     * between its page and its overflow chain, and nothing else. Regions, anchors and local records
+     * run to the end of the page, as SQLite reads a cell's local payload (btree.c fetchPayload, up to
+     * aDataEnd = aData + pageSize): a reserved-bytes value raised after the rows were written puts
+     * the first cells of every page past the usable size, and SQLite still reads them (./record.ts).
+     */
     private readonly usable: number,
     private readonly dbPagesNow: number,
     private readonly signal?: { aborted: boolean },
@@ -253,7 +260,6 @@ export class Carver {
     const { pageSize } = this.store
     const marks = (this.marks ??= this.pageMarks())
     const anchorByte = this.anchorByte
-    const usable = this.usable
     this.scanned.db_pages += got
     // The next anchor byte at or after the last place looked from: searches only move forward, so
     // a run is scanned once however many pages have no anchor byte in their free space.
@@ -284,11 +290,11 @@ export class Carver {
         const type = run[h]!
         if (!isBtreeType(type)) {
           // An overflow (or other) page: its slack after the data may hold an older page's bytes.
-          if (anchorFrom(base) >= base + usable) continue
+          if (anchorFrom(base) >= base + pageSize) continue
           this.current(run, base, this.dbVersion(n, [this.store.current, this.store.main]))
           continue
         }
-        const gap = cellGap(run, base, h - base, usable)
+        const gap = cellGap(run, base, h - base, pageSize)
         const inGap = gap !== null && anchorFrom(base + gap.from) < base + gap.to
         if (!inGap && (run[h + 1]! | run[h + 2]!) === 0) continue
       }
@@ -356,16 +362,16 @@ export class Carver {
       return
     }
     const regions: Region[] = []
-    const gap = gapOf(buf, base, h, this.usable)
+    const gap = gapOf(buf, base, h, this.store.pageSize)
     if (gap && mayHoldRecord(buf, base, gap, this.anchorByte)) regions.push(gap)
     if (buf[base + h + 1]! | buf[base + h + 2]!)
-      for (const fb of freeblocksOf(buf, base, h, this.usable))
+      for (const fb of freeblocksOf(buf, base, h, this.store.pageSize))
         if (mayHoldRecord(buf, base, fb, this.anchorByte)) regions.push(fb)
     if (regions.length > 0) this.regions(page(), version, regions)
   }
 
   private whole(page: Buffer, version: Version, kind: RecoverySourceKind, from: number): void {
-    this.regions(page, version, [{ from, to: this.usable, kind }], kind !== 'unallocated')
+    this.regions(page, version, [{ from, to: page.length, kind }], kind !== 'unallocated')
   }
 
   /**
@@ -395,7 +401,7 @@ export class Carver {
         for (const layout of this.layouts) {
           const anchor = layout.anchor
           if (
-            a + anchor.length > this.usable ||
+            a + anchor.length > page.length ||
             page.compare(anchor, 0, anchor.length, a, a + anchor.length) !== 0
           )
             continue
@@ -403,7 +409,7 @@ export class Carver {
           if (rec) break
         }
         if (!rec) continue
-        neighbours ??= leafCellRowids(page, headerOffset(version.page), this.usable)
+        neighbours ??= leafCellRowids(page, headerOffset(version.page), page.length)
         this.hits.push({ rec, source: this.source(version, r.kind, rec.start), neighbours })
       }
     }

@@ -74,10 +74,12 @@ export const DEFAULTED = 'a column with a DEFAULT'
  * records are matched with seq's value or NULL in its place, ./layout.ts); nor a column added with a
  * DEFAULT (DEFAULTED) or of REAL affinity, nor a table rebuilt WITHOUT ROWID (its records hold
  * seq's value, in index b-tree cells: file-format §1.6), an operator's migration as much as an
- * insider's.
+ * insider's. Nor a reserved-bytes value (§1.3.4, offset 20) raised after the rows were written: the
+ * reader declines a local payload that runs past the usable size, SQLite reads it to the end of its
+ * page (btree.c fetchPayload), and a raised byte must not hide a cut tail from the search.
  */
 const VIEWABLE =
-  /^(auto-vacuum|seq is not the rowid|a WITHOUT ROWID table|a column with a DEFAULT|column .* reads as REAL|a schema statement with a query|schema not replayable: .*more than one statement.*|a schema row with an unusual root page|a (view|trigger) in the schema)$/
+  /^(auto-vacuum|seq is not the rowid|a WITHOUT ROWID table|a column with a DEFAULT|column .* reads as REAL|a schema statement with a query|schema not replayable: .*more than one statement.*|a schema row with an unusual root page|a (view|trigger) in the schema|cell runs past the usable page)$/
 
 /**
  * The copy, opened by the direct reader; or why it cannot be. A copy the reader declines for

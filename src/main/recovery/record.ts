@@ -60,15 +60,23 @@ function varintAt(buf: Uint8Array, off: number, end: number): number {
   return n > 0 && varint.value >= 0 ? n : 0
 }
 
-/** Bytes a value of serial type `t` takes (tolerant: -1 for the reserved types 10 and 11). */
-const typeSize = (t: number): number => serialSize(t, 'tolerant')
+/**
+ * Serial types 10 and 11 (§2.1: reserved) are a NULL of no bytes to SQLite's reads (vdbe.c
+ * sqlite3VdbeSerialGet: 10 a NULL with the no-change flag, 11 a NULL; sqlite3SmallTypeSizes gives
+ * both 0), and it reads a row whose rowid-alias column holds one as any other: the carver takes them
+ * where a NULL fits.
+ */
+const isNullType = (t: number): boolean => t === 0 || t === 10 || t === 11
+
+/** Bytes a value of serial type `t` takes (10 and 11: none, as SQLite reads them). */
+const typeSize = (t: number): number => (t === 10 || t === 11 ? 0 : serialSize(t, 'tolerant'))
 
 function fits(role: RecordLayout['roles'][number], t: number): boolean {
   switch (role) {
     case 'rowid':
-      return t === 0
+      return isNullType(t)
     case 'seq':
-      return t === 0 || (t >= 1 && t <= 6) || t === 8 || t === 9
+      return isNullType(t) || (t >= 1 && t <= 6) || t === 8 || t === 9
     case 'int':
       return (t >= 1 && t <= 6) || t === 8 || t === 9
     case 'hash':
@@ -76,7 +84,7 @@ function fits(role: RecordLayout['roles'][number], t: number): boolean {
     case 'body':
       return t >= 12
     default:
-      return t !== 10 && t !== 11
+      return true
   }
 }
 
@@ -89,7 +97,7 @@ function isLowerHex64(buf: Uint8Array, off: number): boolean {
 }
 
 /**
- * The record whose anchor starts at `a` in `page` (of `usable` bytes), or null. `more` follows an
+ * The record whose anchor starts at `a` in `page` (one whole page; `usable`: its usable size), or null. `more` follows an
  * overflow chain (null: only records wholly on the page).
  */
 export function matchRecord(
@@ -159,7 +167,7 @@ function withHeader(
     const s = q0 - k
     if (varintAt(page, s, q0) !== k) continue
     const hdrEnd = s + varint.value
-    if (hdrEnd <= a || hdrEnd > usable) continue
+    if (hdrEnd <= a || hdrEnd > page.length) continue
     const t = types.slice()
     if (typesAfter(page, a, L, t, hdrEnd, 0) < 0) continue
     const rec = values(page, s, hdrEnd - s, usable, L, t, more, false)
@@ -202,12 +210,17 @@ function values(
   let size = h
   for (let c = 0; c < L.ncols; c++) size += typeSize(types[c]!)
   if (size > MAX_PAYLOAD || s < 0) return null
+  // The split between the page and the overflow chain is the usable size's (file format §1.6); the
+  // bounds are SQLite's reads (btree.c): a wholly local record is read from the page up to its end,
+  // aDataEnd = aData + pageSize (fetchPayload; reserved bytes at the end of a page do not stop it),
+  // while a spilling one must end its local part within the usable size (accessPayload) and its
+  // overflow pointer follows that part.
   const local = localPayload(size, usable)
   let chain: OverflowChain | null = null
   if (local === size) {
-    if (s + size > usable) return null
+    if (s + size > page.length) return null
   } else {
-    if (s + local + 4 > usable || more === null) return null
+    if (s + local > usable || s + local + 4 > page.length || more === null) return null
     chain = more(page.readUInt32BE(s + local), size - local)
     if (chain === null) return null
   }

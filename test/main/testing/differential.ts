@@ -19,6 +19,8 @@ import { MORE_MUTATIONS } from './mutations-more'
 import { SEVEN_MUTATIONS } from './mutations-seven'
 import { NINE_MUTATIONS } from './mutations-nine'
 import { TEN_MUTATIONS } from './mutations-ten'
+import { ELEVEN_MUTATIONS } from './mutations-eleven'
+import { searchFailures, sqliteView } from './recovery-differential'
 import { compareLiveCarving } from './live-carve'
 import { directReading, sqliteReading, type Reading } from './readings'
 
@@ -119,14 +121,17 @@ export interface Tally {
   liveCompared: number
   /** Live chain records SQLite reads that recovery's carving path did not (a miss, not a misread). */
   liveMisses: number
+  /** Mutants searched whole by recovery, its rows held to SQLite's live rows. */
+  searched: number
 }
 
-const ALL_MUTATIONS = [
+export const ALL_MUTATIONS = [
   ...MUTATIONS,
   ...MORE_MUTATIONS,
   ...SEVEN_MUTATIONS,
   ...NINE_MUTATIONS,
   ...TEN_MUTATIONS,
+  ...ELEVEN_MUTATIONS,
 ]
 
 export interface DifferentialResult {
@@ -145,6 +150,7 @@ const tally = (): Tally => ({
   validOverMalformed: 0,
   liveCompared: 0,
   liveMisses: 0,
+  searched: 0,
 })
 
 const keys = parseSecrets([{ encoding: 'hex', value: KEY_HEX }])
@@ -176,6 +182,11 @@ export async function runDifferential(opts: {
   verifyEvery: number
   /** Compare recovery's reading of the live pages with SQLite's on every n-th case (0: never). */
   liveEvery?: number
+  /**
+   * Run the whole search (recover) on every n-th case (0: never): no row it reports recovered may be
+   * one SQLite reads live, and it fails only in one line.
+   */
+  recoverEvery?: number
   /** The first case number (to reproduce one case: its number, and cases 1). */
   from?: number
   /** Keep the mutant folders (for a look at a failing case). */
@@ -227,6 +238,14 @@ export async function runDifferential(opts: {
           failures.push(`${label}: live pages: ${f}`)
       }
     }
+    if (opts.recoverEvery && k % opts.recoverEvery === 0 && !m.noOracle) {
+      const view = sqliteView(path, opts.root)
+      if (typeof view !== 'string') {
+        count((x) => x.searched++)
+        for (const f of (await searchFailures(path, view.rows, keys)).slice(0, 3))
+          failures.push(`${label}: search: ${f}`)
+      }
+    }
     if (k % opts.verifyEvery === 0) {
       count((x) => x.verdicts++)
       // The rows SQLite sees: all of them read, else (a record malformed to a full read) its count.
@@ -263,6 +282,6 @@ export async function runDifferential(opts: {
 /** One line per mutation and a total, for the run's report. */
 export function report(r: DifferentialResult): string {
   const line = (name: string, t: Tally): string =>
-    `${name.padEnd(16)} ${String(t.cases).padStart(6)} cases: ${t.same} same rows, ${t.declined} declined, ${t.refused} refused, ${t.sqliteErrors} SQLite errors, ${t.verdicts} verdict pairs (${t.validOverMalformed} VALID where a full read is malformed), ${t.liveCompared} live-page comparisons (${t.liveMisses} records missed)`
+    `${name.padEnd(16)} ${String(t.cases).padStart(6)} cases: ${t.same} same rows, ${t.declined} declined, ${t.refused} refused, ${t.sqliteErrors} SQLite errors, ${t.verdicts} verdict pairs (${t.validOverMalformed} VALID where a full read is malformed), ${t.liveCompared} live-page comparisons (${t.liveMisses} records missed), ${t.searched} searched`
   return [...[...r.byMutation].sort().map(([n, t]) => line(n, t)), line('total', r.total)].join('\n')
 }

@@ -205,16 +205,20 @@ export function compareLiveCarving(path: string, scratch: string): LiveCarve {
       const count = cellCount(page, n, o.pageSize, -1, 'tolerant')
       if (count !== ncell) listing.push(`page ${n}: recovery reads ${count} cells, SQLite ${ncell}`)
       const starts = new Set<number>()
-      for (let i = 0; i < count && h + 8 + 2 * i + 2 <= usable; i++) {
+      // SQLite reads a cell wherever its pointer puts it in the page (btree.c findCell masks it
+      // with the page size) and its local payload up to the page's end (fetchPayload): the reserved
+      // bytes (offset 20) stop neither; the usable size only splits a payload (file format §1.6).
+      const end = page.length
+      for (let i = 0; i < count && h + 8 + 2 * i + 2 <= end; i++) {
         const ptr = page.readUInt16BE(h + 8 + 2 * i)
-        const a = decodeVarint(page, ptr, usable)
-        const b = a > 0 ? decodeVarint(page, ptr + a, usable) : 0
+        const a = decodeVarint(page, ptr, end)
+        const b = a > 0 ? decodeVarint(page, ptr + a, end) : 0
         cells.push({ page: n, start: ptr + a + b, rowid: b > 0 ? varintBig() : null })
         starts.add(ptr + a + b)
       }
       for (
         let x = page.indexOf(layout.anchor, 0);
-        x >= 0 && x < usable;
+        x >= 0 && x < end;
         x = page.indexOf(layout.anchor, x + 1)
       ) {
         const rec = matchAt(page, x, [store.current], usable, layout, budget)

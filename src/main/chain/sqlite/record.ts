@@ -1,7 +1,8 @@
 // Record format (https://www.sqlite.org/fileformat2.html §2.1 "Record Format"): a header-size
 // varint, one serial-type varint per column, then the values. Serial types: 0 NULL, 1–6 big-endian
 // two's-complement integers of 1, 2, 3, 4, 6, 8 bytes, 7 a big-endian IEEE 754 double, 8 and 9 the
-// integers 0 and 1, 10 and 11 reserved (SQLite calls a record using them corrupt), N ≥ 12 even a
+// integers 0 and 1, 10 and 11 reserved (SQLite reads both as a NULL of no bytes, vdbe.c
+// sqlite3VdbeSerialGet; declined here in strict decoding: no writer stores them), N ≥ 12 even a
 // BLOB of (N−12)/2 bytes, N ≥ 13 odd TEXT of (N−13)/2 bytes.
 import { Unsupported, type Decoding } from './decline'
 

@@ -14,6 +14,8 @@ const SEED = Number(process.env['BIJOTEL_DIFF_SEED'] ?? 23)
 const BUDGET_MS = Number(process.env['BIJOTEL_DIFF_BUDGET_MS'] ?? 45_000)
 /** Comma-separated mutation names to run alone (a long run on one class). */
 const ONLY = (process.env['BIJOTEL_DIFF_ONLY'] ?? '').split(',').filter(Boolean)
+/** Run the whole search on every n-th mutant too (0: never; the recovery-focused long runs say 1). */
+const RECOVER_EVERY = Number(process.env['BIJOTEL_DIFF_RECOVER_EVERY'] ?? 0)
 
 const root = realpathSync(mkdtempSync(join(tmpdir(), 'bijotel-differential-')))
 afterAll(() => rmSync(root, { recursive: true, force: true }))
@@ -32,6 +34,7 @@ describe('differential: the direct reader against SQLite on mutated folders', ()
         verifyEvery: 2,
         liveEvery: 3,
         only: ONLY,
+        recoverEvery: RECOVER_EVERY,
       })
       console.log(`differential run, seed ${SEED}:\n${report(result)}`)
       expect(result.failures.slice(0, 10)).toEqual([])
