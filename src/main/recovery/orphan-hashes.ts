@@ -94,6 +94,18 @@ const sealKey = (c: { hmac: string; prev: string; canonical: string }): string =
  * them, in turn, in the same direction; only triples whose HMAC a candidate key reproduces. A triple
  * that is a carved record's own hashes adds nothing and is left out. Linear in the triples (a map by
  * prev_hash and one by hmac_hash).
+ *
+ * Then (round 11) the sealed triples still unreached are looked up among every live row's links: a
+ * block deleted from the middle of the chain, or a resealed tail, whose records were lost (their
+ * leaf cells overwritten, their overflow pages moved by incremental_vacuum or never in the current
+ * view) and whose hashes survive only as triples — in WAL frames, free or superseded pages — follows
+ * a live row that is not the head, or is followed by one. Their prev_hash is then a live row's
+ * hmac_hash (or their hmac_hash a live row's prev_hash), sealed both, and the links place them as any
+ * record (./place.ts). A triple whose hmac_hash is a live row's is that row's own (the HMAC covers
+ * prev_hash and canonical_hash): left out. The live rows' links are read in one pass (LiveChain.index,
+ * built once and shared with placing, which reads it for any record no rowid places) only when such a
+ * triple is there: most files have none (the 200k-row bench chain: none); an honest file whose free
+ * or older pages hold a live row's triple without its record pays the pass (docs/recovery.md).
  */
 export function orphansToProve(
   orphans: OrphanHashes,
@@ -105,7 +117,13 @@ export function orphansToProve(
   // Without a key three hashes prove nothing (nor does a triple read one hash off: its HMAC fails).
   if (orphans.size === 0 || keys.length === 0) return []
   const sealers = keys.map((k) => makeSealer(k.bytes))
-  const sealed = (o: Orphan): boolean => sealers.some((s) => s.seal(o.prev, o.canonical) === o.hmac)
+  const proof = new Map<string, boolean>()
+  const sealed = (o: Orphan): boolean => {
+    const k = sealKey(o)
+    let ok = proof.get(k)
+    if (ok === undefined) proof.set(k, (ok = sealers.some((s) => s.seal(o.prev, o.canonical) === o.hmac)))
+    return ok
+  }
   const carved = new Set(hits.map((h) => sealKey(h.rec)))
   const byPrev = new Map<string, Orphan[]>()
   const byHmac = new Map<string, Orphan[]>()
@@ -114,12 +132,14 @@ export function orphansToProve(
     if (list) list.push(o)
     else m.set(k, [o])
   }
+  const left: Orphan[] = []
   for (const o of orphans.values())
     if (!carved.has(sealKey(o))) {
       add(byPrev, o.prev, o)
       add(byHmac, o.hmac, o)
+      left.push(o)
     }
-  if (byPrev.size === 0) return []
+  if (left.length === 0) return []
   // [hash, forward]: forward, the triples whose prev_hash it is; backward, those whose hmac_hash it is.
   const todo: [string, boolean][] = []
   const head = live.last === null ? undefined : live.row(live.last)
@@ -128,14 +148,32 @@ export function orphansToProve(
     if (r.seq !== null) todo.push([r.hmac_hash, true], [r.prev_hash, false])
   const out: RawHit[] = []
   const seen = new Set<string>()
-  while (todo.length > 0) {
-    const [hash, forward] = todo.pop()!
-    for (const o of (forward ? byPrev : byHmac).get(hash) ?? []) {
-      const k = sealKey(o)
-      if (seen.has(k) || !sealed(o)) continue
-      seen.add(k)
-      todo.push([forward ? o.hmac : o.prev, forward])
-      out.push({ rec: hashesOnly(o), source: o.source, neighbours: [] })
+  // A triple taken: the walk goes on from it in `forward`'s direction, or both (null).
+  const take = (o: Orphan, forward: boolean | null): void => {
+    seen.add(sealKey(o))
+    if (forward !== false) todo.push([o.hmac, true])
+    if (forward !== true) todo.push([o.prev, false])
+    out.push({ rec: hashesOnly(o), source: o.source, neighbours: [] })
+  }
+  const walk = (): void => {
+    while (todo.length > 0) {
+      const [hash, forward] = todo.pop()!
+      for (const o of (forward ? byPrev : byHmac).get(hash) ?? [])
+        if (!seen.has(sealKey(o)) && sealed(o)) take(o, forward)
+    }
+  }
+  walk()
+  // A triple seen only where no commit is known (WAL frames after the last commit, pages a hot
+  // journal rolls back: committed false) proves a row never committed, never a finding: not worth
+  // a pass over the live rows (a writer's batch in flight leaves such triples in honest files).
+  const rest = left.filter((o) => !seen.has(sealKey(o)) && o.source.committed !== false && sealed(o))
+  if (rest.length === 0) return out
+  const index = live.index()
+  for (const o of rest) {
+    if (seen.has(sealKey(o)) || index.byHmac.has(o.hmac)) continue
+    if (index.byHmac.has(o.prev) || index.byPrev.has(o.hmac)) {
+      take(o, null)
+      walk()
     }
   }
   return out
