@@ -3,7 +3,12 @@
 // integrity monitor's run, and any replay checks made.
 import type { IntegrityOptions } from '../../shared/integrity-types'
 import type { ReplayCheck } from '../../shared/replay-types'
-import { REPORT_SCHEMA_ID, REPORT_SCHEMA_VERSION, type AuditReport } from '../../shared/report-types'
+import {
+  REPORT_SCHEMA_ID,
+  REPORT_SCHEMA_VERSION,
+  type AuditReport,
+  type ReplayBatchRecord,
+} from '../../shared/report-types'
 import type { VerifyVerdict } from '../../shared/verify-types'
 import type { HeldChain } from '../chain/source/held-chain'
 import type { RowSource } from '../chain/source/row-source'
@@ -26,6 +31,8 @@ export interface BuildReportInput {
   keys?: KeyMaterial[]
   integrityOptions?: IntegrityOptions
   replayChecks?: ReplayCheck[]
+  /** The replay batches among `replayChecks` (each with the count of checks made and not kept). */
+  replayBatches?: ReplayBatchRecord[]
   /** Progress of the long phases: 'verify', then 'integrity' (and 'rotation' if it must verify again). */
   onProgress?: IntegrityProgress
   signal?: { aborted: boolean }
@@ -128,6 +135,7 @@ export async function buildAuditReport(input: BuildReportInput): Promise<AuditRe
       verification_note: verificationNote(verdict, keys.length),
       integrity,
       replay_checks: input.replayChecks ?? [],
+      replay_batches: input.replayBatches ?? [],
       recovery,
       coverage: await reportCoverage(input.chain, summary, keys.map(keyInfo)),
     },
