@@ -7,7 +7,7 @@ import type { RecoveryResult } from './recovery-types'
 import type { ReplayCheck } from './replay-types'
 import type { KeyInfo, VerifyVerdict } from './verify-types'
 
-export const REPORT_SCHEMA_VERSION = '1.2.0'
+export const REPORT_SCHEMA_VERSION = '1.3.0'
 export const REPORT_SCHEMA_ID = 'https://bijotel-auditor.invalid/schema/integrity-report-1.json'
 
 export interface AuditReport {
@@ -23,6 +23,11 @@ export interface AuditReport {
   integrity: IntegrityRun
   replay_checks: ReplayCheck[]
   /**
+   * Each replay batch whose checks are in `replay_checks` (since schema 1.3.0): where its kept checks
+   * are, and how many more it made and did not keep (a batch keeps at most REPLAY_BATCH_KEEP).
+   */
+  replay_batches?: ReplayBatchRecord[]
+  /**
    * Deleted rows and earlier versions of rewritten ones recovered from the files, proven against the
    * keys when given (the verdict's recovery findings refer to them). Since schema 1.1.0.
    */
@@ -34,4 +39,17 @@ export interface AuditReport {
   coverage?: ReportCoverage
   /** Ed25519 over the RFC 8785 canonical form of the report without this member (`report --sign-key`). */
   signature?: ReportSignature
+}
+
+/** Checks one replay batch keeps for the session and its report; the rest are counted, not kept. */
+export const REPLAY_BATCH_KEEP = 20_000
+
+/** A replay batch in a report (since schema 1.3.0). */
+export interface ReplayBatchRecord {
+  /** Index in `replay_checks` of the batch's first kept check. */
+  first: number
+  /** Checks kept: `replay_checks[first]` to `replay_checks[first + kept - 1]`. */
+  kept: number
+  /** Checks made and not kept (past REPLAY_BATCH_KEEP); 0 when every check was kept. */
+  not_kept: number
 }

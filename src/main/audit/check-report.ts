@@ -28,6 +28,7 @@ import { verifyOpened } from './verify-file'
 import { keyInfo, type KeyMaterial } from '../chain/keys'
 import { FieldList } from './check-fields'
 import { checkVerdictExtras } from './check-verdict-extras'
+import { checkReplayBatches } from './check-replay-batches'
 import { checkRecovery, rerunRecovery, verdictWithRecovery } from './check-recovery'
 import { reportCoverage } from './coverage'
 import { isReport, rowsDigestOf, type ReadReport } from '../custody/report-file'
@@ -363,6 +364,7 @@ export async function checkReport(input: CheckReportInput): Promise<ReportCheckR
     const replays = Array.isArray(report.replay_checks) ? report.replay_checks : []
     for (const [i, r] of replays.entries())
       await checkReplay(f, i, r, chain, keyed ? keys : [], keyed ? keys.length > 0 : true)
+    checkReplayBatches(f, doc)
 
     checkRecovery(f, doc, search)
 

@@ -27,16 +27,6 @@ export interface ContinuityOptions {
   overlapChunk?: number
 }
 
-/**
- * An error of a later segment's read, passing through an earlier one's: an answer to that read (an
- * AuditError, so the earlier segment's read is neither redone nor called unreadable for it).
- */
-class FromLater extends AuditError {
-  constructor(readonly inner: unknown) {
-    super(inner instanceof AuditError ? inner.code : 'io', oneLine(inner))
-  }
-}
-
 /** A segment that could not be judged from its rows. */
 function unreadable(path: string, reason: string): ContinuitySegment {
   return {
@@ -120,6 +110,66 @@ function overlapBoundary(join: Omit<ContinuityBoundary, 'matches'>, o: OverlapFa
   }
 }
 
+/** A segment read and still open: its verdict, and the source it was verified through (held until released). */
+interface OpenSegment {
+  segment: ContinuitySegment
+  source: RowSource | null
+  /** Closes the segment's source (its read ends); the source is never read again. */
+  release: () => Promise<void>
+}
+
+/**
+ * Opens and verifies the segment at `path` once, and holds that open source until `release`: a join
+ * is read from the very source the segment was verified through, never from the path again (round
+ * 10: a file swapped in between two opens by name made two versions read CONTINUOUS). A missing or
+ * unreadable segment is an unreadable verdict, not a failure of the command.
+ */
+async function openSegment(
+  path: string,
+  keys: KeyMaterial[],
+  env?: Record<string, string | undefined>,
+): Promise<OpenSegment> {
+  let letGo!: () => void
+  const released = new Promise<void>((r) => (letGo = r))
+  let settle!: (o: Omit<OpenSegment, 'release'>) => void
+  const ready = new Promise<Omit<OpenSegment, 'release'>>((r) => (settle = r))
+  const done = readChain(
+    path,
+    async (source) => {
+      try {
+        settle({ segment: segmentOf(path, await verifySource(source, keys, { keyless: true })), source })
+      } catch (e) {
+        if (!(e instanceof AuditError)) throw e // a shape the direct reader declines: redone by SQLite
+        settle({ segment: unreadable(path, e.message), source: null })
+      }
+      await released
+    },
+    env ? { env } : {},
+  )
+  const first = await Promise.race([
+    ready.then((o) => ({ o })),
+    done.then(
+      () => ({ e: new AuditError('io', 'segment read ended before it was verified') as unknown }),
+      (e: unknown) => ({ e }),
+    ),
+  ])
+  if ('o' in first)
+    return {
+      ...first.o,
+      release: async () => {
+        letGo()
+        await done
+      },
+    }
+  const e = first.e
+  if (!(e instanceof AuditError)) throw e
+  return {
+    segment: unreadable(path, e.code === 'db_missing' ? 'file not found' : e.message),
+    source: null,
+    release: async () => undefined,
+  }
+}
+
 export async function verifyContinuity(
   paths: string[],
   keys: KeyMaterial[],
@@ -127,58 +177,30 @@ export async function verifyContinuity(
 ): Promise<ContinuityResult> {
   const hmacChecked = keys.length > 0
   const segments: ContinuitySegment[] = []
-  const sources: (RowSource | null)[] = []
-  // Every segment is opened once and held until the joins are read: an overlap is read from the very
-  // source the segment was verified through, never from the path again (a file put there since would
-  // be read as the segment). Nested, so each is closed by its own read, however the run ends.
-  const holdFrom = async (i: number): Promise<void> => {
-    if (i === paths.length) return joinAll()
-    const path = paths[i]!
-    opts.onSegment?.(i, paths.length)
-    try {
-      await readChain(
-        path,
-        async (source) => {
-          try {
-            segments[i] = segmentOf(path, await verifySource(source, keys, { keyless: true }))
-            sources[i] = source
-          } catch (e) {
-            if (!(e instanceof AuditError)) throw e // a shape the direct reader declines: redone by SQLite
-            segments[i] = unreadable(path, e.message)
-            sources[i] = null
-          }
-          try {
-            await holdFrom(i + 1)
-          } catch (e) {
-            throw e instanceof FromLater ? e : new FromLater(e)
-          }
-        },
-        opts.env ? { env: opts.env } : {},
-      )
-    } catch (e) {
-      // A segment that is missing or not a readable chain makes the whole chain unprovable, not the
-      // command fail: the other segments and joins are still reported.
-      if (e instanceof FromLater || !(e instanceof AuditError)) throw e
-      segments[i] = unreadable(path, e.code === 'db_missing' ? 'file not found' : e.message)
-      sources[i] = null
-      await holdFrom(i + 1)
-    }
-  }
   const boundaries: ContinuityBoundary[] = []
-  const held = (i: number): Held | null => {
-    const source = sources[i]
-    return source ? { ...segments[i]!, source } : null
-  }
-  const joinAll = async (): Promise<void> => {
-    boundaries.length = 0
-    // Each segment joins the one reaching furthest before it: a segment wholly inside an earlier one
-    // (the same rows cut twice) leaves the next to join the earlier one's end.
-    let reach = 0
-    for (let j = 1; j < segments.length; j++) {
-      const a = segments[reach]!
-      const b = segments[j]!
+  // At most two segments are open at once: the one reaching furthest so far, and the one being
+  // joined to it (2–3 descriptors each). Holding every segment open until the joins were read ran
+  // out of descriptors past ~340 segments under the usual 1,024 open-file limit (issue 38, round
+  // 11). Each segment is still opened exactly once, and joined through that open source.
+  const held = (o: OpenSegment): Held | null => (o.source ? { ...o.segment, source: o.source } : null)
+  let reach: OpenSegment | null = null
+  let next: OpenSegment | null = null
+  try {
+    for (let j = 0; j < paths.length; j++) {
+      opts.onSegment?.(j, paths.length)
+      next = await openSegment(paths[j]!, keys, opts.env)
+      segments.push(next.segment)
+      if (reach === null) {
+        reach = next
+        next = null
+        continue
+      }
+      // Each segment joins the one reaching furthest before it: a segment wholly inside an earlier
+      // one (the same rows cut twice) leaves the next to join the earlier one's end.
+      const a = reach.segment
+      const b = next.segment
       const ha = held(reach)
-      const hb = held(j)
+      const hb = held(next)
       let overlap: OverlapFacts | null = null
       if (a.valid && b.valid && ha && hb)
         try {
@@ -189,13 +211,16 @@ export async function verifyContinuity(
           b.reason = oneLine(e)
         }
       boundaries.push(boundaryOf(a, b, overlap))
-      if (a.last_seq === null || b.last_seq === null || b.last_seq > a.last_seq) reach = j
+      const done: OpenSegment =
+        a.last_seq === null || b.last_seq === null || b.last_seq > a.last_seq ? reach : next
+      if (done === reach) reach = next
+      next = null
+      await done.release()
     }
-  }
-  try {
-    await holdFrom(0)
-  } catch (e) {
-    throw e instanceof FromLater ? e.inner : e
+  } finally {
+    // However the run ends, what is still open is closed (each by its own read).
+    await next?.release().catch(() => undefined)
+    await reach?.release().catch(() => undefined)
   }
   return {
     valid: segments.every((s) => s.valid) && boundaries.every((b) => b.matches),

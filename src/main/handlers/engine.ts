@@ -8,7 +8,7 @@ import type {
   ReplayCheck,
   ReplayCheckRequest,
 } from '../../shared/replay-types'
-import type { AuditReport } from '../../shared/report-types'
+import { REPLAY_BATCH_KEEP, type AuditReport } from '../../shared/report-types'
 import { runIntegrity } from '../integrity/analyze'
 import { checkReplay, verifyRow, type RowVerification } from '../replay/check'
 import { AuditError } from '../base/errors'
@@ -66,9 +66,14 @@ function keepChecks(
   opened: Opened,
   keys: readonly KeyMaterial[],
   checks: ReplayCheck[],
+  notKept: number | null = null,
 ): void {
   if (session.chain !== opened) return
   for (const c of checks) wordedWith.set(c, keys)
+  // A batch is recorded with where its checks are and how many it made and did not keep: a report
+  // listing only the kept ones would not say that others were made (round 11).
+  if (notKept !== null)
+    session.replayBatches.push({ first: session.replayChecks.length, kept: checks.length, not_kept: notKept })
   session.replayChecks.push(...checks)
 }
 
@@ -163,7 +168,7 @@ export async function checkReplayBatchFor(
       { skip, planned },
     ),
   )
-  keepChecks(session, opened, keys, checks)
+  keepChecks(session, opened, keys, checks, notKept)
   return { ...tally.summary(), not_kept: notKept }
 }
 
@@ -172,7 +177,7 @@ export async function checkReplayBatchFor(
  * answer; the rest are counted in the summary and said to be not kept (a body of short lines holds
  * millions of them, each check ≈1 KB).
  */
-export const MAX_KEPT_BATCH_CHECKS = 20_000
+export const MAX_KEPT_BATCH_CHECKS = REPLAY_BATCH_KEEP
 
 /**
  * The report, signed with the auditor's key when one is held and `sign` says the caller may have it
@@ -191,6 +196,8 @@ export async function buildReportFor(
     keys: session.keys,
     integrityOptions: opts,
     replayChecks,
+    // Read with the checks (nothing awaited between): a batch record and the checks it points at.
+    replayBatches: session.replayBatches.filter((b) => b.first + b.kept <= replayChecks.length),
   })
   const signing = custodyOf(session).signing
   if (!signing || !sign) return report

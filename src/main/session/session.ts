@@ -8,6 +8,7 @@ import type { OpenOptions, OpenPolicy } from '../chain/evidence-files'
 import type { ChainOverview, EntryFilter, EntrySort } from '../../shared/chain-types'
 import type { IntegrityRun } from '../../shared/integrity-types'
 import type { ReplayCheck } from '../../shared/replay-types'
+import type { ReplayBatchRecord } from '../../shared/report-types'
 import type { KeyInfo, VerifyVerdict } from '../../shared/verify-types'
 import type { ChainIndex } from '../chain/chain-index'
 import { selectPositions } from '../chain/views'
@@ -55,6 +56,8 @@ export class AuditSession {
   keylessVerdict: VerifyVerdict | null = null
   integrity: IntegrityRun | null = null
   replayChecks: ReplayCheck[] = []
+  /** The replay batches among `replayChecks` (where their checks are, how many were not kept). */
+  replayBatches: ReplayBatchRecord[] = []
   /** The row an open asked to be shown first (openChain's focus_seq), for that open only. */
   focus: { open_id: number; seq: number } | null = null
   /** Finished searches' matching seqs by search_id (the newest few; forgotten with the chain). */
@@ -284,6 +287,7 @@ export class AuditSession {
     this.keylessVerdict = null
     this.integrity = null
     this.replayChecks = []
+    this.replayBatches = []
     this.searches.clear()
     this.listing.forget()
   }

@@ -4,6 +4,7 @@ import { readSegments } from '../../audit/segments'
 import { renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tempBeside } from '../../base/temp-name'
 import type { ReplayBatchItem, ReplayCheck } from '../../../shared/replay-types'
+import { REPLAY_BATCH_KEEP } from '../../../shared/report-types'
 import type { OpenedChain } from '../../chain/source/opened-chain'
 import { loadPrivateKey } from '../../custody/ed25519'
 import { renderReportHtml } from '../../custody/html/render'
@@ -111,13 +112,18 @@ async function replayBatchChecksFor(
   chain: OpenedChain,
   keys: KeyMaterial[],
   batch: string,
-): Promise<ReplayCheck[]> {
+): Promise<{ checks: ReplayCheck[]; notKept: number }> {
   const { batchLinesFrom } = await import('./replay-batch')
   const { collectBatch, decideBatch } = await import('../../replay/batch')
   const checks: ReplayCheck[] = []
+  // As the session keeps a batch (handlers/engine.ts): the first REPLAY_BATCH_KEEP checks listed,
+  // the rest counted in the report's replay_batches.
+  let notKept = 0
   const refuse = (item: ReplayBatchItem): void => {
-    if (item.check) checks.push(item.check)
-    else
+    if (item.check) {
+      if (checks.length < REPLAY_BATCH_KEEP) checks.push(item.check)
+      else notKept++
+    } else
       throw new AuditError(
         'bad_argument',
         `--replay-batch ${batch}: line ${item.line} (${item.name}): ${item.reason ?? item.status}`,
@@ -144,7 +150,7 @@ async function replayBatchChecksFor(
       { skip: done },
     ),
   )
-  return checks
+  return { checks, notKept }
 }
 
 export const run: Run = async (argv, io) => {
@@ -180,16 +186,19 @@ export const run: Run = async (argv, io) => {
   const segments = segmentPaths.length > 0 ? await readSegments(segmentPaths, io.env) : undefined
   const chain = await openChainForCli(db, io)
   try {
+    const singles = await replayChecksFor(chain, keys, specs)
+    const batch =
+      typeof values['replay-batch'] === 'string'
+        ? await replayBatchChecksFor(chain, keys, values['replay-batch'])
+        : null
     const built = await buildAuditReport({
       chain,
       keys,
       integrityOptions,
-      replayChecks: [
-        ...(await replayChecksFor(chain, keys, specs)),
-        ...(typeof values['replay-batch'] === 'string'
-          ? await replayBatchChecksFor(chain, keys, values['replay-batch'])
-          : []),
-      ],
+      replayChecks: [...singles, ...(batch?.checks ?? [])],
+      replayBatches: batch
+        ? [{ first: singles.length, kept: batch.checks.length, not_kept: batch.notKept }]
+        : [],
       onProgress: progressLine(io),
       ...(segments ? { segments } : {}),
     })

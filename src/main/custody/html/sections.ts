@@ -182,10 +182,20 @@ export function replaySection(r: AuditReport): string {
     esc(c.result.reason ?? ''),
     esc(c.row_detail),
   ])
+  // Each batch's checks made and not kept (round 11): the table lists only the kept ones.
+  const batches = (Array.isArray(r.replay_batches) ? r.replay_batches : []).map(
+    (b, i) =>
+      `<li>Batch ${i + 1}: ${field(`replay_batches.${i}.kept`, b.kept)} checks listed` +
+      (b.kept > 0 ? ` (rows ${b.first + 1}-${b.first + b.kept} above)` : '') +
+      `; ${field(`replay_batches.${i}.not_kept`, b.not_kept)} more made and not kept` +
+      (b.not_kept > 0 ? ' — not listed here, their results are not in this report' : '') +
+      '</li>',
+  )
   return section(
     'replay',
     'Replay checks',
-    table(['Seq', 'Result', 'Sealed output hash', 'Replayed output hash', 'Reason', 'Row'], rows),
+    table(['Seq', 'Result', 'Sealed output hash', 'Replayed output hash', 'Reason', 'Row'], rows) +
+      (batches.length > 0 ? `<ul class="batches">${batches.join('')}</ul>` : ''),
   )
 }
 
