@@ -10,6 +10,7 @@ import type { KeyMaterial } from '../chain/keys'
 import type { RowSource } from '../chain/source/row-source'
 import { verifyRows } from '../verify/verify'
 import { AuditError } from '../base/errors'
+import { firstAtLeast } from '../base/sorted'
 
 /** Failures that make a row not hold (the HMAC only when a key is given). */
 const FAILING: readonly FindingKind[] = ['body_hash_mismatch', 'link_mismatch', 'hmac_mismatch']
@@ -73,7 +74,7 @@ export async function usedRowsCheck(
     const into = failing ? bad : note
     const from = BigInt(f.from_seq)
     const to = BigInt(f.to_seq)
-    for (let i = lowerBound(among, from); i < among.length && among[i]! <= to; i++) {
+    for (let i = firstAtLeast(among, from); i < among.length && among[i]! <= to; i++) {
       const s = among[i]!
       const kinds = into.get(s)
       if (kinds) kinds.add(f.kind)
@@ -122,16 +123,4 @@ export async function usedRowsCheck(
 
 function sortedSeqs(seqs: ReadonlySet<bigint>): bigint[] {
   return [...seqs].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
-}
-
-/** The first index of `sorted` whose seq is at least `seq`. */
-function lowerBound(sorted: readonly bigint[], seq: bigint): number {
-  let lo = 0
-  let hi = sorted.length
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if (sorted[mid]! < seq) lo = mid + 1
-    else hi = mid
-  }
-  return lo
 }

@@ -4,6 +4,7 @@
 // hex texts, their concatenations in two sets and one object a row took about seven times that
 // (--segment is repeatable: archives of a long-lived service add up). A row whose values are not such
 // hex texts (never one a carved record or a key's HMAC can equal, but kept all the same) is kept as is.
+import { firstAtLeast } from '../base/sorted'
 import type { SegmentRow } from './findings'
 
 const HASH = 32
@@ -70,13 +71,7 @@ export class SegmentRows implements Iterable<SegmentRow> {
       this.prevHeads = heads.sort()
     }
     const heads = this.prevHeads
-    let lo = 0
-    let hi = heads.length
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1
-      if (heads[mid]! < head) lo = mid + 1
-      else hi = mid
-    }
+    const lo = firstAtLeast(heads, head)
     return lo < heads.length && heads[lo] === head
   }
 

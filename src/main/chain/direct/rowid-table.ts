@@ -1,5 +1,6 @@
 // Every row's rowid in scan order, and where each leaf's rows start: the answer to lookups the
 // divider keys do not give (a missing row, a key that names the wrong leaf, the row before a seq).
+import { firstAtLeast } from '../../base/sorted'
 import { Unsupported } from '../sqlite/decline'
 import { readVarint, varint } from '../sqlite/varint'
 import type { RowScanner } from './scan'
@@ -43,15 +44,7 @@ export class RowidTable {
 
   /** The position of the first row whose rowid is `seq` or more (the row count when none is). */
   firstAtLeast(seq: bigint): number {
-    const rowids = this.rowids
-    let lo = 0
-    let hi = rowids.length
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1
-      if (rowids[mid]! < seq) lo = mid + 1
-      else hi = mid
-    }
-    return lo
+    return firstAtLeast(this.rowids, seq)
   }
 
   /** The rowid at position `at`, or null past the end. */
