@@ -27,6 +27,16 @@ export function oneStreamFileSha(path: string): { ms: number; hex: string } {
   return { ms: performance.now() - t, hex: h.digest('hex') }
 }
 
+/**
+ * The one-stream SHA-256's time as the floor takes it: the median of `runs` measurements. One
+ * measurement moved 1,516–1,825 ms between two bench runs minutes apart (stop 51) while verify moved
+ * 2,260–2,317 ms, so the ratio to the floor read 1.24x in one run and 1.53x in the next.
+ */
+export function medianOneStream(path: string, runs: number): { ms: number; all: number[] } {
+  const all = Array.from({ length: Math.max(1, runs) }, () => oneStreamFileSha(path).ms)
+  return { ms: [...all].sort((a, b) => a - b)[Math.floor(all.length / 2)]!, all }
+}
+
 /** The HMACs' SHA-256 blocks for `rows` rows, hashed in bulk (no per-call set-up): 5 × 64 bytes a row. */
 export function hmacWorkMs(rows: number): number {
   const piece = Buffer.alloc(16 << 20, 0x61)
