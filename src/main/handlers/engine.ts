@@ -16,6 +16,7 @@ import type { KeyMaterial } from '../chain/keys'
 import type { Opened } from '../session/opened'
 import { jsonlLines, type BatchLine } from '../replay/batch-lines'
 import { BatchTally, decideBatch, planBatch } from '../replay/batch'
+import { KeptChecks } from '../replay/kept-checks'
 import { signReport } from '../custody/sign'
 import { buildAuditReport } from '../audit/build-report'
 import { announceSigned, custodyOf } from '../session/custody-state'
@@ -66,14 +67,13 @@ function keepChecks(
   opened: Opened,
   keys: readonly KeyMaterial[],
   checks: ReplayCheck[],
-  notKept: number | null = null,
+  batch: KeptChecks | null = null,
 ): void {
   if (session.chain !== opened) return
   for (const c of checks) wordedWith.set(c, keys)
   // A batch is recorded with where its checks are and how many it made and did not keep: a report
   // listing only the kept ones would not say that others were made (round 11).
-  if (notKept !== null)
-    session.replayBatches.push({ first: session.replayChecks.length, kept: checks.length, not_kept: notKept })
+  if (batch !== null) session.replayBatches.push(batch.record(session.replayChecks.length))
   session.replayChecks.push(...checks)
 }
 
@@ -150,8 +150,7 @@ export async function checkReplayBatchFor(
   // A read redone through the copy emits each line once: lines are emitted in the batch's order.
   let last = 0
   const skip = { has: (line: number): boolean => line <= last }
-  const checks: ReplayCheck[] = []
-  let notKept = 0
+  const kept = new KeptChecks(keep)
   await opened.chain.read((source) =>
     decideBatch(
       source,
@@ -159,17 +158,14 @@ export async function checkReplayBatchFor(
       read(),
       (item) => {
         last = item.line
-        if (item.check) {
-          if (checks.length < keep) checks.push(item.check)
-          else notKept++
-        }
+        if (item.check) kept.add(item.check)
         out(item)
       },
       { skip, planned },
     ),
   )
-  keepChecks(session, opened, keys, checks, notKept)
-  return { ...tally.summary(), not_kept: notKept }
+  keepChecks(session, opened, keys, kept.checks, kept)
+  return { ...tally.summary(), not_kept: kept.notKept }
 }
 
 /**

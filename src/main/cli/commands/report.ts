@@ -4,7 +4,7 @@ import { readSegments } from '../../audit/segments'
 import { renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tempBeside } from '../../base/temp-name'
 import type { ReplayBatchItem, ReplayCheck } from '../../../shared/replay-types'
-import { REPLAY_BATCH_KEEP } from '../../../shared/report-types'
+import { KeptChecks } from '../../replay/kept-checks'
 import type { OpenedChain } from '../../chain/source/opened-chain'
 import { loadPrivateKey } from '../../custody/ed25519'
 import { renderReportHtml } from '../../custody/html/render'
@@ -112,18 +112,15 @@ async function replayBatchChecksFor(
   chain: OpenedChain,
   keys: KeyMaterial[],
   batch: string,
-): Promise<{ checks: ReplayCheck[]; notKept: number }> {
+): Promise<KeptChecks> {
   const { batchLinesFrom } = await import('./replay-batch')
   const { collectBatch, decideBatch } = await import('../../replay/batch')
-  const checks: ReplayCheck[] = []
   // As the session keeps a batch (handlers/engine.ts): the first REPLAY_BATCH_KEEP checks listed,
   // the rest counted in the report's replay_batches.
-  let notKept = 0
+  const kept = new KeptChecks()
   const refuse = (item: ReplayBatchItem): void => {
-    if (item.check) {
-      if (checks.length < REPLAY_BATCH_KEEP) checks.push(item.check)
-      else notKept++
-    } else
+    if (item.check) kept.add(item.check)
+    else
       throw new AuditError(
         'bad_argument',
         `--replay-batch ${batch}: line ${item.line} (${item.name}): ${item.reason ?? item.status}`,
@@ -150,7 +147,7 @@ async function replayBatchChecksFor(
       { skip: done },
     ),
   )
-  return { checks, notKept }
+  return kept
 }
 
 export const run: Run = async (argv, io) => {
@@ -196,9 +193,7 @@ export const run: Run = async (argv, io) => {
       keys,
       integrityOptions,
       replayChecks: [...singles, ...(batch?.checks ?? [])],
-      replayBatches: batch
-        ? [{ first: singles.length, kept: batch.checks.length, not_kept: batch.notKept }]
-        : [],
+      replayBatches: batch ? [batch.record(singles.length)] : [],
       onProgress: progressLine(io),
       ...(segments ? { segments } : {}),
     })
